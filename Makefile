@@ -1,0 +1,67 @@
+# stategraph: make run starts a dev server; make test runs every check.
+GO          ?= go
+BIN         := bin/stategraph
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+TOOLS       := $(CURDIR)/bin/tools
+export GOFLAGS := -buildvcs=false
+
+.PHONY: all run build generate check-generate lint vet staticcheck test test-go bench fuzz clean
+
+all: build
+
+## run: start a development server on 127.0.0.1:8080 with the embedded Badger store in ./data
+run:
+	$(GO) run ./cmd/server serve --dev
+
+## build: build bin/stategraph
+build:
+	$(GO) build -o $(BIN) ./cmd/server
+
+## generate: regenerate the gqlgen output from graph/*.graphqls
+generate:
+	cd graph && $(GO) generate ./...
+
+## check-generate: fail when the committed gqlgen output is stale
+check-generate:
+	@rm -rf $(TOOLS)/gen-check && mkdir -p $(TOOLS)/gen-check
+	@cp -r graph/generated graph/model graph/resolvers $(TOOLS)/gen-check/
+	@$(MAKE) --no-print-directory generate
+	@for d in generated model resolvers; do \
+		if ! diff -r $(TOOLS)/gen-check/$$d graph/$$d >/dev/null; then \
+			diff -r $(TOOLS)/gen-check/$$d graph/$$d | head -40; \
+			echo "graph/$$d is stale: run 'make generate' and commit the result"; exit 1; \
+		fi; \
+	done
+	@echo "generated code is up to date"
+
+$(TOOLS)/staticcheck:
+	GOBIN=$(TOOLS) $(GO) install $(STATICCHECK)
+
+## lint: gofmt, go vet and staticcheck
+lint: $(TOOLS)/staticcheck
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './bin/*')); \
+		if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(TOOLS)/staticcheck ./...
+
+## test: every check and every test, with the race detector
+test: check-generate lint test-go
+
+test-go:
+	$(GO) test -race -timeout 10m -count=1 ./...
+
+## bench: the benchmarks (writeFact throughput, assembleContext latency)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 30m ./...
+
+## fuzz: run each fuzz target for FUZZTIME (default 30s); their seeds also run in make test
+FUZZTIME ?= 30s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/server"
+)
+
+type serveConfig struct {
+	addr, dataDir             string
+	inMemory, dev, syncWrites bool
+	jwt                       jwtFlags
+	introspection             bool
+	logLevel, logFormat       string
+	requestTimeout, drain     time.Duration
+	authorityOrder            string
+}
+
+type jwtFlags struct {
+	secret, publicKey, issuer, audience string
+}
+
+func (j *jwtFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&j.secret, "jwt-secret", "", "HS256 secret that verifies (and, for token, signs) tokens")
+	fs.StringVar(&j.publicKey, "jwt-public-key", "", "PEM file with the public key that verifies tokens (RS256, ES256 or EdDSA)")
+	fs.StringVar(&j.issuer, "jwt-issuer", "", "required iss claim, when set")
+	fs.StringVar(&j.audience, "jwt-audience", "", "required aud claim, when set")
+}
+
+func runServe(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
+	var c serveConfig
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fs.StringVar(&c.dataDir, "data-dir", "./data", "directory of the Badger store")
+	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory (nothing survives a restart)")
+	fs.BoolVar(&c.dev, "dev", false, "development mode: generated secret, GraphiQL at /, introspection, a demo token")
+	fs.BoolVar(&c.syncWrites, "sync-writes", true, "fsync every commit before acknowledging it (false trades durability for speed)")
+	fs.BoolVar(&c.introspection, "introspection", false, "enable schema introspection outside dev mode")
+	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
+	fs.DurationVar(&c.requestTimeout, "request-timeout", 30*time.Second, "deadline of every request")
+	fs.DurationVar(&c.drain, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests to finish")
+	fs.StringVar(&c.authorityOrder, "authority-order", strings.Join(authority.DefaultOrder, ","), "authorities, lowest first, comma-separated")
+	c.jwt.register(fs)
+	if err := parse(fs, args, env); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	logger, err := newLogger(stderr, c.logLevel, c.logFormat)
+	if err != nil {
+		return err
+	}
+	opts := server.DefaultOptions(c.dataDir)
+	opts.Store.InMemory = c.inMemory
+	opts.Store.SyncWrites = c.syncWrites
+	opts.Dev, opts.Introspection = c.dev, c.introspection
+	opts.RequestTimeout = c.requestTimeout
+	opts.AuthorityOrder = strings.Split(c.authorityOrder, ",")
+	opts.Logger = logger
+	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
+		return err
+	}
+	var devSecret []byte
+	if errors.Is(verifierMissing(opts.Verifier), authority.ErrNoKey) {
+		if !c.dev {
+			return errors.New("no --jwt-secret or --jwt-public-key (or STATEGRAPH_JWT_SECRET / STATEGRAPH_JWT_PUBLIC_KEY) given; refusing to start without a way to verify tokens (use --dev for a local development server)")
+		}
+		if devSecret, err = loadOrCreateDevSecret(c.dataDir); err != nil {
+			return err
+		}
+		opts.Verifier.Secret = devSecret
+	}
+	srv, err := server.New(opts)
+	if err != nil {
+		return err
+	}
+	err = srv.Serve(ctx, c.addr, c.drain, func(addr string) {
+		logger.Info("listening", "addr", addr, "data_dir", c.dataDir, "in_memory", c.inMemory, "sync_writes", c.syncWrites, "dev", c.dev)
+		if c.dev {
+			printDevBanner(stdout, addr, opts.Verifier)
+		}
+	})
+	logger.Info("shutting down")
+	return errors.Join(err, srv.Close())
+}
+
+func verifierMissing(v authority.VerifierConfig) error {
+	if len(v.Secret) == 0 && v.PublicKey == nil {
+		return authority.ErrNoKey
+	}
+	return nil
+}
+
+func (j jwtFlags) verifierConfig() (authority.VerifierConfig, error) {
+	vc := authority.VerifierConfig{Secret: []byte(j.secret), Issuer: j.issuer, Audience: j.audience, Leeway: 30 * time.Second}
+	if j.publicKey != "" {
+		if j.secret != "" {
+			return vc, errors.New("give either --jwt-secret or --jwt-public-key, not both")
+		}
+		pem, err := os.ReadFile(j.publicKey)
+		if err != nil {
+			return vc, fmt.Errorf("read --jwt-public-key: %w", err)
+		}
+		if vc.PublicKey, err = authority.ParsePublicKeyPEM(pem); err != nil {
+			return vc, err
+		}
+	}
+	return vc, nil
+}
+
+// loadOrCreateDevSecret returns the secret kept in dataDir, generating it
+// the first time.
+func loadOrCreateDevSecret(dataDir string) ([]byte, error) {
+	if b, err := readDevSecret(dataDir); err == nil && len(b) > 0 {
+		return b, nil
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read dev secret: %w", err)
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	secret := []byte(hex.EncodeToString(raw))
+	if err := os.WriteFile(devSecretPath(dataDir), append(secret, '\n'), 0o600); err != nil {
+		return nil, fmt.Errorf("write dev secret: %w", err)
+	}
+	return secret, nil
+}
+
+// demoIdentity is the identity of the token a dev server prints.
+func demoIdentity() authority.Identity {
+	return authority.Identity{
+		UserID: "demo-user", UserName: "Demo User", Org: "demo", Authority: "manager",
+		Department: "Engineering", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster,
+	}
+}
+
+func printDevBanner(w io.Writer, addr string, vc authority.VerifierConfig) {
+	tok, err := authority.Mint(vc.Secret, demoIdentity(), 7*24*time.Hour, vc.Issuer, vc.Audience, time.Now())
+	if err != nil {
+		fmt.Fprintln(w, "could not mint a demo token:", err)
+		return
+	}
+	fmt.Fprintf(w, `
+stategraph dev server on http://%[1]s
+  GraphiQL:  http://%[1]s/   (add the header below under "Headers")
+  GraphQL:   http://%[1]s/graphql
+
+Demo token (org "demo", user "demo-user", valid 7 days):
+  {"Authorization": "Bearer %[2]s"}
+
+`, addr, tok)
+}
+
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+	}
+	ho := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, ho)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, ho)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}

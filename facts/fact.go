@@ -1,0 +1,206 @@
+// Package facts keeps persistent facts: durable, bi-temporal records that
+// are superseded, never overwritten.
+//
+// A write may supersede the currently valid fact (named by id or by key).
+// Supersession is atomic: the old fact's valid time ends (CHANGE) or
+// collapses (CORRECTION), the chain gains an edge old -> new, and every fact
+// derived from the old one, transitively, is flagged for review. Reads can
+// see the state as of a valid time and as known at a transaction time.
+package facts
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/stategraph/stategraph/temporal"
+)
+
+// MemoryType says which of the three memories a fact belongs to.
+type MemoryType string
+
+// The memory types.
+const (
+	MemoryUser           MemoryType = "USER"
+	MemoryCapability     MemoryType = "CAPABILITY"
+	MemoryOrganizational MemoryType = "ORGANIZATIONAL"
+)
+
+// Valid reports whether m is a known memory type.
+func (m MemoryType) Valid() bool {
+	return m == MemoryUser || m == MemoryCapability || m == MemoryOrganizational
+}
+
+// Scope says where a fact applies. HYPOTHETICAL and DRAFT facts are never
+// the current value of a global read.
+type Scope string
+
+// The scopes.
+const (
+	ScopeGlobal       Scope = "GLOBAL"
+	ScopeProject      Scope = "PROJECT"
+	ScopeTask         Scope = "TASK"
+	ScopeSession      Scope = "SESSION"
+	ScopeHypothetical Scope = "HYPOTHETICAL"
+	ScopeDraft        Scope = "DRAFT"
+)
+
+// Valid reports whether s is a known scope.
+func (s Scope) Valid() bool {
+	switch s {
+	case ScopeGlobal, ScopeProject, ScopeTask, ScopeSession, ScopeHypothetical, ScopeDraft:
+		return true
+	}
+	return false
+}
+
+// Real reports whether content in this scope may be presented as real.
+func (s Scope) Real() bool { return s != ScopeHypothetical && s != ScopeDraft }
+
+// SourceType is who a fact came from.
+type SourceType string
+
+// The source types.
+const (
+	SourceUser     SourceType = "USER"
+	SourceSystem   SourceType = "SYSTEM"
+	SourceTool     SourceType = "TOOL"
+	SourceExternal SourceType = "EXTERNAL"
+	SourcePolicy   SourceType = "POLICY"
+)
+
+// Valid reports whether t is a known source type.
+func (t SourceType) Valid() bool {
+	switch t {
+	case SourceUser, SourceSystem, SourceTool, SourceExternal, SourcePolicy:
+		return true
+	}
+	return false
+}
+
+// SupersessionKind says how a new fact replaces an old one.
+type SupersessionKind string
+
+// The supersession kinds.
+const (
+	// Change: the world changed; the old value was true until the new
+	// value's validFrom.
+	Change SupersessionKind = "CHANGE"
+	// Correction: the old value was never true; the new value takes over
+	// its valid time.
+	Correction SupersessionKind = "CORRECTION"
+)
+
+// Valid reports whether k is a known kind.
+func (k SupersessionKind) Valid() bool { return k == Change || k == Correction }
+
+// DetectionExplicitWrite is the detection kind of a supersession asked for
+// by a write's supersedes field.
+const DetectionExplicitWrite = "EXPLICIT_WRITE"
+
+// Source is where a fact came from.
+type Source struct {
+	Type       SourceType `json:"type"`
+	Authority  string     `json:"authority,omitempty"`
+	Identity   string     `json:"identity,omitempty"`
+	TurnIndex  *int       `json:"turnIndex,omitempty"`
+	EventIndex *int       `json:"eventIndex,omitempty"`
+}
+
+// Supersession is the edge from the fact a fact replaced: how, why, by whom
+// and when. It is stored on the newer fact.
+type Supersession struct {
+	Kind SupersessionKind `json:"kind"`
+	// Detection says what found the supersession: EXPLICIT_WRITE, or a
+	// conversation detector's kind (EXPLICIT, IMPLICIT, AUTHORITY, TEMPORAL).
+	Detection string    `json:"detection"`
+	Cue       string    `json:"cue,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
+	Actor     string    `json:"actor"`
+	At        time.Time `json:"at"`
+}
+
+// Fact is a persistent fact as stored. Fields that change after the write
+// (SupersededBy, SupersededAt, ValidTo, NeedsReviewAt) carry the
+// transaction time at which they changed, so any past state can be
+// reconstructed with In.
+type Fact struct {
+	ID             string          `json:"id"`
+	Key            string          `json:"key"`
+	Value          json.RawMessage `json:"value"`
+	MemoryType     MemoryType      `json:"memoryType"`
+	Owner          string          `json:"owner,omitempty"` // user or capability of the space
+	Scope          Scope           `json:"scope"`
+	ScopeID        string          `json:"scopeId,omitempty"`
+	IsConstraint   bool            `json:"isConstraint"`
+	ConstraintType string          `json:"constraintType,omitempty"`
+	Source         Source          `json:"source"`
+	DependsOn      []string        `json:"dependsOn,omitempty"`
+
+	ValidFrom  time.Time  `json:"validFrom"`
+	ValidTo    *time.Time `json:"validTo,omitempty"`
+	RecordedAt time.Time  `json:"recordedAt"`
+
+	Supersedes   string        `json:"supersedes,omitempty"`
+	Supersession *Supersession `json:"supersession,omitempty"`
+	SupersededBy string        `json:"supersededBy,omitempty"`
+	SupersededAt *time.Time    `json:"supersededAt,omitempty"`
+
+	NeedsReviewAt *time.Time `json:"needsReviewAt,omitempty"`
+
+	// view is the view the fact was read in; edges resolve in it too.
+	view temporal.View
+}
+
+// In returns the fact as it stood in view v, or false if v does not know
+// it yet.
+func (f Fact) In(v temporal.View) (Fact, bool) {
+	if !v.Known(f.RecordedAt) {
+		return Fact{}, false
+	}
+	if f.SupersededAt != nil && !v.Known(*f.SupersededAt) {
+		f.SupersededBy, f.SupersededAt, f.ValidTo = "", nil, nil
+	}
+	if f.NeedsReviewAt != nil && !v.Known(*f.NeedsReviewAt) {
+		f.NeedsReviewAt = nil
+	}
+	f.view = v
+	return f, true
+}
+
+// View returns the view the fact was read in.
+func (f Fact) View() temporal.View { return f.view }
+
+// Interval returns the fact's valid time as known in its view.
+func (f Fact) Interval() temporal.Interval {
+	return temporal.Interval{From: f.ValidFrom, To: f.ValidTo}
+}
+
+// IsValid reports whether the fact holds in its view: for a view with an
+// as-of time, whether its valid time contains that time; otherwise whether
+// it has not been superseded.
+func (f Fact) IsValid() bool {
+	if f.view.AsOf != nil {
+		return f.Interval().Contains(*f.view.AsOf)
+	}
+	return f.SupersededBy == ""
+}
+
+// NeedsReview reports whether a fact it depends on was superseded.
+func (f Fact) NeedsReview() bool { return f.NeedsReviewAt != nil }
+
+// ValueText returns the value as text: a JSON string unquoted, anything
+// else as compact JSON.
+func (f Fact) ValueText() string { return ValueText(f.Value) }
+
+// Text returns the fact as one human-readable line, "key: value".
+func (f Fact) Text() string { return f.Key + ": " + f.ValueText() }
+
+// ValueText renders a JSON value as text: strings unquoted.
+func ValueText(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return strings.TrimSpace(string(v))
+}

@@ -1,0 +1,429 @@
+package facts
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"errors"
+	"slices"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// view runs fn in a read transaction of the caller's partition.
+func (s *Service) view(ctx context.Context, fn func(tx *store.Txn, caller authority.Identity) error) error {
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := tenancy.For(caller)
+	if err != nil {
+		return err
+	}
+	return s.store.View(ctx, p, func(tx *store.Txn) error { return fn(tx, caller) })
+}
+
+// Get returns the fact with id as it stood in v; ok is false when there is
+// no such fact in the caller's partition (or v does not know it yet).
+func (s *Service) Get(ctx context.Context, id string, v temporal.View) (f Fact, ok bool, err error) {
+	err = s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		raw, _, err := s.find(tx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		f, ok = raw.In(v)
+		return nil
+	})
+	return f, ok, err
+}
+
+// GetMany returns the facts with the given ids, in order; a nil entry
+// stands for a fact that does not exist for the caller.
+func (s *Service) GetMany(ctx context.Context, ids []string, v temporal.View) ([]*Fact, error) {
+	out := make([]*Fact, len(ids))
+	err := s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		for i, id := range ids {
+			raw, _, err := s.find(tx, id)
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if f, ok := raw.In(v); ok {
+				out[i] = &f
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// derivedTx returns the facts that depend on id, in the view v.
+func (s *Service) derivedTx(tx *store.Txn, id string, v temporal.View) ([]Fact, error) {
+	var out []Fact
+	for _, sp := range tx.Partition().Spaces() {
+		var ids []string
+		err := tx.Scan(sp, store.TableFactDerived, store.Suffix(nil).Str(id), store.ScanOptions{KeysOnly: true},
+			func(suffix []byte, _ store.Item) (bool, error) {
+				r := store.NewReader(suffix)
+				r.Str()
+				ids = append(ids, r.Rest())
+				return true, r.Err()
+			})
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range ids {
+			raw, _, err := s.find(tx, d)
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if f, ok := raw.In(v); ok {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.SortFunc(out, byRecorded)
+	return out, nil
+}
+
+// Current returns the current value of key in view v: it follows the
+// supersession chain of every fact that had that key to its valid member
+// and, among competing chains, prefers the highest authority, then the
+// latest. Hypothetical and draft facts are never the current value.
+func (s *Service) Current(ctx context.Context, key string, v temporal.View) (f Fact, ok bool, err error) {
+	err = s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		heads, err := s.heads(tx, key, v)
+		if err != nil {
+			return err
+		}
+		var cands []Fact
+		for _, h := range heads {
+			if h.IsValid() && h.Scope.Real() {
+				cands = append(cands, h)
+			}
+		}
+		if len(cands) > 0 {
+			f, ok = s.best(cands), true
+		}
+		return nil
+	})
+	return f, ok, err
+}
+
+// History returns every chain that a fact with key belongs to, each
+// oldest first, chains ordered by their first record.
+func (s *Service) History(ctx context.Context, key string, v temporal.View) ([]Fact, error) {
+	var out []Fact
+	err := s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		chains, err := s.chains(tx, key, v)
+		if err != nil {
+			return err
+		}
+		for _, c := range chains {
+			out = append(out, c...)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// heads returns, for every chain containing a fact with key, its member
+// that answers view v: the one valid at v.AsOf when set, else the chain's
+// last member as known in v.
+func (s *Service) heads(tx *store.Txn, key string, v temporal.View) ([]Fact, error) {
+	chains, err := s.chains(tx, key, v)
+	if err != nil {
+		return nil, err
+	}
+	var out []Fact
+	for _, c := range chains {
+		if v.AsOf == nil {
+			out = append(out, c[len(c)-1])
+			continue
+		}
+		for _, f := range c {
+			if f.IsValid() {
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// chains returns the distinct chains that contain a fact with key, as
+// known in v.
+func (s *Service) chains(tx *store.Txn, key string, v temporal.View) ([][]Fact, error) {
+	members, err := s.byKey(tx, key, v)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]Fact
+	inChain := map[string]bool{}
+	for _, m := range members {
+		if inChain[m.ID] {
+			continue
+		}
+		c, err := s.chain(tx, m, v)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range c {
+			inChain[f.ID] = true
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b []Fact) int { return byRecorded(a[0], b[0]) })
+	return out, nil
+}
+
+// chain returns f's whole chain as known in v, oldest first.
+func (s *Service) chain(tx *store.Txn, f Fact, v temporal.View) ([]Fact, error) {
+	back := []Fact{f}
+	for cur := f; cur.Supersedes != ""; {
+		prev, _, err := s.find(tx, cur.Supersedes)
+		if errors.Is(err, store.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if prev, _ = prev.In(v); len(back) > maxChain {
+			return nil, errChainTooLong
+		}
+		back = append(back, prev)
+		cur = prev
+	}
+	slices.Reverse(back)
+	for cur := f; cur.SupersededBy != ""; {
+		next, _, err := s.find(tx, cur.SupersededBy)
+		if errors.Is(err, store.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		next, ok := next.In(v)
+		if !ok {
+			break
+		}
+		if len(back) > maxChain {
+			return nil, errChainTooLong
+		}
+		back = append(back, next)
+		cur = next
+	}
+	return back, nil
+}
+
+// head returns the last member of f's chain as it stands now.
+func (s *Service) head(tx *store.Txn, f Fact) (Fact, error) {
+	c, err := s.chain(tx, f, temporal.View{})
+	if err != nil {
+		return Fact{}, err
+	}
+	return c[len(c)-1], nil
+}
+
+// byKey returns the facts recorded with key, as known in v, oldest first.
+func (s *Service) byKey(tx *store.Txn, key string, v temporal.View) ([]Fact, error) {
+	var out []Fact
+	for _, sp := range tx.Partition().Spaces() {
+		var ids []string
+		err := tx.Scan(sp, store.TableFactByKey, store.Suffix(nil).Str(key), store.ScanOptions{KeysOnly: true},
+			func(suffix []byte, _ store.Item) (bool, error) {
+				r := store.NewReader(suffix)
+				r.Str()
+				at := r.Time()
+				if !v.Known(at) {
+					return false, r.Err()
+				}
+				ids = append(ids, r.Rest())
+				return true, r.Err()
+			})
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			var f Fact
+			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &f); err != nil {
+				return nil, err
+			}
+			if f, ok := f.In(v); ok {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.SortFunc(out, byRecorded)
+	return out, nil
+}
+
+func byRecorded(a, b Fact) int {
+	return cmp.Or(a.RecordedAt.Compare(b.RecordedAt), cmp.Compare(a.ID, b.ID))
+}
+
+// Validity filters facts by whether they hold in the view.
+type Validity string
+
+// The validity filters.
+const (
+	ValidOnly   Validity = "VALID"
+	InvalidOnly Validity = "INVALID"
+	AnyValidity Validity = "ALL"
+)
+
+// Filter selects facts in List. Zero fields do not filter.
+type Filter struct {
+	Key          string
+	MemoryType   MemoryType
+	Scope        Scope
+	Validity     Validity // default ValidOnly
+	NeedsReview  *bool
+	IsConstraint *bool
+}
+
+func (fl Filter) match(f Fact) bool {
+	switch {
+	case fl.Key != "" && f.Key != fl.Key,
+		fl.MemoryType != "" && f.MemoryType != fl.MemoryType,
+		fl.Scope != "" && f.Scope != fl.Scope,
+		fl.NeedsReview != nil && f.NeedsReview() != *fl.NeedsReview,
+		fl.IsConstraint != nil && f.IsConstraint != *fl.IsConstraint:
+		return false
+	}
+	switch cmp.Or(fl.Validity, ValidOnly) {
+	case ValidOnly:
+		return f.IsValid()
+	case InvalidOnly:
+		return !f.IsValid()
+	}
+	return true
+}
+
+// Page limits.
+const (
+	DefaultPageSize = 50
+	MaxPageSize     = 500
+)
+
+// Page is one page of a List, oldest first.
+type Page struct {
+	Facts   []Fact
+	Cursors []string
+	HasNext bool
+}
+
+type listed struct {
+	f      Fact
+	cursor []byte // recordedAt, id
+}
+
+// List returns the caller's facts matching fl in view v, oldest recorded
+// first, first at a time after the opaque cursor after.
+func (s *Service) List(ctx context.Context, fl Filter, first int, after string, v temporal.View) (Page, error) {
+	if first < 0 || first > MaxPageSize {
+		return Page{}, fault.BadInputf("first", "first must be between 0 and %d", MaxPageSize)
+	}
+	if first == 0 {
+		first = DefaultPageSize
+	}
+	var start []byte
+	if after != "" {
+		b, err := base64.RawURLEncoding.DecodeString(after)
+		if err != nil || len(b) < 9 {
+			return Page{}, fault.BadInputf("after", "after is not a cursor returned by this query")
+		}
+		start = b
+	}
+	switch fl.Validity {
+	case "", ValidOnly, InvalidOnly, AnyValidity:
+	default:
+		return Page{}, fault.BadInputf("filter.validity", "unknown validity %q", fl.Validity)
+	}
+	var all []listed
+	err := s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		for _, sp := range tx.Partition().Spaces() {
+			got, err := s.listSpace(tx, sp, fl, first+1, start, v)
+			if err != nil {
+				return err
+			}
+			all = append(all, got...)
+		}
+		return nil
+	})
+	if err != nil {
+		return Page{}, err
+	}
+	slices.SortFunc(all, func(a, b listed) int { return byRecorded(a.f, b.f) })
+	var pg Page
+	if len(all) > first {
+		all, pg.HasNext = all[:first], true
+	}
+	for _, l := range all {
+		pg.Facts = append(pg.Facts, l.f)
+		pg.Cursors = append(pg.Cursors, base64.RawURLEncoding.EncodeToString(l.cursor))
+	}
+	return pg, nil
+}
+
+// listSpace returns up to n matching facts of space sp after start.
+func (s *Service) listSpace(tx *store.Txn, sp tenancy.Space, fl Filter, n int, start []byte, v temporal.View) ([]listed, error) {
+	table, prefix := store.TableFactByTime, []byte(nil)
+	if fl.Key != "" {
+		table, prefix = store.TableFactByKey, store.Suffix(nil).Str(fl.Key)
+	}
+	var from []byte
+	if start != nil {
+		from = append(append(append([]byte(nil), prefix...), start...), 0) // strictly after
+	}
+	var out []listed
+	err := tx.Scan(sp, table, prefix, store.ScanOptions{Start: from, KeysOnly: true}, func(suffix []byte, _ store.Item) (bool, error) {
+		tail := suffix[len(prefix):]
+		r := store.NewReader(tail)
+		at := r.Time()
+		id := r.Rest()
+		if err := r.Err(); err != nil {
+			return false, err
+		}
+		if !v.Known(at) {
+			return false, nil
+		}
+		var raw Fact
+		if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw); err != nil {
+			return false, err
+		}
+		f, ok := raw.In(v)
+		if ok && fl.match(f) {
+			out = append(out, listed{f: f, cursor: append([]byte(nil), tail...)})
+		}
+		return len(out) < n, nil
+	})
+	return out, err
+}
+
+// DerivedMany returns, for each id, the facts that depend on it in view v.
+func (s *Service) DerivedMany(ctx context.Context, ids []string, v temporal.View) ([][]Fact, error) {
+	out := make([][]Fact, len(ids))
+	err := s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		for i, id := range ids {
+			d, err := s.derivedTx(tx, id, v)
+			if err != nil {
+				return err
+			}
+			out[i] = d
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,396 @@
+package facts
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// Input limits.
+const (
+	MaxKeyLen   = 256
+	MaxValueLen = 64 << 10
+	maxChain    = 10000
+)
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:#-]{0,127}$`)
+
+// ValidID reports whether s may be used as a record id.
+func ValidID(s string) bool { return idPattern.MatchString(s) }
+
+// Service reads and writes persistent facts. It is safe for concurrent use.
+type Service struct {
+	store *store.Store
+	clock temporal.Clock
+	order *authority.Order
+}
+
+// NewService returns a Service over st.
+func NewService(st *store.Store, clock temporal.Clock, order *authority.Order) *Service {
+	return &Service{store: st, clock: clock, order: order}
+}
+
+// WriteInput is a fact to record. Only Key and Value are required.
+type WriteInput struct {
+	ID             string
+	Key            string
+	Value          json.RawMessage
+	Source         *Source
+	MemoryType     MemoryType
+	Scope          Scope
+	ScopeID        string
+	DependsOn      []string
+	IsConstraint   *bool
+	ConstraintType string
+	ValidFrom      *time.Time
+	// Supersedes names a fact id, or a key meaning the currently valid
+	// fact with that key.
+	Supersedes string
+	Kind       SupersessionKind
+	Reason     string
+	// Detection and Cue record what found the supersession; empty means
+	// an explicit write.
+	Detection string
+	Cue       string
+}
+
+func (in *WriteInput) validate() error {
+	switch {
+	case in.Key == "" || strings.TrimSpace(in.Key) == "":
+		return fault.BadInputf("key", "key must not be empty")
+	case len(in.Key) > MaxKeyLen || !utf8.ValidString(in.Key):
+		return fault.BadInputf("key", "key must be valid UTF-8 of at most %d bytes", MaxKeyLen)
+	case len(in.Value) == 0 || !json.Valid(in.Value):
+		return fault.BadInputf("value", "value must be a JSON value")
+	case string(in.Value) == "null":
+		return fault.BadInputf("value", "value must not be null")
+	case len(in.Value) > MaxValueLen:
+		return fault.BadInputf("value", "value must be at most %d bytes", MaxValueLen)
+	case in.ID != "" && !ValidID(in.ID):
+		return fault.BadInputf("id", "id %q is not valid: use 1 to 128 letters, digits and . _ : # -, starting with a letter or digit", in.ID)
+	case in.MemoryType != "" && !in.MemoryType.Valid():
+		return fault.BadInputf("memoryType", "unknown memory type %q", in.MemoryType)
+	case in.Scope != "" && !in.Scope.Valid():
+		return fault.BadInputf("scope", "unknown scope %q", in.Scope)
+	case in.Kind != "" && !in.Kind.Valid():
+		return fault.BadInputf("supersedes", "unknown supersession kind %q", in.Kind)
+	case in.Kind != "" && in.Supersedes == "":
+		return fault.BadInputf("supersedes", "a supersession kind needs supersedes")
+	case in.Source != nil && in.Source.Type != "" && !in.Source.Type.Valid():
+		return fault.BadInputf("source.type", "unknown source type %q", in.Source.Type)
+	case len(in.ScopeID) > MaxKeyLen || len(in.Reason) > 1024 || len(in.ConstraintType) > 64:
+		return fault.BadInputf("input", "scopeId, reason or constraintType is too long")
+	case len(in.DependsOn) > 100:
+		return fault.BadInputf("dependsOn", "a fact may depend on at most 100 facts")
+	}
+	if in.ValidFrom != nil && (in.ValidFrom.Year() < 1 || in.ValidFrom.Year() > 9999) {
+		return fault.BadInputf("validFrom", "validFrom is out of range")
+	}
+	return nil
+}
+
+// Write records a fact for the caller in ctx, in one transaction.
+func (s *Service) Write(ctx context.Context, in WriteInput) (Fact, error) {
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return Fact{}, err
+	}
+	p, err := tenancy.For(caller)
+	if err != nil {
+		return Fact{}, err
+	}
+	var out Fact
+	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
+		out, err = s.WriteTx(tx, caller, in)
+		return err
+	})
+	return out, err
+}
+
+// WriteTx records a fact inside tx, so that other mutations (promotion,
+// detection) can write facts in their own transaction.
+func (s *Service) WriteTx(tx *store.Txn, caller authority.Identity, in WriteInput) (Fact, error) {
+	if err := in.validate(); err != nil {
+		return Fact{}, err
+	}
+	now := s.clock.Now()
+	src := DefaultSource(caller)
+	if in.Source != nil {
+		given := *in.Source
+		if given.Type == "" {
+			given.Type = src.Type
+		}
+		if given.Authority == "" {
+			given.Authority = src.Authority
+		}
+		src = given
+	}
+	mt := in.MemoryType
+	if mt == "" {
+		mt = InferMemoryType(src.Type, caller)
+	}
+	f := Fact{
+		ID: in.ID, Key: in.Key, Value: compact(in.Value), MemoryType: mt,
+		Scope: cmp.Or(in.Scope, ScopeGlobal), ScopeID: in.ScopeID,
+		Source: src, DependsOn: dedupe(in.DependsOn),
+		ValidFrom: now, RecordedAt: now,
+	}
+	sp, err := spaceFor(tx.Partition(), f.MemoryType)
+	if err != nil {
+		return Fact{}, err
+	}
+	f.Owner = sp.Owner()
+	if in.ValidFrom != nil {
+		f.ValidFrom = in.ValidFrom.UTC()
+	}
+	if in.IsConstraint != nil {
+		f.IsConstraint = *in.IsConstraint
+		f.ConstraintType = in.ConstraintType
+		if f.IsConstraint && f.ConstraintType == "" {
+			_, f.ConstraintType = InferConstraint(f.Text(), src.Type)
+		}
+	} else {
+		f.IsConstraint, f.ConstraintType = InferConstraint(f.Text(), src.Type)
+		if in.ConstraintType != "" {
+			f.IsConstraint, f.ConstraintType = true, in.ConstraintType
+		}
+	}
+	if f.ID == "" {
+		f.ID = "F-" + ulid.Make().String()
+	} else if _, _, err := s.find(tx, f.ID); err == nil {
+		return Fact{}, fault.New(fault.Conflict, "a fact with id %q already exists", f.ID)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return Fact{}, err
+	}
+	for _, dep := range f.DependsOn {
+		if dep == f.ID {
+			return Fact{}, fault.BadInputf("dependsOn", "a fact cannot depend on itself")
+		}
+		_, depSpace, err := s.find(tx, dep)
+		if errors.Is(err, store.ErrNotFound) {
+			return Fact{}, fault.BadInputf("dependsOn", "dependsOn names no fact with id %q", dep)
+		}
+		if err != nil {
+			return Fact{}, err
+		}
+		if err := tx.Put(depSpace, store.TableFactDerived, store.Suffix(nil).Str(dep).Raw(f.ID), nil, 0); err != nil {
+			return Fact{}, err
+		}
+	}
+	if in.Supersedes != "" {
+		if err := s.supersede(tx, caller, &f, in, now); err != nil {
+			return Fact{}, err
+		}
+	}
+	if err := s.put(tx, sp, f); err != nil {
+		return Fact{}, err
+	}
+	if err := indexNew(tx, sp, f); err != nil {
+		return Fact{}, err
+	}
+	f.view = temporal.View{}
+	return f, nil
+}
+
+// supersede links f to the fact named by in.Supersedes and retires it.
+func (s *Service) supersede(tx *store.Txn, caller authority.Identity, f *Fact, in WriteInput, now time.Time) error {
+	old, oldSpace, err := s.resolve(tx, in.Supersedes)
+	if err != nil {
+		return err
+	}
+	if old.SupersededBy != "" {
+		head, err := s.head(tx, old)
+		if err != nil {
+			return err
+		}
+		return fault.New(fault.Conflict, "fact %q was already superseded by %q; the current head of its chain is %q", old.ID, old.SupersededBy, head.ID)
+	}
+	kind := cmp.Or(in.Kind, Change)
+	switch kind {
+	case Change:
+		if f.ValidFrom.Before(old.ValidFrom) {
+			return fault.BadInputf("validFrom", "validFrom %s is before the superseded fact's validFrom %s; to say the old value was never true, use kind CORRECTION",
+				f.ValidFrom.Format(time.RFC3339), old.ValidFrom.Format(time.RFC3339))
+		}
+		end := f.ValidFrom
+		old.ValidTo = &end
+	case Correction:
+		if in.ValidFrom != nil && !in.ValidFrom.Equal(old.ValidFrom) {
+			return fault.BadInputf("validFrom", "a correction takes over the superseded fact's valid time; omit validFrom")
+		}
+		f.ValidFrom = old.ValidFrom
+		never := old.ValidFrom
+		old.ValidTo = &never
+	}
+	at := now
+	old.SupersededBy, old.SupersededAt = f.ID, &at
+	f.Supersedes = old.ID
+	actor := cmp.Or(caller.UserName, caller.UserID)
+	f.Supersession = &Supersession{
+		Kind: kind, Detection: cmp.Or(in.Detection, DetectionExplicitWrite),
+		Cue: in.Cue, Reason: in.Reason, Actor: actor, At: now,
+	}
+	if err := s.put(tx, oldSpace, old); err != nil {
+		return err
+	}
+	return s.flagDerived(tx, old.ID, now)
+}
+
+// flagDerived marks every valid fact derived from id, transitively, as
+// needing review. Derived facts in spaces the caller cannot reach (another
+// user's memory) are not visible to this transaction and are left alone.
+func (s *Service) flagDerived(tx *store.Txn, id string, now time.Time) error {
+	seen := map[string]bool{id: true}
+	queue := []string{id}
+	for len(queue) > 0 && len(seen) < maxChain {
+		base := queue[0]
+		queue = queue[1:]
+		derived, err := s.derivedTx(tx, base, temporal.View{})
+		if err != nil {
+			return err
+		}
+		for _, df := range derived {
+			if seen[df.ID] || df.SupersededBy != "" {
+				continue
+			}
+			seen[df.ID] = true
+			if df.NeedsReviewAt == nil {
+				at := now
+				df.NeedsReviewAt = &at
+				sp, err := spaceFor(tx.Partition(), df.MemoryType)
+				if err != nil {
+					return err
+				}
+				if err := s.put(tx, sp, df); err != nil {
+					return err
+				}
+			}
+			queue = append(queue, df.ID)
+		}
+	}
+	return nil
+}
+
+// resolve finds the fact a supersedes field names: an id, or else the
+// currently valid fact with that key.
+func (s *Service) resolve(tx *store.Txn, ref string) (Fact, tenancy.Space, error) {
+	f, sp, err := s.find(tx, ref)
+	if err == nil {
+		return f, sp, nil
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		return Fact{}, tenancy.Space{}, err
+	}
+	heads, err := s.heads(tx, ref, temporal.View{})
+	if err != nil {
+		return Fact{}, tenancy.Space{}, err
+	}
+	var valid []Fact
+	for _, h := range heads {
+		if h.IsValid() && h.Key == ref {
+			valid = append(valid, h)
+		}
+	}
+	if len(valid) == 0 {
+		return Fact{}, tenancy.Space{}, fault.New(fault.NotFound, "supersedes names no fact id and no currently valid fact with key %q", ref)
+	}
+	best := s.best(valid)
+	sp, err = spaceFor(tx.Partition(), best.MemoryType)
+	return best, sp, err
+}
+
+// find looks a fact up by id in every space of the transaction's partition.
+func (s *Service) find(tx *store.Txn, id string) (Fact, tenancy.Space, error) {
+	if !ValidID(id) {
+		return Fact{}, tenancy.Space{}, store.ErrNotFound
+	}
+	for _, sp := range tx.Partition().Spaces() {
+		var f Fact
+		err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &f)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return Fact{}, tenancy.Space{}, err
+		}
+		return f, sp, nil
+	}
+	return Fact{}, tenancy.Space{}, store.ErrNotFound
+}
+
+func (s *Service) put(tx *store.Txn, sp tenancy.Space, f Fact) error {
+	return tx.Put(sp, store.TableFact, store.Suffix(nil).Raw(f.ID), f, 0)
+}
+
+func indexNew(tx *store.Txn, sp tenancy.Space, f Fact) error {
+	if err := tx.Put(sp, store.TableFactByKey, store.Suffix(nil).Str(f.Key).Time(f.RecordedAt).Raw(f.ID), nil, 0); err != nil {
+		return err
+	}
+	return tx.Put(sp, store.TableFactByTime, store.Suffix(nil).Time(f.RecordedAt).Raw(f.ID), nil, 0)
+}
+
+// spaceFor returns the space a fact of memory type mt lives in.
+func spaceFor(p tenancy.Partition, mt MemoryType) (tenancy.Space, error) {
+	switch mt {
+	case MemoryUser:
+		return p.Private(), nil
+	case MemoryCapability:
+		sp, ok := p.Capability()
+		if !ok {
+			return tenancy.Space{}, fault.BadInputf("memoryType", "capability memory needs a token with a capability claim")
+		}
+		return sp, nil
+	default:
+		return p.Shared(), nil
+	}
+}
+
+// best picks the current value among competing valid facts: the highest
+// authority, then the latest valid time, then the latest recorded.
+func (s *Service) best(fs []Fact) Fact {
+	return slices.MaxFunc(fs, func(a, b Fact) int {
+		return cmp.Or(
+			cmp.Compare(s.order.Rank(a.Source.Authority), s.order.Rank(b.Source.Authority)),
+			a.ValidFrom.Compare(b.ValidFrom),
+			a.RecordedAt.Compare(b.RecordedAt),
+			cmp.Compare(a.ID, b.ID),
+		)
+	})
+}
+
+func compact(v json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, v); err != nil {
+		return v
+	}
+	return b.Bytes()
+}
+
+func dedupe(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// errChainTooLong guards against a corrupted, cyclic chain.
+var errChainTooLong = fmt.Errorf("facts: supersession chain longer than %d", maxChain)

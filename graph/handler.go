@@ -1,0 +1,138 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/graph/generated"
+	"github.com/stategraph/stategraph/graph/resolvers"
+)
+
+// Options configure the GraphQL handler.
+type Options struct {
+	// Introspection enables schema introspection and field suggestions.
+	Introspection bool
+	Logger        *slog.Logger
+	// RequestID returns the request id carried by ctx, for INTERNAL errors.
+	RequestID func(ctx context.Context) string
+}
+
+// NewHandler returns the GraphQL endpoint: POST and GET transports only,
+// errors presented with extensions.code, per-request loaders. It expects
+// the identity to be in the request context already.
+func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.RequestID == nil {
+		o.RequestID = func(context.Context) string { return "" }
+	}
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetDisableSuggestion(!o.Introspection)
+	if o.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.AroundFields(markInternal)
+	srv.SetErrorPresenter(presenter(o))
+	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
+		o.Logger.ErrorContext(ctx, "resolver panic", "panic", v, "request_id", o.RequestID(ctx))
+		return internalError{errors.New("panic in resolver")}
+	})
+	return r.Middleware(srv)
+}
+
+// internalError marks an error a resolver returned that is not a
+// user-facing fault: its detail goes to the log, never to the caller.
+type internalError struct{ err error }
+
+func (e internalError) Error() string { return e.err.Error() }
+func (e internalError) Unwrap() error { return e.err }
+
+// markInternal wraps every resolver error that is not a fault, so that the
+// presenter can tell it from gqlgen's own input errors.
+func markInternal(ctx context.Context, next graphql.Resolver) (any, error) {
+	res, err := next(ctx)
+	if err != nil && !isFault(err) && !errors.As(err, new(internalError)) {
+		var gerr *gqlerror.Error
+		if !errors.As(err, &gerr) {
+			err = internalError{err}
+		}
+	}
+	return res, err
+}
+
+func isFault(err error) bool {
+	var f *fault.Error
+	return errors.As(err, &f)
+}
+
+// presenter maps every error to a GraphQL error with extensions.code:
+// faults keep their message and kind; deadline and cancellation are
+// reported as such; resolver failures become INTERNAL with the request id
+// and are logged; what remains are gqlgen's parse, validation and input
+// coercion errors, which are the caller's: BAD_USER_INPUT.
+func presenter(o Options) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		if gerr.Extensions == nil {
+			gerr.Extensions = map[string]any{}
+		}
+		var f *fault.Error
+		var ie internalError
+		switch {
+		case errors.As(err, &f):
+			gerr.Message = f.Msg
+			gerr.Extensions["code"] = string(f.Kind)
+			if f.Field != "" {
+				gerr.Extensions["field"] = f.Field
+			}
+			if f.Kind == fault.Internal {
+				o.Logger.ErrorContext(ctx, "internal error", "err", err, "request_id", o.RequestID(ctx))
+				gerr.Extensions["requestId"] = o.RequestID(ctx)
+			}
+		case errors.Is(err, context.DeadlineExceeded):
+			gerr.Message = "the request took too long and was cancelled; retry, or ask for less"
+			gerr.Extensions["code"] = string(fault.Internal)
+			gerr.Extensions["requestId"] = o.RequestID(ctx)
+		case errors.Is(err, context.Canceled):
+			gerr.Message = "the request was cancelled"
+			gerr.Extensions["code"] = string(fault.Internal)
+			gerr.Extensions["requestId"] = o.RequestID(ctx)
+		case errors.As(err, &ie), gerr.Message == nullViolation:
+			o.Logger.ErrorContext(ctx, "internal error", "err", err, "path", gerr.Path.String(), "request_id", o.RequestID(ctx))
+			gerr.Message = "internal error; the request id identifies it in the server log"
+			gerr.Extensions["code"] = string(fault.Internal)
+			gerr.Extensions["requestId"] = o.RequestID(ctx)
+		default:
+			gerr.Extensions["code"] = string(fault.BadInput)
+		}
+		return gerr
+	}
+}
+
+// nullViolation is gqlgen's message when a resolver breaks non-null.
+const nullViolation = "the requested element is null which the schema does not allow"
+
+// Timeout bounds every request's context.
+func Timeout(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}

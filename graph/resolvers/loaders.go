@@ -1,0 +1,116 @@
+package resolvers
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/vikstrous/dataloadgen"
+
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/temporal"
+)
+
+// viewKey is a comparable form of a temporal.View.
+type viewKey struct {
+	asOf, knownAt       int64
+	hasAsOf, hasKnownAt bool
+}
+
+func keyOf(v temporal.View) viewKey {
+	var k viewKey
+	if v.AsOf != nil {
+		k.asOf, k.hasAsOf = v.AsOf.UnixNano(), true
+	}
+	if v.KnownAt != nil {
+		k.knownAt, k.hasKnownAt = v.KnownAt.UnixNano(), true
+	}
+	return k
+}
+
+func (k viewKey) view() temporal.View {
+	var v temporal.View
+	if k.hasAsOf {
+		t := time.Unix(0, k.asOf).UTC()
+		v.AsOf = &t
+	}
+	if k.hasKnownAt {
+		t := time.Unix(0, k.knownAt).UTC()
+		v.KnownAt = &t
+	}
+	return v
+}
+
+type factKey struct {
+	id   string
+	view viewKey
+}
+
+// loaders batch the edge lookups of one request, so that a list of facts
+// with their edges costs one store transaction per edge kind and view, not
+// one per fact.
+type loaders struct {
+	fact    *dataloadgen.Loader[factKey, *facts.Fact]
+	derived *dataloadgen.Loader[factKey, []facts.Fact]
+}
+
+type loadersKey struct{}
+
+func (r *Resolver) newLoaders() *loaders {
+	return &loaders{
+		fact: dataloadgen.NewLoader(func(ctx context.Context, keys []factKey) ([]*facts.Fact, []error) {
+			return batchByView(ctx, keys, r.FactService.GetMany)
+		}, dataloadgen.WithWait(time.Millisecond)),
+		derived: dataloadgen.NewLoader(func(ctx context.Context, keys []factKey) ([][]facts.Fact, []error) {
+			return batchByView(ctx, keys, r.FactService.DerivedMany)
+		}, dataloadgen.WithWait(time.Millisecond)),
+	}
+}
+
+// batchByView groups keys by view and makes one call per view.
+func batchByView[V any](ctx context.Context, keys []factKey, get func(context.Context, []string, temporal.View) ([]V, error)) ([]V, []error) {
+	out := make([]V, len(keys))
+	byView := map[viewKey][]int{}
+	for i, k := range keys {
+		byView[k.view] = append(byView[k.view], i)
+	}
+	for vk, idx := range byView {
+		ids := make([]string, len(idx))
+		for j, i := range idx {
+			ids[j] = keys[i].id
+		}
+		got, err := get(ctx, ids, vk.view())
+		if err != nil {
+			return nil, []error{err}
+		}
+		for j, i := range idx {
+			out[i] = got[j]
+		}
+	}
+	return out, nil
+}
+
+// Middleware puts fresh per-request loaders into every request's context.
+func (r *Resolver) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		ctx := context.WithValue(req.Context(), loadersKey{}, r.newLoaders())
+		next.ServeHTTP(w, req.WithContext(ctx))
+	})
+}
+
+// loadersFrom returns the request's loaders, or fresh ones when the
+// request did not pass through Middleware (no batching then).
+func (r *Resolver) loadersFrom(ctx context.Context) *loaders {
+	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
+		return l
+	}
+	return r.newLoaders()
+}
+
+// edge loads the fact with id in view v through the request's loader.
+func (r *factResolver) edge(ctx context.Context, id string, v temporal.View) (*facts.Fact, error) {
+	if id == "" {
+		return nil, nil
+	}
+	return r.loadersFrom(ctx).fact.Load(ctx, factKey{id: id, view: keyOf(v)})
+}

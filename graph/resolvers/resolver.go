@@ -1,0 +1,13 @@
+// Package resolvers adapts GraphQL operations to domain calls. Resolvers
+// take the identity from the context, make one domain call and map the
+// result; no business rule lives here.
+package resolvers
+
+import (
+	"github.com/stategraph/stategraph/facts"
+)
+
+// Resolver holds the domain services the resolvers call.
+type Resolver struct {
+	FactService *facts.Service
+}

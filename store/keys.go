@@ -1,0 +1,176 @@
+package store
+
+// Key layout. Every key of a tenant record is
+//
+//	org seg | space kind (1 byte) | owner seg | table (1 byte) | suffix
+//
+// where seg is a uint16 big-endian length followed by that many bytes. The
+// organization comes first, so an organization's records are one contiguous
+// range; a user's private records and a capability's records follow their
+// owner, so they are contiguous too. The org seg is never empty for a tenant
+// (tenancy refuses an identity without an organization); keys whose org seg
+// is empty belong to the system (metadata) and no Space can name them.
+//
+// Suffixes are built with Suffix and read back with Reader. Times are 8
+// bytes, big-endian, sign bit flipped, so byte order is time order.
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// Table is one record family inside a space. The byte values are part of
+// the on-disk format: never reuse or renumber one.
+type Table byte
+
+// The tables.
+const (
+	TableFact        Table = 'F' // id -> fact record
+	TableFactByKey   Table = 'K' // key seg, recordedAt, id -> nil
+	TableFactByTime  Table = 'T' // recordedAt, id -> nil
+	TableFactDerived Table = 'D' // base id seg, derived id -> nil
+)
+
+// maxSeg is the longest string a seg can hold.
+const maxSeg = math.MaxUint16
+
+// timeLen is the encoded length of a time.
+const timeLen = 8
+
+// ErrKeyTooLong is returned when a string does not fit in a key segment.
+var ErrKeyTooLong = errors.New("store: string too long for a key segment")
+
+// ErrBadKey is returned by Reader when a key is malformed.
+var ErrBadKey = errors.New("store: malformed key")
+
+// Suffix builds the table-specific part of a key.
+type Suffix []byte
+
+// Str appends a length-prefixed string. Strings longer than 65535 bytes
+// are truncated; callers validate lengths at the API boundary long before.
+func (s Suffix) Str(v string) Suffix {
+	if len(v) > maxSeg {
+		v = v[:maxSeg]
+	}
+	s = binary.BigEndian.AppendUint16(s, uint16(len(v)))
+	return append(s, v...)
+}
+
+// Time appends t so that byte order is time order.
+func (s Suffix) Time(t time.Time) Suffix {
+	return binary.BigEndian.AppendUint64(s, encodeTime(t))
+}
+
+// Raw appends b as is; only for the last component of a key.
+func (s Suffix) Raw(b string) Suffix { return append(s, b...) }
+
+func encodeTime(t time.Time) uint64 { return uint64(t.UnixNano()) ^ (1 << 63) }
+
+func decodeTime(u uint64) time.Time { return time.Unix(0, int64(u^(1<<63))).UTC() }
+
+// Reader reads a suffix back, component by component.
+type Reader struct {
+	b   []byte
+	err error
+}
+
+// NewReader returns a Reader over b.
+func NewReader(b []byte) *Reader { return &Reader{b: b} }
+
+// Str reads a length-prefixed string.
+func (r *Reader) Str() string {
+	if r.err != nil {
+		return ""
+	}
+	if len(r.b) < 2 {
+		r.err = ErrBadKey
+		return ""
+	}
+	n := int(binary.BigEndian.Uint16(r.b))
+	if len(r.b) < 2+n {
+		r.err = ErrBadKey
+		return ""
+	}
+	v := string(r.b[2 : 2+n])
+	r.b = r.b[2+n:]
+	return v
+}
+
+// Time reads a time.
+func (r *Reader) Time() time.Time {
+	if r.err != nil {
+		return time.Time{}
+	}
+	if len(r.b) < timeLen {
+		r.err = ErrBadKey
+		return time.Time{}
+	}
+	t := decodeTime(binary.BigEndian.Uint64(r.b))
+	r.b = r.b[timeLen:]
+	return t
+}
+
+// Rest returns what is left.
+func (r *Reader) Rest() string {
+	v := string(r.b)
+	r.b = nil
+	return v
+}
+
+// Err returns the first error met.
+func (r *Reader) Err() error { return r.err }
+
+// spacePrefix returns the prefix of every key of space sp.
+func spacePrefix(sp tenancy.Space) []byte {
+	b := Suffix(nil).Str(sp.Org())
+	b = append(b, byte(sp.Kind()))
+	return Suffix(b).Str(sp.Owner())
+}
+
+// tablePrefix returns the prefix of every key of table t in space sp.
+func tablePrefix(sp tenancy.Space, t Table) []byte {
+	return append(spacePrefix(sp), byte(t))
+}
+
+// key returns the full key of suffix in table t of space sp.
+func key(sp tenancy.Space, t Table, suffix []byte) []byte {
+	return append(tablePrefix(sp, t), suffix...)
+}
+
+// parsedKey is a decoded tenant key.
+type parsedKey struct {
+	Org    string
+	Kind   tenancy.SpaceKind
+	Owner  string
+	Table  Table
+	Suffix []byte
+}
+
+// parseKey decodes a full tenant key; it is the inverse of key.
+func parseKey(k []byte) (parsedKey, error) {
+	r := NewReader(k)
+	var pk parsedKey
+	pk.Org = r.Str()
+	if r.err != nil || len(r.b) < 1 {
+		return pk, ErrBadKey
+	}
+	pk.Kind = tenancy.SpaceKind(r.b[0])
+	r.b = r.b[1:]
+	pk.Owner = r.Str()
+	if r.err != nil || len(r.b) < 1 {
+		return pk, ErrBadKey
+	}
+	pk.Table = Table(r.b[0])
+	pk.Suffix = r.b[1:]
+	if pk.Org == "" {
+		return pk, ErrBadKey
+	}
+	return pk, nil
+}
+
+// systemKey returns a key outside every tenant's range.
+func systemKey(name string) []byte { return append([]byte{0, 0}, name...) }

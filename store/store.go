@@ -1,0 +1,388 @@
+// Package store keeps stategraph's records in Badger.
+//
+// It owns the key layout (keys.go), value encoding, transactions with
+// bounded conflict retries, and the value-log GC loop. Every read and write
+// goes through a Txn bound to one tenancy.Partition, and a Txn refuses any
+// space its partition does not own, so no code path can address another
+// organization's or another user's keys.
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// Errors returned by the store.
+var (
+	// ErrNotFound is returned by Get when the key does not exist.
+	ErrNotFound = errors.New("store: record not found")
+	// ErrForeignSpace is returned when a Txn is asked for a space its
+	// partition does not own. It is a programming error, never user input.
+	ErrForeignSpace = errors.New("store: space outside the transaction's partition")
+	// ErrContention is returned by Update when a transaction still
+	// conflicts after every retry.
+	ErrContention = &fault.Error{Kind: fault.Conflict, Msg: "the records changed concurrently too often; retry the request"}
+)
+
+// Options configure Open. Start from DefaultOptions.
+type Options struct {
+	Dir        string
+	InMemory   bool
+	SyncWrites bool
+	Logger     *slog.Logger
+	// GCInterval is how often the value-log GC runs; 0 disables it.
+	GCInterval time.Duration
+	// MaxRetries bounds how often a conflicting Update is run again.
+	MaxRetries int
+	// MemTableSize and BlockCacheSize trade memory for speed.
+	MemTableSize   int64
+	BlockCacheSize int64
+}
+
+// DefaultOptions returns durable options for a store in dir.
+func DefaultOptions(dir string) Options {
+	return Options{
+		Dir:            dir,
+		SyncWrites:     true,
+		GCInterval:     5 * time.Minute,
+		MaxRetries:     8,
+		MemTableSize:   32 << 20,
+		BlockCacheSize: 64 << 20,
+	}
+}
+
+func (o Options) validate() error {
+	if !o.InMemory && o.Dir == "" {
+		return errors.New("store: a data directory is required unless in memory")
+	}
+	if o.MaxRetries < 0 || o.GCInterval < 0 || o.MemTableSize < 0 || o.BlockCacheSize < 0 {
+		return errors.New("store: negative option")
+	}
+	return nil
+}
+
+// Store is an open Badger database. It is safe for concurrent use.
+type Store struct {
+	db     *badger.DB
+	opts   Options
+	logger *slog.Logger
+	done   chan struct{}
+	gcDone chan struct{}
+}
+
+// Open opens (creating if needed) the store described by opts.
+func Open(opts Options) (*Store, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	bo := badger.DefaultOptions(opts.Dir).
+		WithInMemory(opts.InMemory).
+		WithSyncWrites(opts.SyncWrites).
+		WithLogger(badgerLogger{logger}).
+		WithNumVersionsToKeep(1)
+	if opts.InMemory {
+		bo = bo.WithDir("").WithValueDir("")
+	}
+	if opts.MemTableSize > 0 {
+		bo = bo.WithMemTableSize(opts.MemTableSize)
+	}
+	if opts.BlockCacheSize > 0 {
+		bo = bo.WithBlockCacheSize(opts.BlockCacheSize)
+	}
+	db, err := badger.Open(bo)
+	if err != nil {
+		return nil, fmt.Errorf("store: open badger: %w", err)
+	}
+	s := &Store{db: db, opts: opts, logger: logger, done: make(chan struct{}), gcDone: make(chan struct{})}
+	if err := s.checkFormat(); err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
+	if opts.GCInterval > 0 && !opts.InMemory {
+		go s.gcLoop()
+	} else {
+		close(s.gcDone)
+	}
+	return s, nil
+}
+
+// formatVersion is the on-disk format this code reads and writes.
+const formatVersion = "1"
+
+func (s *Store) checkFormat() error {
+	return s.db.Update(func(txn *badger.Txn) error {
+		item, err := txn.Get(systemKey("format"))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return txn.Set(systemKey("format"), []byte(formatVersion))
+		}
+		if err != nil {
+			return fmt.Errorf("store: read format: %w", err)
+		}
+		v, err := item.ValueCopy(nil)
+		if err != nil {
+			return fmt.Errorf("store: read format: %w", err)
+		}
+		if string(v) != formatVersion {
+			return fmt.Errorf("store: data format %q, this build reads %q", v, formatVersion)
+		}
+		return nil
+	})
+}
+
+func (s *Store) gcLoop() {
+	defer close(s.gcDone)
+	t := time.NewTicker(s.opts.GCInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+			for s.db.RunValueLogGC(0.5) == nil {
+				select {
+				case <-s.done:
+					return
+				default:
+				}
+			}
+		}
+	}
+}
+
+// Close stops background work and closes Badger. It is called last, after
+// the HTTP server has drained.
+func (s *Store) Close() error {
+	close(s.done)
+	<-s.gcDone
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store: close badger: %w", err)
+	}
+	return nil
+}
+
+// Badger returns the underlying database for operational tasks (backup,
+// metrics); domain code never uses it.
+func (s *Store) Badger() *badger.DB { return s.db }
+
+// Ping checks that the store is open and writable.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.db.IsClosed() {
+		return errors.New("store: closed")
+	}
+	return s.db.Update(func(txn *badger.Txn) error {
+		return txn.Set(systemKey("ping"), []byte(time.Now().UTC().Format(time.RFC3339)))
+	})
+}
+
+// Update runs fn in a read-write transaction of partition p and commits it.
+// When the commit conflicts with a concurrent transaction, fn runs again
+// (it must be free of side effects outside tx) up to MaxRetries times; then
+// ErrContention is returned. Nothing fn wrote is visible unless Update
+// returns nil.
+func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn) error) error {
+	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		txn := s.db.NewTransaction(true)
+		err := fn(&Txn{txn: txn, p: p})
+		if err == nil {
+			err = txn.Commit()
+		}
+		txn.Discard()
+		if !errors.Is(err, badger.ErrConflict) {
+			if errors.Is(err, badger.ErrTxnTooBig) {
+				return fault.New(fault.BadInput, "the request changes too many records in one transaction; split it")
+			}
+			return err
+		}
+		if attempt >= s.opts.MaxRetries {
+			return ErrContention
+		}
+		// Jittered backoff so that retrying writers do not collide again.
+		d := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 5)))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+		}
+	}
+}
+
+// View runs fn in a read-only transaction of partition p.
+func (s *Store) View(ctx context.Context, p tenancy.Partition, fn func(tx *Txn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.View(func(txn *badger.Txn) error { return fn(&Txn{txn: txn, p: p}) })
+}
+
+// Txn is a transaction bound to one partition.
+type Txn struct {
+	txn *badger.Txn
+	p   tenancy.Partition
+}
+
+// Partition returns the partition the transaction is bound to.
+func (tx *Txn) Partition() tenancy.Partition { return tx.p }
+
+func (tx *Txn) check(sp tenancy.Space) error {
+	if !tx.p.Owns(sp) {
+		return ErrForeignSpace
+	}
+	return nil
+}
+
+// Get decodes the record at suffix of table t in space sp into v. It
+// returns ErrNotFound when there is none.
+func (tx *Txn) Get(sp tenancy.Space, t Table, suffix []byte, v any) error {
+	if err := tx.check(sp); err != nil {
+		return err
+	}
+	item, err := tx.txn.Get(key(sp, t, suffix))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("store: get: %w", err)
+	}
+	return decode(item, v)
+}
+
+// Exists reports whether a record exists at suffix of table t in space sp.
+func (tx *Txn) Exists(sp tenancy.Space, t Table, suffix []byte) (bool, error) {
+	if err := tx.check(sp); err != nil {
+		return false, err
+	}
+	_, err := tx.txn.Get(key(sp, t, suffix))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: get: %w", err)
+	}
+	return true, nil
+}
+
+// Put stores v (JSON-encoded; nil stores an empty value) at suffix of table
+// t in space sp. A ttl > 0 makes Badger drop the record after ttl.
+func (tx *Txn) Put(sp tenancy.Space, t Table, suffix []byte, v any, ttl time.Duration) error {
+	if err := tx.check(sp); err != nil {
+		return err
+	}
+	var val []byte
+	if v != nil {
+		var err error
+		if val, err = json.Marshal(v); err != nil {
+			return fmt.Errorf("store: encode: %w", err)
+		}
+	}
+	e := badger.NewEntry(key(sp, t, suffix), val)
+	if ttl > 0 {
+		e = e.WithTTL(ttl)
+	}
+	if err := tx.txn.SetEntry(e); err != nil {
+		return fmt.Errorf("store: put: %w", err)
+	}
+	return nil
+}
+
+// Delete removes the record at suffix of table t in space sp.
+func (tx *Txn) Delete(sp tenancy.Space, t Table, suffix []byte) error {
+	if err := tx.check(sp); err != nil {
+		return err
+	}
+	if err := tx.txn.Delete(key(sp, t, suffix)); err != nil {
+		return fmt.Errorf("store: delete: %w", err)
+	}
+	return nil
+}
+
+// ScanOptions shape a Scan.
+type ScanOptions struct {
+	// Start is a suffix to begin at (inclusive going forward; going in
+	// reverse, the scan begins at the last key having Start as prefix).
+	Start []byte
+	// Reverse scans from the end of the range backwards.
+	Reverse bool
+	// KeysOnly skips prefetching values.
+	KeysOnly bool
+}
+
+// Item is one record met by Scan.
+type Item struct{ item *badger.Item }
+
+// Decode decodes the record's value into v.
+func (it Item) Decode(v any) error { return decode(it.item, v) }
+
+// Scan calls fn for every record of table t in space sp whose suffix starts
+// with prefix, in key order, until fn returns false or an error. The suffix
+// passed to fn is only valid during the call.
+func (tx *Txn) Scan(sp tenancy.Space, t Table, prefix []byte, o ScanOptions, fn func(suffix []byte, it Item) (bool, error)) error {
+	if err := tx.check(sp); err != nil {
+		return err
+	}
+	tp := tablePrefix(sp, t)
+	full := append(append([]byte(nil), tp...), prefix...)
+	opts := badger.DefaultIteratorOptions
+	opts.Prefix = full
+	opts.Reverse = o.Reverse
+	opts.PrefetchValues = !o.KeysOnly
+	if !o.KeysOnly {
+		opts.PrefetchSize = 16
+	}
+	it := tx.txn.NewIterator(opts)
+	defer it.Close()
+	seek := full
+	if o.Start != nil {
+		seek = append(append([]byte(nil), tp...), o.Start...)
+	}
+	if o.Reverse {
+		// Seek to just past every key having seek as a prefix.
+		seek = append(append([]byte(nil), seek...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	}
+	for it.Seek(seek); it.Valid(); it.Next() {
+		item := it.Item()
+		more, err := fn(item.Key()[len(tp):], Item{item})
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+func decode(item *badger.Item, v any) error {
+	if v == nil {
+		return nil
+	}
+	return item.Value(func(val []byte) error {
+		if err := json.Unmarshal(val, v); err != nil {
+			return fmt.Errorf("store: decode: %w", err)
+		}
+		return nil
+	})
+}
+
+// badgerLogger sends Badger's logs to slog; its chatty info goes to debug.
+type badgerLogger struct{ l *slog.Logger }
+
+func (b badgerLogger) Errorf(f string, a ...any)   { b.l.Error("badger", "msg", fmt.Sprintf(f, a...)) }
+func (b badgerLogger) Warningf(f string, a ...any) { b.l.Warn("badger", "msg", fmt.Sprintf(f, a...)) }
+func (b badgerLogger) Infof(f string, a ...any)    { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
+func (b badgerLogger) Debugf(f string, a ...any)   { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
