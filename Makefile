@@ -19,7 +19,7 @@ build:
 
 ## generate: regenerate the gqlgen output from graph/*.graphqls
 generate:
-	cd graph && $(GO) generate ./...
+	$(GO) generate .
 
 ## check-generate: fail when the committed gqlgen output is stale
 check-generate:

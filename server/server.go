@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/stategraph/stategraph/audit"
 	"log/slog"
 	"net/http"
 	"time"
@@ -79,6 +80,7 @@ func New(o Options) (*Server, error) {
 	}
 	res := &resolvers.Resolver{
 		FactService: facts.NewService(st, o.Clock, order),
+		Audit:       audit.NewTrail(st),
 	}
 	gql := graph.NewHandler(res, graph.Options{
 		Introspection: o.Dev || o.Introspection,

@@ -33,6 +33,13 @@ const (
 	TableFactByKey   Table = 'K' // key seg, recordedAt, id -> nil
 	TableFactByTime  Table = 'T' // recordedAt, id -> nil
 	TableFactDerived Table = 'D' // base id seg, derived id -> nil
+	TableAudit       Table = 'L' // at, seq id -> audit entry
+	TableAuditByRec  Table = 'l' // record id seg, at, seq id -> nil
+
+	// Letters reserved for later tables: assertions and conflicts use
+	// 'A'..'E' lower/upper pairs as they declare; working set 'W' 'w',
+	// turns 'R' 'r', environment 'V', transcripts 'X', search index 'I'
+	// 'i' 'S'. Keep this list the single register of table bytes.
 )
 
 // maxSeg is the longest string a seg can hold.

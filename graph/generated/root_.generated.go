@@ -32,6 +32,17 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	AuditEntry struct {
+		Action func(childComplexity int) int
+		Actor  func(childComplexity int) int
+		At     func(childComplexity int) int
+		By     func(childComplexity int) int
+		Detail func(childComplexity int) int
+		ID     func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Record func(childComplexity int) int
+	}
+
 	Fact struct {
 		ConstraintType func(childComplexity int) int
 		DependsOn      func(childComplexity int) int
@@ -88,6 +99,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		AuditTrail   func(childComplexity int, recordID string, knownAt *time.Time) int
 		CurrentValue func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
 		Fact         func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		FactHistory  func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
@@ -126,6 +138,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "AuditEntry.action":
+		if e.ComplexityRoot.AuditEntry.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Action(childComplexity), true
+
+	case "AuditEntry.actor":
+		if e.ComplexityRoot.AuditEntry.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Actor(childComplexity), true
+
+	case "AuditEntry.at":
+		if e.ComplexityRoot.AuditEntry.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.At(childComplexity), true
+
+	case "AuditEntry.by":
+		if e.ComplexityRoot.AuditEntry.By == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.By(childComplexity), true
+
+	case "AuditEntry.detail":
+		if e.ComplexityRoot.AuditEntry.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Detail(childComplexity), true
+
+	case "AuditEntry.id":
+		if e.ComplexityRoot.AuditEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.ID(childComplexity), true
+
+	case "AuditEntry.kind":
+		if e.ComplexityRoot.AuditEntry.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Kind(childComplexity), true
+
+	case "AuditEntry.record":
+		if e.ComplexityRoot.AuditEntry.Record == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Record(childComplexity), true
 
 	case "Fact.constraintType":
 		if e.ComplexityRoot.Fact.ConstraintType == nil {
@@ -391,6 +459,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "Query.auditTrail":
+		if e.ComplexityRoot.Query.AuditTrail == nil {
+			break
+		}
+
+		args, err := ec.field_Query_auditTrail_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AuditTrail(childComplexity, args["recordId"].(string), args["knownAt"].(*time.Time)), true
+
 	case "Query.currentValue":
 		if e.ComplexityRoot.Query.CurrentValue == nil {
 			break
@@ -609,6 +689,26 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../audit.graphqls", Input: `# The audit trail: who did what to which record, and when.
+
+type AuditEntry {
+  id: ID!
+  at: Time!
+  actor: String!
+  "REVOKED, EXPIRED, FORGOTTEN, RESOLVED, PROMOTED, ..."
+  action: String!
+  record: ID!
+  kind: String!
+  "The record that caused the act, when one did."
+  by: ID
+  detail: String
+}
+
+extend type Query {
+  "Every audited act on the record with this id, oldest first."
+  auditTrail(recordId: ID!, knownAt: Time): [AuditEntry!]!
+}
+`, BuiltIn: false},
 	{Name: "../facts.graphqls", Input: `# Persistent facts: durable, bi-temporal, superseded and never overwritten.
 
 "Which of the three memories a fact belongs to."

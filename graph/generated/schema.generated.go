@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph/model"
@@ -30,6 +31,7 @@ type MutationResolver interface {
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*authority.Identity, error)
+	AuditTrail(ctx context.Context, recordID string, knownAt *time.Time) ([]*audit.Entry, error)
 	Fact(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
 	Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error)
 	CurrentValue(ctx context.Context, key string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
@@ -59,6 +61,22 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_auditTrail_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "recordId", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["recordId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg1
 	return args, nil
 }
 
@@ -613,6 +631,65 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Identity", field.Name)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_auditTrail(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_auditTrail,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AuditTrail(ctx, fc.Args["recordId"].(string), fc.Args["knownAt"].(*time.Time))
+		},
+		nil,
+		ec.marshalNAuditEntry2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋauditᚐEntryᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_auditTrail(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_AuditEntry_id(ctx, field)
+			case "at":
+				return ec.fieldContext_AuditEntry_at(ctx, field)
+			case "actor":
+				return ec.fieldContext_AuditEntry_actor(ctx, field)
+			case "action":
+				return ec.fieldContext_AuditEntry_action(ctx, field)
+			case "record":
+				return ec.fieldContext_AuditEntry_record(ctx, field)
+			case "kind":
+				return ec.fieldContext_AuditEntry_kind(ctx, field)
+			case "by":
+				return ec.fieldContext_AuditEntry_by(ctx, field)
+			case "detail":
+				return ec.fieldContext_AuditEntry_detail(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type AuditEntry", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_auditTrail_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -1284,6 +1361,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_me(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "auditTrail":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_auditTrail(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

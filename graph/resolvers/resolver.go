@@ -4,10 +4,12 @@
 package resolvers
 
 import (
+	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/facts"
 )
 
 // Resolver holds the domain services the resolvers call.
 type Resolver struct {
 	FactService *facts.Service
+	Audit       *audit.Trail
 }

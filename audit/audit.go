@@ -1,0 +1,107 @@
+// Package audit keeps the audit trail: an append-only log of who did what
+// to which record, and when, written in the same transaction as the change
+// it records.
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// Entry is one audited act.
+type Entry struct {
+	ID     string    `json:"id"`
+	At     time.Time `json:"at"`
+	Actor  string    `json:"actor"`
+	Action string    `json:"action"` // e.g. REVOKED, EXPIRED, FORGOTTEN, RESOLVED
+	// Record is the id of the record acted on; Kind is its kind (fact,
+	// assertion, conflict, ...).
+	Record string `json:"record"`
+	Kind   string `json:"kind"`
+	// By names the record that caused the act, when one did (the
+	// assertion that revoked another, the decision that resolved a
+	// conflict).
+	By     string `json:"by,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Actor returns how an identity is named in the trail.
+func Actor(id authority.Identity) string {
+	if id.UserName != "" {
+		return id.UserName + " (" + id.UserID + ")"
+	}
+	return id.UserID
+}
+
+// Record appends e to the trail of space sp inside tx. ID is assigned.
+func Record(tx *store.Txn, sp tenancy.Space, e Entry) error {
+	if e.Record == "" || e.Action == "" || e.At.IsZero() {
+		return errors.New("audit: entry needs a record, an action and a time")
+	}
+	e.ID = "AU-" + ulid.Make().String()
+	if err := tx.Put(sp, store.TableAudit, store.Suffix(nil).Time(e.At).Raw(e.ID), e, 0); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return tx.Put(sp, store.TableAuditByRec, store.Suffix(nil).Str(e.Record).Time(e.At).Raw(e.ID), nil, 0)
+}
+
+// Trail reads audit entries.
+type Trail struct{ store *store.Store }
+
+// NewTrail returns a Trail over st.
+func NewTrail(st *store.Store) *Trail { return &Trail{store: st} }
+
+// ForRecord returns the entries about record id in every space the caller
+// of ctx can read, oldest first, as known at v.KnownAt.
+func (t *Trail) ForRecord(ctx context.Context, id string, v temporal.View) ([]Entry, error) {
+	p, err := tenancy.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	err = t.store.View(ctx, p, func(tx *store.Txn) error {
+		for _, sp := range p.Spaces() {
+			var keys [][]byte
+			err := tx.Scan(sp, store.TableAuditByRec, store.Suffix(nil).Str(id), store.ScanOptions{KeysOnly: true},
+				func(suffix []byte, _ store.Item) (bool, error) {
+					r := store.NewReader(suffix)
+					r.Str()
+					at := r.Time()
+					if !v.Known(at) {
+						return false, r.Err()
+					}
+					keys = append(keys, store.Suffix(nil).Time(at).Raw(r.Rest()))
+					return true, r.Err()
+				})
+			if err != nil {
+				return err
+			}
+			for _, k := range keys {
+				var e Entry
+				if err := tx.Get(sp, store.TableAudit, k, &e); err != nil {
+					return err
+				}
+				out = append(out, e)
+			}
+		}
+		return nil
+	})
+	slices.SortFunc(out, func(a, b Entry) int {
+		if c := a.At.Compare(b.At); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, err
+}
