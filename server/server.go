@@ -6,17 +6,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/stategraph/stategraph/audit"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/playground"
 
+	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/graph/resolvers"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 )
@@ -33,8 +34,14 @@ type Options struct {
 	RequestTimeout time.Duration
 	// AuthorityOrder ranks authorities, lowest first.
 	AuthorityOrder []string
-	Clock          temporal.Clock
-	Logger         *slog.Logger
+	// AuthorityRoles map free-text roles onto the order, before the
+	// default role table (authority.DefaultRoles).
+	AuthorityRoles []authority.RoleRule
+	// Permissions set the policy write minimum and the treatment of a
+	// lower-authority supersession.
+	Permissions permissions.Options
+	Clock       temporal.Clock
+	Logger      *slog.Logger
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -44,6 +51,7 @@ func DefaultOptions(dir string) Options {
 		Store:          store.DefaultOptions(dir),
 		RequestTimeout: 30 * time.Second,
 		AuthorityOrder: authority.DefaultOrder,
+		Permissions:    permissions.DefaultOptions(),
 	}
 }
 
@@ -73,14 +81,22 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if order, err = order.WithRoles(o.AuthorityRoles); err != nil {
+		return nil, err
+	}
+	rules, err := permissions.New(order, o.Permissions)
+	if err != nil {
+		return nil, err
+	}
 	o.Store.Logger = o.Logger
 	st, err := store.Open(o.Store)
 	if err != nil {
 		return nil, err
 	}
+	factService := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
 	res := &resolvers.Resolver{
-		FactService: facts.NewService(st, o.Clock, order),
-		Audit:       audit.NewTrail(st),
+		FactService: factService,
+		Audit:       audit.NewTrail(st).WithVisibility("fact", factService.Visible),
 	}
 	gql := graph.NewHandler(res, graph.Options{
 		Introspection: o.Dev || o.Introspection,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/server"
 )
 
@@ -26,6 +27,9 @@ type serveConfig struct {
 	logLevel, logFormat       string
 	requestTimeout, drain     time.Duration
 	authorityOrder            string
+	authorityRoles            string
+	policyMinAuthority        string
+	authorityViolation        string
 }
 
 type jwtFlags struct {
@@ -54,6 +58,9 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.DurationVar(&c.requestTimeout, "request-timeout", 30*time.Second, "deadline of every request")
 	fs.DurationVar(&c.drain, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests to finish")
 	fs.StringVar(&c.authorityOrder, "authority-order", strings.Join(authority.DefaultOrder, ","), "authorities, lowest first, comma-separated")
+	fs.StringVar(&c.authorityRoles, "authority-roles", "", `free-text roles mapped onto the order, "pattern=authority,..." (a * word matches one or more words; e.g. "Staff Engineer=manager,Head of *=executive"); consulted before the built-in table`)
+	fs.StringVar(&c.policyMinAuthority, "policy-min-authority", "manager", "lowest authority that may write a policy fact (source POLICY, or a constraint with authority policy)")
+	fs.StringVar(&c.authorityViolation, "authority-violation", "conflict", "a write superseding a fact of higher authority: conflict (store it beside the fact and open a conflict) or reject (FORBIDDEN)")
 	c.jwt.register(fs)
 	if err := parse(fs, args, env); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -71,6 +78,10 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.Dev, opts.Introspection = c.dev, c.introspection
 	opts.RequestTimeout = c.requestTimeout
 	opts.AuthorityOrder = strings.Split(c.authorityOrder, ",")
+	if opts.AuthorityRoles, err = authority.ParseRoles(c.authorityRoles); err != nil {
+		return fmt.Errorf("--authority-roles: %w", err)
+	}
+	opts.Permissions = permissions.Options{PolicyMinAuthority: c.policyMinAuthority, Violation: permissions.Violation(c.authorityViolation)}
 	opts.Logger = logger
 	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
 		return err

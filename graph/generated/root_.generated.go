@@ -26,6 +26,7 @@ type ResolverRoot interface {
 	Identity() IdentityResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	Restriction() RestrictionResolver
 }
 
 type DirectiveRoot struct {
@@ -47,13 +48,16 @@ type ComplexityRoot struct {
 		ConstraintType func(childComplexity int) int
 		DependsOn      func(childComplexity int) int
 		DerivedFacts   func(childComplexity int) int
+		Forgotten      func(childComplexity int) int
 		ID             func(childComplexity int) int
 		IsConstraint   func(childComplexity int) int
 		IsValid        func(childComplexity int) int
 		Key            func(childComplexity int) int
+		Level          func(childComplexity int) int
 		MemoryType     func(childComplexity int) int
 		NeedsReview    func(childComplexity int) int
 		RecordedAt     func(childComplexity int) int
+		RestrictedTo   func(childComplexity int) int
 		Scope          func(childComplexity int) int
 		ScopeID        func(childComplexity int) int
 		Source         func(childComplexity int) int
@@ -90,7 +94,8 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		WriteFact func(childComplexity int, input model.FactInput) int
+		ForgetFact func(childComplexity int, id string) int
+		WriteFact  func(childComplexity int, input model.FactInput) int
 	}
 
 	PageInfo struct {
@@ -105,6 +110,13 @@ type ComplexityRoot struct {
 		FactHistory  func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
 		Facts        func(childComplexity int, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) int
 		Me           func(childComplexity int) int
+	}
+
+	Restriction struct {
+		Departments  func(childComplexity int) int
+		MinAuthority func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Roles        func(childComplexity int) int
 	}
 
 	Source struct {
@@ -122,6 +134,11 @@ type ComplexityRoot struct {
 		Detection func(childComplexity int) int
 		Kind      func(childComplexity int) int
 		Reason    func(childComplexity int) int
+	}
+
+	Tombstone struct {
+		At func(childComplexity int) int
+		By func(childComplexity int) int
 	}
 }
 
@@ -216,6 +233,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Fact.DerivedFacts(childComplexity), true
 
+	case "Fact.forgotten":
+		if e.ComplexityRoot.Fact.Forgotten == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.Forgotten(childComplexity), true
+
 	case "Fact.id":
 		if e.ComplexityRoot.Fact.ID == nil {
 			break
@@ -244,6 +268,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Fact.Key(childComplexity), true
 
+	case "Fact.level":
+		if e.ComplexityRoot.Fact.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.Level(childComplexity), true
+
 	case "Fact.memoryType":
 		if e.ComplexityRoot.Fact.MemoryType == nil {
 			break
@@ -264,6 +295,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Fact.RecordedAt(childComplexity), true
+
+	case "Fact.restrictedTo":
+		if e.ComplexityRoot.Fact.RestrictedTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.RestrictedTo(childComplexity), true
 
 	case "Fact.scope":
 		if e.ComplexityRoot.Fact.Scope == nil {
@@ -433,6 +471,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Identity.UserName(childComplexity), true
 
+	case "Mutation.forgetFact":
+		if e.ComplexityRoot.Mutation.ForgetFact == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_forgetFact_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ForgetFact(childComplexity, args["id"].(string)), true
+
 	case "Mutation.writeFact":
 		if e.ComplexityRoot.Mutation.WriteFact == nil {
 			break
@@ -526,6 +576,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
 
+	case "Restriction.departments":
+		if e.ComplexityRoot.Restriction.Departments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Restriction.Departments(childComplexity), true
+
+	case "Restriction.minAuthority":
+		if e.ComplexityRoot.Restriction.MinAuthority == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Restriction.MinAuthority(childComplexity), true
+
+	case "Restriction.permissions":
+		if e.ComplexityRoot.Restriction.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Restriction.Permissions(childComplexity), true
+
+	case "Restriction.roles":
+		if e.ComplexityRoot.Restriction.Roles == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Restriction.Roles(childComplexity), true
+
 	case "Source.authority":
 		if e.ComplexityRoot.Source.Authority == nil {
 			break
@@ -603,6 +681,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Supersession.Reason(childComplexity), true
 
+	case "Tombstone.at":
+		if e.ComplexityRoot.Tombstone.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tombstone.At(childComplexity), true
+
+	case "Tombstone.by":
+		if e.ComplexityRoot.Tombstone.By == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tombstone.By(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -613,6 +705,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputFactFilter,
 		ec.unmarshalInputFactInput,
+		ec.unmarshalInputRestrictionInput,
 		ec.unmarshalInputSourceInput,
 	)
 	first := true
@@ -865,6 +958,70 @@ extend type Query {
 extend type Mutation {
   "Record a fact, superseding another atomically when asked."
   writeFact(input: FactInput!): Fact!
+}
+`, BuiltIn: false},
+	{Name: "../permissions.graphqls", Input: `# Authority, read permissions and write gates (see README "Authority,
+# permissions and write gates").
+
+"The abstraction level of capability memory. Writing it needs an agent's maturity: junior agents write EVENT, senior agents HEURISTIC too, master agents STRATEGY too."
+enum MemoryLevel {
+  EVENT
+  HEURISTIC
+  STRATEGY
+}
+
+"""
+Who may read a record. Each non-empty criterion must hold; within a list any
+entry will do. A caller who does not satisfy it cannot tell the record from
+one that does not exist.
+"""
+input RestrictionInput {
+  "Roles the caller's authority claim must match, as written (VP Sales) or as the authority it ranks as (executive)."
+  roles: [String!]
+  "Permissions of which the caller must hold one."
+  permissions: [String!]
+  "The lowest authority (a name of the authority order) that may read."
+  minAuthority: String
+  "Departments of which the caller's must be one."
+  departments: [String!]
+}
+
+type Restriction {
+  roles: [String!]!
+  permissions: [String!]!
+  minAuthority: String
+  departments: [String!]!
+}
+
+"A forgotten fact's tombstone: who erased its value, and when."
+type Tombstone {
+  by: String!
+  at: Time!
+}
+
+extend input FactInput {
+  "The level of CAPABILITY memory (default EVENT); an error for the other memory types."
+  level: MemoryLevel
+  "Who may read the fact; absent: everyone who can reach its memory."
+  restrictedTo: RestrictionInput
+}
+
+extend type Fact {
+  "The level of CAPABILITY memory; null for the other memory types."
+  level: MemoryLevel
+  "Who may read the fact; null when unrestricted."
+  restrictedTo: Restriction
+  "Set when the fact was forgotten: its value is erased (the empty string) and it is never valid again."
+  forgotten: Tombstone
+}
+
+extend type Mutation {
+  """
+  Forget one of the caller's own user-memory facts: erase its value and keep
+  a tombstone in history (who, when), with a FORGOTTEN audit entry. Returns
+  the tombstone. Only user memory can be forgotten.
+  """
+  forgetFact(id: ID!): Fact!
 }
 `, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# stategraph GraphQL schema: root types and shared scalars.

@@ -34,3 +34,11 @@ func view(asOf, knownAt *time.Time) temporal.View {
 	}
 	return v
 }
+
+// nonNil returns s, or an empty slice for nil, for non-null GraphQL lists.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
