@@ -1,0 +1,214 @@
+package permissions_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/internal/apitest"
+)
+
+// TestVector3 is the specification's test vector 3, end to end: an
+// intern's "Let's offer 25%" never supersedes the CFO's "max 15%" policy,
+// which stays the current value; the intern's statement is kept, beside
+// it, and the refusal is audited.
+func TestVector3(t *testing.T) {
+	env := apitest.New(t)
+	cfoID := apitest.Identity("acme", "cfo")
+	cfoID.UserName, cfoID.Authority = "Dana (CFO)", "CFO"
+	internID := apitest.Identity("acme", "intern")
+	internID.UserName, internID.Authority, internID.AgentLevel = "Sam", "Intern", authority.AgentJunior
+	cfo, intern := apitest.Token(t, cfoID), apitest.Token(t, internID)
+
+	var policy written
+	env.MustDo(t, cfo, writeQ, map[string]any{"in": map[string]any{
+		"key": "discount.max", "value": "Discounts are capped at max 15%", "source": map[string]any{"type": "POLICY"}}}, &policy)
+	var offer written
+	env.MustDo(t, intern, writeQ, map[string]any{"in": map[string]any{
+		"key": "discount.max", "value": "Let's offer 25%", "memoryType": "ORGANIZATIONAL",
+		"supersedes": "discount.max", "reason": "customer asked"}}, &offer)
+	if offer.WriteFact.Supersedes != nil {
+		t.Fatalf("the intern's fact supersedes %v", offer.WriteFact.Supersedes)
+	}
+
+	for name, tok := range map[string]string{"cfo": cfo, "intern": intern} {
+		var out struct {
+			CurrentValue struct {
+				ID, Value    string
+				IsValid      bool
+				IsConstraint bool
+				Source       struct{ Type, Authority string }
+			}
+			FactHistory []struct {
+				ID           string
+				IsValid      bool
+				Supersedes   *struct{ ID string }
+				SupersededBy *struct{ ID string }
+			}
+			AuditTrail []struct{ Action, By, Detail string }
+		}
+		env.MustDo(t, tok, `query($id: ID!) {
+			currentValue(key: "discount.max") { id value isValid isConstraint source { type authority } }
+			factHistory(key: "discount.max") { id isValid supersedes { id } supersededBy { id } }
+			auditTrail(recordId: $id) { action by detail }
+		}`, map[string]any{"id": offer.WriteFact.ID}, &out)
+		cv := out.CurrentValue
+		if cv.ID != policy.WriteFact.ID || cv.Value != "Discounts are capped at max 15%" || !cv.IsValid || !cv.IsConstraint || cv.Source.Type != "POLICY" {
+			t.Errorf("%s: current value %+v, want the CFO policy", name, cv)
+		}
+		if len(out.FactHistory) != 2 {
+			t.Fatalf("%s: history has %d facts, want the policy and the offer", name, len(out.FactHistory))
+		}
+		for _, h := range out.FactHistory {
+			if !h.IsValid || h.Supersedes != nil || h.SupersededBy != nil {
+				t.Errorf("%s: history member %+v is linked or invalid; want two separate valid chains", name, h)
+			}
+		}
+		if len(out.AuditTrail) != 1 || out.AuditTrail[0].Action != "SUPERSESSION_REFUSED" || out.AuditTrail[0].By != policy.WriteFact.ID ||
+			!strings.Contains(out.AuditTrail[0].Detail, "subordinate") {
+			t.Errorf("%s: audit trail %+v, want one SUPERSESSION_REFUSED by the policy", name, out.AuditTrail)
+		}
+	}
+}
+
+// TestForgetFact: a human user reads and forgets their own user memory
+// (written by their agent) and gets the tombstone; history keeps it, the
+// current value never shows it, the trail records it; nothing else can be
+// forgotten.
+func TestForgetFact(t *testing.T) {
+	env := apitest.New(t)
+	agentID := apitest.Identity("acme", "nicole")
+	agentID.UserName = "Nicole's agent"
+	userID := agentID
+	userID.Kind, userID.AgentLevel, userID.UserName = authority.KindUser, "", "Nicole"
+	other := apitest.Identity("acme", "omar")
+	agent, user, omar := apitest.Token(t, agentID), apitest.Token(t, userID), apitest.Token(t, other)
+
+	var home, moved, base, derived written
+	env.MustDo(t, agent, writeQ, map[string]any{"in": map[string]any{"key": "user.home", "value": "Paris", "memoryType": "USER"}}, &home)
+	env.MustDo(t, agent, writeQ, map[string]any{"in": map[string]any{"key": "user.home", "value": "Berlin, Kastanienallee 3",
+		"memoryType": "USER", "supersedes": "user.home", "reason": "moved to Kastanienallee"}}, &moved)
+	env.MustDo(t, agent, writeQ, map[string]any{"in": map[string]any{"key": "org.fact", "value": "x", "memoryType": "ORGANIZATIONAL"}}, &base)
+	env.MustDo(t, agent, writeQ, map[string]any{"in": map[string]any{"key": "user.commute", "value": "20 minutes",
+		"memoryType": "USER", "dependsOn": []string{moved.WriteFact.ID}}}, &derived)
+
+	const forgetQ = `mutation($id: ID!) { forgetFact(id: $id) { id key value isValid forgotten { by at } supersession { reason } } }`
+	for _, tc := range []struct{ name, tok, id, code string }{
+		{"another user's fact", omar, moved.WriteFact.ID, "NOT_FOUND"},
+		{"no such fact", user, "F-NOPE", "NOT_FOUND"},
+		{"organizational memory", user, base.WriteFact.ID, "FORBIDDEN"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if res := env.Do(t, tc.tok, forgetQ, map[string]any{"id": tc.id}); res.Code() != tc.code {
+				t.Fatalf("code %q, want %q: %s", res.Code(), tc.code, res.Raw)
+			}
+		})
+	}
+
+	var out struct {
+		ForgetFact struct {
+			ID, Key, Value string
+			IsValid        bool
+			Forgotten      *struct{ By, At string }
+			Supersession   *struct{ Reason *string }
+		}
+	}
+	env.MustDo(t, user, forgetQ, map[string]any{"id": moved.WriteFact.ID}, &out)
+	ff := out.ForgetFact
+	if ff.Value != "" || ff.IsValid || ff.Forgotten == nil || ff.Forgotten.By != "Nicole (nicole)" || ff.Forgotten.At != "2026-01-05T09:00:00Z" ||
+		ff.Key != "user.home" || ff.Supersession == nil || deref(ff.Supersession.Reason) != "" {
+		t.Fatalf("tombstone %+v forgotten %+v supersession %+v", ff, ff.Forgotten, ff.Supersession)
+	}
+	if res := env.Do(t, user, forgetQ, map[string]any{"id": moved.WriteFact.ID}); res.Code() != "CONFLICT" {
+		t.Errorf("forgetting twice: %s, want CONFLICT", res.Raw)
+	}
+
+	for name, tok := range map[string]string{"user": user, "agent": agent} {
+		res := env.Do(t, tok, `query($id: ID!, $d: ID!) {
+			currentValue(key: "user.home") { id }
+			factHistory(key: "user.home") { id value isValid forgotten { by } }
+			auditTrail(recordId: $id) { action actor kind }
+			facts(filter: {key: "user.home"}) { edges { node { id } } }
+			derived: fact(id: $d) { needsReview }
+		}`, map[string]any{"id": moved.WriteFact.ID, "d": derived.WriteFact.ID})
+		if strings.Contains(string(res.Raw), "Berlin") || strings.Contains(string(res.Raw), "Kastanienallee") {
+			t.Errorf("%s: the forgotten value is still readable: %s", name, res.Raw)
+		}
+		var got struct {
+			CurrentValue *struct{ ID string }
+			FactHistory  []struct {
+				ID, Value string
+				IsValid   bool
+				Forgotten *struct{ By string }
+			}
+			AuditTrail []struct{ Action, Actor, Kind string }
+			Facts      struct{ Edges []any }
+			Derived    struct{ NeedsReview bool }
+		}
+		res.Decode(t, &got)
+		if got.CurrentValue != nil || len(got.Facts.Edges) != 0 {
+			t.Errorf("%s: the forgotten fact is still current: %s", name, res.Raw)
+		}
+		if len(got.FactHistory) != 2 || got.FactHistory[0].Value != "Paris" || got.FactHistory[1].Forgotten == nil || got.FactHistory[1].IsValid {
+			t.Errorf("%s: history %+v, want Paris then the tombstone", name, got.FactHistory)
+		}
+		if len(got.AuditTrail) != 1 || got.AuditTrail[0] != (struct{ Action, Actor, Kind string }{"FORGOTTEN", "Nicole (nicole)", "fact"}) {
+			t.Errorf("%s: audit trail %+v", name, got.AuditTrail)
+		}
+		if !got.Derived.NeedsReview {
+			t.Errorf("%s: a fact derived from the forgotten one is not flagged for review", name)
+		}
+	}
+	// A superseding write cannot revive it.
+	res := env.Do(t, agent, writeQ, map[string]any{"in": map[string]any{"key": "user.home", "value": "Rome", "memoryType": "USER", "supersedes": moved.WriteFact.ID}})
+	if res.Code() != "CONFLICT" {
+		t.Errorf("superseding a forgotten fact: %s, want CONFLICT", res.Raw)
+	}
+}
+
+// TestCapabilityIsolation: an agent of one capability does not read
+// another capability's memory, by any path, in the same organization.
+func TestCapabilityIsolation(t *testing.T) {
+	env := apitest.New(t)
+	pricingID := apitest.Identity("acme", "agent-1")
+	pricingID.Capability = "pricing"
+	supportID := apitest.Identity("acme", "agent-1") // same user, other capability
+	supportID.Capability = "support"
+	noneID := apitest.Identity("acme", "agent-1")
+	pricing, support, none := apitest.Token(t, pricingID), apitest.Token(t, supportID), apitest.Token(t, noneID)
+
+	var learned written
+	env.MustDo(t, pricing, writeQ, map[string]any{"in": map[string]any{"key": "cap.lesson", "value": "pricing-secret-lesson",
+		"memoryType": "CAPABILITY", "level": "STRATEGY"}}, &learned)
+	const q = `query($id: ID!) {
+		fact(id: $id) { id value level }
+		facts(filter: {validity: ALL}) { edges { node { id value } } }
+		currentValue(key: "cap.lesson") { id }
+		factHistory(key: "cap.lesson") { id }
+		auditTrail(recordId: $id) { id }
+	}`
+	var mine struct {
+		Fact struct{ Level string }
+	}
+	env.MustDo(t, pricing, q, map[string]any{"id": learned.WriteFact.ID}, &mine)
+	if mine.Fact.Level != "STRATEGY" {
+		t.Fatalf("the pricing agent reads level %q, want STRATEGY", mine.Fact.Level)
+	}
+	for name, tok := range map[string]string{"support": support, "no capability": none} {
+		res := env.Do(t, tok, q, map[string]any{"id": learned.WriteFact.ID})
+		if len(res.Errors) > 0 || strings.Contains(string(res.Raw), "pricing-secret") || strings.Contains(string(res.Raw), learned.WriteFact.ID) {
+			t.Errorf("%s reads pricing memory: %s", name, res.Raw)
+		}
+		w := env.Do(t, tok, writeQ, map[string]any{"in": map[string]any{"key": "x", "value": 1, "memoryType": "ORGANIZATIONAL", "supersedes": learned.WriteFact.ID}})
+		if w.Code() != "NOT_FOUND" {
+			t.Errorf("%s supersedes pricing memory: %s", name, w.Raw)
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
