@@ -248,8 +248,10 @@ func TestReadRules(t *testing.T) {
 				key := fmt.Sprintf("rule.%d", i)
 				res := env.Do(t, tok[role.name], readQ, map[string]any{"id": s.restricted, "key": key, "base": s.base, "derived": s.derived})
 				var out struct {
-					Fact         *struct{ ID, Value string }
-					Facts        struct{ Edges []struct{ Node struct{ ID string } } }
+					Fact  *struct{ ID, Value string }
+					Facts struct {
+						Edges []struct{ Node struct{ ID string } }
+					}
 					CurrentValue *struct{ ID string }
 					FactHistory  []struct{ ID string }
 					B            struct{ DerivedFacts []struct{ ID string } }
