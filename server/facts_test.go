@@ -32,10 +32,10 @@ type fact struct {
 	Source         struct {
 		Type, Authority, Identity string
 	} `json:"source"`
-	ValidFrom    time.Time  `json:"validFrom"`
-	ValidTo      *time.Time `json:"validTo"`
-	RecordedAt   time.Time  `json:"recordedAt"`
-	SupersededAt *time.Time `json:"supersededAt"`
+	ValidFrom    time.Time            `json:"validFrom"`
+	ValidTo      *time.Time           `json:"validTo"`
+	RecordedAt   time.Time            `json:"recordedAt"`
+	SupersededAt *time.Time           `json:"supersededAt"`
 	Supersedes   *struct{ ID string } `json:"supersedes"`
 	SupersededBy *struct{ ID string } `json:"supersededBy"`
 	Supersession *struct {
