@@ -88,14 +88,14 @@ func Score(context string, gt GroundTruth) QueryScore {
 
 // Metrics summarises a set of queries.
 type Metrics struct {
-	Queries     int     // queries scored
-	Resurrected int     // queries whose context held a must_not_mention phrase
-	Hits        int     // must_mention phrases found, pooled over queries
-	MustMention int     // must_mention phrases, pooled over queries
-	Tokens      int     // context tokens, summed
-	CSFRR       float64 // Resurrected / Queries; lower is better
-	CMMR        float64 // Hits / MustMention; higher is better
-	MeanTokens  float64 // Tokens / Queries
+	Queries     int     `json:"queries"`     // queries scored
+	Resurrected int     `json:"resurrected"` // queries whose context held a must_not_mention phrase
+	Hits        int     `json:"hits"`        // must_mention phrases found, pooled over queries
+	MustMention int     `json:"mustMention"` // must_mention phrases, pooled over queries
+	Tokens      int     `json:"tokens"`      // context tokens, summed
+	CSFRR       float64 `json:"cSFRR"`       // Resurrected / Queries; lower is better
+	CMMR        float64 `json:"cMMR"`        // Hits / MustMention; higher is better
+	MeanTokens  float64 `json:"meanTokens"`  // Tokens / Queries
 }
 
 func (m *Metrics) add(s QueryScore, tokens int) {
@@ -146,8 +146,8 @@ func (t *Tally) Add(track string, s QueryScore, tokens int) {
 
 // Report is the overall and per-track summary of a Tally.
 type Report struct {
-	Overall Metrics
-	Tracks  map[string]Metrics
+	Overall Metrics            `json:"overall"`
+	Tracks  map[string]Metrics `json:"tracks"`
 }
 
 // TrackNames returns the report's tracks in lexical order.
