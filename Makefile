@@ -23,12 +23,12 @@ generate:
 
 ## check-generate: fail when the committed gqlgen output is stale
 check-generate:
-	@rm -rf $(TOOLS)/gen-check && mkdir -p $(TOOLS)/gen-check
-	@cp -r graph/generated graph/model graph/resolvers $(TOOLS)/gen-check/
+	@rm -rf $(TOOLS)/.gen-check && mkdir -p $(TOOLS)/.gen-check
+	@cp -r graph/generated graph/model graph/resolvers $(TOOLS)/.gen-check/
 	@$(MAKE) --no-print-directory generate
 	@for d in generated model resolvers; do \
-		if ! diff -r $(TOOLS)/gen-check/$$d graph/$$d >/dev/null; then \
-			diff -r $(TOOLS)/gen-check/$$d graph/$$d | head -40; \
+		if ! diff -r $(TOOLS)/.gen-check/$$d graph/$$d >/dev/null; then \
+			diff -r $(TOOLS)/.gen-check/$$d graph/$$d | head -40; \
 			echo "graph/$$d is stale: run 'make generate' and commit the result"; exit 1; \
 		fi; \
 	done

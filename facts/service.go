@@ -36,11 +36,14 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:#-]{0,127}$`)
 // ValidID reports whether s may be used as a record id.
 func ValidID(s string) bool { return idPattern.MatchString(s) }
 
-// Service reads and writes persistent facts. It is safe for concurrent use.
+// Service reads and writes persistent facts. It is safe for concurrent use
+// once its listeners and observers are added (at wiring time).
 type Service struct {
 	store     *store.Store
 	clock     temporal.Clock
 	order     *authority.Order
+	listeners []Listener
+	observers []func(written Fact, superseded *Fact)
 	rules     *permissions.Rules
 	conflicts ConflictOpener
 }
@@ -67,6 +70,23 @@ func WithPermissions(r *permissions.Rules) Option {
 // the refusal audited, and no conflict object is made.
 func WithConflictOpener(c ConflictOpener) Option {
 	return func(s *Service) { s.conflicts = c }
+}
+
+// A Listener is told about every fact written, inside the write
+// transaction, so that what it maintains (an index, a conflict) commits or
+// aborts with the fact. superseded is the fact the write retired, if any,
+// as it now stands. An error aborts the write.
+type Listener interface {
+	FactWritten(tx *store.Txn, caller authority.Identity, written Fact, superseded *Fact) error
+}
+
+// AddListener registers l. Call it before serving.
+func (s *Service) AddListener(l Listener) { s.listeners = append(s.listeners, l) }
+
+// Observe registers fn, called after every committed Write (for metrics).
+// Call it before serving.
+func (s *Service) Observe(fn func(written Fact, superseded *Fact)) {
+	s.observers = append(s.observers, fn)
 }
 
 // NewService returns a Service over st.
@@ -167,22 +187,48 @@ func (s *Service) Write(ctx context.Context, in WriteInput) (Fact, error) {
 		return Fact{}, err
 	}
 	var out Fact
+	var old *Fact
 	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
-		out, err = s.WriteTx(tx, caller, in)
+		out, old, err = s.writeTx(tx, caller, in)
 		return err
 	})
+	if err == nil {
+		for _, fn := range s.observers {
+			fn(out, old)
+		}
+	}
 	return out, err
 }
 
 // WriteTx records a fact inside tx, so that other mutations (promotion,
 // detection) can write facts in their own transaction.
 func (s *Service) WriteTx(tx *store.Txn, caller authority.Identity, in WriteInput) (Fact, error) {
+	f, _, err := s.writeTx(tx, caller, in)
+	return f, err
+}
+
+func (s *Service) writeTx(tx *store.Txn, caller authority.Identity, in WriteInput) (Fact, *Fact, error) {
+	f, old, err := s.record(tx, caller, in)
+	if err != nil {
+		return Fact{}, nil, err
+	}
+	for _, l := range s.listeners {
+		if err := l.FactWritten(tx, caller, f, old); err != nil {
+			return Fact{}, nil, err
+		}
+	}
+	return f, old, nil
+}
+
+// record validates and stores the fact, superseding as asked; it returns
+// the superseded fact, if any.
+func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput) (Fact, *Fact, error) {
 	if err := in.validate(); err != nil {
-		return Fact{}, err
+		return Fact{}, nil, err
 	}
 	if in.RestrictedTo != nil {
 		if err := s.rules.Validate(*in.RestrictedTo); err != nil {
-			return Fact{}, err
+			return Fact{}, nil, err
 		}
 	}
 	now := s.clock.Now()
@@ -195,7 +241,7 @@ func (s *Service) WriteTx(tx *store.Txn, caller authority.Identity, in WriteInpu
 		if given.Authority == "" {
 			given.Authority = src.Authority
 		} else if err := s.rules.Attribute(caller, given.Authority); err != nil {
-			return Fact{}, err
+			return Fact{}, nil, err
 		}
 		src = given
 	}
@@ -214,11 +260,11 @@ func (s *Service) WriteTx(tx *store.Txn, caller authority.Identity, in WriteInpu
 		f.RestrictedTo = &r
 	}
 	if err := s.gateMemory(caller, &f, in.Level); err != nil {
-		return Fact{}, err
+		return Fact{}, nil, err
 	}
 	sp, err := spaceFor(tx.Partition(), f.MemoryType)
 	if err != nil {
-		return Fact{}, err
+		return Fact{}, nil, err
 	}
 	f.Owner = sp.Owner()
 	if in.ValidFrom != nil {
@@ -238,50 +284,50 @@ func (s *Service) WriteTx(tx *store.Txn, caller authority.Identity, in WriteInpu
 	}
 	if s.rules.IsPolicy(src.Type == SourcePolicy, f.IsConstraint, src.Authority) {
 		if err := s.rules.WritePolicy(caller); err != nil {
-			return Fact{}, err
+			return Fact{}, nil, err
 		}
 	}
 	if f.ID == "" {
 		f.ID = "F-" + ulid.Make().String()
 	} else if _, _, err := s.find(tx, f.ID); err == nil {
-		return Fact{}, fault.New(fault.Conflict, "a fact with id %q already exists", f.ID)
+		return Fact{}, nil, fault.New(fault.Conflict, "a fact with id %q already exists", f.ID)
 	} else if !errors.Is(err, store.ErrNotFound) {
-		return Fact{}, err
+		return Fact{}, nil, err
 	}
 	for _, dep := range f.DependsOn {
 		if dep == f.ID {
-			return Fact{}, fault.BadInputf("dependsOn", "a fact cannot depend on itself")
+			return Fact{}, nil, fault.BadInputf("dependsOn", "a fact cannot depend on itself")
 		}
 		_, depSpace, err := s.findVisible(tx, caller, dep)
 		if errors.Is(err, store.ErrNotFound) {
-			return Fact{}, fault.BadInputf("dependsOn", "dependsOn names no fact with id %q", dep)
+			return Fact{}, nil, fault.BadInputf("dependsOn", "dependsOn names no fact with id %q", dep)
 		}
 		if err != nil {
-			return Fact{}, err
+			return Fact{}, nil, err
 		}
 		if err := tx.Put(depSpace, store.TableFactDerived, store.Suffix(nil).Str(dep).Raw(f.ID), nil, 0); err != nil {
-			return Fact{}, err
+			return Fact{}, nil, err
 		}
 	}
-	var refused *Fact // a higher-authority fact this write asked to supersede
+	var old, refused *Fact // refused: a higher-authority fact this write asked to supersede
 	if in.Supersedes != "" {
-		if refused, err = s.supersede(tx, caller, &f, in, now); err != nil {
-			return Fact{}, err
+		if old, refused, err = s.supersede(tx, caller, &f, in, now); err != nil {
+			return Fact{}, nil, err
 		}
 	}
 	if err := s.put(tx, sp, f); err != nil {
-		return Fact{}, err
+		return Fact{}, nil, err
 	}
 	if err := indexNew(tx, sp, f); err != nil {
-		return Fact{}, err
+		return Fact{}, nil, err
 	}
 	if refused != nil {
 		if err := s.refuse(tx, caller, sp, *refused, f, now); err != nil {
-			return Fact{}, err
+			return Fact{}, nil, err
 		}
 	}
 	f.view = temporal.View{}
-	return f, nil
+	return f, old, nil
 }
 
 // gateMemory applies the write gates of f's memory type: user memory is
@@ -325,54 +371,55 @@ func (s *Service) refuse(tx *store.Txn, caller authority.Identity, sp tenancy.Sp
 	return s.conflicts.OpenFactConflict(tx, caller, old, f, reason)
 }
 
-// supersede links f to the fact named by in.Supersedes and retires it.
+// supersede links f to the fact named by in.Supersedes and retires it;
+// it returns the retired fact as it now stands.
 //
 // Authority rule: a fact of higher authority than f's source is never
 // superseded. With the conflict treatment (the default), supersede leaves
 // it alone and returns it as refused, and f is stored as a plain fact
 // beside it; with the reject treatment the write is FORBIDDEN.
-func (s *Service) supersede(tx *store.Txn, caller authority.Identity, f *Fact, in WriteInput, now time.Time) (refused *Fact, err error) {
+func (s *Service) supersede(tx *store.Txn, caller authority.Identity, f *Fact, in WriteInput, now time.Time) (retired, refused *Fact, err error) {
 	old, oldSpace, err := s.resolve(tx, caller, in.Supersedes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if old.Forgotten != nil {
-		return nil, fault.New(fault.Conflict, "fact %q was forgotten; it cannot be superseded", old.ID)
+		return nil, nil, fault.New(fault.Conflict, "fact %q was forgotten; it cannot be superseded", old.ID)
 	}
 	if old.SupersededBy != "" {
 		head, err := s.head(tx, old)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !s.visible(caller, head) {
-			return nil, fault.New(fault.Conflict, "fact %q was already superseded", old.ID)
+			return nil, nil, fault.New(fault.Conflict, "fact %q was already superseded", old.ID)
 		}
-		return nil, fault.New(fault.Conflict, "fact %q was already superseded by %q; the current head of its chain is %q", old.ID, old.SupersededBy, head.ID)
+		return nil, nil, fault.New(fault.Conflict, "fact %q was already superseded by %q; the current head of its chain is %q", old.ID, old.SupersededBy, head.ID)
 	}
 	if old.MemoryType == MemoryCapability {
 		if err := s.rules.WriteCapability(caller, old.Level.AgentLevel(), string(cmp.Or(old.Level, LevelEvent))); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if !s.rules.Supersedes(f.Source.Authority, old.Source.Authority) {
 		if s.rules.Violation() == permissions.ViolationReject {
-			return nil, fault.New(fault.Forbidden, "fact %q has authority %s, above this write's %s: a lower authority cannot supersede it",
+			return nil, nil, fault.New(fault.Forbidden, "fact %q has authority %s, above this write's %s: a lower authority cannot supersede it",
 				old.ID, s.rules.Describe(old.Source.Authority), s.rules.Describe(f.Source.Authority))
 		}
-		return &old, nil
+		return nil, &old, nil
 	}
 	kind := cmp.Or(in.Kind, Change)
 	switch kind {
 	case Change:
 		if f.ValidFrom.Before(old.ValidFrom) {
-			return nil, fault.BadInputf("validFrom", "validFrom %s is before the superseded fact's validFrom %s; to say the old value was never true, use kind CORRECTION",
+			return nil, nil, fault.BadInputf("validFrom", "validFrom %s is before the superseded fact's validFrom %s; to say the old value was never true, use kind CORRECTION",
 				f.ValidFrom.Format(time.RFC3339), old.ValidFrom.Format(time.RFC3339))
 		}
 		end := f.ValidFrom
 		old.ValidTo = &end
 	case Correction:
 		if in.ValidFrom != nil && !in.ValidFrom.Equal(old.ValidFrom) {
-			return nil, fault.BadInputf("validFrom", "a correction takes over the superseded fact's valid time; omit validFrom")
+			return nil, nil, fault.BadInputf("validFrom", "a correction takes over the superseded fact's valid time; omit validFrom")
 		}
 		f.ValidFrom = old.ValidFrom
 		never := old.ValidFrom
@@ -387,9 +434,9 @@ func (s *Service) supersede(tx *store.Txn, caller authority.Identity, f *Fact, i
 		Cue: in.Cue, Reason: in.Reason, Actor: actor, At: now,
 	}
 	if err := s.put(tx, oldSpace, old); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return nil, s.flagDerived(tx, old.ID, now)
+	return &old, nil, s.flagDerived(tx, old.ID, now)
 }
 
 // flagDerived marks every valid fact derived from id, transitively, as

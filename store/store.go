@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -78,6 +79,9 @@ type Store struct {
 	logger *slog.Logger
 	done   chan struct{}
 	gcDone chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open opens (creating if needed) the store described by opts.
@@ -163,14 +167,16 @@ func (s *Store) gcLoop() {
 }
 
 // Close stops background work and closes Badger. It is called last, after
-// the HTTP server has drained.
+// the HTTP server has drained. Closing twice returns the first result.
 func (s *Store) Close() error {
-	close(s.done)
-	<-s.gcDone
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("store: close badger: %w", err)
-	}
-	return nil
+	s.closeOnce.Do(func() {
+		close(s.done)
+		<-s.gcDone
+		if err := s.db.Close(); err != nil {
+			s.closeErr = fmt.Errorf("store: close badger: %w", err)
+		}
+	})
+	return s.closeErr
 }
 
 // Badger returns the underlying database for operational tasks (backup,

@@ -22,6 +22,7 @@ func commands() []command {
 	return []command{
 		{"serve", "serve the GraphQL API (the default)", runServe},
 		{"token", "print a signed token for an identity", runToken},
+		{"statebench", "replay StateBench timelines through the API and score the contexts", runStatebench},
 	}
 }
 

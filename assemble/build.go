@@ -1,0 +1,588 @@
+package assemble
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Labels that keep hypothetical and draft content from reading as real.
+const (
+	labelHypothetical = "[HYPOTHETICAL — not a commitment]"
+	labelDraft        = "[DRAFT — not final]"
+)
+
+// Sections in text order.
+const (
+	secIdentity = iota
+	secEnvironment
+	secConstraints
+	secFacts
+	secReview
+	secState
+	secWorking
+	secTurns
+	numSections
+)
+
+var sectionTitles = [numSections]string{
+	"Identity",
+	"Environment",
+	"Constraints (must hold)",
+	"Facts",
+	"Needs recalculation (derived from a changed value; old result withheld)",
+	"Current state",
+	"Working set",
+	"Recent conversation",
+}
+
+var sectionLayers = [numSections]int{
+	LayerIdentity, LayerEnvironment, LayerFacts, LayerFacts, LayerFacts,
+	LayerWorking, LayerWorking, LayerWorking,
+}
+
+// line is one candidate line of the text.
+type line struct {
+	sec  int
+	ord  int    // position within its section
+	text string // without the trailing newline
+	cost int    // Count(text + "\n")
+	inc  Included
+}
+
+// builder packs lines into the budget. The cost of a text made of lines
+// that each end in "\n" and start with a non-space character is, for
+// cl100k, the sum of their costs (no pre-tokenizer piece crosses such a
+// newline), so packing works on per-line costs; emit then re-counts the
+// real text and backs off, so the budget holds for any Counter.
+type builder struct {
+	c      Counter
+	budget int
+	used   int
+	heads  [numSections]int // heading costs, -1 until counted
+	n      [numSections]int // placed lines per section
+	placed []line           // in priority (allocation) order
+	out    []Exclusion
+	idInc  Included // provenance of the identity section
+}
+
+// Build assembles the context for in, counting with c. It is deterministic:
+// the same input gives byte-identical output. Output.Tokens == c.Count(Output.Text)
+// and Output.Tokens <= max(in.Budget, 0), whatever the input.
+func Build(in Input, c Counter) Output {
+	b := &builder{c: c, budget: max(in.Budget, 0)}
+	b.idInc = Included{ID: clean(in.Identity.UserID), Kind: KindIdentity, Layer: LayerIdentity, Reason: "identity, always first"}
+	for i := range b.heads {
+		b.heads[i] = -1
+	}
+	out := Output{Budget: b.budget, Withheld: max(in.Withheld, 0)}
+	for _, s := range in.EnvIssues {
+		out.Notes = append(out.Notes, "environment: "+clean(s))
+	}
+
+	id := identityLines(in.Identity)
+	if !b.placeAll(id) {
+		return b.truncated(in, out, id)
+	}
+	for i, a := range sortedEnv(in.Environment) {
+		b.tryOrExclude(b.newLine(secEnvironment, i, envLine(a), Included{ID: clean(a.Key), Kind: KindEnvironment, Layer: LayerEnvironment, Reason: "current environment"}))
+	}
+
+	cons, review, facts := splitFacts(in.Facts)
+	for i, f := range cons {
+		b.tryOrExclude(b.factLine(secConstraints, i, f))
+	}
+	factLimit := b.used + share(b.budget-b.used, in.FactShare)
+	var deferred []line
+	for i, f := range review {
+		if l := b.factLine(secReview, i, f); !b.try(l, factLimit) {
+			deferred = append(deferred, l)
+		}
+	}
+	for i, f := range facts {
+		if l := b.factLine(secFacts, i, f); !b.try(l, factLimit) {
+			deferred = append(deferred, l)
+		}
+	}
+	for i, a := range rankAssertions(in.Assertions) {
+		b.tryOrExclude(b.newLine(secState, i, assertionLine(a), Included{ID: a.ID, Kind: KindAssertion, Layer: LayerWorking, Reason: scoreReason(a.Score), Score: a.Score}))
+	}
+	for i, w := range rankWork(in.Working) {
+		b.tryOrExclude(b.newLine(secWorking, i, workLine(w), Included{ID: w.ID, Kind: KindWorkItem, Layer: LayerWorking, Reason: scoreReason(w.Score), Score: w.Score}))
+	}
+	turns, chrono := rankTurns(in.Turns)
+	for i, t := range turns {
+		b.tryOrExclude(b.newLine(secTurns, chrono[i], turnLine(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Reason: scoreReason(t.Score), Score: t.Score}))
+	}
+	// Whatever the fact share could not hold gets what the others left.
+	for _, l := range deferred {
+		b.tryOrExclude(l)
+	}
+
+	// Verify the real text and back off from the lowest priority if the
+	// counter is not additive across lines. Identity lines are never dropped.
+	for {
+		out.Text, out.Sections, out.Included = b.render()
+		out.Tokens = c.Count(out.Text)
+		if out.Tokens <= b.budget || len(b.placed) == len(id) {
+			break
+		}
+		last := b.placed[len(b.placed)-1]
+		b.placed = b.placed[:len(b.placed)-1]
+		b.n[last.sec]--
+		b.out = append(b.out, Exclusion{ID: last.inc.ID, Kind: last.inc.Kind, Reason: ReasonOverBudget})
+	}
+	if out.Tokens > b.budget {
+		return b.truncated(in, out, id)
+	}
+	// A needs-review fact is included by key; its stale value is not.
+	for _, l := range b.placed {
+		if l.sec == secReview {
+			b.out = append(b.out, Exclusion{ID: l.inc.ID, Kind: KindFact, Reason: ReasonNeedsReview})
+		}
+	}
+	out.Excluded = b.excluded(in.Excluded)
+	return out
+}
+
+// newLine returns a candidate line with its cost.
+func (b *builder) newLine(sec, ord int, text string, inc Included) line {
+	return line{sec: sec, ord: ord, text: text, cost: b.c.Count(text + "\n"), inc: inc}
+}
+
+// factLine renders one fact for its section.
+func (b *builder) factLine(sec, ord int, f Fact) line {
+	inc := Included{ID: f.ID, Kind: KindFact, Layer: LayerFacts, Score: f.Score}
+	var text string
+	switch sec {
+	case secConstraints:
+		text, inc.Reason = "- "+keyValue(f.Key, f.Value), "constraint"
+		if t := clean(f.ConstraintType); t != "" {
+			text += " (constraint: " + t + ")"
+		}
+	case secReview:
+		text, inc.Reason = "- "+cmp.Or(clean(f.Key), clean(f.ID)), string(ReasonNeedsReview)
+	default:
+		text, inc.Reason = "- "+label(f.Scope)+keyValue(f.Key, f.Value), scoreReason(f.Score)
+		if l := label(f.Scope); l != "" {
+			inc.Reason += ", labelled " + string(f.Scope)
+		}
+	}
+	return b.newLine(sec, ord, text, inc)
+}
+
+// head returns the cost of a section's heading line.
+func (b *builder) head(sec int) int {
+	if b.heads[sec] < 0 {
+		b.heads[sec] = b.c.Count(heading(sec) + "\n")
+	}
+	return b.heads[sec]
+}
+
+// try places l if the text stays within limit tokens.
+func (b *builder) try(l line, limit int) bool {
+	cost := l.cost
+	if b.n[l.sec] == 0 {
+		cost += b.head(l.sec)
+	}
+	if cost > limit-b.used {
+		return false
+	}
+	b.used += cost
+	b.n[l.sec]++
+	b.placed = append(b.placed, l)
+	return true
+}
+
+// tryOrExclude places l within the budget or records it as over budget.
+func (b *builder) tryOrExclude(l line) {
+	if !b.try(l, b.budget) {
+		b.out = append(b.out, Exclusion{ID: l.inc.ID, Kind: l.inc.Kind, Reason: ReasonOverBudget})
+	}
+}
+
+// placeAll places every line or none.
+func (b *builder) placeAll(ls []string) bool {
+	if len(ls) == 0 {
+		return true
+	}
+	cand := make([]line, len(ls))
+	cost := b.head(secIdentity)
+	for i, s := range ls {
+		cand[i] = b.newLine(secIdentity, i, s, Included{Kind: KindIdentity, Layer: LayerIdentity})
+		cost += cand[i].cost
+	}
+	if cost > b.budget {
+		return false
+	}
+	b.used += cost
+	b.n[secIdentity] = len(cand)
+	b.placed = append(b.placed, cand...)
+	return true
+}
+
+// render joins the placed lines in text order, without a final newline.
+func (b *builder) render() (string, []Section, []Included) {
+	ls := slices.Clone(b.placed)
+	slices.SortFunc(ls, func(x, y line) int {
+		return cmp.Or(cmp.Compare(x.sec, y.sec), cmp.Compare(x.ord, y.ord))
+	})
+	var text strings.Builder
+	var secs []Section
+	var incs []Included
+	for i := 0; i < len(ls); {
+		j := i
+		for j < len(ls) && ls[j].sec == ls[i].sec {
+			j++
+		}
+		sec := ls[i].sec
+		var body strings.Builder
+		for k, l := range ls[i:j] {
+			if k > 0 {
+				body.WriteByte('\n')
+			}
+			body.WriteString(l.text)
+			if sec != secIdentity {
+				incs = append(incs, l.inc)
+			}
+		}
+		if text.Len() > 0 {
+			text.WriteByte('\n')
+		}
+		text.WriteString(heading(sec))
+		text.WriteByte('\n')
+		text.WriteString(body.String())
+		secs = append(secs, Section{Layer: sectionLayers[sec], Title: sectionTitles[sec], Text: body.String(), Tokens: b.c.Count(body.String())})
+		if sec == secIdentity {
+			incs = append(incs, b.idInc)
+		}
+		i = j
+	}
+	return text.String(), secs, incs
+}
+
+// truncated returns out with the identity cut to the budget and every other
+// record excluded as over budget.
+func (b *builder) truncated(in Input, out Output, id []string) Output {
+	full := heading(secIdentity) + "\n" + strings.Join(id, "\n")
+	out.Text = fitPrefix(b.c, full, b.budget)
+	out.Tokens = b.c.Count(out.Text)
+	out.Truncated = true
+	out.Sections, out.Included = nil, nil
+	if out.Text != "" {
+		body, _ := strings.CutPrefix(out.Text, heading(secIdentity)+"\n")
+		if body == out.Text {
+			body = "" // the cut fell inside the heading
+		}
+		out.Sections = []Section{{Layer: LayerIdentity, Title: sectionTitles[secIdentity], Text: body, Tokens: b.c.Count(body)}}
+		inc := b.idInc
+		inc.Reason = "identity, truncated to budget"
+		out.Included = []Included{inc}
+	}
+	out.Notes = append(out.Notes, fmt.Sprintf("identity truncated to the budget of %d tokens; nothing else included", b.budget))
+	b.out = b.out[:0]
+	over := func(id string, k Kind) { b.out = append(b.out, Exclusion{ID: id, Kind: k, Reason: ReasonOverBudget}) }
+	for _, a := range in.Environment {
+		over(clean(a.Key), KindEnvironment)
+	}
+	for _, f := range in.Facts {
+		over(f.ID, KindFact)
+	}
+	for _, a := range in.Assertions {
+		over(a.ID, KindAssertion)
+	}
+	for _, w := range in.Working {
+		over(w.ID, KindWorkItem)
+	}
+	for _, t := range in.Turns {
+		over(t.ID, KindTurn)
+	}
+	out.Excluded = b.excluded(in.Excluded)
+	return out
+}
+
+// excluded merges the caller's exclusions with Build's, sorted.
+func (b *builder) excluded(caller []Exclusion) []Exclusion {
+	all := make([]Exclusion, 0, len(caller)+len(b.out))
+	all = append(all, caller...)
+	all = append(all, b.out...)
+	slices.SortStableFunc(all, func(x, y Exclusion) int {
+		return cmp.Or(strings.Compare(string(x.Kind), string(y.Kind)), strings.Compare(x.ID, y.ID), strings.Compare(string(x.Reason), string(y.Reason)))
+	})
+	if len(all) == 0 {
+		return nil
+	}
+	return all
+}
+
+// fitPrefix returns c.Truncate(s, limit), shortened further until its
+// count really is within limit.
+func fitPrefix(c Counter, s string, limit int) string {
+	for lim := limit; lim > 0; {
+		p := c.Truncate(s, lim)
+		n := c.Count(p)
+		if n <= limit {
+			return p
+		}
+		lim -= max(n-limit, 1)
+	}
+	return ""
+}
+
+// share returns the part of left that facts may use.
+func share(left int, fs float64) int {
+	if !(fs > 0 && fs <= 1) { // also catches NaN
+		fs = DefaultFactShare
+	}
+	if fs == 1 {
+		return left
+	}
+	return min(max(int(float64(left)*fs), 0), left)
+}
+
+func heading(sec int) string { return "## " + sectionTitles[sec] }
+
+// clean makes s fit on one line: valid UTF-8, whitespace runs collapsed to
+// one space, no leading or trailing space.
+func clean(s string) string {
+	return strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+}
+
+// keyValue renders "key: value", or whichever of the two is present.
+func keyValue(k, v string) string {
+	k, v = clean(k), clean(v)
+	switch {
+	case k == "":
+		return v
+	case v == "":
+		return k
+	}
+	return k + ": " + v
+}
+
+// label returns the prefix that marks hypothetical and draft content.
+func label(s Scope) string {
+	switch s {
+	case ScopeHypothetical:
+		return labelHypothetical + " "
+	case ScopeDraft:
+		return labelDraft + " "
+	}
+	return ""
+}
+
+func scoreReason(score float64) string {
+	if score > 0 {
+		return fmt.Sprintf("relevant (score %.2f)", score)
+	}
+	return "no query match, fits budget"
+}
+
+// finite maps NaN to 0 and infinities to the largest finite values, so
+// scores order totally and serialize.
+func finite(x float64) float64 {
+	switch {
+	case math.IsNaN(x):
+		return 0
+	case math.IsInf(x, 1):
+		return math.MaxFloat64
+	case math.IsInf(x, -1):
+		return -math.MaxFloat64
+	}
+	return x
+}
+
+func identityLines(id Identity) []string {
+	var ls []string
+	add := func(k, v string) {
+		if v = clean(v); v != "" {
+			ls = append(ls, "- "+k+": "+v)
+		}
+	}
+	user := clean(id.Name)
+	if uid := clean(id.UserID); uid != "" {
+		user = strings.TrimSpace(user + " (" + uid + ")")
+	}
+	add("user", user)
+	add("organization", id.Organization)
+	add("authority", id.Authority)
+	add("department", id.Department)
+	perms := make([]string, 0, len(id.Permissions))
+	for _, p := range id.Permissions {
+		if p = clean(p); p != "" {
+			perms = append(perms, p)
+		}
+	}
+	slices.Sort(perms)
+	add("permissions", strings.Join(slices.Compact(perms), ", "))
+	for _, a := range id.Attributes {
+		if k := clean(a.Key); k != "" {
+			add(k, a.Value)
+		}
+	}
+	return ls
+}
+
+func sortedEnv(env []Attr) []Attr {
+	env = slices.Clone(env)
+	slices.SortStableFunc(env, func(x, y Attr) int {
+		return cmp.Or(strings.Compare(clean(x.Key), clean(y.Key)), strings.Compare(clean(x.Value), clean(y.Value)))
+	})
+	return env
+}
+
+func envLine(a Attr) string { return "- " + keyValue(a.Key, a.Value) }
+
+// splitFacts separates active constraints and needs-review facts from the
+// rest and ranks each group: score, then recency, then authority, then ID.
+// Hypothetical and draft constraints are not in force: they rank as facts.
+func splitFacts(fs []Fact) (cons, review, rest []Fact) {
+	for _, f := range fs {
+		f.Score = finite(f.Score)
+		switch {
+		case f.NeedsReview:
+			review = append(review, f)
+		case f.IsConstraint && label(f.Scope) == "":
+			cons = append(cons, f)
+		default:
+			rest = append(rest, f)
+		}
+	}
+	for _, g := range [][]Fact{cons, review, rest} {
+		slices.SortStableFunc(g, func(x, y Fact) int {
+			return cmp.Or(
+				cmp.Compare(y.Score, x.Score),
+				y.RecordedAt.Compare(x.RecordedAt),
+				y.ValidFrom.Compare(x.ValidFrom),
+				cmp.Compare(y.Authority, x.Authority),
+				strings.Compare(x.ID, y.ID),
+				strings.Compare(x.Key, y.Key),
+				strings.Compare(x.Value, y.Value),
+			)
+		})
+	}
+	return cons, review, rest
+}
+
+func rankAssertions(as []Assertion) []Assertion {
+	as = slices.Clone(as)
+	for i := range as {
+		as[i].Score = finite(as[i].Score)
+	}
+	slices.SortStableFunc(as, func(x, y Assertion) int {
+		return cmp.Or(
+			cmp.Compare(y.Score, x.Score),
+			y.At.Compare(x.At),
+			strings.Compare(x.ID, y.ID),
+			strings.Compare(x.Subject, y.Subject),
+			strings.Compare(x.Predicate, y.Predicate),
+			strings.Compare(x.Object, y.Object),
+		)
+	})
+	return as
+}
+
+func assertionLine(a Assertion) string {
+	var parts []string
+	for _, s := range []string{a.Subject, a.Predicate, a.Object} {
+		if s = clean(s); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	var meta []string
+	if s := strings.ToLower(clean(a.Status)); s != "" {
+		meta = append(meta, s)
+	}
+	switch a.Lease.Kind {
+	case LeaseUntilChanged:
+		meta = append(meta, "until changed")
+	case LeaseUntilTime:
+		if !a.Lease.Until.IsZero() {
+			meta = append(meta, "until "+a.Lease.Until.Format(time.RFC3339))
+		}
+	case LeaseUntilEvent:
+		meta = append(meta, "until "+cmp.Or(clean(a.Lease.Event), "an event"))
+	}
+	text := "- " + strings.Join(parts, " ")
+	if len(meta) > 0 {
+		text += " (" + strings.Join(meta, ", ") + ")"
+	}
+	return text
+}
+
+// rankWork ranks working-set items: objectives first, then score,
+// priority, recency and ID.
+func rankWork(ws []WorkItem) []WorkItem {
+	ws = slices.Clone(ws)
+	for i := range ws {
+		ws[i].Score = finite(ws[i].Score)
+	}
+	isObj := func(w WorkItem) int {
+		if w.ItemType == ItemObjective {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(ws, func(x, y WorkItem) int {
+		return cmp.Or(
+			cmp.Compare(isObj(x), isObj(y)),
+			cmp.Compare(y.Score, x.Score),
+			cmp.Compare(y.Priority, x.Priority),
+			y.At.Compare(x.At),
+			strings.Compare(x.ID, y.ID),
+			strings.Compare(x.Key, y.Key),
+			strings.Compare(x.Value, y.Value),
+		)
+	})
+	return ws
+}
+
+func workLine(w WorkItem) string {
+	head := cmp.Or(strings.ToLower(strings.ReplaceAll(clean(string(w.ItemType)), "_", " ")), "item")
+	if k := clean(w.Key); k != "" {
+		head += " " + k
+	}
+	text := "- " + label(w.Scope) + head
+	if v := clean(w.Value); v != "" {
+		text += ": " + v
+	}
+	return text
+}
+
+// rankTurns ranks turns for packing (score, recency, ID) and returns, for
+// each ranked turn, its position in chronological order, the order in
+// which turns are rendered.
+func rankTurns(ts []Turn) (ranked []Turn, chrono []int) {
+	ranked = slices.Clone(ts)
+	for i := range ranked {
+		ranked[i].Score = finite(ranked[i].Score)
+	}
+	slices.SortStableFunc(ranked, func(x, y Turn) int {
+		return cmp.Or(
+			cmp.Compare(y.Score, x.Score),
+			y.At.Compare(x.At),
+			strings.Compare(x.ID, y.ID),
+			strings.Compare(x.Text, y.Text),
+		)
+	})
+	idx := make([]int, len(ranked))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		x, y := ranked[i], ranked[j]
+		return cmp.Or(x.At.Compare(y.At), strings.Compare(x.ID, y.ID), cmp.Compare(i, j))
+	})
+	chrono = make([]int, len(ranked))
+	for pos, i := range idx {
+		chrono[i] = pos
+	}
+	return ranked, chrono
+}
+
+func turnLine(t Turn) string {
+	return "- " + cmp.Or(strings.ToLower(clean(t.Speaker)), "unknown") + ": " + clean(t.Text)
+}

@@ -1,0 +1,151 @@
+package assemble
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// stopwords are common English words that carry no relevance.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a about after all also am an and any are as at be been
+		before being but by can could did do does doing for from had has have having he her
+		here him his how i if in into is it its just me my no nor not of off on once only or
+		other our out over own same she should so some such than that the their them then
+		there these they this those to too under until up very was we were what when where
+		which while who whom why will with would you your yours let lets s t`) {
+		stopwords[w] = true
+	}
+}
+
+// Terms splits s into index terms: lowercased runs of letters and digits,
+// stopwords dropped, light plural stemming ("budgets" -> "budget",
+// "policies" -> "policy"). Numbers are kept whole: a comma between digits is
+// a thousands separator ("150,000" -> "150000") and a period between digits
+// a decimal point ("1.5" stays "1.5"). The same function must index
+// documents and parse queries.
+func Terms(s string) []string {
+	var terms []string
+	var cur []rune
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		w := string(cur)
+		cur = cur[:0]
+		if t := stem(w); !stopwords[w] && !stopwords[t] {
+			terms = append(terms, t)
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, unicode.ToLower(r))
+		case (r == ',' || r == '.') && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) && len(cur) > 0:
+			if r == '.' {
+				cur = append(cur, r)
+			}
+		default:
+			flush()
+		}
+	}
+	flush()
+	return terms
+}
+
+// stem strips common English plural endings from words of letters.
+func stem(w string) string {
+	if len(w) < 4 || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// BM25 is the Okapi BM25 ranking function: K1 saturates term frequency, B
+// sets how much document length normalizes it. The zero value is not
+// useful; start from DefaultBM25.
+type BM25 struct {
+	K1, B float64
+}
+
+// DefaultBM25 returns the usual parameters, K1 = 1.2 and B = 0.75.
+func DefaultBM25() BM25 { return BM25{K1: 1.2, B: 0.75} }
+
+// Score returns a document's score for a query. df maps each query term to
+// the number of documents containing it, out of docs; avgLen is the mean
+// document length and docLen this document's, both in terms; tf maps terms
+// to their frequency in this document. IDF is the non-negative Lucene form
+// ln(1 + (N - df + 0.5)/(df + 0.5)). Terms are summed in sorted order, so
+// the result does not depend on map iteration.
+func (m BM25) Score(df map[string]int, docs int, avgLen float64, docLen int, tf map[string]int) float64 {
+	terms := make([]string, 0, len(df))
+	for t := range df {
+		if tf[t] > 0 {
+			terms = append(terms, t)
+		}
+	}
+	slices.Sort(terms)
+	norm := 1.0
+	if avgLen > 0 {
+		norm = 1 - m.B + m.B*float64(max(docLen, 0))/avgLen
+	}
+	n := float64(max(docs, 0))
+	var score float64
+	for _, t := range terms {
+		d := float64(min(max(df[t], 0), max(docs, 0)))
+		idf := math.Log(1 + (n-d+0.5)/(d+0.5))
+		f := float64(tf[t])
+		score += idf * f * (m.K1 + 1) / (f + m.K1*norm)
+	}
+	return score
+}
+
+// ScoreDocs scores each of docs against query with statistics taken from
+// docs themselves: for small candidate sets that have no persistent index,
+// such as working-set items and recent turns.
+func (m BM25) ScoreDocs(query string, docs []string) []float64 {
+	q := Terms(query)
+	df := make(map[string]int, len(q))
+	for _, t := range q {
+		df[t] = 0
+	}
+	tfs := make([]map[string]int, len(docs))
+	lens := make([]int, len(docs))
+	total := 0
+	for i, d := range docs {
+		ts := Terms(d)
+		lens[i] = len(ts)
+		total += len(ts)
+		tf := make(map[string]int)
+		for _, t := range ts {
+			if _, ok := df[t]; ok {
+				tf[t]++
+			}
+		}
+		for t := range tf {
+			df[t]++
+		}
+		tfs[i] = tf
+	}
+	scores := make([]float64, len(docs))
+	if len(docs) == 0 {
+		return scores
+	}
+	avg := float64(total) / float64(len(docs))
+	for i := range docs {
+		scores[i] = m.Score(df, len(docs), avg, lens[i], tfs[i])
+	}
+	return scores
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/server"
+	"github.com/stategraph/stategraph/statebench"
+)
+
+func runStatebench(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
+	var (
+		data, serverURL, out, track string
+		budget, workers             int
+		j                           jwtFlags
+	)
+	fs := flag.NewFlagSet("statebench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&data, "data", "", "StateBench JSONL file (required)")
+	fs.StringVar(&serverURL, "server", "", "base URL of a running server (default: start an in-memory server on loopback)")
+	fs.IntVar(&budget, "budget", 8000, "token budget of every assembleContext")
+	fs.StringVar(&out, "out", "", "directory for queries.jsonl and summary.json")
+	fs.StringVar(&track, "track", "", "replay only this track")
+	fs.IntVar(&workers, "workers", 4, "timelines replayed at once")
+	j.register(fs)
+	if err := parse(fs, args, env); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	switch {
+	case data == "":
+		return errors.New("--data is required")
+	case budget <= 0:
+		return errors.New("--budget must be positive")
+	case workers <= 0:
+		return errors.New("--workers must be positive")
+	case serverURL != "" && j.secret == "":
+		return errors.New("--server needs --jwt-secret (or STATEGRAPH_JWT_SECRET) to mint a token for each timeline")
+	}
+	timelines, err := statebench.LoadFile(data)
+	if err != nil {
+		return err
+	}
+	secret := []byte(j.secret)
+	if serverURL == "" {
+		stopServer, url, s, err := startLoopback(ctx)
+		if err != nil {
+			return err
+		}
+		defer stopServer()
+		serverURL, secret = url, s
+	}
+	runID := "sb-" + randomHex(4)
+	c := &statebench.Client{URL: strings.TrimSuffix(serverURL, "/") + "/graphql", HTTP: &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: workers * 2}}}
+	progress := progressBar(stderr)
+	res, err := statebench.Run(ctx, c, timelines, statebench.Options{
+		Budget: budget, Track: track, Workers: workers, RunID: runID, Progress: progress,
+		Mint: func(id authority.Identity) (string, error) {
+			return authority.Mint(secret, id, 2*time.Hour, j.issuer, j.audience, time.Now())
+		},
+	})
+	if err != nil {
+		return err
+	}
+	printReport(stdout, res)
+	if out != "" {
+		return writeOutputs(out, res)
+	}
+	return nil
+}
+
+// startLoopback starts an in-memory server on a loopback port.
+func startLoopback(ctx context.Context) (stop func(), url string, secret []byte, err error) {
+	secret = []byte(randomHex(32))
+	o := server.DefaultOptions("")
+	o.Store.InMemory, o.Store.SyncWrites = true, false
+	o.Verifier.Secret = secret
+	srv, err := server.New(o)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	addrc := make(chan string, 1)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(sctx, "127.0.0.1:0", 5*time.Second, func(a string) { addrc <- a }) }()
+	select {
+	case a := <-addrc:
+		stop = func() {
+			cancel()
+			<-errc
+			_ = srv.Close()
+		}
+		return stop, "http://" + a, secret, nil
+	case err := <-errc:
+		cancel()
+		_ = srv.Close()
+		return nil, "", nil, err
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// progressBar draws progress on a terminal, and nothing otherwise.
+func progressBar(w io.Writer) func(done, total int) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return func(done, total int) {
+		const width = 30
+		n := done * width / max(total, 1)
+		fmt.Fprintf(f, "\r[%s%s] %d/%d timelines", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
+		if done == total {
+			fmt.Fprintln(f)
+		}
+	}
+}
+
+func printReport(w io.Writer, res statebench.Result) {
+	row := func(name string, m statebench.Metrics) {
+		fmt.Fprintf(w, "%-28s %7d %8.1f%% %8.1f%% %9.1f\n", name, m.Queries, 100*m.CSFRR, 100*m.CMMR, m.MeanTokens)
+	}
+	fmt.Fprintf(w, "%-28s %7s %9s %9s %9s\n", "track", "queries", "cSFRR", "cMMR", "tokens")
+	for _, name := range res.Report.TrackNames() {
+		row(name, res.Report.Tracks[name])
+	}
+	row("overall", res.Report.Overall)
+	if res.Rejected > 0 {
+		fmt.Fprintf(w, "\n%d writes were refused or adjusted by the server (see warnings in summary.json with --out)\n", res.Rejected)
+	}
+}
+
+func writeOutputs(dir string, res statebench.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create --out: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, "queries.jsonl"))
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for _, q := range res.Queries {
+		if err := enc.Encode(q); err != nil {
+			return errors.Join(err, f.Close())
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	sum, err := json.MarshalIndent(map[string]any{
+		"overall": res.Report.Overall, "tracks": res.Report.Tracks, "warnings": res.Warnings,
+	}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "summary.json"), append(sum, '\n'), 0o644)
+}

@@ -1,0 +1,355 @@
+package detect
+
+import (
+	"regexp"
+	"strings"
+)
+
+// maxText bounds the analysed text so cost stays linear and small.
+const maxText = 4096
+
+// recentTurns is how many of the latest known turns count as "recent".
+const recentTurns = 4
+
+// sentence is one analysed sentence of the turn.
+type sentence struct {
+	text     string
+	question bool
+	recap    bool
+	cues     []foundCue
+	values   []value // typed values, with old-position marks
+	choice   *value  // the value an assignment pattern captured, if any
+}
+
+type foundCue struct {
+	class cueClass
+	text  string
+}
+
+// turnView is the active part of a turn: its non-question, non-recap
+// sentences, pooled.
+type turnView struct {
+	text      string
+	terms     map[string]bool
+	protected map[string]bool
+	cues      []foundCue
+	values    []value
+	choices   []value
+	copular   bool // the choice came from the plain copula pattern
+}
+
+func (v *turnView) has(class cueClass) bool {
+	for _, c := range v.cues {
+		if c.class == class {
+			return true
+		}
+	}
+	return false
+}
+
+// Analyze reports the scope and constraint of turn and which known records it
+// supersedes. It never fails: text it cannot read yields no detections.
+func Analyze(turn Turn, known []Record, opts Options) Result {
+	if opts.Rank == nil {
+		opts.Rank = DefaultRank
+	}
+	text := turn.Text
+	if len(text) > maxText {
+		text = text[:maxText]
+	}
+	speaker, body := speakerPrefix(text)
+	res := Result{Scope: scopeOf(body), Constraint: constraintOf(body)}
+	// A hypothetical or draft turn does not change real state.
+	if res.Scope == ScopeHypothetical || res.Scope == ScopeDraft {
+		return res
+	}
+	v := view(body)
+	if v == nil {
+		return res
+	}
+	auth, authCue := statementAuthority(turn, speaker, body, opts)
+
+	var facts []candidate
+	recentTerms := recentSentenceTerms(known)
+	for _, r := range known {
+		if r.Kind == RecordTurn {
+			continue
+		}
+		if c, ok := matchRecord(r, v, known, recentTerms); ok {
+			facts = append(facts, c)
+		}
+	}
+	facts = best(facts)
+
+	var dets []Detection
+	for _, c := range facts {
+		d := c.detection(v, auth, authCue, opts)
+		// Turns that stated the replaced value are superseded with the fact.
+		for _, r := range known {
+			if r.Kind == RecordTurn && c.prev != "" && containsFold(r.Value, c.prev) && !containsFold(r.Value, d.Replacement) {
+				d.Superseded = append(d.Superseded, Ref{r.ID, r.Kind})
+			}
+		}
+		dets = append(dets, d)
+	}
+	if len(facts) == 0 {
+		for _, d := range matchTurns(v, known, auth, authCue, opts) {
+			// Other turns that stated the replaced value go with it.
+			for _, r := range known {
+				if r.Kind == RecordTurn && !hasRef(d.Superseded, r.ID) && containsFold(r.Value, d.Previous) && !containsFold(r.Value, d.Replacement) {
+					d.Superseded = append(d.Superseded, Ref{r.ID, r.Kind})
+				}
+			}
+			dets = append(dets, d)
+		}
+	}
+	for _, d := range dets {
+		if d.Confidence >= opts.MinConfidence {
+			res.Detections = append(res.Detections, d)
+		}
+	}
+	return res
+}
+
+func hasRef(rs []Ref, id string) bool {
+	for _, r := range rs {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// view analyses body sentence by sentence and pools the active ones; it
+// returns nil when nothing in the turn can change state.
+func view(body string) *turnView {
+	v := &turnView{terms: map[string]bool{}, protected: map[string]bool{}}
+	var active []string
+	for _, raw := range splitSentences(body) {
+		s := analyseSentence(raw)
+		changes := false
+		for _, c := range s.cues {
+			changes = changes || c.class != cueDecision
+		}
+		// Questions ask; recaps look back. Neither changes state, unless a
+		// recap also carries a change word of its own.
+		if s.question || (s.recap && !changes) {
+			continue
+		}
+		active = append(active, s.text)
+		v.cues = append(v.cues, s.cues...)
+		v.values = append(v.values, s.values...)
+		if s.choice != nil {
+			v.choices = append(v.choices, *s.choice)
+			v.copular = v.copular || s.choice.start < 0
+		}
+		for t := range terms(s.text) {
+			v.terms[t] = true
+		}
+		for _, m := range reKeep.FindAllStringSubmatch(s.text, -1) {
+			for t := range terms(m[1]) {
+				v.protected[t] = true
+			}
+		}
+	}
+	if len(active) == 0 {
+		return nil
+	}
+	v.text = strings.Join(active, " ")
+	return v
+}
+
+// splitSentences splits after ., ! or ? followed by a space, and at line breaks.
+func splitSentences(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		end := c == '\n' || ((c == '.' || c == '!' || c == '?') && (i+1 == len(s) || s[i+1] == ' '))
+		if end {
+			if t := strings.TrimSpace(s[start : i+1]); t != "" {
+				out = append(out, t)
+			}
+			start = i + 1
+		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" {
+		out = append(out, t)
+	}
+	return out
+}
+
+// reOldBefore marks a value as the old one: "from X", "instead of X", "not X",
+// "no longer X", "was X", "originally X".
+var reOldBefore = regexp.MustCompile(`(?i)(?:\binstead of|\brather than|\bnot|n't|\bno longer|\bwas|\bwere|\boriginally|\bpreviously|\bused to be|\bformerly|\bold)\s+(?:(?:the|a|an|at|in|on|to|for|be)\s+)?$`)
+
+// oldBefore reports whether the words just before offset i mark what
+// follows as the old value.
+func oldBefore(s string, i int) bool {
+	return reOldBefore.MatchString(s[max(0, i-40):i])
+}
+
+func analyseSentence(s string) sentence {
+	out := sentence{text: s}
+	trimmed := strings.TrimRight(s, " ")
+	out.question = strings.HasSuffix(trimmed, "?") ||
+		(reQuestion.MatchString(trimmed) && !strings.HasSuffix(trimmed, ".") && !strings.HasSuffix(trimmed, "!"))
+	out.recap = reRecap.MatchString(s)
+	// "for now" marks a temporary choice (TASK scope), not a "now" update.
+	masked := reForNow.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat("_", len(m)) })
+	adds := reAddition.MatchString(s)
+	for _, c := range changeCues {
+		for _, m := range c.re.FindAllStringIndex(masked, -1) {
+			w := strings.ToLower(s[m[0]:m[1]])
+			if negated(s, m[0]) || (adds && w == "actually") {
+				continue
+			}
+			out.cues = append(out.cues, foundCue{c.class, w})
+		}
+	}
+	out.values = extractValues(s)
+	fromTo := reFromTo.FindAllStringSubmatchIndex(s, -1)
+	for i := range out.values {
+		v := &out.values[i]
+		v.old = oldBefore(s, v.start)
+		for _, m := range fromTo {
+			v.old = v.old || (v.start >= m[2] && v.end <= m[3])
+		}
+	}
+	for i, p := range replacementPatterns {
+		m := p.FindStringSubmatchIndex(s)
+		if m == nil {
+			continue
+		}
+		y := strings.TrimSpace(reTail.ReplaceAllString(s[m[2]:m[3]], ""))
+		if y == "" || len(y) > 80 || oldBefore(s, m[2]) || generic(y) {
+			continue
+		}
+		start := m[2]
+		if i == len(replacementPatterns)-1 {
+			start = -1 // copula: weaker evidence
+		}
+		out.choice = &value{typ: tChoice, text: y, norm: normChoice(y), start: start}
+		break
+	}
+	return out
+}
+
+// negated reports whether a negator precedes offset i within three words of
+// the same clause ("did not move", "hasn't changed"; not "No wait, change").
+func negated(s string, i int) bool {
+	pre := s[:i]
+	if j := strings.LastIndexAny(pre, ",;:"); j >= 0 {
+		pre = pre[j+1:]
+	}
+	words := strings.Fields(strings.ToLower(pre))
+	if len(words) > 3 {
+		words = words[len(words)-3:]
+	}
+	for _, w := range words {
+		w = strings.Trim(w, `"'()`)
+		if negators[w] || strings.HasSuffix(w, "n't") {
+			return true
+		}
+	}
+	return false
+}
+
+// speakerPrefix splits "[Role]: text" or "Name (Role): text" into the stated
+// speaker (name and role) and the rest.
+func speakerPrefix(s string) (speaker, body string) {
+	if m := reSpeakerBracket.FindStringSubmatch(s); m != nil {
+		return m[1], s[len(m[0]):]
+	}
+	if m := reSpeakerParen.FindStringSubmatch(s); m != nil {
+		return m[1] + " (" + m[2] + ")", s[len(m[0]):]
+	}
+	return "", s
+}
+
+// scopeOf infers the scope: hypothetical and draft cues win over task cues.
+func scopeOf(s string) Scope {
+	switch {
+	case reHypothetical.MatchString(s):
+		return ScopeHypothetical
+	case reDraft.MatchString(s):
+		return ScopeDraft
+	case reTask.MatchString(s):
+		return ScopeTask
+	}
+	return ScopeGlobal
+}
+
+// constraintOf returns the first constraint cue found, most specific type
+// first, with the sentence that carries it.
+func constraintOf(s string) *Constraint {
+	for _, cc := range constraintCues {
+		for _, sent := range splitSentences(s) {
+			if m := cc.re.FindString(sent); m != "" {
+				return &Constraint{Type: cc.typ, Cue: strings.ToLower(m), Text: sent}
+			}
+		}
+	}
+	return nil
+}
+
+// statementAuthority is the authority the statement carries: a stated
+// speaker's role, else a cited one ("per the CEO"), else the turn's own; the
+// cue says where it came from when it came from the text.
+func statementAuthority(turn Turn, speaker, body string, opts Options) (string, string) {
+	var text, cue string
+	if speaker != "" {
+		text, cue = speaker, speaker
+		// "Name (Role)": rank the better of name and role ("Board (Committee)").
+		if i := strings.IndexByte(speaker, '('); i > 0 {
+			name, role := strings.TrimSpace(speaker[:i]), strings.Trim(speaker[i:], "() ")
+			text = role
+			if opts.Rank(name) > opts.Rank(role) {
+				text = name
+			}
+		}
+	} else if m := reCited.FindStringSubmatch(body); m != nil {
+		text, cue = m[1], m[0]
+	} else if m := reRoleSays.FindStringSubmatch(body); m != nil {
+		text, cue = m[1], m[0]
+	} else if m := rePolicyWord.FindString(body); m != "" {
+		text, cue = "policy", m
+	}
+	if text == "" || opts.Rank(text) < 0 {
+		return turn.Authority, ""
+	}
+	if opts.CapTextAuthority && opts.Rank(turn.Authority) >= 0 && opts.Rank(text) > opts.Rank(turn.Authority) {
+		return turn.Authority, ""
+	}
+	return text, cue
+}
+
+// normChoice normalises a free-text value: lower case, parenthesised notes
+// such as "(tentative)" removed, spaces folded.
+func normChoice(s string) string {
+	s = reParen.ReplaceAllString(s, " ")
+	s = strings.Trim(strings.ToLower(s), " .,;:!?\"'")
+	return "choice:" + strings.Join(strings.Fields(s), " ")
+}
+
+var reForNow = regexp.MustCompile(`(?i)\bfor now\b`)
+
+// generic reports whether a captured choice is a bare common noun phrase
+// ("the order", "it", "that") that names no particular value.
+func generic(y string) bool {
+	f := strings.Fields(y)
+	if len(f) == 1 {
+		return stopwords[strings.ToLower(f[0])]
+	}
+	return len(f) == 2 && reDeterminer.MatchString(f[0]) && strings.ToLower(f[1]) == f[1]
+}
+
+var reDeterminer = regexp.MustCompile(`(?i)^(?:the|this|that|a|an|our|your|their|my|its)$`)
+
+var reParen = regexp.MustCompile(`\([^)]*\)|\[[^\]]*\]`)
+
+// bare strips the parenthesised notes of a record value ("$75,000 (Manager
+// approved)" → "$75,000").
+func bare(s string) string {
+	return strings.TrimSpace(strings.Join(strings.Fields(reParen.ReplaceAllString(s, " ")), " "))
+}

@@ -1,0 +1,194 @@
+// Package detect finds, deterministically and without a language model,
+// which known facts, turns and assertions a new conversation turn
+// supersedes, and why.
+//
+// Analyze reads one turn against the records the caller knows (currently
+// valid facts, recent turns, active assertions) and reports detections of
+// four kinds: explicit cues ("actually", "instead", "no longer"), implicit
+// conflicts (the same key given a different value), authority cues ("per the
+// CEO", "[VP]") and temporal updates of time-sensitive values ("as of today",
+// "is now"). Questions, negated changes, recaps and hypothetical or draft
+// turns supersede nothing. Stale recognises a later write that restates a
+// value the conversation already replaced.
+package detect
+
+import (
+	"strings"
+	"time"
+)
+
+// Kind is why a detection was made.
+type Kind string
+
+// Detection kinds.
+const (
+	KindExplicit  Kind = "EXPLICIT"  // a correction or change word
+	KindImplicit  Kind = "IMPLICIT"  // same key or slot, different value, no change word
+	KindAuthority Kind = "AUTHORITY" // attributed to a role of manager rank or above
+	KindTemporal  Kind = "TEMPORAL"  // a dated or "now" update of a time-sensitive value
+)
+
+// Scope is the reach a turn's content has.
+type Scope string
+
+// Scopes, from narrowest to global.
+const (
+	ScopeHypothetical Scope = "HYPOTHETICAL"
+	ScopeDraft        Scope = "DRAFT"
+	ScopeTask         Scope = "TASK"
+	ScopeGlobal       Scope = "GLOBAL"
+)
+
+// RecordKind is what a known record is.
+type RecordKind string
+
+// Record kinds.
+const (
+	RecordFact      RecordKind = "fact"
+	RecordTurn      RecordKind = "turn"
+	RecordAssertion RecordKind = "assertion"
+)
+
+// Record is something the caller knows and a turn may supersede. For a turn,
+// Value is its text and Key is empty; for an assertion, Key is its subject
+// and predicate and Value its object.
+type Record struct {
+	ID        string
+	Kind      RecordKind
+	Key       string
+	Value     string
+	Authority string
+	At        time.Time
+}
+
+// Ref names a superseded record.
+type Ref struct {
+	ID   string
+	Kind RecordKind
+}
+
+// Turn is the new conversation turn. Authority is the speaker's verified
+// authority, if the caller knows it.
+type Turn struct {
+	Text      string
+	Speaker   string
+	Authority string
+	At        time.Time
+}
+
+// Detection is one supersession (or, when Blocked, one conflict) found in a
+// turn, with enough detail for a person to see why.
+type Detection struct {
+	Kind        Kind
+	Cue         string  // the words that triggered the detection
+	Superseded  []Ref   // the records it replaces, facts first
+	Key         string  // the key of the superseded fact ("" when only turns)
+	Previous    string  // the value being replaced, as the record held it
+	Replacement string  // the new value, or the turn's text when none can be isolated
+	Authority   string  // the authority the statement carries
+	Confidence  float64 // 0..1
+	// Blocked is set when the statement's authority ranks below a superseded
+	// record's: the caller records a conflict instead of superseding.
+	Blocked bool
+}
+
+// ConstraintType classifies a constraint stated in a turn.
+type ConstraintType string
+
+// Constraint types.
+const (
+	ConstraintProhibition ConstraintType = "prohibition"
+	ConstraintDeadline    ConstraintType = "deadline"
+	ConstraintBudget      ConstraintType = "budget"
+	ConstraintPolicy      ConstraintType = "policy"
+	ConstraintLimit       ConstraintType = "limit"
+	ConstraintRequirement ConstraintType = "requirement"
+)
+
+// Constraint is a rule stated in a turn.
+type Constraint struct {
+	Type ConstraintType
+	Cue  string // the matched words
+	Text string // the sentence that states it
+}
+
+// Result is everything Analyze found in one turn.
+type Result struct {
+	Scope      Scope
+	Detections []Detection
+	Constraint *Constraint
+}
+
+// Options tune Analyze. The zero value is usable: a nil Rank means
+// DefaultRank.
+type Options struct {
+	// Rank orders authorities, lowest first; a negative rank means unknown,
+	// and unknown authorities never block. It receives record authorities,
+	// the turn's authority and role phrases found in the text ("CEO", "VP
+	// Sales", "Board of Directors").
+	Rank func(authority string) int
+	// CapTextAuthority keeps an authority claimed in the text ("per the
+	// CEO") from raising the statement above the turn's own Authority. Set
+	// it for callers whose words should not be trusted beyond their role.
+	CapTextAuthority bool
+	// MinConfidence drops weaker detections.
+	MinConfidence float64
+}
+
+// DefaultOptions returns the options the service uses by default.
+func DefaultOptions() Options {
+	return Options{Rank: DefaultRank, MinConfidence: 0.5}
+}
+
+// DefaultOrder is the default authority order, lowest first.
+var DefaultOrder = []string{"unverified", "guest", "subordinate", "peer", "employee", "system", "manager", "executive", "policy"}
+
+// roleLevels maps role words to a level of DefaultOrder; the first matching
+// entry wins, so narrower roles come before broader ones.
+var roleLevels = []struct {
+	words []string
+	level string
+}{
+	{[]string{"board", "policy", "compliance", "regulat", "governance", "committee"}, "policy"},
+	{[]string{"intern", "junior", "trainee", "contractor", "consult", "freelanc", "subordinate"}, "subordinate"},
+	{[]string{"guest", "customer", "client", "vendor", "external", "visitor"}, "guest"},
+	{[]string{"ceo", "cfo", "cto", "coo", "cio", "ciso", "chief", "president", "vp", "svp", "evp", "executive", "founder", "head of", "leadership"}, "executive"},
+	{[]string{"manager", "director", "lead", "supervisor", "principal", "management"}, "manager"},
+	{[]string{"system", "admin", "automat"}, "system"},
+	{[]string{"engineer", "developer", "analyst", "specialist", "agent", "employee", "staff", "rep", "architect", "designer", "counsel", "legal", "support", "associate", "finance", "security"}, "employee"},
+	{[]string{"peer", "colleague", "teammate"}, "peer"},
+	{[]string{"unverified", "anonymous", "unknown"}, "unverified"},
+}
+
+// DefaultRank ranks an authority by DefaultOrder, recognising the order's own
+// names and common role words (a "VP Sales" is executive, a "Support
+// Manager" manager, a contractor subordinate). Unknown or empty is -1.
+func DefaultRank(authority string) int {
+	a := strings.ToLower(strings.TrimSpace(authority))
+	if a == "" {
+		return -1
+	}
+	for i, o := range DefaultOrder {
+		if a == o {
+			return i
+		}
+	}
+	words := " " + strings.Join(reWord.FindAllString(a, -1), " ") + " "
+	for _, rl := range roleLevels {
+		for _, w := range rl.words {
+			if strings.Contains(words, " "+w) {
+				return levelIndex(rl.level)
+			}
+		}
+	}
+	return -1
+}
+
+func levelIndex(level string) int {
+	for i, o := range DefaultOrder {
+		if o == level {
+			return i
+		}
+	}
+	return -1
+}

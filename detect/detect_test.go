@@ -1,0 +1,328 @@
+package detect
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+
+// fact builds a fact record.
+func fact(id, key, value, authority string) Record {
+	return Record{ID: id, Kind: RecordFact, Key: key, Value: value, Authority: authority, At: t0}
+}
+
+// turnRec builds a turn record.
+func turnRec(id, text string) Record {
+	return Record{ID: id, Kind: RecordTurn, Value: text, At: t0}
+}
+
+// want is the expected outcome of Analyze, checked field by field; an empty
+// field is not checked.
+type want struct {
+	kind        Kind
+	superseded  string // refs joined, e.g. "F1 T1"
+	previous    string
+	replacement string
+	blocked     bool
+}
+
+// analyzeOne runs Analyze and renders its detections for comparison.
+func analyzeOne(t *testing.T, text, authority string, known []Record) Result {
+	t.Helper()
+	return Analyze(Turn{Text: text, Authority: authority, At: t0.Add(time.Hour)}, known, DefaultOptions())
+}
+
+func refs(rs []Ref) string {
+	var ids []string
+	for _, r := range rs {
+		ids = append(ids, r.ID)
+	}
+	return strings.Join(ids, " ")
+}
+
+func TestAnalyzeDetects(t *testing.T) {
+	known := []Record{
+		fact("F-SHIP", "shipping_location", "Denver", "peer"),
+		fact("F-BUDGET", "approved_budget", "$75,000 (manager approved)", "manager"),
+		fact("F-MEET", "meeting_day", "Tuesday", "peer"),
+		fact("F-PRICE", "unit_price", "$40 per unit", "peer"),
+		fact("F-STATUS", "project_status", "on track", "peer"),
+		fact("F-QTY", "order_quantity", "200", "peer"),
+		fact("F-LOC", "order_location", "Reno depot", "peer"),
+		turnRec("T1", "Please ship the crates to Denver."),
+		turnRec("T2", "Got it, shipping to Denver."),
+	}
+	tests := []struct {
+		name, text, authority string
+		want                  want
+	}{
+		{"explicit correction with instead", "Actually, ship them to Boston instead.", "peer",
+			want{KindExplicit, "F-SHIP T1 T2", "Denver", "Boston", false}},
+		{"explicit from-to names the old value", "We switched the shipping from Denver to Austin.", "peer",
+			want{KindExplicit, "F-SHIP T1 T2", "Denver", "Austin", false}},
+		{"explicit retraction, value by type", "No wait, change that to Friday.", "peer",
+			want{KindExplicit, "F-MEET", "Tuesday", "Friday", false}},
+		{"implicit same key new amount", "The approved budget is $90,000.", "manager",
+			want{KindImplicit, "F-BUDGET", "$75,000", "$90,000", false}},
+		{"authority cited by role", "Per the CFO, the budget is $60,000.", "peer",
+			want{KindAuthority, "F-BUDGET", "$75,000", "$60,000", false}},
+		{"authority from speaker prefix", "[VP Finance] I'm overriding that: budget is $95,000.", "peer",
+			want{KindAuthority, "F-BUDGET", "$75,000", "$95,000", false}},
+		{"temporal update of a price", "As of today, the unit price is $45.", "peer",
+			want{KindTemporal, "F-PRICE", "$40 per unit", "$45", false}},
+		{"status change", "Heads up: the project status is now at risk.", "peer",
+			want{KindTemporal, "F-STATUS", "on track", "at risk", false}},
+		{"keep protects the other slot", "Keep the location, but change the quantity to 350.", "peer",
+			want{KindExplicit, "F-QTY", "200", "350", false}},
+		{"lower authority is blocked", "[Intern] The budget is $20,000 now.", "peer",
+			want{KindTemporal, "F-BUDGET", "$75,000", "$20,000", true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := analyzeOne(t, tc.text, tc.authority, known)
+			if len(res.Detections) != 1 {
+				t.Fatalf("got %d detections, want 1: %+v", len(res.Detections), res.Detections)
+			}
+			d := res.Detections[0]
+			got := want{d.Kind, refs(d.Superseded), d.Previous, d.Replacement, d.Blocked}
+			if got != tc.want {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+			if d.Cue == "" || d.Confidence <= 0 || d.Confidence > 1 {
+				t.Errorf("cue %q, confidence %v: want a cue and a confidence in (0,1]", d.Cue, d.Confidence)
+			}
+		})
+	}
+}
+
+func TestAnalyzeIgnores(t *testing.T) {
+	known := []Record{
+		fact("F-MEET", "meeting_day", "Tuesday", "peer"),
+		fact("F-VENDOR", "selected_vendor", "Northwind", "peer"),
+		fact("F-BUDGET", "project_budget", "$50,000", "peer"),
+		turnRec("T1", "Book the meeting for Tuesday."),
+		turnRec("T2", "We're going with Northwind for the contract."),
+	}
+	tests := []struct {
+		name, text string
+		scope      Scope
+	}{
+		{"negated move", "We did not move the meeting.", ScopeGlobal},
+		{"negated change", "The budget hasn't changed.", ScopeGlobal},
+		{"quoting the old value", "As I mentioned, the original vendor was Northwind.", ScopeGlobal},
+		{"question", "Did the budget change?", ScopeGlobal},
+		{"question without mark", "Can we move the meeting to Friday", ScopeGlobal},
+		{"hypothetical", "What if we moved it to Friday?", ScopeHypothetical},
+		{"hypothetical statement", "Let's say the budget is $80,000.", ScopeHypothetical},
+		{"draft", "Draft: budget of $65,000 for review.", ScopeDraft},
+		{"restating the current value", "Remember, we're going with Northwind for the contract.", ScopeGlobal},
+		{"confirmation of the current value", "The meeting is on Tuesday.", ScopeGlobal},
+		{"addition, not replacement", "Actually, add a catering order too.", ScopeGlobal},
+		{"unrelated statement", "The office coffee machine is broken.", ScopeGlobal},
+		{"introduction", "I'm Dana from Contoso.", ScopeGlobal},
+		{"empty", "", ScopeGlobal},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := analyzeOne(t, tc.text, "peer", known)
+			if len(res.Detections) != 0 {
+				t.Errorf("got detections %+v, want none", res.Detections)
+			}
+			if res.Scope != tc.scope {
+				t.Errorf("scope: got %s, want %s", res.Scope, tc.scope)
+			}
+		})
+	}
+}
+
+func TestAnalyzeTurnsOnly(t *testing.T) {
+	known := []Record{
+		turnRec("T1", "We're going with Northwind for the contract."),
+		turnRec("T2", "I'll prepare the paperwork for Northwind."),
+		turnRec("T3", "Can you check Fabrikam's availability?"),
+	}
+	res := analyzeOne(t, "Let's proceed with Fabrikam for the contract.", "peer", known)
+	if len(res.Detections) != 1 {
+		t.Fatalf("got %d detections, want 1: %+v", len(res.Detections), res.Detections)
+	}
+	d := res.Detections[0]
+	if got := refs(d.Superseded); got != "T1 T2" {
+		t.Errorf("superseded: got %q, want %q", got, "T1 T2")
+	}
+	if d.Previous != "Northwind" || d.Replacement != "Fabrikam" {
+		t.Errorf("got %q → %q, want Northwind → Fabrikam", d.Previous, d.Replacement)
+	}
+}
+
+func TestScopeAndConstraint(t *testing.T) {
+	tests := []struct {
+		text     string
+		scope    Scope
+		wantType ConstraintType // "" for none
+		wantCue  string
+	}{
+		{"Suppose we hire two more engineers.", ScopeHypothetical, "", ""},
+		{"Hypothetically, the launch could slip.", ScopeHypothetical, "", ""},
+		{"This is a tentative plan.", ScopeDraft, "", ""},
+		{"Use the staging cluster for this task.", ScopeTask, "", ""},
+		{"We must never share salary data.", ScopeGlobal, ConstraintProhibition, "never"},
+		{"The report is due by Friday.", ScopeGlobal, ConstraintDeadline, "due by"},
+		{"Marketing spend is capped at $10,000.", ScopeGlobal, ConstraintBudget, "capped at"},
+		{"Refunds over $500 require Finance approval.", ScopeGlobal, ConstraintPolicy, "require finance approval"},
+		{"Discounts of no more than 15% are allowed.", ScopeGlobal, ConstraintLimit, "no more than"},
+		{"All services must use TLS.", ScopeGlobal, ConstraintRequirement, "must"},
+		{"The sky is blue.", ScopeGlobal, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			res := Analyze(Turn{Text: tc.text}, nil, DefaultOptions())
+			if res.Scope != tc.scope {
+				t.Errorf("scope: got %s, want %s", res.Scope, tc.scope)
+			}
+			var gotType ConstraintType
+			var gotCue string
+			if res.Constraint != nil {
+				gotType, gotCue = res.Constraint.Type, res.Constraint.Cue
+			}
+			if gotType != tc.wantType || gotCue != tc.wantCue {
+				t.Errorf("constraint: got %q (%q), want %q (%q)", gotType, gotCue, tc.wantType, tc.wantCue)
+			}
+		})
+	}
+}
+
+func TestDefaultRank(t *testing.T) {
+	tests := []struct {
+		authority string
+		want      string // a DefaultOrder level, or "" for unknown
+	}{
+		{"policy", "policy"},
+		{"Peer", "peer"},
+		{"Board of Directors", "policy"},
+		{"CFO", "executive"},
+		{"VP Sales", "executive"},
+		{"Support Manager", "manager"},
+		{"Engineering Director", "manager"},
+		{"Consulting Architect", "subordinate"},
+		{"Senior Engineer", "employee"},
+		{"External", "guest"},
+		{"", ""},
+		{"Wizard", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.authority, func(t *testing.T) {
+			want := -1
+			if tc.want != "" {
+				want = levelIndex(tc.want)
+			}
+			if got := DefaultRank(tc.authority); got != want {
+				t.Errorf("DefaultRank(%q) = %d, want %d (%s)", tc.authority, got, want, tc.want)
+			}
+		})
+	}
+}
+
+func TestCapTextAuthority(t *testing.T) {
+	known := []Record{fact("F1", "project_budget", "$50,000", "manager")}
+	opts := DefaultOptions()
+	for _, capped := range []bool{false, true} {
+		t.Run(fmt.Sprint("capped=", capped), func(t *testing.T) {
+			opts.CapTextAuthority = capped
+			res := Analyze(Turn{Text: "Per the CEO, the project budget is $70,000.", Authority: "employee"}, known, opts)
+			if len(res.Detections) != 1 {
+				t.Fatalf("got %d detections, want 1", len(res.Detections))
+			}
+			if got := res.Detections[0].Blocked; got != capped {
+				t.Errorf("blocked: got %v, want %v", got, capped)
+			}
+		})
+	}
+}
+
+func TestStale(t *testing.T) {
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	changes := []Change{
+		{Key: "", Old: "Northwind", New: "Fabrikam", At: at(10)},
+		{Key: "design_choice", Old: "card layout", New: "green theme", At: at(20)},
+		{Key: "design_choice", Old: "green theme", New: "card layout", At: at(30)},
+		{Key: "approved_budget", Old: "$75,000", New: "$80,000", At: at(40)},
+	}
+	tests := []struct {
+		name  string
+		write Record
+		want  bool
+	}{
+		{"restates a replaced vendor", Record{Key: "selected_vendor", Value: "Northwind", At: at(1)}, true},
+		{"write without time", Record{Key: "selected_vendor", Value: "Northwind"}, true},
+		{"newer write is a real change", Record{Key: "selected_vendor", Value: "Northwind", At: at(11)}, false},
+		{"the replacement is fresh", Record{Key: "selected_vendor", Value: "Fabrikam", At: at(1)}, false},
+		{"restored value is current", Record{Key: "design_choice", Value: "card layout", At: at(1)}, false},
+		{"value replaced last is stale", Record{Key: "design_choice", Value: "green theme", At: at(2)}, true},
+		{"same amount with a note", Record{Key: "approved_budget", Value: "$75,000 (manager approved)", At: at(1)}, true},
+		{"unrelated key", Record{Key: "office_city", Value: "$75,000", At: at(1)}, false},
+		{"empty value", Record{Key: "approved_budget", At: at(1)}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Stale(tc.write, changes); got != tc.want {
+				t.Errorf("Stale(%+v) = %v, want %v", tc.write, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDetectionChange(t *testing.T) {
+	d := Detection{Key: "k", Previous: "a", Replacement: "b"}
+	if got, want := d.Change(t0), (Change{Key: "k", Old: "a", New: "b", At: t0}); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func FuzzAnalyze(f *testing.F) {
+	f.Add("Actually, ship them to Boston instead.", "Denver")
+	f.Add("[VP] I'm overriding that. The budget is $80,000.", "$75,000")
+	f.Add("Keep the location, but change the quantity to 750.", "1000")
+	f.Add("Carol (CEO): purchases over $25k are frozen until Q2", "approved")
+	f.Add("from  to \xff$. ? [", "")
+	f.Fuzz(func(t *testing.T, text, old string) {
+		known := []Record{
+			fact("F1", "some_value", old, "manager"),
+			turnRec("T1", old),
+			turnRec("T2", text),
+		}
+		res := Analyze(Turn{Text: text, Authority: "peer"}, known, DefaultOptions())
+		for _, d := range res.Detections {
+			if len(d.Superseded) == 0 || d.Cue == "" {
+				t.Fatalf("detection without refs or cue: %+v", d)
+			}
+			if d.Confidence < 0 || d.Confidence > 1 {
+				t.Fatalf("confidence %v out of range", d.Confidence)
+			}
+			for _, r := range d.Superseded {
+				if r.ID != "F1" && r.ID != "T1" && r.ID != "T2" {
+					t.Fatalf("unknown ref %+v", r)
+				}
+			}
+		}
+		Stale(Record{Key: "some_value", Value: text}, []Change{{Old: old, New: text}})
+	})
+}
+
+func BenchmarkAnalyze(b *testing.B) {
+	known := []Record{
+		fact("F-SHIP", "shipping_location", "Denver", "peer"),
+		fact("F-BUDGET", "approved_budget", "$75,000 (manager approved)", "manager"),
+		fact("F-MEET", "meeting_day", "Tuesday", "peer"),
+		turnRec("T1", "Please ship the crates to Denver."),
+		turnRec("T2", "Got it, shipping to Denver."),
+	}
+	turn := Turn{Text: "Actually, ship them to Boston instead. The budget is $90,000.", Authority: "peer"}
+	opts := DefaultOptions()
+	b.ReportAllocs()
+	for b.Loop() {
+		Analyze(turn, known, opts)
+	}
+}

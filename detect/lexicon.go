@@ -1,0 +1,188 @@
+package detect
+
+import (
+	"regexp"
+	"strings"
+)
+
+// cueClass says what a cue signals.
+type cueClass uint8
+
+const (
+	cueExplicit cueClass = iota + 1 // a correction or change word
+	cueTemporal                     // a change tied to time: "as of today", "now", "going forward"
+	cueDecision                     // a commitment to one named alternative: "let's go with"
+)
+
+// cue is one lexicon entry: a pattern and what it signals.
+type cue struct {
+	class cueClass
+	re    *regexp.Regexp
+}
+
+// cues compiles the patterns of one class into a single alternation, so a
+// sentence is scanned once per class.
+func cues(class cueClass, patterns ...string) []cue {
+	return []cue{{class, regexp.MustCompile(`(?i)(?:` + strings.Join(patterns, `)|(?:`) + `)`)}}
+}
+
+// changeCues are the words that announce a new value, each explainable on
+// its own: they say the old value is wrong, replaced, moved or ended.
+var changeCues = concat(
+	cues(cueExplicit,
+		`\bactually\b`,                 // "actually, ..." corrects what was said
+		`\bcorrect(?:ion|ed|ing)\b`,    // "correction:", "corrected to"
+		`\bno wait\b|\bscratch that\b`, // retracting the last statement
+		`\bchange[sd]?\b|\bchanging\b`, // "change that to", "changed"
+		`\bmov(?:e|ed|ing)\b`,          // "moved to Thursday"
+		`\breschedul(?:e|ed|ing)\b|\bpostpon(?:e|ed|ing)\b|\bpushed\b|\bdelayed\b`, // schedule changes
+		`\binstead\b|\brather than\b`,                  // "X instead", "rather than X"
+		`\bno longer\b|\bnot anymore\b|\banymore\b`,    // the old value stopped holding
+		`\bswitch(?:ed|ing)?\b|\breplac(?:e|ed|ing)\b`, // replacing one thing with another
+		`\bmake (?:that|it)\b`,                         // "make that $150,000"
+		`\b(?:go(?:ing)?|switch(?:ing)?|come|coming|move|moving) back to\b|\brevert(?:ed|ing)?\b`,  // returning to an earlier value
+		`\bcancel(?:l?ed|l?ing|s)?\b|\bcalled off\b|\bscrapp?(?:ed)?\b|\bdrop(?:ped)?\b`,           // ending a plan
+		`\bhold off\b|\bon hold\b|\bput on hold\b|\bpaused?\b`,                                     // suspending a plan
+		`\boverrid(?:e|ing|den)\b|\boverrode\b|\brescind(?:ed)?\b|\brevok(?:e|ed)\b|\breversed?\b`, // undoing a decision
+		`\brevised?\b|\bamend(?:ed)?\b|\bwrong\b|\bmistake\b|\bincorrect\b`,                        // the old value was an error
+		`\bfinali[sz]ed\b|\bofficial(?:ly)?\b`,                                                     // a draft becomes definite
+		`\bchange of plans?\b|\bnew plan\b|\bplans? changed\b`,                                     // announcing a new plan
+	),
+	cues(cueTemporal,
+		`\bas of (?:today|now|this (?:week|month|morning)|yesterday|\w+day)\b`,              // dated change
+		`\b(?:is|are|'s|was|were) now\b|\bnow (?:is|are|at|requires?|costs?)\b|\bnow[.!]?$`, // "the rate is now $150"
+		`\bgoing forward\b|\bfrom now on\b|\beffective (?:immediately|today|now)\b`,         // from here on
+		`\bupdated?\b|\bupdating\b`, // "update: ..."
+		`\bcurrently\b`,             // the current value
+	),
+	cues(cueDecision,
+		`\b(?:go|going|proceed|proceeding|went|stick|sticking) with\b`,     // choosing an alternative
+		`\b(?:decided|settled|agreed) (?:on|to)\b|\bopted for\b|\bchose\b`, // a decision
+		`\bwe(?:'ll| will) be doing\b|\blet's (?:try|do|use)\b`,            // adopting a course
+	),
+)
+
+// reAddition marks a sentence that adds to the state ("add X too") rather
+// than replacing anything; "actually" there only introduces the addition.
+var reAddition = regexp.MustCompile(`(?i)\b(?:add|adding|also|too|as well|in addition|additionally)\b`)
+
+// reFromTo finds "from X to Y": X is the old value.
+var reFromTo = regexp.MustCompile(`(?i)\bfrom\s+([^.;!?]{1,40}?)\s+to\s+`)
+
+// negators cancel a cue that follows them closely in the same clause.
+var negators = setOf("not", "never", "no", "didn't", "don't", "doesn't", "hasn't", "haven't", "won't", "isn't", "aren't", "wasn't", "weren't", "cannot", "can't", "without", "nothing", "neither", "nor")
+
+// reQuestion recognises a question that has no question mark.
+var reQuestion = regexp.MustCompile(`(?i)^(?:did|does|do|is|are|was|were|can|could|should|would|will|has|have|what|when|where|which|who|why|how)\b`)
+
+// reRecap marks a sentence that looks back rather than changing anything.
+var reRecap = regexp.MustCompile(`(?i)\bas (?:i |we )?(?:mentioned|said|discussed|noted)\b|\bto recap\b|\brecap\b|\boriginal(?:ly)?\b|\bpreviously\b|\bused to\b|\bwe discussed\b|\bremember\b|\bjust to confirm\b|\bconfirming\b|\bto be (?:absolutely )?clear\b|\breminder\b|\bbased on\b|\bearlier\b`)
+
+// Scope cues: a hypothetical or draft turn never supersedes real state.
+var (
+	reHypothetical = regexp.MustCompile(`(?i)\bwhat if\b|\bsuppose\b|\bsupposing\b|\bhypothetical(?:ly)?\b|\blet's say\b|\bimagine\b|\bin theory\b|\btheoretical(?:ly)?\b|\bmaybe\b|\bperhaps\b|\bcould potentially\b|\bwe could\b|\bmight\b|\bbrainstorm\w*\b|\bexploratory\b|\bsandbox\b|\bif (?:we|they|you|i)\b`)
+	reDraft        = regexp.MustCompile(`(?i)\bdraft(?:s|ed|ing)?\b|\btentative(?:ly)?\b|\bpreliminary\b|\bproposed\b|\bwork in progress\b`)
+	reTask         = regexp.MustCompile(`(?i)\bfor (?:this|the current) (?:task|ticket|session|call|conversation)\b|\bfor now\b|\btemporar(?:y|ily)\b|\bjust this once\b|\bthis time only\b|\bone-off\b`)
+)
+
+// Constraint cues, most specific first; each maps to a constraint type.
+var constraintCues = []struct {
+	typ ConstraintType
+	re  *regexp.Regexp
+}{
+	{ConstraintProhibition, regexp.MustCompile(`(?i)\bnever\b|\bmust not\b|\bmustn't\b|\bcannot\b|\bcan't\b|\bnot allowed\b|\bprohibit\w*\b|\bforbid\w*\b|\bno \w+ without\b|\bfrozen\b|\bfreeze\b`)},
+	{ConstraintDeadline, regexp.MustCompile(`(?i)\bdeadline\b|\bdue (?:by|on|in)\b|\bno later than\b|\bmust (?:ship|be done|be operational|be delivered|launch|start|finish)\b|\bexpires?\b`)},
+	{ConstraintBudget, regexp.MustCompile(`(?i)\bbudget (?:cap|limit|ceiling)\b|\bcapped at\b|\bspend(?:ing)? (?:cap|limit)\b|\bmaximum \$|\bmax(?:imum)? (?:\w+ )?spend\b|\bnot exceed \$`)},
+	{ConstraintPolicy, regexp.MustCompile(`(?i)\bpolicy\b|\brequires? (?:\w+ ){0,3}approval\b|\bmust be approved\b|\bcomplian\w*\b|\bnon-negotiable\b|\bmandat\w*\b`)},
+	{ConstraintLimit, regexp.MustCompile(`(?i)\bat most\b|\bno more than\b|\bat least\b|\bmaximum\b|\bminimum\b|\bup to\b|\bcap(?:ped)?\b|\blimit\b|\bexceed\b`)},
+	{ConstraintRequirement, regexp.MustCompile(`(?i)\bmust\b|\brequired\b|\brequires?\b|\bhas to\b|\bhave to\b|\bneeds? to\b|\bmandatory\b|\bshall\b`)},
+}
+
+// Authority cues: who a statement is attributed to.
+var (
+	// "[VP] ...", "[Mike (CFO)]: ...", "Carol (CEO): ...".
+	reSpeakerBracket = regexp.MustCompile(`^\s*\[([^\]]{1,60})\]\s*:?\s*`)
+	reSpeakerParen   = regexp.MustCompile(`^\s*([A-Z][\w.'-]*(?:\s+[A-Za-z][\w.'-]*){0,4})\s*\(([^)]{1,60})\)\s*:\s*`)
+	// "per the CEO", "according to the board", "approved by the CFO".
+	reCited = regexp.MustCompile(`(?i)\b(?:per|according to|on behalf of|by order of|(?:directive|direction|instruction|decision) (?:from|of)|approved by|mandated by|signed off by)\s+(?:the\s+|our\s+|my\s+)?((?:[a-z]+\s+){0,2}?(?:ceo|cfo|cto|coo|cio|ciso|chief\s+\w+(?:\s+officer)?|president|board(?:\s+of\s+directors)?|vp(?:\s+\w+)?|vice\s+president|svp|evp|executive(?:\s+team)?|director|head\s+of\s+\w+|manager|lead|policy|leadership|management|legal|compliance|finance))\b`)
+	// "the CFO says", "board policy", "company policy", "I'm overriding".
+	reRoleSays   = regexp.MustCompile(`(?i)\b(?:the\s+)?(ceo|cfo|cto|coo|cio|board|vp(?:\s+\w+)?|director|executive team|leadership)\s+(?:says?|said|wants?|decided|directed|mandated|approved|announced|set|changed|requires?|overr(?:ode|ides?)|rescinded|cancell?ed|delegated|cut|reduced)\b`)
+	rePolicyWord = regexp.MustCompile(`(?i)\b(?:board|company|corporate|org(?:anization)?)\s+policy\b|\bper policy\b`)
+)
+
+// keepCue protects what follows it: "keep the location, but ..." means the
+// location is not being changed.
+var reKeep = regexp.MustCompile(`(?i)\b(?:keep|keeping|leave|retain|same)\s+(?:the\s+|our\s+)?([a-z][\w -]{0,30}?)(?:[,.;!?]|\s+but\b|\s+and\b|\s+as\b|$)`)
+
+// Replacement patterns capture the new value a sentence assigns, in order of
+// preference. Each names the verb shape it recognises.
+var replacementPatterns = []*regexp.Regexp{
+	// "change the quantity to 750", "moved it to Thursday", "send it to Miami"
+	regexp.MustCompile(`(?i)\b(?:chang|switch|mov|push|shift|updat|reschedul|set|revis|bump|reduc|increas|rais|lower|cut|extend|send|ship|deliver|rout|assign|allocat|transfer|reassign|delay|postpon)\w*\b[^.;!?]{0,40}?\b(?:to|until)\s+(.+)`),
+	// "make that $150,000"
+	regexp.MustCompile(`(?i)\bmake (?:that|it)\s+(.+)`),
+	// "go back to card-based UI", "revert to plan A"
+	regexp.MustCompile(`(?i)\b(?:back|revert(?:ed|ing)?)\s+to\s+(.+)`),
+	// "go with GlobalTech", "proceed with the pilot"
+	regexp.MustCompile(`(?i)\b(?:go|going|proceed|proceeding|went|stick|sticking)\s+with\s+(.+)`),
+	// "decided on X", "we'll be doing X", "let's try X", "use X instead"
+	regexp.MustCompile(`(?i)\b(?:decided on|settled on|agreed on|opted for|chose|picked|selected|be doing|let's try|let's do|let's use|try|use)\s+(.+)`),
+	// "the rate is now $150", "the priority is market expansion now"
+	regexp.MustCompile(`(?i)\b(?:is|are|'s)\s+now\s+(.+)`),
+	// "finalized the pricing at $50", "capped at 10"
+	regexp.MustCompile(`(?i)\b(?:finali[sz]ed|set|fixed|capped|priced)\b[^.;!?]{0,30}?\bat\s+(.+)`),
+	// copula: "the budget is $80,000", "meeting is in Portland"
+	regexp.MustCompile(`(?i)\b(?:is|are|will be|'s)\s+(?:(?:in|at|on|for)\s+)?(.+)`),
+}
+
+// reTail cuts a captured replacement at words that end the value.
+var reTail = regexp.MustCompile(`(?i)\s*(?:[.;!?]|\s(?:instead|now|then|too|please|as well|because|due to|since|so that|but|and then|that works|for the \w+|for now)\b).*$`)
+
+// stopwords carry no topic.
+var stopwords = setOf("a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as", "is", "are", "was", "were", "be", "been", "being",
+	"it", "its", "it's", "this", "that", "these", "those", "we", "we're", "we've", "we'll", "our", "us", "i", "i'm", "i'll", "i've", "me", "my", "you", "your", "they", "their", "them", "he", "she", "his", "her",
+	"do", "does", "did", "have", "has", "had", "will", "would", "can", "could", "should", "shall", "may", "might", "must", "not", "no", "yes", "so", "then", "than", "too", "also", "just", "about", "into", "out", "up",
+	"let", "let's", "what", "when", "where", "which", "who", "how", "why", "all", "any", "some", "there", "here", "now", "new", "get", "got", "go", "going", "make", "need", "want", "please", "ok", "okay",
+	"actually", "instead", "change", "changed", "update", "updated", "wait", "way", "by", "per", "v2", "v3")
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+func concat(lists ...[]cue) []cue {
+	var out []cue
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// reWord splits text into words for term overlap.
+var reWord = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9'&-]*`)
+
+// terms returns the stemmed topic words of s.
+func terms(s string) map[string]bool {
+	out := make(map[string]bool)
+	for _, w := range reWord.FindAllString(strings.ReplaceAll(s, "_", " "), -1) {
+		w = strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'"))
+		if len(w) < 3 || stopwords[w] {
+			continue
+		}
+		out[stem(w)] = true
+	}
+	return out
+}
+
+// stem folds common English inflections so "pricing" meets "price".
+func stem(w string) string {
+	for _, suf := range []string{"ing", "ed", "es", "s", "e"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}

@@ -1,0 +1,515 @@
+package detect
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// candidate is a record the turn may supersede, with the evidence.
+type candidate struct {
+	rec     Record
+	score   int
+	keyHits int    // key words the turn mentions
+	typed   *value // a turn value of the record's type with a different value
+	choice  *value // a turn choice that differs from the record's value
+	old     bool   // the turn names the record's value as the old one
+	recent  bool   // the record's value was mentioned in the latest turns
+	recency int    // how late its words were last discussed (0: not recently)
+	prev    string // the record's value being replaced
+	cue     []foundCue
+}
+
+// matchRecord decides whether the turn supersedes fact or assertion r.
+func matchRecord(r Record, v *turnView, known []Record, recentTerms []map[string]bool) (candidate, bool) {
+	c := candidate{rec: r, cue: v.cues}
+	keyT := terms(r.Key)
+	for t := range keyT {
+		// "Keep the location, but ...": a protected key is not touched.
+		if v.protected[t] {
+			return c, false
+		}
+	}
+	val := bare(r.Value)
+	if val == "" {
+		return c, false
+	}
+	rvals := recordValues(val)
+	rchoice := normChoice(val)
+	c.prev = val
+
+	c.keyHits = overlap(keyT, v.terms)
+	valHits := 0
+	for t := range terms(val) {
+		if v.terms[t] && !keyT[t] {
+			valHits++
+		}
+	}
+
+	// The turn names r's value in an old position: "from X", "instead of X".
+	for _, tv := range v.values {
+		if tv.old && hasNorm(rvals, tv.norm) {
+			c.old, c.prev = true, tv.text
+		}
+	}
+	if i := indexFold(v.text, val); i >= 0 && oldBefore(v.text, i) {
+		c.old = true
+	}
+	// The turn restates r's value in a new position: nothing changes.
+	restated := !c.old && (containsFold(v.text, val) || coveredBy(rvals, v.values))
+
+	// A new value of the same type (money for money, date for date).
+	for i, tv := range v.values {
+		if tv.old || !tv.typ.strong() || !hasType(rvals, tv.typ) || hasNorm(rvals, tv.norm) {
+			continue
+		}
+		// A turn that also repeats r's value of this type is elaborating
+		// ("launch March 1, code freeze Feb 15"), not replacing it.
+		if restatesType(rvals, v.values, tv.typ) {
+			continue
+		}
+		c.typed = &v.values[i]
+		// Keep a short value whole ("Los Angeles"); quote the typed part of a long one.
+		for _, rv := range rvals {
+			if rv.typ == tv.typ && len(val) > 40 {
+				c.prev = rv.text
+				break
+			}
+		}
+		break
+	}
+	for i, ch := range v.choices {
+		if ch.norm != rchoice && !containsFold(val, ch.text) && !containsFold(ch.text, val) {
+			c.choice = &v.choices[i]
+		}
+	}
+	c.recent = mentionedRecently(val, known)
+	c.recency = recency(val, recentTerms)
+
+	strongCue := v.has(cueExplicit) || v.has(cueTemporal)
+	switch {
+	case c.old:
+		// Naming the old value as old is the clearest signal of all.
+	case restated:
+		return c, false
+	case strongCue:
+		// A change word needs some link to r: its key, its words, a value of
+		// its type, or a recent mention of its value.
+		if c.keyHits == 0 && valHits == 0 && c.typed == nil && !c.recent && c.recency == 0 {
+			return c, false
+		}
+	case v.has(cueDecision):
+		// Choosing a named alternative needs a rival value and a link.
+		if (c.typed == nil && c.choice == nil) || (c.keyHits == 0 && valHits == 0 && !c.recent && c.recency == 0) {
+			return c, false
+		}
+	default:
+		// No cue: the turn must name r's key and give it a new typed value,
+		// or assign a new value to it with a plain "is".
+		if c.keyHits == 0 || (c.typed == nil && (c.choice == nil || !v.copular)) {
+			return c, false
+		}
+	}
+	c.score = 2*c.keyHits + valHits
+	if c.typed != nil {
+		c.score += 2
+	}
+	if c.choice != nil {
+		c.score++
+	}
+	if c.recent {
+		c.score++
+	}
+	c.score = c.score*1000 + c.recency // later discussion breaks ties
+	if c.old {
+		c.score += 3
+	}
+	return c, true
+}
+
+// best keeps the top-scoring candidates, plus any with direct evidence (its
+// key and a new value of its type, or its old value named as old).
+func best(cs []candidate) []candidate {
+	top := 0
+	for _, c := range cs {
+		top = max(top, c.score)
+	}
+	if top > 0 && top < 1000 {
+		top = 1 // only recency: no candidate has real evidence
+	}
+	var out []candidate
+	for _, c := range cs {
+		if c.score == top || c.old || (c.keyHits > 0 && c.typed != nil) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// detection turns a candidate into a Detection.
+func (c candidate) detection(v *turnView, auth, authCue string, opts Options) Detection {
+	d := Detection{
+		Superseded: []Ref{{c.rec.ID, c.rec.Kind}},
+		Key:        c.rec.Key,
+		Previous:   c.prev,
+		Authority:  auth,
+	}
+	d.Replacement = replacement(v, c.typed, c.choice)
+	d.Kind, d.Confidence, d.Cue = classify(v, c.rec, auth, authCue, opts)
+	if d.Kind == KindImplicit && d.Cue == "" {
+		d.Cue = strings.Join(keys(terms(c.rec.Key), v.terms), " ") + " → " + d.Replacement
+	}
+	if c.keyHits == 0 && c.typed == nil && !c.old {
+		d.Confidence -= 0.2 // linked only by words of the value or recency
+	}
+	if c.old {
+		d.Confidence += 0.05
+	}
+	d.Confidence = min(1, max(0, d.Confidence))
+	d.Blocked = blocked(auth, c.rec.Authority, opts)
+	return d
+}
+
+// replacement picks the new value: an assignment that contains the typed
+// value, else the typed value, else the assignment, else the active text.
+func replacement(v *turnView, typed, choice *value) string {
+	switch {
+	case choice != nil && (typed == nil || containsFold(choice.text, typed.text)):
+		return choice.text
+	case typed != nil:
+		return typed.text
+	}
+	return v.text
+}
+
+// classify names the detection kind from the strongest cue: an authority of
+// manager rank or above, then a correction word, then a temporal word (only
+// for time-sensitive records), else implicit.
+func classify(v *turnView, r Record, auth, authCue string, opts Options) (Kind, float64, string) {
+	var words []string
+	for _, c := range v.cues {
+		words = append(words, c.text)
+	}
+	cue := strings.Join(dedupe(words), "; ")
+	if authCue != "" && opts.Rank(auth) >= max(0, opts.Rank("manager")) {
+		return KindAuthority, 0.85, strings.Trim(authCue+"; "+cue, "; ")
+	}
+	switch {
+	case v.has(cueExplicit):
+		return KindExplicit, 0.9, cue
+	case v.has(cueTemporal) && timeSensitive(r):
+		return KindTemporal, 0.85, cue
+	case v.has(cueTemporal):
+		return KindExplicit, 0.75, cue
+	case v.has(cueDecision):
+		return KindImplicit, 0.7, cue
+	}
+	return KindImplicit, 0.6, ""
+}
+
+// blocked reports whether the statement ranks below the record; unknown
+// authorities never block.
+func blocked(statement, record string, opts Options) bool {
+	s, r := opts.Rank(statement), opts.Rank(record)
+	return s >= 0 && r >= 0 && s < r
+}
+
+// timeSensitive reports whether r holds a price, date, time, amount or status,
+// the values that "as of today" or "now" update.
+func timeSensitive(r Record) bool {
+	for _, v := range extractValues(r.Value) {
+		if v.typ != tName && v.typ != tNumber {
+			return true
+		}
+	}
+	k := terms(r.Key)
+	for _, w := range []string{"price", "cost", "rate", "deadline", "due", "date", "status", "schedul", "time", "eta", "launch", "expir", "budget", "fee"} {
+		if k[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// matchTurns finds superseded turns when no fact is: an earlier turn that
+// gave a different value of the same type, or a different choice, linked by
+// shared words or by being the latest such turn.
+func matchTurns(v *turnView, known []Record, auth, authCue string, opts Options) []Detection {
+	strongCue := v.has(cueExplicit) || v.has(cueTemporal)
+	if !strongCue && !v.has(cueDecision) && !v.copular {
+		return nil
+	}
+	var out []Detection
+	latest := true
+	for i := len(known) - 1; i >= 0; i-- {
+		r := known[i]
+		if r.Kind != RecordTurn {
+			continue
+		}
+		past := view(r.Value)
+		if past == nil {
+			continue
+		}
+		shared := overlap(past.terms, v.terms)
+		var typed *value
+		var prev string
+		for j, tv := range v.values {
+			if tv.old || !tv.typ.strong() {
+				continue
+			}
+			for _, pv := range past.values {
+				if pv.typ == tv.typ && pv.norm != tv.norm && !hasNorm(past.values, tv.norm) {
+					typed, prev = &v.values[j], pv.text
+					break
+				}
+			}
+			if typed != nil {
+				break
+			}
+		}
+		var choice *value
+		for j, ch := range v.choices {
+			for _, pc := range past.choices {
+				if pc.norm != ch.norm && !containsFold(pc.text, ch.text) && !containsFold(ch.text, pc.text) {
+					choice, prev = &v.choices[j], pc.text
+				}
+			}
+		}
+		ok := false
+		switch {
+		case strongCue:
+			// A change word reaches back to the latest turn that set a value,
+			// or to any turn sharing words with it and a rival value.
+			ok = (typed != nil || choice != nil) && (latest || shared > 0)
+		case v.has(cueDecision):
+			ok = (typed != nil || choice != nil) && shared > 0
+		default:
+			ok = typed != nil && shared >= 2
+		}
+		if typed != nil || choice != nil {
+			latest = false
+		}
+		if !ok || prev == "" {
+			continue
+		}
+		d := Detection{Superseded: []Ref{{r.ID, r.Kind}}, Previous: prev, Authority: auth}
+		d.Replacement = replacement(v, typed, choice)
+		d.Kind, d.Confidence, d.Cue = classify(v, r, auth, authCue, opts)
+		if d.Cue == "" {
+			d.Cue = d.Replacement
+		}
+		d.Confidence -= 0.1 // a turn is weaker evidence than a fact
+		d.Blocked = blocked(auth, r.Authority, opts)
+		out = append(out, d)
+	}
+	return mergeTurnDetections(out)
+}
+
+// recordValues extracts the values of a stored value, which is not a
+// sentence: its first word may be a name ("Denver").
+func recordValues(val string) []value {
+	const pad = "· "
+	vs := extractValues(pad + val)
+	for i := range vs {
+		vs[i].start -= len(pad)
+		vs[i].end -= len(pad)
+	}
+	return vs
+}
+
+// mergeTurnDetections joins detections that replace with the same value.
+func mergeTurnDetections(ds []Detection) []Detection {
+	var out []Detection
+	for _, d := range ds {
+		merged := false
+		for i := range out {
+			if out[i].Replacement == d.Replacement && out[i].Kind == d.Kind && out[i].Blocked == d.Blocked {
+				out[i].Superseded = append(out[i].Superseded, d.Superseded...)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// recency rates how late the words of val were discussed in the latest
+// turns: the position, counted over the latest turns' text, of the end of
+// the last sentence sharing at least half of val's words (at least two).
+// 0 means not recently; larger is later.
+func recency(val string, sentences []map[string]bool) int {
+	want := terms(val)
+	need := max(2, (len(want)+1)/2)
+	if len(want) < 2 {
+		return 0
+	}
+	best := 0
+	for i, s := range sentences {
+		if overlap(want, s) >= need {
+			best = i + 1
+		}
+	}
+	return best
+}
+
+// recentSentenceTerms returns the words of each sentence of the latest
+// turns, oldest first.
+func recentSentenceTerms(known []Record) []map[string]bool {
+	var recent []Record
+	for i := len(known) - 1; i >= 0 && len(recent) < recentTurns; i-- {
+		if known[i].Kind == RecordTurn {
+			recent = append(recent, known[i])
+		}
+	}
+	var out []map[string]bool
+	for i := len(recent) - 1; i >= 0; i-- {
+		for _, s := range splitSentences(recent[i].Value) {
+			out = append(out, terms(s))
+		}
+	}
+	return out
+}
+
+// restatesType reports whether tvals repeat (in a new position) one of
+// rvals' values of type t.
+func restatesType(rvals, tvals []value, t valueType) bool {
+	for _, tv := range tvals {
+		if tv.typ == t && !tv.old && hasNorm(rvals, tv.norm) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionedRecently reports whether val occurs in one of the latest turns.
+func mentionedRecently(val string, known []Record) bool {
+	n := 0
+	for i := len(known) - 1; i >= 0 && n < recentTurns; i-- {
+		if known[i].Kind != RecordTurn {
+			continue
+		}
+		n++
+		if containsFold(known[i].Value, val) {
+			return true
+		}
+	}
+	return false
+}
+
+func overlap(a, b map[string]bool) int {
+	n := 0
+	for t := range a {
+		if b[t] {
+			n++
+		}
+	}
+	return n
+}
+
+// keys lists the words of a found in b, sorted.
+func keys(a, b map[string]bool) []string {
+	var out []string
+	for t := range a {
+		if b[t] {
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func hasType(vs []value, t valueType) bool {
+	for _, v := range vs {
+		if v.typ == t {
+			return true
+		}
+	}
+	return false
+}
+
+func hasNorm(vs []value, norm string) bool {
+	for _, v := range vs {
+		if v.norm == norm {
+			return true
+		}
+	}
+	return false
+}
+
+// coveredBy reports whether every strong value of rvals appears, in a new
+// position, among tvals, and tvals offers no rival of those types.
+func coveredBy(rvals, tvals []value) bool {
+	n := 0
+	for _, rv := range rvals {
+		if !rv.typ.strong() || rv.typ == tName {
+			continue
+		}
+		n++
+		found := false
+		for _, tv := range tvals {
+			if tv.typ == rv.typ && !tv.old {
+				if tv.norm != rv.norm {
+					return false
+				}
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return n > 0
+}
+
+func dedupe(ss []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// containsFold reports whether phrase occurs in text, case-insensitively, on
+// word boundaries where the phrase begins or ends with a word character.
+func containsFold(text, phrase string) bool { return indexFold(text, phrase) >= 0 }
+
+// indexFold is the byte offset of the first such occurrence in the lowered
+// text, or -1.
+func indexFold(text, phrase string) int {
+	phrase = strings.TrimSpace(phrase)
+	if phrase == "" {
+		return -1
+	}
+	t, p := strings.ToLower(text), strings.ToLower(phrase)
+	first, _ := utf8.DecodeRuneInString(p)
+	last, _ := utf8.DecodeLastRuneInString(p)
+	for from := 0; from <= len(t)-len(p); {
+		i := strings.Index(t[from:], p)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(t[:i])
+		after, _ := utf8.DecodeRuneInString(t[i+len(p):])
+		if (!isWordRune(first) || i == 0 || !isWordRune(before)) &&
+			(!isWordRune(last) || i+len(p) == len(t) || !isWordRune(after)) {
+			if len(t) == len(text) {
+				return i
+			}
+			return 0 // lowering changed lengths; offsets are approximate
+		}
+		_, size := utf8.DecodeRuneInString(t[i:])
+		from = i + size
+	}
+	return -1
+}
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -1,0 +1,39 @@
+package httpguard
+
+import (
+	"context"
+	"net/http"
+)
+
+// Healthz returns the liveness handler: 200 "ok" as long as the process
+// serves HTTP.
+func Healthz() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeText(w, http.StatusOK, "ok")
+	})
+}
+
+// Readyz returns the readiness handler. It runs checks in order with the
+// request's context and answers 503 with the first failing check's error
+// message, or 200 "ok" when all pass. The messages are meant for operators
+// and probes: keep secrets and tenant data out of them.
+func Readyz(checks ...func(context.Context) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, check := range checks {
+			if err := check(r.Context()); err != nil {
+				writeText(w, http.StatusServiceUnavailable, err.Error())
+				return
+			}
+		}
+		writeText(w, http.StatusOK, "ok")
+	})
+}
+
+func writeText(w http.ResponseWriter, status int, msg string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(msg + "\n"))
+}
