@@ -3,12 +3,15 @@ package facts
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -92,6 +95,16 @@ func TestConflictOpener(t *testing.T) {
 
 func partition(t testing.TB, id authority.Identity) tenancy.Partition {
 	t.Helper()
+	p, err := tenancy.For(verified(t, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// verified returns id as a Verifier would.
+func verified(t testing.TB, id authority.Identity) authority.Identity {
+	t.Helper()
 	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: []byte("s")})
 	if err != nil {
 		t.Fatal(err)
@@ -104,9 +117,56 @@ func partition(t testing.TB, id authority.Identity) tenancy.Partition {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := tenancy.For(vid)
-	if err != nil {
-		t.Fatal(err)
+	return vid
+}
+
+// TestListWithheld: a page counts the matching facts of its range the
+// caller may not see, each once across pages, and nothing else of them.
+func TestListWithheld(t *testing.T) {
+	svc, _ := newTestService(t)
+	clock := svc.clock.(*temporal.Manual)
+	boss := verified(t, authority.Identity{UserID: "boss", Org: "o", Authority: "executive", Kind: authority.KindAgent})
+	clerk := verified(t, authority.Identity{UserID: "clerk", Org: "o", Authority: "employee", Kind: authority.KindAgent})
+	secret := &permissions.Restriction{MinAuthority: "executive"}
+	// public, secret, public, secret, secret, public
+	for i, r := range []*permissions.Restriction{nil, secret, nil, secret, secret, nil} {
+		in := WriteInput{Key: fmt.Sprintf("k%d", i), Value: []byte(`"v"`), MemoryType: MemoryOrganizational, RestrictedTo: r}
+		if _, err := svc.Write(authority.NewContext(context.Background(), boss), in); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(time.Second)
 	}
-	return p
+	cases := []struct {
+		name         string
+		caller       authority.Identity
+		first        int
+		wantPages    [][]string
+		wantWithheld []int
+	}{
+		{"clerk, pages of 2", clerk, 2, [][]string{{"k0", "k2"}, {"k5"}}, []int{1, 2}},
+		{"clerk, one page", clerk, 10, [][]string{{"k0", "k2", "k5"}}, []int{3}},
+		{"boss", boss, 10, [][]string{{"k0", "k1", "k2", "k3", "k4", "k5"}}, []int{0}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := authority.NewContext(context.Background(), tc.caller)
+			after := ""
+			for i, want := range tc.wantPages {
+				pg, err := svc.List(ctx, Filter{}, tc.first, after, temporal.View{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var keys []string
+				for _, f := range pg.Facts {
+					keys = append(keys, f.Key)
+				}
+				if !slices.Equal(keys, want) || pg.Withheld != tc.wantWithheld[i] || pg.HasNext != (i < len(tc.wantPages)-1) {
+					t.Fatalf("page %d: keys %v withheld %d hasNext %v; want %v withheld %d", i, keys, pg.Withheld, pg.HasNext, want, tc.wantWithheld[i])
+				}
+				if pg.HasNext {
+					after = pg.Cursors[len(pg.Cursors)-1]
+				}
+			}
+		})
+	}
 }

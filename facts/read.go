@@ -342,9 +342,14 @@ type Page struct {
 	Facts   []Fact
 	Cursors []string
 	HasNext bool
+	// Withheld counts the facts of the page's range that match the filter
+	// but that the caller may not see. Only the count is ever reported
+	// (assembled context says that something was withheld, never what).
+	Withheld int
 }
 
 type listed struct {
+	hidden bool // matches, but the caller may not see it
 	f      Fact
 	cursor []byte // recordedAt, id
 }
@@ -387,13 +392,24 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 	}
 	slices.SortFunc(all, func(a, b listed) int { return byRecorded(a.f, b.f) })
 	var pg Page
-	if len(all) > first {
-		all, pg.HasNext = all[:first], true
-	}
+	pending := 0 // hidden facts since the last visible one
 	for _, l := range all {
+		if l.hidden {
+			pending++
+			continue
+		}
+		if len(pg.Facts) == first {
+			// The next page starts after the last fact shown: the hidden
+			// ones since then are counted there.
+			pg.HasNext, pending = true, 0
+			break
+		}
+		pg.Withheld += pending
+		pending = 0
 		pg.Facts = append(pg.Facts, l.f)
 		pg.Cursors = append(pg.Cursors, base64.RawURLEncoding.EncodeToString(l.cursor))
 	}
+	pg.Withheld += pending
 	return pg, nil
 }
 
@@ -408,6 +424,7 @@ func (s *Service) listSpace(tx *store.Txn, caller authority.Identity, sp tenancy
 		from = append(append(append([]byte(nil), prefix...), start...), 0) // strictly after
 	}
 	var out []listed
+	shown := 0
 	err := tx.Scan(sp, table, prefix, store.ScanOptions{Start: from, KeysOnly: true}, func(suffix []byte, _ store.Item) (bool, error) {
 		tail := suffix[len(prefix):]
 		r := store.NewReader(tail)
@@ -424,10 +441,16 @@ func (s *Service) listSpace(tx *store.Txn, caller authority.Identity, sp tenancy
 			return false, err
 		}
 		f, ok := raw.In(v)
-		if ok && fl.match(f) && s.visible(caller, f) {
-			out = append(out, listed{f: f, cursor: append([]byte(nil), tail...)})
+		if ok && fl.match(f) {
+			hidden := !s.visible(caller, f)
+			if hidden {
+				f = Fact{ID: f.ID, RecordedAt: f.RecordedAt} // nothing of it leaves this function
+			} else {
+				shown++
+			}
+			out = append(out, listed{f: f, hidden: hidden, cursor: append([]byte(nil), tail...)})
 		}
-		return len(out) < n, nil
+		return shown < n, nil
 	})
 	return out, err
 }
