@@ -20,7 +20,7 @@ func main() {
 	flag.StringVar(&c.Dir, "dir", "", "data directory (default: a new temporary one)")
 	flag.IntVar(&c.Cycles, "cycles", 20, "kill-and-restart cycles")
 	flag.IntVar(&c.Writers, "writers", 8, "concurrent writers")
-	flag.IntVar(&c.Keys, "keys", 4, "supersession chains the writers share")
+	flag.IntVar(&c.Keys, "keys", 8, "supersession chains the writers share")
 	flag.DurationVar(&c.MinRun, "min-run", 100*time.Millisecond, "shortest run before a kill")
 	flag.DurationVar(&c.MaxRun, "max-run", 1500*time.Millisecond, "longest run before a kill")
 	flag.Uint64Var(&c.Seed, "seed", uint64(time.Now().UnixNano()), "random seed (printed, to replay a run)")
