@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/server"
 )
 
@@ -26,6 +27,14 @@ type serveConfig struct {
 	logLevel, logFormat       string
 	requestTimeout, drain     time.Duration
 	authorityOrder            string
+	limits                    graph.Limits
+	maxBodyBytes              int64
+	rateLimit                 float64
+	rateBurst                 int
+	minFreeDisk               uint64
+	readHeaderTimeout         time.Duration
+	readTimeout, writeTimeout time.Duration
+	idleTimeout               time.Duration
 }
 
 type jwtFlags struct {
@@ -55,6 +64,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.DurationVar(&c.drain, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests to finish")
 	fs.StringVar(&c.authorityOrder, "authority-order", strings.Join(authority.DefaultOrder, ","), "authorities, lowest first, comma-separated")
 	c.jwt.register(fs)
+	c.registerLimits(fs)
 	if err := parse(fs, args, env); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -72,6 +82,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.RequestTimeout = c.requestTimeout
 	opts.AuthorityOrder = strings.Split(c.authorityOrder, ",")
 	opts.Logger = logger
+	c.applyLimits(&opts)
 	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
 		return err
 	}
@@ -97,6 +108,33 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	})
 	logger.Info("shutting down")
 	return errors.Join(err, srv.Close())
+}
+
+// registerLimits adds the flags of the request limits and timeouts.
+func (c *serveConfig) registerLimits(fs *flag.FlagSet) {
+	d, dl := server.DefaultOptions(""), graph.DefaultLimits()
+	fs.IntVar(&c.limits.MaxComplexity, "max-complexity", dl.MaxComplexity, "largest query complexity (each field 1; a page multiplies its selection by first, other lists by 10)")
+	fs.IntVar(&c.limits.MaxDepth, "max-depth", dl.MaxDepth, "deepest selection nesting of a query")
+	fs.IntVar(&c.limits.MaxAliases, "max-aliases", dl.MaxAliases, "most aliased fields in one query")
+	fs.IntVar(&c.limits.MaxOperations, "max-operations", dl.MaxOperations, "most operation definitions in one document")
+	fs.IntVar(&c.limits.ParserTokens, "max-tokens", dl.ParserTokens, "most lexical tokens in one GraphQL document")
+	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", d.MaxBodyBytes, "largest request body in bytes (413 above)")
+	fs.Float64Var(&c.rateLimit, "rate-limit", d.RateLimit, "requests per second per organization, sustained (0 disables; 429 with Retry-After above)")
+	fs.IntVar(&c.rateBurst, "rate-burst", d.RateBurst, "requests an organization may send in a burst above --rate-limit")
+	fs.Uint64Var(&c.minFreeDisk, "min-free-disk", d.MinFreeDisk, "free bytes on the data directory's disk below which writes are refused and /readyz fails (0 disables)")
+	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time to read a request's headers")
+	fs.DurationVar(&c.readTimeout, "read-timeout", d.ReadTimeout, "time to read a whole request")
+	fs.DurationVar(&c.writeTimeout, "write-timeout", d.WriteTimeout, "time to write a response (not applied to /admin/backup)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
+}
+
+func (c *serveConfig) applyLimits(o *server.Options) {
+	o.Limits = c.limits
+	o.MaxBodyBytes = c.maxBodyBytes
+	o.RateLimit, o.RateBurst = c.rateLimit, c.rateBurst
+	o.MinFreeDisk = c.minFreeDisk
+	o.ReadHeaderTimeout, o.ReadTimeout = c.readHeaderTimeout, c.readTimeout
+	o.WriteTimeout, o.IdleTimeout = c.writeTimeout, c.idleTimeout
 }
 
 func verifierMissing(v authority.VerifierConfig) error {

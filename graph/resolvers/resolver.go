@@ -6,10 +6,13 @@ package resolvers
 import (
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/telemetry"
 )
 
 // Resolver holds the domain services the resolvers call.
 type Resolver struct {
 	FactService *facts.Service
 	Audit       *audit.Trail
+	// Metrics counts domain events (conflicts, expiries, assembly).
+	Metrics *telemetry.Metrics
 }
