@@ -129,3 +129,8 @@ type Decision struct {
 	Actor  string    `json:"actor"`
 	At     time.Time `json:"at"`
 }
+
+// Node is a candidate loaded for display: an *assertions.Assertion or a
+// *facts.Fact. It is declared here, empty, because those packages cannot
+// implement a method of this one.
+type Node interface{}

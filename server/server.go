@@ -6,14 +6,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/stategraph/stategraph/audit"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/playground"
 
+	"github.com/stategraph/stategraph/assertions"
+	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/graph/resolvers"
@@ -35,6 +37,17 @@ type Options struct {
 	AuthorityOrder []string
 	Clock          temporal.Clock
 	Logger         *slog.Logger
+	// MaxLease bounds UNTIL_TIME leases of state assertions.
+	MaxLease time.Duration
+	// VolatilePredicates are the keys and predicates writeFact refuses
+	// (state, asserted with assertState); a trailing * is a prefix.
+	VolatilePredicates []string
+	// ConflictPolicies are "predicate=policy" settings (latest,
+	// highest_authority, highest_confidence).
+	ConflictPolicies []string
+	// LeaseSweepInterval is how often expired leases are recorded; 0
+	// disables the sweep (reads still evaluate leases).
+	LeaseSweepInterval time.Duration
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -44,14 +57,19 @@ func DefaultOptions(dir string) Options {
 		Store:          store.DefaultOptions(dir),
 		RequestTimeout: 30 * time.Second,
 		AuthorityOrder: authority.DefaultOrder,
+
+		MaxLease:           assertions.DefaultMaxLease,
+		VolatilePredicates: assertions.DefaultVolatile,
+		LeaseSweepInterval: time.Minute,
 	}
 }
 
 // Server is a wired stategraph service.
 type Server struct {
-	store   *store.Store
-	handler http.Handler
-	logger  *slog.Logger
+	store      *store.Store
+	assertions *assertions.Service
+	handler    http.Handler
+	logger     *slog.Logger
 }
 
 // New opens the store and wires the services. Close releases them.
@@ -73,14 +91,35 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	policies, err := conflicts.ParsePolicies(o.ConflictPolicies)
+	if err != nil {
+		return nil, err
+	}
+	volatile, err := assertions.NewVolatile(o.VolatilePredicates)
+	if err != nil {
+		return nil, err
+	}
 	o.Store.Logger = o.Logger
 	st, err := store.Open(o.Store)
 	if err != nil {
 		return nil, err
 	}
+	fs := facts.NewService(st, o.Clock, order)
+	cs := conflicts.NewService(st, o.Clock, fs)
+	as, err := assertions.NewService(st, o.Clock, order, fs, cs, assertions.Options{
+		MaxLease: o.MaxLease, Policies: policies, SweepInterval: o.LeaseSweepInterval, Logger: o.Logger,
+	})
+	if err != nil {
+		return nil, errors.Join(err, st.Close())
+	}
+	fs.Volatile = volatile.Match
+	fs.OnWrite = cs.FactWritten
+	cs.Assertions = as
 	res := &resolvers.Resolver{
-		FactService: facts.NewService(st, o.Clock, order),
-		Audit:       audit.NewTrail(st),
+		FactService:      fs,
+		Audit:            audit.NewTrail(st),
+		AssertionService: as,
+		ConflictService:  cs,
 	}
 	gql := graph.NewHandler(res, graph.Options{
 		Introspection: o.Dev || o.Introspection,
@@ -95,7 +134,8 @@ func New(o Options) (*Server, error) {
 	if o.Dev {
 		mux.Handle("GET /{$}", playground.Handler("stategraph", "/graphql"))
 	}
-	return &Server{store: st, handler: mux, logger: o.Logger}, nil
+	as.Start()
+	return &Server{store: st, assertions: as, handler: mux, logger: o.Logger}, nil
 }
 
 // Handler returns the HTTP handler of every endpoint.
@@ -104,8 +144,16 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // Store returns the server's store, for operational tasks.
 func (s *Server) Store() *store.Store { return s.store }
 
-// Close closes the store. Call it after the HTTP server has drained.
-func (s *Server) Close() error { return s.store.Close() }
+// SweepLeases records every lease that has ended, now, as the background
+// sweep does; it returns how many assertions expired.
+func (s *Server) SweepLeases(ctx context.Context) (int, error) { return s.assertions.Sweep(ctx) }
+
+// Close stops background work, then closes the store. Call it after the
+// HTTP server has drained.
+func (s *Server) Close() error {
+	s.assertions.Stop()
+	return s.store.Close()
+}
 
 // Serve runs an HTTP server on addr until ctx is cancelled, then drains
 // requests for at most drain and returns. It does not close the store.

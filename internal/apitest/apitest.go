@@ -43,6 +43,7 @@ func New(t testing.TB, opts ...func(*server.Options)) *Env {
 	o.Store.SyncWrites = false
 	o.Verifier = authority.VerifierConfig{Secret: Secret}
 	o.Clock = clock
+	o.LeaseSweepInterval = 0 // tests sweep with Server.SweepLeases
 	for _, f := range opts {
 		f(&o)
 	}
