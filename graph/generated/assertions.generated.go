@@ -23,15 +23,22 @@ type ConflictResolver interface {
 	Context(ctx context.Context, obj *conflicts.Conflict) (*string, error)
 	Candidates(ctx context.Context, obj *conflicts.Conflict) ([]conflicts.Node, error)
 	Decision(ctx context.Context, obj *conflicts.Conflict) (*conflicts.Decision, error)
+	Reason(ctx context.Context, obj *conflicts.Conflict) (*string, error)
 }
 type DecisionResolver interface {
 	Kept(ctx context.Context, obj *conflicts.Decision) (conflicts.Node, error)
 	Revoked(ctx context.Context, obj *conflicts.Decision) ([]conflicts.Node, error)
 
+	Policy(ctx context.Context, obj *conflicts.Decision) (*string, error)
 	Conflict(ctx context.Context, obj *conflicts.Decision) (*conflicts.Conflict, error)
 	Promoted(ctx context.Context, obj *conflicts.Decision) (*facts.Fact, error)
 }
 type StateAssertionResolver interface {
+	Visibility(ctx context.Context, obj *assertions.Assertion) (*string, error)
+
+	HypothesisGroup(ctx context.Context, obj *assertions.Assertion) (*string, error)
+	Authority(ctx context.Context, obj *assertions.Assertion) (*string, error)
+
 	SubjectEntity(ctx context.Context, obj *assertions.Assertion) (*assertions.Entity, error)
 	ObjectEntity(ctx context.Context, obj *assertions.Assertion) (*assertions.Entity, error)
 	Conflicts(ctx context.Context, obj *assertions.Assertion) ([]*conflicts.Conflict, error)
@@ -283,10 +290,10 @@ func (ec *executionContext) _Conflict_reason(ctx context.Context, field graphql.
 		field,
 		ec.fieldContext_Conflict_reason,
 		func(ctx context.Context) (any, error) {
-			return obj.Reason, nil
+			return ec.Resolvers.Conflict().Reason(ctx, obj)
 		},
 		nil,
-		ec.marshalOString2string,
+		ec.marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -296,8 +303,8 @@ func (ec *executionContext) fieldContext_Conflict_reason(_ context.Context, fiel
 	fc = &graphql.FieldContext{
 		Object:     "Conflict",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type String does not have child fields")
 		},
@@ -725,10 +732,10 @@ func (ec *executionContext) _Decision_policy(ctx context.Context, field graphql.
 		field,
 		ec.fieldContext_Decision_policy,
 		func(ctx context.Context) (any, error) {
-			return obj.Policy, nil
+			return ec.Resolvers.Decision().Policy(ctx, obj)
 		},
 		nil,
-		ec.marshalOString2string,
+		ec.marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -738,8 +745,8 @@ func (ec *executionContext) fieldContext_Decision_policy(_ context.Context, fiel
 	fc = &graphql.FieldContext{
 		Object:     "Decision",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type String does not have child fields")
 		},
@@ -1486,10 +1493,10 @@ func (ec *executionContext) _StateAssertion_visibility(ctx context.Context, fiel
 		field,
 		ec.fieldContext_StateAssertion_visibility,
 		func(ctx context.Context) (any, error) {
-			return obj.Visibility, nil
+			return ec.Resolvers.StateAssertion().Visibility(ctx, obj)
 		},
 		nil,
-		ec.marshalOString2string,
+		ec.marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1499,8 +1506,8 @@ func (ec *executionContext) fieldContext_StateAssertion_visibility(_ context.Con
 	fc = &graphql.FieldContext{
 		Object:     "StateAssertion",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type String does not have child fields")
 		},
@@ -1544,10 +1551,10 @@ func (ec *executionContext) _StateAssertion_hypothesisGroup(ctx context.Context,
 		field,
 		ec.fieldContext_StateAssertion_hypothesisGroup,
 		func(ctx context.Context) (any, error) {
-			return obj.HypothesisGroup, nil
+			return ec.Resolvers.StateAssertion().HypothesisGroup(ctx, obj)
 		},
 		nil,
-		ec.marshalOString2string,
+		ec.marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1557,8 +1564,8 @@ func (ec *executionContext) fieldContext_StateAssertion_hypothesisGroup(_ contex
 	fc = &graphql.FieldContext{
 		Object:     "StateAssertion",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type String does not have child fields")
 		},
@@ -1573,10 +1580,10 @@ func (ec *executionContext) _StateAssertion_authority(ctx context.Context, field
 		field,
 		ec.fieldContext_StateAssertion_authority,
 		func(ctx context.Context) (any, error) {
-			return obj.Authority, nil
+			return ec.Resolvers.StateAssertion().Authority(ctx, obj)
 		},
 		nil,
-		ec.marshalOString2string,
+		ec.marshalOString2ᚖstring,
 		true,
 		false,
 	)
@@ -1586,8 +1593,8 @@ func (ec *executionContext) fieldContext_StateAssertion_authority(_ context.Cont
 	fc = &graphql.FieldContext{
 		Object:     "StateAssertion",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type String does not have child fields")
 		},
@@ -3399,7 +3406,38 @@ func (ec *executionContext) _Conflict(ctx context.Context, sel ast.SelectionSet,
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "reason":
-			out.Values[i] = ec._Conflict_reason(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Conflict_reason(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "openedAt":
 			out.Values[i] = ec._Conflict_openedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -3624,7 +3662,38 @@ func (ec *executionContext) _Decision(ctx context.Context, sel ast.SelectionSet,
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "policy":
-			out.Values[i] = ec._Decision_policy(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Decision_policy(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "conflict":
 			field := field
 
@@ -3830,16 +3899,109 @@ func (ec *executionContext) _StateAssertion(ctx context.Context, sel ast.Selecti
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "visibility":
-			out.Values[i] = ec._StateAssertion_visibility(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StateAssertion_visibility(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "tags":
 			out.Values[i] = ec._StateAssertion_tags(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "hypothesisGroup":
-			out.Values[i] = ec._StateAssertion_hypothesisGroup(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StateAssertion_hypothesisGroup(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "authority":
-			out.Values[i] = ec._StateAssertion_authority(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._StateAssertion_authority(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "createdAt":
 			out.Values[i] = ec._StateAssertion_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

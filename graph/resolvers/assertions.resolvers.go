@@ -18,10 +18,7 @@ import (
 )
 
 func (r *conflictResolver) Context(ctx context.Context, obj *conflicts.Conflict) (*string, error) {
-	if obj.Context == "" {
-		return nil, nil
-	}
-	return &obj.Context, nil
+	return optional(obj.Context), nil
 }
 
 func (r *conflictResolver) Candidates(ctx context.Context, obj *conflicts.Conflict) ([]conflicts.Node, error) {
@@ -30,6 +27,10 @@ func (r *conflictResolver) Candidates(ctx context.Context, obj *conflicts.Confli
 
 func (r *conflictResolver) Decision(ctx context.Context, obj *conflicts.Conflict) (*conflicts.Decision, error) {
 	return r.decision(ctx, obj.DecisionID)
+}
+
+func (r *conflictResolver) Reason(ctx context.Context, obj *conflicts.Conflict) (*string, error) {
+	return optional(obj.Reason), nil
 }
 
 func (r *decisionResolver) Kept(ctx context.Context, obj *conflicts.Decision) (conflicts.Node, error) {
@@ -41,6 +42,10 @@ func (r *decisionResolver) Kept(ctx context.Context, obj *conflicts.Decision) (c
 
 func (r *decisionResolver) Revoked(ctx context.Context, obj *conflicts.Decision) ([]conflicts.Node, error) {
 	return r.candidates(ctx, obj.Revoked, temporal.View{})
+}
+
+func (r *decisionResolver) Policy(ctx context.Context, obj *conflicts.Decision) (*string, error) {
+	return optional(obj.Policy), nil
 }
 
 func (r *decisionResolver) Conflict(ctx context.Context, obj *conflicts.Decision) (*conflicts.Conflict, error) {
@@ -159,6 +164,18 @@ func (r *queryResolver) Entity(ctx context.Context, id string, asOf *time.Time, 
 		return nil, err
 	}
 	return &e, nil
+}
+
+func (r *stateAssertionResolver) Visibility(ctx context.Context, obj *assertions.Assertion) (*string, error) {
+	return optional(obj.Visibility), nil
+}
+
+func (r *stateAssertionResolver) HypothesisGroup(ctx context.Context, obj *assertions.Assertion) (*string, error) {
+	return optional(obj.HypothesisGroup), nil
+}
+
+func (r *stateAssertionResolver) Authority(ctx context.Context, obj *assertions.Assertion) (*string, error) {
+	return optional(obj.Authority), nil
 }
 
 func (r *stateAssertionResolver) SubjectEntity(ctx context.Context, obj *assertions.Assertion) (*assertions.Entity, error) {

@@ -106,3 +106,11 @@ func (r *Resolver) entityOf(ctx context.Context, id string, v temporal.View) (*a
 	}
 	return &e, nil
 }
+
+// optional maps an empty string to null.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
