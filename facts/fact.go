@@ -148,6 +148,10 @@ type Fact struct {
 
 	NeedsReviewAt *time.Time `json:"needsReviewAt,omitempty"`
 
+	// PromotedFrom is the state assertion this fact was promoted from by
+	// an explicit decision (promoteState), if any.
+	PromotedFrom string `json:"promotedFrom,omitempty"`
+
 	// view is the view the fact was read in; edges resolve in it too.
 	view temporal.View
 }

@@ -35,13 +35,25 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:#-]{0,127}$`)
 func ValidID(s string) bool { return idPattern.MatchString(s) }
 
 // Service reads and writes persistent facts. It is safe for concurrent use
-// once its listeners and observers are added (at wiring time).
+// once its listeners, observers and hooks are set (at wiring time).
 type Service struct {
 	store     *store.Store
 	clock     temporal.Clock
 	order     *authority.Order
 	listeners []Listener
 	observers []func(written Fact, superseded *Fact)
+
+	// Volatile, when set, reports whether a key names volatile state
+	// (a location, a status, ...). Such a key is refused by every write
+	// except a promotion (WriteInput.PromotedFrom): state is asserted with
+	// a lease (assertState), not stored as a fact.
+	Volatile func(key string) bool
+	// OnWrite, when set, is called inside WriteTx after f is stored, with
+	// the other currently valid facts having f's key (f's own supersession
+	// already applied, so the fact f replaced is not among them). It runs
+	// in f's transaction; an error aborts the write. The conflicts package
+	// uses it to open a Conflict between valid facts that disagree.
+	OnWrite func(tx *store.Txn, caller authority.Identity, f Fact, rivals []Fact) error
 }
 
 // A Listener is told about every fact written, inside the write
@@ -88,6 +100,9 @@ type WriteInput struct {
 	// an explicit write.
 	Detection string
 	Cue       string
+	// PromotedFrom names the state assertion being promoted; only
+	// promoteState sets it.
+	PromotedFrom string
 }
 
 func (in *WriteInput) validate() error {
@@ -175,6 +190,9 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 	if err := in.validate(); err != nil {
 		return Fact{}, nil, err
 	}
+	if s.Volatile != nil && in.PromotedFrom == "" && s.Volatile(in.Key) {
+		return Fact{}, nil, fault.BadInputf("key", "admission rule volatile-predicate: key %q names volatile state, which is not stored as a fact; record it with assertState (a state assertion with a lease) and promote it with promoteState if it must persist", in.Key)
+	}
 	now := s.clock.Now()
 	src := DefaultSource(caller)
 	if in.Source != nil {
@@ -195,7 +213,7 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 		ID: in.ID, Key: in.Key, Value: compact(in.Value), MemoryType: mt,
 		Scope: cmp.Or(in.Scope, ScopeGlobal), ScopeID: in.ScopeID,
 		Source: src, DependsOn: dedupe(in.DependsOn),
-		ValidFrom: now, RecordedAt: now,
+		ValidFrom: now, RecordedAt: now, PromotedFrom: in.PromotedFrom,
 	}
 	sp, err := spaceFor(tx.Partition(), f.MemoryType)
 	if err != nil {
@@ -254,7 +272,27 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 		return Fact{}, nil, err
 	}
 	f.view = temporal.View{}
+	if s.OnWrite != nil {
+		if err := s.onWrite(tx, caller, f); err != nil {
+			return Fact{}, nil, err
+		}
+	}
 	return f, old, nil
+}
+
+// onWrite calls the OnWrite hook with the other valid facts of f's key.
+func (s *Service) onWrite(tx *store.Txn, caller authority.Identity, f Fact) error {
+	heads, err := s.heads(tx, f.Key, temporal.View{})
+	if err != nil {
+		return err
+	}
+	var rivals []Fact
+	for _, h := range heads {
+		if h.ID != f.ID && h.Key == f.Key && h.IsValid() {
+			rivals = append(rivals, h)
+		}
+	}
+	return s.OnWrite(tx, caller, f, rivals)
 }
 
 // supersede links f to the fact named by in.Supersedes and retires it;

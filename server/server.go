@@ -14,8 +14,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/graph"
@@ -58,6 +60,17 @@ type Options struct {
 	DiskProbe httpguard.Probe
 	// Timeouts of the HTTP server (see http.Server).
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxLease bounds UNTIL_TIME leases of state assertions.
+	MaxLease time.Duration
+	// VolatilePredicates are the keys and predicates writeFact refuses
+	// (state, asserted with assertState); a trailing * is a prefix.
+	VolatilePredicates []string
+	// ConflictPolicies are "predicate=policy" settings (latest,
+	// highest_authority, highest_confidence).
+	ConflictPolicies []string
+	// LeaseSweepInterval is how often expired leases are recorded; 0
+	// disables the sweep (reads still evaluate leases).
+	LeaseSweepInterval time.Duration
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -77,17 +90,22 @@ func DefaultOptions(dir string) Options {
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      90 * time.Second,
 		IdleTimeout:       120 * time.Second,
+
+		MaxLease:           assertions.DefaultMaxLease,
+		VolatilePredicates: assertions.DefaultVolatile,
+		LeaseSweepInterval: time.Minute,
 	}
 }
 
 // Server is a wired stategraph service.
 type Server struct {
-	store    *store.Store
-	handler  http.Handler
-	logger   *slog.Logger
-	opts     Options
-	metrics  *telemetry.Metrics
-	registry *prometheus.Registry
+	store      *store.Store
+	handler    http.Handler
+	logger     *slog.Logger
+	opts       Options
+	metrics    *telemetry.Metrics
+	registry   *prometheus.Registry
+	assertions *assertions.Service
 }
 
 // New opens the store and wires the services. Close releases them.
@@ -119,6 +137,14 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	policies, err := conflicts.ParsePolicies(o.ConflictPolicies)
+	if err != nil {
+		return nil, err
+	}
+	volatile, err := assertions.NewVolatile(o.VolatilePredicates)
+	if err != nil {
+		return nil, err
+	}
 	o.Store.Logger = o.Logger
 	st, err := store.Open(o.Store)
 	if err != nil {
@@ -128,19 +154,33 @@ func New(o Options) (*Server, error) {
 	telemetry.RegisterRuntime(reg)
 	reg.MustRegister(telemetry.NewBadgerCollector(st.Badger()))
 	metrics := telemetry.New(reg)
-	s := &Server{store: st, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 
-	factService := facts.NewService(st, o.Clock, order)
-	factService.Observe(func(written facts.Fact, superseded *facts.Fact) {
+	fs := facts.NewService(st, o.Clock, order)
+	fs.Observe(func(written facts.Fact, superseded *facts.Fact) {
 		metrics.FactWritten()
 		if superseded != nil && written.Supersession != nil {
 			metrics.Superseded(written.Supersession.Detection)
 		}
 	})
+	cs := conflicts.NewService(st, o.Clock, fs)
+	cs.OnOpened, cs.OnResolved = metrics.ConflictOpened, metrics.ConflictResolved
+	as, err := assertions.NewService(st, o.Clock, order, fs, cs, assertions.Options{
+		MaxLease: o.MaxLease, Policies: policies, SweepInterval: o.LeaseSweepInterval, Logger: o.Logger,
+	})
+	if err != nil {
+		return nil, errors.Join(err, st.Close())
+	}
+	as.OnExpired = func() { metrics.AssertionsExpired(1) }
+	fs.Volatile = volatile.Match
+	fs.OnWrite = cs.FactWritten
+	cs.Assertions = as
+	s := &Server{store: st, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 	res := &resolvers.Resolver{
-		FactService: factService,
-		Audit:       audit.NewTrail(st),
-		Metrics:     metrics,
+		FactService:      fs,
+		Audit:            audit.NewTrail(st),
+		AssertionService: as,
+		ConflictService:  cs,
+		Metrics:          metrics,
 	}
 	var disk *httpguard.DiskGuard
 	if o.MinFreeDisk > 0 && (!o.Store.InMemory || probeGiven) {
@@ -181,6 +221,7 @@ func New(o Options) (*Server, error) {
 		mux.Handle("GET /{$}", playground.Handler("stategraph", "/graphql"))
 	}
 	s.handler = httpguard.RequestLog(o.Logger, s.observe)(mux)
+	as.Start()
 	return s, nil
 }
 
@@ -245,8 +286,16 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // Store returns the server's store, for operational tasks.
 func (s *Server) Store() *store.Store { return s.store }
 
-// Close closes the store. Call it after the HTTP server has drained.
-func (s *Server) Close() error { return s.store.Close() }
+// SweepLeases records every lease that has ended, now, as the background
+// sweep does; it returns how many assertions expired.
+func (s *Server) SweepLeases(ctx context.Context) (int, error) { return s.assertions.Sweep(ctx) }
+
+// Close stops background work, then closes the store. Call it after the
+// HTTP server has drained.
+func (s *Server) Close() error {
+	s.assertions.Stop()
+	return s.store.Close()
+}
 
 // Serve runs an HTTP server on addr until ctx is cancelled, then drains
 // requests for at most drain and returns. It does not close the store.

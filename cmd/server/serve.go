@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/server"
@@ -35,6 +36,9 @@ type serveConfig struct {
 	readHeaderTimeout         time.Duration
 	readTimeout, writeTimeout time.Duration
 	idleTimeout               time.Duration
+	maxLease                  time.Duration
+	volatilePredicates        string
+	conflictPolicies          listFlag
 }
 
 type jwtFlags struct {
@@ -63,6 +67,9 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.DurationVar(&c.requestTimeout, "request-timeout", 30*time.Second, "deadline of every request")
 	fs.DurationVar(&c.drain, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests to finish")
 	fs.StringVar(&c.authorityOrder, "authority-order", strings.Join(authority.DefaultOrder, ","), "authorities, lowest first, comma-separated")
+	fs.DurationVar(&c.maxLease, "max-lease", assertions.DefaultMaxLease, "longest UNTIL_TIME lease a state assertion may ask for")
+	fs.StringVar(&c.volatilePredicates, "volatile-predicates", strings.Join(assertions.DefaultVolatile, ","), "fact keys and predicates that are state, refused by writeFact (comma-separated; a trailing * is a prefix)")
+	fs.Var(&c.conflictPolicies, "conflict-policy", "predicate=latest|highest_authority|highest_confidence: decide conflicts of that predicate deterministically (repeatable)")
 	c.jwt.register(fs)
 	c.registerLimits(fs)
 	if err := parse(fs, args, env); err != nil {
@@ -81,6 +88,9 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.Dev, opts.Introspection = c.dev, c.introspection
 	opts.RequestTimeout = c.requestTimeout
 	opts.AuthorityOrder = strings.Split(c.authorityOrder, ",")
+	opts.MaxLease = c.maxLease
+	opts.VolatilePredicates = splitList(c.volatilePredicates)
+	opts.ConflictPolicies = c.conflictPolicies
 	opts.Logger = logger
 	c.applyLimits(&opts)
 	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
@@ -221,4 +231,15 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, ho)), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+// splitList splits a comma-separated flag, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
