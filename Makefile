@@ -5,7 +5,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 TOOLS       := $(CURDIR)/bin/tools
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all run build generate check-generate lint vet staticcheck test test-go bench fuzz clean
+.PHONY: all run build generate check-generate lint vet staticcheck test test-go crashtest crashtest-short bench fuzz clean
 
 all: build
 
@@ -44,11 +44,20 @@ lint: $(TOOLS)/staticcheck
 	$(GO) vet ./...
 	$(TOOLS)/staticcheck ./...
 
-## test: every check and every test, with the race detector
-test: check-generate lint test-go
+## test: every check and every test, with the race detector, and a short crashtest
+test: check-generate lint test-go crashtest-short
 
 test-go:
 	$(GO) test -race -timeout 10m -count=1 ./...
+
+## crashtest: SIGKILL a server 20 times under concurrent writes; no acknowledged write may be lost
+CRASHTEST_CYCLES ?= 20
+crashtest: build
+	$(GO) run ./cmd/crashtest -bin $(BIN) -cycles $(CRASHTEST_CYCLES)
+
+## crashtest-short: the same with 3 cycles (part of make test)
+crashtest-short: build
+	$(GO) run ./cmd/crashtest -bin $(BIN) -cycles 3 -max-run 800ms
 
 ## bench: the benchmarks (writeFact throughput, assembleContext latency)
 bench:

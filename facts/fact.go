@@ -194,6 +194,9 @@ type Fact struct {
 	RestrictedTo *permissions.Restriction `json:"restrictedTo,omitempty"`
 	// Forgotten is set when the fact was forgotten; its value is erased.
 	Forgotten *Tombstone `json:"forgotten,omitempty"`
+	// PromotedFrom is the state assertion this fact was promoted from by
+	// an explicit decision (promoteState), if any.
+	PromotedFrom string `json:"promotedFrom,omitempty"`
 
 	// view is the view the fact was read in; edges resolve in it too.
 	view temporal.View

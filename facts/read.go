@@ -44,6 +44,20 @@ func (s *Service) Get(ctx context.Context, id string, v temporal.View) (f Fact, 
 	return f, ok, err
 }
 
+// GetTx returns the fact with id as it stands now, inside tx; ok is false
+// when there is no such fact in tx's partition.
+func (s *Service) GetTx(tx *store.Txn, id string) (f Fact, ok bool, err error) {
+	raw, _, err := s.find(tx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return Fact{}, false, nil
+	}
+	if err != nil {
+		return Fact{}, false, err
+	}
+	f, ok = raw.In(temporal.View{})
+	return f, ok, nil
+}
+
 // GetMany returns the facts with the given ids, in order; a nil entry
 // stands for a fact that does not exist for the caller.
 func (s *Service) GetMany(ctx context.Context, ids []string, v temporal.View) ([]*Fact, error) {
@@ -291,6 +305,15 @@ func (s *Service) Visible(ctx context.Context, id string) (ok bool, err error) {
 		return err
 	})
 	return ok, err
+}
+
+// VisibleTx is Visible inside tx, for caller.
+func (s *Service) VisibleTx(tx *store.Txn, caller authority.Identity, id string) (bool, error) {
+	_, _, err := s.findVisible(tx, caller, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // Validity filters facts by whether they hold in the view.

@@ -37,7 +37,7 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:#-]{0,127}$`)
 func ValidID(s string) bool { return idPattern.MatchString(s) }
 
 // Service reads and writes persistent facts. It is safe for concurrent use
-// once its listeners and observers are added (at wiring time).
+// once its listeners, observers and hooks are set (at wiring time).
 type Service struct {
 	store     *store.Store
 	clock     temporal.Clock
@@ -45,15 +45,18 @@ type Service struct {
 	listeners []Listener
 	observers []func(written Fact, superseded *Fact)
 	rules     *permissions.Rules
-	conflicts ConflictOpener
-}
 
-// ConflictOpener opens a conflict between two facts inside the writing
-// transaction. The facts package calls it when a write asked to supersede
-// a fact of higher authority and was stored as a plain fact instead: a is
-// the higher-authority fact, b the new one. An error aborts the write.
-type ConflictOpener interface {
-	OpenFactConflict(tx *store.Txn, caller authority.Identity, a, b Fact, reason string) error
+	// Volatile, when set, reports whether a key names volatile state
+	// (a location, a status, ...). Such a key is refused by every write
+	// except a promotion (WriteInput.PromotedFrom): state is asserted with
+	// a lease (assertState), not stored as a fact.
+	Volatile func(key string) bool
+	// OnWrite, when set, is called inside WriteTx after f is stored, with
+	// the other currently valid facts having f's key (f's own supersession
+	// already applied, so the fact f replaced is not among them). It runs
+	// in f's transaction; an error aborts the write. The conflicts package
+	// uses it to open a Conflict between valid facts that disagree.
+	OnWrite func(tx *store.Txn, caller authority.Identity, f Fact, rivals []Fact) error
 }
 
 // Option configures a Service.
@@ -63,13 +66,6 @@ type Option func(*Service)
 // permissions.DefaultOptions over the service's order.
 func WithPermissions(r *permissions.Rules) Option {
 	return func(s *Service) { s.rules, s.order = r, r.Order() }
-}
-
-// WithConflictOpener sets what opens a conflict when a lower-authority
-// write is refused as a supersession; without one the write is stored and
-// the refusal audited, and no conflict object is made.
-func WithConflictOpener(c ConflictOpener) Option {
-	return func(s *Service) { s.conflicts = c }
 }
 
 // A Listener is told about every fact written, inside the write
@@ -137,6 +133,9 @@ type WriteInput struct {
 	Level MemoryLevel
 	// RestrictedTo limits who may read the fact.
 	RestrictedTo *permissions.Restriction
+	// PromotedFrom names the state assertion being promoted; only
+	// promoteState sets it.
+	PromotedFrom string
 }
 
 func (in *WriteInput) validate() error {
@@ -231,6 +230,9 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 			return Fact{}, nil, err
 		}
 	}
+	if s.Volatile != nil && in.PromotedFrom == "" && s.Volatile(in.Key) {
+		return Fact{}, nil, fault.BadInputf("key", "admission rule volatile-predicate: key %q names volatile state, which is not stored as a fact; record it with assertState (a state assertion with a lease) and promote it with promoteState if it must persist", in.Key)
+	}
 	now := s.clock.Now()
 	src := DefaultSource(caller)
 	if in.Source != nil {
@@ -253,7 +255,7 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 		ID: in.ID, Key: in.Key, Value: compact(in.Value), MemoryType: mt,
 		Scope: cmp.Or(in.Scope, ScopeGlobal), ScopeID: in.ScopeID,
 		Source: src, DependsOn: dedupe(in.DependsOn),
-		ValidFrom: now, RecordedAt: now,
+		ValidFrom: now, RecordedAt: now, PromotedFrom: in.PromotedFrom,
 	}
 	if in.RestrictedTo != nil && !in.RestrictedTo.Empty() {
 		r := *in.RestrictedTo
@@ -327,6 +329,11 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 		}
 	}
 	f.view = temporal.View{}
+	if s.OnWrite != nil {
+		if err := s.onWrite(tx, caller, f); err != nil {
+			return Fact{}, nil, err
+		}
+	}
 	return f, old, nil
 }
 
@@ -354,21 +361,31 @@ func (s *Service) gateMemory(caller authority.Identity, f *Fact, level MemoryLev
 const ActionSupersessionRefused = "SUPERSESSION_REFUSED"
 
 // refuse records that f asked to supersede the higher-authority fact old
-// and was stored beside it: an audit entry, and a conflict when an opener
-// is configured.
+// and was stored beside it, in the audit trail. The conflict between the
+// two valid facts of one key is opened by the OnWrite hook (the conflicts
+// package), like any other.
 func (s *Service) refuse(tx *store.Txn, caller authority.Identity, sp tenancy.Space, old, f Fact, now time.Time) error {
 	reason := fmt.Sprintf("authority %s cannot supersede authority %s",
 		s.rules.Describe(f.Source.Authority), s.rules.Describe(old.Source.Authority))
-	if err := audit.Record(tx, sp, audit.Entry{
+	return audit.Record(tx, sp, audit.Entry{
 		At: now, Actor: audit.Actor(caller), Action: ActionSupersessionRefused,
 		Record: f.ID, Kind: "fact", By: old.ID, Detail: reason,
-	}); err != nil {
+	})
+}
+
+// onWrite calls the OnWrite hook with the other valid facts of f's key.
+func (s *Service) onWrite(tx *store.Txn, caller authority.Identity, f Fact) error {
+	heads, err := s.heads(tx, f.Key, temporal.View{})
+	if err != nil {
 		return err
 	}
-	if s.conflicts == nil {
-		return nil
+	var rivals []Fact
+	for _, h := range heads {
+		if h.ID != f.ID && h.Key == f.Key && h.IsValid() {
+			rivals = append(rivals, h)
+		}
 	}
-	return s.conflicts.OpenFactConflict(tx, caller, old, f, reason)
+	return s.OnWrite(tx, caller, f, rivals)
 }
 
 // supersede links f to the fact named by in.Supersedes and retires it;

@@ -27,6 +27,18 @@ type Options struct {
 	Logger        *slog.Logger
 	// RequestID returns the request id carried by ctx, for INTERNAL errors.
 	RequestID func(ctx context.Context) string
+	// Limits bound every request; zero fields take DefaultLimits.
+	Limits Limits
+	// WriteGuard, when set, is asked before every mutation field runs; an
+	// error refuses the mutation (a *fault.Error keeps its message), e.g.
+	// when the disk is nearly full.
+	WriteGuard func(ctx context.Context) error
+	// Annotate, when set, receives the operation name and the first
+	// error's code of every response (for the access log).
+	Annotate func(ctx context.Context, operation, code string)
+	// CountError, when set, is called with the extensions.code of every
+	// error returned (for metrics).
+	CountError func(code string)
 }
 
 // NewHandler returns the GraphQL endpoint: POST and GET transports only,
@@ -44,16 +56,68 @@ func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetDisableSuggestion(!o.Introspection)
+	o.Limits = o.Limits.withDefaults()
+	srv.SetParserTokenLimit(o.Limits.ParserTokens)
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	}
+	srv.Use(limitsExtension{o.Limits})
 	srv.AroundFields(markInternal)
+	if o.WriteGuard != nil {
+		srv.AroundFields(guardWrites(o.WriteGuard))
+	}
+	srv.AroundResponses(observe(o))
 	srv.SetErrorPresenter(presenter(o))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		o.Logger.ErrorContext(ctx, "resolver panic", "panic", v, "request_id", o.RequestID(ctx))
 		return internalError{errors.New("panic in resolver")}
 	})
 	return r.Middleware(srv)
+}
+
+// guardWrites refuses every root mutation field while guard fails.
+func guardWrites(guard func(context.Context) error) graphql.FieldMiddleware {
+	return func(ctx context.Context, next graphql.Resolver) (any, error) {
+		fc := graphql.GetFieldContext(ctx)
+		if fc != nil && fc.Object == "Mutation" && fc.IsResolver {
+			if err := guard(ctx); err != nil {
+				return nil, err
+			}
+		}
+		return next(ctx)
+	}
+}
+
+// observe reports each response's operation name and error codes.
+func observe(o Options) graphql.ResponseMiddleware {
+	return func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+		resp := next(ctx)
+		if resp == nil {
+			return nil
+		}
+		code := "OK"
+		for i, e := range resp.Errors {
+			c, _ := e.Extensions["code"].(string)
+			if i == 0 {
+				code = c
+			}
+			if o.CountError != nil {
+				o.CountError(c)
+			}
+		}
+		if o.Annotate != nil {
+			op := ""
+			if graphql.HasOperationContext(ctx) {
+				oc := graphql.GetOperationContext(ctx)
+				op = oc.OperationName
+				if op == "" && oc.Operation != nil {
+					op = oc.Operation.Name
+				}
+			}
+			o.Annotate(ctx, op, code)
+		}
+		return resp
+	}
 }
 
 // internalError marks an error a resolver returned that is not a
@@ -118,6 +182,9 @@ func presenter(o Options) graphql.ErrorPresenterFunc {
 			gerr.Message = "internal error; the request id identifies it in the server log"
 			gerr.Extensions["code"] = string(fault.Internal)
 			gerr.Extensions["requestId"] = o.RequestID(ctx)
+		case gerr.Message == operationNotFound:
+			gerr.Message = "the document defines several operations: name the one to run with operationName"
+			gerr.Extensions["code"] = string(fault.BadInput)
 		default:
 			gerr.Extensions["code"] = string(fault.BadInput)
 		}
@@ -127,6 +194,10 @@ func presenter(o Options) graphql.ErrorPresenterFunc {
 
 // nullViolation is gqlgen's message when a resolver breaks non-null.
 const nullViolation = "the requested element is null which the schema does not allow"
+
+// operationNotFound is gqlgen's message when a document has several
+// operations and the request names none.
+const operationNotFound = "operation  not found"
 
 // Timeout bounds every request's context.
 func Timeout(d time.Duration, next http.Handler) http.Handler {

@@ -7,12 +7,12 @@ import (
 )
 
 // GraphQL extensions.code values written by this package. The first two are
-// the project's; CodeRateLimited has no domain equivalent, and clients should
-// rely on the 429 status and Retry-After header rather than on it.
+// the project's; a rate-limited request is FORBIDDEN for now, and clients
+// read when to retry from the 429 status and its Retry-After header.
 const (
 	CodeBadUserInput = "BAD_USER_INPUT"
 	CodeInternal     = "INTERNAL"
-	CodeRateLimited  = "RATE_LIMITED"
+	CodeRateLimited  = "FORBIDDEN"
 )
 
 type errorBody struct {

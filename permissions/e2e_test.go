@@ -46,12 +46,25 @@ func TestVector3(t *testing.T) {
 				SupersededBy *struct{ ID string }
 			}
 			AuditTrail []struct{ Action, By, Detail string }
+			Conflicts  struct {
+				Edges []struct {
+					Node struct {
+						Status     string
+						Candidates []struct{ ID string }
+					}
+				}
+			}
 		}
 		env.MustDo(t, tok, `query($id: ID!) {
 			currentValue(key: "discount.max") { id value isValid isConstraint source { type authority } }
 			factHistory(key: "discount.max") { id isValid supersedes { id } supersededBy { id } }
 			auditTrail(recordId: $id) { action by detail }
+			conflicts(filter: {subject: "discount.max"}) { edges { node { status candidates { ... on Fact { id } } } } }
 		}`, map[string]any{"id": offer.WriteFact.ID}, &out)
+		if e := out.Conflicts.Edges; len(e) != 1 || e[0].Node.Status != "OPEN" || len(e[0].Node.Candidates) != 2 ||
+			e[0].Node.Candidates[0].ID != policy.WriteFact.ID || e[0].Node.Candidates[1].ID != offer.WriteFact.ID {
+			t.Errorf("%s: conflicts %+v, want one OPEN between the policy and the offer", name, e)
+		}
 		cv := out.CurrentValue
 		if cv.ID != policy.WriteFact.ID || cv.Value != "Discounts are capped at max 15%" || !cv.IsValid || !cv.IsConstraint || cv.Source.Type != "POLICY" {
 			t.Errorf("%s: current value %+v, want the CFO policy", name, cv)
@@ -211,4 +224,41 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// TestConflictVisibility: a conflict that involves a fact the caller may
+// not read does not exist for them, by id, in lists, or to resolve.
+func TestConflictVisibility(t *testing.T) {
+	env := apitest.New(t)
+	cfoID := apitest.Identity("acme", "cfo")
+	cfoID.Authority = "CFO"
+	repID := apitest.Identity("acme", "rep")
+	repID.Authority = "Sales Rep"
+	cfo, rep := apitest.Token(t, cfoID), apitest.Token(t, repID)
+	env.MustDo(t, cfo, writeQ, map[string]any{"in": map[string]any{"key": "deal.floor", "value": "secret floor 40k",
+		"memoryType": "ORGANIZATIONAL", "restrictedTo": map[string]any{"minAuthority": "executive"}}}, &written{})
+	env.MustDo(t, rep, writeQ, map[string]any{"in": map[string]any{"key": "deal.floor", "value": "30k", "memoryType": "ORGANIZATIONAL"}}, &written{})
+	const q = `{ conflicts(filter: {subject: "deal.floor"}) { edges { node { id candidates { ... on Fact { value } } } } } }`
+	var seen struct {
+		Conflicts struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
+	}
+	env.MustDo(t, cfo, q, nil, &seen)
+	if len(seen.Conflicts.Edges) != 1 {
+		t.Fatalf("the CFO sees %d conflicts, want 1", len(seen.Conflicts.Edges))
+	}
+	id := seen.Conflicts.Edges[0].Node.ID
+	res := env.Do(t, rep, q+` `, nil)
+	if strings.Contains(string(res.Raw), "secret") || strings.Contains(string(res.Raw), id) {
+		t.Errorf("the rep sees the conflict: %s", res.Raw)
+	}
+	res = env.Do(t, rep, `query($id: ID!) { conflict(id: $id) { id } entity(id: "deal.floor") { conflicts { id } } }`, map[string]any{"id": id})
+	if strings.Contains(string(res.Raw), id) {
+		t.Errorf("the rep reads the conflict: %s", res.Raw)
+	}
+	res = env.Do(t, rep, `mutation($id: ID!) { resolveConflict(id: $id, keep: "x", reason: "mine") { id } }`, map[string]any{"id": id})
+	if res.Code() != "NOT_FOUND" {
+		t.Errorf("the rep resolves it: %s", res.Raw)
+	}
 }

@@ -91,7 +91,7 @@ func listValid(t *testing.T, env *apitest.Env, tok string, filter map[string]any
 			Edges []struct{ Node fact }
 		}
 	}
-	env.MustDo(t, tok, `query($f: FactFilter) { facts(filter: $f, first: 500) { edges { node { `+factFields+` } } } }`, map[string]any{"f": filter}, &out)
+	env.MustDo(t, tok, `query($f: FactFilter) { facts(filter: $f, first: 200) { edges { node { id key value isValid needsReview } } } }`, map[string]any{"f": filter}, &out)
 	var fs []fact
 	for _, e := range out.Facts.Edges {
 		fs = append(fs, e.Node)

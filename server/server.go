@@ -11,14 +11,21 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/graph/resolvers"
+	"github.com/stategraph/stategraph/httpguard"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/telemetry"
 	"github.com/stategraph/stategraph/temporal"
 )
 
@@ -42,6 +49,35 @@ type Options struct {
 	Permissions permissions.Options
 	Clock       temporal.Clock
 	Logger      *slog.Logger
+
+	// Limits bound each GraphQL request (complexity, depth, aliases,
+	// operations, parser tokens); zero fields take graph.DefaultLimits.
+	Limits graph.Limits
+	// MaxBodyBytes bounds request bodies (413 above it).
+	MaxBodyBytes int64
+	// RateLimit is each organization's sustained requests per second, with
+	// bursts of RateBurst; 0 disables rate limiting.
+	RateLimit float64
+	RateBurst int
+	// MinFreeDisk is the free space below which writes are refused and
+	// /readyz fails; 0 disables the guard. It applies to an on-disk store,
+	// or to any store when DiskProbe is set.
+	MinFreeDisk uint64
+	// DiskProbe measures free space; nil means httpguard.FreeBytes.
+	DiskProbe httpguard.Probe
+	// Timeouts of the HTTP server (see http.Server).
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxLease bounds UNTIL_TIME leases of state assertions.
+	MaxLease time.Duration
+	// VolatilePredicates are the keys and predicates writeFact refuses
+	// (state, asserted with assertState); a trailing * is a prefix.
+	VolatilePredicates []string
+	// ConflictPolicies are "predicate=policy" settings (latest,
+	// highest_authority, highest_confidence).
+	ConflictPolicies []string
+	// LeaseSweepInterval is how often expired leases are recorded; 0
+	// disables the sweep (reads still evaluate leases).
+	LeaseSweepInterval time.Duration
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -52,14 +88,32 @@ func DefaultOptions(dir string) Options {
 		RequestTimeout: 30 * time.Second,
 		AuthorityOrder: authority.DefaultOrder,
 		Permissions:    permissions.DefaultOptions(),
+		Limits:         graph.DefaultLimits(),
+		MaxBodyBytes:   1 << 20,
+		RateLimit:      50,
+		RateBurst:      100,
+		MinFreeDisk:    512 << 20,
+
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      90 * time.Second,
+		IdleTimeout:       120 * time.Second,
+
+		MaxLease:           assertions.DefaultMaxLease,
+		VolatilePredicates: assertions.DefaultVolatile,
+		LeaseSweepInterval: time.Minute,
 	}
 }
 
 // Server is a wired stategraph service.
 type Server struct {
-	store   *store.Store
-	handler http.Handler
-	logger  *slog.Logger
+	store      *store.Store
+	handler    http.Handler
+	logger     *slog.Logger
+	opts       Options
+	metrics    *telemetry.Metrics
+	registry   *prometheus.Registry
+	assertions *assertions.Service
 }
 
 // New opens the store and wires the services. Close releases them.
@@ -72,6 +126,16 @@ func New(o Options) (*Server, error) {
 	}
 	if o.RequestTimeout <= 0 {
 		return nil, errors.New("server: request timeout must be positive")
+	}
+	if o.MaxBodyBytes <= 0 {
+		return nil, errors.New("server: the request body limit must be positive")
+	}
+	if o.RateLimit < 0 || o.RateLimit > 0 && o.RateBurst < 1 {
+		return nil, errors.New("server: the rate limit must be >= 0 and its burst >= 1")
+	}
+	probeGiven := o.DiskProbe != nil
+	if !probeGiven {
+		o.DiskProbe = httpguard.FreeBytes
 	}
 	verifier, err := authority.NewVerifier(o.Verifier)
 	if err != nil {
@@ -88,31 +152,148 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	policies, err := conflicts.ParsePolicies(o.ConflictPolicies)
+	if err != nil {
+		return nil, err
+	}
+	volatile, err := assertions.NewVolatile(o.VolatilePredicates)
+	if err != nil {
+		return nil, err
+	}
 	o.Store.Logger = o.Logger
 	st, err := store.Open(o.Store)
 	if err != nil {
 		return nil, err
 	}
-	factService := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
+	reg := prometheus.NewRegistry()
+	telemetry.RegisterRuntime(reg)
+	reg.MustRegister(telemetry.NewBadgerCollector(st.Badger()))
+	metrics := telemetry.New(reg)
+
+	fs := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
+	fs.Observe(func(written facts.Fact, superseded *facts.Fact) {
+		metrics.FactWritten()
+		if superseded != nil && written.Supersession != nil {
+			metrics.Superseded(written.Supersession.Detection)
+		}
+	})
+	cs := conflicts.NewService(st, o.Clock, fs)
+	cs.OnOpened, cs.OnResolved = metrics.ConflictOpened, metrics.ConflictResolved
+	as, err := assertions.NewService(st, o.Clock, order, fs, cs, assertions.Options{
+		MaxLease: o.MaxLease, Policies: policies, SweepInterval: o.LeaseSweepInterval, Logger: o.Logger,
+	})
+	if err != nil {
+		return nil, errors.Join(err, st.Close())
+	}
+	as.OnExpired = func() { metrics.AssertionsExpired(1) }
+	fs.Volatile = volatile.Match
+	fs.OnWrite = cs.FactWritten
+	cs.Assertions = as
+	s := &Server{store: st, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 	res := &resolvers.Resolver{
-		FactService: factService,
-		Audit:       audit.NewTrail(st).WithVisibility("fact", factService.Visible),
+		FactService:      fs,
+		Audit:            audit.NewTrail(st).WithVisibility("fact", fs.Visible),
+		AssertionService: as,
+		ConflictService:  cs,
+		Metrics:          metrics,
+	}
+	var disk *httpguard.DiskGuard
+	if o.MinFreeDisk > 0 && (!o.Store.InMemory || probeGiven) {
+		disk = httpguard.NewDiskGuard(o.Store.Dir, o.MinFreeDisk, o.DiskProbe)
 	}
 	gql := graph.NewHandler(res, graph.Options{
 		Introspection: o.Dev || o.Introspection,
 		Logger:        o.Logger,
+		RequestID:     httpguard.RequestID,
+		Limits:        o.Limits,
+		WriteGuard:    writeGuard(disk, o.Logger),
+		Annotate: func(ctx context.Context, op, code string) {
+			httpguard.Annotate(ctx, slog.String("operation", op), slog.String("code", code))
+		},
+		CountError: metrics.CountError,
 	})
+
+	// The GraphQL chain, outermost first: request log and id, body limit,
+	// authentication, the rate limit of the caller's organization, the
+	// request deadline, GraphQL.
+	limiter := httpguard.NewLimiter(o.RateLimit, o.RateBurst)
+	guarded := func(h http.Handler) http.Handler {
+		h = limiter.Middleware(orgOf)(h)
+		h = authority.Middleware(verifier, h)
+		return httpguard.MaxBytes(o.MaxBodyBytes)(h)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", authority.Middleware(verifier, graph.Timeout(o.RequestTimeout, gql)))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
+	mux.Handle("/graphql", guarded(graph.Timeout(o.RequestTimeout, gql)))
+	mux.Handle("GET /admin/backup", guarded(http.HandlerFunc(s.serveBackup)))
+	mux.Handle("GET /healthz", httpguard.Healthz())
+	readiness := []func(context.Context) error{}
+	if disk != nil {
+		readiness = append(readiness, disk.Ready)
+	}
+	mux.Handle("GET /readyz", httpguard.Readyz(append(readiness, st.Ping)...))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	if o.Dev {
 		mux.Handle("GET /{$}", playground.Handler("stategraph", "/graphql"))
 	}
-	return &Server{store: st, handler: mux, logger: o.Logger}, nil
+	s.handler = httpguard.RequestLog(o.Logger, s.observe)(mux)
+	as.Start()
+	return s, nil
 }
+
+// orgOf keys the rate limit by the verified organization.
+func orgOf(r *http.Request) (string, bool) {
+	id, err := authority.FromContext(r.Context())
+	if err != nil {
+		return "", false
+	}
+	return id.Org, true
+}
+
+// writeGuard refuses mutations while the disk guard fails.
+func writeGuard(disk *httpguard.DiskGuard, logger *slog.Logger) func(context.Context) error {
+	if disk == nil {
+		return nil
+	}
+	return func(ctx context.Context) error {
+		err := disk.Check()
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, httpguard.ErrLowDisk):
+			return &fault.Error{Kind: fault.Internal, Err: err,
+				Msg: "writes are refused: the server's disk is nearly full (below its --min-free-disk minimum); reads still work, retry the write later"}
+		default:
+			return &fault.Error{Kind: fault.Internal, Err: err,
+				Msg: "writes are refused: the server cannot measure its free disk space; retry later"}
+		}
+	}
+}
+
+// observe records request metrics for the GraphQL endpoint, and counts the
+// errors of requests refused before GraphQL (body limit, authentication,
+// rate limit), which the GraphQL layer never saw.
+func (s *Server) observe(sum httpguard.Summary) {
+	if sum.Path != "/graphql" {
+		return
+	}
+	op := ""
+	v, reached := sum.Attr("operation")
+	if reached {
+		op = v.String()
+	}
+	s.metrics.ObserveRequest(op, sum.Code(), sum.Duration)
+	if reached {
+		return
+	}
+	if c, ok := sum.Attr("code"); ok {
+		s.metrics.CountError(c.String())
+	} else if code := sum.Code(); code != telemetry.CodeOK {
+		s.metrics.CountError(code)
+	}
+}
+
+// Metrics returns the server's metrics, for domain services wired later.
+func (s *Server) Metrics() *telemetry.Metrics { return s.metrics }
 
 // Handler returns the HTTP handler of every endpoint.
 func (s *Server) Handler() http.Handler { return s.handler }
@@ -120,8 +301,16 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // Store returns the server's store, for operational tasks.
 func (s *Server) Store() *store.Store { return s.store }
 
-// Close closes the store. Call it after the HTTP server has drained.
-func (s *Server) Close() error { return s.store.Close() }
+// SweepLeases records every lease that has ended, now, as the background
+// sweep does; it returns how many assertions expired.
+func (s *Server) SweepLeases(ctx context.Context) (int, error) { return s.assertions.Sweep(ctx) }
+
+// Close stops background work, then closes the store. Call it after the
+// HTTP server has drained.
+func (s *Server) Close() error {
+	s.assertions.Stop()
+	return s.store.Close()
+}
 
 // Serve runs an HTTP server on addr until ctx is cancelled, then drains
 // requests for at most drain and returns. It does not close the store.
@@ -129,10 +318,10 @@ func (s *Server) Serve(ctx context.Context, addr string, drain time.Duration, re
 	hs := &http.Server{
 		Addr:              addr,
 		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      90 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		ReadHeaderTimeout: s.opts.ReadHeaderTimeout,
+		ReadTimeout:       s.opts.ReadTimeout,
+		WriteTimeout:      s.opts.WriteTimeout,
+		IdleTimeout:       s.opts.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	ln, err := listen(addr)

@@ -36,8 +36,23 @@ const (
 	TableAudit       Table = 'L' // at, seq id -> audit entry
 	TableAuditByRec  Table = 'l' // record id seg, at, seq id -> nil
 
-	// Letters reserved for later tables: assertions and conflicts use
-	// 'A'..'E' lower/upper pairs as they declare; working set 'W' 'w',
+	// State assertions and conflicts (packages assertions, conflicts), all
+	// in the organization's shared space.
+	TableAssertion     Table = 'A' // id -> assertion record
+	TableAssertionSlot Table = 'a' // context seg, subject seg, predicate seg, createdAt, id -> nil
+	TableAssertionTime Table = 'B' // createdAt, id -> nil
+	// TableAssertionIndex holds the assertions' secondary indexes, told
+	// apart by their first segment: "s"|"o", entity seg, createdAt, id
+	// (the assertion names the entity as subject or object) and "v", event
+	// seg, context seg, id (an active UNTIL_EVENT assertion waits for the
+	// event; removed when it leaves ACTIVE).
+	TableAssertionIndex Table = 'b'
+	TableConflict       Table = 'C' // id -> conflict record
+	TableConflictSlot   Table = 'c' // context seg, subject seg, predicate seg, openedAt, id -> nil
+	TableDecision       Table = 'E' // id -> decision record
+	TableConflictTime   Table = 'e' // openedAt, id -> nil
+
+	// Letters reserved for later tables: working set 'W' 'w',
 	// turns 'R' 'r', environment 'V', transcripts 'X', search index 'I'
 	// 'i' 'S'. Keep this list the single register of table bytes.
 )
@@ -181,3 +196,16 @@ func parseKey(k []byte) (parsedKey, error) {
 
 // systemKey returns a key outside every tenant's range.
 func systemKey(name string) []byte { return append([]byte{0, 0}, name...) }
+
+// dueKey is the key of one entry of the due schedule (see Txn.Schedule):
+//
+//	system "due" | queue seg | at | org seg | ref
+//
+// It lives outside every tenant's range, ordered by time within a queue,
+// so one scan finds what is due across organizations.
+func dueKey(queue string, at time.Time, org, ref string) []byte {
+	return Suffix(systemKey("due")).Str(queue).Time(at).Str(org).Raw(ref)
+}
+
+// duePrefix is the prefix of every entry of queue.
+func duePrefix(queue string) []byte { return Suffix(systemKey("due")).Str(queue) }

@@ -207,11 +207,18 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 			return err
 		}
 		txn := s.db.NewTransaction(true)
-		err := fn(&Txn{txn: txn, p: p})
+		tx := &Txn{txn: txn, p: p}
+		err := fn(tx)
 		if err == nil {
 			err = txn.Commit()
 		}
 		txn.Discard()
+		if err == nil {
+			for _, f := range tx.afterCommit {
+				f()
+			}
+			return nil
+		}
 		if !errors.Is(err, badger.ErrConflict) {
 			if errors.Is(err, badger.ErrTxnTooBig) {
 				return fault.New(fault.BadInput, "the request changes too many records in one transaction; split it")
@@ -241,9 +248,15 @@ func (s *Store) View(ctx context.Context, p tenancy.Partition, fn func(tx *Txn) 
 
 // Txn is a transaction bound to one partition.
 type Txn struct {
-	txn *badger.Txn
-	p   tenancy.Partition
+	txn         *badger.Txn
+	p           tenancy.Partition
+	afterCommit []func()
 }
+
+// AfterCommit registers f to run once the transaction has committed (never
+// when it aborts or is retried), for side effects outside the store such as
+// metrics.
+func (tx *Txn) AfterCommit(f func()) { tx.afterCommit = append(tx.afterCommit, f) }
 
 // Partition returns the partition the transaction is bound to.
 func (tx *Txn) Partition() tenancy.Partition { return tx.p }
@@ -392,3 +405,69 @@ func (b badgerLogger) Errorf(f string, a ...any)   { b.l.Error("badger", "msg", 
 func (b badgerLogger) Warningf(f string, a ...any) { b.l.Warn("badger", "msg", fmt.Sprintf(f, a...)) }
 func (b badgerLogger) Infof(f string, a ...any)    { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
 func (b badgerLogger) Debugf(f string, a ...any)   { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
+
+// Due is one entry of the due schedule: the record Ref of organization Org
+// falls due at At.
+type Due struct {
+	Org string
+	At  time.Time
+	Ref string
+}
+
+// Schedule records, in queue, that the record ref of the transaction's
+// organization falls due at at. Background work (the lease sweep) finds it
+// with DueBefore; the organization always comes from the transaction's
+// partition, never from the caller.
+func (tx *Txn) Schedule(queue string, at time.Time, ref string) error {
+	if tx.p.Org() == "" {
+		return ErrForeignSpace
+	}
+	if err := tx.txn.Set(dueKey(queue, at, tx.p.Org(), ref), nil); err != nil {
+		return fmt.Errorf("store: schedule: %w", err)
+	}
+	return nil
+}
+
+// Unschedule removes an entry Schedule made; removing a missing entry is
+// not an error.
+func (tx *Txn) Unschedule(queue string, at time.Time, ref string) error {
+	if tx.p.Org() == "" {
+		return ErrForeignSpace
+	}
+	if err := tx.txn.Delete(dueKey(queue, at, tx.p.Org(), ref)); err != nil {
+		return fmt.Errorf("store: unschedule: %w", err)
+	}
+	return nil
+}
+
+// DueBefore returns up to limit entries of queue due at or before t, of
+// every organization, earliest first. Acting on one needs a transaction of
+// that organization (tenancy.Background).
+func (s *Store) DueBefore(ctx context.Context, queue string, t time.Time, limit int) ([]Due, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []Due
+	prefix := duePrefix(queue)
+	err := s.db.View(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.Prefix, opts.PrefetchValues = prefix, false
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		for it.Seek(prefix); it.Valid() && len(out) < limit; it.Next() {
+			r := NewReader(it.Item().Key()[len(prefix):])
+			d := Due{At: r.Time()}
+			d.Org = r.Str()
+			d.Ref = r.Rest()
+			if err := r.Err(); err != nil {
+				return err
+			}
+			if d.At.After(t) {
+				return nil
+			}
+			out = append(out, d)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -13,20 +13,6 @@ import (
 	"github.com/stategraph/stategraph/tenancy"
 )
 
-func newStore(t testing.TB) *store.Store {
-	t.Helper()
-	o := store.DefaultOptions("")
-	o.InMemory = true
-	st, err := store.Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	return st
-}
-
-var secret = []byte("store-test-secret")
-
 // partition returns the partition of a verified identity, the only way
 // to get one.
 func partition(t testing.TB, org, user, capability string) tenancy.Partition {
@@ -54,7 +40,7 @@ func TestUnverifiedIdentityHasNoPartition(t *testing.T) {
 }
 
 func TestForeignSpacesAreRefused(t *testing.T) {
-	st := newStore(t)
+	st := openStore(t)
 	ctx := context.Background()
 	alice := partition(t, "acme", "alice", "billing")
 	bob := partition(t, "acme", "bob", "")
@@ -108,7 +94,7 @@ func TestForeignSpacesAreRefused(t *testing.T) {
 }
 
 func TestUpdateRetriesConflicts(t *testing.T) {
-	st := newStore(t)
+	st := openStore(t)
 	p := partition(t, "acme", "alice", "")
 	ctx := context.Background()
 	if err := st.Update(ctx, p, func(tx *store.Txn) error { return tx.Put(p.Shared(), store.TableFact, []byte("n"), 0, 0) }); err != nil {
@@ -149,7 +135,7 @@ func TestUpdateRetriesConflicts(t *testing.T) {
 }
 
 func TestUpdateIsAllOrNothing(t *testing.T) {
-	st := newStore(t)
+	st := openStore(t)
 	p := partition(t, "acme", "alice", "")
 	ctx := context.Background()
 	boom := errors.New("boom")
@@ -198,7 +184,7 @@ func TestReopenKeepsData(t *testing.T) {
 }
 
 func TestScanOrderAndStart(t *testing.T) {
-	st := newStore(t)
+	st := openStore(t)
 	p := partition(t, "acme", "alice", "")
 	ctx := context.Background()
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

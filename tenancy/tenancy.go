@@ -70,6 +70,17 @@ func FromContext(ctx context.Context) (Partition, error) {
 	return For(id)
 }
 
+// Background returns the partition of organization org for work the
+// service does on its own, outside any request (the lease sweep): it owns
+// only org's shared space. org must come from a record the store already
+// holds for that organization (store.DueBefore), never from request input.
+func Background(org string) (Partition, error) {
+	if org == "" {
+		return Partition{}, errors.New("tenancy: background partition needs an organization")
+	}
+	return Partition{org: org}, nil
+}
+
 // Org returns the organization.
 func (p Partition) Org() string { return p.org }
 
@@ -110,7 +121,7 @@ func (p Partition) Owns(s Space) bool {
 	case SpaceShared:
 		return s.owner == ""
 	case SpacePrivate:
-		return s.owner == p.user
+		return p.user != "" && s.owner == p.user
 	case SpaceCapability:
 		return p.capability != "" && s.owner == p.capability
 	}

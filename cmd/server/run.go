@@ -23,6 +23,8 @@ func commands() []command {
 		{"serve", "serve the GraphQL API (the default)", runServe},
 		{"token", "print a signed token for an identity", runToken},
 		{"statebench", "replay StateBench timelines through the API and score the contexts", runStatebench},
+		{"backup", "write a backup of a running (--server) or stopped (--data-dir) server", runBackup},
+		{"restore", "load a backup into the data directory of a stopped server", runRestore},
 	}
 }
 

@@ -14,7 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/server"
 )
@@ -30,6 +32,17 @@ type serveConfig struct {
 	authorityRoles            string
 	policyMinAuthority        string
 	authorityViolation        string
+	limits                    graph.Limits
+	maxBodyBytes              int64
+	rateLimit                 float64
+	rateBurst                 int
+	minFreeDisk               uint64
+	readHeaderTimeout         time.Duration
+	readTimeout, writeTimeout time.Duration
+	idleTimeout               time.Duration
+	maxLease                  time.Duration
+	volatilePredicates        string
+	conflictPolicies          listFlag
 }
 
 type jwtFlags struct {
@@ -61,7 +74,11 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.StringVar(&c.authorityRoles, "authority-roles", "", `free-text roles mapped onto the order, "pattern=authority,..." (a * word matches one or more words; e.g. "Staff Engineer=manager,Head of *=executive"); consulted before the built-in table`)
 	fs.StringVar(&c.policyMinAuthority, "policy-min-authority", "manager", "lowest authority that may write a policy fact (source POLICY, or a constraint with authority policy)")
 	fs.StringVar(&c.authorityViolation, "authority-violation", "conflict", "a write superseding a fact of higher authority: conflict (store it beside the fact and open a conflict) or reject (FORBIDDEN)")
+	fs.DurationVar(&c.maxLease, "max-lease", assertions.DefaultMaxLease, "longest UNTIL_TIME lease a state assertion may ask for")
+	fs.StringVar(&c.volatilePredicates, "volatile-predicates", strings.Join(assertions.DefaultVolatile, ","), "fact keys and predicates that are state, refused by writeFact (comma-separated; a trailing * is a prefix)")
+	fs.Var(&c.conflictPolicies, "conflict-policy", "predicate=latest|highest_authority|highest_confidence: decide conflicts of that predicate deterministically (repeatable)")
 	c.jwt.register(fs)
+	c.registerLimits(fs)
 	if err := parse(fs, args, env); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -82,7 +99,11 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 		return fmt.Errorf("--authority-roles: %w", err)
 	}
 	opts.Permissions = permissions.Options{PolicyMinAuthority: c.policyMinAuthority, Violation: permissions.Violation(c.authorityViolation)}
+	opts.MaxLease = c.maxLease
+	opts.VolatilePredicates = splitList(c.volatilePredicates)
+	opts.ConflictPolicies = c.conflictPolicies
 	opts.Logger = logger
+	c.applyLimits(&opts)
 	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
 		return err
 	}
@@ -108,6 +129,33 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	})
 	logger.Info("shutting down")
 	return errors.Join(err, srv.Close())
+}
+
+// registerLimits adds the flags of the request limits and timeouts.
+func (c *serveConfig) registerLimits(fs *flag.FlagSet) {
+	d, dl := server.DefaultOptions(""), graph.DefaultLimits()
+	fs.IntVar(&c.limits.MaxComplexity, "max-complexity", dl.MaxComplexity, "largest query complexity (each field 1; a page multiplies its selection by first, other lists by 10)")
+	fs.IntVar(&c.limits.MaxDepth, "max-depth", dl.MaxDepth, "deepest selection nesting of a query")
+	fs.IntVar(&c.limits.MaxAliases, "max-aliases", dl.MaxAliases, "most aliased fields in one query")
+	fs.IntVar(&c.limits.MaxOperations, "max-operations", dl.MaxOperations, "most operation definitions in one document")
+	fs.IntVar(&c.limits.ParserTokens, "max-tokens", dl.ParserTokens, "most lexical tokens in one GraphQL document")
+	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", d.MaxBodyBytes, "largest request body in bytes (413 above)")
+	fs.Float64Var(&c.rateLimit, "rate-limit", d.RateLimit, "requests per second per organization, sustained (0 disables; 429 with Retry-After above)")
+	fs.IntVar(&c.rateBurst, "rate-burst", d.RateBurst, "requests an organization may send in a burst above --rate-limit")
+	fs.Uint64Var(&c.minFreeDisk, "min-free-disk", d.MinFreeDisk, "free bytes on the data directory's disk below which writes are refused and /readyz fails (0 disables)")
+	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time to read a request's headers")
+	fs.DurationVar(&c.readTimeout, "read-timeout", d.ReadTimeout, "time to read a whole request")
+	fs.DurationVar(&c.writeTimeout, "write-timeout", d.WriteTimeout, "time to write a response (not applied to /admin/backup)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
+}
+
+func (c *serveConfig) applyLimits(o *server.Options) {
+	o.Limits = c.limits
+	o.MaxBodyBytes = c.maxBodyBytes
+	o.RateLimit, o.RateBurst = c.rateLimit, c.rateBurst
+	o.MinFreeDisk = c.minFreeDisk
+	o.ReadHeaderTimeout, o.ReadTimeout = c.readHeaderTimeout, c.readTimeout
+	o.WriteTimeout, o.IdleTimeout = c.writeTimeout, c.idleTimeout
 }
 
 func verifierMissing(v authority.VerifierConfig) error {
@@ -194,4 +242,15 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, ho)), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+// splitList splits a comma-separated flag, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }

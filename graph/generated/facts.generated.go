@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -23,6 +24,7 @@ type FactResolver interface {
 
 	DependsOn(ctx context.Context, obj *facts.Fact) ([]*facts.Fact, error)
 	DerivedFacts(ctx context.Context, obj *facts.Fact) ([]*facts.Fact, error)
+	PromotedFrom(ctx context.Context, obj *facts.Fact) (*assertions.Assertion, error)
 	Level(ctx context.Context, obj *facts.Fact) (*facts.MemoryLevel, error)
 }
 
@@ -580,6 +582,8 @@ func (ec *executionContext) fieldContext_Fact_supersedes(_ context.Context, fiel
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -659,6 +663,8 @@ func (ec *executionContext) fieldContext_Fact_supersededBy(_ context.Context, fi
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -781,6 +787,8 @@ func (ec *executionContext) fieldContext_Fact_dependsOn(_ context.Context, field
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -860,6 +868,8 @@ func (ec *executionContext) fieldContext_Fact_derivedFacts(_ context.Context, fi
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -868,6 +878,85 @@ func (ec *executionContext) fieldContext_Fact_derivedFacts(_ context.Context, fi
 				return ec.fieldContext_Fact_forgotten(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Fact_promotedFrom(ctx context.Context, field graphql.CollectedField, obj *facts.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Fact_promotedFrom,
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Fact().PromotedFrom(ctx, obj)
+		},
+		nil,
+		ec.marshalOStateAssertion2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋassertionsᚐAssertion,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Fact_promotedFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Fact",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_StateAssertion_id(ctx, field)
+			case "subject":
+				return ec.fieldContext_StateAssertion_subject(ctx, field)
+			case "predicate":
+				return ec.fieldContext_StateAssertion_predicate(ctx, field)
+			case "object":
+				return ec.fieldContext_StateAssertion_object(ctx, field)
+			case "context":
+				return ec.fieldContext_StateAssertion_context(ctx, field)
+			case "epistemicStatus":
+				return ec.fieldContext_StateAssertion_epistemicStatus(ctx, field)
+			case "validity":
+				return ec.fieldContext_StateAssertion_validity(ctx, field)
+			case "provenance":
+				return ec.fieldContext_StateAssertion_provenance(ctx, field)
+			case "refs":
+				return ec.fieldContext_StateAssertion_refs(ctx, field)
+			case "visibility":
+				return ec.fieldContext_StateAssertion_visibility(ctx, field)
+			case "tags":
+				return ec.fieldContext_StateAssertion_tags(ctx, field)
+			case "hypothesisGroup":
+				return ec.fieldContext_StateAssertion_hypothesisGroup(ctx, field)
+			case "authority":
+				return ec.fieldContext_StateAssertion_authority(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_StateAssertion_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_StateAssertion_updatedAt(ctx, field)
+			case "status":
+				return ec.fieldContext_StateAssertion_status(ctx, field)
+			case "endedAt":
+				return ec.fieldContext_StateAssertion_endedAt(ctx, field)
+			case "subjectEntity":
+				return ec.fieldContext_StateAssertion_subjectEntity(ctx, field)
+			case "objectEntity":
+				return ec.fieldContext_StateAssertion_objectEntity(ctx, field)
+			case "conflicts":
+				return ec.fieldContext_StateAssertion_conflicts(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_StateAssertion_revokedBy(ctx, field)
+			case "decision":
+				return ec.fieldContext_StateAssertion_decision(ctx, field)
+			case "promotedTo":
+				return ec.fieldContext_StateAssertion_promotedTo(ctx, field)
+			case "history":
+				return ec.fieldContext_StateAssertion_history(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type StateAssertion", field.Name)
 		},
 	}
 	return fc, nil
@@ -1141,6 +1230,8 @@ func (ec *executionContext) fieldContext_FactEdge_node(_ context.Context, field 
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1754,7 +1845,7 @@ func (ec *executionContext) unmarshalInputSourceInput(ctx context.Context, obj a
 
 // region    **************************** object.gotpl ****************************
 
-var factImplementors = []string{"Fact"}
+var factImplementors = []string{"Fact", "ConflictCandidate"}
 
 func (ec *executionContext) _Fact(ctx context.Context, sel ast.SelectionSet, obj *facts.Fact) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, factImplementors)
@@ -1950,6 +2041,39 @@ func (ec *executionContext) _Fact(ctx context.Context, sel ast.SelectionSet, obj
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "promotedFrom":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Fact_promotedFrom(ctx, field, obj)
 				return res
 			}
 
@@ -2232,6 +2356,22 @@ func (ec *executionContext) _Supersession(ctx context.Context, sel ast.Selection
 
 func (ec *executionContext) marshalNFact2githubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFact(ctx context.Context, sel ast.SelectionSet, v facts.Fact) graphql.Marshaler {
 	return ec._Fact(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFact2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFactᚄ(ctx context.Context, sel ast.SelectionSet, v []facts.Fact) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFact2githubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFact(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNFact2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFactᚄ(ctx context.Context, sel ast.SelectionSet, v []*facts.Fact) graphql.Marshaler {

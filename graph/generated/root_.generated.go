@@ -22,11 +22,14 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Conflict() ConflictResolver
+	Decision() DecisionResolver
 	Fact() FactResolver
 	Identity() IdentityResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Restriction() RestrictionResolver
+	StateAssertion() StateAssertionResolver
 }
 
 type DirectiveRoot struct {
@@ -44,6 +47,50 @@ type ComplexityRoot struct {
 		Record func(childComplexity int) int
 	}
 
+	Conflict struct {
+		Candidates func(childComplexity int) int
+		Context    func(childComplexity int) int
+		Decision   func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastSeenAt func(childComplexity int) int
+		OpenedAt   func(childComplexity int) int
+		Predicate  func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		ResolvedAt func(childComplexity int) int
+		Status     func(childComplexity int) int
+		Subject    func(childComplexity int) int
+	}
+
+	ConflictConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	ConflictEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Decision struct {
+		Actor    func(childComplexity int) int
+		At       func(childComplexity int) int
+		Conflict func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Kept     func(childComplexity int) int
+		Policy   func(childComplexity int) int
+		Promoted func(childComplexity int) int
+		Reason   func(childComplexity int) int
+		Revoked  func(childComplexity int) int
+	}
+
+	Entity struct {
+		AsObject  func(childComplexity int) int
+		AsSubject func(childComplexity int) int
+		Conflicts func(childComplexity int) int
+		Facts     func(childComplexity int) int
+		ID        func(childComplexity int) int
+	}
+
 	Fact struct {
 		ConstraintType func(childComplexity int) int
 		DependsOn      func(childComplexity int) int
@@ -56,6 +103,7 @@ type ComplexityRoot struct {
 		Level          func(childComplexity int) int
 		MemoryType     func(childComplexity int) int
 		NeedsReview    func(childComplexity int) int
+		PromotedFrom   func(childComplexity int) int
 		RecordedAt     func(childComplexity int) int
 		RestrictedTo   func(childComplexity int) int
 		Scope          func(childComplexity int) int
@@ -94,8 +142,12 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		ForgetFact func(childComplexity int, id string) int
-		WriteFact  func(childComplexity int, input model.FactInput) int
+		AssertState     func(childComplexity int, input model.StateAssertionInput) int
+		ForgetFact      func(childComplexity int, id string) int
+		PromoteState    func(childComplexity int, id string, decision model.DecisionInput) int
+		ResolveConflict func(childComplexity int, id string, keep string, reason string) int
+		SignalEvent     func(childComplexity int, name string, context *string) int
+		WriteFact       func(childComplexity int, input model.FactInput) int
 	}
 
 	PageInfo struct {
@@ -104,12 +156,17 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AuditTrail   func(childComplexity int, recordID string, knownAt *time.Time) int
-		CurrentValue func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
-		Fact         func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
-		FactHistory  func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
-		Facts        func(childComplexity int, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) int
-		Me           func(childComplexity int) int
+		AuditTrail      func(childComplexity int, recordID string, knownAt *time.Time) int
+		Conflict        func(childComplexity int, id string) int
+		Conflicts       func(childComplexity int, filter *model.ConflictFilter, first *int, after *string) int
+		CurrentValue    func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
+		Entity          func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
+		Fact            func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
+		FactHistory     func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
+		Facts           func(childComplexity int, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) int
+		Me              func(childComplexity int) int
+		StateAssertion  func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
+		StateAssertions func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string) int
 	}
 
 	Restriction struct {
@@ -125,6 +182,73 @@ type ComplexityRoot struct {
 		Identity   func(childComplexity int) int
 		TurnIndex  func(childComplexity int) int
 		Type       func(childComplexity int) int
+	}
+
+	StateAssertion struct {
+		Authority       func(childComplexity int) int
+		Conflicts       func(childComplexity int) int
+		Context         func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Decision        func(childComplexity int) int
+		EndedAt         func(childComplexity int) int
+		EpistemicStatus func(childComplexity int) int
+		History         func(childComplexity int) int
+		HypothesisGroup func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Object          func(childComplexity int) int
+		ObjectEntity    func(childComplexity int) int
+		Predicate       func(childComplexity int) int
+		PromotedTo      func(childComplexity int) int
+		Provenance      func(childComplexity int) int
+		Refs            func(childComplexity int) int
+		RevokedBy       func(childComplexity int) int
+		Status          func(childComplexity int) int
+		Subject         func(childComplexity int) int
+		SubjectEntity   func(childComplexity int) int
+		Tags            func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+		Validity        func(childComplexity int) int
+		Visibility      func(childComplexity int) int
+	}
+
+	StateAssertionConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	StateAssertionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	StateAuthor struct {
+		ID   func(childComplexity int) int
+		Kind func(childComplexity int) int
+	}
+
+	StateOrigin struct {
+		Channel   func(childComplexity int) int
+		SessionID func(childComplexity int) int
+	}
+
+	StateProvenance struct {
+		Author     func(childComplexity int) int
+		Confidence func(childComplexity int) int
+		Method     func(childComplexity int) int
+		Origin     func(childComplexity int) int
+	}
+
+	StateRef struct {
+		Kind    func(childComplexity int) int
+		Locator func(childComplexity int) int
+		Quote   func(childComplexity int) int
+		TS      func(childComplexity int) int
+	}
+
+	StateValidity struct {
+		ExpiresAt  func(childComplexity int) int
+		Mode       func(childComplexity int) int
+		UntilEvent func(childComplexity int) int
 	}
 
 	Supersession struct {
@@ -212,6 +336,209 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditEntry.Record(childComplexity), true
 
+	case "Conflict.candidates":
+		if e.ComplexityRoot.Conflict.Candidates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.Candidates(childComplexity), true
+
+	case "Conflict.context":
+		if e.ComplexityRoot.Conflict.Context == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.Context(childComplexity), true
+
+	case "Conflict.decision":
+		if e.ComplexityRoot.Conflict.Decision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.Decision(childComplexity), true
+
+	case "Conflict.id":
+		if e.ComplexityRoot.Conflict.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.ID(childComplexity), true
+
+	case "Conflict.lastSeenAt":
+		if e.ComplexityRoot.Conflict.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.LastSeenAt(childComplexity), true
+
+	case "Conflict.openedAt":
+		if e.ComplexityRoot.Conflict.OpenedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.OpenedAt(childComplexity), true
+
+	case "Conflict.predicate":
+		if e.ComplexityRoot.Conflict.Predicate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.Predicate(childComplexity), true
+
+	case "Conflict.reason":
+		if e.ComplexityRoot.Conflict.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.Reason(childComplexity), true
+
+	case "Conflict.resolvedAt":
+		if e.ComplexityRoot.Conflict.ResolvedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.ResolvedAt(childComplexity), true
+
+	case "Conflict.status":
+		if e.ComplexityRoot.Conflict.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.Status(childComplexity), true
+
+	case "Conflict.subject":
+		if e.ComplexityRoot.Conflict.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conflict.Subject(childComplexity), true
+
+	case "ConflictConnection.edges":
+		if e.ComplexityRoot.ConflictConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConflictConnection.Edges(childComplexity), true
+
+	case "ConflictConnection.pageInfo":
+		if e.ComplexityRoot.ConflictConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConflictConnection.PageInfo(childComplexity), true
+
+	case "ConflictEdge.cursor":
+		if e.ComplexityRoot.ConflictEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConflictEdge.Cursor(childComplexity), true
+
+	case "ConflictEdge.node":
+		if e.ComplexityRoot.ConflictEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConflictEdge.Node(childComplexity), true
+
+	case "Decision.actor":
+		if e.ComplexityRoot.Decision.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Actor(childComplexity), true
+
+	case "Decision.at":
+		if e.ComplexityRoot.Decision.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.At(childComplexity), true
+
+	case "Decision.conflict":
+		if e.ComplexityRoot.Decision.Conflict == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Conflict(childComplexity), true
+
+	case "Decision.id":
+		if e.ComplexityRoot.Decision.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.ID(childComplexity), true
+
+	case "Decision.kept":
+		if e.ComplexityRoot.Decision.Kept == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Kept(childComplexity), true
+
+	case "Decision.policy":
+		if e.ComplexityRoot.Decision.Policy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Policy(childComplexity), true
+
+	case "Decision.promoted":
+		if e.ComplexityRoot.Decision.Promoted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Promoted(childComplexity), true
+
+	case "Decision.reason":
+		if e.ComplexityRoot.Decision.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Reason(childComplexity), true
+
+	case "Decision.revoked":
+		if e.ComplexityRoot.Decision.Revoked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Revoked(childComplexity), true
+
+	case "Entity.assertionsAsObject":
+		if e.ComplexityRoot.Entity.AsObject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Entity.AsObject(childComplexity), true
+
+	case "Entity.assertionsAsSubject":
+		if e.ComplexityRoot.Entity.AsSubject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Entity.AsSubject(childComplexity), true
+
+	case "Entity.conflicts":
+		if e.ComplexityRoot.Entity.Conflicts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Entity.Conflicts(childComplexity), true
+
+	case "Entity.facts":
+		if e.ComplexityRoot.Entity.Facts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Entity.Facts(childComplexity), true
+
+	case "Entity.id":
+		if e.ComplexityRoot.Entity.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Entity.ID(childComplexity), true
+
 	case "Fact.constraintType":
 		if e.ComplexityRoot.Fact.ConstraintType == nil {
 			break
@@ -288,6 +615,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Fact.NeedsReview(childComplexity), true
+
+	case "Fact.promotedFrom":
+		if e.ComplexityRoot.Fact.PromotedFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.PromotedFrom(childComplexity), true
 
 	case "Fact.recordedAt":
 		if e.ComplexityRoot.Fact.RecordedAt == nil {
@@ -471,6 +805,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Identity.UserName(childComplexity), true
 
+	case "Mutation.assertState":
+		if e.ComplexityRoot.Mutation.AssertState == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_assertState_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AssertState(childComplexity, args["input"].(model.StateAssertionInput)), true
+
 	case "Mutation.forgetFact":
 		if e.ComplexityRoot.Mutation.ForgetFact == nil {
 			break
@@ -482,6 +828,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ForgetFact(childComplexity, args["id"].(string)), true
+
+	case "Mutation.promoteState":
+		if e.ComplexityRoot.Mutation.PromoteState == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_promoteState_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PromoteState(childComplexity, args["id"].(string), args["decision"].(model.DecisionInput)), true
+
+	case "Mutation.resolveConflict":
+		if e.ComplexityRoot.Mutation.ResolveConflict == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resolveConflict_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResolveConflict(childComplexity, args["id"].(string), args["keep"].(string), args["reason"].(string)), true
+
+	case "Mutation.signalEvent":
+		if e.ComplexityRoot.Mutation.SignalEvent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_signalEvent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SignalEvent(childComplexity, args["name"].(string), args["context"].(*string)), true
 
 	case "Mutation.writeFact":
 		if e.ComplexityRoot.Mutation.WriteFact == nil {
@@ -521,6 +903,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.AuditTrail(childComplexity, args["recordId"].(string), args["knownAt"].(*time.Time)), true
 
+	case "Query.conflict":
+		if e.ComplexityRoot.Query.Conflict == nil {
+			break
+		}
+
+		args, err := ec.field_Query_conflict_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Conflict(childComplexity, args["id"].(string)), true
+
+	case "Query.conflicts":
+		if e.ComplexityRoot.Query.Conflicts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_conflicts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Conflicts(childComplexity, args["filter"].(*model.ConflictFilter), args["first"].(*int), args["after"].(*string)), true
+
 	case "Query.currentValue":
 		if e.ComplexityRoot.Query.CurrentValue == nil {
 			break
@@ -532,6 +938,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CurrentValue(childComplexity, args["key"].(string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
+
+	case "Query.entity":
+		if e.ComplexityRoot.Query.Entity == nil {
+			break
+		}
+
+		args, err := ec.field_Query_entity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Entity(childComplexity, args["id"].(string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
 
 	case "Query.fact":
 		if e.ComplexityRoot.Query.Fact == nil {
@@ -575,6 +993,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
+
+	case "Query.stateAssertion":
+		if e.ComplexityRoot.Query.StateAssertion == nil {
+			break
+		}
+
+		args, err := ec.field_Query_stateAssertion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.StateAssertion(childComplexity, args["id"].(string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
+
+	case "Query.stateAssertions":
+		if e.ComplexityRoot.Query.StateAssertions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_stateAssertions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.StateAssertions(childComplexity, args["filter"].(*model.StateAssertionFilter), args["asOf"].(*time.Time), args["knownAt"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
 
 	case "Restriction.departments":
 		if e.ComplexityRoot.Restriction.Departments == nil {
@@ -638,6 +1080,307 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Source.Type(childComplexity), true
+
+	case "StateAssertion.authority":
+		if e.ComplexityRoot.StateAssertion.Authority == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Authority(childComplexity), true
+
+	case "StateAssertion.conflicts":
+		if e.ComplexityRoot.StateAssertion.Conflicts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Conflicts(childComplexity), true
+
+	case "StateAssertion.context":
+		if e.ComplexityRoot.StateAssertion.Context == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Context(childComplexity), true
+
+	case "StateAssertion.createdAt":
+		if e.ComplexityRoot.StateAssertion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.CreatedAt(childComplexity), true
+
+	case "StateAssertion.decision":
+		if e.ComplexityRoot.StateAssertion.Decision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Decision(childComplexity), true
+
+	case "StateAssertion.endedAt":
+		if e.ComplexityRoot.StateAssertion.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.EndedAt(childComplexity), true
+
+	case "StateAssertion.epistemicStatus":
+		if e.ComplexityRoot.StateAssertion.EpistemicStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.EpistemicStatus(childComplexity), true
+
+	case "StateAssertion.history":
+		if e.ComplexityRoot.StateAssertion.History == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.History(childComplexity), true
+
+	case "StateAssertion.hypothesisGroup":
+		if e.ComplexityRoot.StateAssertion.HypothesisGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.HypothesisGroup(childComplexity), true
+
+	case "StateAssertion.id":
+		if e.ComplexityRoot.StateAssertion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.ID(childComplexity), true
+
+	case "StateAssertion.object":
+		if e.ComplexityRoot.StateAssertion.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Object(childComplexity), true
+
+	case "StateAssertion.objectEntity":
+		if e.ComplexityRoot.StateAssertion.ObjectEntity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.ObjectEntity(childComplexity), true
+
+	case "StateAssertion.predicate":
+		if e.ComplexityRoot.StateAssertion.Predicate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Predicate(childComplexity), true
+
+	case "StateAssertion.promotedTo":
+		if e.ComplexityRoot.StateAssertion.PromotedTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.PromotedTo(childComplexity), true
+
+	case "StateAssertion.provenance":
+		if e.ComplexityRoot.StateAssertion.Provenance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Provenance(childComplexity), true
+
+	case "StateAssertion.refs":
+		if e.ComplexityRoot.StateAssertion.Refs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Refs(childComplexity), true
+
+	case "StateAssertion.revokedBy":
+		if e.ComplexityRoot.StateAssertion.RevokedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.RevokedBy(childComplexity), true
+
+	case "StateAssertion.status":
+		if e.ComplexityRoot.StateAssertion.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Status(childComplexity), true
+
+	case "StateAssertion.subject":
+		if e.ComplexityRoot.StateAssertion.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Subject(childComplexity), true
+
+	case "StateAssertion.subjectEntity":
+		if e.ComplexityRoot.StateAssertion.SubjectEntity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.SubjectEntity(childComplexity), true
+
+	case "StateAssertion.tags":
+		if e.ComplexityRoot.StateAssertion.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Tags(childComplexity), true
+
+	case "StateAssertion.updatedAt":
+		if e.ComplexityRoot.StateAssertion.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.UpdatedAt(childComplexity), true
+
+	case "StateAssertion.validity":
+		if e.ComplexityRoot.StateAssertion.Validity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Validity(childComplexity), true
+
+	case "StateAssertion.visibility":
+		if e.ComplexityRoot.StateAssertion.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertion.Visibility(childComplexity), true
+
+	case "StateAssertionConnection.edges":
+		if e.ComplexityRoot.StateAssertionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertionConnection.Edges(childComplexity), true
+
+	case "StateAssertionConnection.pageInfo":
+		if e.ComplexityRoot.StateAssertionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertionConnection.PageInfo(childComplexity), true
+
+	case "StateAssertionEdge.cursor":
+		if e.ComplexityRoot.StateAssertionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertionEdge.Cursor(childComplexity), true
+
+	case "StateAssertionEdge.node":
+		if e.ComplexityRoot.StateAssertionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertionEdge.Node(childComplexity), true
+
+	case "StateAuthor.id":
+		if e.ComplexityRoot.StateAuthor.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAuthor.ID(childComplexity), true
+
+	case "StateAuthor.kind":
+		if e.ComplexityRoot.StateAuthor.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAuthor.Kind(childComplexity), true
+
+	case "StateOrigin.channel":
+		if e.ComplexityRoot.StateOrigin.Channel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateOrigin.Channel(childComplexity), true
+
+	case "StateOrigin.sessionId":
+		if e.ComplexityRoot.StateOrigin.SessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateOrigin.SessionID(childComplexity), true
+
+	case "StateProvenance.author":
+		if e.ComplexityRoot.StateProvenance.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateProvenance.Author(childComplexity), true
+
+	case "StateProvenance.confidence":
+		if e.ComplexityRoot.StateProvenance.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateProvenance.Confidence(childComplexity), true
+
+	case "StateProvenance.method":
+		if e.ComplexityRoot.StateProvenance.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateProvenance.Method(childComplexity), true
+
+	case "StateProvenance.origin":
+		if e.ComplexityRoot.StateProvenance.Origin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateProvenance.Origin(childComplexity), true
+
+	case "StateRef.kind":
+		if e.ComplexityRoot.StateRef.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateRef.Kind(childComplexity), true
+
+	case "StateRef.locator":
+		if e.ComplexityRoot.StateRef.Locator == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateRef.Locator(childComplexity), true
+
+	case "StateRef.quote":
+		if e.ComplexityRoot.StateRef.Quote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateRef.Quote(childComplexity), true
+
+	case "StateRef.ts":
+		if e.ComplexityRoot.StateRef.TS == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateRef.TS(childComplexity), true
+
+	case "StateValidity.expiresAt":
+		if e.ComplexityRoot.StateValidity.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateValidity.ExpiresAt(childComplexity), true
+
+	case "StateValidity.mode":
+		if e.ComplexityRoot.StateValidity.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateValidity.Mode(childComplexity), true
+
+	case "StateValidity.untilEvent":
+		if e.ComplexityRoot.StateValidity.UntilEvent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateValidity.UntilEvent(childComplexity), true
 
 	case "Supersession.actor":
 		if e.ComplexityRoot.Supersession.Actor == nil {
@@ -703,10 +1446,19 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputConflictFilter,
+		ec.unmarshalInputDecisionInput,
 		ec.unmarshalInputFactFilter,
 		ec.unmarshalInputFactInput,
 		ec.unmarshalInputRestrictionInput,
 		ec.unmarshalInputSourceInput,
+		ec.unmarshalInputStateAssertionFilter,
+		ec.unmarshalInputStateAssertionInput,
+		ec.unmarshalInputStateAuthorInput,
+		ec.unmarshalInputStateOriginInput,
+		ec.unmarshalInputStateProvenanceInput,
+		ec.unmarshalInputStateRefInput,
+		ec.unmarshalInputStateValidityInput,
 	)
 	first := true
 
@@ -782,6 +1534,286 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../assertions.graphqls", Input: `# State assertions: short-term, leased hypotheses about the world, never
+# facts; conflicts between them (and between facts) as explicit objects;
+# promotion to a fact only by an explicit decision.
+
+"How the asserter came to hold an assertion."
+enum EpistemicStatus {
+  PERCEPTION
+  INFERENCE
+  ASSUMPTION
+  ACTION
+}
+
+"How an assertion's lease ends. No mode means forever."
+enum LeaseMode {
+  "A newer assertion for the same context, subject and predicate revokes it."
+  UNTIL_CHANGED
+  "It expires at expiresAt (at most --max-lease ahead)."
+  UNTIL_TIME
+  "signalEvent(untilEvent) expires it."
+  UNTIL_EVENT
+}
+
+enum AssertionStatus {
+  ACTIVE
+  REVOKED
+  EXPIRED
+  PROMOTED
+}
+
+enum ConflictStatus {
+  OPEN
+  RESOLVED
+}
+
+input StateValidityInput {
+  mode: LeaseMode
+  expiresAt: Time
+  untilEvent: String
+}
+
+input StateAuthorInput {
+  kind: String!
+  id: String!
+}
+
+input StateOriginInput {
+  channel: String
+  sessionId: String
+}
+
+input StateProvenanceInput {
+  "Defaults to the caller."
+  author: StateAuthorInput
+  origin: StateOriginInput
+  "Between 0 and 1."
+  confidence: Float
+  "How it was obtained, e.g. observed (a PERCEPTION observed from a source needs refs)."
+  method: String
+}
+
+input StateRefInput {
+  kind: String!
+  locator: String!
+  quote: String
+  ts: Time
+}
+
+"""
+A state assertion to admit. subject, predicate, object, context,
+epistemicStatus, validity and provenance are required: a missing one is
+rejected with BAD_USER_INPUT naming the admission rule.
+"""
+input StateAssertionInput {
+  "The entity the assertion is about, e.g. Entity#42."
+  subject: String
+  predicate: String
+  "An entity reference such as \"Entity#42\", or any JSON value."
+  object: JSON
+  "The thread or context id the state holds in."
+  context: String
+  epistemicStatus: EpistemicStatus
+  validity: StateValidityInput
+  provenance: StateProvenanceInput
+  refs: [StateRefInput!]
+  visibility: String
+  tags: [String!]
+  "Active assertions of one slot may coexist only when they share this group."
+  hypothesisGroup: String
+}
+
+type StateValidity {
+  mode: LeaseMode!
+  expiresAt: Time
+  untilEvent: String
+}
+
+type StateAuthor {
+  kind: String!
+  id: String!
+}
+
+type StateOrigin {
+  channel: String
+  sessionId: String
+}
+
+type StateProvenance {
+  author: StateAuthor!
+  origin: StateOrigin!
+  confidence: Float
+  method: String
+}
+
+type StateRef {
+  kind: String!
+  locator: String!
+  quote: String
+  ts: Time
+}
+
+type StateAssertion {
+  "ST- followed by a ULID."
+  id: ID!
+  subject: String!
+  predicate: String!
+  object: JSON!
+  context: String!
+  epistemicStatus: EpistemicStatus!
+  validity: StateValidity!
+  provenance: StateProvenance!
+  refs: [StateRef!]!
+  visibility: String
+  tags: [String!]!
+  hypothesisGroup: String
+  "The writer's authority when it was asserted."
+  authority: String
+  createdAt: Time!
+  updatedAt: Time!
+  "In the read's view: a lease that has ended reads EXPIRED even before the sweep records it."
+  status: AssertionStatus!
+  "When it left ACTIVE."
+  endedAt: Time
+  subjectEntity: Entity!
+  "The entity the object names, when it is an entity reference."
+  objectEntity: Entity
+  "The conflicts it is a candidate of."
+  conflicts: [Conflict!]!
+  "The newer assertion that revoked it on change."
+  revokedBy: StateAssertion
+  "The decision that revoked or promoted it."
+  decision: Decision
+  "The fact it was promoted to."
+  promotedTo: Fact
+  "Every assertion for the same context, subject and predicate, oldest first."
+  history: [StateAssertion!]!
+}
+
+input StateAssertionFilter {
+  subject: String
+  predicate: String
+  context: String
+  status: AssertionStatus
+}
+
+type StateAssertionEdge {
+  cursor: String!
+  node: StateAssertion!
+}
+
+type StateAssertionConnection {
+  edges: [StateAssertionEdge!]!
+  pageInfo: PageInfo!
+}
+
+"A conflict's candidate: a state assertion or a persistent fact."
+union ConflictCandidate = StateAssertion | Fact
+
+"""
+Competing candidates for one slot: (context, subject, predicate) for state
+assertions; for facts, subject is the fact key, predicate is "value" and
+context is null.
+"""
+type Conflict {
+  "CF- followed by a ULID."
+  id: ID!
+  status: ConflictStatus!
+  subject: String!
+  predicate: String!
+  context: String
+  candidates: [ConflictCandidate!]!
+  decision: Decision
+  reason: String
+  "First seen."
+  openedAt: Time!
+  lastSeenAt: Time!
+  resolvedAt: Time
+}
+
+"Who decided what, when and why."
+type Decision {
+  "DC- followed by a ULID."
+  id: ID!
+  kept: ConflictCandidate
+  revoked: [ConflictCandidate!]!
+  reason: String!
+  actor: String!
+  at: Time!
+  "The policy that decided, when one did (latest, highest_authority, highest_confidence)."
+  policy: String
+  conflict: Conflict
+  "The fact a promotion wrote."
+  promoted: Fact
+}
+
+input ConflictFilter {
+  status: ConflictStatus
+  subject: String
+  predicate: String
+  context: String
+}
+
+type ConflictEdge {
+  cursor: String!
+  node: Conflict!
+}
+
+type ConflictConnection {
+  edges: [ConflictEdge!]!
+  pageInfo: PageInfo!
+}
+
+"""
+An entity and what names it. Its facts are the valid facts whose key or
+value text mentions its id as a whole word.
+"""
+type Entity {
+  id: ID!
+  assertionsAsSubject: [StateAssertion!]!
+  assertionsAsObject: [StateAssertion!]!
+  facts: [Fact!]!
+  conflicts: [Conflict!]!
+}
+
+input DecisionInput {
+  "Why the assertion becomes a fact."
+  reason: String!
+  "The fact key; default subject.predicate."
+  key: String
+  memoryType: MemoryType
+  scope: Scope
+}
+
+extend type Fact {
+  "The state assertion this fact was promoted from."
+  promotedFrom: StateAssertion
+}
+
+extend type Query {
+  "A state assertion by id; null when it does not exist for the caller."
+  stateAssertion(id: ID!, asOf: Time, knownAt: Time): StateAssertion
+  "The caller's organization's assertions, oldest first, as of asOf and known at knownAt."
+  stateAssertions(filter: StateAssertionFilter, asOf: Time, knownAt: Time, first: Int = 50, after: String): StateAssertionConnection!
+  "A conflict by id; null when it does not exist for the caller."
+  conflict(id: ID!): Conflict
+  conflicts(filter: ConflictFilter, first: Int = 50, after: String): ConflictConnection!
+  "An entity by id (e.g. Entity#42); null when nothing the caller can see names it."
+  entity(id: ID!, asOf: Time, knownAt: Time): Entity
+}
+
+extend type Mutation {
+  "Admit a state assertion (rejections name the admission rule)."
+  assertState(input: StateAssertionInput!): StateAssertion!
+  "Expire every active UNTIL_EVENT assertion waiting for this event, in context or in all contexts."
+  signalEvent(name: String!, context: String): [StateAssertion!]!
+  "Keep one candidate, revoke the others, and record the Decision."
+  resolveConflict(id: ID!, keep: ID!, reason: String!): Conflict!
+  "Turn an active assertion into a fact by an explicit decision, linked both ways."
+  promoteState(id: ID!, decision: DecisionInput!): Fact!
+}
+`, BuiltIn: false},
 	{Name: "../audit.graphqls", Input: `# The audit trail: who did what to which record, and when.
 
 type AuditEntry {

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/graph/scalars"
@@ -27,11 +29,20 @@ type IdentityResolver interface {
 	AgentLevel(ctx context.Context, obj *authority.Identity) (*string, error)
 }
 type MutationResolver interface {
+	AssertState(ctx context.Context, input model.StateAssertionInput) (*assertions.Assertion, error)
+	SignalEvent(ctx context.Context, name string, context *string) ([]*assertions.Assertion, error)
+	ResolveConflict(ctx context.Context, id string, keep string, reason string) (*conflicts.Conflict, error)
+	PromoteState(ctx context.Context, id string, decision model.DecisionInput) (*facts.Fact, error)
 	WriteFact(ctx context.Context, input model.FactInput) (*facts.Fact, error)
 	ForgetFact(ctx context.Context, id string) (*facts.Fact, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*authority.Identity, error)
+	StateAssertion(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*assertions.Assertion, error)
+	StateAssertions(ctx context.Context, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string) (*model.StateAssertionConnection, error)
+	Conflict(ctx context.Context, id string) (*conflicts.Conflict, error)
+	Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string) (*model.ConflictConnection, error)
+	Entity(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*assertions.Entity, error)
 	AuditTrail(ctx context.Context, recordID string, knownAt *time.Time) ([]*audit.Entry, error)
 	Fact(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
 	Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error)
@@ -43,6 +54,17 @@ type QueryResolver interface {
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Mutation_assertState_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNStateAssertionInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐStateAssertionInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_forgetFact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -51,6 +73,59 @@ func (ec *executionContext) field_Mutation_forgetFact_args(ctx context.Context, 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_promoteState_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "decision", ec.unmarshalNDecisionInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐDecisionInput)
+	if err != nil {
+		return nil, err
+	}
+	args["decision"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resolveConflict_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "keep", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["keep"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "reason", ec.unmarshalNString2string)
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_signalEvent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name", ec.unmarshalNString2string)
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "context", ec.unmarshalOString2ᚖstring)
+	if err != nil {
+		return nil, err
+	}
+	args["context"] = arg1
 	return args, nil
 }
 
@@ -92,6 +167,38 @@ func (ec *executionContext) field_Query_auditTrail_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_conflict_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_conflicts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter", ec.unmarshalOConflictFilter2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐConflictFilter)
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOString2ᚖstring)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_currentValue_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -100,6 +207,27 @@ func (ec *executionContext) field_Query_currentValue_args(ctx context.Context, r
 		return nil, err
 	}
 	args["key"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["asOf"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_entity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
 	if err != nil {
 		return nil, err
@@ -183,6 +311,58 @@ func (ec *executionContext) field_Query_facts_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["knownAt"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_stateAssertion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["asOf"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_stateAssertions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter", ec.unmarshalOStateAssertionFilter2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐStateAssertionFilter)
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["asOf"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOString2ᚖstring)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg4
 	return args, nil
 }
 
@@ -455,6 +635,346 @@ func (ec *executionContext) fieldContext_Identity_capability(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_assertState(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_assertState,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AssertState(ctx, fc.Args["input"].(model.StateAssertionInput))
+		},
+		nil,
+		ec.marshalNStateAssertion2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋassertionsᚐAssertion,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_assertState(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_StateAssertion_id(ctx, field)
+			case "subject":
+				return ec.fieldContext_StateAssertion_subject(ctx, field)
+			case "predicate":
+				return ec.fieldContext_StateAssertion_predicate(ctx, field)
+			case "object":
+				return ec.fieldContext_StateAssertion_object(ctx, field)
+			case "context":
+				return ec.fieldContext_StateAssertion_context(ctx, field)
+			case "epistemicStatus":
+				return ec.fieldContext_StateAssertion_epistemicStatus(ctx, field)
+			case "validity":
+				return ec.fieldContext_StateAssertion_validity(ctx, field)
+			case "provenance":
+				return ec.fieldContext_StateAssertion_provenance(ctx, field)
+			case "refs":
+				return ec.fieldContext_StateAssertion_refs(ctx, field)
+			case "visibility":
+				return ec.fieldContext_StateAssertion_visibility(ctx, field)
+			case "tags":
+				return ec.fieldContext_StateAssertion_tags(ctx, field)
+			case "hypothesisGroup":
+				return ec.fieldContext_StateAssertion_hypothesisGroup(ctx, field)
+			case "authority":
+				return ec.fieldContext_StateAssertion_authority(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_StateAssertion_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_StateAssertion_updatedAt(ctx, field)
+			case "status":
+				return ec.fieldContext_StateAssertion_status(ctx, field)
+			case "endedAt":
+				return ec.fieldContext_StateAssertion_endedAt(ctx, field)
+			case "subjectEntity":
+				return ec.fieldContext_StateAssertion_subjectEntity(ctx, field)
+			case "objectEntity":
+				return ec.fieldContext_StateAssertion_objectEntity(ctx, field)
+			case "conflicts":
+				return ec.fieldContext_StateAssertion_conflicts(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_StateAssertion_revokedBy(ctx, field)
+			case "decision":
+				return ec.fieldContext_StateAssertion_decision(ctx, field)
+			case "promotedTo":
+				return ec.fieldContext_StateAssertion_promotedTo(ctx, field)
+			case "history":
+				return ec.fieldContext_StateAssertion_history(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type StateAssertion", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_assertState_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_signalEvent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_signalEvent,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SignalEvent(ctx, fc.Args["name"].(string), fc.Args["context"].(*string))
+		},
+		nil,
+		ec.marshalNStateAssertion2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋassertionsᚐAssertionᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_signalEvent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_StateAssertion_id(ctx, field)
+			case "subject":
+				return ec.fieldContext_StateAssertion_subject(ctx, field)
+			case "predicate":
+				return ec.fieldContext_StateAssertion_predicate(ctx, field)
+			case "object":
+				return ec.fieldContext_StateAssertion_object(ctx, field)
+			case "context":
+				return ec.fieldContext_StateAssertion_context(ctx, field)
+			case "epistemicStatus":
+				return ec.fieldContext_StateAssertion_epistemicStatus(ctx, field)
+			case "validity":
+				return ec.fieldContext_StateAssertion_validity(ctx, field)
+			case "provenance":
+				return ec.fieldContext_StateAssertion_provenance(ctx, field)
+			case "refs":
+				return ec.fieldContext_StateAssertion_refs(ctx, field)
+			case "visibility":
+				return ec.fieldContext_StateAssertion_visibility(ctx, field)
+			case "tags":
+				return ec.fieldContext_StateAssertion_tags(ctx, field)
+			case "hypothesisGroup":
+				return ec.fieldContext_StateAssertion_hypothesisGroup(ctx, field)
+			case "authority":
+				return ec.fieldContext_StateAssertion_authority(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_StateAssertion_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_StateAssertion_updatedAt(ctx, field)
+			case "status":
+				return ec.fieldContext_StateAssertion_status(ctx, field)
+			case "endedAt":
+				return ec.fieldContext_StateAssertion_endedAt(ctx, field)
+			case "subjectEntity":
+				return ec.fieldContext_StateAssertion_subjectEntity(ctx, field)
+			case "objectEntity":
+				return ec.fieldContext_StateAssertion_objectEntity(ctx, field)
+			case "conflicts":
+				return ec.fieldContext_StateAssertion_conflicts(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_StateAssertion_revokedBy(ctx, field)
+			case "decision":
+				return ec.fieldContext_StateAssertion_decision(ctx, field)
+			case "promotedTo":
+				return ec.fieldContext_StateAssertion_promotedTo(ctx, field)
+			case "history":
+				return ec.fieldContext_StateAssertion_history(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type StateAssertion", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_signalEvent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resolveConflict(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_resolveConflict,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResolveConflict(ctx, fc.Args["id"].(string), fc.Args["keep"].(string), fc.Args["reason"].(string))
+		},
+		nil,
+		ec.marshalNConflict2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋconflictsᚐConflict,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_resolveConflict(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Conflict_id(ctx, field)
+			case "status":
+				return ec.fieldContext_Conflict_status(ctx, field)
+			case "subject":
+				return ec.fieldContext_Conflict_subject(ctx, field)
+			case "predicate":
+				return ec.fieldContext_Conflict_predicate(ctx, field)
+			case "context":
+				return ec.fieldContext_Conflict_context(ctx, field)
+			case "candidates":
+				return ec.fieldContext_Conflict_candidates(ctx, field)
+			case "decision":
+				return ec.fieldContext_Conflict_decision(ctx, field)
+			case "reason":
+				return ec.fieldContext_Conflict_reason(ctx, field)
+			case "openedAt":
+				return ec.fieldContext_Conflict_openedAt(ctx, field)
+			case "lastSeenAt":
+				return ec.fieldContext_Conflict_lastSeenAt(ctx, field)
+			case "resolvedAt":
+				return ec.fieldContext_Conflict_resolvedAt(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Conflict", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resolveConflict_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_promoteState(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_promoteState,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PromoteState(ctx, fc.Args["id"].(string), fc.Args["decision"].(model.DecisionInput))
+		},
+		nil,
+		ec.marshalNFact2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFact,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_promoteState(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Fact_id(ctx, field)
+			case "key":
+				return ec.fieldContext_Fact_key(ctx, field)
+			case "value":
+				return ec.fieldContext_Fact_value(ctx, field)
+			case "text":
+				return ec.fieldContext_Fact_text(ctx, field)
+			case "isValid":
+				return ec.fieldContext_Fact_isValid(ctx, field)
+			case "needsReview":
+				return ec.fieldContext_Fact_needsReview(ctx, field)
+			case "memoryType":
+				return ec.fieldContext_Fact_memoryType(ctx, field)
+			case "scope":
+				return ec.fieldContext_Fact_scope(ctx, field)
+			case "scopeId":
+				return ec.fieldContext_Fact_scopeId(ctx, field)
+			case "isConstraint":
+				return ec.fieldContext_Fact_isConstraint(ctx, field)
+			case "constraintType":
+				return ec.fieldContext_Fact_constraintType(ctx, field)
+			case "source":
+				return ec.fieldContext_Fact_source(ctx, field)
+			case "validFrom":
+				return ec.fieldContext_Fact_validFrom(ctx, field)
+			case "validTo":
+				return ec.fieldContext_Fact_validTo(ctx, field)
+			case "recordedAt":
+				return ec.fieldContext_Fact_recordedAt(ctx, field)
+			case "supersededAt":
+				return ec.fieldContext_Fact_supersededAt(ctx, field)
+			case "supersedes":
+				return ec.fieldContext_Fact_supersedes(ctx, field)
+			case "supersededBy":
+				return ec.fieldContext_Fact_supersededBy(ctx, field)
+			case "supersession":
+				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "dependsOn":
+				return ec.fieldContext_Fact_dependsOn(ctx, field)
+			case "derivedFacts":
+				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_promoteState_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_writeFact(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -522,6 +1042,8 @@ func (ec *executionContext) fieldContext_Mutation_writeFact(ctx context.Context,
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -613,6 +1135,8 @@ func (ec *executionContext) fieldContext_Mutation_forgetFact(ctx context.Context
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -744,6 +1268,309 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_stateAssertion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_stateAssertion,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().StateAssertion(ctx, fc.Args["id"].(string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
+		},
+		nil,
+		ec.marshalOStateAssertion2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋassertionsᚐAssertion,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_stateAssertion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_StateAssertion_id(ctx, field)
+			case "subject":
+				return ec.fieldContext_StateAssertion_subject(ctx, field)
+			case "predicate":
+				return ec.fieldContext_StateAssertion_predicate(ctx, field)
+			case "object":
+				return ec.fieldContext_StateAssertion_object(ctx, field)
+			case "context":
+				return ec.fieldContext_StateAssertion_context(ctx, field)
+			case "epistemicStatus":
+				return ec.fieldContext_StateAssertion_epistemicStatus(ctx, field)
+			case "validity":
+				return ec.fieldContext_StateAssertion_validity(ctx, field)
+			case "provenance":
+				return ec.fieldContext_StateAssertion_provenance(ctx, field)
+			case "refs":
+				return ec.fieldContext_StateAssertion_refs(ctx, field)
+			case "visibility":
+				return ec.fieldContext_StateAssertion_visibility(ctx, field)
+			case "tags":
+				return ec.fieldContext_StateAssertion_tags(ctx, field)
+			case "hypothesisGroup":
+				return ec.fieldContext_StateAssertion_hypothesisGroup(ctx, field)
+			case "authority":
+				return ec.fieldContext_StateAssertion_authority(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_StateAssertion_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_StateAssertion_updatedAt(ctx, field)
+			case "status":
+				return ec.fieldContext_StateAssertion_status(ctx, field)
+			case "endedAt":
+				return ec.fieldContext_StateAssertion_endedAt(ctx, field)
+			case "subjectEntity":
+				return ec.fieldContext_StateAssertion_subjectEntity(ctx, field)
+			case "objectEntity":
+				return ec.fieldContext_StateAssertion_objectEntity(ctx, field)
+			case "conflicts":
+				return ec.fieldContext_StateAssertion_conflicts(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_StateAssertion_revokedBy(ctx, field)
+			case "decision":
+				return ec.fieldContext_StateAssertion_decision(ctx, field)
+			case "promotedTo":
+				return ec.fieldContext_StateAssertion_promotedTo(ctx, field)
+			case "history":
+				return ec.fieldContext_StateAssertion_history(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type StateAssertion", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_stateAssertion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_stateAssertions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_stateAssertions,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().StateAssertions(ctx, fc.Args["filter"].(*model.StateAssertionFilter), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		ec.marshalNStateAssertionConnection2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐStateAssertionConnection,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_stateAssertions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_StateAssertionConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_StateAssertionConnection_pageInfo(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type StateAssertionConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_stateAssertions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_conflict(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_conflict,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Conflict(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		ec.marshalOConflict2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋconflictsᚐConflict,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_conflict(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Conflict_id(ctx, field)
+			case "status":
+				return ec.fieldContext_Conflict_status(ctx, field)
+			case "subject":
+				return ec.fieldContext_Conflict_subject(ctx, field)
+			case "predicate":
+				return ec.fieldContext_Conflict_predicate(ctx, field)
+			case "context":
+				return ec.fieldContext_Conflict_context(ctx, field)
+			case "candidates":
+				return ec.fieldContext_Conflict_candidates(ctx, field)
+			case "decision":
+				return ec.fieldContext_Conflict_decision(ctx, field)
+			case "reason":
+				return ec.fieldContext_Conflict_reason(ctx, field)
+			case "openedAt":
+				return ec.fieldContext_Conflict_openedAt(ctx, field)
+			case "lastSeenAt":
+				return ec.fieldContext_Conflict_lastSeenAt(ctx, field)
+			case "resolvedAt":
+				return ec.fieldContext_Conflict_resolvedAt(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Conflict", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_conflict_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_conflicts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_conflicts,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Conflicts(ctx, fc.Args["filter"].(*model.ConflictFilter), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		ec.marshalNConflictConnection2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐConflictConnection,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_conflicts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_ConflictConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_ConflictConnection_pageInfo(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ConflictConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_conflicts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_entity(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_entity,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Entity(ctx, fc.Args["id"].(string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
+		},
+		nil,
+		ec.marshalOEntity2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋassertionsᚐEntity,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_entity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Entity_id(ctx, field)
+			case "assertionsAsSubject":
+				return ec.fieldContext_Entity_assertionsAsSubject(ctx, field)
+			case "assertionsAsObject":
+				return ec.fieldContext_Entity_assertionsAsObject(ctx, field)
+			case "facts":
+				return ec.fieldContext_Entity_facts(ctx, field)
+			case "conflicts":
+				return ec.fieldContext_Entity_conflicts(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Entity", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_entity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_auditTrail(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -870,6 +1697,8 @@ func (ec *executionContext) fieldContext_Query_fact(ctx context.Context, field g
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1008,6 +1837,8 @@ func (ec *executionContext) fieldContext_Query_currentValue(ctx context.Context,
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1099,6 +1930,8 @@ func (ec *executionContext) fieldContext_Query_factHistory(ctx context.Context, 
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1388,6 +2221,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
+		case "assertState":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_assertState(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "signalEvent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_signalEvent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resolveConflict":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resolveConflict(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "promoteState":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_promoteState(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "writeFact":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_writeFact(ctx, field)
@@ -1498,6 +2359,107 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "stateAssertion":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_stateAssertion(ctx, field)
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "stateAssertions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_stateAssertions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "conflict":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_conflict(ctx, field)
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "conflicts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_conflicts(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "entity":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_entity(ctx, field)
 				return res
 			}
 
@@ -1705,6 +2667,24 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 	}
+	return res
+}
+
+func (ec *executionContext) unmarshalOJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, v any) (json.RawMessage, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := scalars.UnmarshalValue(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, sel ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := scalars.MarshalValue(v)
 	return res
 }
 

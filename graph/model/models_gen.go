@@ -6,9 +6,37 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/stategraph/stategraph/assertions"
+	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/permissions"
 )
+
+type ConflictConnection struct {
+	Edges    []*ConflictEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"pageInfo"`
+}
+
+type ConflictEdge struct {
+	Cursor string              `json:"cursor"`
+	Node   *conflicts.Conflict `json:"node"`
+}
+
+type ConflictFilter struct {
+	Status    *conflicts.Status `json:"status,omitempty"`
+	Subject   *string           `json:"subject,omitempty"`
+	Predicate *string           `json:"predicate,omitempty"`
+	Context   *string           `json:"context,omitempty"`
+}
+
+type DecisionInput struct {
+	// Why the assertion becomes a fact.
+	Reason string `json:"reason"`
+	// The fact key; default subject.predicate.
+	Key        *string           `json:"key,omitempty"`
+	MemoryType *facts.MemoryType `json:"memoryType,omitempty"`
+	Scope      *facts.Scope      `json:"scope,omitempty"`
+}
 
 type FactConnection struct {
 	Edges    []*FactEdge `json:"edges"`
@@ -75,4 +103,75 @@ type SourceInput struct {
 	Identity   *string           `json:"identity,omitempty"`
 	TurnIndex  *int              `json:"turnIndex,omitempty"`
 	EventIndex *int              `json:"eventIndex,omitempty"`
+}
+
+type StateAssertionConnection struct {
+	Edges    []*StateAssertionEdge `json:"edges"`
+	PageInfo *PageInfo             `json:"pageInfo"`
+}
+
+type StateAssertionEdge struct {
+	Cursor string                `json:"cursor"`
+	Node   *assertions.Assertion `json:"node"`
+}
+
+type StateAssertionFilter struct {
+	Subject   *string            `json:"subject,omitempty"`
+	Predicate *string            `json:"predicate,omitempty"`
+	Context   *string            `json:"context,omitempty"`
+	Status    *assertions.Status `json:"status,omitempty"`
+}
+
+// A state assertion to admit. subject, predicate, object, context,
+// epistemicStatus, validity and provenance are required: a missing one is
+// rejected with BAD_USER_INPUT naming the admission rule.
+type StateAssertionInput struct {
+	// The entity the assertion is about, e.g. Entity#42.
+	Subject   *string `json:"subject,omitempty"`
+	Predicate *string `json:"predicate,omitempty"`
+	// An entity reference such as "Entity#42", or any JSON value.
+	Object json.RawMessage `json:"object,omitempty"`
+	// The thread or context id the state holds in.
+	Context         *string                     `json:"context,omitempty"`
+	EpistemicStatus *assertions.EpistemicStatus `json:"epistemicStatus,omitempty"`
+	Validity        *StateValidityInput         `json:"validity,omitempty"`
+	Provenance      *StateProvenanceInput       `json:"provenance,omitempty"`
+	Refs            []*StateRefInput            `json:"refs,omitempty"`
+	Visibility      *string                     `json:"visibility,omitempty"`
+	Tags            []string                    `json:"tags,omitempty"`
+	// Active assertions of one slot may coexist only when they share this group.
+	HypothesisGroup *string `json:"hypothesisGroup,omitempty"`
+}
+
+type StateAuthorInput struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+}
+
+type StateOriginInput struct {
+	Channel   *string `json:"channel,omitempty"`
+	SessionID *string `json:"sessionId,omitempty"`
+}
+
+type StateProvenanceInput struct {
+	// Defaults to the caller.
+	Author *StateAuthorInput `json:"author,omitempty"`
+	Origin *StateOriginInput `json:"origin,omitempty"`
+	// Between 0 and 1.
+	Confidence *float64 `json:"confidence,omitempty"`
+	// How it was obtained, e.g. observed (a PERCEPTION observed from a source needs refs).
+	Method *string `json:"method,omitempty"`
+}
+
+type StateRefInput struct {
+	Kind    string     `json:"kind"`
+	Locator string     `json:"locator"`
+	Quote   *string    `json:"quote,omitempty"`
+	Ts      *time.Time `json:"ts,omitempty"`
+}
+
+type StateValidityInput struct {
+	Mode       *assertions.Mode `json:"mode,omitempty"`
+	ExpiresAt  *time.Time       `json:"expiresAt,omitempty"`
+	UntilEvent *string          `json:"untilEvent,omitempty"`
 }

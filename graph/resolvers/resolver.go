@@ -4,12 +4,19 @@
 package resolvers
 
 import (
+	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/audit"
+	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/telemetry"
 )
 
 // Resolver holds the domain services the resolvers call.
 type Resolver struct {
-	FactService *facts.Service
-	Audit       *audit.Trail
+	FactService      *facts.Service
+	Audit            *audit.Trail
+	AssertionService *assertions.Service
+	ConflictService  *conflicts.Service
+	// Metrics counts domain events (conflicts, expiries, assembly).
+	Metrics *telemetry.Metrics
 }

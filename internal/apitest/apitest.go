@@ -43,6 +43,8 @@ func New(t testing.TB, opts ...func(*server.Options)) *Env {
 	o.Store.SyncWrites = false
 	o.Verifier = authority.VerifierConfig{Secret: Secret}
 	o.Clock = clock
+	o.RateLimit = 0          // tests that need it opt in
+	o.LeaseSweepInterval = 0 // tests sweep with Server.SweepLeases
 	for _, f := range opts {
 		f(&o)
 	}

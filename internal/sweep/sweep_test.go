@@ -24,12 +24,18 @@ package sweep
 // arguments). Use these placeholders for the victim's references; each
 // argument list is run once per value:
 //
-//	{id}    every record id the victim holds (facts, tombstones, audit subjects)
+//	{id}    every record id the victim holds (facts, tombstones, state
+//	        assertions, conflicts, decisions)
 //	{key}   every fact key the victim holds
+//	{name}  every other name the victim uses: entity subjects, predicates,
+//	        contexts, event names
+//	{slot}  every (subject, predicate, context) slot of the victim's state
+//	        assertions, as "subject: ..., predicate: ..., context: ..."
 //	{time}  a time inside the victim's history
 //
-// The selection set is generated from the schema (every field, objects to a
-// depth of three, unions and interfaces by every member), so new fields on
+// The selection set is generated from the schema (every field, objects two
+// levels deep not counting Relay connections and edges, unions and
+// interfaces by every member), so new fields on
 // existing types are swept without a change here. If your feature creates
 // a new kind of record, also seed one with a canary in seedOrg (and, if it
 // can be private to a user, in seedUser) and add its references to the
@@ -50,7 +56,9 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/server"
 )
 
 // cases is the sweep's table: every root field and the argument lists it
@@ -71,13 +79,26 @@ var cases = map[string][]string{
 		`(input: {id: {id}, key: "sweep.probe", value: "probe", memoryType: USER})`,
 	},
 	"Mutation.forgetFact": {"(id: {id})"},
+
+	"Query.stateAssertion":  {"(id: {id})", "(id: {id}, asOf: {time}, knownAt: {time})"},
+	"Query.stateAssertions": {"(first: 500)", "(filter: {subject: {name}})", "(filter: {context: {name}}, first: 500)"},
+	"Query.conflict":        {"(id: {id})"},
+	"Query.conflicts":       {"(first: 500)", "(filter: {subject: {key}})", "(filter: {subject: {name}})"},
+	"Query.entity":          {"(id: {name})", "(id: {name}, asOf: {time})"},
+	"Mutation.assertState": {
+		`(input: {{slot}, object: "probe", epistemicStatus: INFERENCE, validity: {mode: UNTIL_CHANGED}, provenance: {author: {kind: "agent", id: "sweep"}}})`,
+		`(input: {subject: "Entity#1", predicate: "probe", object: {name}, context: {name}, epistemicStatus: INFERENCE, validity: {mode: UNTIL_EVENT, untilEvent: {name}}, provenance: {author: {kind: "agent", id: "sweep"}}})`,
+	},
+	"Mutation.signalEvent":     {"(name: {name})", `(name: "b-event", context: {name})`},
+	"Mutation.resolveConflict": {`(id: {id}, keep: "F-none", reason: "sweep")`, `(id: "CF-none", keep: {id}, reason: "sweep")`},
+	"Mutation.promoteState":    {`(id: {id}, decision: {reason: "sweep"})`, `(id: "ST-none", decision: {reason: "sweep", key: {key}})`},
 }
 
 // victim is what the attacker aims at.
 type victim struct {
-	ids, keys []string
-	canaries  []string
-	times     []string
+	ids, keys, names, slots []string
+	canaries                []string
+	times                   []string
 	// dump is a query, run as each of tokens, whose answers must not
 	// change during the sweep.
 	dump   string
@@ -87,8 +108,9 @@ type victim struct {
 // ghost references name nothing; a query must answer for a victim's
 // reference exactly as for these.
 const (
-	ghostID  = "F-00000000000000000000GHOST"
-	ghostKey = "sweep.ghost.key"
+	ghostID   = "F-00000000000000000000GHOST"
+	ghostKey  = "sweep.ghost.key"
+	ghostName = "Entity#sweep-ghost"
 )
 
 func TestSweepCoversSchema(t *testing.T) {
@@ -118,7 +140,7 @@ func TestSweepCoversSchema(t *testing.T) {
 // capability and authority as B's users, reaches nothing of B.
 func TestSweepOrganizations(t *testing.T) {
 	t.Parallel()
-	env := apitest.New(t)
+	env := apitest.New(t, unlimited)
 	v := seedOrg(t, env)
 	attacker := apitest.Identity("org-a", "b-user")
 	attacker.Authority, attacker.Capability, attacker.Department = "CFO", "pricing", "Finance"
@@ -133,13 +155,20 @@ func TestSweepOrganizations(t *testing.T) {
 // organization's facts restricted away from them.
 func TestSweepUsers(t *testing.T) {
 	t.Parallel()
-	env := apitest.New(t)
+	env := apitest.New(t, unlimited)
 	v := seedUser(t, env)
 	attacker := apitest.Identity("org-u", "mallory")
 	attacker.Authority, attacker.Department = "Sales Rep", "Sales"
 	human := attacker
 	human.Kind, human.AgentLevel = authority.KindUser, ""
 	sweep(t, env, v, apitest.Token(t, attacker), apitest.Token(t, human))
+}
+
+// unlimited lifts the request limits: the sweep's batched requests are
+// deliberately large, and the limits have their own tests.
+func unlimited(o *server.Options) {
+	o.Limits = graph.Limits{MaxComplexity: 1 << 30, MaxDepth: 64, MaxAliases: 1 << 20, MaxOperations: 64, ParserTokens: 1 << 24}
+	o.MaxBodyBytes = 64 << 20
 }
 
 // sweep runs every case as each attacker against v: first every query
@@ -164,7 +193,7 @@ func sweep(t *testing.T, env *apitest.Env, v victim, attackers ...string) {
 					continue
 				}
 				def := schema.Types[op].Fields.ForName(name)
-				sel := selection(schema, def.Type.Name(), 3)
+				sel := selection(schema, def.Type.Name(), 2)
 				var batch []string
 				for _, args := range cases[field] {
 					for _, c := range expand(args, v) {
@@ -191,7 +220,7 @@ func sweep(t *testing.T, env *apitest.Env, v victim, attackers ...string) {
 			op := strings.ToLower(phase.op)
 			check(t, v, phase.op+" (every field in one request)", env.Do(t, attacker, op+" { "+strings.Join(all, "\n")+" }", nil))
 			// Several operations in one document, one selected by name.
-			doc := "query One { me { organization } }\n" + op + " Two { " + strings.Join(all, "\n") + " }"
+			doc := "query One { me { organization } }\n" + op + " Two { " + strings.Join(all[:min(len(all), 12)], "\n") + " }"
 			body, _ := json.Marshal(map[string]any{"query": doc, "operationName": "Two"})
 			check(t, v, "named operations", env.Post(t, attacker, body))
 		}
@@ -235,13 +264,23 @@ type call struct {
 
 // expand substitutes the placeholders of args, once per value.
 func expand(args string, v victim) []call {
-	for ph, values := range map[string][]string{"{id}": v.ids, "{key}": v.keys} {
+	if strings.Contains(args, "{slot}") {
+		var out []call
+		for _, sl := range v.slots {
+			out = append(out, expand(strings.ReplaceAll(args, "{slot}", sl), v)...)
+		}
+		return out
+	}
+	for _, ph := range []string{"{id}", "{key}", "{name}"} {
 		if !strings.Contains(args, ph) {
 			continue
 		}
-		ghost := ghostID
-		if ph == "{key}" {
-			ghost = ghostKey
+		values, ghost := v.ids, ghostID
+		switch ph {
+		case "{key}":
+			values, ghost = v.keys, ghostKey
+		case "{name}":
+			values, ghost = v.names, ghostName
 		}
 		var out []call
 		for _, val := range values {
@@ -313,8 +352,10 @@ func isLeaf(s *ast.Schema, name string) bool {
 }
 
 // selection returns a selection set of every field of type name, objects
-// nested depth levels deep (1: leaf fields only), skipping fields with
-// required arguments; "" for leaf types.
+// nested depth levels deep (1: leaf fields only; connections and edges do
+// not count), skipping fields with required arguments; "" for leaf types.
+// Two levels reach every record a root field returns and every record one
+// of its edges points to, which is where a leak would show.
 func selection(s *ast.Schema, name string, depth int) string {
 	def := s.Types[name]
 	if def == nil || def.Kind == ast.Scalar || def.Kind == ast.Enum {
@@ -336,10 +377,15 @@ func selection(s *ast.Schema, name string, depth int) string {
 			}) {
 				continue
 			}
-			if leaf := isLeaf(s, f.Type.Name()); leaf {
+			sub := f.Type.Name()
+			switch {
+			case isLeaf(s, sub):
 				parts = append(parts, f.Name)
-			} else if depth > 1 {
-				parts = append(parts, f.Name+selection(s, f.Type.Name(), depth-1))
+			case strings.HasSuffix(sub, "Connection") || strings.HasSuffix(sub, "Edge"):
+				// Relay plumbing does not count as a level.
+				parts = append(parts, f.Name+selection(s, sub, depth))
+			case depth > 1:
+				parts = append(parts, f.Name+selection(s, sub, depth-1))
 			}
 		}
 	}
@@ -376,6 +422,49 @@ func (s *seeder) write(tok string, in map[string]any) string {
 	}
 	s.env.Clock.Advance(time.Minute)
 	return out.WriteFact.ID
+}
+
+// assert asserts state in a slot as tok, with canaries in its object,
+// provenance, refs and tags, and records its references.
+func (s *seeder) assert(tok, subject, predicate, context string, validity map[string]any) string {
+	s.t.Helper()
+	in := map[string]any{
+		"subject": subject, "predicate": predicate, "object": s.canary("object"), "context": context,
+		"epistemicStatus": "INFERENCE", "validity": validity,
+		"provenance": map[string]any{"author": map[string]any{"kind": "agent", "id": s.canary("author")},
+			"origin": map[string]any{"channel": "chat", "sessionId": s.canary("session")}, "confidence": 0.5, "method": "inferred"},
+		"refs": []map[string]any{{"kind": "turn", "locator": s.canary("locator"), "quote": s.canary("quote")}},
+		"tags": []string{s.canary("tag")},
+	}
+	var out struct{ AssertState struct{ ID string } }
+	s.env.MustDo(s.t, tok, `mutation($in: StateAssertionInput!) { assertState(input: $in) { id } }`, map[string]any{"in": in}, &out)
+	s.v.ids = append(s.v.ids, out.AssertState.ID)
+	for _, n := range []string{subject, predicate, context} {
+		if !slices.Contains(s.v.names, n) {
+			s.v.names = append(s.v.names, n)
+		}
+	}
+	if ev, ok := validity["untilEvent"].(string); ok && !slices.Contains(s.v.names, ev) {
+		s.v.names = append(s.v.names, ev)
+	}
+	if sl := fmt.Sprintf("subject: %s, predicate: %s, context: %s", jsonString(subject), jsonString(predicate), jsonString(context)); !slices.Contains(s.v.slots, sl) {
+		s.v.slots = append(s.v.slots, sl)
+	}
+	s.env.Clock.Advance(time.Minute)
+	return out.AssertState.ID
+}
+
+// conflictOf returns the id of the open conflict of assertion id.
+func (s *seeder) conflictOf(tok, id string) string {
+	s.t.Helper()
+	var out struct {
+		StateAssertion struct{ Conflicts []struct{ ID string } }
+	}
+	s.env.MustDo(s.t, tok, `query($id: ID!) { stateAssertion(id: $id) { conflicts { id } } }`, map[string]any{"id": id}, &out)
+	if len(out.StateAssertion.Conflicts) == 0 {
+		s.t.Fatalf("assertion %s is in no conflict", id)
+	}
+	return out.StateAssertion.Conflicts[0].ID
 }
 
 func (s *seeder) forget(tok, id string) {
@@ -422,6 +511,42 @@ func seedOrg(t *testing.T, env *apitest.Env) victim {
 	s.write(cfo, map[string]any{"key": "user.diet", "value": s.canary("diet"), "memoryType": "USER", "source": map[string]any{"type": "USER", "turnIndex": 3}})
 	s.forget(human, u2)
 
+	// State assertions: a revocation (UNTIL_CHANGED), a conflict between
+	// leases and its resolution (a decision), an assertion waiting for an
+	// event, a promotion to a fact; and the conflict opened by the refused
+	// supersession above.
+	a1 := s.assert(cfo, "Entity#b1", "owner", "ctx-b", map[string]any{"mode": "UNTIL_CHANGED"})
+	s.assert(cfo, "Entity#b1", "owner", "ctx-b", map[string]any{"mode": "UNTIL_CHANGED"})
+	until := apitest.Start.Add(5 * time.Hour).Format(time.RFC3339)
+	s.assert(cfo, "Entity#b2", "price", "ctx-b", map[string]any{"mode": "UNTIL_TIME", "expiresAt": until})
+	t2 := s.assert(cfo, "Entity#b2", "price", "ctx-b", map[string]any{"mode": "UNTIL_TIME", "expiresAt": until})
+	s.assert(cfo, "Entity#b3", "phase", "ctx-b2", map[string]any{"mode": "UNTIL_EVENT", "untilEvent": "b-event"})
+	p := s.assert(cfo, "Entity#b4", "preferred_language", "ctx-b", map[string]any{"mode": "UNTIL_CHANGED"})
+	var conf struct {
+		Conflicts struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
+	}
+	env.MustDo(t, cfo, `{ conflicts(first: 500) { edges { node { id } } } }`, nil, &conf)
+	if len(conf.Conflicts.Edges) < 2 {
+		t.Fatalf("seeding opened %d conflicts, want the lease conflict and the authority conflict", len(conf.Conflicts.Edges))
+	}
+	for _, e := range conf.Conflicts.Edges {
+		v.ids = append(v.ids, e.Node.ID)
+	}
+	var res struct {
+		ResolveConflict struct{ Decision struct{ ID string } }
+	}
+	env.MustDo(t, cfo, `mutation($id: ID!, $keep: ID!, $r: String!) { resolveConflict(id: $id, keep: $keep, reason: $r) { decision { id } } }`,
+		map[string]any{"id": s.conflictOf(cfo, t2), "keep": t2, "r": s.canary("decision")}, &res)
+	v.ids = append(v.ids, res.ResolveConflict.Decision.ID)
+	var prom struct{ PromoteState struct{ ID, Key string } }
+	env.MustDo(t, cfo, `mutation($id: ID!, $r: String!) { promoteState(id: $id, decision: {reason: $r}) { id key } }`,
+		map[string]any{"id": p, "r": s.canary("decision")}, &prom)
+	v.ids = append(v.ids, prom.PromoteState.ID)
+	v.keys = append(v.keys, prom.PromoteState.Key)
+	_ = a1
+
 	v.tokens = []string{cfo, intern}
 	v.dump = dumpQuery(v, "")
 	return *v
@@ -466,6 +591,14 @@ func dumpQuery(v *victim, mt string) string {
 		q = append(q, fmt.Sprintf("f%d: fact(id: %s) { id value isValid } t%d: auditTrail(recordId: %s) { id action actor by detail }", i, jsonString(id), i, jsonString(id)))
 	}
 	if mt == "" {
+		q = append(q, "stateAssertions(first: 500) { edges { node { id status endedAt updatedAt revokedBy { id } decision { id } promotedTo { id } conflicts { id } history { id status } } } }",
+			"conflicts(first: 500) { edges { node { id status lastSeenAt resolvedAt candidates { __typename ... on Fact { id isValid } ... on StateAssertion { id status } } decision { id kept { __typename } } } } }")
+		for i, id := range v.ids {
+			q = append(q, fmt.Sprintf("sa%d: stateAssertion(id: %s) { id status } cf%d: conflict(id: %s) { id status }", i, jsonString(id), i, jsonString(id)))
+		}
+		for i, n := range v.names {
+			q = append(q, fmt.Sprintf("e%d: entity(id: %s) { id assertionsAsSubject { id status } facts { id } conflicts { id status } }", i, jsonString(n)))
+		}
 		for i, k := range v.keys {
 			q = append(q, fmt.Sprintf("c%d: currentValue(key: %s) { id } h%d: factHistory(key: %s) { id isValid }", i, jsonString(k), i, jsonString(k)))
 		}
