@@ -6,19 +6,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/stategraph/stategraph/audit"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/playground"
 
+	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/contextasm"
+	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/graph/resolvers"
+	"github.com/stategraph/stategraph/search"
+	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tokens"
 )
 
 // Options configure a Server. Start from DefaultOptions.
@@ -35,6 +40,10 @@ type Options struct {
 	AuthorityOrder []string
 	Clock          temporal.Clock
 	Logger         *slog.Logger
+	// EnvironmentProviders are called at every assembly, each within
+	// EnvironmentTimeout (environment.DefaultTimeout when 0).
+	EnvironmentProviders []environment.Provider
+	EnvironmentTimeout   time.Duration
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -46,6 +55,10 @@ func DefaultOptions(dir string) Options {
 		AuthorityOrder: authority.DefaultOrder,
 	}
 }
+
+// contextCacheLines bounds the token counts of context lines kept in
+// memory (about 100 bytes each).
+const contextCacheLines = 1 << 16
 
 // Server is a wired stategraph service.
 type Server struct {
@@ -78,9 +91,28 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	counter, err := tokens.New()
+	if err != nil {
+		return nil, errors.Join(err, st.Close())
+	}
+	factService := facts.NewService(st, o.Clock, order)
+	index := search.New()
+	factService.AddListener(index)
 	res := &resolvers.Resolver{
-		FactService: facts.NewService(st, o.Clock, order),
+		FactService: factService,
 		Audit:       audit.NewTrail(st),
+		Sessions:    session.NewService(st, o.Clock, factService),
+		Environment: environment.NewService(st, o.Clock),
+		Context: contextasm.New(contextasm.Options{
+			Store: st, Clock: o.Clock,
+			Counter: tokens.NewCache(counter, contextCacheLines),
+			Fetcher: environment.NewFetcher(o.EnvironmentProviders, o.EnvironmentTimeout),
+			Sources: []contextasm.Source{
+				contextasm.EnvironmentSource{},
+				&contextasm.FactSource{Index: index, Order: order},
+				contextasm.WorkingSource{},
+			},
+		}),
 	}
 	gql := graph.NewHandler(res, graph.Options{
 		Introspection: o.Dev || o.Introspection,

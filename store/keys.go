@@ -36,7 +36,6 @@ const (
 	TableAudit       Table = 'L' // at, seq id -> audit entry
 	TableAuditByRec  Table = 'l' // record id seg, at, seq id -> nil
 
-
 	// Search index (package search), kept in the write transaction of
 	// every fact by a facts.Listener, in the fact's space:
 	//

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/server"
 )
 
@@ -26,6 +27,8 @@ type serveConfig struct {
 	logLevel, logFormat       string
 	requestTimeout, drain     time.Duration
 	authorityOrder            string
+	envProviders              listFlag
+	envTimeout                time.Duration
 }
 
 type jwtFlags struct {
@@ -54,6 +57,8 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.DurationVar(&c.requestTimeout, "request-timeout", 30*time.Second, "deadline of every request")
 	fs.DurationVar(&c.drain, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests to finish")
 	fs.StringVar(&c.authorityOrder, "authority-order", strings.Join(authority.DefaultOrder, ","), "authorities, lowest first, comma-separated")
+	fs.Var(&c.envProviders, "environment-provider", "name=URL of an HTTP endpoint returning a JSON object of environment signals, called at every assembly (repeatable)")
+	fs.DurationVar(&c.envTimeout, "environment-timeout", environment.DefaultTimeout, "how long assembly waits for each environment provider")
 	c.jwt.register(fs)
 	if err := parse(fs, args, env); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -72,6 +77,17 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.RequestTimeout = c.requestTimeout
 	opts.AuthorityOrder = strings.Split(c.authorityOrder, ",")
 	opts.Logger = logger
+	for _, v := range c.envProviders {
+		pr, err := environment.ParseProvider(v)
+		if err != nil {
+			return err
+		}
+		opts.EnvironmentProviders = append(opts.EnvironmentProviders, pr)
+	}
+	if c.envTimeout <= 0 {
+		return errors.New("--environment-timeout must be positive")
+	}
+	opts.EnvironmentTimeout = c.envTimeout
 	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
 		return err
 	}

@@ -5,11 +5,17 @@ package resolvers
 
 import (
 	"github.com/stategraph/stategraph/audit"
+	"github.com/stategraph/stategraph/contextasm"
+	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/session"
 )
 
 // Resolver holds the domain services the resolvers call.
 type Resolver struct {
 	FactService *facts.Service
 	Audit       *audit.Trail
+	Context     *contextasm.Service
+	Sessions    *session.Service
+	Environment *environment.Service
 }
