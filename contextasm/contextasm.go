@@ -54,6 +54,10 @@ type Query struct {
 	// Retired lists values that facts gathered for this query superseded;
 	// the facts source fills it, the working-set source reads it.
 	Retired []Retired
+
+	// successor maps a superseded fact reported because a candidate
+	// replaced it to that candidate.
+	successor map[string]string
 }
 
 // Retired is a superseded fact's value and when it was superseded.
@@ -171,7 +175,32 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 	if err != nil {
 		return assemble.Output{}, err
 	}
-	return assemble.Build(bi, s.counter), nil
+	return dropUnrelated(assemble.Build(bi, s.counter), q.successor), nil
+}
+
+// dropUnrelated removes from out the superseded facts reported only
+// because a candidate replaced them, when that candidate is not in the
+// text: provenance names what the text's facts replaced, not what every
+// candidate did.
+func dropUnrelated(out assemble.Output, successor map[string]string) assemble.Output {
+	if len(successor) == 0 {
+		return out
+	}
+	in := make(map[string]bool, len(out.Included))
+	for _, i := range out.Included {
+		if i.Kind == assemble.KindFact {
+			in[i.ID] = true
+		}
+	}
+	kept := out.Excluded[:0]
+	for _, e := range out.Excluded {
+		if succ, ok := successor[e.ID]; ok && e.Kind == assemble.KindFact && e.Reason == assemble.ReasonSuperseded && !in[succ] {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	out.Excluded = kept
+	return out
 }
 
 // mergeSignals adds provider signals to the environment; a signal replaces

@@ -28,10 +28,6 @@ const (
 	MaxConstraints = 500
 	// MaxRelevant bounds the relevance candidates loaded per call.
 	MaxRelevant = 2000
-	// bytesPerToken estimates a line's tokens before it is counted:
-	// relevance candidates are loaded, in rank order, until their
-	// estimated size exceeds the budget.
-	bytesPerToken = 4
 )
 
 // Visibility decides whether the caller may see a fact; a fact it refuses
@@ -50,6 +46,11 @@ type FactSource struct {
 	// Visible may be nil: everything in the partition is visible.
 	Visible Visibility
 	BM25    assemble.BM25
+	// Counter sizes candidates: relevance candidates are loaded, in rank
+	// order, until the tokens of their "key: value" lines exceed the
+	// budget (Build can place no more than that). A cached counter makes
+	// this a lookup for lines seen before.
+	Counter assemble.Counter
 }
 
 type candidate struct {
@@ -125,7 +126,7 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 	estimate, relevant := 0, 0
 	for _, c := range ranked {
 		if !c.always {
-			if estimate > q.Budget*bytesPerToken || relevant >= MaxRelevant {
+			if estimate > q.Budget || relevant >= MaxRelevant {
 				continue
 			}
 			relevant++
@@ -158,12 +159,16 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 		}
 		val := f.ValueText()
 		if !c.always {
-			estimate += len(f.Key) + len(val) + 4
+			estimate += s.Counter.Count(f.Key + ": " + val + "\n")
 		}
 		included[f.ID] = true
 		if f.Supersedes != "" {
 			if _, seen := excluded[f.Supersedes]; !seen {
 				excluded[f.Supersedes] = assemble.ReasonSuperseded
+				if q.successor == nil {
+					q.successor = map[string]string{}
+				}
+				q.successor[f.Supersedes] = f.ID
 			}
 		}
 		in.Facts = append(in.Facts, assemble.Fact{
@@ -173,8 +178,10 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 			RecordedAt: f.RecordedAt, ValidFrom: f.ValidFrom, Score: c.score,
 		})
 	}
-	if err := s.retired(tx, q, excluded, included); err != nil {
-		return err
+	if q.SessionID != "" {
+		if err := s.retired(tx, q, excluded, included); err != nil {
+			return err
+		}
 	}
 	ids := make([]string, 0, len(excluded))
 	for id := range excluded {

@@ -98,6 +98,7 @@ func New(o Options) (*Server, error) {
 	factService := facts.NewService(st, o.Clock, order)
 	index := search.New()
 	factService.AddListener(index)
+	cache := tokens.NewCache(counter, contextCacheLines)
 	res := &resolvers.Resolver{
 		FactService: factService,
 		Audit:       audit.NewTrail(st),
@@ -105,11 +106,11 @@ func New(o Options) (*Server, error) {
 		Environment: environment.NewService(st, o.Clock),
 		Context: contextasm.New(contextasm.Options{
 			Store: st, Clock: o.Clock,
-			Counter: tokens.NewCache(counter, contextCacheLines),
+			Counter: cache,
 			Fetcher: environment.NewFetcher(o.EnvironmentProviders, o.EnvironmentTimeout),
 			Sources: []contextasm.Source{
 				contextasm.EnvironmentSource{},
-				&contextasm.FactSource{Index: index, Order: order},
+				&contextasm.FactSource{Index: index, Order: order, Counter: cache},
 				contextasm.WorkingSource{},
 			},
 		}),
