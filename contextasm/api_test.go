@@ -373,7 +373,9 @@ func TestEnvironment(t *testing.T) {
 	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
 	set := `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { id key scope } }`
 	now := env.Clock.Now()
-	var out struct{ SetEnvironment []struct{ ID, Key, Scope string } }
+	var out struct {
+		SetEnvironment []struct{ ID, Key, Scope string }
+	}
 	env.MustDo(t, tok, set, map[string]any{"in": []map[string]any{
 		{"key": "location", "value": "Berlin office", "scope": "ORGANIZATION", "at": now.Add(-time.Hour).Format(time.RFC3339)},
 		{"key": "location", "value": "Paris office", "at": now.Add(-time.Minute).Format(time.RFC3339)},

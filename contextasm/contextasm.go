@@ -76,13 +76,11 @@ type Source interface {
 
 // Service assembles contexts. It is safe for concurrent use.
 type Service struct {
-	store    *store.Store
-	clock    temporal.Clock
-	counter  assemble.Counter
-	fetcher  *environment.Fetcher
-	sources  []Source
-	bm25     assemble.BM25
-	maxTurns int
+	store   *store.Store
+	clock   temporal.Clock
+	counter assemble.Counter
+	fetcher *environment.Fetcher
+	sources []Source
 }
 
 // Options configure a Service.
@@ -98,7 +96,7 @@ type Options struct {
 
 // New returns a Service.
 func New(o Options) *Service {
-	return &Service{store: o.Store, clock: o.Clock, counter: o.Counter, fetcher: o.Fetcher, sources: o.Sources, bm25: assemble.DefaultBM25()}
+	return &Service{store: o.Store, clock: o.Clock, counter: o.Counter, fetcher: o.Fetcher, sources: o.Sources}
 }
 
 func (in Input) validate() error {

@@ -63,7 +63,7 @@ const (
 	TableTurn Table = 'R'
 	// TableTurnByID: id -> session seg, at (locates a turn by id).
 	TableTurnByID Table = 'r'
-	// TableTranscript: session seg, seq (8 bytes), id seg -> archived
+	// TableTranscript: session seg, at, id seg -> archived
 	// item or turn; written by completeObjective, never read for context.
 	TableTranscript Table = 'X'
 

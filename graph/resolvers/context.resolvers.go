@@ -9,11 +9,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/stategraph/stategraph/contextasm"
-	"github.com/stategraph/stategraph/fault"
-
 	"github.com/stategraph/stategraph/assemble"
+	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/environment"
+	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/session"
 )
