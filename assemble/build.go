@@ -124,9 +124,19 @@ func Build(in Input, c Counter) Output {
 
 	// Verify the real text and back off from the lowest priority if the
 	// counter is not additive across lines. Identity lines are never dropped.
+	// A LineAdditive counter is trusted: the count is the sum of the line
+	// costs, with the last line counted without its newline.
+	additive := false
+	if la, ok := c.(LineAdditive); ok {
+		additive = la.LineAdditive()
+	}
 	for {
-		out.Text, out.Sections, out.Included = b.render()
-		out.Tokens = c.Count(out.Text)
+		out.Text, out.Sections, out.Included = b.render(additive)
+		if additive {
+			out.Tokens = b.joinedCount()
+		} else {
+			out.Tokens = c.Count(out.Text)
+		}
 		if out.Tokens <= b.budget || len(b.placed) == len(id) {
 			break
 		}
@@ -224,8 +234,24 @@ func (b *builder) placeAll(ls []string) bool {
 	return true
 }
 
+// joinedCount returns the count of the rendered text from the line costs:
+// every placed line and heading ends in a newline except the text's last.
+func (b *builder) joinedCount() int {
+	if len(b.placed) == 0 {
+		return 0
+	}
+	last := b.placed[0]
+	for _, l := range b.placed[1:] {
+		if l.sec > last.sec || (l.sec == last.sec && l.ord > last.ord) {
+			last = l
+		}
+	}
+	return b.used - last.cost + b.c.Count(last.text)
+}
+
 // render joins the placed lines in text order, without a final newline.
-func (b *builder) render() (string, []Section, []Included) {
+// With additive set, section counts come from the line costs.
+func (b *builder) render(additive bool) (string, []Section, []Included) {
 	ls := slices.Clone(b.placed)
 	slices.SortFunc(ls, func(x, y line) int {
 		return cmp.Or(cmp.Compare(x.sec, y.sec), cmp.Compare(x.ord, y.ord))
@@ -240,11 +266,13 @@ func (b *builder) render() (string, []Section, []Included) {
 		}
 		sec := ls[i].sec
 		var body strings.Builder
+		cost := 0
 		for k, l := range ls[i:j] {
 			if k > 0 {
 				body.WriteByte('\n')
 			}
 			body.WriteString(l.text)
+			cost += l.cost
 			if sec != secIdentity {
 				incs = append(incs, l.inc)
 			}
@@ -255,7 +283,14 @@ func (b *builder) render() (string, []Section, []Included) {
 		text.WriteString(heading(sec))
 		text.WriteByte('\n')
 		text.WriteString(body.String())
-		secs = append(secs, Section{Layer: sectionLayers[sec], Title: sectionTitles[sec], Text: body.String(), Tokens: b.c.Count(body.String())})
+		secTokens := 0
+		if additive {
+			lastLine := ls[j-1]
+			secTokens = cost - lastLine.cost + b.c.Count(lastLine.text)
+		} else {
+			secTokens = b.c.Count(body.String())
+		}
+		secs = append(secs, Section{Layer: sectionLayers[sec], Title: sectionTitles[sec], Text: body.String(), Tokens: secTokens})
 		if sec == secIdentity {
 			incs = append(incs, b.idInc)
 		}

@@ -175,6 +175,11 @@ func checkOutput(t *testing.T, c assemble.Counter, in assemble.Input, o assemble
 	if n := c.Count(o.Text); o.Tokens != n {
 		t.Fatalf("Tokens = %d, Count(Text) = %d", o.Tokens, n)
 	}
+	for _, sec := range o.Sections {
+		if n := c.Count(sec.Text); sec.Tokens != n {
+			t.Fatalf("section %q: Tokens = %d, Count(Text) = %d", sec.Title, sec.Tokens, n)
+		}
+	}
 	if o.Tokens > max(in.Budget, 0) {
 		t.Fatalf("Tokens = %d > Budget %d\n%s", o.Tokens, in.Budget, o.Text)
 	}

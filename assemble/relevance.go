@@ -101,15 +101,34 @@ func (m BM25) Score(df map[string]int, docs int, avgLen float64, docLen int, tf 
 	if avgLen > 0 {
 		norm = 1 - m.B + m.B*float64(max(docLen, 0))/avgLen
 	}
-	n := float64(max(docs, 0))
 	var score float64
 	for _, t := range terms {
-		d := float64(min(max(df[t], 0), max(docs, 0)))
-		idf := math.Log(1 + (n-d+0.5)/(d+0.5))
-		f := float64(tf[t])
-		score += idf * f * (m.K1 + 1) / (f + m.K1*norm)
+		score += m.term(df[t], docs, norm, tf[t])
 	}
 	return score
+}
+
+// Term returns one query term's contribution to a document's score, with
+// the statistics of Score: summing Term over the query's distinct terms in
+// sorted order gives exactly Score. It lets an inverted index accumulate
+// scores posting by posting.
+func (m BM25) Term(df, docs int, avgLen float64, docLen, tf int) float64 {
+	if tf <= 0 {
+		return 0
+	}
+	norm := 1.0
+	if avgLen > 0 {
+		norm = 1 - m.B + m.B*float64(max(docLen, 0))/avgLen
+	}
+	return m.term(df, docs, norm, tf)
+}
+
+func (m BM25) term(df, docs int, norm float64, tf int) float64 {
+	n := float64(max(docs, 0))
+	d := float64(min(max(df, 0), max(docs, 0)))
+	idf := math.Log(1 + (n-d+0.5)/(d+0.5))
+	f := float64(tf)
+	return idf * f * (m.K1 + 1) / (f + m.K1*norm)
 }
 
 // ScoreDocs scores each of docs against query with statistics taken from

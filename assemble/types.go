@@ -14,6 +14,17 @@ type Counter interface {
 	Truncate(s string, limit int) string
 }
 
+// LineAdditive is implemented by a Counter that is additive over lines:
+// for lines that each start with "- " or "## " and hold no newline and no
+// trailing space, the count of the lines joined by "\n" equals the sum of
+// Count(line+"\n") over all lines but the last, plus Count(last). Build
+// then computes the count of its text (and of each section) from the
+// per-line counts it already has, instead of counting the whole text
+// again. cl100k_base is: no pre-tokenizer piece crosses such a newline.
+type LineAdditive interface {
+	LineAdditive() bool
+}
+
 // DefaultFactShare is the share of the budget left after identity and
 // environment that facts may use when Input.FactShare is not in (0, 1].
 const DefaultFactShare = 0.7

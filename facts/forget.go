@@ -12,6 +12,16 @@ import (
 	"github.com/stategraph/stategraph/tenancy"
 )
 
+// Readable is the read rule of restrictedTo as a value, for readers that
+// already hold the fact (context assembly).
+type Readable struct{ s *Service }
+
+// Readable returns the service's read rule.
+func (s *Service) Readable() Readable { return Readable{s} }
+
+// Visible reports whether caller may read f.
+func (r Readable) Visible(caller authority.Identity, f Fact) bool { return r.s.visible(caller, f) }
+
 // ActionForgotten is the audit action of forgetting a fact.
 const ActionForgotten = "FORGOTTEN"
 
@@ -21,8 +31,9 @@ var erased = json.RawMessage(`""`)
 // Forget erases the value of the caller's user-memory fact id, in one
 // transaction, and returns its tombstone. The record stays in history,
 // never valid again, with who forgot it and when; its supersession reason
-// and cue are erased too, facts derived from it are flagged for review, and
-// the audit trail gains a FORGOTTEN entry. Only user memory can be
+// and cue are erased too, so is what listeners derived from its text (the
+// search index, through ForgetListener), facts derived from it are flagged
+// for review, and the audit trail gains a FORGOTTEN entry. Only user memory can be
 // forgotten, by its owner (the only caller whose partition reaches it).
 func (s *Service) Forget(ctx context.Context, id string) (Fact, error) {
 	caller, err := authority.FromContext(ctx)
@@ -47,6 +58,13 @@ func (s *Service) Forget(ctx context.Context, id string) (Fact, error) {
 		}
 		if f.Forgotten != nil {
 			return fault.New(fault.Conflict, "fact %q was already forgotten", id)
+		}
+		for _, l := range s.listeners {
+			if fl, ok := l.(ForgetListener); ok {
+				if err := fl.FactForgotten(tx, f); err != nil {
+					return err
+				}
+			}
 		}
 		now := s.clock.Now()
 		f.Value = erased

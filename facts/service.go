@@ -76,6 +76,14 @@ type Listener interface {
 	FactWritten(tx *store.Txn, caller authority.Identity, written Fact, superseded *Fact) error
 }
 
+// A ForgetListener is a Listener that is also told, inside the forgetting
+// transaction, that a fact was forgotten. before is the fact as it stood,
+// so that what was derived from its text (a search index) is erased too.
+// An error aborts the forgetting.
+type ForgetListener interface {
+	FactForgotten(tx *store.Txn, before Fact) error
+}
+
 // AddListener registers l. Call it before serving.
 func (s *Service) AddListener(l Listener) { s.listeners = append(s.listeners, l) }
 

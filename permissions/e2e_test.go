@@ -1,8 +1,12 @@
 package permissions_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/apitest"
@@ -260,5 +264,97 @@ func TestConflictVisibility(t *testing.T) {
 	res = env.Do(t, rep, `mutation($id: ID!) { resolveConflict(id: $id, keep: "x", reason: "mine") { id } }`, map[string]any{"id": id})
 	if res.Code() != "NOT_FOUND" {
 		t.Errorf("the rep resolves it: %s", res.Raw)
+	}
+}
+
+// TestAssembledContextWithholds: assembled context never carries a fact
+// the caller may not read, not even by id among the exclusions (here one
+// superseded by a public fact); it reports only how many were withheld.
+func TestAssembledContextWithholds(t *testing.T) {
+	env := apitest.New(t)
+	cfoID := apitest.Identity("acme", "cfo")
+	cfoID.Authority = "CFO"
+	repID := apitest.Identity("acme", "rep")
+	repID.Authority = "Sales Rep"
+	cfo, rep := apitest.Token(t, cfoID), apitest.Token(t, repID)
+	var secret, old written
+	env.MustDo(t, cfo, writeQ, map[string]any{"in": map[string]any{"key": "salary.band", "value": "E5 salary band is 180k zebra",
+		"memoryType": "ORGANIZATIONAL", "restrictedTo": map[string]any{"minAuthority": "executive"}}}, &secret)
+	env.MustDo(t, cfo, writeQ, map[string]any{"in": map[string]any{"key": "salary.review", "value": "salary review draft quokka",
+		"memoryType": "ORGANIZATIONAL", "restrictedTo": map[string]any{"minAuthority": "executive"}}}, &old)
+	env.MustDo(t, cfo, writeQ, map[string]any{"in": map[string]any{"key": "salary.review", "value": "salary reviews happen in March",
+		"memoryType": "ORGANIZATIONAL", "supersedes": old.WriteFact.ID}}, &written{})
+	const q = `{ assembleContext(input: {query: "salary band review zebra quokka", budget: 4000}) { text withheld excluded { id } included { id } } }`
+	var out struct {
+		AssembleContext struct {
+			Text     string
+			Withheld int
+			Excluded []struct{ ID string }
+			Included []struct{ ID string }
+		}
+	}
+	env.MustDo(t, rep, q, nil, &out)
+	ac := out.AssembleContext
+	if strings.Contains(ac.Text, "zebra") || strings.Contains(ac.Text, "quokka") || !strings.Contains(ac.Text, "March") {
+		t.Errorf("the rep's context:\n%s", ac.Text)
+	}
+	for _, r := range append(ac.Excluded, ac.Included...) {
+		if r.ID == secret.WriteFact.ID || r.ID == old.WriteFact.ID {
+			t.Errorf("the rep's provenance names withheld fact %s", r.ID)
+		}
+	}
+	if ac.Withheld != 2 {
+		t.Errorf("withheld %d, want 2", ac.Withheld)
+	}
+	env.MustDo(t, cfo, q, nil, &out)
+	if !strings.Contains(out.AssembleContext.Text, "zebra") || out.AssembleContext.Withheld != 0 {
+		t.Errorf("the CFO's context (withheld %d):\n%s", out.AssembleContext.Withheld, out.AssembleContext.Text)
+	}
+}
+
+// TestForgetErasesText: after forgetFact no stored record holds the
+// forgotten words (the value, the supersession reason, the search index's
+// postings), and assembled context, now or as known before, never shows
+// them.
+func TestForgetErasesText(t *testing.T) {
+	env := apitest.New(t)
+	agentID := apitest.Identity("acme", "nicole")
+	userID := agentID
+	userID.Kind, userID.AgentLevel = authority.KindUser, ""
+	agent, user := apitest.Token(t, agentID), apitest.Token(t, userID)
+	var f written
+	env.MustDo(t, agent, writeQ, map[string]any{"in": map[string]any{"key": "user.allergy", "value": "allergic to xylophonic peanuts",
+		"memoryType": "USER"}}, &f)
+	before := apitest.Start.Format("2006-01-02T15:04:05Z")
+	const q = `query($k: Time) { assembleContext(input: {query: "allergy xylophonic peanuts", budget: 4000, knownAt: $k}) { text } }`
+	var out struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, user, q, nil, &out)
+	if !strings.Contains(out.AssembleContext.Text, "xylophonic") {
+		t.Fatalf("the fact is not in context before forgetting:\n%s", out.AssembleContext.Text)
+	}
+	env.Clock.Advance(time.Minute)
+	env.MustDo(t, user, `mutation($id: ID!) { forgetFact(id: $id) { id } }`, map[string]any{"id": f.WriteFact.ID}, &struct{}{})
+	for _, k := range []any{nil, before} {
+		env.MustDo(t, user, q, map[string]any{"k": k}, &out)
+		if strings.Contains(out.AssembleContext.Text, "xylophonic") {
+			t.Errorf("knownAt %v: forgotten words in context:\n%s", k, out.AssembleContext.Text)
+		}
+	}
+	err := env.Server.Store().Badger().View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.DefaultIteratorOptions)
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			v, err := it.Item().ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			if bytes.Contains(bytes.ToLower(it.Item().Key()), []byte("xylophonic")) || bytes.Contains(bytes.ToLower(v), []byte("xylophonic")) {
+				t.Errorf("a stored record still holds the forgotten words: key %q", it.Item().Key())
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -18,15 +18,20 @@ import (
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/conflicts"
+	"github.com/stategraph/stategraph/contextasm"
+	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/graph/resolvers"
 	"github.com/stategraph/stategraph/httpguard"
 	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/search"
+	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/telemetry"
 	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tokens"
 )
 
 // Options configure a Server. Start from DefaultOptions.
@@ -78,6 +83,10 @@ type Options struct {
 	// LeaseSweepInterval is how often expired leases are recorded; 0
 	// disables the sweep (reads still evaluate leases).
 	LeaseSweepInterval time.Duration
+	// EnvironmentProviders are called at every assembly, each within
+	// EnvironmentTimeout (environment.DefaultTimeout when 0).
+	EnvironmentProviders []environment.Provider
+	EnvironmentTimeout   time.Duration
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -104,6 +113,10 @@ func DefaultOptions(dir string) Options {
 		LeaseSweepInterval: time.Minute,
 	}
 }
+
+// contextCacheLines bounds the token counts of context lines kept in
+// memory (about 100 bytes each).
+const contextCacheLines = 1 << 16
 
 // Server is a wired stategraph service.
 type Server struct {
@@ -165,6 +178,10 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	counter, err := tokens.New()
+	if err != nil {
+		return nil, errors.Join(err, st.Close())
+	}
 	reg := prometheus.NewRegistry()
 	telemetry.RegisterRuntime(reg)
 	reg.MustRegister(telemetry.NewBadgerCollector(st.Badger()))
@@ -177,6 +194,8 @@ func New(o Options) (*Server, error) {
 			metrics.Superseded(written.Supersession.Detection)
 		}
 	})
+	index := search.New()
+	fs.AddListener(index)
 	cs := conflicts.NewService(st, o.Clock, fs)
 	cs.OnOpened, cs.OnResolved = metrics.ConflictOpened, metrics.ConflictResolved
 	as, err := assertions.NewService(st, o.Clock, order, fs, cs, assertions.Options{
@@ -189,13 +208,26 @@ func New(o Options) (*Server, error) {
 	fs.Volatile = volatile.Match
 	fs.OnWrite = cs.FactWritten
 	cs.Assertions = as
+	cache := tokens.NewCache(counter, contextCacheLines)
 	s := &Server{store: st, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 	res := &resolvers.Resolver{
 		FactService:      fs,
 		Audit:            audit.NewTrail(st).WithVisibility("fact", fs.Visible),
 		AssertionService: as,
 		ConflictService:  cs,
-		Metrics:          metrics,
+		Sessions:         session.NewService(st, o.Clock, fs),
+		Environment:      environment.NewService(st, o.Clock),
+		Context: contextasm.New(contextasm.Options{
+			Store: st, Clock: o.Clock,
+			Counter: cache,
+			Fetcher: environment.NewFetcher(o.EnvironmentProviders, o.EnvironmentTimeout),
+			Sources: []contextasm.Source{
+				contextasm.EnvironmentSource{},
+				&contextasm.FactSource{Index: index, Order: order, Counter: cache, Visible: fs.Readable()},
+				contextasm.WorkingSource{},
+			},
+		}),
+		Metrics: metrics,
 	}
 	var disk *httpguard.DiskGuard
 	if o.MinFreeDisk > 0 && (!o.Store.InMemory || probeGiven) {

@@ -52,9 +52,43 @@ const (
 	TableDecision       Table = 'E' // id -> decision record
 	TableConflictTime   Table = 'e' // openedAt, id -> nil
 
-	// Letters reserved for later tables: working set 'W' 'w',
-	// turns 'R' 'r', environment 'V', transcripts 'X', search index 'I'
-	// 'i' 'S'. Keep this list the single register of table bytes.
+	// Search index (package search), kept in the write transaction of
+	// every fact by a facts.Listener, in the fact's space:
+	//
+	// TableSearchLive holds the postings of facts not (yet) superseded:
+	// term seg, recordedAt, id seg, tf (2 bytes), length (2 bytes) -> nil.
+	// A supersession deletes the retired fact's postings, so a query
+	// reads only live documents, newest first, with no fact lookups.
+	TableSearchLive Table = 'I'
+	// TableSearchHist holds every posting ever written, same key as
+	// TableSearchLive -> {supersededAt}; it answers asOf/knownAt views.
+	TableSearchHist Table = 'i'
+	// TableSearchStats holds BM25 statistics of the live documents of
+	// the space: term seg -> {df}; empty seg -> {docs, length}. Views in
+	// the past compute theirs from TableSearchHist instead.
+	TableSearchStats Table = 'S'
+
+	// Working set (package session), in the caller's private space:
+	// TableWorkItem: session seg, key seg, at -> item version (the
+	// latest version known at a time wins; expiry is checked at read
+	// time against the clock, Badger's TTL only cleans up later).
+	TableWorkItem Table = 'W'
+	// TableSession: session seg -> session record (created, completed).
+	TableSession Table = 'w'
+	// TableTurn: session seg, at, id seg -> turn.
+	TableTurn Table = 'R'
+	// TableTurnByID: id -> session seg, at (locates a turn by id).
+	TableTurnByID Table = 'r'
+	// TableTranscript: session seg, at, id seg -> archived
+	// item or turn; written by completeObjective, never read for context.
+	TableTranscript Table = 'X'
+
+	// TableEnvironment (package environment): key seg, at, id -> entry,
+	// in the shared space (organization entries) or the private space
+	// (the user's entries).
+	TableEnvironment Table = 'V'
+
+	// Keep this list the single register of table bytes.
 )
 
 // maxSeg is the longest string a seg can hold.

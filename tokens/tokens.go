@@ -100,3 +100,9 @@ func tokenizerView(s string) string {
 	}
 	return b.String()
 }
+
+// LineAdditive reports that cl100k_base counts are additive over lines
+// that start with "- " or "## " (see assemble.LineAdditive): the
+// pre-tokenizer never joins a newline with the punctuation that opens the
+// next line, so no token crosses it.
+func (c *Counter) LineAdditive() bool { return true }

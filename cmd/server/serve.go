@@ -16,6 +16,7 @@ import (
 
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/server"
@@ -43,6 +44,8 @@ type serveConfig struct {
 	maxLease                  time.Duration
 	volatilePredicates        string
 	conflictPolicies          listFlag
+	envProviders              listFlag
+	envTimeout                time.Duration
 }
 
 type jwtFlags struct {
@@ -77,6 +80,8 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.DurationVar(&c.maxLease, "max-lease", assertions.DefaultMaxLease, "longest UNTIL_TIME lease a state assertion may ask for")
 	fs.StringVar(&c.volatilePredicates, "volatile-predicates", strings.Join(assertions.DefaultVolatile, ","), "fact keys and predicates that are state, refused by writeFact (comma-separated; a trailing * is a prefix)")
 	fs.Var(&c.conflictPolicies, "conflict-policy", "predicate=latest|highest_authority|highest_confidence: decide conflicts of that predicate deterministically (repeatable)")
+	fs.Var(&c.envProviders, "environment-provider", "name=URL of an HTTP endpoint returning a JSON object of environment signals, called at every assembly (repeatable)")
+	fs.DurationVar(&c.envTimeout, "environment-timeout", environment.DefaultTimeout, "how long assembly waits for each environment provider")
 	c.jwt.register(fs)
 	c.registerLimits(fs)
 	if err := parse(fs, args, env); err != nil {
@@ -104,6 +109,17 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.ConflictPolicies = c.conflictPolicies
 	opts.Logger = logger
 	c.applyLimits(&opts)
+	for _, v := range c.envProviders {
+		pr, err := environment.ParseProvider(v)
+		if err != nil {
+			return err
+		}
+		opts.EnvironmentProviders = append(opts.EnvironmentProviders, pr)
+	}
+	if c.envTimeout <= 0 {
+		return errors.New("--environment-timeout must be positive")
+	}
+	opts.EnvironmentTimeout = c.envTimeout
 	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
 		return err
 	}

@@ -36,6 +36,18 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	AssembledContext struct {
+		Budget    func(childComplexity int) int
+		Excluded  func(childComplexity int) int
+		Included  func(childComplexity int) int
+		Notes     func(childComplexity int) int
+		Sections  func(childComplexity int) int
+		Text      func(childComplexity int) int
+		Tokens    func(childComplexity int) int
+		Truncated func(childComplexity int) int
+		Withheld  func(childComplexity int) int
+	}
+
 	AuditEntry struct {
 		Action func(childComplexity int) int
 		Actor  func(childComplexity int) int
@@ -45,6 +57,11 @@ type ComplexityRoot struct {
 		ID     func(childComplexity int) int
 		Kind   func(childComplexity int) int
 		Record func(childComplexity int) int
+	}
+
+	CompleteObjectiveResult struct {
+		Archived func(childComplexity int) int
+		Promoted func(childComplexity int) int
 	}
 
 	Conflict struct {
@@ -71,6 +88,13 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ContextSection struct {
+		Layer  func(childComplexity int) int
+		Text   func(childComplexity int) int
+		Title  func(childComplexity int) int
+		Tokens func(childComplexity int) int
+	}
+
 	Decision struct {
 		Actor    func(childComplexity int) int
 		At       func(childComplexity int) int
@@ -89,6 +113,22 @@ type ComplexityRoot struct {
 		Conflicts func(childComplexity int) int
 		Facts     func(childComplexity int) int
 		ID        func(childComplexity int) int
+	}
+
+	EnvironmentEntry struct {
+		At         func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Key        func(childComplexity int) int
+		RecordedAt func(childComplexity int) int
+		Scope      func(childComplexity int) int
+		Value      func(childComplexity int) int
+	}
+
+	ExcludedRecord struct {
+		ID     func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Reason func(childComplexity int) int
 	}
 
 	Fact struct {
@@ -141,13 +181,25 @@ type ComplexityRoot struct {
 		UserName    func(childComplexity int) int
 	}
 
+	IncludedRecord struct {
+		ID     func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Layer  func(childComplexity int) int
+		Reason func(childComplexity int) int
+		Score  func(childComplexity int) int
+	}
+
 	Mutation struct {
-		AssertState     func(childComplexity int, input model.StateAssertionInput) int
-		ForgetFact      func(childComplexity int, id string) int
-		PromoteState    func(childComplexity int, id string, decision model.DecisionInput) int
-		ResolveConflict func(childComplexity int, id string, keep string, reason string) int
-		SignalEvent     func(childComplexity int, name string, context *string) int
-		WriteFact       func(childComplexity int, input model.FactInput) int
+		AssertState       func(childComplexity int, input model.StateAssertionInput) int
+		CompleteObjective func(childComplexity int, input model.CompleteObjectiveInput) int
+		ForgetFact        func(childComplexity int, id string) int
+		PromoteState      func(childComplexity int, id string, decision model.DecisionInput) int
+		PutWorkingItem    func(childComplexity int, input model.WorkingItemInput) int
+		RecordTurn        func(childComplexity int, input model.TurnInput) int
+		ResolveConflict   func(childComplexity int, id string, keep string, reason string) int
+		SetEnvironment    func(childComplexity int, input []*model.EnvironmentEntryInput) int
+		SignalEvent       func(childComplexity int, name string, context *string) int
+		WriteFact         func(childComplexity int, input model.FactInput) int
 	}
 
 	PageInfo struct {
@@ -156,6 +208,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		AssembleContext func(childComplexity int, input model.ContextInput) int
 		AuditTrail      func(childComplexity int, recordID string, knownAt *time.Time) int
 		Conflict        func(childComplexity int, id string) int
 		Conflicts       func(childComplexity int, filter *model.ConflictFilter, first *int, after *string) int
@@ -167,6 +220,7 @@ type ComplexityRoot struct {
 		Me              func(childComplexity int) int
 		StateAssertion  func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		StateAssertions func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string) int
+		Transcript      func(childComplexity int, sessionID string) int
 	}
 
 	Restriction struct {
@@ -264,6 +318,44 @@ type ComplexityRoot struct {
 		At func(childComplexity int) int
 		By func(childComplexity int) int
 	}
+
+	TranscriptEntry struct {
+		ArchivedAt func(childComplexity int) int
+		At         func(childComplexity int) int
+		ID         func(childComplexity int) int
+		ItemType   func(childComplexity int) int
+		Key        func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		PromotedTo func(childComplexity int) int
+		RecordedAt func(childComplexity int) int
+		SessionID  func(childComplexity int) int
+		Speaker    func(childComplexity int) int
+		Text       func(childComplexity int) int
+		Value      func(childComplexity int) int
+	}
+
+	Turn struct {
+		At      func(childComplexity int) int
+		ID      func(childComplexity int) int
+		Speaker func(childComplexity int) int
+		Text    func(childComplexity int) int
+	}
+
+	TurnResult struct {
+		Turn func(childComplexity int) int
+	}
+
+	WorkingItem struct {
+		ExpiresAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		ItemType   func(childComplexity int) int
+		Key        func(childComplexity int) int
+		Priority   func(childComplexity int) int
+		RecordedAt func(childComplexity int) int
+		Scope      func(childComplexity int) int
+		SessionID  func(childComplexity int) int
+		Value      func(childComplexity int) int
+	}
 }
 
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -279,6 +371,69 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "AssembledContext.budget":
+		if e.ComplexityRoot.AssembledContext.Budget == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssembledContext.Budget(childComplexity), true
+
+	case "AssembledContext.excluded":
+		if e.ComplexityRoot.AssembledContext.Excluded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssembledContext.Excluded(childComplexity), true
+
+	case "AssembledContext.included":
+		if e.ComplexityRoot.AssembledContext.Included == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssembledContext.Included(childComplexity), true
+
+	case "AssembledContext.notes":
+		if e.ComplexityRoot.AssembledContext.Notes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssembledContext.Notes(childComplexity), true
+
+	case "AssembledContext.sections":
+		if e.ComplexityRoot.AssembledContext.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssembledContext.Sections(childComplexity), true
+
+	case "AssembledContext.text":
+		if e.ComplexityRoot.AssembledContext.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssembledContext.Text(childComplexity), true
+
+	case "AssembledContext.tokens":
+		if e.ComplexityRoot.AssembledContext.Tokens == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssembledContext.Tokens(childComplexity), true
+
+	case "AssembledContext.truncated":
+		if e.ComplexityRoot.AssembledContext.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssembledContext.Truncated(childComplexity), true
+
+	case "AssembledContext.withheld":
+		if e.ComplexityRoot.AssembledContext.Withheld == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssembledContext.Withheld(childComplexity), true
 
 	case "AuditEntry.action":
 		if e.ComplexityRoot.AuditEntry.Action == nil {
@@ -335,6 +490,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEntry.Record(childComplexity), true
+
+	case "CompleteObjectiveResult.archived":
+		if e.ComplexityRoot.CompleteObjectiveResult.Archived == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompleteObjectiveResult.Archived(childComplexity), true
+
+	case "CompleteObjectiveResult.promoted":
+		if e.ComplexityRoot.CompleteObjectiveResult.Promoted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompleteObjectiveResult.Promoted(childComplexity), true
 
 	case "Conflict.candidates":
 		if e.ComplexityRoot.Conflict.Candidates == nil {
@@ -441,6 +610,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ConflictEdge.Node(childComplexity), true
 
+	case "ContextSection.layer":
+		if e.ComplexityRoot.ContextSection.Layer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContextSection.Layer(childComplexity), true
+
+	case "ContextSection.text":
+		if e.ComplexityRoot.ContextSection.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContextSection.Text(childComplexity), true
+
+	case "ContextSection.title":
+		if e.ComplexityRoot.ContextSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContextSection.Title(childComplexity), true
+
+	case "ContextSection.tokens":
+		if e.ComplexityRoot.ContextSection.Tokens == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContextSection.Tokens(childComplexity), true
+
 	case "Decision.actor":
 		if e.ComplexityRoot.Decision.Actor == nil {
 			break
@@ -538,6 +735,76 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Entity.ID(childComplexity), true
+
+	case "EnvironmentEntry.at":
+		if e.ComplexityRoot.EnvironmentEntry.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvironmentEntry.At(childComplexity), true
+
+	case "EnvironmentEntry.expiresAt":
+		if e.ComplexityRoot.EnvironmentEntry.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvironmentEntry.ExpiresAt(childComplexity), true
+
+	case "EnvironmentEntry.id":
+		if e.ComplexityRoot.EnvironmentEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvironmentEntry.ID(childComplexity), true
+
+	case "EnvironmentEntry.key":
+		if e.ComplexityRoot.EnvironmentEntry.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvironmentEntry.Key(childComplexity), true
+
+	case "EnvironmentEntry.recordedAt":
+		if e.ComplexityRoot.EnvironmentEntry.RecordedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvironmentEntry.RecordedAt(childComplexity), true
+
+	case "EnvironmentEntry.scope":
+		if e.ComplexityRoot.EnvironmentEntry.Scope == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvironmentEntry.Scope(childComplexity), true
+
+	case "EnvironmentEntry.value":
+		if e.ComplexityRoot.EnvironmentEntry.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EnvironmentEntry.Value(childComplexity), true
+
+	case "ExcludedRecord.id":
+		if e.ComplexityRoot.ExcludedRecord.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExcludedRecord.ID(childComplexity), true
+
+	case "ExcludedRecord.kind":
+		if e.ComplexityRoot.ExcludedRecord.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExcludedRecord.Kind(childComplexity), true
+
+	case "ExcludedRecord.reason":
+		if e.ComplexityRoot.ExcludedRecord.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExcludedRecord.Reason(childComplexity), true
 
 	case "Fact.constraintType":
 		if e.ComplexityRoot.Fact.ConstraintType == nil {
@@ -805,6 +1072,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Identity.UserName(childComplexity), true
 
+	case "IncludedRecord.id":
+		if e.ComplexityRoot.IncludedRecord.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncludedRecord.ID(childComplexity), true
+
+	case "IncludedRecord.kind":
+		if e.ComplexityRoot.IncludedRecord.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncludedRecord.Kind(childComplexity), true
+
+	case "IncludedRecord.layer":
+		if e.ComplexityRoot.IncludedRecord.Layer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncludedRecord.Layer(childComplexity), true
+
+	case "IncludedRecord.reason":
+		if e.ComplexityRoot.IncludedRecord.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncludedRecord.Reason(childComplexity), true
+
+	case "IncludedRecord.score":
+		if e.ComplexityRoot.IncludedRecord.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncludedRecord.Score(childComplexity), true
+
 	case "Mutation.assertState":
 		if e.ComplexityRoot.Mutation.AssertState == nil {
 			break
@@ -816,6 +1118,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AssertState(childComplexity, args["input"].(model.StateAssertionInput)), true
+
+	case "Mutation.completeObjective":
+		if e.ComplexityRoot.Mutation.CompleteObjective == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_completeObjective_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CompleteObjective(childComplexity, args["input"].(model.CompleteObjectiveInput)), true
 
 	case "Mutation.forgetFact":
 		if e.ComplexityRoot.Mutation.ForgetFact == nil {
@@ -841,6 +1155,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.PromoteState(childComplexity, args["id"].(string), args["decision"].(model.DecisionInput)), true
 
+	case "Mutation.putWorkingItem":
+		if e.ComplexityRoot.Mutation.PutWorkingItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putWorkingItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutWorkingItem(childComplexity, args["input"].(model.WorkingItemInput)), true
+
+	case "Mutation.recordTurn":
+		if e.ComplexityRoot.Mutation.RecordTurn == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_recordTurn_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RecordTurn(childComplexity, args["input"].(model.TurnInput)), true
+
 	case "Mutation.resolveConflict":
 		if e.ComplexityRoot.Mutation.ResolveConflict == nil {
 			break
@@ -852,6 +1190,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResolveConflict(childComplexity, args["id"].(string), args["keep"].(string), args["reason"].(string)), true
+
+	case "Mutation.setEnvironment":
+		if e.ComplexityRoot.Mutation.SetEnvironment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setEnvironment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetEnvironment(childComplexity, args["input"].([]*model.EnvironmentEntryInput)), true
 
 	case "Mutation.signalEvent":
 		if e.ComplexityRoot.Mutation.SignalEvent == nil {
@@ -890,6 +1240,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+
+	case "Query.assembleContext":
+		if e.ComplexityRoot.Query.AssembleContext == nil {
+			break
+		}
+
+		args, err := ec.field_Query_assembleContext_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AssembleContext(childComplexity, args["input"].(model.ContextInput)), true
 
 	case "Query.auditTrail":
 		if e.ComplexityRoot.Query.AuditTrail == nil {
@@ -1017,6 +1379,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.StateAssertions(childComplexity, args["filter"].(*model.StateAssertionFilter), args["asOf"].(*time.Time), args["knownAt"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
+
+	case "Query.transcript":
+		if e.ComplexityRoot.Query.Transcript == nil {
+			break
+		}
+
+		args, err := ec.field_Query_transcript_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Transcript(childComplexity, args["sessionId"].(string)), true
 
 	case "Restriction.departments":
 		if e.ComplexityRoot.Restriction.Departments == nil {
@@ -1438,6 +1812,188 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Tombstone.By(childComplexity), true
 
+	case "TranscriptEntry.archivedAt":
+		if e.ComplexityRoot.TranscriptEntry.ArchivedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.ArchivedAt(childComplexity), true
+
+	case "TranscriptEntry.at":
+		if e.ComplexityRoot.TranscriptEntry.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.At(childComplexity), true
+
+	case "TranscriptEntry.id":
+		if e.ComplexityRoot.TranscriptEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.ID(childComplexity), true
+
+	case "TranscriptEntry.itemType":
+		if e.ComplexityRoot.TranscriptEntry.ItemType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.ItemType(childComplexity), true
+
+	case "TranscriptEntry.key":
+		if e.ComplexityRoot.TranscriptEntry.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.Key(childComplexity), true
+
+	case "TranscriptEntry.kind":
+		if e.ComplexityRoot.TranscriptEntry.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.Kind(childComplexity), true
+
+	case "TranscriptEntry.promotedTo":
+		if e.ComplexityRoot.TranscriptEntry.PromotedTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.PromotedTo(childComplexity), true
+
+	case "TranscriptEntry.recordedAt":
+		if e.ComplexityRoot.TranscriptEntry.RecordedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.RecordedAt(childComplexity), true
+
+	case "TranscriptEntry.sessionId":
+		if e.ComplexityRoot.TranscriptEntry.SessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.SessionID(childComplexity), true
+
+	case "TranscriptEntry.speaker":
+		if e.ComplexityRoot.TranscriptEntry.Speaker == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.Speaker(childComplexity), true
+
+	case "TranscriptEntry.text":
+		if e.ComplexityRoot.TranscriptEntry.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.Text(childComplexity), true
+
+	case "TranscriptEntry.value":
+		if e.ComplexityRoot.TranscriptEntry.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranscriptEntry.Value(childComplexity), true
+
+	case "Turn.at":
+		if e.ComplexityRoot.Turn.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Turn.At(childComplexity), true
+
+	case "Turn.id":
+		if e.ComplexityRoot.Turn.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Turn.ID(childComplexity), true
+
+	case "Turn.speaker":
+		if e.ComplexityRoot.Turn.Speaker == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Turn.Speaker(childComplexity), true
+
+	case "Turn.text":
+		if e.ComplexityRoot.Turn.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Turn.Text(childComplexity), true
+
+	case "TurnResult.turn":
+		if e.ComplexityRoot.TurnResult.Turn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Turn(childComplexity), true
+
+	case "WorkingItem.expiresAt":
+		if e.ComplexityRoot.WorkingItem.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkingItem.ExpiresAt(childComplexity), true
+
+	case "WorkingItem.id":
+		if e.ComplexityRoot.WorkingItem.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkingItem.ID(childComplexity), true
+
+	case "WorkingItem.itemType":
+		if e.ComplexityRoot.WorkingItem.ItemType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkingItem.ItemType(childComplexity), true
+
+	case "WorkingItem.key":
+		if e.ComplexityRoot.WorkingItem.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkingItem.Key(childComplexity), true
+
+	case "WorkingItem.priority":
+		if e.ComplexityRoot.WorkingItem.Priority == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkingItem.Priority(childComplexity), true
+
+	case "WorkingItem.recordedAt":
+		if e.ComplexityRoot.WorkingItem.RecordedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkingItem.RecordedAt(childComplexity), true
+
+	case "WorkingItem.scope":
+		if e.ComplexityRoot.WorkingItem.Scope == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkingItem.Scope(childComplexity), true
+
+	case "WorkingItem.sessionId":
+		if e.ComplexityRoot.WorkingItem.SessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkingItem.SessionID(childComplexity), true
+
+	case "WorkingItem.value":
+		if e.ComplexityRoot.WorkingItem.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WorkingItem.Value(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -1446,8 +2002,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCompleteObjectiveInput,
 		ec.unmarshalInputConflictFilter,
+		ec.unmarshalInputContextInput,
 		ec.unmarshalInputDecisionInput,
+		ec.unmarshalInputEnvironmentEntryInput,
 		ec.unmarshalInputFactFilter,
 		ec.unmarshalInputFactInput,
 		ec.unmarshalInputRestrictionInput,
@@ -1459,6 +2018,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputStateProvenanceInput,
 		ec.unmarshalInputStateRefInput,
 		ec.unmarshalInputStateValidityInput,
+		ec.unmarshalInputTurnInput,
+		ec.unmarshalInputWorkingItemInput,
 	)
 	first := true
 
@@ -1832,6 +2393,218 @@ type AuditEntry {
 extend type Query {
   "Every audited act on the record with this id, oldest first."
   auditTrail(recordId: ID!, knownAt: Time): [AuditEntry!]!
+}
+`, BuiltIn: false},
+	{Name: "../context.graphqls", Input: `# Context assembly: the token-budgeted, provenance-carrying prompt of every
+# agent turn, with the working set (layer 3) and the environment (layer 4).
+
+extend type Query {
+  """
+  The caller's context for query, within budget tokens (cl100k_base):
+  identity, environment, active constraints, relevant valid facts, facts to
+  recalculate, the session's working set and recent turns. With asOf and
+  knownAt, exactly what it was at that time.
+  """
+  assembleContext(input: ContextInput!): AssembledContext!
+  "The archived working set and turns of the caller's completed session. Never used for context."
+  transcript(sessionId: ID!): [TranscriptEntry!]!
+}
+
+extend type Mutation {
+  "Puts a working-set item (a new version of the item with that key) in the caller's session."
+  putWorkingItem(input: WorkingItemInput!): WorkingItem!
+  "Records a conversation turn in the caller's session."
+  recordTurn(input: TurnInput!): TurnResult!
+  "Promotes the named items to persistent facts and archives the rest of the session to its transcript, in one transaction."
+  completeObjective(input: CompleteObjectiveInput!): CompleteObjectiveResult!
+  "Sets environment entries, all in one transaction. The freshest unexpired value of a key wins."
+  setEnvironment(input: [EnvironmentEntryInput!]!): [EnvironmentEntry!]!
+}
+
+input ContextInput {
+  query: String!
+  "Hard limit on tokens (cl100k_base), 0 to 1048576."
+  budget: Int!
+  "Share of the budget left after identity and environment that facts may use, in (0, 1]."
+  factShare: Float = 0.7
+  "The session whose working set and turns are layer 3."
+  sessionId: ID
+  asOf: Time
+  knownAt: Time
+}
+
+enum ContextRecordKind {
+  IDENTITY
+  ENVIRONMENT
+  FACT
+  WORK_ITEM
+  TURN
+  ASSERTION
+}
+
+enum ExclusionReason {
+  SUPERSEDED
+  EXPIRED
+  OUT_OF_SCOPE
+  OVER_BUDGET
+  "Included by key in the needs-recalculation section; its stale value is withheld."
+  NEEDS_REVIEW
+}
+
+type AssembledContext {
+  text: String!
+  "Exact cl100k_base count of text; never more than budget."
+  tokens: Int!
+  budget: Int!
+  sections: [ContextSection!]!
+  included: [IncludedRecord!]!
+  excluded: [ExcludedRecord!]!
+  "How many records the caller may not see were left out; only a count."
+  withheld: Int!
+  "Provider failures, a truncated identity, views of the past without providers."
+  notes: [String!]!
+  "The identity alone did not fit and was cut to the budget."
+  truncated: Boolean!
+}
+
+type ContextSection {
+  layer: Int!
+  title: String!
+  text: String!
+  tokens: Int!
+}
+
+type IncludedRecord {
+  id: ID!
+  kind: ContextRecordKind!
+  layer: Int!
+  reason: String!
+  score: Float!
+}
+
+type ExcludedRecord {
+  id: ID!
+  kind: ContextRecordKind!
+  reason: ExclusionReason!
+}
+
+enum ItemType {
+  OBJECTIVE
+  ARTIFACT
+  QUESTION
+  PENDING_ACTION
+  CONTEXT
+}
+
+input WorkingItemInput {
+  sessionId: ID!
+  key: String!
+  value: String!
+  itemType: ItemType!
+  "Higher first among items equally relevant."
+  priority: Int = 0
+  "Seconds to live, 1 to 2592000; default 86400 (24 h)."
+  ttl: Int
+  "HYPOTHETICAL and DRAFT items are labelled in the context."
+  scope: Scope = GLOBAL
+}
+
+type WorkingItem {
+  id: ID!
+  sessionId: ID!
+  key: String!
+  value: String!
+  itemType: ItemType!
+  priority: Int!
+  scope: Scope!
+  recordedAt: Time!
+  expiresAt: Time!
+}
+
+enum Speaker {
+  USER
+  ASSISTANT
+}
+
+input TurnInput {
+  sessionId: ID!
+  speaker: Speaker!
+  text: String!
+  "When the turn was spoken; default now."
+  at: Time
+}
+
+type Turn {
+  id: ID!
+  text: String!
+  speaker: Speaker!
+  at: Time!
+}
+
+type TurnResult {
+  turn: Turn!
+}
+
+input CompleteObjectiveInput {
+  sessionId: ID!
+  "Keys of live items to promote to persistent facts."
+  promote: [String!]
+}
+
+type CompleteObjectiveResult {
+  promoted: [Fact!]!
+  "How many item versions and turns moved to the transcript."
+  archived: Int!
+}
+
+enum TranscriptEntryKind {
+  ITEM
+  TURN
+}
+
+type TranscriptEntry {
+  id: ID!
+  kind: TranscriptEntryKind!
+  sessionId: ID!
+  key: String
+  value: String
+  itemType: ItemType
+  speaker: Speaker
+  text: String
+  at: Time!
+  recordedAt: Time!
+  archivedAt: Time!
+  "The fact an item was promoted to."
+  promotedTo: ID
+}
+
+"Whose environment entry it is."
+enum EnvironmentScope {
+  "Shared by the caller's organization."
+  ORGANIZATION
+  "The caller's own (the default)."
+  USER
+}
+
+input EnvironmentEntryInput {
+  "Letters, digits and . _ : -; now and date are reserved; timezone must name an IANA zone."
+  key: String!
+  value: String!
+  "When the value was observed; default now. The freshest wins."
+  at: Time
+  "After this time the entry is dropped."
+  expiresAt: Time
+  scope: EnvironmentScope = USER
+}
+
+type EnvironmentEntry {
+  id: ID!
+  key: String!
+  value: String!
+  scope: EnvironmentScope!
+  at: Time!
+  expiresAt: Time
+  recordedAt: Time!
 }
 `, BuiltIn: false},
 	{Name: "../facts.graphqls", Input: `# Persistent facts: durable, bi-temporal, superseded and never overwritten.

@@ -12,13 +12,16 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/conflicts"
+	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/graph/scalars"
+	"github.com/stategraph/stategraph/session"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -33,6 +36,10 @@ type MutationResolver interface {
 	SignalEvent(ctx context.Context, name string, context *string) ([]*assertions.Assertion, error)
 	ResolveConflict(ctx context.Context, id string, keep string, reason string) (*conflicts.Conflict, error)
 	PromoteState(ctx context.Context, id string, decision model.DecisionInput) (*facts.Fact, error)
+	PutWorkingItem(ctx context.Context, input model.WorkingItemInput) (*session.Item, error)
+	RecordTurn(ctx context.Context, input model.TurnInput) (*model.TurnResult, error)
+	CompleteObjective(ctx context.Context, input model.CompleteObjectiveInput) (*model.CompleteObjectiveResult, error)
+	SetEnvironment(ctx context.Context, input []*model.EnvironmentEntryInput) ([]*environment.Entry, error)
 	WriteFact(ctx context.Context, input model.FactInput) (*facts.Fact, error)
 	ForgetFact(ctx context.Context, id string) (*facts.Fact, error)
 }
@@ -44,6 +51,8 @@ type QueryResolver interface {
 	Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string) (*model.ConflictConnection, error)
 	Entity(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*assertions.Entity, error)
 	AuditTrail(ctx context.Context, recordID string, knownAt *time.Time) ([]*audit.Entry, error)
+	AssembleContext(ctx context.Context, input model.ContextInput) (*assemble.Output, error)
+	Transcript(ctx context.Context, sessionID string) ([]*session.Entry, error)
 	Fact(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
 	Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error)
 	CurrentValue(ctx context.Context, key string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
@@ -58,6 +67,17 @@ func (ec *executionContext) field_Mutation_assertState_args(ctx context.Context,
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNStateAssertionInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐStateAssertionInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_completeObjective_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCompleteObjectiveInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐCompleteObjectiveInput)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +112,28 @@ func (ec *executionContext) field_Mutation_promoteState_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_putWorkingItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNWorkingItemInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐWorkingItemInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_recordTurn_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNTurnInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐTurnInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_resolveConflict_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -110,6 +152,17 @@ func (ec *executionContext) field_Mutation_resolveConflict_args(ctx context.Cont
 		return nil, err
 	}
 	args["reason"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setEnvironment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNEnvironmentEntryInput2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐEnvironmentEntryInputᚄ)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -148,6 +201,17 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_assembleContext_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNContextInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐContextInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -363,6 +427,17 @@ func (ec *executionContext) field_Query_stateAssertions_args(ctx context.Context
 		return nil, err
 	}
 	args["after"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_transcript_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sessionId", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["sessionId"] = arg0
 	return args, nil
 }
 
@@ -969,6 +1044,216 @@ func (ec *executionContext) fieldContext_Mutation_promoteState(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_promoteState_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putWorkingItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_putWorkingItem,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutWorkingItem(ctx, fc.Args["input"].(model.WorkingItemInput))
+		},
+		nil,
+		ec.marshalNWorkingItem2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋsessionᚐItem,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_putWorkingItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_WorkingItem_id(ctx, field)
+			case "sessionId":
+				return ec.fieldContext_WorkingItem_sessionId(ctx, field)
+			case "key":
+				return ec.fieldContext_WorkingItem_key(ctx, field)
+			case "value":
+				return ec.fieldContext_WorkingItem_value(ctx, field)
+			case "itemType":
+				return ec.fieldContext_WorkingItem_itemType(ctx, field)
+			case "priority":
+				return ec.fieldContext_WorkingItem_priority(ctx, field)
+			case "scope":
+				return ec.fieldContext_WorkingItem_scope(ctx, field)
+			case "recordedAt":
+				return ec.fieldContext_WorkingItem_recordedAt(ctx, field)
+			case "expiresAt":
+				return ec.fieldContext_WorkingItem_expiresAt(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type WorkingItem", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putWorkingItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_recordTurn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_recordTurn,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RecordTurn(ctx, fc.Args["input"].(model.TurnInput))
+		},
+		nil,
+		ec.marshalNTurnResult2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐTurnResult,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_recordTurn(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "turn":
+				return ec.fieldContext_TurnResult_turn(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type TurnResult", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_recordTurn_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_completeObjective(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_completeObjective,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CompleteObjective(ctx, fc.Args["input"].(model.CompleteObjectiveInput))
+		},
+		nil,
+		ec.marshalNCompleteObjectiveResult2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐCompleteObjectiveResult,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_completeObjective(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "promoted":
+				return ec.fieldContext_CompleteObjectiveResult_promoted(ctx, field)
+			case "archived":
+				return ec.fieldContext_CompleteObjectiveResult_archived(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CompleteObjectiveResult", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_completeObjective_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setEnvironment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_setEnvironment,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetEnvironment(ctx, fc.Args["input"].([]*model.EnvironmentEntryInput))
+		},
+		nil,
+		ec.marshalNEnvironmentEntry2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋenvironmentᚐEntryᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_setEnvironment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_EnvironmentEntry_id(ctx, field)
+			case "key":
+				return ec.fieldContext_EnvironmentEntry_key(ctx, field)
+			case "value":
+				return ec.fieldContext_EnvironmentEntry_value(ctx, field)
+			case "scope":
+				return ec.fieldContext_EnvironmentEntry_scope(ctx, field)
+			case "at":
+				return ec.fieldContext_EnvironmentEntry_at(ctx, field)
+			case "expiresAt":
+				return ec.fieldContext_EnvironmentEntry_expiresAt(ctx, field)
+			case "recordedAt":
+				return ec.fieldContext_EnvironmentEntry_recordedAt(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type EnvironmentEntry", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setEnvironment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -1630,6 +1915,134 @@ func (ec *executionContext) fieldContext_Query_auditTrail(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_assembleContext(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_assembleContext,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AssembleContext(ctx, fc.Args["input"].(model.ContextInput))
+		},
+		nil,
+		ec.marshalNAssembledContext2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋassembleᚐOutput,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_assembleContext(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "text":
+				return ec.fieldContext_AssembledContext_text(ctx, field)
+			case "tokens":
+				return ec.fieldContext_AssembledContext_tokens(ctx, field)
+			case "budget":
+				return ec.fieldContext_AssembledContext_budget(ctx, field)
+			case "sections":
+				return ec.fieldContext_AssembledContext_sections(ctx, field)
+			case "included":
+				return ec.fieldContext_AssembledContext_included(ctx, field)
+			case "excluded":
+				return ec.fieldContext_AssembledContext_excluded(ctx, field)
+			case "withheld":
+				return ec.fieldContext_AssembledContext_withheld(ctx, field)
+			case "notes":
+				return ec.fieldContext_AssembledContext_notes(ctx, field)
+			case "truncated":
+				return ec.fieldContext_AssembledContext_truncated(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type AssembledContext", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_assembleContext_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_transcript(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_transcript,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Transcript(ctx, fc.Args["sessionId"].(string))
+		},
+		nil,
+		ec.marshalNTranscriptEntry2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋsessionᚐEntryᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_transcript(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_TranscriptEntry_id(ctx, field)
+			case "kind":
+				return ec.fieldContext_TranscriptEntry_kind(ctx, field)
+			case "sessionId":
+				return ec.fieldContext_TranscriptEntry_sessionId(ctx, field)
+			case "key":
+				return ec.fieldContext_TranscriptEntry_key(ctx, field)
+			case "value":
+				return ec.fieldContext_TranscriptEntry_value(ctx, field)
+			case "itemType":
+				return ec.fieldContext_TranscriptEntry_itemType(ctx, field)
+			case "speaker":
+				return ec.fieldContext_TranscriptEntry_speaker(ctx, field)
+			case "text":
+				return ec.fieldContext_TranscriptEntry_text(ctx, field)
+			case "at":
+				return ec.fieldContext_TranscriptEntry_at(ctx, field)
+			case "recordedAt":
+				return ec.fieldContext_TranscriptEntry_recordedAt(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_TranscriptEntry_archivedAt(ctx, field)
+			case "promotedTo":
+				return ec.fieldContext_TranscriptEntry_promotedTo(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type TranscriptEntry", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_transcript_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_fact(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2249,6 +2662,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "putWorkingItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putWorkingItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "recordTurn":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_recordTurn(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "completeObjective":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_completeObjective(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setEnvironment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setEnvironment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "writeFact":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_writeFact(ctx, field)
@@ -2479,6 +2920,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_auditTrail(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "assembleContext":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_assembleContext(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "transcript":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_transcript(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

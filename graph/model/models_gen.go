@@ -8,9 +8,23 @@ import (
 
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/conflicts"
+	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/session"
 )
+
+type CompleteObjectiveInput struct {
+	SessionID string `json:"sessionId"`
+	// Keys of live items to promote to persistent facts.
+	Promote []string `json:"promote,omitempty"`
+}
+
+type CompleteObjectiveResult struct {
+	Promoted []*facts.Fact `json:"promoted"`
+	// How many item versions and turns moved to the transcript.
+	Archived int `json:"archived"`
+}
 
 type ConflictConnection struct {
 	Edges    []*ConflictEdge `json:"edges"`
@@ -29,6 +43,18 @@ type ConflictFilter struct {
 	Context   *string           `json:"context,omitempty"`
 }
 
+type ContextInput struct {
+	Query string `json:"query"`
+	// Hard limit on tokens (cl100k_base), 0 to 1048576.
+	Budget int `json:"budget"`
+	// Share of the budget left after identity and environment that facts may use, in (0, 1].
+	FactShare *float64 `json:"factShare,omitempty"`
+	// The session whose working set and turns are layer 3.
+	SessionID *string    `json:"sessionId,omitempty"`
+	AsOf      *time.Time `json:"asOf,omitempty"`
+	KnownAt   *time.Time `json:"knownAt,omitempty"`
+}
+
 type DecisionInput struct {
 	// Why the assertion becomes a fact.
 	Reason string `json:"reason"`
@@ -36,6 +62,17 @@ type DecisionInput struct {
 	Key        *string           `json:"key,omitempty"`
 	MemoryType *facts.MemoryType `json:"memoryType,omitempty"`
 	Scope      *facts.Scope      `json:"scope,omitempty"`
+}
+
+type EnvironmentEntryInput struct {
+	// Letters, digits and . _ : -; now and date are reserved; timezone must name an IANA zone.
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	// When the value was observed; default now. The freshest wins.
+	At *time.Time `json:"at,omitempty"`
+	// After this time the entry is dropped.
+	ExpiresAt *time.Time         `json:"expiresAt,omitempty"`
+	Scope     *environment.Scope `json:"scope,omitempty"`
 }
 
 type FactConnection struct {
@@ -174,4 +211,29 @@ type StateValidityInput struct {
 	Mode       *assertions.Mode `json:"mode,omitempty"`
 	ExpiresAt  *time.Time       `json:"expiresAt,omitempty"`
 	UntilEvent *string          `json:"untilEvent,omitempty"`
+}
+
+type TurnInput struct {
+	SessionID string          `json:"sessionId"`
+	Speaker   session.Speaker `json:"speaker"`
+	Text      string          `json:"text"`
+	// When the turn was spoken; default now.
+	At *time.Time `json:"at,omitempty"`
+}
+
+type TurnResult struct {
+	Turn *session.Turn `json:"turn"`
+}
+
+type WorkingItemInput struct {
+	SessionID string           `json:"sessionId"`
+	Key       string           `json:"key"`
+	Value     string           `json:"value"`
+	ItemType  session.ItemType `json:"itemType"`
+	// Higher first among items equally relevant.
+	Priority *int `json:"priority,omitempty"`
+	// Seconds to live, 1 to 2592000; default 86400 (24 h).
+	TTL *int `json:"ttl,omitempty"`
+	// HYPOTHETICAL and DRAFT items are labelled in the context.
+	Scope *facts.Scope `json:"scope,omitempty"`
 }

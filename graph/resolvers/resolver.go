@@ -7,7 +7,10 @@ import (
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/conflicts"
+	"github.com/stategraph/stategraph/contextasm"
+	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/telemetry"
 )
 
@@ -17,6 +20,9 @@ type Resolver struct {
 	Audit            *audit.Trail
 	AssertionService *assertions.Service
 	ConflictService  *conflicts.Service
+	Context          *contextasm.Service
+	Sessions         *session.Service
+	Environment      *environment.Service
 	// Metrics counts domain events (conflicts, expiries, assembly).
 	Metrics *telemetry.Metrics
 }

@@ -33,8 +33,8 @@ package sweep
 //	        assertions, as "subject: ..., predicate: ..., context: ..."
 //	{time}  a time inside the victim's history
 //
-// The selection set is generated from the schema (every field, objects two
-// levels deep not counting Relay connections and edges, unions and
+// The selection set is generated from the schema (every field, records two
+// levels deep, value objects and Relay plumbing in full, unions and
 // interfaces by every member), so new fields on
 // existing types are swept without a change here. If your feature creates
 // a new kind of record, also seed one with a canary in seedOrg (and, if it
@@ -80,11 +80,11 @@ var cases = map[string][]string{
 	},
 	"Mutation.forgetFact": {"(id: {id})"},
 
-	"Query.stateAssertion":  {"(id: {id})", "(id: {id}, asOf: {time}, knownAt: {time})"},
+	"Query.stateAssertion":  {"(id: {id}, asOf: {time}, knownAt: {time})"},
 	"Query.stateAssertions": {"(first: 500)", "(filter: {subject: {name}})", "(filter: {context: {name}}, first: 500)"},
 	"Query.conflict":        {"(id: {id})"},
 	"Query.conflicts":       {"(first: 500)", "(filter: {subject: {key}})", "(filter: {subject: {name}})"},
-	"Query.entity":          {"(id: {name})", "(id: {name}, asOf: {time})"},
+	"Query.entity":          {"(id: {name})"},
 	"Mutation.assertState": {
 		`(input: {{slot}, object: "probe", epistemicStatus: INFERENCE, validity: {mode: UNTIL_CHANGED}, provenance: {author: {kind: "agent", id: "sweep"}}})`,
 		`(input: {subject: "Entity#1", predicate: "probe", object: {name}, context: {name}, epistemicStatus: INFERENCE, validity: {mode: UNTIL_EVENT, untilEvent: {name}}, provenance: {author: {kind: "agent", id: "sweep"}}})`,
@@ -92,7 +92,23 @@ var cases = map[string][]string{
 	"Mutation.signalEvent":     {"(name: {name})", `(name: "b-event", context: {name})`},
 	"Mutation.resolveConflict": {`(id: {id}, keep: "F-none", reason: "sweep")`, `(id: "CF-none", keep: {id}, reason: "sweep")`},
 	"Mutation.promoteState":    {`(id: {id}, decision: {reason: "sweep"})`, `(id: "ST-none", decision: {reason: "sweep", key: {key}})`},
+
+	"Query.assembleContext": {
+		"(input: {query: {key}, budget: 100000})",
+		"(input: {query: {name}, budget: 100000, sessionId: {name}})",
+		`(input: {query: "policy discount home owner price lesson salary", budget: 100000, asOf: {time}, knownAt: {time}})`,
+	},
+	"Query.transcript":           {"(sessionId: {name})"},
+	"Mutation.putWorkingItem":    {`(input: {sessionId: {name}, key: "sweep.item", value: "probe", itemType: CONTEXT})`, `(input: {sessionId: "sweep-s", key: {key}, value: "probe", itemType: OBJECTIVE})`},
+	"Mutation.recordTurn":        {`(input: {sessionId: {name}, speaker: USER, text: "probe"})`},
+	"Mutation.completeObjective": {"(input: {sessionId: {name}})", `(input: {sessionId: "sweep-s", promote: [{key}]})`},
+	"Mutation.setEnvironment":    {`(input: [{key: {key}, value: "probe", scope: ORGANIZATION}])`, `(input: [{key: {name}, value: "probe"}])`},
 }
+
+// echoes are fields whose answer repeats their arguments in free text (the
+// assembled prompt), so they are checked for canaries and errors but not
+// compared with the answer for a ghost reference.
+var echoes = map[string]bool{"Query.assembleContext": true}
 
 // victim is what the attacker aims at.
 type victim struct {
@@ -171,13 +187,14 @@ func unlimited(o *server.Options) {
 	o.MaxBodyBytes = 64 << 20
 }
 
-// sweep runs every case as each attacker against v: first every query
-// (compared with the answer for a ghost reference, while the attackers have
-// written nothing yet), then every mutation, then every query again (to
-// catch leaks through what the mutations made, in batches only); each
-// field also in one aliased request, and each operation type's fields all
-// in one request.
-func sweep(t *testing.T, env *apitest.Env, v victim, attackers ...string) {
+// sweep runs every case against v as the attacker, then as each of others
+// (other kinds of caller, whose queries run in batches only): first every
+// query (compared with the answer for a ghost reference, while the
+// attackers have written nothing yet), then every mutation, then every
+// query again (to catch leaks through what the mutations made, in batches
+// only); each field also in one aliased request, and each operation type's
+// fields all in one request.
+func sweep(t *testing.T, env *apitest.Env, v victim, attacker string, others ...string) {
 	t.Helper()
 	schema := loadSchema(t)
 	before := dump(t, env, v)
@@ -185,7 +202,8 @@ func sweep(t *testing.T, env *apitest.Env, v victim, attackers ...string) {
 		op           string
 		ghost, alone bool
 	}{{"Query", true, true}, {"Mutation", false, true}, {"Query", false, false}} {
-		for _, attacker := range attackers {
+		for i, attacker := range append([]string{attacker}, others...) {
+			alone := phase.alone && (i == 0 || phase.op == "Mutation")
 			var all []string
 			for _, field := range rootFields(schema) {
 				op, name, _ := strings.Cut(field, ".")
@@ -200,12 +218,12 @@ func sweep(t *testing.T, env *apitest.Env, v victim, attackers ...string) {
 						doc := name + c.args + sel
 						batch = append(batch, fmt.Sprintf("a%d: %s", len(batch), doc))
 						all = append(all, fmt.Sprintf("f%d: %s", len(all), doc))
-						if !phase.alone {
+						if !alone {
 							continue
 						}
 						res := env.Do(t, attacker, strings.ToLower(op)+" { "+doc+" }", nil)
 						check(t, v, field+c.args, res)
-						if phase.ghost && c.ref != "" {
+						if phase.ghost && c.ref != "" && !echoes[field] {
 							ghost := env.Do(t, attacker, strings.ToLower(op)+" { "+name+c.ghost+sel+" }", nil)
 							if got, want := strings.ReplaceAll(string(res.Raw), jsonString(c.ref), jsonString(c.ghostRef)), string(ghost.Raw); got != want {
 								t.Errorf("%s%s answers differently for the victim's reference than for nothing:\n got  %s\n want %s", field, c.args, got, want)
@@ -346,16 +364,30 @@ func rootFields(s *ast.Schema) []string {
 	return out
 }
 
+// isRecord reports whether type name is a record (it has an id), or a
+// union or interface of records; other object types are values or plumbing.
+func isRecord(s *ast.Schema, name string) bool {
+	def := s.Types[name]
+	if def == nil {
+		return false
+	}
+	if def.Kind == ast.Union || def.Kind == ast.Interface {
+		return true
+	}
+	return def.Fields.ForName("id") != nil
+}
+
 func isLeaf(s *ast.Schema, name string) bool {
 	def := s.Types[name]
 	return def == nil || def.Kind == ast.Scalar || def.Kind == ast.Enum
 }
 
-// selection returns a selection set of every field of type name, objects
-// nested depth levels deep (1: leaf fields only; connections and edges do
-// not count), skipping fields with required arguments; "" for leaf types.
-// Two levels reach every record a root field returns and every record one
-// of its edges points to, which is where a leak would show.
+// selection returns a selection set of every field of type name, records
+// nested depth levels deep (1: no edge to another record; value objects,
+// connections and edges do not count), skipping fields with required
+// arguments; "" for leaf types. Two levels reach every record a root field
+// returns and every record one of its edges points to, which is where a
+// leak would show.
 func selection(s *ast.Schema, name string, depth int) string {
 	def := s.Types[name]
 	if def == nil || def.Kind == ast.Scalar || def.Kind == ast.Enum {
@@ -381,8 +413,9 @@ func selection(s *ast.Schema, name string, depth int) string {
 			switch {
 			case isLeaf(s, sub):
 				parts = append(parts, f.Name)
-			case strings.HasSuffix(sub, "Connection") || strings.HasSuffix(sub, "Edge"):
-				// Relay plumbing does not count as a level.
+			case !isRecord(s, sub):
+				// Relay plumbing and value objects (a source, a
+				// provenance) do not count as a level.
 				parts = append(parts, f.Name+selection(s, sub, depth))
 			case depth > 1:
 				parts = append(parts, f.Name+selection(s, sub, depth-1))
@@ -467,6 +500,47 @@ func (s *seeder) conflictOf(tok, id string) string {
 	return out.StateAssertion.Conflicts[0].ID
 }
 
+// item puts a working-set item with a canary value in session as tok.
+func (s *seeder) item(tok, session, key string) {
+	s.t.Helper()
+	var out struct{ PutWorkingItem struct{ ID string } }
+	s.env.MustDo(s.t, tok, `mutation($in: WorkingItemInput!) { putWorkingItem(input: $in) { id } }`, map[string]any{"in": map[string]any{
+		"sessionId": session, "key": key, "value": s.canary("item"), "itemType": "ARTIFACT", "ttl": 86400}}, &out)
+	s.v.ids = append(s.v.ids, out.PutWorkingItem.ID)
+	s.name(session)
+	s.name(key)
+}
+
+// turn records a conversation turn with a canary text in session as tok.
+func (s *seeder) turn(tok, session string) {
+	s.t.Helper()
+	var out struct {
+		RecordTurn struct{ Turn struct{ ID string } }
+	}
+	s.env.MustDo(s.t, tok, `mutation($in: TurnInput!) { recordTurn(input: $in) { turn { id } } }`, map[string]any{"in": map[string]any{
+		"sessionId": session, "speaker": "USER", "text": "we settled on " + s.canary("turn")}}, &out)
+	s.v.ids = append(s.v.ids, out.RecordTurn.Turn.ID)
+	s.name(session)
+}
+
+// environment sets an environment entry with a canary value as tok.
+func (s *seeder) environment(tok, scope, key string) {
+	s.t.Helper()
+	var out struct{ SetEnvironment []struct{ ID string } }
+	s.env.MustDo(s.t, tok, `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { id } }`, map[string]any{"in": []map[string]any{{
+		"key": key, "value": s.canary("env"), "scope": scope}}}, &out)
+	for _, e := range out.SetEnvironment {
+		s.v.ids = append(s.v.ids, e.ID)
+	}
+	s.name(key)
+}
+
+func (s *seeder) name(n string) {
+	if !slices.Contains(s.v.names, n) {
+		s.v.names = append(s.v.names, n)
+	}
+}
+
 func (s *seeder) forget(tok, id string) {
 	s.t.Helper()
 	var out struct{ ForgetFact struct{ ID string } }
@@ -547,6 +621,22 @@ func seedOrg(t *testing.T, env *apitest.Env) victim {
 	v.keys = append(v.keys, prom.PromoteState.Key)
 	_ = a1
 
+	// Working set, turns and environment; a completed objective (an
+	// archived transcript, an item promoted to a fact).
+	s.item(cfo, "sess-b", "draft.offer")
+	s.turn(cfo, "sess-b")
+	s.item(cfo, "sess-b-done", "chosen_vendor")
+	s.turn(cfo, "sess-b-done")
+	var done struct {
+		CompleteObjective struct{ Promoted []struct{ ID, Key string } }
+	}
+	env.MustDo(t, cfo, `mutation { completeObjective(input: {sessionId: "sess-b-done", promote: ["chosen_vendor"]}) { promoted { id key } } }`, nil, &done)
+	for _, f := range done.CompleteObjective.Promoted {
+		v.ids, v.keys = append(v.ids, f.ID), append(v.keys, f.Key)
+	}
+	s.environment(cfo, "ORGANIZATION", "b.office.weather")
+	s.environment(cfo, "USER", "b.user.location")
+
 	v.tokens = []string{cfo, intern}
 	v.dump = dumpQuery(v, "")
 	return *v
@@ -570,6 +660,9 @@ func seedUser(t *testing.T, env *apitest.Env) victim {
 	s.write(agent, map[string]any{"key": "user.commute", "value": s.canary("derived"), "memoryType": "USER", "dependsOn": []string{u2}})
 	u3 := s.write(agent, map[string]any{"key": "user.health", "value": s.canary("health"), "memoryType": "USER"})
 	s.forget(human, u3)
+	s.item(agent, "sess-alice", "draft.note")
+	s.turn(agent, "sess-alice")
+	s.environment(agent, "USER", "alice.location")
 	s.write(agent, map[string]any{"key": "deal.secret", "value": s.canary("restricted"), "memoryType": "ORGANIZATIONAL",
 		"restrictedTo": map[string]any{"permissions": []string{perm}}})
 	v.tokens = []string{agent}
@@ -595,6 +688,10 @@ func dumpQuery(v *victim, mt string) string {
 			"conflicts(first: 500) { edges { node { id status lastSeenAt resolvedAt candidates { __typename ... on Fact { id isValid } ... on StateAssertion { id status } } decision { id kept { __typename } } } } }")
 		for i, id := range v.ids {
 			q = append(q, fmt.Sprintf("sa%d: stateAssertion(id: %s) { id status } cf%d: conflict(id: %s) { id status }", i, jsonString(id), i, jsonString(id)))
+		}
+		q = append(q, `ac: assembleContext(input: {query: "policy discount home owner price lesson salary vendor draft", budget: 100000, sessionId: "sess-b"}) { text withheld included { id } excluded { id reason } }`)
+		for i, n := range v.names {
+			q = append(q, fmt.Sprintf("tr%d: transcript(sessionId: %s) { id kind text value archivedAt promotedTo }", i, jsonString(n)))
 		}
 		for i, n := range v.names {
 			q = append(q, fmt.Sprintf("e%d: entity(id: %s) { id assertionsAsSubject { id status } facts { id } conflicts { id status } }", i, jsonString(n)))

@@ -1,0 +1,242 @@
+package contextasm_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/search"
+	"github.com/stategraph/stategraph/server"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// benchServer is a seeded server, shared by the runs of -count.
+type benchServer struct {
+	srv  *server.Server
+	http *httptest.Server
+	tok  string
+}
+
+var (
+	benchMu      sync.Mutex
+	benchServers = map[int]*benchServer{}
+)
+
+// vocabulary is the synthetic corpus' words: 2,000 of them, so a word is
+// in about n*8/2000 documents.
+func vocabulary() []string {
+	v := make([]string, 2000)
+	for i := range v {
+		v[i] = "w" + strconv.FormatInt(int64(i)*7919+1000, 36)
+	}
+	return v
+}
+
+// seeded returns a server whose caller holds n valid facts and n
+// superseded ones, written through facts.Service (with the search index
+// listening) into a real Badger store, in batches.
+func seeded(b *testing.B, n int) *benchServer {
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if s, ok := benchServers[n]; ok {
+		return s
+	}
+	clock := temporal.NewManual(apitest.Start)
+	// On disk, as in production; the directory outlives the benchmark
+	// runs of -count and is removed by the OS's temp cleanup.
+	dir, err := os.MkdirTemp("", "stategraph-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := server.DefaultOptions(dir)
+	o.Store.SyncWrites = false
+	o.Verifier = authority.VerifierConfig{Secret: apitest.Secret}
+	o.Clock = clock
+	srv, err := server.New(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	id := apitest.Identity("org-bench", "alice")
+	tok := apitest.Token(b, id)
+	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: apitest.Secret})
+	if err != nil {
+		b.Fatal(err)
+	}
+	caller, err := v.Verify(tok)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := tenancy.For(caller)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fs := facts.NewService(srv.Store(), clock, authority.MustDefaultOrder())
+	fs.AddListener(search.New())
+	vocab := vocabulary()
+	rng := rand.New(rand.NewSource(1))
+	value := func() string {
+		w := make([]string, 8)
+		for i := range w {
+			w[i] = vocab[rng.Intn(len(vocab))]
+		}
+		return strings.Join(w, " ")
+	}
+	f := false
+	const batch = 16
+	for pass := range 2 { // pass 0 writes n facts, pass 1 supersedes each
+		for start := 0; start < n; start += batch {
+			clock.Advance(time.Second)
+			err := srv.Store().Update(context.Background(), p, func(tx *store.Txn) error {
+				for i := start; i < min(start+batch, n); i++ {
+					in := facts.WriteInput{Key: fmt.Sprintf("item_%d", i), Value: json.RawMessage(strconv.Quote(value())), IsConstraint: &f}
+					if pass == 1 {
+						in.Supersedes = in.Key
+					}
+					if _, err := fs.WriteTx(tx, caller, in); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	// A few active constraints, as a real organization has.
+	err = srv.Store().Update(context.Background(), p, func(tx *store.Txn) error {
+		for i := range 10 {
+			in := facts.WriteInput{Key: fmt.Sprintf("policy_%d", i), Value: json.RawMessage(strconv.Quote("never exceed " + value()))}
+			if _, err := fs.WriteTx(tx, caller, in); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok}
+	benchServers[n] = s
+	return s
+}
+
+// BenchmarkAssembleContext measures assembleContext over HTTP at budget
+// 8000 for a caller with 1,000 and 100,000 valid facts (and as many
+// superseded), reporting p50 and p99 latency and bytes allocated per call
+// (client and server together: one process); the 100,000 case also
+// reports the process's resident memory with its 200,000 records stored.
+// It runs in make bench only.
+func BenchmarkAssembleContext(b *testing.B) {
+	if testing.Short() {
+		b.Skip("seeding is slow")
+	}
+	for _, n := range []int{1000, 100000} {
+		b.Run(fmt.Sprintf("facts=%d", n), func(b *testing.B) {
+			s := seeded(b, n)
+			vocab := vocabulary()
+			rng := rand.New(rand.NewSource(2))
+			bodies := make([][]byte, 64)
+			for i := range bodies {
+				q := fmt.Sprintf("what do we know about %s and %s, %s %s?", vocab[rng.Intn(len(vocab))], vocab[rng.Intn(len(vocab))], vocab[rng.Intn(len(vocab))], vocab[rng.Intn(len(vocab))])
+				bodies[i], _ = json.Marshal(map[string]any{"query": assembleQ, "variables": map[string]any{"in": map[string]any{"query": q, "budget": 8000}}})
+			}
+			client := s.http.Client()
+			call := func(body []byte) {
+				req, _ := http.NewRequest(http.MethodPost, s.http.URL+"/graphql", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", "Bearer "+s.tok)
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var out struct {
+					Data   struct{ AssembleContext struct{ Tokens int } }
+					Errors []any
+				}
+				if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Errors) > 0 || out.Data.AssembleContext.Tokens > 8000 {
+					b.Fatalf("assembleContext: %v %v", err, out.Errors)
+				}
+				resp.Body.Close()
+			}
+			for _, body := range bodies { // warm the token cache and connections
+				call(body)
+			}
+			var lat []time.Duration
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			if path := os.Getenv("BENCH_CPUPROFILE"); path != "" {
+				f, err := os.Create(fmt.Sprintf("%s.%d", path, n))
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = pprof.StartCPUProfile(f)
+				defer func() { pprof.StopCPUProfile(); f.Close() }()
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				t0 := time.Now()
+				call(bodies[i%len(bodies)])
+				lat = append(lat, time.Since(t0))
+				i++
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&ms1)
+			slices.Sort(lat)
+			pct := func(p float64) float64 {
+				return float64(lat[min(int(float64(len(lat))*p), len(lat)-1)].Microseconds()) / 1000
+			}
+			b.ReportMetric(pct(0.50), "p50-ms")
+			b.ReportMetric(pct(0.99), "p99-ms")
+			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(len(lat)), "alloc-B/call")
+			if n == 100000 {
+				// Return freed seeding garbage to the OS first: the
+				// figure is what serving needs, not what seeding left.
+				debug.FreeOSMemory()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				b.ReportMetric(rssMiB(), "rss-MiB")
+				b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+			}
+		})
+	}
+}
+
+// rssMiB returns the process's resident set size from /proc, in MiB, or
+// the Go heap in use when /proc is not there.
+func rssMiB() float64 {
+	if raw, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(raw), "\n") {
+			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+				kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+				if err == nil {
+					return float64(kb) / 1024
+				}
+			}
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapInuse) / (1 << 20)
+}

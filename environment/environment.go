@@ -1,0 +1,226 @@
+// Package environment keeps layer 4 of the context: entries set by
+// callers (per organization or per user), HTTP providers called fresh at
+// every assembly, and the current time, date and timezone.
+//
+// For each key the freshest entry (latest at) that has not expired wins;
+// an expired entry is dropped and reported. Entries are never updated in
+// place: a set adds one, so any past state can be read back.
+package environment
+
+import (
+	"cmp"
+	"context"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // timezone names resolve on hosts without zoneinfo
+	"unicode/utf8"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// Limits.
+const (
+	MaxEntries  = 100
+	MaxValueLen = 4 << 10
+)
+
+// Reserved keys: always present, computed at assembly.
+const (
+	KeyNow      = "now"
+	KeyDate     = "date"
+	KeyTimezone = "timezone" // may be set; UTC otherwise
+)
+
+var keyPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+
+// Scope says whose entry it is.
+type Scope string
+
+// The scopes.
+const (
+	ScopeOrganization Scope = "ORGANIZATION" // shared by the organization
+	ScopeUser         Scope = "USER"         // the caller's own
+)
+
+// Entry is a stored environment value.
+type Entry struct {
+	ID         string     `json:"id"`
+	Key        string     `json:"key"`
+	Value      string     `json:"value"`
+	Scope      Scope      `json:"scope"`
+	At         time.Time  `json:"at"`
+	ExpiresAt  *time.Time `json:"expiresAt,omitempty"`
+	RecordedAt time.Time  `json:"recordedAt"`
+}
+
+// Expired reports whether e has expired at now.
+func (e Entry) Expired(now time.Time) bool { return e.ExpiresAt != nil && !now.Before(*e.ExpiresAt) }
+
+// Input is an entry to set.
+type Input struct {
+	Key       string
+	Value     string
+	Scope     Scope      // default ScopeUser
+	At        *time.Time // when the value was observed; default now
+	ExpiresAt *time.Time
+}
+
+// Service stores environment entries. It is safe for concurrent use.
+type Service struct {
+	store *store.Store
+	clock temporal.Clock
+}
+
+// NewService returns a Service.
+func NewService(st *store.Store, clock temporal.Clock) *Service {
+	return &Service{store: st, clock: clock}
+}
+
+func validate(i int, in Input) error {
+	field := func(f string) string { return "input[" + itoa(i) + "]." + f }
+	switch {
+	case !keyPattern.MatchString(in.Key):
+		return fault.BadInputf(field("key"), "key %q is not valid: use 1 to 128 letters, digits and . _ : -", in.Key)
+	case in.Key == KeyNow || in.Key == KeyDate:
+		return fault.BadInputf(field("key"), "key %q is reserved: the service sets it at assembly", in.Key)
+	case len(in.Value) > MaxValueLen || !utf8.ValidString(in.Value) || strings.TrimSpace(in.Value) == "":
+		return fault.BadInputf(field("value"), "value must be non-empty valid UTF-8 of at most %d bytes", MaxValueLen)
+	case in.Scope != "" && in.Scope != ScopeOrganization && in.Scope != ScopeUser:
+		return fault.BadInputf(field("scope"), "unknown scope %q", in.Scope)
+	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
+		return fault.BadInputf(field("at"), "at is out of range")
+	case in.ExpiresAt != nil && (in.ExpiresAt.Year() < 1 || in.ExpiresAt.Year() > 9999):
+		return fault.BadInputf(field("expiresAt"), "expiresAt is out of range")
+	}
+	if in.Key == KeyTimezone {
+		if _, err := time.LoadLocation(in.Value); err != nil || in.Value == "" || in.Value == "Local" {
+			return fault.BadInputf(field("value"), "timezone %q is not an IANA time zone name", in.Value)
+		}
+	}
+	return nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// Set stores entries for the caller, all in one transaction.
+func (s *Service) Set(ctx context.Context, in []Input) ([]Entry, error) {
+	if len(in) == 0 || len(in) > MaxEntries {
+		return nil, fault.BadInputf("input", "give between 1 and %d entries", MaxEntries)
+	}
+	now := s.clock.Now()
+	out := make([]Entry, len(in))
+	for i, e := range in {
+		if err := validate(i, e); err != nil {
+			return nil, err
+		}
+		out[i] = Entry{ID: "V-" + ulid.Make().String(), Key: e.Key, Value: e.Value, Scope: cmp.Or(e.Scope, ScopeUser), At: now, RecordedAt: now}
+		if e.At != nil {
+			out[i].At = e.At.UTC()
+		}
+		if e.ExpiresAt != nil {
+			t := e.ExpiresAt.UTC()
+			if !t.After(out[i].At) {
+				return nil, fault.BadInputf("input["+itoa(i)+"].expiresAt", "expiresAt must be after at")
+			}
+			out[i].ExpiresAt = &t
+		}
+	}
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := tenancy.For(caller)
+	if err != nil {
+		return nil, err
+	}
+	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
+		for _, e := range out {
+			sp := p.Private()
+			if e.Scope == ScopeOrganization {
+				sp = p.Shared()
+			}
+			var ttl time.Duration
+			if e.ExpiresAt != nil {
+				// Badger forgets the entry a day after it expires; reads
+				// drop it at expiry against the service clock.
+				ttl = max(e.ExpiresAt.Sub(now), 0) + 24*time.Hour
+			}
+			if err := tx.Put(sp, store.TableEnvironment, store.Suffix(nil).Str(e.Key).Time(e.At).Str(e.ID), e, ttl); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CurrentTx returns, for each key, the freshest entry known in v that has
+// not expired at now (sorted by key), and the expired entries that were
+// fresher than it (or the only ones for their key).
+func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (live, expired []Entry, err error) {
+	var all []Entry
+	p := tx.Partition()
+	for _, sp := range []tenancy.Space{p.Private(), p.Shared()} {
+		err := tx.Scan(sp, store.TableEnvironment, nil, store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
+			var e Entry
+			if err := it.Decode(&e); err != nil {
+				return false, err
+			}
+			if v.Known(e.RecordedAt) && !e.At.After(now) {
+				all = append(all, e)
+			}
+			return true, nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	// Freshest first: latest at, then latest recorded, then id.
+	slices.SortFunc(all, func(a, b Entry) int {
+		return cmp.Or(strings.Compare(a.Key, b.Key), b.At.Compare(a.At), b.RecordedAt.Compare(a.RecordedAt), strings.Compare(b.ID, a.ID))
+	})
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j].Key == all[i].Key {
+			j++
+		}
+		for _, e := range all[i:j] {
+			if e.Expired(now) {
+				expired = append(expired, e)
+				continue
+			}
+			live = append(live, e)
+			break
+		}
+		i = j
+	}
+	return live, expired, nil
+}
+
+// Clock returns the always-present entries for time t: now (RFC 3339 in
+// the zone), date (weekday and ISO date) and timezone, from the timezone
+// entry tz when it names a zone, else UTC.
+func Clock(t time.Time, tz string) map[string]string {
+	loc := time.UTC
+	if l, err := time.LoadLocation(tz); tz != "" && err == nil {
+		loc = l
+	}
+	lt := t.In(loc)
+	return map[string]string{
+		KeyNow:      lt.Format(time.RFC3339),
+		KeyDate:     lt.Format("Monday, 2006-01-02"),
+		KeyTimezone: loc.String(),
+	}
+}

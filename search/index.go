@@ -1,0 +1,372 @@
+// Package search keeps a persistent BM25 inverted index of facts in Badger.
+//
+// The index is a facts.Listener: it is updated inside the transaction that
+// writes a fact, so it commits or aborts with it. Each space holds
+//
+//   - live postings (store.TableSearchLive) of the facts that are not
+//     superseded, newest first per term; a supersession deletes the
+//     retired fact's postings, so current queries never meet it;
+//   - history postings (store.TableSearchHist) of every fact ever written,
+//     with the valid time and supersession time needed to evaluate a
+//     temporal.View from the posting alone;
+//   - statistics (store.TableSearchStats) of the live documents: the
+//     number of documents, their total length, and each term's document
+//     frequency, so BM25 is computed from the index only.
+//
+// Documents are a fact's key and value, split by assemble.Terms. Two
+// reserved terms, which Terms can never produce, list every fact and every
+// constraint, so that "all valid facts" and "all active constraints" are
+// index reads too.
+package search
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/stategraph/stategraph/assemble"
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// Reserved terms. assemble.Terms yields only letters and digits, so these
+// never collide with a word.
+const (
+	// TermAll has a posting for every fact.
+	TermAll = "\x00all"
+	// TermConstraint has a posting for every fact marked as a constraint.
+	TermConstraint = "\x00constraint"
+)
+
+// maxCount bounds term frequencies and document lengths (2 bytes each).
+const maxCount = 1<<16 - 1
+
+// Index maintains and reads the inverted index. It holds no state of its
+// own: everything is in the store, read and written through a Txn.
+type Index struct{}
+
+// New returns an Index.
+func New() *Index { return &Index{} }
+
+var _ facts.Listener = (*Index)(nil)
+
+// Posting is one document of a term.
+type Posting struct {
+	Space      tenancy.Space
+	ID         string
+	RecordedAt time.Time
+	TF         int // occurrences of the term in the document
+	Len        int // the document's length in terms
+}
+
+// histValue is the value of a history posting: what a view needs to decide
+// whether the fact holds in it.
+type histValue struct {
+	ValidFrom    time.Time  `json:"f"`
+	ValidTo      *time.Time `json:"t,omitempty"`
+	SupersededAt *time.Time `json:"s,omitempty"`
+}
+
+// termStats is the value of a term's statistics record.
+type termStats struct {
+	DF int `json:"df"`
+}
+
+// corpusStats is the value of the corpus statistics record.
+type corpusStats struct {
+	Docs   int `json:"docs"`
+	Length int `json:"length"`
+}
+
+// document is a fact as the index sees it.
+type document struct {
+	tf     map[string]int
+	length int
+}
+
+func docOf(f facts.Fact) document {
+	d := document{tf: map[string]int{}}
+	for _, t := range assemble.Terms(f.Key + " " + f.ValueText()) {
+		d.tf[t]++
+		d.length++
+	}
+	d.length = min(d.length, maxCount)
+	return d
+}
+
+// postingTerms returns every term the fact has postings under, with its
+// frequency: its words and the reserved terms.
+func (d document) postingTerms(f facts.Fact) map[string]int {
+	out := make(map[string]int, len(d.tf)+2)
+	for t, n := range d.tf {
+		out[t] = min(n, maxCount)
+	}
+	out[TermAll] = 1
+	if f.IsConstraint {
+		out[TermConstraint] = 1
+	}
+	return out
+}
+
+func postingKey(term string, at time.Time, id string, tf, length int) []byte {
+	var tail [4]byte
+	binary.BigEndian.PutUint16(tail[:2], uint16(tf))
+	binary.BigEndian.PutUint16(tail[2:], uint16(length))
+	return store.Suffix(nil).Str(term).Time(at).Str(id).Raw(string(tail[:]))
+}
+
+// parsePosting reads a posting key back (the term prefix included).
+func parsePosting(sp tenancy.Space, suffix []byte) (Posting, error) {
+	r := store.NewReader(suffix)
+	r.Str()
+	p := Posting{Space: sp, RecordedAt: r.Time(), ID: r.Str()}
+	tail := r.Rest()
+	if err := r.Err(); err != nil || len(tail) != 4 {
+		return Posting{}, fmt.Errorf("search: posting key: %w", errors.Join(err, store.ErrBadKey))
+	}
+	p.TF = int(binary.BigEndian.Uint16([]byte(tail[:2])))
+	p.Len = int(binary.BigEndian.Uint16([]byte(tail[2:])))
+	return p, nil
+}
+
+// SpaceOf returns the space a fact is stored in, within partition p.
+func SpaceOf(p tenancy.Partition, f facts.Fact) (tenancy.Space, bool) {
+	switch f.MemoryType {
+	case facts.MemoryUser:
+		return p.Private(), true
+	case facts.MemoryCapability:
+		return p.Capability()
+	}
+	return p.Shared(), true
+}
+
+// FactWritten indexes written and retires superseded, in tx.
+func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.Fact, superseded *facts.Fact) error {
+	sp, ok := SpaceOf(tx.Partition(), written)
+	if !ok {
+		return errors.New("search: fact in a space outside the partition")
+	}
+	d := docOf(written)
+	hv := histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo}
+	for t, n := range d.postingTerms(written) {
+		k := postingKey(t, written.RecordedAt, written.ID, n, d.length)
+		if err := tx.Put(sp, store.TableSearchLive, k, nil, 0); err != nil {
+			return err
+		}
+		if err := tx.Put(sp, store.TableSearchHist, k, hv, 0); err != nil {
+			return err
+		}
+	}
+	if err := addStats(tx, sp, d, +1); err != nil {
+		return err
+	}
+	if superseded == nil {
+		return nil
+	}
+	osp, ok := SpaceOf(tx.Partition(), *superseded)
+	if !ok {
+		return errors.New("search: fact in a space outside the partition")
+	}
+	od := docOf(*superseded)
+	ohv := histValue{ValidFrom: superseded.ValidFrom, ValidTo: superseded.ValidTo, SupersededAt: superseded.SupersededAt}
+	// A fact written before the index existed has no live postings and
+	// nothing to take out of the statistics.
+	live, err := tx.Exists(osp, store.TableSearchLive, postingKey(TermAll, superseded.RecordedAt, superseded.ID, 1, od.length))
+	if err != nil {
+		return err
+	}
+	for t, n := range od.postingTerms(*superseded) {
+		k := postingKey(t, superseded.RecordedAt, superseded.ID, n, od.length)
+		if live {
+			if err := tx.Delete(osp, store.TableSearchLive, k); err != nil {
+				return err
+			}
+		}
+		if err := tx.Put(osp, store.TableSearchHist, k, ohv, 0); err != nil {
+			return err
+		}
+	}
+	if !live {
+		return nil
+	}
+	return addStats(tx, osp, od, -1)
+}
+
+var _ facts.ForgetListener = (*Index)(nil)
+
+// FactForgotten erases every posting of the forgotten fact, live and
+// history, whose keys hold the words of its key and value, and takes it
+// out of the statistics, in tx. The tombstone is never indexed.
+func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
+	sp, ok := SpaceOf(tx.Partition(), before)
+	if !ok {
+		return errors.New("search: fact in a space outside the partition")
+	}
+	d := docOf(before)
+	live, err := tx.Exists(sp, store.TableSearchLive, postingKey(TermAll, before.RecordedAt, before.ID, 1, d.length))
+	if err != nil {
+		return err
+	}
+	for t, n := range d.postingTerms(before) {
+		k := postingKey(t, before.RecordedAt, before.ID, n, d.length)
+		if err := tx.Delete(sp, store.TableSearchLive, k); err != nil {
+			return err
+		}
+		if err := tx.Delete(sp, store.TableSearchHist, k); err != nil {
+			return err
+		}
+	}
+	if !live {
+		return nil
+	}
+	return addStats(tx, sp, d, -1)
+}
+
+// addStats adds (sign +1) or removes (-1) a document from the statistics
+// of sp. It reads before it writes, so concurrent writers conflict and
+// retry instead of losing a count.
+func addStats(tx *store.Txn, sp tenancy.Space, d document, sign int) error {
+	for t := range d.tf {
+		var ts termStats
+		k := store.Suffix(nil).Str(t)
+		if err := tx.Get(sp, store.TableSearchStats, k, &ts); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		ts.DF = max(ts.DF+sign, 0)
+		var err error
+		if ts.DF == 0 {
+			err = tx.Delete(sp, store.TableSearchStats, k)
+		} else {
+			err = tx.Put(sp, store.TableSearchStats, k, ts, 0)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	var cs corpusStats
+	k := store.Suffix(nil).Str("")
+	if err := tx.Get(sp, store.TableSearchStats, k, &cs); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	cs.Docs = max(cs.Docs+sign, 0)
+	cs.Length = max(cs.Length+sign*d.length, 0)
+	return tx.Put(sp, store.TableSearchStats, k, cs, 0)
+}
+
+// Stats are the BM25 statistics of the documents valid in a view.
+type Stats struct {
+	Docs   int
+	Length int
+	DF     map[string]int
+}
+
+// AvgLen returns the mean document length.
+func (s Stats) AvgLen() float64 {
+	if s.Docs == 0 {
+		return 0
+	}
+	return float64(s.Length) / float64(s.Docs)
+}
+
+// Stats returns the statistics of the documents of spaces that hold in
+// view v, for terms. The current view reads the stored statistics; any
+// other view counts the history postings that hold in it, which reads
+// every posting of the partition (views in the past are for audit and
+// replay, not for the hot path).
+func (ix *Index) Stats(tx *store.Txn, spaces []tenancy.Space, terms []string, v temporal.View) (Stats, error) {
+	st := Stats{DF: make(map[string]int, len(terms))}
+	for _, sp := range spaces {
+		if v.Current() {
+			var cs corpusStats
+			if err := tx.Get(sp, store.TableSearchStats, store.Suffix(nil).Str(""), &cs); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return Stats{}, err
+			}
+			st.Docs += cs.Docs
+			st.Length += cs.Length
+			for _, t := range terms {
+				var ts termStats
+				if err := tx.Get(sp, store.TableSearchStats, store.Suffix(nil).Str(t), &ts); err != nil && !errors.Is(err, store.ErrNotFound) {
+					return Stats{}, err
+				}
+				st.DF[t] += ts.DF
+			}
+			continue
+		}
+		err := ix.Postings(tx, sp, TermAll, v, 0, func(p Posting) bool {
+			st.Docs++
+			st.Length += p.Len
+			return true
+		})
+		if err != nil {
+			return Stats{}, err
+		}
+		for _, t := range terms {
+			n := 0
+			if err := ix.Postings(tx, sp, t, v, 0, func(Posting) bool { n++; return true }); err != nil {
+				return Stats{}, err
+			}
+			st.DF[t] += n
+		}
+	}
+	return st, nil
+}
+
+// Postings calls fn for the postings of term in sp whose fact holds in
+// view v, newest recorded first, until fn returns false or limit postings
+// were met (limit <= 0: no limit). The current view reads only live
+// postings; other views read the history.
+func (ix *Index) Postings(tx *store.Txn, sp tenancy.Space, term string, v temporal.View, limit int, fn func(Posting) bool) error {
+	prefix := store.Suffix(nil).Str(term)
+	n := 0
+	if v.Current() {
+		return tx.Scan(sp, store.TableSearchLive, prefix, store.ScanOptions{Reverse: true, KeysOnly: true},
+			func(suffix []byte, _ store.Item) (bool, error) {
+				p, err := parsePosting(sp, suffix)
+				if err != nil {
+					return false, err
+				}
+				n++
+				return fn(p) && (limit <= 0 || n < limit), nil
+			})
+	}
+	o := store.ScanOptions{Reverse: true}
+	if v.KnownAt != nil {
+		o.Start = store.Suffix(nil).Str(term).Time(*v.KnownAt)
+	}
+	return tx.Scan(sp, store.TableSearchHist, prefix, o, func(suffix []byte, it store.Item) (bool, error) {
+		p, err := parsePosting(sp, suffix)
+		if err != nil {
+			return false, err
+		}
+		var hv histValue
+		if err := it.Decode(&hv); err != nil {
+			return false, err
+		}
+		if !holds(p.RecordedAt, hv, v) {
+			return true, nil
+		}
+		n++
+		return fn(p) && (limit <= 0 || n < limit), nil
+	})
+}
+
+// holds reports whether a fact recorded at rec with history hv is valid in
+// v; it is facts.Fact.In followed by IsValid, on the posting alone.
+func holds(rec time.Time, hv histValue, v temporal.View) bool {
+	if !v.Known(rec) {
+		return false
+	}
+	superseded := hv.SupersededAt != nil && v.Known(*hv.SupersededAt)
+	if v.AsOf != nil {
+		iv := temporal.Interval{From: hv.ValidFrom}
+		if superseded {
+			iv.To = hv.ValidTo
+		}
+		return iv.Contains(*v.AsOf)
+	}
+	return !superseded
+}

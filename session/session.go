@@ -1,0 +1,501 @@
+// Package session keeps the working set (layer 3) of a user's session:
+// items with a time to live, the conversation's turns, and, once the
+// session's objective is complete, the transcript the rest is archived to.
+//
+// Everything lives in the caller's private space, keyed by session id, so
+// a session is visible to its user only. Items are versioned (a put adds a
+// version; the latest version known at a time wins) and expire at read
+// time against the service clock; Badger's TTL removes them a grace
+// period later. The transcript is auditable but never read for context.
+package session
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// Limits and defaults.
+const (
+	DefaultTTL   = 24 * time.Hour
+	MaxTTL       = 30 * 24 * time.Hour
+	MaxValueLen  = 16 << 10
+	MaxTurnLen   = 32 << 10
+	MaxPromote   = 100
+	cleanupGrace = 24 * time.Hour // Badger keeps expired records this long, so reads can report them
+)
+
+// ItemType is the type of a working-set item.
+type ItemType string
+
+// The item types.
+const (
+	ItemObjective     ItemType = "OBJECTIVE"
+	ItemArtifact      ItemType = "ARTIFACT"
+	ItemQuestion      ItemType = "QUESTION"
+	ItemPendingAction ItemType = "PENDING_ACTION"
+	ItemContext       ItemType = "CONTEXT"
+)
+
+// Valid reports whether t is a known item type.
+func (t ItemType) Valid() bool {
+	switch t {
+	case ItemObjective, ItemArtifact, ItemQuestion, ItemPendingAction, ItemContext:
+		return true
+	}
+	return false
+}
+
+// Speaker says who spoke a turn.
+type Speaker string
+
+// The speakers.
+const (
+	SpeakerUser      Speaker = "USER"
+	SpeakerAssistant Speaker = "ASSISTANT"
+)
+
+// Valid reports whether s is a known speaker.
+func (s Speaker) Valid() bool { return s == SpeakerUser || s == SpeakerAssistant }
+
+// Item is one version of a working-set item.
+type Item struct {
+	ID         string      `json:"id"`
+	SessionID  string      `json:"sessionId"`
+	Key        string      `json:"key"`
+	Value      string      `json:"value"`
+	ItemType   ItemType    `json:"itemType"`
+	Scope      facts.Scope `json:"scope"`
+	Priority   int         `json:"priority"`
+	RecordedAt time.Time   `json:"recordedAt"`
+	ExpiresAt  time.Time   `json:"expiresAt"`
+}
+
+// Expired reports whether the item has expired at now.
+func (it Item) Expired(now time.Time) bool { return !now.Before(it.ExpiresAt) }
+
+// Turn is one conversation turn of a session.
+type Turn struct {
+	ID         string    `json:"id"`
+	SessionID  string    `json:"sessionId"`
+	Speaker    Speaker   `json:"speaker"`
+	Text       string    `json:"text"`
+	At         time.Time `json:"at"`
+	RecordedAt time.Time `json:"recordedAt"`
+	ExpiresAt  time.Time `json:"expiresAt"`
+	// Superseded is set by supersession detection when the turn's
+	// content was replaced; a superseded turn is never replayed.
+	Superseded   bool   `json:"superseded,omitempty"`
+	SupersededBy string `json:"supersededBy,omitempty"`
+}
+
+// Expired reports whether the turn has expired at now.
+func (t Turn) Expired(now time.Time) bool { return !now.Before(t.ExpiresAt) }
+
+// sessionRecord is the value of store.TableSession.
+type sessionRecord struct {
+	CreatedAt   time.Time  `json:"createdAt"`
+	CompletedAt *time.Time `json:"completedAt,omitempty"`
+}
+
+// turnRef is the value of store.TableTurnByID.
+type turnRef struct {
+	SessionID string    `json:"sessionId"`
+	At        time.Time `json:"at"`
+}
+
+// Service reads and writes sessions. It is safe for concurrent use.
+type Service struct {
+	store *store.Store
+	clock temporal.Clock
+	facts *facts.Service
+}
+
+// NewService returns a Service; fs writes promoted facts.
+func NewService(st *store.Store, clock temporal.Clock, fs *facts.Service) *Service {
+	return &Service{store: st, clock: clock, facts: fs}
+}
+
+func validSession(id string) error {
+	if !facts.ValidID(id) {
+		return fault.BadInputf("sessionId", "sessionId %q is not valid: use 1 to 128 letters, digits and . _ : # -, starting with a letter or digit", id)
+	}
+	return nil
+}
+
+func (s *Service) update(ctx context.Context, fn func(tx *store.Txn, caller authority.Identity) error) error {
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := tenancy.For(caller)
+	if err != nil {
+		return err
+	}
+	return s.store.Update(ctx, p, func(tx *store.Txn) error { return fn(tx, caller) })
+}
+
+// touch records that the session exists.
+func touch(tx *store.Txn, session string, now time.Time) error {
+	sp := tx.Partition().Private()
+	k := store.Suffix(nil).Str(session)
+	var rec sessionRecord
+	err := tx.Get(sp, store.TableSession, k, &rec)
+	if err == nil && rec.CompletedAt == nil {
+		return nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return tx.Put(sp, store.TableSession, k, sessionRecord{CreatedAt: now}, 0)
+}
+
+// ItemInput is a working-set item to put.
+type ItemInput struct {
+	SessionID string
+	Key       string
+	Value     string
+	ItemType  ItemType
+	Scope     facts.Scope
+	Priority  int
+	TTL       time.Duration // 0: DefaultTTL
+}
+
+func (in ItemInput) validate() error {
+	if err := validSession(in.SessionID); err != nil {
+		return err
+	}
+	switch {
+	case strings.TrimSpace(in.Key) == "" || len(in.Key) > facts.MaxKeyLen || !utf8.ValidString(in.Key):
+		return fault.BadInputf("key", "key must be non-empty valid UTF-8 of at most %d bytes", facts.MaxKeyLen)
+	case len(in.Value) > MaxValueLen || !utf8.ValidString(in.Value):
+		return fault.BadInputf("value", "value must be valid UTF-8 of at most %d bytes", MaxValueLen)
+	case !in.ItemType.Valid():
+		return fault.BadInputf("itemType", "unknown item type %q", in.ItemType)
+	case in.Scope != "" && !in.Scope.Valid():
+		return fault.BadInputf("scope", "unknown scope %q", in.Scope)
+	case in.TTL < 0 || in.TTL > MaxTTL || (in.TTL > 0 && in.TTL < time.Second):
+		return fault.BadInputf("ttl", "ttl must be between 1 second and %d seconds", int(MaxTTL/time.Second))
+	}
+	return nil
+}
+
+// PutItem stores a new version of the item with in.Key in the caller's
+// session.
+func (s *Service) PutItem(ctx context.Context, in ItemInput) (Item, error) {
+	if err := in.validate(); err != nil {
+		return Item{}, err
+	}
+	now := s.clock.Now()
+	it := Item{
+		ID: "W-" + ulid.Make().String(), SessionID: in.SessionID, Key: in.Key, Value: in.Value,
+		ItemType: in.ItemType, Scope: cmp.Or(in.Scope, facts.ScopeGlobal), Priority: in.Priority,
+		RecordedAt: now, ExpiresAt: now.Add(cmp.Or(in.TTL, DefaultTTL)),
+	}
+	err := s.update(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		if err := touch(tx, in.SessionID, now); err != nil {
+			return err
+		}
+		k := store.Suffix(nil).Str(it.SessionID).Str(it.Key).Time(it.RecordedAt)
+		return tx.Put(tx.Partition().Private(), store.TableWorkItem, k, it, it.ExpiresAt.Sub(now)+cleanupGrace)
+	})
+	return it, err
+}
+
+// TurnInput is a turn to record.
+type TurnInput struct {
+	SessionID string
+	Speaker   Speaker
+	Text      string
+	At        *time.Time // default now
+}
+
+// RecordTurn stores a turn in the caller's session. Its id is "T-" and a
+// ULID.
+func (s *Service) RecordTurn(ctx context.Context, in TurnInput) (Turn, error) {
+	if err := validSession(in.SessionID); err != nil {
+		return Turn{}, err
+	}
+	switch {
+	case !in.Speaker.Valid():
+		return Turn{}, fault.BadInputf("speaker", "unknown speaker %q", in.Speaker)
+	case strings.TrimSpace(in.Text) == "" || len(in.Text) > MaxTurnLen || !utf8.ValidString(in.Text):
+		return Turn{}, fault.BadInputf("text", "text must be non-empty valid UTF-8 of at most %d bytes", MaxTurnLen)
+	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
+		return Turn{}, fault.BadInputf("at", "at is out of range")
+	}
+	now := s.clock.Now()
+	t := Turn{
+		ID: "T-" + ulid.Make().String(), SessionID: in.SessionID, Speaker: in.Speaker, Text: in.Text,
+		At: now, RecordedAt: now, ExpiresAt: now.Add(DefaultTTL),
+	}
+	if in.At != nil {
+		t.At = in.At.UTC()
+	}
+	err := s.update(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		if err := touch(tx, in.SessionID, now); err != nil {
+			return err
+		}
+		sp := tx.Partition().Private()
+		ttl := DefaultTTL + cleanupGrace
+		if err := tx.Put(sp, store.TableTurn, store.Suffix(nil).Str(t.SessionID).Time(t.At).Str(t.ID), t, ttl); err != nil {
+			return err
+		}
+		return tx.Put(sp, store.TableTurnByID, store.Suffix(nil).Raw(t.ID), turnRef{SessionID: t.SessionID, At: t.At}, ttl)
+	})
+	return t, err
+}
+
+// ItemsTx returns the items of session as known in v: for each key its
+// latest version, split into live and expired at now.
+func ItemsTx(tx *store.Txn, session string, v temporal.View, now time.Time) (live, expired []Item, err error) {
+	latest := map[string]Item{}
+	err = tx.Scan(tx.Partition().Private(), store.TableWorkItem, store.Suffix(nil).Str(session), store.ScanOptions{},
+		func(_ []byte, it store.Item) (bool, error) {
+			var item Item
+			if err := it.Decode(&item); err != nil {
+				return false, err
+			}
+			if v.Known(item.RecordedAt) {
+				latest[item.Key] = item // keys sort by time: the last known wins
+			}
+			return true, nil
+		})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, item := range latest {
+		if item.Expired(now) {
+			expired = append(expired, item)
+		} else {
+			live = append(live, item)
+		}
+	}
+	byKey := func(a, b Item) int { return strings.Compare(a.Key, b.Key) }
+	slices.SortFunc(live, byKey)
+	slices.SortFunc(expired, byKey)
+	return live, expired, nil
+}
+
+// TurnsTx returns up to limit of the most recent turns of session known in
+// v, oldest first, including expired and superseded ones (the caller
+// decides what to replay).
+func TurnsTx(tx *store.Txn, session string, v temporal.View, limit int) ([]Turn, error) {
+	var out []Turn
+	err := tx.Scan(tx.Partition().Private(), store.TableTurn, store.Suffix(nil).Str(session), store.ScanOptions{Reverse: true},
+		func(_ []byte, it store.Item) (bool, error) {
+			var t Turn
+			if err := it.Decode(&t); err != nil {
+				return false, err
+			}
+			if v.Known(t.RecordedAt) {
+				out = append(out, t)
+			}
+			return len(out) < limit, nil
+		})
+	slices.Reverse(out)
+	return out, err
+}
+
+// Completion is what CompleteObjective did.
+type Completion struct {
+	Promoted []facts.Fact
+	Archived int
+}
+
+// CompleteObjective closes the caller's session in one transaction: the
+// items named by promote (keys) become persistent facts, and every item
+// and turn of the session moves to the transcript. A name that is not a
+// live item of the session is BAD_USER_INPUT and nothing changes.
+func (s *Service) CompleteObjective(ctx context.Context, session string, promote []string) (Completion, error) {
+	if err := validSession(session); err != nil {
+		return Completion{}, err
+	}
+	if len(promote) > MaxPromote {
+		return Completion{}, fault.BadInputf("promote", "at most %d items can be promoted at once", MaxPromote)
+	}
+	var out Completion
+	err := s.update(ctx, func(tx *store.Txn, caller authority.Identity) error {
+		out = Completion{}
+		now := s.clock.Now()
+		sp := tx.Partition().Private()
+		var rec sessionRecord
+		err := tx.Get(sp, store.TableSession, store.Suffix(nil).Str(session), &rec)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && rec.CompletedAt != nil) {
+			return fault.New(fault.NotFound, "session %q has no open working set", session)
+		}
+		if err != nil {
+			return err
+		}
+		live, _, err := ItemsTx(tx, session, temporal.View{}, now)
+		if err != nil {
+			return err
+		}
+		byKey := map[string]Item{}
+		for _, it := range live {
+			byKey[it.Key] = it
+		}
+		done := map[string]string{}
+		for _, key := range promote {
+			it, ok := byKey[key]
+			if !ok {
+				return fault.BadInputf("promote", "promote names %q, which is not a live item of session %q", key, session)
+			}
+			if _, dup := done[key]; dup {
+				continue
+			}
+			val, _ := json.Marshal(it.Value)
+			f, err := s.facts.WriteTx(tx, caller, facts.WriteInput{Key: it.Key, Value: val, Scope: it.Scope})
+			if err != nil {
+				return err
+			}
+			done[key] = f.ID
+			out.Promoted = append(out.Promoted, f)
+		}
+		n, err := archive(tx, session, now, done)
+		if err != nil {
+			return err
+		}
+		out.Archived = n
+		rec.CompletedAt = &now
+		return tx.Put(sp, store.TableSession, store.Suffix(nil).Str(session), rec, 0)
+	})
+	return out, err
+}
+
+// EntryKind says what a transcript entry was.
+type EntryKind string
+
+// The transcript entry kinds.
+const (
+	EntryItem EntryKind = "ITEM"
+	EntryTurn EntryKind = "TURN"
+)
+
+// Entry is an archived item version or turn.
+type Entry struct {
+	ID         string    `json:"id"`
+	Kind       EntryKind `json:"kind"`
+	SessionID  string    `json:"sessionId"`
+	Key        string    `json:"key,omitempty"`
+	Value      string    `json:"value,omitempty"`
+	ItemType   ItemType  `json:"itemType,omitempty"`
+	Speaker    Speaker   `json:"speaker,omitempty"`
+	Text       string    `json:"text,omitempty"`
+	At         time.Time `json:"at"`
+	RecordedAt time.Time `json:"recordedAt"`
+	ArchivedAt time.Time `json:"archivedAt"`
+	// PromotedTo is the id of the fact an item was promoted to.
+	PromotedTo string `json:"promotedTo,omitempty"`
+}
+
+// archive moves every item version and turn of session to the transcript.
+func archive(tx *store.Txn, session string, now time.Time, promoted map[string]string) (int, error) {
+	sp := tx.Partition().Private()
+	prefix := store.Suffix(nil).Str(session)
+	var entries []Entry
+	var itemKeys, turnKeys [][]byte
+	err := tx.Scan(sp, store.TableWorkItem, prefix, store.ScanOptions{}, func(suffix []byte, it store.Item) (bool, error) {
+		var item Item
+		if err := it.Decode(&item); err != nil {
+			return false, err
+		}
+		itemKeys = append(itemKeys, slices.Clone(suffix))
+		entries = append(entries, Entry{
+			ID: item.ID, Kind: EntryItem, SessionID: session, Key: item.Key, Value: item.Value, ItemType: item.ItemType,
+			At: item.RecordedAt, RecordedAt: item.RecordedAt, ArchivedAt: now,
+		})
+		return true, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	// Only the latest version of a promoted key carries the fact id.
+	seen := map[string]bool{}
+	for i := len(entries) - 1; i >= 0; i-- {
+		if id, ok := promoted[entries[i].Key]; ok && !seen[entries[i].Key] {
+			entries[i].PromotedTo, seen[entries[i].Key] = id, true
+		}
+	}
+	var turnIDs []string
+	err = tx.Scan(sp, store.TableTurn, prefix, store.ScanOptions{}, func(suffix []byte, it store.Item) (bool, error) {
+		var t Turn
+		if err := it.Decode(&t); err != nil {
+			return false, err
+		}
+		turnKeys = append(turnKeys, slices.Clone(suffix))
+		turnIDs = append(turnIDs, t.ID)
+		entries = append(entries, Entry{
+			ID: t.ID, Kind: EntryTurn, SessionID: session, Speaker: t.Speaker, Text: t.Text,
+			At: t.At, RecordedAt: t.RecordedAt, ArchivedAt: now,
+		})
+		return true, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range entries {
+		if err := tx.Put(sp, store.TableTranscript, store.Suffix(nil).Str(session).Time(e.At).Str(e.ID), e, 0); err != nil {
+			return 0, err
+		}
+	}
+	for _, k := range itemKeys {
+		if err := tx.Delete(sp, store.TableWorkItem, k); err != nil {
+			return 0, err
+		}
+	}
+	for _, k := range turnKeys {
+		if err := tx.Delete(sp, store.TableTurn, k); err != nil {
+			return 0, err
+		}
+	}
+	for _, id := range turnIDs {
+		if err := tx.Delete(sp, store.TableTurnByID, store.Suffix(nil).Raw(id)); err != nil {
+			return 0, err
+		}
+	}
+	return len(entries), nil
+}
+
+// Transcript returns the archived entries of the caller's session, in
+// time order. It is for audit; context assembly never reads it.
+func (s *Service) Transcript(ctx context.Context, session string) ([]Entry, error) {
+	if err := validSession(session); err != nil {
+		return nil, err
+	}
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := tenancy.For(caller)
+	if err != nil {
+		return nil, err
+	}
+	out := []Entry{}
+	err = s.store.View(ctx, p, func(tx *store.Txn) error {
+		return tx.Scan(p.Private(), store.TableTranscript, store.Suffix(nil).Str(session), store.ScanOptions{},
+			func(_ []byte, it store.Item) (bool, error) {
+				var e Entry
+				if err := it.Decode(&e); err != nil {
+					return false, err
+				}
+				out = append(out, e)
+				return true, nil
+			})
+	})
+	return out, err
+}
