@@ -197,6 +197,9 @@ type Fact struct {
 	// PromotedFrom is the state assertion this fact was promoted from by
 	// an explicit decision (promoteState), if any.
 	PromotedFrom string `json:"promotedFrom,omitempty"`
+	// Aliases are the other keys of earlier members of the fact's chain,
+	// under which it is also listed as a valid head.
+	Aliases []string `json:"aliases,omitempty"`
 
 	// view is the view the fact was read in; edges resolve in it too.
 	view temporal.View
@@ -217,6 +220,10 @@ func (f Fact) In(v temporal.View) (Fact, bool) {
 	f.view = v
 	return f, true
 }
+
+// headKeys returns the keys under which the fact is listed as a valid
+// head: its own and its chain's earlier keys.
+func (f Fact) headKeys() []string { return append([]string{f.Key}, f.Aliases...) }
 
 // View returns the view the fact was read in.
 func (f Fact) View() temporal.View { return f.view }

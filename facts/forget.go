@@ -66,6 +66,9 @@ func (s *Service) Forget(ctx context.Context, id string) (Fact, error) {
 				}
 			}
 		}
+		if err := unlistValid(tx, sp, f); err != nil {
+			return err
+		}
 		now := s.clock.Now()
 		f.Value = erased
 		f.Forgotten = &Tombstone{By: audit.Actor(caller), At: now}

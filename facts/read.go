@@ -118,7 +118,13 @@ func (s *Service) derivedTx(tx *store.Txn, id string, v temporal.View) ([]Fact, 
 // latest. Hypothetical and draft facts are never the current value.
 func (s *Service) Current(ctx context.Context, key string, v temporal.View) (f Fact, ok bool, err error) {
 	err = s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
-		heads, err := s.heads(tx, key, v)
+		var heads []Fact
+		var err error
+		if v.Current() {
+			heads, err = s.validByKey(tx, key)
+		} else {
+			heads, err = s.heads(tx, key, v)
+		}
 		if err != nil {
 			return err
 		}

@@ -383,13 +383,13 @@ func (s *Service) refuse(tx *store.Txn, caller authority.Identity, sp tenancy.Sp
 
 // onWrite calls the OnWrite hook with the other valid facts of f's key.
 func (s *Service) onWrite(tx *store.Txn, caller authority.Identity, f Fact) error {
-	heads, err := s.heads(tx, f.Key, temporal.View{})
+	heads, err := s.validByKey(tx, f.Key)
 	if err != nil {
 		return err
 	}
 	var rivals []Fact
 	for _, h := range heads {
-		if h.ID != f.ID && h.Key == f.Key && h.IsValid() {
+		if h.ID != f.ID && h.Key == f.Key {
 			rivals = append(rivals, h)
 		}
 	}
@@ -451,6 +451,14 @@ func (s *Service) supersede(tx *store.Txn, caller authority.Identity, f *Fact, i
 		old.ValidTo = &never
 	}
 	at := now
+	if err := unlistValid(tx, oldSpace, old); err != nil {
+		return nil, nil, err
+	}
+	for _, k := range old.headKeys() {
+		if k != f.Key && !slices.Contains(f.Aliases, k) {
+			f.Aliases = append(f.Aliases, k)
+		}
+	}
 	old.SupersededBy, old.SupersededAt = f.ID, &at
 	f.Supersedes = old.ID
 	actor := cmp.Or(caller.UserName, caller.UserID)
@@ -509,13 +517,13 @@ func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string) 
 	if !errors.Is(err, store.ErrNotFound) {
 		return Fact{}, tenancy.Space{}, err
 	}
-	heads, err := s.heads(tx, ref, temporal.View{})
+	heads, err := s.validByKey(tx, ref)
 	if err != nil {
 		return Fact{}, tenancy.Space{}, err
 	}
 	var valid []Fact
 	for _, h := range heads {
-		if h.IsValid() && h.Key == ref && s.visible(caller, h) {
+		if h.Key == ref && s.visible(caller, h) {
 			valid = append(valid, h)
 		}
 	}
@@ -568,7 +576,58 @@ func indexNew(tx *store.Txn, sp tenancy.Space, f Fact) error {
 	if err := tx.Put(sp, store.TableFactByKey, store.Suffix(nil).Str(f.Key).Time(f.RecordedAt).Raw(f.ID), nil, 0); err != nil {
 		return err
 	}
-	return tx.Put(sp, store.TableFactByTime, store.Suffix(nil).Time(f.RecordedAt).Raw(f.ID), nil, 0)
+	if err := tx.Put(sp, store.TableFactByTime, store.Suffix(nil).Time(f.RecordedAt).Raw(f.ID), nil, 0); err != nil {
+		return err
+	}
+	if !f.IsValid() {
+		return nil
+	}
+	for _, k := range f.headKeys() {
+		if err := tx.Put(sp, store.TableFactValid, store.Suffix(nil).Str(k).Raw(f.ID), nil, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unlistValid removes f from the valid heads of its keys.
+func unlistValid(tx *store.Txn, sp tenancy.Space, f Fact) error {
+	for _, k := range f.headKeys() {
+		if err := tx.Delete(sp, store.TableFactValid, store.Suffix(nil).Str(k).Raw(f.ID)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validByKey returns the currently valid heads listed under key, in every
+// space of the partition: the chains that hold a fact with that key.
+func (s *Service) validByKey(tx *store.Txn, key string) ([]Fact, error) {
+	var out []Fact
+	for _, sp := range tx.Partition().Spaces() {
+		var ids []string
+		err := tx.Scan(sp, store.TableFactValid, store.Suffix(nil).Str(key), store.ScanOptions{KeysOnly: true},
+			func(suffix []byte, _ store.Item) (bool, error) {
+				r := store.NewReader(suffix)
+				r.Str()
+				ids = append(ids, r.Rest())
+				return true, r.Err()
+			})
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			var f Fact
+			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &f); err != nil {
+				return nil, err
+			}
+			if f, ok := f.In(temporal.View{}); ok && f.IsValid() {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.SortFunc(out, byRecorded)
+	return out, nil
 }
 
 // spaceFor returns the space a fact of memory type mt lives in.

@@ -33,6 +33,11 @@ const (
 	TableFactByKey   Table = 'K' // key seg, recordedAt, id -> nil
 	TableFactByTime  Table = 'T' // recordedAt, id -> nil
 	TableFactDerived Table = 'D' // base id seg, derived id -> nil
+	// TableFactValid lists, per key, the valid heads of the chains that
+	// hold a fact with that key: key seg, id -> nil. A supersession moves
+	// the old head's entries to the new head; forgetting removes them. It
+	// answers current reads and supersedes-by-key without walking chains.
+	TableFactValid Table = 'H'
 	TableAudit       Table = 'L' // at, seq id -> audit entry
 	TableAuditByRec  Table = 'l' // record id seg, at, seq id -> nil
 
