@@ -37,9 +37,9 @@ const (
 	// hold a fact with that key: key seg, id -> nil. A supersession moves
 	// the old head's entries to the new head; forgetting removes them. It
 	// answers current reads and supersedes-by-key without walking chains.
-	TableFactValid Table = 'H'
-	TableAudit       Table = 'L' // at, seq id -> audit entry
-	TableAuditByRec  Table = 'l' // record id seg, at, seq id -> nil
+	TableFactValid  Table = 'H'
+	TableAudit      Table = 'L' // at, seq id -> audit entry
+	TableAuditByRec Table = 'l' // record id seg, at, seq id -> nil
 
 	// State assertions and conflicts (packages assertions, conflicts), all
 	// in the organization's shared space.
