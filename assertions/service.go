@@ -115,11 +115,7 @@ func slotKey(ctx, subject, predicate string) store.Suffix {
 // joins) a conflict, or, when the predicate has a policy, is decided at
 // once.
 func (s *Service) Assert(ctx context.Context, in Input) (Assertion, error) {
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return Assertion{}, err
-	}
-	p, err := tenancy.For(caller)
+	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return Assertion{}, err
 	}
@@ -376,11 +372,7 @@ func (s *Service) RevokeTx(tx *store.Txn, caller authority.Identity, id, decisio
 // name, in context ctxID when it is not nil, else in every context, in one
 // transaction, and returns them.
 func (s *Service) SignalEvent(ctx context.Context, name string, ctxID *string) ([]Assertion, error) {
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := tenancy.For(caller)
+	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -441,11 +433,7 @@ type DecisionInput struct {
 // assertion becomes PROMOTED (PromotedTo the fact), and the decision and an
 // audit entry record who, when and why.
 func (s *Service) Promote(ctx context.Context, id string, d DecisionInput) (facts.Fact, error) {
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return facts.Fact{}, err
-	}
-	p, err := tenancy.For(caller)
+	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return facts.Fact{}, err
 	}

@@ -459,11 +459,7 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 // with the kept value supersedes it (CORRECTION), so its chain records the
 // decision.
 func (s *Service) Resolve(ctx context.Context, id, keep, reason string) (Conflict, error) {
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return Conflict{}, err
-	}
-	p, err := tenancy.For(caller)
+	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return Conflict{}, err
 	}

@@ -118,11 +118,7 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 	if err := in.validate(); err != nil {
 		return assemble.Output{}, err
 	}
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return assemble.Output{}, err
-	}
-	p, err := tenancy.For(caller)
+	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return assemble.Output{}, err
 	}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
-	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
@@ -134,11 +133,7 @@ func (s *Service) Set(ctx context.Context, in []Input) ([]Entry, error) {
 			out[i].ExpiresAt = &t
 		}
 	}
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := tenancy.For(caller)
+	_, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -36,11 +36,7 @@ var erased = json.RawMessage(`""`)
 // for review, and the audit trail gains a FORGOTTEN entry. Only user memory can be
 // forgotten, by its owner (the only caller whose partition reaches it).
 func (s *Service) Forget(ctx context.Context, id string) (Fact, error) {
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return Fact{}, err
-	}
-	p, err := tenancy.For(caller)
+	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return Fact{}, err
 	}

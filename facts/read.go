@@ -16,11 +16,7 @@ import (
 
 // view runs fn in a read transaction of the caller's partition.
 func (s *Service) view(ctx context.Context, fn func(tx *store.Txn, caller authority.Identity) error) error {
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return err
-	}
-	p, err := tenancy.For(caller)
+	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return err
 	}
@@ -84,14 +80,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string, v temporal.View) ([
 func (s *Service) derivedTx(tx *store.Txn, id string, v temporal.View) ([]Fact, error) {
 	var out []Fact
 	for _, sp := range tx.Partition().Spaces() {
-		var ids []string
-		err := tx.Scan(sp, store.TableFactDerived, store.Suffix(nil).Str(id), store.ScanOptions{KeysOnly: true},
-			func(suffix []byte, _ store.Item) (bool, error) {
-				r := store.NewReader(suffix)
-				r.Str()
-				ids = append(ids, r.Rest())
-				return true, r.Err()
-			})
+		ids, err := tx.Tails(sp, store.TableFactDerived, store.Suffix(nil).Str(id))
 		if err != nil {
 			return nil, err
 		}

@@ -185,11 +185,7 @@ func (in *WriteInput) validate() error {
 
 // Write records a fact for the caller in ctx, in one transaction.
 func (s *Service) Write(ctx context.Context, in WriteInput) (Fact, error) {
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return Fact{}, err
-	}
-	p, err := tenancy.For(caller)
+	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return Fact{}, err
 	}
@@ -605,14 +601,7 @@ func unlistValid(tx *store.Txn, sp tenancy.Space, f Fact) error {
 func (s *Service) validByKey(tx *store.Txn, key string) ([]Fact, error) {
 	var out []Fact
 	for _, sp := range tx.Partition().Spaces() {
-		var ids []string
-		err := tx.Scan(sp, store.TableFactValid, store.Suffix(nil).Str(key), store.ScanOptions{KeysOnly: true},
-			func(suffix []byte, _ store.Item) (bool, error) {
-				r := store.NewReader(suffix)
-				r.Str()
-				ids = append(ids, r.Rest())
-				return true, r.Err()
-			})
+		ids, err := tx.Tails(sp, store.TableFactValid, store.Suffix(nil).Str(key))
 		if err != nil {
 			return nil, err
 		}

@@ -138,11 +138,7 @@ func validSession(id string) error {
 }
 
 func (s *Service) update(ctx context.Context, fn func(tx *store.Txn, caller authority.Identity) error) error {
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return err
-	}
-	p, err := tenancy.For(caller)
+	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return err
 	}
@@ -477,11 +473,7 @@ func (s *Service) Transcript(ctx context.Context, session string) ([]Entry, erro
 	if err := validSession(session); err != nil {
 		return nil, err
 	}
-	caller, err := authority.FromContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := tenancy.For(caller)
+	_, p, err := tenancy.Caller(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -398,6 +398,17 @@ func (tx *Txn) Scan(sp tenancy.Space, t Table, prefix []byte, o ScanOptions, fn 
 	return nil
 }
 
+// Tails returns, in key order, what follows prefix in each key of table t
+// in space sp: for index keys ending in an id, the ids.
+func (tx *Txn) Tails(sp tenancy.Space, t Table, prefix []byte) ([]string, error) {
+	var out []string
+	err := tx.Scan(sp, t, prefix, ScanOptions{KeysOnly: true}, func(suffix []byte, _ Item) (bool, error) {
+		out = append(out, string(suffix[len(prefix):]))
+		return true, nil
+	})
+	return out, err
+}
+
 func decode(item *badger.Item, v any) error {
 	if v == nil {
 		return nil

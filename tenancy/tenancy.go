@@ -81,6 +81,16 @@ func Background(org string) (Partition, error) {
 	return Partition{org: org}, nil
 }
 
+// Caller returns the verified identity in ctx and its partition.
+func Caller(ctx context.Context) (authority.Identity, Partition, error) {
+	id, err := authority.FromContext(ctx)
+	if err != nil {
+		return authority.Identity{}, Partition{}, err
+	}
+	p, err := For(id)
+	return id, p, err
+}
+
 // Org returns the organization.
 func (p Partition) Org() string { return p.org }
 
