@@ -3,7 +3,6 @@ package assertions
 import (
 	"cmp"
 	"context"
-	"encoding/base64"
 	"errors"
 	"slices"
 	"strings"
@@ -83,12 +82,6 @@ func (fl Filter) match(a Assertion) bool {
 		(fl.Status == "" || a.Status == fl.Status)
 }
 
-// Page limits.
-const (
-	DefaultPageSize = 50
-	MaxPageSize     = 500
-)
-
 // Page is one page of List, oldest created first.
 type Page struct {
 	Assertions []Assertion
@@ -100,24 +93,19 @@ type Page struct {
 // view v, oldest created first, first at a time after the opaque cursor
 // after.
 func (s *Service) List(ctx context.Context, fl Filter, first int, after string, v temporal.View) (Page, error) {
-	if first < 0 || first > MaxPageSize {
-		return Page{}, fault.BadInputf("first", "first must be between 0 and %d", MaxPageSize)
+	first, start, err := store.ParsePage(first, after)
+	if err != nil {
+		return Page{}, err
 	}
-	first = cmp.Or(first, DefaultPageSize)
 	if fl.Status != "" && !fl.Status.Valid() {
 		return Page{}, fault.BadInputf("filter.status", "unknown status %q", fl.Status)
 	}
-	var start []byte
-	if after != "" {
-		b, err := base64.RawURLEncoding.DecodeString(after)
-		if err != nil || len(b) < 9 {
-			return Page{}, fault.BadInputf("after", "after is not a cursor returned by this query")
-		}
-		start = append(b, 0) // strictly after
+	if start != nil {
+		start = append(start, 0) // strictly after
 	}
 	now := s.clock.Now()
 	var pg Page
-	err := s.view(ctx, func(tx *store.Txn) error {
+	err = s.view(ctx, func(tx *store.Txn) error {
 		sp := tx.Partition().Shared()
 		return tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Start: start, KeysOnly: true}, func(suffix []byte, _ store.Item) (bool, error) {
 			r := store.NewReader(suffix)
@@ -139,7 +127,7 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 				return false, nil
 			}
 			pg.Assertions = append(pg.Assertions, a)
-			pg.Cursors = append(pg.Cursors, base64.RawURLEncoding.EncodeToString(suffix))
+			pg.Cursors = append(pg.Cursors, store.Cursor(suffix))
 			return true, nil
 		})
 	})

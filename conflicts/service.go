@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"slices"
@@ -368,12 +367,6 @@ func (fl Filter) match(c Conflict) bool {
 		(fl.Context == nil || c.Context == *fl.Context)
 }
 
-// Page limits.
-const (
-	DefaultPageSize = 50
-	MaxPageSize     = 500
-)
-
 // Page is one page of List, oldest opened first.
 type Page struct {
 	Conflicts []Conflict
@@ -384,20 +377,15 @@ type Page struct {
 // List returns the caller's conflicts matching fl, oldest opened first,
 // first at a time after the opaque cursor after.
 func (s *Service) List(ctx context.Context, fl Filter, first int, after string, v temporal.View) (Page, error) {
-	if first < 0 || first > MaxPageSize {
-		return Page{}, fault.BadInputf("first", "first must be between 0 and %d", MaxPageSize)
+	first, start, err := store.ParsePage(first, after)
+	if err != nil {
+		return Page{}, err
 	}
-	first = cmp.Or(first, DefaultPageSize)
 	if fl.Status != "" && !fl.Status.Valid() {
 		return Page{}, fault.BadInputf("filter.status", "unknown conflict status %q", fl.Status)
 	}
-	var start []byte
-	if after != "" {
-		b, err := base64.RawURLEncoding.DecodeString(after)
-		if err != nil || len(b) < 9 {
-			return Page{}, fault.BadInputf("after", "after is not a cursor returned by this query")
-		}
-		start = append(b, 0) // strictly after
+	if start != nil {
+		start = append(start, 0) // strictly after
 	}
 	type listed struct {
 		c      Conflict
@@ -448,7 +436,7 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 	}
 	for _, l := range all {
 		pg.Conflicts = append(pg.Conflicts, l.c)
-		pg.Cursors = append(pg.Cursors, base64.RawURLEncoding.EncodeToString(l.cursor))
+		pg.Cursors = append(pg.Cursors, store.Cursor(l.cursor))
 	}
 	return pg, nil
 }

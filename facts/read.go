@@ -3,7 +3,6 @@ package facts
 import (
 	"cmp"
 	"context"
-	"encoding/base64"
 	"errors"
 	"slices"
 
@@ -349,10 +348,10 @@ func (fl Filter) match(f Fact) bool {
 	return true
 }
 
-// Page limits.
+// Page limits, as every connection's.
 const (
-	DefaultPageSize = 50
-	MaxPageSize     = 500
+	DefaultPageSize = store.DefaultPageSize
+	MaxPageSize     = store.MaxPageSize
 )
 
 // Page is one page of a List, oldest first.
@@ -375,19 +374,9 @@ type listed struct {
 // List returns the caller's facts matching fl in view v, oldest recorded
 // first, first at a time after the opaque cursor after.
 func (s *Service) List(ctx context.Context, fl Filter, first int, after string, v temporal.View) (Page, error) {
-	if first < 0 || first > MaxPageSize {
-		return Page{}, fault.BadInputf("first", "first must be between 0 and %d", MaxPageSize)
-	}
-	if first == 0 {
-		first = DefaultPageSize
-	}
-	var start []byte
-	if after != "" {
-		b, err := base64.RawURLEncoding.DecodeString(after)
-		if err != nil || len(b) < 9 {
-			return Page{}, fault.BadInputf("after", "after is not a cursor returned by this query")
-		}
-		start = b
+	first, start, err := store.ParsePage(first, after)
+	if err != nil {
+		return Page{}, err
 	}
 	switch fl.Validity {
 	case "", ValidOnly, InvalidOnly, AnyValidity:
@@ -395,7 +384,7 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 		return Page{}, fault.BadInputf("filter.validity", "unknown validity %q", fl.Validity)
 	}
 	var all []listed
-	err := s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
+	err = s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
 		for _, sp := range tx.Partition().Spaces() {
 			got, err := s.listSpace(tx, caller, sp, fl, first+1, start, v)
 			if err != nil {
@@ -425,7 +414,7 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 		pg.Withheld += pending
 		pending = 0
 		pg.Facts = append(pg.Facts, l.f)
-		pg.Cursors = append(pg.Cursors, base64.RawURLEncoding.EncodeToString(l.cursor))
+		pg.Cursors = append(pg.Cursors, store.Cursor(l.cursor))
 	}
 	pg.Withheld += pending
 	return pg, nil
