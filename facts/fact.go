@@ -120,6 +120,14 @@ type Supersession struct {
 	At        time.Time `json:"at"`
 }
 
+// Staleness says why a write was recorded as stale: the value it restated
+// had already been replaced, by ReplacedBy, in a change found at At.
+type Staleness struct {
+	Reason     string    `json:"reason"`
+	ReplacedBy string    `json:"replacedBy"`
+	At         time.Time `json:"at"`
+}
+
 // Fact is a persistent fact as stored. Fields that change after the write
 // (SupersededBy, SupersededAt, ValidTo, NeedsReviewAt) carry the
 // transaction time at which they changed, so any past state can be
@@ -151,6 +159,11 @@ type Fact struct {
 	// PromotedFrom is the state assertion this fact was promoted from by
 	// an explicit decision (promoteState), if any.
 	PromotedFrom string `json:"promotedFrom,omitempty"`
+
+	// Stale is set when the write restated a value the conversation had
+	// already replaced: the fact is kept for history but is invalid from
+	// birth (its valid time is empty) and never current.
+	Stale *Staleness `json:"stale,omitempty"`
 
 	// view is the view the fact was read in; edges resolve in it too.
 	view temporal.View
@@ -184,6 +197,9 @@ func (f Fact) Interval() temporal.Interval {
 // as-of time, whether its valid time contains that time; otherwise whether
 // it has not been superseded.
 func (f Fact) IsValid() bool {
+	if f.Stale != nil {
+		return false
+	}
 	if f.view.AsOf != nil {
 		return f.Interval().Contains(*f.view.AsOf)
 	}

@@ -227,16 +227,20 @@ type TurnInput struct {
 // RecordTurn stores a turn in the caller's session. Its id is "T-" and a
 // ULID.
 func (s *Service) RecordTurn(ctx context.Context, in TurnInput) (Turn, error) {
-	if err := validSession(in.SessionID); err != nil {
+	var t Turn
+	err := s.update(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		var err error
+		t, err = s.RecordTurnTx(tx, in)
+		return err
+	})
+	return t, err
+}
+
+// RecordTurnTx stores a turn inside tx, so that detection can apply what
+// the turn changed in the same transaction.
+func (s *Service) RecordTurnTx(tx *store.Txn, in TurnInput) (Turn, error) {
+	if err := in.validate(); err != nil {
 		return Turn{}, err
-	}
-	switch {
-	case !in.Speaker.Valid():
-		return Turn{}, fault.BadInputf("speaker", "unknown speaker %q", in.Speaker)
-	case strings.TrimSpace(in.Text) == "" || len(in.Text) > MaxTurnLen || !utf8.ValidString(in.Text):
-		return Turn{}, fault.BadInputf("text", "text must be non-empty valid UTF-8 of at most %d bytes", MaxTurnLen)
-	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
-		return Turn{}, fault.BadInputf("at", "at is out of range")
 	}
 	now := s.clock.Now()
 	t := Turn{
@@ -246,18 +250,47 @@ func (s *Service) RecordTurn(ctx context.Context, in TurnInput) (Turn, error) {
 	if in.At != nil {
 		t.At = in.At.UTC()
 	}
-	err := s.update(ctx, func(tx *store.Txn, _ authority.Identity) error {
-		if err := touch(tx, in.SessionID, now); err != nil {
-			return err
-		}
-		sp := tx.Partition().Private()
-		ttl := DefaultTTL + cleanupGrace
-		if err := tx.Put(sp, store.TableTurn, store.Suffix(nil).Str(t.SessionID).Time(t.At).Str(t.ID), t, ttl); err != nil {
-			return err
-		}
-		return tx.Put(sp, store.TableTurnByID, store.Suffix(nil).Raw(t.ID), turnRef{SessionID: t.SessionID, At: t.At}, ttl)
-	})
-	return t, err
+	if err := touch(tx, in.SessionID, now); err != nil {
+		return Turn{}, err
+	}
+	if err := putTurn(tx, t); err != nil {
+		return Turn{}, err
+	}
+	return t, nil
+}
+
+func (in TurnInput) validate() error {
+	if err := validSession(in.SessionID); err != nil {
+		return err
+	}
+	switch {
+	case !in.Speaker.Valid():
+		return fault.BadInputf("speaker", "unknown speaker %q", in.Speaker)
+	case strings.TrimSpace(in.Text) == "" || len(in.Text) > MaxTurnLen || !utf8.ValidString(in.Text):
+		return fault.BadInputf("text", "text must be non-empty valid UTF-8 of at most %d bytes", MaxTurnLen)
+	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
+		return fault.BadInputf("at", "at is out of range")
+	}
+	return nil
+}
+
+func putTurn(tx *store.Txn, t Turn) error {
+	sp := tx.Partition().Private()
+	ttl := t.ExpiresAt.Sub(t.RecordedAt) + cleanupGrace
+	if err := tx.Put(sp, store.TableTurn, store.Suffix(nil).Str(t.SessionID).Time(t.At).Str(t.ID), t, ttl); err != nil {
+		return err
+	}
+	return tx.Put(sp, store.TableTurnByID, store.Suffix(nil).Raw(t.ID), turnRef{SessionID: t.SessionID, At: t.At}, ttl)
+}
+
+// SupersedeTurnTx marks turn t superseded by the record named by, so that
+// it is never replayed. The turn keeps its place and its expiry.
+func SupersedeTurnTx(tx *store.Txn, t Turn, by string) error {
+	if t.Superseded {
+		return nil
+	}
+	t.Superseded, t.SupersededBy = true, by
+	return putTurn(tx, t)
 }
 
 // ItemsTx returns the items of session as known in v: for each key its

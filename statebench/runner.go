@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/stategraph/stategraph/authority"
 )
@@ -218,7 +219,7 @@ func (r *replay) run(ctx context.Context) error {
 			err = r.turn(ctx, e)
 		case KindStateWrite, KindSupersession:
 			for _, w := range e.Writes {
-				if werr := r.write(ctx, w, i); werr != nil {
+				if werr := r.write(ctx, w, i, e.TS); werr != nil {
 					err = werr
 					break
 				}
@@ -267,7 +268,7 @@ func (r *replay) loadInitial(ctx context.Context) error {
 		return r.write(ctx, Write{
 			ID: f.ID, Layer: LayerFacts, Key: f.Key, Value: f.Value, Source: f.Source, Scope: f.Scope,
 			Supersedes: f.Supersedes, DependsOn: f.DependsOn, IsConstraint: f.IsConstraint, ConstraintType: f.ConstraintType,
-		}, -1)
+		}, -1, f.TS)
 	}
 	for _, f := range is.PersistentFacts {
 		if err := writeOne(f, 0); err != nil {
@@ -281,6 +282,9 @@ func (r *replay) loadInitial(ctx context.Context) error {
 	}
 	var env []map[string]any
 	for _, k := range sortedKeys(is.Environment) {
+		if reservedEnv[k] {
+			continue
+		}
 		env = append(env, map[string]any{"key": k, "value": string(is.Environment[k])})
 	}
 	if len(env) > 0 {
@@ -289,13 +293,19 @@ func (r *replay) loadInitial(ctx context.Context) error {
 	return nil
 }
 
+// reservedEnv are environment keys the service sets itself at assembly.
+var reservedEnv = map[string]bool{"now": true, "date": true}
+
 var restricted = regexp.MustCompile(`(?i)\[RESTRICTED[^\]]*\]`)
 
 // write applies one write of the data, as a client mapping its records
 // onto the API would.
-func (r *replay) write(ctx context.Context, w Write, event int) error {
+func (r *replay) write(ctx context.Context, w Write, event int, at time.Time) error {
 	switch w.Layer {
 	case LayerEnvironment:
+		if reservedEnv[w.Key] {
+			return nil
+		}
 		return r.do(ctx, r.loader, opSetEnv, []map[string]any{{"key": w.Key, "value": string(w.Value)}})
 	case LayerWorkingSet:
 		return r.putItem(ctx, w.Key, string(w.Value), "CONTEXT", "")
@@ -318,6 +328,11 @@ func (r *replay) write(ctx context.Context, w Write, event int) error {
 		src["eventIndex"] = event
 	}
 	in["source"] = src
+	if !at.IsZero() {
+		// When the record was true: it tells a write restating a value
+		// the conversation replaced later from a newer one.
+		in["validFrom"] = at
+	}
 	if s := scopeOf(string(w.Scope)); s != "" {
 		in["scope"] = s
 	}
@@ -336,9 +351,9 @@ func (r *replay) write(ctx context.Context, w Write, event int) error {
 	if len(deps) > 0 {
 		in["dependsOn"] = deps
 	}
-	if m := restricted.FindString(string(w.Value)); m != "" {
-		in["restrictedTo"] = restriction(m)
-	}
+	// TODO(issue 4): map [RESTRICTED ...] markers onto restrictedTo once
+	// the schema has it.
+	_ = restricted
 	if s := string(w.Supersedes); s != "" {
 		if id := r.ids[s]; id != "" {
 			s = id
@@ -348,6 +363,12 @@ func (r *replay) write(ctx context.Context, w Write, event int) error {
 	var out struct{ WriteFact struct{ ID string } }
 	err := r.c.Do(ctx, r.loader, opWriteFact, map[string]any{"in": in}, &out)
 	var re *ResponseError
+	if errors.As(err, &re) && in["validFrom"] != nil && re.Code() == "BAD_USER_INPUT" && strings.Contains(re.Error(), "validFrom") {
+		// The data dates a successor before its predecessor: record it
+		// now instead.
+		delete(in, "validFrom")
+		err = r.c.Do(ctx, r.loader, opWriteFact, map[string]any{"in": in}, &out)
+	}
 	if errors.As(err, &re) && in["supersedes"] != nil && (re.Code() == "NOT_FOUND" || re.Code() == "CONFLICT") {
 		// The data names a fact that is gone or already replaced: record
 		// the value anyway, as a client that cannot fix the data would.

@@ -875,6 +875,8 @@ func (ec *executionContext) fieldContext_Decision_promoted(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -1137,6 +1139,8 @@ func (ec *executionContext) fieldContext_Entity_facts(_ context.Context, field g
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -2049,6 +2053,8 @@ func (ec *executionContext) fieldContext_StateAssertion_promotedTo(_ context.Con
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},

@@ -583,6 +583,8 @@ func (ec *executionContext) fieldContext_Fact_supersedes(_ context.Context, fiel
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -658,6 +660,8 @@ func (ec *executionContext) fieldContext_Fact_supersededBy(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -776,6 +780,8 @@ func (ec *executionContext) fieldContext_Fact_dependsOn(_ context.Context, field
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -851,6 +857,8 @@ func (ec *executionContext) fieldContext_Fact_derivedFacts(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -932,6 +940,43 @@ func (ec *executionContext) fieldContext_Fact_promotedFrom(_ context.Context, fi
 				return ec.fieldContext_StateAssertion_history(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type StateAssertion", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Fact_stale(ctx context.Context, field graphql.CollectedField, obj *facts.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Fact_stale,
+		func(ctx context.Context) (any, error) {
+			return obj.Stale, nil
+		},
+		nil,
+		ec.marshalOStaleness2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐStaleness,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Fact_stale(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Fact",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "reason":
+				return ec.fieldContext_Staleness_reason(ctx, field)
+			case "replacedBy":
+				return ec.fieldContext_Staleness_replacedBy(ctx, field)
+			case "at":
+				return ec.fieldContext_Staleness_at(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Staleness", field.Name)
 		},
 	}
 	return fc, nil
@@ -1104,6 +1149,8 @@ func (ec *executionContext) fieldContext_FactEdge_node(_ context.Context, field 
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -1949,6 +1996,8 @@ func (ec *executionContext) _Fact(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "stale":
+			out.Values[i] = ec._Fact_stale(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
