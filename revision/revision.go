@@ -23,7 +23,6 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/facts"
-	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
@@ -354,12 +353,21 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 		switch r.Kind {
 		case detect.RecordFact:
 			old, ok := k.facts[r.ID]
-			if !ok {
+			if !ok || !detect.Substantive(d.Replacement) || !detect.Names(t.Text, old.Key, old.ValueText()) {
+				// A fact is replaced only by a turn that names it (a
+				// word of its key or one of its values) with a value
+				// that says something.
 				continue
 			}
 			value, err := json.Marshal(d.Replacement)
 			if err != nil {
 				return nil, err
+			}
+			if len(value) > facts.MaxValueLen || (s.facts.Volatile != nil && s.facts.Volatile(old.Key)) {
+				// writeFact would refuse this successor (state is
+				// asserted, not stored as a fact): the detection
+				// supersedes the rest.
+				continue
 			}
 			from := t.At
 			if from.Before(old.ValidFrom) {
@@ -376,11 +384,6 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				ValidFrom: &from, Supersedes: old.ID, Reason: reason,
 				Detection: string(d.Kind), Cue: d.Cue,
 			})
-			if fault.KindOf(err) != "" {
-				// The store refuses this successor (a volatile key, an
-				// over-long value): the detection supersedes the rest.
-				continue
-			}
 			if err != nil {
 				return nil, err
 			}

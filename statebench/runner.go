@@ -19,7 +19,7 @@ const (
 	opWriteFact   = `mutation($in: FactInput!) { writeFact(input: $in) { id } }`
 	opSetEnv      = `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { key } }`
 	opPutItem     = `mutation($in: WorkingItemInput!) { putWorkingItem(input: $in) { id } }`
-	opRecordTurn  = `mutation($in: TurnInput!) { recordTurn(input: $in) { turn { id } } }`
+	opRecordTurn  = `mutation($in: TurnInput!) { recordTurn(input: $in) { turn { id } scope detections { kind cue superseded { id kind } key previous replacement confidence blocked } } }`
 	opAssemble    = `query($in: ContextInput!) { assembleContext(input: $in) { text tokens included { id kind layer reason score } excluded { id kind reason } withheld } }`
 	placeholderID = "W-AUTO"
 )
@@ -56,9 +56,20 @@ type QueryResult struct {
 	Violations []string        `json:"violations"`
 }
 
+// TurnLog is what recordTurn reported for one turn; its JSON form is a line
+// of turns.jsonl.
+type TurnLog struct {
+	Timeline string          `json:"timeline"`
+	Text     string          `json:"text"`
+	ID       string          `json:"id"`
+	Scope    string          `json:"scope"`
+	Detected json.RawMessage `json:"detections"`
+}
+
 // Result is a whole run.
 type Result struct {
 	Queries []QueryResult
+	Turns   []TurnLog
 	Report  Report
 	// Rejected counts writes the server refused (each is also a warning).
 	Rejected int
@@ -84,6 +95,7 @@ func Run(ctx context.Context, c *Client, timelines []Timeline, o Options) (Resul
 	type outcome struct {
 		idx      int
 		queries  []QueryResult
+		turns    []TurnLog
 		warnings []string
 		err      error
 	}
@@ -97,7 +109,7 @@ func Run(ctx context.Context, c *Client, timelines []Timeline, o Options) (Resul
 			for i := range jobs {
 				r := &replay{c: c, tl: todo[i], o: o}
 				err := r.run(ctx)
-				results <- outcome{idx: i, queries: r.queries, warnings: r.warnings, err: err}
+				results <- outcome{idx: i, queries: r.queries, turns: r.turns, warnings: r.warnings, err: err}
 			}
 		}()
 	}
@@ -136,6 +148,7 @@ func Run(ctx context.Context, c *Client, timelines []Timeline, o Options) (Resul
 	var tally Tally
 	for i, r := range per {
 		res.Warnings = append(res.Warnings, r.warnings...)
+		res.Turns = append(res.Turns, r.turns...)
 		for _, q := range r.queries {
 			tally.Add(todo[i].Track, Score(q.Context, groundTruth(todo[i], q.Query)), q.Tokens)
 			res.Queries = append(res.Queries, q)
@@ -169,6 +182,7 @@ type replay struct {
 	session      string
 	ids          map[string]string // data id -> server id
 	queries      []QueryResult
+	turns        []TurnLog
 	warnings     []string
 }
 
@@ -406,7 +420,25 @@ func (r *replay) turn(ctx context.Context, e Event) error {
 	if !e.TS.IsZero() {
 		in["at"] = e.TS
 	}
-	return r.do(ctx, r.user, opRecordTurn, in)
+	var out struct {
+		RecordTurn struct {
+			Turn       struct{ ID string }
+			Scope      string
+			Detections json.RawMessage
+		}
+	}
+	err := r.c.Do(ctx, r.user, opRecordTurn, map[string]any{"in": in}, &out)
+	var re *ResponseError
+	if errors.As(err, &re) && re.Status == 200 {
+		r.warn("%v", err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rt := out.RecordTurn
+	r.turns = append(r.turns, TurnLog{Timeline: r.tl.ID, Text: string(e.Text), ID: rt.Turn.ID, Scope: rt.Scope, Detected: rt.Detections})
+	return nil
 }
 
 func (r *replay) query(ctx context.Context, e Event, n int) error {

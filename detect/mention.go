@@ -1,0 +1,57 @@
+package detect
+
+// genericKeyWords say nothing about what a key is about.
+var genericKeyWords = setOf("global", "shared", "current", "primary", "corrected", "final", "fact", "value", "data", "info",
+	"restricted", "derived", "latest", "old", "new", "item", "note", "context", "detail", "details")
+
+// Distinctive returns the values of s that identify what it says: amounts,
+// percentages, dates, times, numbers, statuses and proper names, as they
+// appear in s.
+func Distinctive(s string) []string {
+	var out []string
+	for _, v := range extractValues(s) {
+		if v.typ == tName && stopwords[lowerASCII(v.text)] {
+			continue
+		}
+		out = append(out, v.text)
+	}
+	return out
+}
+
+// Mentions reports whether text contains phrase, case-insensitively on
+// word boundaries.
+func Mentions(text, phrase string) bool { return phrase != "" && containsFold(text, phrase) }
+
+// Names reports whether text names the record with key and value: it uses
+// one of the key's topic words (generic ones such as "current" aside) or
+// one of the value's distinctive values.
+func Names(text, key, value string) bool {
+	tt := terms(text)
+	for k := range terms(key) {
+		if !genericKeyWords[k] && tt[k] {
+			return true
+		}
+	}
+	for _, d := range Distinctive(value) {
+		if containsFold(text, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// Substantive reports whether s states something: a distinctive value or
+// a topic word, not only pronouns and function words ("This", "it").
+func Substantive(s string) bool {
+	return len(Distinctive(s)) > 0 || len(terms(s)) > 0
+}
+
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
