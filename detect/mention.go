@@ -1,5 +1,7 @@
 package detect
 
+import "regexp"
+
 // genericKeyWords say nothing about what a key is about.
 var genericKeyWords = setOf("global", "shared", "current", "primary", "corrected", "final", "fact", "value", "data", "info",
 	"restricted", "derived", "latest", "old", "new", "item", "note", "context", "detail", "details")
@@ -55,3 +57,17 @@ func lowerASCII(s string) string {
 	}
 	return string(b)
 }
+
+// Quoted reports whether phrase occurs inside a quoted span of text ('...'
+// or "..." or “...”): a turn quoting a value is talking about it, not
+// stating it.
+func Quoted(text, phrase string) bool {
+	for _, q := range reQuoted.FindAllString(text, -1) {
+		if containsFold(q, phrase) {
+			return true
+		}
+	}
+	return false
+}
+
+var reQuoted = regexp.MustCompile(`(?:^|\W)'[^']{2,}'(?:\W|$)|"[^"]{2,}"|“[^”]{2,}”|‘[^’]{2,}’`)

@@ -353,10 +353,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 		switch r.Kind {
 		case detect.RecordFact:
 			old, ok := k.facts[r.ID]
-			if !ok || !detect.Substantive(d.Replacement) || !detect.Names(t.Text, old.Key, old.ValueText()) {
-				// A fact is replaced only by a turn that names it (a
-				// word of its key or one of its values) with a value
-				// that says something.
+			if !ok || !replaces(t.Text, d.Replacement, old) {
 				continue
 			}
 			value, err := json.Marshal(d.Replacement)
@@ -411,6 +408,20 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 		}
 	}
 	return done, nil
+}
+
+// MaxReplacement is the longest replacement a fact takes from a turn;
+// longer ones are the turn's text, not a value isolated from it.
+const MaxReplacement = 100
+
+// replaces reports whether a turn's replacement may become fact f's new
+// value: the turn names f (a word of its key or one of its values), and
+// the replacement says something (not "This"), is a value rather than a
+// paragraph, and is not quoted in the turn (a quoted value is being talked
+// about, typically as the old one).
+func replaces(text, replacement string, f facts.Fact) bool {
+	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement &&
+		!detect.Quoted(text, replacement) && detect.Names(text, f.Key, f.ValueText())
 }
 
 // putChange records the change d made, for staleness checks of later

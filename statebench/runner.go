@@ -403,8 +403,17 @@ func (r *replay) write(ctx context.Context, w Write, event int, at time.Time) er
 	return nil
 }
 
+// scopeMarker is the data's "[SCOPE: Alice's session]" prefix: content
+// confined to another context (an exercise, another user's session).
+var scopeMarker = regexp.MustCompile(`(?i)^\s*\[SCOPE:[^\]]*\]`)
+
 func (r *replay) putItem(ctx context.Context, key, value, itemType, priority string) error {
 	in := map[string]any{"sessionId": r.session, "key": key, "value": value, "itemType": itemTypeOf(itemType)}
+	if scopeMarker.MatchString(value) {
+		// Not real state of this session: a client records it as
+		// hypothetical.
+		in["scope"] = "HYPOTHETICAL"
+	}
 	if p := priorityOf(priority); p != 0 {
 		in["priority"] = p
 	}
