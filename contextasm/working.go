@@ -67,6 +67,8 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 	aside := Asides(turns)
 	for i, t := range turns {
 		switch {
+		case real && t.Scope != "" && !t.Scope.Real():
+			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
 		case aside[i]:
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
 		case t.Expired(q.Now):
@@ -90,13 +92,14 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 
 // Conversation markers of an interruption and of the return from it.
 var (
-	reAsideStart = regexp.MustCompile(`(?i)^\W*(?:hold on|hang on|wait a (?:sec|second|moment)|one (?:sec|second|moment)|quick (?:interruption|aside|detour)|sorry to interrupt|side ?note|sidebar|switching gears|before (?:we|i) (?:continue|forget)|urgent(?: interruption)?\s*[:-])\b`)
-	reAsideEnd   = regexp.MustCompile(`(?i)\b(?:back to|returning to|return to|resuming|continuing (?:with|the|our)?|where were we|as i was saying)\b`)
+	reAsideStart = regexp.MustCompile(`(?i)\b(?:just exploratory|purely hypothetical|hypothetically speaking|for the sake of argument|thought experiment)\b|^\W*(?:hold on|hang on|wait a (?:sec|second|moment)|one (?:sec|second|moment)|quick (?:interruption|aside|detour)|sorry to interrupt|side ?note|sidebar|switching gears|before (?:we|i) (?:continue|forget)|urgent(?: interruption)?\s*[:-])\b`)
+	reAsideEnd   = regexp.MustCompile(`(?i)\b(?:enough \w+(?: \w+){0,3} for now|let's talk about (?:the )?real|back to|returning to|return to|resuming|continuing (?:with|the|our)?|where were we|as i was saying)\b`)
 )
 
-// Asides marks the turns of closed interruptions: from a turn opening one
-// ("Hold on - ...") up to, not including, the turn returning from it
-// ("Back to the PR review"). They belong to the interruption, not to the
+// Asides marks the turns of closed interruptions and explorations: from a
+// turn opening one ("Hold on - ...", "This is just exploratory") up to, not
+// including, the turn returning from it ("Back to the PR review", "that's
+// enough estimation for now"). They belong to the interruption, not to the
 // resumed topic, so they are not replayed; an interruption still open is
 // the current topic and stays.
 func Asides(turns []session.Turn) []bool {

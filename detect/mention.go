@@ -71,3 +71,10 @@ func Quoted(text, phrase string) bool {
 }
 
 var reQuoted = regexp.MustCompile(`(?:^|\W)'[^']{2,}'(?:\W|$)|"[^"]{2,}"|“[^”]{2,}”|‘[^’]{2,}’`)
+
+// ScopeOf infers the scope of a turn's text alone: hypothetical and draft
+// cues win over task cues; anything else is GLOBAL.
+func ScopeOf(text string) Scope {
+	_, body := speakerPrefix(text)
+	return scopeOf(body)
+}

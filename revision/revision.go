@@ -198,6 +198,9 @@ func (s *Service) RecordTurn(ctx context.Context, in session.TurnInput) (Result,
 }
 
 func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.TurnInput) (Result, error) {
+	if sc := detect.ScopeOf(in.Text); sc != detect.ScopeGlobal {
+		in.Scope = facts.Scope(sc)
+	}
 	t, err := s.sessions.RecordTurnTx(tx, in)
 	if err != nil {
 		return Result{}, err

@@ -97,6 +97,9 @@ type Turn struct {
 	At         time.Time `json:"at"`
 	RecordedAt time.Time `json:"recordedAt"`
 	ExpiresAt  time.Time `json:"expiresAt"`
+	// Scope is the reach of the turn's content: HYPOTHETICAL and DRAFT
+	// turns are never presented as real. Empty means GLOBAL.
+	Scope facts.Scope `json:"scope,omitempty"`
 	// Superseded is set by supersession detection when the turn's
 	// content was replaced; a superseded turn is never replayed.
 	Superseded   bool   `json:"superseded,omitempty"`
@@ -221,7 +224,8 @@ type TurnInput struct {
 	SessionID string
 	Speaker   Speaker
 	Text      string
-	At        *time.Time // default now
+	At        *time.Time  // default now
+	Scope     facts.Scope // default GLOBAL
 }
 
 // RecordTurn stores a turn in the caller's session. Its id is "T-" and a
@@ -245,7 +249,7 @@ func (s *Service) RecordTurnTx(tx *store.Txn, in TurnInput) (Turn, error) {
 	now := s.clock.Now()
 	t := Turn{
 		ID: "T-" + ulid.Make().String(), SessionID: in.SessionID, Speaker: in.Speaker, Text: in.Text,
-		At: now, RecordedAt: now, ExpiresAt: now.Add(DefaultTTL),
+		At: now, RecordedAt: now, ExpiresAt: now.Add(DefaultTTL), Scope: in.Scope,
 	}
 	if in.At != nil {
 		t.At = in.At.UTC()
@@ -270,6 +274,8 @@ func (in TurnInput) validate() error {
 		return fault.BadInputf("text", "text must be non-empty valid UTF-8 of at most %d bytes", MaxTurnLen)
 	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
 		return fault.BadInputf("at", "at is out of range")
+	case in.Scope != "" && !in.Scope.Valid():
+		return fault.BadInputf("scope", "unknown scope %q", in.Scope)
 	}
 	return nil
 }
