@@ -73,7 +73,7 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
 		case t.Expired(q.Now):
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonExpired})
-		case t.Superseded || states(t, q.Retired):
+		case t.SupersededIn(q.View) || states(t, q.Retired):
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonSuperseded})
 		default:
 			keep = append(keep, t)

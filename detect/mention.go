@@ -78,3 +78,14 @@ func ScopeOf(text string) Scope {
 	_, body := speakerPrefix(text)
 	return scopeOf(body)
 }
+
+// Typed reports whether s carries a value stronger than a bare number: an
+// amount, a percentage, a date, a time, a status or a name.
+func Typed(s string) bool {
+	for _, v := range extractValues(s) {
+		if v.typ != tNumber && !(v.typ == tName && stopwords[lowerASCII(v.text)]) {
+			return true
+		}
+	}
+	return false
+}

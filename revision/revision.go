@@ -356,7 +356,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 		switch r.Kind {
 		case detect.RecordFact:
 			old, ok := k.facts[r.ID]
-			if !ok || !replaces(t.Text, d.Replacement, old) {
+			if !ok || !replaces(d, t.Text, old) {
 				continue
 			}
 			value, err := json.Marshal(d.Replacement)
@@ -393,7 +393,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			if !ok {
 				continue
 			}
-			if err := session.SupersedeTurnTx(tx, o, t.ID); err != nil {
+			if err := session.SupersedeTurnTx(tx, o, t.ID, now); err != nil {
 				return nil, err
 			}
 			done = append(done, Ref{ID: r.ID, Kind: RefTurn})
@@ -418,11 +418,17 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 const MaxReplacement = 100
 
 // replaces reports whether a turn's replacement may become fact f's new
-// value: the turn names f (a word of its key or one of its values), and
+// value: an implicit change carries a typed value, the turn names f (a word of its key or one of its values), and
 // the replacement says something (not "This"), is a value rather than a
 // paragraph, and is not quoted in the turn (a quoted value is being talked
 // about, typically as the old one).
-func replaces(text, replacement string, f facts.Fact) bool {
+func replaces(d detect.Detection, text string, f facts.Fact) bool {
+	replacement := d.Replacement
+	if d.Kind == detect.KindImplicit && !detect.Typed(replacement) {
+		// Without a change word, only a typed value (an amount, a date,
+		// a name, ...) replaces a fact; a bare number is too ambiguous.
+		return false
+	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement &&
 		!detect.Quoted(text, replacement) && detect.Names(text, f.Key, f.ValueText())
 }

@@ -102,8 +102,14 @@ type Turn struct {
 	Scope facts.Scope `json:"scope,omitempty"`
 	// Superseded is set by supersession detection when the turn's
 	// content was replaced; a superseded turn is never replayed.
-	Superseded   bool   `json:"superseded,omitempty"`
-	SupersededBy string `json:"supersededBy,omitempty"`
+	Superseded   bool       `json:"superseded,omitempty"`
+	SupersededBy string     `json:"supersededBy,omitempty"`
+	SupersededAt *time.Time `json:"supersededAt,omitempty"` // transaction time
+}
+
+// SupersededIn reports whether view v knows that the turn was superseded.
+func (t Turn) SupersededIn(v temporal.View) bool {
+	return t.Superseded && (t.SupersededAt == nil || v.Known(*t.SupersededAt))
 }
 
 // Expired reports whether the turn has expired at now.
@@ -291,11 +297,11 @@ func putTurn(tx *store.Txn, t Turn) error {
 
 // SupersedeTurnTx marks turn t superseded by the record named by, so that
 // it is never replayed. The turn keeps its place and its expiry.
-func SupersedeTurnTx(tx *store.Txn, t Turn, by string) error {
+func SupersedeTurnTx(tx *store.Txn, t Turn, by string, now time.Time) error {
 	if t.Superseded {
 		return nil
 	}
-	t.Superseded, t.SupersededBy = true, by
+	t.Superseded, t.SupersededBy, t.SupersededAt = true, by, &now
 	return putTurn(tx, t)
 }
 
