@@ -57,10 +57,27 @@ func Record(tx *store.Txn, sp tenancy.Space, e Entry) error {
 }
 
 // Trail reads audit entries.
-type Trail struct{ store *store.Store }
+type Trail struct {
+	store *store.Store
+	// visible, by record kind, says whether the caller may see a record;
+	// the entries about a record it may not see are not returned.
+	visible map[string]func(ctx context.Context, id string) (bool, error)
+}
 
 // NewTrail returns a Trail over st.
 func NewTrail(st *store.Store) *Trail { return &Trail{store: st} }
+
+// WithVisibility returns a copy of t that hides the entries about records
+// of kind that visible says the caller may not see (a restricted fact), so
+// that the trail of such a record looks like that of no record at all.
+func (t *Trail) WithVisibility(kind string, visible func(ctx context.Context, id string) (bool, error)) *Trail {
+	c := &Trail{store: t.store, visible: map[string]func(context.Context, string) (bool, error){}}
+	for k, v := range t.visible {
+		c.visible[k] = v
+	}
+	c.visible[kind] = visible
+	return c
+}
 
 // ForRecord returns the entries about record id in every space the caller
 // of ctx can read, oldest first, as known at v.KnownAt.
@@ -97,6 +114,23 @@ func (t *Trail) ForRecord(ctx context.Context, id string, v temporal.View) ([]En
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	shown := out[:0]
+	for _, e := range out {
+		if vis, ok := t.visible[e.Kind]; ok {
+			see, err := vis(ctx, e.Record)
+			if err != nil {
+				return nil, err
+			}
+			if !see {
+				continue
+			}
+		}
+		shown = append(shown, e)
+	}
+	out = shown
 	slices.SortFunc(out, func(a, b Entry) int {
 		if c := a.At.Compare(b.At); c != 0 {
 			return c

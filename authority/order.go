@@ -10,14 +10,17 @@ import (
 var DefaultOrder = []string{"unverified", "guest", "subordinate", "peer", "employee", "system", "manager", "executive", "policy"}
 
 // Order ranks authority names. The zero rank belongs to the lowest
-// authority; unknown names rank as the lowest. It is immutable and safe for
-// concurrent use.
+// authority. A name that is not in the order is mapped through the order's
+// role table (WithRoles); what no rule maps ranks as the lowest. It is
+// immutable and safe for concurrent use.
 type Order struct {
 	names []string
 	rank  map[string]int
+	roles []RoleRule // most specific first
 }
 
-// NewOrder returns an Order over names, lowest first.
+// NewOrder returns an Order over names, lowest first, with the default
+// role table (see WithRoles).
 func NewOrder(names []string) (*Order, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("authority: empty authority order")
@@ -34,10 +37,10 @@ func NewOrder(names []string) (*Order, error) {
 		o.rank[n] = i
 		o.names = append(o.names, n)
 	}
-	return o, nil
+	return o.WithRoles(nil)
 }
 
-// MustDefaultOrder returns the default order.
+// MustDefaultOrder returns the default order with the default role table.
 func MustDefaultOrder() *Order {
 	o, err := NewOrder(DefaultOrder)
 	if err != nil {
@@ -46,9 +49,72 @@ func MustDefaultOrder() *Order {
 	return o
 }
 
-// Rank returns the rank of name; unknown names rank lowest (0).
+// WithRoles returns a copy of o that maps free-text roles through rules,
+// then through the default role table. Every authority a rule names must
+// be in the order. Among the rules matching a role, the one with the most
+// literal words wins; among equally specific ones, rules wins over the
+// defaults, and an earlier rule over a later one. Default rules naming an
+// authority that a custom order lacks are dropped.
+func (o *Order) WithRoles(rules []RoleRule) (*Order, error) {
+	for _, r := range rules {
+		if _, ok := o.rank[r.Authority]; !ok {
+			return nil, fmt.Errorf("authority: role rule %q maps onto %q, which is not in the authority order %s",
+				r.Pattern, r.Authority, strings.Join(o.names, ","))
+		}
+	}
+	all := slices.Clone(rules)
+	for _, r := range MustDefaultRoles() {
+		if _, ok := o.rank[r.Authority]; ok {
+			all = append(all, r)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b RoleRule) int { return b.literal() - a.literal() })
+	c := *o
+	c.roles = all
+	return &c, nil
+}
+
+// Resolve returns the name in the order that name stands for: name itself
+// when it is in the order, else the authority of the most specific matching
+// role rule. ok is false when nothing maps it; such a name ranks lowest.
+func (o *Order) Resolve(name string) (resolved string, ok bool) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if _, in := o.rank[n]; in {
+		return n, true
+	}
+	words := roleWords(n)
+	if len(words) == 0 || len(words) > maxRoleWords {
+		return "", false
+	}
+	if _, in := o.rank[strings.Join(words, " ")]; in {
+		return strings.Join(words, " "), true
+	}
+	for _, r := range o.roles {
+		if matchWords(r.words, words) {
+			return r.Authority, true
+		}
+	}
+	return "", false
+}
+
+// maxRoleWords bounds the roles that are matched at all; a longer string is
+// not a role and ranks lowest.
+const maxRoleWords = 32
+
+// Rank returns the rank of name, resolved as Resolve does; names that
+// resolve to nothing rank lowest (0).
 func (o *Order) Rank(name string) int {
-	return o.rank[strings.ToLower(strings.TrimSpace(name))]
+	n, _ := o.Resolve(name)
+	return o.rank[n]
+}
+
+// Lowest returns the lowest authority, the one unknown names rank as.
+func (o *Order) Lowest() string { return o.names[0] }
+
+// Known reports whether name is in the order itself (not via a role).
+func (o *Order) Known(name string) bool {
+	_, ok := o.rank[strings.ToLower(strings.TrimSpace(name))]
+	return ok
 }
 
 // Names returns the order, lowest first.

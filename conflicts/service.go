@@ -241,6 +241,21 @@ func (s *Service) view(ctx context.Context, fn func(tx *store.Txn) error) error 
 	return s.store.View(ctx, p, fn)
 }
 
+// shownTx reports whether the caller may see conflict c: not when one of
+// its fact candidates is withheld from them (restrictedTo), since a
+// conflict with a fact they cannot see would tell them the fact exists.
+func (s *Service) shownTx(tx *store.Txn, caller authority.Identity, c Conflict) (bool, error) {
+	for _, cd := range c.Candidates {
+		if cd.Kind != KindFact {
+			continue
+		}
+		if ok, err := s.facts.VisibleTx(tx, caller, cd.ID); err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
 // getTx finds conflict id in the partition's spaces.
 func getTx(tx *store.Txn, id string) (Conflict, tenancy.Space, error) {
 	if !strings.HasPrefix(id, "CF-") || len(id) > 64 {
@@ -260,12 +275,19 @@ func getTx(tx *store.Txn, id string) (Conflict, tenancy.Space, error) {
 // Get returns conflict id as it stood in v; ok is false when the caller
 // has no such conflict.
 func (s *Service) Get(ctx context.Context, id string, v temporal.View) (c Conflict, ok bool, err error) {
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return Conflict{}, false, err
+	}
 	err = s.view(ctx, func(tx *store.Txn) error {
 		raw, _, err := getTx(tx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
 		if err != nil {
+			return err
+		}
+		if shown, err := s.shownTx(tx, caller, raw); err != nil || !shown {
 			return err
 		}
 		c, ok = raw.In(v)
@@ -296,8 +318,12 @@ func (s *Service) Decision(ctx context.Context, id string) (d Decision, ok bool,
 // InSlot returns the conflicts of slot having candidate id (every conflict
 // of the slot when id is empty), as they stood in v, oldest first.
 func (s *Service) InSlot(ctx context.Context, slot Slot, id string, v temporal.View) ([]Conflict, error) {
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var out []Conflict
-	err := s.view(ctx, func(tx *store.Txn) error {
+	err = s.view(ctx, func(tx *store.Txn) error {
 		for _, sp := range tx.Partition().Spaces() {
 			ids, err := idsInSlot(tx, sp, slot)
 			if err != nil {
@@ -308,7 +334,11 @@ func (s *Service) InSlot(ctx context.Context, slot Slot, id string, v temporal.V
 				if err := tx.Get(sp, store.TableConflict, store.Suffix(nil).Raw(cid), &raw); err != nil {
 					return err
 				}
-				if c, ok := raw.In(v); ok && (id == "" || c.Has(id)) {
+				shown, err := s.shownTx(tx, caller, raw)
+				if err != nil {
+					return err
+				}
+				if c, ok := raw.In(v); ok && shown && (id == "" || c.Has(id)) {
 					out = append(out, c)
 				}
 			}
@@ -373,8 +403,12 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 		c      Conflict
 		cursor []byte
 	}
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return Page{}, err
+	}
 	var all []listed
-	err := s.view(ctx, func(tx *store.Txn) error {
+	err = s.view(ctx, func(tx *store.Txn) error {
 		for _, sp := range tx.Partition().Spaces() {
 			n := 0
 			err := tx.Scan(sp, store.TableConflictTime, nil, store.ScanOptions{Start: start, KeysOnly: true}, func(suffix []byte, _ store.Item) (bool, error) {
@@ -388,7 +422,11 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 				if err := tx.Get(sp, store.TableConflict, store.Suffix(nil).Raw(id), &raw); err != nil {
 					return false, err
 				}
-				if c, ok := raw.In(v); ok && fl.match(c) {
+				shown, err := s.shownTx(tx, caller, raw)
+				if err != nil {
+					return false, err
+				}
+				if c, ok := raw.In(v); ok && shown && fl.match(c) {
 					all = append(all, listed{c, append([]byte(nil), suffix...)})
 					n++
 				}
@@ -441,6 +479,11 @@ func (s *Service) Resolve(ctx context.Context, id, keep, reason string) (Conflic
 		}
 		if err != nil {
 			return err
+		}
+		if shown, err := s.shownTx(tx, caller, c); err != nil {
+			return err
+		} else if !shown {
+			return fault.New(fault.NotFound, "no conflict with id %q", id)
 		}
 		if c.Status != Open {
 			return fault.New(fault.Conflict, "conflict %q is already resolved by decision %q", c.ID, c.DecisionID)

@@ -144,6 +144,11 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 			continue
 		}
 		switch {
+		case s.Visible != nil && !s.Visible.Visible(q.Caller, f):
+			// First: a withheld fact is only counted, never named, not
+			// even as superseded or expired.
+			in.Withheld++
+			continue
 		case !f.IsValid() && f.SupersededBy != "":
 			excluded[f.ID] = assemble.ReasonSuperseded
 			continue
@@ -155,9 +160,6 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 			continue
 		case !f.Scope.Real() && !AboutHypothetical(q.Text):
 			excluded[f.ID] = assemble.ReasonOutOfScope
-			continue
-		case s.Visible != nil && !s.Visible.Visible(q.Caller, f):
-			in.Withheld++
 			continue
 		}
 		val := f.ValueText()
@@ -194,6 +196,14 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
+		if shown, err := s.shown(tx, q, id); err != nil {
+			return err
+		} else if !shown {
+			// A fact the caller may not read, superseded by one they may:
+			// counted, not named.
+			in.Withheld++
+			continue
+		}
 		in.Excluded = append(in.Excluded, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: excluded[id]})
 	}
 	return nil
@@ -201,6 +211,26 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 
 // invalidMarkers open a value that declares itself void.
 var invalidMarkers = []string{"[INVALIDATED", "[INVALID", "[RETRACTED", "[OBSOLETE", "[VOID", "[SUPERSEDED", "[DEPRECATED", "[WITHDRAWN"}
+// shown reports whether the caller of q may see fact id (one a candidate
+// superseded, which was not itself checked).
+func (s *FactSource) shown(tx *store.Txn, q *Query, id string) (bool, error) {
+	if s.Visible == nil {
+		return true, nil
+	}
+	for _, sp := range tx.Partition().Spaces() {
+		var raw facts.Fact
+		err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		return s.Visible.Visible(q.Caller, raw), nil
+	}
+	return false, nil
+}
+
 
 // Invalidated reports whether a fact's value declares itself void
 // ("[INVALIDATED - was based on wrong data] ..."): such a fact is listed

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/temporal"
 )
 
@@ -76,6 +78,41 @@ func (t SourceType) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// MemoryLevel is the abstraction level of capability memory. Writing a
+// level needs an agent maturity: junior agents write events, senior agents
+// heuristics too, master agents strategies too.
+type MemoryLevel string
+
+// The memory levels, lowest first.
+const (
+	LevelEvent     MemoryLevel = "EVENT"
+	LevelHeuristic MemoryLevel = "HEURISTIC"
+	LevelStrategy  MemoryLevel = "STRATEGY"
+)
+
+// Valid reports whether l is a known level.
+func (l MemoryLevel) Valid() bool {
+	return l == LevelEvent || l == LevelHeuristic || l == LevelStrategy
+}
+
+// AgentLevel returns the agent maturity that writing l needs.
+func (l MemoryLevel) AgentLevel() authority.AgentLevel {
+	switch l {
+	case LevelHeuristic:
+		return authority.AgentSenior
+	case LevelStrategy:
+		return authority.AgentMaster
+	}
+	return authority.AgentJunior
+}
+
+// Tombstone records that a fact was forgotten: its value (and its
+// supersession's reason and cue) were erased; the record stays in history.
+type Tombstone struct {
+	By string    `json:"by"`
+	At time.Time `json:"at"`
 }
 
 // SupersessionKind says how a new fact replaces an old one.
@@ -156,6 +193,15 @@ type Fact struct {
 
 	NeedsReviewAt *time.Time `json:"needsReviewAt,omitempty"`
 
+	// Level is the abstraction level of capability memory; empty for the
+	// other memory types.
+	Level MemoryLevel `json:"level,omitempty"`
+	// RestrictedTo limits who may read the fact; nil lets everyone who can
+	// reach its space read it. A caller who does not satisfy it cannot
+	// tell the fact from one that does not exist.
+	RestrictedTo *permissions.Restriction `json:"restrictedTo,omitempty"`
+	// Forgotten is set when the fact was forgotten; its value is erased.
+	Forgotten *Tombstone `json:"forgotten,omitempty"`
 	// PromotedFrom is the state assertion this fact was promoted from by
 	// an explicit decision (promoteState), if any.
 	PromotedFrom string `json:"promotedFrom,omitempty"`
@@ -195,9 +241,10 @@ func (f Fact) Interval() temporal.Interval {
 
 // IsValid reports whether the fact holds in its view: for a view with an
 // as-of time, whether its valid time contains that time; otherwise whether
-// it has not been superseded.
+// it has not been superseded. A forgotten fact is never valid, in any view:
+// erasure is not undone by looking back.
 func (f Fact) IsValid() bool {
-	if f.Stale != nil {
+	if f.Stale != nil || f.Forgotten != nil {
 		return false
 	}
 	if f.view.AsOf != nil {

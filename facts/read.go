@@ -30,8 +30,8 @@ func (s *Service) view(ctx context.Context, fn func(tx *store.Txn, caller author
 // Get returns the fact with id as it stood in v; ok is false when there is
 // no such fact in the caller's partition (or v does not know it yet).
 func (s *Service) Get(ctx context.Context, id string, v temporal.View) (f Fact, ok bool, err error) {
-	err = s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
-		raw, _, err := s.find(tx, id)
+	err = s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
+		raw, _, err := s.findVisible(tx, caller, id)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
@@ -62,9 +62,9 @@ func (s *Service) GetTx(tx *store.Txn, id string) (f Fact, ok bool, err error) {
 // stands for a fact that does not exist for the caller.
 func (s *Service) GetMany(ctx context.Context, ids []string, v temporal.View) ([]*Fact, error) {
 	out := make([]*Fact, len(ids))
-	err := s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+	err := s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
 		for i, id := range ids {
-			raw, _, err := s.find(tx, id)
+			raw, _, err := s.findVisible(tx, caller, id)
 			if errors.Is(err, store.ErrNotFound) {
 				continue
 			}
@@ -117,14 +117,14 @@ func (s *Service) derivedTx(tx *store.Txn, id string, v temporal.View) ([]Fact, 
 // and, among competing chains, prefers the highest authority, then the
 // latest. Hypothetical and draft facts are never the current value.
 func (s *Service) Current(ctx context.Context, key string, v temporal.View) (f Fact, ok bool, err error) {
-	err = s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+	err = s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
 		heads, err := s.heads(tx, key, v)
 		if err != nil {
 			return err
 		}
 		var cands []Fact
 		for _, h := range heads {
-			if h.IsValid() && h.Scope.Real() {
+			if h.IsValid() && h.Scope.Real() && s.visible(caller, h) {
 				cands = append(cands, h)
 			}
 		}
@@ -137,16 +137,21 @@ func (s *Service) Current(ctx context.Context, key string, v temporal.View) (f F
 }
 
 // History returns every chain that a fact with key belongs to, each
-// oldest first, chains ordered by their first record.
+// oldest first, chains ordered by their first record. Members the caller
+// may not see are left out.
 func (s *Service) History(ctx context.Context, key string, v temporal.View) ([]Fact, error) {
 	var out []Fact
-	err := s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+	err := s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
 		chains, err := s.chains(tx, key, v)
 		if err != nil {
 			return err
 		}
 		for _, c := range chains {
-			out = append(out, c...)
+			for _, f := range c {
+				if s.visible(caller, f) {
+					out = append(out, f)
+				}
+			}
 		}
 		return nil
 	})
@@ -287,6 +292,30 @@ func byRecorded(a, b Fact) int {
 	return cmp.Or(a.RecordedAt.Compare(b.RecordedAt), cmp.Compare(a.ID, b.ID))
 }
 
+// Visible reports whether the caller of ctx may see the fact with id: it
+// exists in the caller's partition and its restriction admits the caller.
+// Other packages use it to hide what refers to facts (audit entries).
+func (s *Service) Visible(ctx context.Context, id string) (ok bool, err error) {
+	err = s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
+		_, _, err := s.findVisible(tx, caller, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		ok = err == nil
+		return err
+	})
+	return ok, err
+}
+
+// VisibleTx is Visible inside tx, for caller.
+func (s *Service) VisibleTx(tx *store.Txn, caller authority.Identity, id string) (bool, error) {
+	_, _, err := s.findVisible(tx, caller, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // Validity filters facts by whether they hold in the view.
 type Validity string
 
@@ -336,9 +365,14 @@ type Page struct {
 	Facts   []Fact
 	Cursors []string
 	HasNext bool
+	// Withheld counts the facts of the page's range that match the filter
+	// but that the caller may not see. Only the count is ever reported
+	// (assembled context says that something was withheld, never what).
+	Withheld int
 }
 
 type listed struct {
+	hidden bool // matches, but the caller may not see it
 	f      Fact
 	cursor []byte // recordedAt, id
 }
@@ -366,9 +400,9 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 		return Page{}, fault.BadInputf("filter.validity", "unknown validity %q", fl.Validity)
 	}
 	var all []listed
-	err := s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+	err := s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
 		for _, sp := range tx.Partition().Spaces() {
-			got, err := s.listSpace(tx, sp, fl, first+1, start, v)
+			got, err := s.listSpace(tx, caller, sp, fl, first+1, start, v)
 			if err != nil {
 				return err
 			}
@@ -381,18 +415,29 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 	}
 	slices.SortFunc(all, func(a, b listed) int { return byRecorded(a.f, b.f) })
 	var pg Page
-	if len(all) > first {
-		all, pg.HasNext = all[:first], true
-	}
+	pending := 0 // hidden facts since the last visible one
 	for _, l := range all {
+		if l.hidden {
+			pending++
+			continue
+		}
+		if len(pg.Facts) == first {
+			// The next page starts after the last fact shown: the hidden
+			// ones since then are counted there.
+			pg.HasNext, pending = true, 0
+			break
+		}
+		pg.Withheld += pending
+		pending = 0
 		pg.Facts = append(pg.Facts, l.f)
 		pg.Cursors = append(pg.Cursors, base64.RawURLEncoding.EncodeToString(l.cursor))
 	}
+	pg.Withheld += pending
 	return pg, nil
 }
 
 // listSpace returns up to n matching facts of space sp after start.
-func (s *Service) listSpace(tx *store.Txn, sp tenancy.Space, fl Filter, n int, start []byte, v temporal.View) ([]listed, error) {
+func (s *Service) listSpace(tx *store.Txn, caller authority.Identity, sp tenancy.Space, fl Filter, n int, start []byte, v temporal.View) ([]listed, error) {
 	table, prefix := store.TableFactByTime, []byte(nil)
 	if fl.Key != "" {
 		table, prefix = store.TableFactByKey, store.Suffix(nil).Str(fl.Key)
@@ -402,6 +447,7 @@ func (s *Service) listSpace(tx *store.Txn, sp tenancy.Space, fl Filter, n int, s
 		from = append(append(append([]byte(nil), prefix...), start...), 0) // strictly after
 	}
 	var out []listed
+	shown := 0
 	err := tx.Scan(sp, table, prefix, store.ScanOptions{Start: from, KeysOnly: true}, func(suffix []byte, _ store.Item) (bool, error) {
 		tail := suffix[len(prefix):]
 		r := store.NewReader(tail)
@@ -419,9 +465,15 @@ func (s *Service) listSpace(tx *store.Txn, sp tenancy.Space, fl Filter, n int, s
 		}
 		f, ok := raw.In(v)
 		if ok && fl.match(f) {
-			out = append(out, listed{f: f, cursor: append([]byte(nil), tail...)})
+			hidden := !s.visible(caller, f)
+			if hidden {
+				f = Fact{ID: f.ID, RecordedAt: f.RecordedAt} // nothing of it leaves this function
+			} else {
+				shown++
+			}
+			out = append(out, listed{f: f, hidden: hidden, cursor: append([]byte(nil), tail...)})
 		}
-		return len(out) < n, nil
+		return shown < n, nil
 	})
 	return out, err
 }
@@ -429,13 +481,23 @@ func (s *Service) listSpace(tx *store.Txn, sp tenancy.Space, fl Filter, n int, s
 // DerivedMany returns, for each id, the facts that depend on it in view v.
 func (s *Service) DerivedMany(ctx context.Context, ids []string, v temporal.View) ([][]Fact, error) {
 	out := make([][]Fact, len(ids))
-	err := s.view(ctx, func(tx *store.Txn, _ authority.Identity) error {
+	err := s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
 		for i, id := range ids {
+			if _, _, err := s.findVisible(tx, caller, id); err != nil {
+				if errors.Is(err, store.ErrNotFound) {
+					continue
+				}
+				return err
+			}
 			d, err := s.derivedTx(tx, id, v)
 			if err != nil {
 				return err
 			}
-			out[i] = d
+			for _, f := range d {
+				if s.visible(caller, f) {
+					out[i] = append(out[i], f)
+				}
+			}
 		}
 		return nil
 	})

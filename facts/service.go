@@ -15,8 +15,10 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -42,6 +44,7 @@ type Service struct {
 	order     *authority.Order
 	listeners []Listener
 	observers []func(written Fact, superseded *Fact)
+	rules     *permissions.Rules
 
 	// Volatile, when set, reports whether a key names volatile state
 	// (a location, a status, ...). Such a key is refused by every write
@@ -63,12 +66,29 @@ type Service struct {
 	Stale func(tx *store.Txn, f Fact, in WriteInput) (*Staleness, error)
 }
 
+// Option configures a Service.
+type Option func(*Service)
+
+// WithPermissions sets the read and write rules; the default is
+// permissions.DefaultOptions over the service's order.
+func WithPermissions(r *permissions.Rules) Option {
+	return func(s *Service) { s.rules, s.order = r, r.Order() }
+}
+
 // A Listener is told about every fact written, inside the write
 // transaction, so that what it maintains (an index, a conflict) commits or
 // aborts with the fact. superseded is the fact the write retired, if any,
 // as it now stands. An error aborts the write.
 type Listener interface {
 	FactWritten(tx *store.Txn, caller authority.Identity, written Fact, superseded *Fact) error
+}
+
+// A ForgetListener is a Listener that is also told, inside the forgetting
+// transaction, that a fact was forgotten. before is the fact as it stood,
+// so that what was derived from its text (a search index) is erased too.
+// An error aborts the forgetting.
+type ForgetListener interface {
+	FactForgotten(tx *store.Txn, before Fact) error
 }
 
 // AddListener registers l. Call it before serving.
@@ -82,8 +102,24 @@ func (s *Service) Observe(fn func(written Fact, superseded *Fact)) {
 }
 
 // NewService returns a Service over st.
-func NewService(st *store.Store, clock temporal.Clock, order *authority.Order) *Service {
-	return &Service{store: st, clock: clock, order: order}
+func NewService(st *store.Store, clock temporal.Clock, order *authority.Order, opts ...Option) *Service {
+	s := &Service{store: st, clock: clock, order: order}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.rules == nil {
+		po := permissions.DefaultOptions()
+		if !order.Known(po.PolicyMinAuthority) {
+			names := order.Names()
+			po.PolicyMinAuthority = names[len(names)-1]
+		}
+		r, err := permissions.New(order, po)
+		if err != nil {
+			panic(err) // unreachable: both options are valid for order
+		}
+		s.rules = r
+	}
+	return s
 }
 
 // WriteInput is a fact to record. Only Key and Value are required.
@@ -108,6 +144,11 @@ type WriteInput struct {
 	// an explicit write.
 	Detection string
 	Cue       string
+	// Level is the abstraction level of capability memory (default
+	// EVENT); it is an error for the other memory types.
+	Level MemoryLevel
+	// RestrictedTo limits who may read the fact.
+	RestrictedTo *permissions.Restriction
 	// PromotedFrom names the state assertion being promoted; only
 	// promoteState sets it.
 	PromotedFrom string
@@ -141,6 +182,8 @@ func (in *WriteInput) validate() error {
 		return fault.BadInputf("input", "scopeId, reason or constraintType is too long")
 	case len(in.DependsOn) > 100:
 		return fault.BadInputf("dependsOn", "a fact may depend on at most 100 facts")
+	case in.Level != "" && !in.Level.Valid():
+		return fault.BadInputf("level", "unknown memory level %q", in.Level)
 	}
 	if in.ValidFrom != nil && (in.ValidFrom.Year() < 1 || in.ValidFrom.Year() > 9999) {
 		return fault.BadInputf("validFrom", "validFrom is out of range")
@@ -199,6 +242,11 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 	if err := in.validate(); err != nil {
 		return Fact{}, nil, err
 	}
+	if in.RestrictedTo != nil {
+		if err := s.rules.Validate(*in.RestrictedTo); err != nil {
+			return Fact{}, nil, err
+		}
+	}
 	if s.Volatile != nil && in.PromotedFrom == "" && s.Volatile(in.Key) {
 		return Fact{}, nil, fault.BadInputf("key", "admission rule volatile-predicate: key %q names volatile state, which is not stored as a fact; record it with assertState (a state assertion with a lease) and promote it with promoteState if it must persist", in.Key)
 	}
@@ -211,6 +259,8 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 		}
 		if given.Authority == "" {
 			given.Authority = src.Authority
+		} else if err := s.rules.Attribute(caller, given.Authority); err != nil {
+			return Fact{}, nil, err
 		}
 		src = given
 	}
@@ -223,6 +273,13 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 		Scope: cmp.Or(in.Scope, ScopeGlobal), ScopeID: in.ScopeID,
 		Source: src, DependsOn: dedupe(in.DependsOn),
 		ValidFrom: now, RecordedAt: now, PromotedFrom: in.PromotedFrom,
+	}
+	if in.RestrictedTo != nil && !in.RestrictedTo.Empty() {
+		r := *in.RestrictedTo
+		f.RestrictedTo = &r
+	}
+	if err := s.gateMemory(caller, &f, in.Level); err != nil {
+		return Fact{}, nil, err
 	}
 	sp, err := spaceFor(tx.Partition(), f.MemoryType)
 	if err != nil {
@@ -244,6 +301,11 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 			f.IsConstraint, f.ConstraintType = true, in.ConstraintType
 		}
 	}
+	if s.rules.IsPolicy(src.Type == SourcePolicy, f.IsConstraint, src.Authority) {
+		if err := s.rules.WritePolicy(caller); err != nil {
+			return Fact{}, nil, err
+		}
+	}
 	if f.ID == "" {
 		f.ID = "F-" + ulid.Make().String()
 	} else if _, _, err := s.find(tx, f.ID); err == nil {
@@ -255,7 +317,7 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 		if dep == f.ID {
 			return Fact{}, nil, fault.BadInputf("dependsOn", "a fact cannot depend on itself")
 		}
-		_, depSpace, err := s.find(tx, dep)
+		_, depSpace, err := s.findVisible(tx, caller, dep)
 		if errors.Is(err, store.ErrNotFound) {
 			return Fact{}, nil, fault.BadInputf("dependsOn", "dependsOn names no fact with id %q", dep)
 		}
@@ -282,19 +344,22 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 			return f, nil, indexNew(tx, sp, f)
 		}
 	}
-	var old *Fact
+	var old, refused *Fact // refused: a higher-authority fact this write asked to supersede
 	if in.Supersedes != "" {
-		o, err := s.supersede(tx, caller, &f, in, now)
-		if err != nil {
+		if old, refused, err = s.supersede(tx, caller, &f, in, now); err != nil {
 			return Fact{}, nil, err
 		}
-		old = &o
 	}
 	if err := s.put(tx, sp, f); err != nil {
 		return Fact{}, nil, err
 	}
 	if err := indexNew(tx, sp, f); err != nil {
 		return Fact{}, nil, err
+	}
+	if refused != nil {
+		if err := s.refuse(tx, caller, sp, *refused, f, now); err != nil {
+			return Fact{}, nil, err
+		}
 	}
 	f.view = temporal.View{}
 	if s.OnWrite != nil {
@@ -303,6 +368,42 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 		}
 	}
 	return f, old, nil
+}
+
+// gateMemory applies the write gates of f's memory type: user memory is
+// not created by users; capability memory carries a level (default EVENT)
+// that the agent's maturity must reach.
+func (s *Service) gateMemory(caller authority.Identity, f *Fact, level MemoryLevel) error {
+	switch f.MemoryType {
+	case MemoryUser:
+		if err := s.rules.WriteUserMemory(caller); err != nil {
+			return err
+		}
+	case MemoryCapability:
+		f.Level = cmp.Or(level, LevelEvent)
+		return s.rules.WriteCapability(caller, f.Level.AgentLevel(), string(f.Level))
+	}
+	if level != "" {
+		return fault.BadInputf("level", "level applies to CAPABILITY memory only; this fact is %s memory", f.MemoryType)
+	}
+	return nil
+}
+
+// ActionSupersessionRefused is the audit action of a write that asked to
+// supersede a fact of higher authority and was stored beside it instead.
+const ActionSupersessionRefused = "SUPERSESSION_REFUSED"
+
+// refuse records that f asked to supersede the higher-authority fact old
+// and was stored beside it, in the audit trail. The conflict between the
+// two valid facts of one key is opened by the OnWrite hook (the conflicts
+// package), like any other.
+func (s *Service) refuse(tx *store.Txn, caller authority.Identity, sp tenancy.Space, old, f Fact, now time.Time) error {
+	reason := fmt.Sprintf("authority %s cannot supersede authority %s",
+		s.rules.Describe(f.Source.Authority), s.rules.Describe(old.Source.Authority))
+	return audit.Record(tx, sp, audit.Entry{
+		At: now, Actor: audit.Actor(caller), Action: ActionSupersessionRefused,
+		Record: f.ID, Kind: "fact", By: old.ID, Detail: reason,
+	})
 }
 
 // onWrite calls the OnWrite hook with the other valid facts of f's key.
@@ -322,30 +423,53 @@ func (s *Service) onWrite(tx *store.Txn, caller authority.Identity, f Fact) erro
 
 // supersede links f to the fact named by in.Supersedes and retires it;
 // it returns the retired fact as it now stands.
-func (s *Service) supersede(tx *store.Txn, caller authority.Identity, f *Fact, in WriteInput, now time.Time) (Fact, error) {
-	old, oldSpace, err := s.resolve(tx, in.Supersedes)
+//
+// Authority rule: a fact of higher authority than f's source is never
+// superseded. With the conflict treatment (the default), supersede leaves
+// it alone and returns it as refused, and f is stored as a plain fact
+// beside it; with the reject treatment the write is FORBIDDEN.
+func (s *Service) supersede(tx *store.Txn, caller authority.Identity, f *Fact, in WriteInput, now time.Time) (retired, refused *Fact, err error) {
+	old, oldSpace, err := s.resolve(tx, caller, in.Supersedes)
 	if err != nil {
-		return Fact{}, err
+		return nil, nil, err
+	}
+	if old.Forgotten != nil {
+		return nil, nil, fault.New(fault.Conflict, "fact %q was forgotten; it cannot be superseded", old.ID)
 	}
 	if old.SupersededBy != "" {
 		head, err := s.head(tx, old)
 		if err != nil {
-			return Fact{}, err
+			return nil, nil, err
 		}
-		return Fact{}, fault.New(fault.Conflict, "fact %q was already superseded by %q; the current head of its chain is %q", old.ID, old.SupersededBy, head.ID)
+		if !s.visible(caller, head) {
+			return nil, nil, fault.New(fault.Conflict, "fact %q was already superseded", old.ID)
+		}
+		return nil, nil, fault.New(fault.Conflict, "fact %q was already superseded by %q; the current head of its chain is %q", old.ID, old.SupersededBy, head.ID)
+	}
+	if old.MemoryType == MemoryCapability {
+		if err := s.rules.WriteCapability(caller, old.Level.AgentLevel(), string(cmp.Or(old.Level, LevelEvent))); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !s.rules.Supersedes(f.Source.Authority, old.Source.Authority) {
+		if s.rules.Violation() == permissions.ViolationReject {
+			return nil, nil, fault.New(fault.Forbidden, "fact %q has authority %s, above this write's %s: a lower authority cannot supersede it",
+				old.ID, s.rules.Describe(old.Source.Authority), s.rules.Describe(f.Source.Authority))
+		}
+		return nil, &old, nil
 	}
 	kind := cmp.Or(in.Kind, Change)
 	switch kind {
 	case Change:
 		if f.ValidFrom.Before(old.ValidFrom) {
-			return Fact{}, fault.BadInputf("validFrom", "validFrom %s is before the superseded fact's validFrom %s; to say the old value was never true, use kind CORRECTION",
+			return nil, nil, fault.BadInputf("validFrom", "validFrom %s is before the superseded fact's validFrom %s; to say the old value was never true, use kind CORRECTION",
 				f.ValidFrom.Format(time.RFC3339), old.ValidFrom.Format(time.RFC3339))
 		}
 		end := f.ValidFrom
 		old.ValidTo = &end
 	case Correction:
 		if in.ValidFrom != nil && !in.ValidFrom.Equal(old.ValidFrom) {
-			return Fact{}, fault.BadInputf("validFrom", "a correction takes over the superseded fact's valid time; omit validFrom")
+			return nil, nil, fault.BadInputf("validFrom", "a correction takes over the superseded fact's valid time; omit validFrom")
 		}
 		f.ValidFrom = old.ValidFrom
 		never := old.ValidFrom
@@ -360,9 +484,9 @@ func (s *Service) supersede(tx *store.Txn, caller authority.Identity, f *Fact, i
 		Cue: in.Cue, Reason: in.Reason, Actor: actor, At: now,
 	}
 	if err := s.put(tx, oldSpace, old); err != nil {
-		return Fact{}, err
+		return nil, nil, err
 	}
-	return old, s.flagDerived(tx, old.ID, now)
+	return &old, nil, s.flagDerived(tx, old.ID, now)
 }
 
 // flagDerived marks every valid fact derived from id, transitively, as
@@ -400,10 +524,10 @@ func (s *Service) flagDerived(tx *store.Txn, id string, now time.Time) error {
 	return nil
 }
 
-// resolve finds the fact a supersedes field names: an id, or else the
-// currently valid fact with that key.
-func (s *Service) resolve(tx *store.Txn, ref string) (Fact, tenancy.Space, error) {
-	f, sp, err := s.find(tx, ref)
+// resolve finds the fact a supersedes field names, among those caller may
+// see: an id, or else the currently valid fact with that key.
+func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string) (Fact, tenancy.Space, error) {
+	f, sp, err := s.findVisible(tx, caller, ref)
 	if err == nil {
 		return f, sp, nil
 	}
@@ -416,7 +540,7 @@ func (s *Service) resolve(tx *store.Txn, ref string) (Fact, tenancy.Space, error
 	}
 	var valid []Fact
 	for _, h := range heads {
-		if h.IsValid() && h.Key == ref {
+		if h.IsValid() && h.Key == ref && s.visible(caller, h) {
 			valid = append(valid, h)
 		}
 	}
@@ -445,6 +569,20 @@ func (s *Service) find(tx *store.Txn, id string) (Fact, tenancy.Space, error) {
 		return f, sp, nil
 	}
 	return Fact{}, tenancy.Space{}, store.ErrNotFound
+}
+
+// findVisible is find for caller: a fact caller may not see is not found.
+func (s *Service) findVisible(tx *store.Txn, caller authority.Identity, id string) (Fact, tenancy.Space, error) {
+	f, sp, err := s.find(tx, id)
+	if err == nil && !s.visible(caller, f) {
+		return Fact{}, tenancy.Space{}, store.ErrNotFound
+	}
+	return f, sp, err
+}
+
+// visible reports whether caller may read f.
+func (s *Service) visible(caller authority.Identity, f Fact) bool {
+	return s.rules.CanRead(caller, f.RestrictedTo)
 }
 
 func (s *Service) put(tx *store.Txn, sp tenancy.Space, f Fact) error {

@@ -143,17 +143,29 @@ func TestDetectionKinds(t *testing.T) {
 }
 
 // TestLowerAuthorityBlocked: a statement citing a lower authority than the
-// fact's supersedes nothing and is reported blocked.
+// fact's, or spoken by a caller whose own authority ranks below it (a role
+// named in the text does not raise it), supersedes nothing and is reported
+// blocked.
 func TestLowerAuthorityBlocked(t *testing.T) {
-	env := apitest.New(t)
-	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
-	old := write(t, env, tok, map[string]any{"key": "travel_policy", "value": "economy class only", "source": map[string]any{"authority": "policy"}})
-	res := turn(t, env, tok, "s1", "Per the intern, the travel policy is now business class.")
-	if res.superseded(old) || currentOf(t, env, tok, "travel_policy").ID != old {
-		t.Fatalf("a lower authority superseded a policy: %+v", res.Detections)
+	tests := []struct{ name, factAuth, text string }{
+		{"plain correction over an executive fact", "executive", "Actually, the travel policy is now business class."},
+		{"manager citing the CEO over an executive fact", "executive", "Per the CEO, the travel policy is now business class."},
 	}
-	if len(res.Detections) == 0 || !res.Detections[0].Blocked {
-		t.Errorf("detections %+v, want one blocked", res.Detections)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env := apitest.New(t)
+			boss := apitest.Identity("org-a", "boss")
+			boss.Authority = "executive"
+			old := write(t, env, apitest.Token(t, boss), map[string]any{"key": "travel_policy", "value": "economy class only", "source": map[string]any{"authority": tc.factAuth}})
+			tok := apitest.Token(t, apitest.Identity("org-a", "alice")) // a manager
+			res := turn(t, env, tok, "s1", tc.text)
+			if res.superseded(old) || currentOf(t, env, tok, "travel_policy").ID != old {
+				t.Fatalf("a lower authority superseded the fact: %+v", res.Detections)
+			}
+			if len(res.Detections) == 0 || !res.Detections[0].Blocked {
+				t.Errorf("detections %+v, want one blocked", res.Detections)
+			}
+		})
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
@@ -113,10 +114,11 @@ type Service struct {
 	sessions   *session.Service
 	assertions Assertions
 	order      *authority.Order
+	rules      *permissions.Rules
 	detect     detect.Options
 }
 
-// Options configure a Service. Assertions may be nil.
+// Options configure a Service. Assertions and Rules may be nil.
 type Options struct {
 	Store      *store.Store
 	Clock      temporal.Clock
@@ -125,6 +127,9 @@ type Options struct {
 	Sessions   *session.Service
 	Assertions Assertions
 	Order      *authority.Order
+	// Rules decide whether the speaker's authority may supersede a fact;
+	// nil lets detection's own authority check decide alone.
+	Rules *permissions.Rules
 	// Detect tunes detection; its Rank is replaced by one honouring Order.
 	Detect detect.Options
 }
@@ -134,7 +139,7 @@ type Options struct {
 func New(o Options) *Service {
 	s := &Service{
 		store: o.Store, clock: o.Clock, facts: o.Facts, index: o.Index,
-		sessions: o.Sessions, assertions: o.Assertions, order: o.Order, detect: o.Detect,
+		sessions: o.Sessions, assertions: o.Assertions, order: o.Order, rules: o.Rules, detect: o.Detect,
 	}
 	s.detect.Rank = s.rank
 	o.Facts.Stale = s.stale
@@ -206,7 +211,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		return Result{}, err
 	}
 	now := s.clock.Now()
-	k, err := s.known(tx, t, now)
+	k, err := s.known(tx, caller, t, now)
 	if err != nil {
 		return Result{}, err
 	}
@@ -225,10 +230,10 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 			Confidence: d.Confidence, Blocked: d.Blocked,
 		}
 		if !d.Blocked {
-			if out.Superseded, err = s.apply(tx, caller, t, d, k, now); err != nil {
+			if out.Superseded, out.Blocked, err = s.apply(tx, caller, t, d, k, now); err != nil {
 				return Result{}, err
 			}
-			if len(out.Superseded) == 0 {
+			if len(out.Superseded) == 0 && !out.Blocked {
 				continue
 			}
 			if err := s.putChange(tx, t, d, now); err != nil {
@@ -251,9 +256,9 @@ type known struct {
 // known gathers the valid facts the turn's words index (all of them in a
 // small partition), the session's recent live turns and the active
 // assertions of the organization.
-func (s *Service) known(tx *store.Txn, t session.Turn, now time.Time) (known, error) {
+func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn, now time.Time) (known, error) {
 	k := known{facts: map[string]facts.Fact{}, turns: map[string]session.Turn{}, assertions: map[string]bool{}}
-	fs, err := s.relevantFacts(tx, t.Text)
+	fs, err := s.relevantFacts(tx, caller, t.Text)
 	if err != nil {
 		return k, err
 	}
@@ -291,10 +296,11 @@ func (s *Service) known(tx *store.Txn, t session.Turn, now time.Time) (known, er
 	return k, nil
 }
 
-// relevantFacts returns the real, currently valid facts indexed under the
-// turn's words, newest first per word, or every valid fact of a small
-// space.
-func (s *Service) relevantFacts(tx *store.Txn, text string) ([]facts.Fact, error) {
+// relevantFacts returns the real, currently valid facts the caller may
+// see indexed under the turn's words, newest first per word, or every such
+// fact of a small space. A fact the caller may not see is never compared:
+// a turn neither supersedes it nor reports its value.
+func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text string) ([]facts.Fact, error) {
 	terms := slices.Compact(slices.Sorted(slices.Values(assemble.Terms(text))))
 	seen := map[string]bool{}
 	var out []facts.Fact
@@ -311,7 +317,7 @@ func (s *Service) relevantFacts(tx *store.Txn, text string) ([]facts.Fact, error
 		if err != nil {
 			return false, err
 		}
-		if f.IsValid() && f.Scope.Real() {
+		if f.IsValid() && f.Scope.Real() && (s.rules == nil || s.rules.CanRead(caller, f.RestrictedTo)) {
 			out = append(out, f)
 		}
 		return len(out) < MaxFacts, nil
@@ -349,8 +355,7 @@ func (s *Service) relevantFacts(tx *store.Txn, text string) ([]facts.Fact, error
 // apply supersedes what detection d names: facts get a successor holding
 // the replacement, turns are marked superseded, assertions revoked. It
 // returns what was superseded.
-func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn, d detect.Detection, k known, now time.Time) ([]Ref, error) {
-	var done []Ref
+func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn, d detect.Detection, k known, now time.Time) (done []Ref, blocked bool, err error) {
 	reason := fmt.Sprintf("turn %s: %s", t.ID, d.Cue)
 	for _, r := range d.Superseded {
 		switch r.Kind {
@@ -359,9 +364,15 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			if !ok || !replaces(d, t.Text, old) {
 				continue
 			}
+			if s.rules != nil && !s.rules.Supersedes(caller.Authority, old.Source.Authority) {
+				// The speaker's own authority ranks below the fact's: a
+				// role cited in the text does not raise it.
+				blocked = true
+				continue
+			}
 			value, err := json.Marshal(d.Replacement)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if len(value) > facts.MaxValueLen || (s.facts.Volatile != nil && s.facts.Volatile(old.Key)) {
 				// writeFact would refuse this successor (state is
@@ -373,19 +384,15 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			if from.Before(old.ValidFrom) {
 				from = old.ValidFrom
 			}
-			auth := d.Authority
-			if auth == "" {
-				auth = caller.Authority
-			}
 			_, err = s.facts.WriteTx(tx, caller, facts.WriteInput{
 				Key: old.Key, Value: value,
-				Source:     &facts.Source{Type: facts.SourceUser, Authority: auth, Identity: caller.UserID},
+				Source:     &facts.Source{Type: facts.SourceUser, Authority: caller.Authority, Identity: caller.UserID},
 				MemoryType: old.MemoryType, Scope: old.Scope, ScopeID: old.ScopeID,
 				ValidFrom: &from, Supersedes: old.ID, Reason: reason,
 				Detection: string(d.Kind), Cue: d.Cue,
 			})
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			done = append(done, Ref{ID: r.ID, Kind: RefFact})
 		case detect.RecordTurn:
@@ -394,7 +401,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				continue
 			}
 			if err := session.SupersedeTurnTx(tx, o, t.ID, now); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			done = append(done, Ref{ID: r.ID, Kind: RefTurn})
 		case detect.RecordAssertion:
@@ -403,14 +410,14 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			}
 			ok, err := s.assertions.RetractTx(tx, caller, r.ID, t.ID, "superseded by "+reason, now)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if ok {
 				done = append(done, Ref{ID: r.ID, Kind: RefAssertion})
 			}
 		}
 	}
-	return done, nil
+	return done, blocked, nil
 }
 
 // MaxReplacement is the longest replacement a fact takes from a turn;

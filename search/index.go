@@ -200,6 +200,36 @@ func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.
 	return addStats(tx, osp, od, -1)
 }
 
+var _ facts.ForgetListener = (*Index)(nil)
+
+// FactForgotten erases every posting of the forgotten fact, live and
+// history, whose keys hold the words of its key and value, and takes it
+// out of the statistics, in tx. The tombstone is never indexed.
+func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
+	sp, ok := SpaceOf(tx.Partition(), before)
+	if !ok {
+		return errors.New("search: fact in a space outside the partition")
+	}
+	d := docOf(before)
+	live, err := tx.Exists(sp, store.TableSearchLive, postingKey(TermAll, before.RecordedAt, before.ID, 1, d.length))
+	if err != nil {
+		return err
+	}
+	for t, n := range d.postingTerms(before) {
+		k := postingKey(t, before.RecordedAt, before.ID, n, d.length)
+		if err := tx.Delete(sp, store.TableSearchLive, k); err != nil {
+			return err
+		}
+		if err := tx.Delete(sp, store.TableSearchHist, k); err != nil {
+			return err
+		}
+	}
+	if !live {
+		return nil
+	}
+	return addStats(tx, sp, d, -1)
+}
+
 // addStats adds (sign +1) or removes (-1) a document from the statistics
 // of sp. It reads before it writes, so concurrent writers conflict and
 // retry instead of losing a count.

@@ -490,7 +490,7 @@ func TestInference(t *testing.T) {
 	}{
 		{"user said", map[string]any{"key": "pref", "value": "likes tea", "source": map[string]any{"type": "USER"}}, "USER", false, ""},
 		{"tool learned with capability", map[string]any{"key": "pattern", "value": "invoices arrive Mondays", "source": map[string]any{"type": "TOOL"}}, "CAPABILITY", false, ""},
-		{"policy", map[string]any{"key": "discount_policy", "value": "max 15% discount", "source": map[string]any{"type": "POLICY", "authority": "policy"}}, "ORGANIZATIONAL", true, "LIMIT"},
+		{"policy", map[string]any{"key": "discount_policy", "value": "max 15% discount", "source": map[string]any{"type": "POLICY"}}, "ORGANIZATIONAL", true, "LIMIT"},
 		{"prohibition", map[string]any{"key": "rule", "value": "never share salaries", "source": map[string]any{"type": "SYSTEM"}}, "ORGANIZATIONAL", true, "PROHIBITION"},
 		{"explicit no", map[string]any{"key": "note", "value": "must be kind", "isConstraint": false}, "CAPABILITY", false, ""},
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/stategraph/stategraph/graph/resolvers"
 	"github.com/stategraph/stategraph/httpguard"
 	"github.com/stategraph/stategraph/revision"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
@@ -47,8 +48,14 @@ type Options struct {
 	RequestTimeout time.Duration
 	// AuthorityOrder ranks authorities, lowest first.
 	AuthorityOrder []string
-	Clock          temporal.Clock
-	Logger         *slog.Logger
+	// AuthorityRoles map free-text roles onto the order, before the
+	// default role table (authority.DefaultRoles).
+	AuthorityRoles []authority.RoleRule
+	// Permissions set the policy write minimum and the treatment of a
+	// lower-authority supersession.
+	Permissions permissions.Options
+	Clock       temporal.Clock
+	Logger      *slog.Logger
 
 	// Limits bound each GraphQL request (complexity, depth, aliases,
 	// operations, parser tokens); zero fields take graph.DefaultLimits.
@@ -91,6 +98,7 @@ func DefaultOptions(dir string) Options {
 		Store:          store.DefaultOptions(dir),
 		RequestTimeout: 30 * time.Second,
 		AuthorityOrder: authority.DefaultOrder,
+		Permissions:    permissions.DefaultOptions(),
 		Limits:         graph.DefaultLimits(),
 		MaxBodyBytes:   1 << 20,
 		RateLimit:      50,
@@ -152,6 +160,13 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if order, err = order.WithRoles(o.AuthorityRoles); err != nil {
+		return nil, err
+	}
+	rules, err := permissions.New(order, o.Permissions)
+	if err != nil {
+		return nil, err
+	}
 	policies, err := conflicts.ParsePolicies(o.ConflictPolicies)
 	if err != nil {
 		return nil, err
@@ -174,7 +189,7 @@ func New(o Options) (*Server, error) {
 	reg.MustRegister(telemetry.NewBadgerCollector(st.Badger()))
 	metrics := telemetry.New(reg)
 
-	fs := facts.NewService(st, o.Clock, order)
+	fs := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
 	fs.Observe(func(written facts.Fact, superseded *facts.Fact) {
 		metrics.FactWritten()
 		if superseded != nil && written.Supersession != nil {
@@ -199,12 +214,12 @@ func New(o Options) (*Server, error) {
 	sessions := session.NewService(st, o.Clock, fs)
 	rev := revision.New(revision.Options{
 		Store: st, Clock: o.Clock, Facts: fs, Index: index, Sessions: sessions,
-		Assertions: as, Order: order, Detect: detect.DefaultOptions(),
+		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(),
 	})
 	s := &Server{store: st, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 	res := &resolvers.Resolver{
 		FactService:      fs,
-		Audit:            audit.NewTrail(st),
+		Audit:            audit.NewTrail(st).WithVisibility("fact", fs.Visible),
 		AssertionService: as,
 		ConflictService:  cs,
 		Sessions:         sessions,
@@ -216,7 +231,7 @@ func New(o Options) (*Server, error) {
 			Fetcher: environment.NewFetcher(o.EnvironmentProviders, o.EnvironmentTimeout),
 			Sources: []contextasm.Source{
 				contextasm.EnvironmentSource{},
-				&contextasm.FactSource{Index: index, Order: order, Counter: cache},
+				&contextasm.FactSource{Index: index, Order: order, Counter: cache, Visible: fs.Readable()},
 				contextasm.WorkingSource{},
 			},
 		}),

@@ -365,9 +365,9 @@ func (r *replay) write(ctx context.Context, w Write, event int, at time.Time) er
 	if len(deps) > 0 {
 		in["dependsOn"] = deps
 	}
-	// TODO(issue 4): map [RESTRICTED ...] markers onto restrictedTo once
-	// the schema has it.
-	_ = restricted
+	if m := restricted.FindString(string(w.Value)); m != "" {
+		in["restrictedTo"] = restriction(m)
+	}
 	if s := string(w.Supersedes); s != "" {
 		if id := r.ids[s]; id != "" {
 			s = id

@@ -45,9 +45,13 @@ type Options struct {
 	GCInterval time.Duration
 	// MaxRetries bounds how often a conflicting Update is run again.
 	MaxRetries int
-	// MemTableSize and BlockCacheSize trade memory for speed.
+	// MemTableSize, NumMemtables, BlockCacheSize and IndexCacheSize trade
+	// memory for speed. With an index cache, table indexes and bloom
+	// filters live in a bounded cache instead of all in memory.
 	MemTableSize   int64
+	NumMemtables   int
 	BlockCacheSize int64
+	IndexCacheSize int64
 }
 
 // DefaultOptions returns durable options for a store in dir.
@@ -58,7 +62,9 @@ func DefaultOptions(dir string) Options {
 		GCInterval:     5 * time.Minute,
 		MaxRetries:     8,
 		MemTableSize:   32 << 20,
+		NumMemtables:   3,
 		BlockCacheSize: 64 << 20,
+		IndexCacheSize: 64 << 20,
 	}
 }
 
@@ -66,7 +72,7 @@ func (o Options) validate() error {
 	if !o.InMemory && o.Dir == "" {
 		return errors.New("store: a data directory is required unless in memory")
 	}
-	if o.MaxRetries < 0 || o.GCInterval < 0 || o.MemTableSize < 0 || o.BlockCacheSize < 0 {
+	if o.MaxRetries < 0 || o.GCInterval < 0 || o.MemTableSize < 0 || o.NumMemtables < 0 || o.BlockCacheSize < 0 || o.IndexCacheSize < 0 {
 		return errors.New("store: negative option")
 	}
 	return nil
@@ -103,6 +109,12 @@ func Open(opts Options) (*Store, error) {
 	}
 	if opts.MemTableSize > 0 {
 		bo = bo.WithMemTableSize(opts.MemTableSize)
+	}
+	if opts.NumMemtables > 0 {
+		bo = bo.WithNumMemtables(opts.NumMemtables)
+	}
+	if opts.IndexCacheSize > 0 {
+		bo = bo.WithIndexCacheSize(opts.IndexCacheSize)
 	}
 	if opts.BlockCacheSize > 0 {
 		bo = bo.WithBlockCacheSize(opts.BlockCacheSize)

@@ -18,6 +18,7 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/graph"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/server"
 )
 
@@ -29,6 +30,9 @@ type serveConfig struct {
 	logLevel, logFormat       string
 	requestTimeout, drain     time.Duration
 	authorityOrder            string
+	authorityRoles            string
+	policyMinAuthority        string
+	authorityViolation        string
 	limits                    graph.Limits
 	maxBodyBytes              int64
 	rateLimit                 float64
@@ -70,6 +74,9 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.DurationVar(&c.requestTimeout, "request-timeout", 30*time.Second, "deadline of every request")
 	fs.DurationVar(&c.drain, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests to finish")
 	fs.StringVar(&c.authorityOrder, "authority-order", strings.Join(authority.DefaultOrder, ","), "authorities, lowest first, comma-separated")
+	fs.StringVar(&c.authorityRoles, "authority-roles", "", `free-text roles mapped onto the order, "pattern=authority,..." (a * word matches one or more words; e.g. "Staff Engineer=manager,Head of *=executive"); consulted before the built-in table`)
+	fs.StringVar(&c.policyMinAuthority, "policy-min-authority", "manager", "lowest authority that may write a policy fact (source POLICY, or a constraint with authority policy)")
+	fs.StringVar(&c.authorityViolation, "authority-violation", "conflict", "a write superseding a fact of higher authority: conflict (store it beside the fact and open a conflict) or reject (FORBIDDEN)")
 	fs.DurationVar(&c.maxLease, "max-lease", assertions.DefaultMaxLease, "longest UNTIL_TIME lease a state assertion may ask for")
 	fs.StringVar(&c.volatilePredicates, "volatile-predicates", strings.Join(assertions.DefaultVolatile, ","), "fact keys and predicates that are state, refused by writeFact (comma-separated; a trailing * is a prefix)")
 	fs.Var(&c.conflictPolicies, "conflict-policy", "predicate=latest|highest_authority|highest_confidence: decide conflicts of that predicate deterministically (repeatable)")
@@ -93,6 +100,10 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.Dev, opts.Introspection = c.dev, c.introspection
 	opts.RequestTimeout = c.requestTimeout
 	opts.AuthorityOrder = strings.Split(c.authorityOrder, ",")
+	if opts.AuthorityRoles, err = authority.ParseRoles(c.authorityRoles); err != nil {
+		return fmt.Errorf("--authority-roles: %w", err)
+	}
+	opts.Permissions = permissions.Options{PolicyMinAuthority: c.policyMinAuthority, Violation: permissions.Violation(c.authorityViolation)}
 	opts.MaxLease = c.maxLease
 	opts.VolatilePredicates = splitList(c.volatilePredicates)
 	opts.ConflictPolicies = c.conflictPolicies

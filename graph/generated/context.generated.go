@@ -391,6 +391,12 @@ func (ec *executionContext) fieldContext_CompleteObjectiveResult_promoted(_ cont
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
 			case "stale":
 				return ec.fieldContext_Fact_stale(ctx, field)
 			}

@@ -25,6 +25,7 @@ type FactResolver interface {
 	DependsOn(ctx context.Context, obj *facts.Fact) ([]*facts.Fact, error)
 	DerivedFacts(ctx context.Context, obj *facts.Fact) ([]*facts.Fact, error)
 	PromotedFrom(ctx context.Context, obj *facts.Fact) (*assertions.Assertion, error)
+	Level(ctx context.Context, obj *facts.Fact) (*facts.MemoryLevel, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -583,6 +584,12 @@ func (ec *executionContext) fieldContext_Fact_supersedes(_ context.Context, fiel
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
 			case "stale":
 				return ec.fieldContext_Fact_stale(ctx, field)
 			}
@@ -660,6 +667,12 @@ func (ec *executionContext) fieldContext_Fact_supersededBy(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
 			case "stale":
 				return ec.fieldContext_Fact_stale(ctx, field)
 			}
@@ -780,6 +793,12 @@ func (ec *executionContext) fieldContext_Fact_dependsOn(_ context.Context, field
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
 			case "stale":
 				return ec.fieldContext_Fact_stale(ctx, field)
 			}
@@ -857,6 +876,12 @@ func (ec *executionContext) fieldContext_Fact_derivedFacts(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
 			case "stale":
 				return ec.fieldContext_Fact_stale(ctx, field)
 			}
@@ -940,6 +965,109 @@ func (ec *executionContext) fieldContext_Fact_promotedFrom(_ context.Context, fi
 				return ec.fieldContext_StateAssertion_history(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type StateAssertion", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Fact_level(ctx context.Context, field graphql.CollectedField, obj *facts.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Fact_level,
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Fact().Level(ctx, obj)
+		},
+		nil,
+		ec.marshalOMemoryLevel2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐMemoryLevel,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Fact_level(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Fact",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type MemoryLevel does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Fact_restrictedTo(ctx context.Context, field graphql.CollectedField, obj *facts.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Fact_restrictedTo,
+		func(ctx context.Context) (any, error) {
+			return obj.RestrictedTo, nil
+		},
+		nil,
+		ec.marshalORestriction2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋpermissionsᚐRestriction,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Fact_restrictedTo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Fact",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "roles":
+				return ec.fieldContext_Restriction_roles(ctx, field)
+			case "permissions":
+				return ec.fieldContext_Restriction_permissions(ctx, field)
+			case "minAuthority":
+				return ec.fieldContext_Restriction_minAuthority(ctx, field)
+			case "departments":
+				return ec.fieldContext_Restriction_departments(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Restriction", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Fact_forgotten(ctx context.Context, field graphql.CollectedField, obj *facts.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Fact_forgotten,
+		func(ctx context.Context) (any, error) {
+			return obj.Forgotten, nil
+		},
+		nil,
+		ec.marshalOTombstone2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐTombstone,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Fact_forgotten(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Fact",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "by":
+				return ec.fieldContext_Tombstone_by(ctx, field)
+			case "at":
+				return ec.fieldContext_Tombstone_at(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Tombstone", field.Name)
 		},
 	}
 	return fc, nil
@@ -1149,6 +1277,12 @@ func (ec *executionContext) fieldContext_FactEdge_node(_ context.Context, field 
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
 			case "stale":
 				return ec.fieldContext_Fact_stale(ctx, field)
 			}
@@ -1568,7 +1702,7 @@ func (ec *executionContext) unmarshalInputFactInput(ctx context.Context, obj any
 		asMap["supersessionKind"] = "CHANGE"
 	}
 
-	fieldsInOrder := [...]string{"id", "key", "value", "source", "memoryType", "scope", "scopeId", "dependsOn", "isConstraint", "constraintType", "validFrom", "supersedes", "supersessionKind", "reason"}
+	fieldsInOrder := [...]string{"id", "key", "value", "source", "memoryType", "scope", "scopeId", "dependsOn", "isConstraint", "constraintType", "validFrom", "supersedes", "supersessionKind", "reason", "level", "restrictedTo"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -1673,6 +1807,20 @@ func (ec *executionContext) unmarshalInputFactInput(ctx context.Context, obj any
 				return it, err
 			}
 			it.Reason = data
+		case "level":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("level"))
+			data, err := ec.unmarshalOMemoryLevel2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐMemoryLevel(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Level = data
+		case "restrictedTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restrictedTo"))
+			data, err := ec.unmarshalORestrictionInput2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋpermissionsᚐRestriction(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestrictedTo = data
 		}
 	}
 	return it, nil
@@ -1996,6 +2144,43 @@ func (ec *executionContext) _Fact(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "level":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Fact_level(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "restrictedTo":
+			out.Values[i] = ec._Fact_restrictedTo(ctx, field, obj)
+		case "forgotten":
+			out.Values[i] = ec._Fact_forgotten(ctx, field, obj)
 		case "stale":
 			out.Values[i] = ec._Fact_stale(ctx, field, obj)
 		default:

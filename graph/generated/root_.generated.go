@@ -28,6 +28,7 @@ type ResolverRoot interface {
 	Identity() IdentityResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	Restriction() RestrictionResolver
 	StateAssertion() StateAssertionResolver
 }
 
@@ -134,14 +135,17 @@ type ComplexityRoot struct {
 		ConstraintType func(childComplexity int) int
 		DependsOn      func(childComplexity int) int
 		DerivedFacts   func(childComplexity int) int
+		Forgotten      func(childComplexity int) int
 		ID             func(childComplexity int) int
 		IsConstraint   func(childComplexity int) int
 		IsValid        func(childComplexity int) int
 		Key            func(childComplexity int) int
+		Level          func(childComplexity int) int
 		MemoryType     func(childComplexity int) int
 		NeedsReview    func(childComplexity int) int
 		PromotedFrom   func(childComplexity int) int
 		RecordedAt     func(childComplexity int) int
+		RestrictedTo   func(childComplexity int) int
 		Scope          func(childComplexity int) int
 		ScopeID        func(childComplexity int) int
 		Source         func(childComplexity int) int
@@ -189,6 +193,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AssertState       func(childComplexity int, input model.StateAssertionInput) int
 		CompleteObjective func(childComplexity int, input model.CompleteObjectiveInput) int
+		ForgetFact        func(childComplexity int, id string) int
 		PromoteState      func(childComplexity int, id string, decision model.DecisionInput) int
 		PutWorkingItem    func(childComplexity int, input model.WorkingItemInput) int
 		RecordTurn        func(childComplexity int, input model.TurnInput) int
@@ -217,6 +222,13 @@ type ComplexityRoot struct {
 		StateAssertion  func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		StateAssertions func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string) int
 		Transcript      func(childComplexity int, sessionID string) int
+	}
+
+	Restriction struct {
+		Departments  func(childComplexity int) int
+		MinAuthority func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Roles        func(childComplexity int) int
 	}
 
 	Source struct {
@@ -312,6 +324,11 @@ type ComplexityRoot struct {
 		Detection func(childComplexity int) int
 		Kind      func(childComplexity int) int
 		Reason    func(childComplexity int) int
+	}
+
+	Tombstone struct {
+		At func(childComplexity int) int
+		By func(childComplexity int) int
 	}
 
 	TranscriptEntry struct {
@@ -842,6 +859,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Fact.DerivedFacts(childComplexity), true
 
+	case "Fact.forgotten":
+		if e.ComplexityRoot.Fact.Forgotten == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.Forgotten(childComplexity), true
+
 	case "Fact.id":
 		if e.ComplexityRoot.Fact.ID == nil {
 			break
@@ -870,6 +894,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Fact.Key(childComplexity), true
 
+	case "Fact.level":
+		if e.ComplexityRoot.Fact.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.Level(childComplexity), true
+
 	case "Fact.memoryType":
 		if e.ComplexityRoot.Fact.MemoryType == nil {
 			break
@@ -897,6 +928,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Fact.RecordedAt(childComplexity), true
+
+	case "Fact.restrictedTo":
+		if e.ComplexityRoot.Fact.RestrictedTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.RestrictedTo(childComplexity), true
 
 	case "Fact.scope":
 		if e.ComplexityRoot.Fact.Scope == nil {
@@ -1131,6 +1169,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CompleteObjective(childComplexity, args["input"].(model.CompleteObjectiveInput)), true
+
+	case "Mutation.forgetFact":
+		if e.ComplexityRoot.Mutation.ForgetFact == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_forgetFact_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ForgetFact(childComplexity, args["id"].(string)), true
 
 	case "Mutation.promoteState":
 		if e.ComplexityRoot.Mutation.PromoteState == nil {
@@ -1380,6 +1430,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Transcript(childComplexity, args["sessionId"].(string)), true
+
+	case "Restriction.departments":
+		if e.ComplexityRoot.Restriction.Departments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Restriction.Departments(childComplexity), true
+
+	case "Restriction.minAuthority":
+		if e.ComplexityRoot.Restriction.MinAuthority == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Restriction.MinAuthority(childComplexity), true
+
+	case "Restriction.permissions":
+		if e.ComplexityRoot.Restriction.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Restriction.Permissions(childComplexity), true
+
+	case "Restriction.roles":
+		if e.ComplexityRoot.Restriction.Roles == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Restriction.Roles(childComplexity), true
 
 	case "Source.authority":
 		if e.ComplexityRoot.Source.Authority == nil {
@@ -1794,6 +1872,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Supersession.Reason(childComplexity), true
 
+	case "Tombstone.at":
+		if e.ComplexityRoot.Tombstone.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tombstone.At(childComplexity), true
+
+	case "Tombstone.by":
+		if e.ComplexityRoot.Tombstone.By == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tombstone.By(childComplexity), true
+
 	case "TranscriptEntry.archivedAt":
 		if e.ComplexityRoot.TranscriptEntry.ArchivedAt == nil {
 			break
@@ -2089,6 +2181,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputEnvironmentEntryInput,
 		ec.unmarshalInputFactFilter,
 		ec.unmarshalInputFactInput,
+		ec.unmarshalInputRestrictionInput,
 		ec.unmarshalInputSourceInput,
 		ec.unmarshalInputStateAssertionFilter,
 		ec.unmarshalInputStateAssertionInput,
@@ -2847,6 +2940,70 @@ extend type Query {
 extend type Mutation {
   "Record a fact, superseding another atomically when asked."
   writeFact(input: FactInput!): Fact!
+}
+`, BuiltIn: false},
+	{Name: "../permissions.graphqls", Input: `# Authority, read permissions and write gates (see README "Authority,
+# permissions and write gates").
+
+"The abstraction level of capability memory. Writing it needs an agent's maturity: junior agents write EVENT, senior agents HEURISTIC too, master agents STRATEGY too."
+enum MemoryLevel {
+  EVENT
+  HEURISTIC
+  STRATEGY
+}
+
+"""
+Who may read a record. Each non-empty criterion must hold; within a list any
+entry will do. A caller who does not satisfy it cannot tell the record from
+one that does not exist.
+"""
+input RestrictionInput {
+  "Roles the caller's authority claim must match, as written (VP Sales) or as the authority it ranks as (executive)."
+  roles: [String!]
+  "Permissions of which the caller must hold one."
+  permissions: [String!]
+  "The lowest authority (a name of the authority order) that may read."
+  minAuthority: String
+  "Departments of which the caller's must be one."
+  departments: [String!]
+}
+
+type Restriction {
+  roles: [String!]!
+  permissions: [String!]!
+  minAuthority: String
+  departments: [String!]!
+}
+
+"A forgotten fact's tombstone: who erased its value, and when."
+type Tombstone {
+  by: String!
+  at: Time!
+}
+
+extend input FactInput {
+  "The level of CAPABILITY memory (default EVENT); an error for the other memory types."
+  level: MemoryLevel
+  "Who may read the fact; absent: everyone who can reach its memory."
+  restrictedTo: RestrictionInput
+}
+
+extend type Fact {
+  "The level of CAPABILITY memory; null for the other memory types."
+  level: MemoryLevel
+  "Who may read the fact; null when unrestricted."
+  restrictedTo: Restriction
+  "Set when the fact was forgotten: its value is erased (the empty string) and it is never valid again."
+  forgotten: Tombstone
+}
+
+extend type Mutation {
+  """
+  Forget one of the caller's own user-memory facts: erase its value and keep
+  a tombstone in history (who, when), with a FORGOTTEN audit entry. Returns
+  the tombstone. Only user memory can be forgotten.
+  """
+  forgetFact(id: ID!): Fact!
 }
 `, BuiltIn: false},
 	{Name: "../revision.graphqls", Input: `# Supersession detection from conversation: what recordTurn found in a turn

@@ -10,6 +10,7 @@ import (
 	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/session"
 )
 
@@ -115,6 +116,10 @@ type FactInput struct {
 	SupersessionKind *facts.SupersessionKind `json:"supersessionKind,omitempty"`
 	// Why the old fact is superseded; recorded on the supersession edge.
 	Reason *string `json:"reason,omitempty"`
+	// The level of CAPABILITY memory (default EVENT); an error for the other memory types.
+	Level *facts.MemoryLevel `json:"level,omitempty"`
+	// Who may read the fact; absent: everyone who can reach its memory.
+	RestrictedTo *permissions.Restriction `json:"restrictedTo,omitempty"`
 }
 
 type Mutation struct {

@@ -36,6 +36,14 @@ func view(asOf, knownAt *time.Time) temporal.View {
 	return v
 }
 
+// nonNil returns s, or an empty slice for nil, for non-null GraphQL lists.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 // nonNilOutput returns out with empty lists instead of nil ones, which the
 // schema declares non-null.
 func nonNilOutput(out assemble.Output) *assemble.Output {

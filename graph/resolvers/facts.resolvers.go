@@ -67,6 +67,8 @@ func (r *mutationResolver) WriteFact(ctx context.Context, input model.FactInput)
 		ValidFrom:      input.ValidFrom,
 		Supersedes:     deref(input.Supersedes),
 		Reason:         deref(input.Reason),
+		Level:          deref(input.Level),
+		RestrictedTo:   input.RestrictedTo,
 	}
 	if in.Supersedes != "" {
 		in.Kind = deref(input.SupersessionKind)
