@@ -211,6 +211,7 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 
 // invalidMarkers open a value that declares itself void.
 var invalidMarkers = []string{"[INVALIDATED", "[INVALID", "[RETRACTED", "[OBSOLETE", "[VOID", "[SUPERSEDED", "[DEPRECATED", "[WITHDRAWN"}
+
 // shown reports whether the caller of q may see fact id (one a candidate
 // superseded, which was not itself checked).
 func (s *FactSource) shown(tx *store.Txn, q *Query, id string) (bool, error) {
@@ -230,7 +231,6 @@ func (s *FactSource) shown(tx *store.Txn, q *Query, id string) (bool, error) {
 	}
 	return false, nil
 }
-
 
 // Invalidated reports whether a fact's value declares itself void
 // ("[INVALIDATED - was based on wrong data] ..."): such a fact is listed
