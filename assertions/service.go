@@ -478,3 +478,50 @@ func (s *Service) Promote(ctx context.Context, id string, d DecisionInput) (fact
 	})
 	return out, err
 }
+
+// ActiveTx returns up to limit of the organization's assertions active at
+// now, most recently created first, looking at no more than 4*limit of the
+// latest assertions.
+func (s *Service) ActiveTx(tx *store.Txn, now time.Time, limit int) ([]Assertion, error) {
+	var out []Assertion
+	seen := 0
+	sp := tx.Partition().Shared()
+	err := tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true},
+		func(suffix []byte, _ store.Item) (bool, error) {
+			r := store.NewReader(suffix)
+			r.Time()
+			id := r.Rest()
+			if err := r.Err(); err != nil {
+				return false, err
+			}
+			a, err := getTx(tx, id)
+			if errors.Is(err, store.ErrNotFound) {
+				return true, nil
+			}
+			if err != nil {
+				return false, err
+			}
+			if cur, _ := a.In(temporal.View{}, now); cur.Status == Active {
+				out = append(out, cur)
+			}
+			seen++
+			return len(out) < limit && seen < 4*limit, nil
+		})
+	return out, err
+}
+
+// RetractTx revokes assertion id, if still active, because record by (a
+// conversation turn) replaced it; detail says why, in the audit trail.
+func (s *Service) RetractTx(tx *store.Txn, caller authority.Identity, id, by, detail string, now time.Time) (bool, error) {
+	a, err := getTx(tx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if cur, _ := a.In(temporal.View{}, now); cur.Status != Active {
+		return false, nil
+	}
+	return true, s.endTx(tx, audit.Actor(caller), &a, Revoked, now, by, "", detail)
+}

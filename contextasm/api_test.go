@@ -306,6 +306,10 @@ func TestWorkingSetExpiryAndCompletion(t *testing.T) {
 	recordTurn(t, env, tok, "s1", "USER", "Which vendor did we choose?")
 
 	got := assemble(t, env, tok, map[string]any{"query": "vendor", "budget": 500, "sessionId": "s1"})
+	if strings.Contains(got.Text, "Dear vendor") || got.excluded(short) != "OUT_OF_SCOPE" {
+		t.Errorf("draft item in the context of a real query, or not excluded as OUT_OF_SCOPE:\n%s", got.Text)
+	}
+	got = assemble(t, env, tok, map[string]any{"query": "vendor draft", "budget": 500, "sessionId": "s1"})
 	if !strings.Contains(got.Text, "[DRAFT — not final] artifact draft_email: Dear vendor, we accept") {
 		t.Errorf("draft item not labelled:\n%s", got.Text)
 	}
@@ -468,15 +472,17 @@ func TestScopeAndExclusions(t *testing.T) {
 	fact(t, env, tok, map[string]any{"id": "F-base2", "key": "budget", "value": "$120,000", "supersedes": "F-base"})
 	got := assemble(t, env, tok, map[string]any{"query": "room vendor budget remaining", "budget": 500, "sessionId": "s1"})
 	cases := []struct{ id, want string }{
-		{"F-s2", "OUT_OF_SCOPE"}, {"F-base", "SUPERSEDED"}, {"F-derived", "NEEDS_REVIEW"}, {"F-s1", ""}, {"F-hyp", ""},
+		{"F-s2", "OUT_OF_SCOPE"}, {"F-base", "SUPERSEDED"}, {"F-derived", "NEEDS_REVIEW"}, {"F-s1", ""}, {"F-hyp", "OUT_OF_SCOPE"},
 	}
 	for _, c := range cases {
 		if r := got.excluded(c.id); r != c.want {
 			t.Errorf("%s excluded as %q, want %q", c.id, r, c.want)
 		}
 	}
-	if !strings.Contains(got.Text, "[HYPOTHETICAL — not a commitment] vendor: GlobalTech") {
-		t.Errorf("hypothetical not labelled:\n%s", got.Text)
+	// Hypothetical content answers only a query about a hypothetical.
+	hyp := assemble(t, env, tok, map[string]any{"query": "what if we switch vendor", "budget": 500, "sessionId": "s1"})
+	if !strings.Contains(hyp.Text, "[HYPOTHETICAL — not a commitment] vendor: GlobalTech") || strings.Contains(got.Text, "GlobalTech") {
+		t.Errorf("hypothetical not labelled for a hypothetical query, or shown for a real one:\n%s\n%s", hyp.Text, got.Text)
 	}
 	if !strings.Contains(section(got, "Needs recalculation (derived from a changed value; old result withheld)"), "- remaining") || strings.Contains(got.Text, "$50,000") {
 		t.Errorf("needs-review fact shown as a plain fact:\n%s", got.Text)

@@ -60,10 +60,12 @@ type Query struct {
 	successor map[string]string
 }
 
-// Retired is a superseded fact's value and when it was superseded.
+// Retired is a superseded fact's value, the value of the head that
+// replaced it, and when it was superseded.
 type Retired struct {
 	ID    string
 	Value string
+	New   string
 	At    time.Time
 }
 

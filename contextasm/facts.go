@@ -158,6 +158,9 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 		case (f.Scope == facts.ScopeSession || f.Scope == facts.ScopeTask) && (q.SessionID == "" || f.ScopeID != q.SessionID):
 			excluded[f.ID] = assemble.ReasonOutOfScope
 			continue
+		case !f.Scope.Real() && !AboutHypothetical(q.Text):
+			excluded[f.ID] = assemble.ReasonOutOfScope
+			continue
 		}
 		val := f.ValueText()
 		if !c.always {
@@ -176,7 +179,7 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 		in.Facts = append(in.Facts, assemble.Fact{
 			ID: f.ID, Key: f.Key, Value: val, Scope: assemble.Scope(f.Scope),
 			IsConstraint: f.IsConstraint, ConstraintType: strings.ToLower(f.ConstraintType),
-			NeedsReview: f.NeedsReview(), Authority: s.Order.Rank(f.Source.Authority),
+			NeedsReview: f.NeedsReview() || Invalidated(val), Authority: s.Order.Rank(f.Source.Authority),
 			RecordedAt: f.RecordedAt, ValidFrom: f.ValidFrom, Score: c.score,
 		})
 	}
@@ -206,6 +209,9 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 	return nil
 }
 
+// invalidMarkers open a value that declares itself void.
+var invalidMarkers = []string{"[INVALIDATED", "[INVALID", "[RETRACTED", "[OBSOLETE", "[VOID", "[SUPERSEDED", "[DEPRECATED", "[WITHDRAWN"}
+
 // shown reports whether the caller of q may see fact id (one a candidate
 // superseded, which was not itself checked).
 func (s *FactSource) shown(tx *store.Txn, q *Query, id string) (bool, error) {
@@ -226,11 +232,30 @@ func (s *FactSource) shown(tx *store.Txn, q *Query, id string) (bool, error) {
 	return false, nil
 }
 
-// maxRetired bounds the superseded values looked up for stale turns.
-const maxRetired = 100
+// Invalidated reports whether a fact's value declares itself void
+// ("[INVALIDATED - was based on wrong data] ..."): such a fact is listed
+// for recalculation by key, its value withheld, like a fact whose base was
+// superseded.
+func Invalidated(value string) bool {
+	v := strings.ToUpper(strings.TrimSpace(value))
+	for _, m := range invalidMarkers {
+		if strings.HasPrefix(v, m) {
+			return true
+		}
+	}
+	return false
+}
 
-// retired records on q the values that candidates superseded, so that
-// turns still stating them are not replayed.
+// maxRetired bounds the superseded values looked up for stale turns, and
+// retiredDepth how far back a chain is followed.
+const (
+	maxRetired   = 100
+	retiredDepth = 5
+)
+
+// retired records on q the values that candidates superseded, following
+// each chain back a few links, so that turns still stating them are not
+// replayed. Each carries the value of the fact that replaced it.
 func (s *FactSource) retired(tx *store.Txn, q *Query, excluded map[string]assemble.Reason, included map[string]bool) error {
 	var ids []string
 	for id, r := range excluded {
@@ -242,21 +267,50 @@ func (s *FactSource) retired(tx *store.Txn, q *Query, excluded map[string]assemb
 	if len(ids) > maxRetired {
 		ids = ids[:maxRetired]
 	}
+	seen := map[string]bool{}
 	for _, id := range ids {
-		for _, sp := range tx.Partition().Spaces() {
-			var raw facts.Fact
-			err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw)
-			if errors.Is(err, store.ErrNotFound) {
-				continue
-			}
+		newer := ""
+		for depth := 0; id != "" && depth < retiredDepth && !seen[id]; depth++ {
+			seen[id] = true
+			f, ok, err := s.load(tx, q, id)
 			if err != nil {
 				return err
 			}
-			if f, ok := raw.In(q.View); ok && f.SupersededAt != nil {
-				q.Retired = append(q.Retired, Retired{ID: f.ID, Value: f.ValueText(), At: *f.SupersededAt})
+			if !ok || f.SupersededAt == nil {
+				break
 			}
-			break
+			if newer == "" {
+				if head, ok, err := s.load(tx, q, f.SupersededBy); err != nil {
+					return err
+				} else if ok && !Invalidated(head.ValueText()) {
+					// A head that declares itself void states
+					// nothing current.
+					newer = head.ValueText()
+				}
+			}
+			q.Retired = append(q.Retired, Retired{ID: f.ID, Value: f.ValueText(), New: newer, At: *f.SupersededAt})
+			id = f.Supersedes
 		}
 	}
 	return nil
+}
+
+// load reads fact id as of q's view from any of the partition's spaces.
+func (s *FactSource) load(tx *store.Txn, q *Query, id string) (facts.Fact, bool, error) {
+	if id == "" {
+		return facts.Fact{}, false, nil
+	}
+	for _, sp := range tx.Partition().Spaces() {
+		var raw facts.Fact
+		err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return facts.Fact{}, false, err
+		}
+		f, ok := raw.In(q.View)
+		return f, ok, nil
+	}
+	return facts.Fact{}, false, nil
 }

@@ -1,9 +1,11 @@
 package contextasm
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/stategraph/stategraph/assemble"
+	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
 )
@@ -42,7 +44,12 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 		docs[i] = it.Key + " " + it.Value
 	}
 	scores := bm.ScoreDocs(q.Text, docs)
+	real := !AboutHypothetical(q.Text)
 	for i, it := range live {
+		if real && !it.Scope.Real() {
+			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: it.ID, Kind: assemble.KindWorkItem, Reason: assemble.ReasonOutOfScope})
+			continue
+		}
 		in.Working = append(in.Working, assemble.WorkItem{
 			ID: it.ID, Key: it.Key, Value: it.Value, ItemType: assemble.ItemType(it.ItemType),
 			Scope: assemble.Scope(it.Scope), Priority: it.Priority, At: it.RecordedAt, Score: scores[i],
@@ -57,11 +64,16 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 		return err
 	}
 	var keep []session.Turn
-	for _, t := range turns {
+	aside := Asides(turns)
+	for i, t := range turns {
 		switch {
+		case real && t.Scope != "" && !t.Scope.Real():
+			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
+		case aside[i]:
+			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
 		case t.Expired(q.Now):
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonExpired})
-		case t.Superseded || states(t, q.Retired):
+		case t.SupersededIn(q.View) || states(t, q.Retired):
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonSuperseded})
 		default:
 			keep = append(keep, t)
@@ -78,15 +90,85 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 	return nil
 }
 
-// states reports whether turn t, recorded before a value was superseded,
-// states that value.
+// Conversation markers of an interruption and of the return from it.
+var (
+	reAsideStart = regexp.MustCompile(`(?i)\b(?:just exploratory|purely hypothetical|hypothetically speaking|for the sake of argument|thought experiment)\b|^\W*(?:hold on|hang on|wait a (?:sec|second|moment)|one (?:sec|second|moment)|quick (?:interruption|aside|detour)|sorry to interrupt|side ?note|sidebar|switching gears|before (?:we|i) (?:continue|forget)|urgent(?: interruption)?\s*[:-])\b`)
+	reAsideEnd   = regexp.MustCompile(`(?i)\b(?:enough \w+(?: \w+){0,3} for now|let's talk about (?:the )?real|back to|returning to|return to|resuming|continuing (?:with|the|our)?|where were we|as i was saying)\b`)
+)
+
+// Asides marks the turns of closed interruptions and explorations: from a
+// turn opening one ("Hold on - ...", "This is just exploratory") up to, not
+// including, the turn returning from it ("Back to the PR review", "that's
+// enough estimation for now"). They belong to the interruption, not to the
+// resumed topic, so they are not replayed; an interruption still open is
+// the current topic and stays.
+func Asides(turns []session.Turn) []bool {
+	out := make([]bool, len(turns))
+	start := -1
+	for i, t := range turns {
+		switch {
+		case start < 0 && reAsideStart.MatchString(t.Text):
+			start = i
+		case start >= 0 && reAsideEnd.MatchString(t.Text):
+			for j := start; j < i; j++ {
+				out[j] = true
+			}
+			start = -1
+		}
+	}
+	return out
+}
+
+// reHypothetical finds a query about hypothetical or draft content.
+var reHypothetical = regexp.MustCompile(`(?i)\b(?:hypothetical(?:ly)?|what if|suppose|supposing|scenario|imagine|draft|exploratory|estimat\w*|brainstorm\w*)\b`)
+
+// AboutHypothetical reports whether a query asks about hypothetical or
+// draft content; otherwise such content stays out of its context, labelled
+// or not, since a small context should hold what is real.
+func AboutHypothetical(query string) bool { return reHypothetical.MatchString(query) }
+
+// states reports whether turn t, recorded no later than a value was
+// superseded, states that value: it contains the whole value, or one of
+// the value's distinctive values (amounts, percentages, dates, times,
+// names) that the value replacing it does not carry. A turn stating old
+// and new values together ("it was X, it is now Y") goes too: the fact
+// carries the new value.
 func states(t session.Turn, retired []Retired) bool {
-	text := strings.ToLower(t.Text)
 	for _, r := range retired {
-		v := strings.ToLower(strings.TrimSpace(r.Value))
-		if len(v) >= minStaleValue && t.RecordedAt.Before(r.At) && strings.Contains(text, v) {
+		if t.RecordedAt.After(r.At) {
+			continue
+		}
+		v := strings.TrimSpace(r.Value)
+		if len(v) >= minStaleValue && detect.Mentions(t.Text, v) {
+			return true
+		}
+		if distinctiveOld(t.Text, v, r.New) {
 			return true
 		}
 	}
 	return false
+}
+
+// distinctiveOld reports whether text carries a distinctive value of old
+// that new lacks.
+func distinctiveOld(text, old, new string) bool {
+	for _, v := range only(detect.Distinctive(old), new) {
+		if len(v) >= minStaleValue || strings.ContainsAny(v, "0123456789") {
+			if detect.Mentions(text, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// only returns the values not mentioned in other.
+func only(vals []string, other string) []string {
+	var out []string
+	for _, v := range vals {
+		if !detect.Mentions(other, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -24,9 +24,16 @@ func (d Detection) Change(at time.Time) Change {
 // is not newer than that change. A value restored later ("let's go back to
 // X") is current again, so a write of it is not stale.
 func Stale(write Record, changes []Change) bool {
+	_, ok := StaleBy(write, changes)
+	return ok
+}
+
+// StaleBy is Stale that also returns the change that retired the write's
+// value.
+func StaleBy(write Record, changes []Change) (Change, bool) {
 	val := bare(write.Value)
 	if val == "" {
-		return false
+		return Change{}, false
 	}
 	cs := append([]Change(nil), changes...)
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].At.Before(cs[j].At) })
@@ -42,7 +49,10 @@ func Stale(write Record, changes []Change) bool {
 			retired = &cs[i]
 		}
 	}
-	return retired != nil && (write.At.IsZero() || !write.At.After(retired.At))
+	if retired != nil && (write.At.IsZero() || !write.At.After(retired.At)) {
+		return *retired, true
+	}
+	return Change{}, false
 }
 
 // relatedKeys reports whether two keys can name the same slot: either is

@@ -157,6 +157,14 @@ type Supersession struct {
 	At        time.Time `json:"at"`
 }
 
+// Staleness says why a write was recorded as stale: the value it restated
+// had already been replaced, by ReplacedBy, in a change found at At.
+type Staleness struct {
+	Reason     string    `json:"reason"`
+	ReplacedBy string    `json:"replacedBy"`
+	At         time.Time `json:"at"`
+}
+
 // Fact is a persistent fact as stored. Fields that change after the write
 // (SupersededBy, SupersededAt, ValidTo, NeedsReviewAt) carry the
 // transaction time at which they changed, so any past state can be
@@ -201,6 +209,11 @@ type Fact struct {
 	// under which it is also listed as a valid head.
 	Aliases []string `json:"aliases,omitempty"`
 
+	// Stale is set when the write restated a value the conversation had
+	// already replaced: the fact is kept for history but is invalid from
+	// birth (its valid time is empty) and never current.
+	Stale *Staleness `json:"stale,omitempty"`
+
 	// view is the view the fact was read in; edges resolve in it too.
 	view temporal.View
 }
@@ -238,7 +251,7 @@ func (f Fact) Interval() temporal.Interval {
 // it has not been superseded. A forgotten fact is never valid, in any view:
 // erasure is not undone by looking back.
 func (f Fact) IsValid() bool {
-	if f.Forgotten != nil {
+	if f.Stale != nil || f.Forgotten != nil {
 		return false
 	}
 	if f.view.AsOf != nil {

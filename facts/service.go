@@ -57,6 +57,13 @@ type Service struct {
 	// in f's transaction; an error aborts the write. The conflicts package
 	// uses it to open a Conflict between valid facts that disagree.
 	OnWrite func(tx *store.Txn, caller authority.Identity, f Fact, rivals []Fact) error
+	// Stale, when set, is asked about every explicit write (not a
+	// detection's, not a promotion's) before it is stored: a non-nil
+	// Staleness means the write restates a value the conversation already
+	// replaced. Such a fact is stored invalid from birth, supersedes
+	// nothing and opens no conflict. It runs in the write's transaction.
+	// in is the write as asked (whether validFrom was given, say).
+	Stale func(tx *store.Txn, f Fact, in WriteInput) (*Staleness, error)
 }
 
 // Option configures a Service.
@@ -87,7 +94,8 @@ type ForgetListener interface {
 // AddListener registers l. Call it before serving.
 func (s *Service) AddListener(l Listener) { s.listeners = append(s.listeners, l) }
 
-// Observe registers fn, called after every committed Write (for metrics).
+// Observe registers fn, called after every committed write, by Write or
+// inside another mutation's transaction by WriteTx (for metrics).
 // Call it before serving.
 func (s *Service) Observe(fn func(written Fact, superseded *Fact)) {
 	s.observers = append(s.observers, fn)
@@ -190,16 +198,10 @@ func (s *Service) Write(ctx context.Context, in WriteInput) (Fact, error) {
 		return Fact{}, err
 	}
 	var out Fact
-	var old *Fact
 	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
-		out, old, err = s.writeTx(tx, caller, in)
+		out, _, err = s.writeTx(tx, caller, in)
 		return err
 	})
-	if err == nil {
-		for _, fn := range s.observers {
-			fn(out, old)
-		}
-	}
 	return out, err
 }
 
@@ -219,6 +221,13 @@ func (s *Service) writeTx(tx *store.Txn, caller authority.Identity, in WriteInpu
 		if err := l.FactWritten(tx, caller, f, old); err != nil {
 			return Fact{}, nil, err
 		}
+	}
+	if len(s.observers) > 0 {
+		tx.AfterCommit(func() {
+			for _, fn := range s.observers {
+				fn(f, old)
+			}
+		})
 	}
 	return f, old, nil
 }
@@ -313,6 +322,22 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 		}
 		if err := tx.Put(depSpace, store.TableFactDerived, store.Suffix(nil).Str(dep).Raw(f.ID), nil, 0); err != nil {
 			return Fact{}, nil, err
+		}
+	}
+	if s.Stale != nil && in.Detection == "" && in.PromotedFrom == "" {
+		st, err := s.Stale(tx, f, in)
+		if err != nil {
+			return Fact{}, nil, err
+		}
+		if st != nil {
+			f.Stale = st
+			never := f.ValidFrom
+			f.ValidTo = &never
+			if err := s.put(tx, sp, f); err != nil {
+				return Fact{}, nil, err
+			}
+			f.view = temporal.View{}
+			return f, nil, indexNew(tx, sp, f)
 		}
 	}
 	var old, refused *Fact // refused: a higher-authority fact this write asked to supersede

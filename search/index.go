@@ -146,6 +146,10 @@ func SpaceOf(p tenancy.Partition, f facts.Fact) (tenancy.Space, bool) {
 
 // FactWritten indexes written and retires superseded, in tx.
 func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.Fact, superseded *facts.Fact) error {
+	if written.Stale != nil {
+		// Invalid from birth and in every view: nothing to find.
+		return nil
+	}
 	sp, ok := SpaceOf(tx.Partition(), written)
 	if !ok {
 		return errors.New("search: fact in a space outside the partition")

@@ -19,6 +19,7 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/contextasm"
+	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
@@ -26,6 +27,7 @@ import (
 	"github.com/stategraph/stategraph/graph/resolvers"
 	"github.com/stategraph/stategraph/httpguard"
 	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
@@ -209,13 +211,19 @@ func New(o Options) (*Server, error) {
 	fs.OnWrite = cs.FactWritten
 	cs.Assertions = as
 	cache := tokens.NewCache(counter, contextCacheLines)
+	sessions := session.NewService(st, o.Clock, fs)
+	rev := revision.New(revision.Options{
+		Store: st, Clock: o.Clock, Facts: fs, Index: index, Sessions: sessions,
+		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(),
+	})
 	s := &Server{store: st, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 	res := &resolvers.Resolver{
 		FactService:      fs,
 		Audit:            audit.NewTrail(st).WithVisibility("fact", fs.Visible),
 		AssertionService: as,
 		ConflictService:  cs,
-		Sessions:         session.NewService(st, o.Clock, fs),
+		Sessions:         sessions,
+		Revision:         rev,
 		Environment:      environment.NewService(st, o.Clock),
 		Context: contextasm.New(contextasm.Options{
 			Store: st, Clock: o.Clock,

@@ -97,10 +97,19 @@ type Turn struct {
 	At         time.Time `json:"at"`
 	RecordedAt time.Time `json:"recordedAt"`
 	ExpiresAt  time.Time `json:"expiresAt"`
+	// Scope is the reach of the turn's content: HYPOTHETICAL and DRAFT
+	// turns are never presented as real. Empty means GLOBAL.
+	Scope facts.Scope `json:"scope,omitempty"`
 	// Superseded is set by supersession detection when the turn's
 	// content was replaced; a superseded turn is never replayed.
-	Superseded   bool   `json:"superseded,omitempty"`
-	SupersededBy string `json:"supersededBy,omitempty"`
+	Superseded   bool       `json:"superseded,omitempty"`
+	SupersededBy string     `json:"supersededBy,omitempty"`
+	SupersededAt *time.Time `json:"supersededAt,omitempty"` // transaction time
+}
+
+// SupersededIn reports whether view v knows that the turn was superseded.
+func (t Turn) SupersededIn(v temporal.View) bool {
+	return t.Superseded && (t.SupersededAt == nil || v.Known(*t.SupersededAt))
 }
 
 // Expired reports whether the turn has expired at now.
@@ -217,43 +226,79 @@ type TurnInput struct {
 	SessionID string
 	Speaker   Speaker
 	Text      string
-	At        *time.Time // default now
+	At        *time.Time  // default now
+	Scope     facts.Scope // default GLOBAL
 }
 
 // RecordTurn stores a turn in the caller's session. Its id is "T-" and a
 // ULID.
 func (s *Service) RecordTurn(ctx context.Context, in TurnInput) (Turn, error) {
-	if err := validSession(in.SessionID); err != nil {
+	var t Turn
+	err := s.update(ctx, func(tx *store.Txn, _ authority.Identity) error {
+		var err error
+		t, err = s.RecordTurnTx(tx, in)
+		return err
+	})
+	return t, err
+}
+
+// RecordTurnTx stores a turn inside tx, so that detection can apply what
+// the turn changed in the same transaction.
+func (s *Service) RecordTurnTx(tx *store.Txn, in TurnInput) (Turn, error) {
+	if err := in.validate(); err != nil {
 		return Turn{}, err
-	}
-	switch {
-	case !in.Speaker.Valid():
-		return Turn{}, fault.BadInputf("speaker", "unknown speaker %q", in.Speaker)
-	case strings.TrimSpace(in.Text) == "" || len(in.Text) > MaxTurnLen || !utf8.ValidString(in.Text):
-		return Turn{}, fault.BadInputf("text", "text must be non-empty valid UTF-8 of at most %d bytes", MaxTurnLen)
-	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
-		return Turn{}, fault.BadInputf("at", "at is out of range")
 	}
 	now := s.clock.Now()
 	t := Turn{
 		ID: "T-" + ulid.Make().String(), SessionID: in.SessionID, Speaker: in.Speaker, Text: in.Text,
-		At: now, RecordedAt: now, ExpiresAt: now.Add(DefaultTTL),
+		At: now, RecordedAt: now, ExpiresAt: now.Add(DefaultTTL), Scope: in.Scope,
 	}
 	if in.At != nil {
 		t.At = in.At.UTC()
 	}
-	err := s.update(ctx, func(tx *store.Txn, _ authority.Identity) error {
-		if err := touch(tx, in.SessionID, now); err != nil {
-			return err
-		}
-		sp := tx.Partition().Private()
-		ttl := DefaultTTL + cleanupGrace
-		if err := tx.Put(sp, store.TableTurn, store.Suffix(nil).Str(t.SessionID).Time(t.At).Str(t.ID), t, ttl); err != nil {
-			return err
-		}
-		return tx.Put(sp, store.TableTurnByID, store.Suffix(nil).Raw(t.ID), turnRef{SessionID: t.SessionID, At: t.At}, ttl)
-	})
-	return t, err
+	if err := touch(tx, in.SessionID, now); err != nil {
+		return Turn{}, err
+	}
+	if err := putTurn(tx, t); err != nil {
+		return Turn{}, err
+	}
+	return t, nil
+}
+
+func (in TurnInput) validate() error {
+	if err := validSession(in.SessionID); err != nil {
+		return err
+	}
+	switch {
+	case !in.Speaker.Valid():
+		return fault.BadInputf("speaker", "unknown speaker %q", in.Speaker)
+	case strings.TrimSpace(in.Text) == "" || len(in.Text) > MaxTurnLen || !utf8.ValidString(in.Text):
+		return fault.BadInputf("text", "text must be non-empty valid UTF-8 of at most %d bytes", MaxTurnLen)
+	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
+		return fault.BadInputf("at", "at is out of range")
+	case in.Scope != "" && !in.Scope.Valid():
+		return fault.BadInputf("scope", "unknown scope %q", in.Scope)
+	}
+	return nil
+}
+
+func putTurn(tx *store.Txn, t Turn) error {
+	sp := tx.Partition().Private()
+	ttl := t.ExpiresAt.Sub(t.RecordedAt) + cleanupGrace
+	if err := tx.Put(sp, store.TableTurn, store.Suffix(nil).Str(t.SessionID).Time(t.At).Str(t.ID), t, ttl); err != nil {
+		return err
+	}
+	return tx.Put(sp, store.TableTurnByID, store.Suffix(nil).Raw(t.ID), turnRef{SessionID: t.SessionID, At: t.At}, ttl)
+}
+
+// SupersedeTurnTx marks turn t superseded by the record named by, so that
+// it is never replayed. The turn keeps its place and its expiry.
+func SupersedeTurnTx(tx *store.Txn, t Turn, by string, now time.Time) error {
+	if t.Superseded {
+		return nil
+	}
+	t.Superseded, t.SupersededBy, t.SupersededAt = true, by, &now
+	return putTurn(tx, t)
 }
 
 // ItemsTx returns the items of session as known in v: for each key its

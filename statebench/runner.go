@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/stategraph/stategraph/authority"
 )
@@ -18,7 +19,7 @@ const (
 	opWriteFact   = `mutation($in: FactInput!) { writeFact(input: $in) { id } }`
 	opSetEnv      = `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { key } }`
 	opPutItem     = `mutation($in: WorkingItemInput!) { putWorkingItem(input: $in) { id } }`
-	opRecordTurn  = `mutation($in: TurnInput!) { recordTurn(input: $in) { turn { id } } }`
+	opRecordTurn  = `mutation($in: TurnInput!) { recordTurn(input: $in) { turn { id } scope detections { kind cue superseded { id kind } key previous replacement confidence blocked } } }`
 	opAssemble    = `query($in: ContextInput!) { assembleContext(input: $in) { text tokens included { id kind layer reason score } excluded { id kind reason } withheld } }`
 	placeholderID = "W-AUTO"
 )
@@ -55,9 +56,20 @@ type QueryResult struct {
 	Violations []string        `json:"violations"`
 }
 
+// TurnLog is what recordTurn reported for one turn; its JSON form is a line
+// of turns.jsonl.
+type TurnLog struct {
+	Timeline string          `json:"timeline"`
+	Text     string          `json:"text"`
+	ID       string          `json:"id"`
+	Scope    string          `json:"scope"`
+	Detected json.RawMessage `json:"detections"`
+}
+
 // Result is a whole run.
 type Result struct {
 	Queries []QueryResult
+	Turns   []TurnLog
 	Report  Report
 	// Rejected counts writes the server refused (each is also a warning).
 	Rejected int
@@ -83,6 +95,7 @@ func Run(ctx context.Context, c *Client, timelines []Timeline, o Options) (Resul
 	type outcome struct {
 		idx      int
 		queries  []QueryResult
+		turns    []TurnLog
 		warnings []string
 		err      error
 	}
@@ -96,7 +109,7 @@ func Run(ctx context.Context, c *Client, timelines []Timeline, o Options) (Resul
 			for i := range jobs {
 				r := &replay{c: c, tl: todo[i], o: o}
 				err := r.run(ctx)
-				results <- outcome{idx: i, queries: r.queries, warnings: r.warnings, err: err}
+				results <- outcome{idx: i, queries: r.queries, turns: r.turns, warnings: r.warnings, err: err}
 			}
 		}()
 	}
@@ -135,6 +148,7 @@ func Run(ctx context.Context, c *Client, timelines []Timeline, o Options) (Resul
 	var tally Tally
 	for i, r := range per {
 		res.Warnings = append(res.Warnings, r.warnings...)
+		res.Turns = append(res.Turns, r.turns...)
 		for _, q := range r.queries {
 			tally.Add(todo[i].Track, Score(q.Context, groundTruth(todo[i], q.Query)), q.Tokens)
 			res.Queries = append(res.Queries, q)
@@ -168,6 +182,7 @@ type replay struct {
 	session      string
 	ids          map[string]string // data id -> server id
 	queries      []QueryResult
+	turns        []TurnLog
 	warnings     []string
 }
 
@@ -218,7 +233,7 @@ func (r *replay) run(ctx context.Context) error {
 			err = r.turn(ctx, e)
 		case KindStateWrite, KindSupersession:
 			for _, w := range e.Writes {
-				if werr := r.write(ctx, w, i); werr != nil {
+				if werr := r.write(ctx, w, i, e.TS); werr != nil {
 					err = werr
 					break
 				}
@@ -267,7 +282,7 @@ func (r *replay) loadInitial(ctx context.Context) error {
 		return r.write(ctx, Write{
 			ID: f.ID, Layer: LayerFacts, Key: f.Key, Value: f.Value, Source: f.Source, Scope: f.Scope,
 			Supersedes: f.Supersedes, DependsOn: f.DependsOn, IsConstraint: f.IsConstraint, ConstraintType: f.ConstraintType,
-		}, -1)
+		}, -1, f.TS)
 	}
 	for _, f := range is.PersistentFacts {
 		if err := writeOne(f, 0); err != nil {
@@ -281,6 +296,9 @@ func (r *replay) loadInitial(ctx context.Context) error {
 	}
 	var env []map[string]any
 	for _, k := range sortedKeys(is.Environment) {
+		if reservedEnv[k] {
+			continue
+		}
 		env = append(env, map[string]any{"key": k, "value": string(is.Environment[k])})
 	}
 	if len(env) > 0 {
@@ -289,13 +307,19 @@ func (r *replay) loadInitial(ctx context.Context) error {
 	return nil
 }
 
+// reservedEnv are environment keys the service sets itself at assembly.
+var reservedEnv = map[string]bool{"now": true, "date": true}
+
 var restricted = regexp.MustCompile(`(?i)\[RESTRICTED[^\]]*\]`)
 
 // write applies one write of the data, as a client mapping its records
 // onto the API would.
-func (r *replay) write(ctx context.Context, w Write, event int) error {
+func (r *replay) write(ctx context.Context, w Write, event int, at time.Time) error {
 	switch w.Layer {
 	case LayerEnvironment:
+		if reservedEnv[w.Key] {
+			return nil
+		}
 		return r.do(ctx, r.loader, opSetEnv, []map[string]any{{"key": w.Key, "value": string(w.Value)}})
 	case LayerWorkingSet:
 		return r.putItem(ctx, w.Key, string(w.Value), "CONTEXT", "")
@@ -318,6 +342,11 @@ func (r *replay) write(ctx context.Context, w Write, event int) error {
 		src["eventIndex"] = event
 	}
 	in["source"] = src
+	if !at.IsZero() {
+		// When the record was true: it tells a write restating a value
+		// the conversation replaced later from a newer one.
+		in["validFrom"] = at
+	}
 	if s := scopeOf(string(w.Scope)); s != "" {
 		in["scope"] = s
 	}
@@ -348,6 +377,12 @@ func (r *replay) write(ctx context.Context, w Write, event int) error {
 	var out struct{ WriteFact struct{ ID string } }
 	err := r.c.Do(ctx, r.loader, opWriteFact, map[string]any{"in": in}, &out)
 	var re *ResponseError
+	if errors.As(err, &re) && in["validFrom"] != nil && re.Code() == "BAD_USER_INPUT" && strings.Contains(re.Error(), "validFrom") {
+		// The data dates a successor before its predecessor: record it
+		// now instead.
+		delete(in, "validFrom")
+		err = r.c.Do(ctx, r.loader, opWriteFact, map[string]any{"in": in}, &out)
+	}
 	if errors.As(err, &re) && in["supersedes"] != nil && (re.Code() == "NOT_FOUND" || re.Code() == "CONFLICT") {
 		// The data names a fact that is gone or already replaced: record
 		// the value anyway, as a client that cannot fix the data would.
@@ -368,8 +403,17 @@ func (r *replay) write(ctx context.Context, w Write, event int) error {
 	return nil
 }
 
+// scopeMarker is the data's "[SCOPE: Alice's session]" prefix: content
+// confined to another context (an exercise, another user's session).
+var scopeMarker = regexp.MustCompile(`(?i)^\s*\[SCOPE:[^\]]*\]`)
+
 func (r *replay) putItem(ctx context.Context, key, value, itemType, priority string) error {
 	in := map[string]any{"sessionId": r.session, "key": key, "value": value, "itemType": itemTypeOf(itemType)}
+	if scopeMarker.MatchString(value) {
+		// Not real state of this session: a client records it as
+		// hypothetical.
+		in["scope"] = "HYPOTHETICAL"
+	}
 	if p := priorityOf(priority); p != 0 {
 		in["priority"] = p
 	}
@@ -385,7 +429,25 @@ func (r *replay) turn(ctx context.Context, e Event) error {
 	if !e.TS.IsZero() {
 		in["at"] = e.TS
 	}
-	return r.do(ctx, r.user, opRecordTurn, in)
+	var out struct {
+		RecordTurn struct {
+			Turn       struct{ ID string }
+			Scope      string
+			Detections json.RawMessage
+		}
+	}
+	err := r.c.Do(ctx, r.user, opRecordTurn, map[string]any{"in": in}, &out)
+	var re *ResponseError
+	if errors.As(err, &re) && re.Status == 200 {
+		r.warn("%v", err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rt := out.RecordTurn
+	r.turns = append(r.turns, TurnLog{Timeline: r.tl.ID, Text: string(e.Text), ID: rt.Turn.ID, Scope: rt.Scope, Detected: rt.Detections})
+	return nil
 }
 
 func (r *replay) query(ctx context.Context, e Event, n int) error {

@@ -93,6 +93,12 @@ const (
 	// (the user's entries).
 	TableEnvironment Table = 'V'
 
+	// TableRevisionChange (package revision): at, id -> a change the
+	// conversation made (key, old value, new value), in the shared space;
+	// it lets later writes restating a replaced value be recognised as
+	// stale.
+	TableRevisionChange Table = 'Q'
+
 	// Keep this list the single register of table bytes.
 )
 

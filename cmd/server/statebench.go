@@ -168,6 +168,19 @@ func writeOutputs(dir string, res statebench.Result) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
+	tf, err := os.Create(filepath.Join(dir, "turns.jsonl"))
+	if err != nil {
+		return err
+	}
+	enc = json.NewEncoder(tf)
+	for _, t := range res.Turns {
+		if err := enc.Encode(t); err != nil {
+			return errors.Join(err, tf.Close())
+		}
+	}
+	if err := tf.Close(); err != nil {
+		return err
+	}
 	sum, err := json.MarshalIndent(map[string]any{
 		"overall": res.Report.Overall, "tracks": res.Report.Tracks, "warnings": res.Warnings,
 	}, "", "  ")

@@ -881,6 +881,8 @@ func (ec *executionContext) fieldContext_Decision_promoted(_ context.Context, fi
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -1149,6 +1151,8 @@ func (ec *executionContext) fieldContext_Entity_facts(_ context.Context, field g
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -2067,6 +2071,8 @@ func (ec *executionContext) fieldContext_StateAssertion_promotedTo(_ context.Con
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},

@@ -13,6 +13,7 @@ import (
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/graph/model"
+	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -396,6 +397,8 @@ func (ec *executionContext) fieldContext_CompleteObjectiveResult_promoted(_ cont
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -1447,7 +1450,7 @@ func (ec *executionContext) fieldContext_Turn_at(_ context.Context, field graphq
 	return fc, nil
 }
 
-func (ec *executionContext) _TurnResult_turn(ctx context.Context, field graphql.CollectedField, obj *model.TurnResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _TurnResult_turn(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1457,7 +1460,7 @@ func (ec *executionContext) _TurnResult_turn(ctx context.Context, field graphql.
 			return obj.Turn, nil
 		},
 		nil,
-		ec.marshalNTurn2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋsessionᚐTurn,
+		ec.marshalNTurn2githubᚗcomᚋstategraphᚋstategraphᚋsessionᚐTurn,
 		true,
 		true,
 	)
@@ -1481,6 +1484,119 @@ func (ec *executionContext) fieldContext_TurnResult_turn(_ context.Context, fiel
 				return ec.fieldContext_Turn_at(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Turn", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TurnResult_scope(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_scope,
+		func(ctx context.Context) (any, error) {
+			return obj.Scope, nil
+		},
+		nil,
+		ec.marshalNTurnScope2githubᚗcomᚋstategraphᚋstategraphᚋdetectᚐScope,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_scope(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type TurnScope does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TurnResult_detections(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_detections,
+		func(ctx context.Context) (any, error) {
+			return obj.Detections, nil
+		},
+		nil,
+		ec.marshalNTurnDetection2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐDetectionᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_detections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "kind":
+				return ec.fieldContext_TurnDetection_kind(ctx, field)
+			case "cue":
+				return ec.fieldContext_TurnDetection_cue(ctx, field)
+			case "superseded":
+				return ec.fieldContext_TurnDetection_superseded(ctx, field)
+			case "key":
+				return ec.fieldContext_TurnDetection_key(ctx, field)
+			case "previous":
+				return ec.fieldContext_TurnDetection_previous(ctx, field)
+			case "replacement":
+				return ec.fieldContext_TurnDetection_replacement(ctx, field)
+			case "confidence":
+				return ec.fieldContext_TurnDetection_confidence(ctx, field)
+			case "blocked":
+				return ec.fieldContext_TurnDetection_blocked(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type TurnDetection", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TurnResult_constraint(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_constraint,
+		func(ctx context.Context) (any, error) {
+			return obj.Constraint, nil
+		},
+		nil,
+		ec.marshalOTurnConstraint2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐConstraint,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_constraint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "type":
+				return ec.fieldContext_TurnConstraint_type(ctx, field)
+			case "cue":
+				return ec.fieldContext_TurnConstraint_cue(ctx, field)
+			case "text":
+				return ec.fieldContext_TurnConstraint_text(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type TurnConstraint", field.Name)
 		},
 	}
 	return fc, nil
@@ -2540,7 +2656,7 @@ func (ec *executionContext) _Turn(ctx context.Context, sel ast.SelectionSet, obj
 
 var turnResultImplementors = []string{"TurnResult"}
 
-func (ec *executionContext) _TurnResult(ctx context.Context, sel ast.SelectionSet, obj *model.TurnResult) graphql.Marshaler {
+func (ec *executionContext) _TurnResult(ctx context.Context, sel ast.SelectionSet, obj *revision.Result) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, turnResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -2554,6 +2670,18 @@ func (ec *executionContext) _TurnResult(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "scope":
+			out.Values[i] = ec._TurnResult_scope(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "detections":
+			out.Values[i] = ec._TurnResult_detections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "constraint":
+			out.Values[i] = ec._TurnResult_constraint(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -2932,14 +3060,8 @@ func (ec *executionContext) marshalNTranscriptEntryKind2githubᚗcomᚋstategrap
 	return res
 }
 
-func (ec *executionContext) marshalNTurn2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋsessionᚐTurn(ctx context.Context, sel ast.SelectionSet, v *session.Turn) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Turn(ctx, sel, v)
+func (ec *executionContext) marshalNTurn2githubᚗcomᚋstategraphᚋstategraphᚋsessionᚐTurn(ctx context.Context, sel ast.SelectionSet, v session.Turn) graphql.Marshaler {
+	return ec._Turn(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNTurnInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐTurnInput(ctx context.Context, v any) (model.TurnInput, error) {
@@ -2947,11 +3069,11 @@ func (ec *executionContext) unmarshalNTurnInput2githubᚗcomᚋstategraphᚋstat
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNTurnResult2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐTurnResult(ctx context.Context, sel ast.SelectionSet, v model.TurnResult) graphql.Marshaler {
+func (ec *executionContext) marshalNTurnResult2githubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐResult(ctx context.Context, sel ast.SelectionSet, v revision.Result) graphql.Marshaler {
 	return ec._TurnResult(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNTurnResult2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐTurnResult(ctx context.Context, sel ast.SelectionSet, v *model.TurnResult) graphql.Marshaler {
+func (ec *executionContext) marshalNTurnResult2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐResult(ctx context.Context, sel ast.SelectionSet, v *revision.Result) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")

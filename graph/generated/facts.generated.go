@@ -590,6 +590,8 @@ func (ec *executionContext) fieldContext_Fact_supersedes(_ context.Context, fiel
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -671,6 +673,8 @@ func (ec *executionContext) fieldContext_Fact_supersededBy(_ context.Context, fi
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -795,6 +799,8 @@ func (ec *executionContext) fieldContext_Fact_dependsOn(_ context.Context, field
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -876,6 +882,8 @@ func (ec *executionContext) fieldContext_Fact_derivedFacts(_ context.Context, fi
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -1065,6 +1073,43 @@ func (ec *executionContext) fieldContext_Fact_forgotten(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Fact_stale(ctx context.Context, field graphql.CollectedField, obj *facts.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Fact_stale,
+		func(ctx context.Context) (any, error) {
+			return obj.Stale, nil
+		},
+		nil,
+		ec.marshalOStaleness2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐStaleness,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Fact_stale(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Fact",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "reason":
+				return ec.fieldContext_Staleness_reason(ctx, field)
+			case "replacedBy":
+				return ec.fieldContext_Staleness_replacedBy(ctx, field)
+			case "at":
+				return ec.fieldContext_Staleness_at(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Staleness", field.Name)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _FactConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.FactConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1238,6 +1283,8 @@ func (ec *executionContext) fieldContext_FactEdge_node(_ context.Context, field 
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -2134,6 +2181,8 @@ func (ec *executionContext) _Fact(ctx context.Context, sel ast.SelectionSet, obj
 			out.Values[i] = ec._Fact_restrictedTo(ctx, field, obj)
 		case "forgotten":
 			out.Values[i] = ec._Fact_forgotten(ctx, field, obj)
+		case "stale":
+			out.Values[i] = ec._Fact_stale(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -149,6 +149,7 @@ type ComplexityRoot struct {
 		Scope          func(childComplexity int) int
 		ScopeID        func(childComplexity int) int
 		Source         func(childComplexity int) int
+		Stale          func(childComplexity int) int
 		SupersededAt   func(childComplexity int) int
 		SupersededBy   func(childComplexity int) int
 		Supersedes     func(childComplexity int) int
@@ -238,6 +239,12 @@ type ComplexityRoot struct {
 		Type       func(childComplexity int) int
 	}
 
+	Staleness struct {
+		At         func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		ReplacedBy func(childComplexity int) int
+	}
+
 	StateAssertion struct {
 		Authority       func(childComplexity int) int
 		Conflicts       func(childComplexity int) int
@@ -305,6 +312,11 @@ type ComplexityRoot struct {
 		UntilEvent func(childComplexity int) int
 	}
 
+	SupersededRecord struct {
+		ID   func(childComplexity int) int
+		Kind func(childComplexity int) int
+	}
+
 	Supersession struct {
 		Actor     func(childComplexity int) int
 		At        func(childComplexity int) int
@@ -341,8 +353,28 @@ type ComplexityRoot struct {
 		Text    func(childComplexity int) int
 	}
 
+	TurnConstraint struct {
+		Cue  func(childComplexity int) int
+		Text func(childComplexity int) int
+		Type func(childComplexity int) int
+	}
+
+	TurnDetection struct {
+		Blocked     func(childComplexity int) int
+		Confidence  func(childComplexity int) int
+		Cue         func(childComplexity int) int
+		Key         func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Previous    func(childComplexity int) int
+		Replacement func(childComplexity int) int
+		Superseded  func(childComplexity int) int
+	}
+
 	TurnResult struct {
-		Turn func(childComplexity int) int
+		Constraint func(childComplexity int) int
+		Detections func(childComplexity int) int
+		Scope      func(childComplexity int) int
+		Turn       func(childComplexity int) int
 	}
 
 	WorkingItem struct {
@@ -925,6 +957,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Fact.Source(childComplexity), true
 
+	case "Fact.stale":
+		if e.ComplexityRoot.Fact.Stale == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.Stale(childComplexity), true
+
 	case "Fact.supersededAt":
 		if e.ComplexityRoot.Fact.SupersededAt == nil {
 			break
@@ -1455,6 +1494,27 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Source.Type(childComplexity), true
 
+	case "Staleness.at":
+		if e.ComplexityRoot.Staleness.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Staleness.At(childComplexity), true
+
+	case "Staleness.reason":
+		if e.ComplexityRoot.Staleness.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Staleness.Reason(childComplexity), true
+
+	case "Staleness.replacedBy":
+		if e.ComplexityRoot.Staleness.ReplacedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Staleness.ReplacedBy(childComplexity), true
+
 	case "StateAssertion.authority":
 		if e.ComplexityRoot.StateAssertion.Authority == nil {
 			break
@@ -1756,6 +1816,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StateValidity.UntilEvent(childComplexity), true
 
+	case "SupersededRecord.id":
+		if e.ComplexityRoot.SupersededRecord.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SupersededRecord.ID(childComplexity), true
+
+	case "SupersededRecord.kind":
+		if e.ComplexityRoot.SupersededRecord.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SupersededRecord.Kind(childComplexity), true
+
 	case "Supersession.actor":
 		if e.ComplexityRoot.Supersession.Actor == nil {
 			break
@@ -1923,6 +1997,104 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Turn.Text(childComplexity), true
+
+	case "TurnConstraint.cue":
+		if e.ComplexityRoot.TurnConstraint.Cue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnConstraint.Cue(childComplexity), true
+
+	case "TurnConstraint.text":
+		if e.ComplexityRoot.TurnConstraint.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnConstraint.Text(childComplexity), true
+
+	case "TurnConstraint.type":
+		if e.ComplexityRoot.TurnConstraint.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnConstraint.Type(childComplexity), true
+
+	case "TurnDetection.blocked":
+		if e.ComplexityRoot.TurnDetection.Blocked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnDetection.Blocked(childComplexity), true
+
+	case "TurnDetection.confidence":
+		if e.ComplexityRoot.TurnDetection.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnDetection.Confidence(childComplexity), true
+
+	case "TurnDetection.cue":
+		if e.ComplexityRoot.TurnDetection.Cue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnDetection.Cue(childComplexity), true
+
+	case "TurnDetection.key":
+		if e.ComplexityRoot.TurnDetection.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnDetection.Key(childComplexity), true
+
+	case "TurnDetection.kind":
+		if e.ComplexityRoot.TurnDetection.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnDetection.Kind(childComplexity), true
+
+	case "TurnDetection.previous":
+		if e.ComplexityRoot.TurnDetection.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnDetection.Previous(childComplexity), true
+
+	case "TurnDetection.replacement":
+		if e.ComplexityRoot.TurnDetection.Replacement == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnDetection.Replacement(childComplexity), true
+
+	case "TurnDetection.superseded":
+		if e.ComplexityRoot.TurnDetection.Superseded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnDetection.Superseded(childComplexity), true
+
+	case "TurnResult.constraint":
+		if e.ComplexityRoot.TurnResult.Constraint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Constraint(childComplexity), true
+
+	case "TurnResult.detections":
+		if e.ComplexityRoot.TurnResult.Detections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Detections(childComplexity), true
+
+	case "TurnResult.scope":
+		if e.ComplexityRoot.TurnResult.Scope == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Scope(childComplexity), true
 
 	case "TurnResult.turn":
 		if e.ComplexityRoot.TurnResult.Turn == nil {
@@ -2413,7 +2585,7 @@ extend type Query {
 extend type Mutation {
   "Puts a working-set item (a new version of the item with that key) in the caller's session."
   putWorkingItem(input: WorkingItemInput!): WorkingItem!
-  "Records a conversation turn in the caller's session."
+  "Records a conversation turn in the caller's session and applies the supersessions it states."
   recordTurn(input: TurnInput!): TurnResult!
   "Promotes the named items to persistent facts and archives the rest of the session to its transcript, in one transaction."
   completeObjective(input: CompleteObjectiveInput!): CompleteObjectiveResult!
@@ -2541,8 +2713,13 @@ type Turn {
   at: Time!
 }
 
+"A recorded turn and what it changed."
 type TurnResult {
   turn: Turn!
+  scope: TurnScope!
+  "Supersessions found and applied (or blocked), in the same transaction as the turn."
+  detections: [TurnDetection!]!
+  constraint: TurnConstraint
 }
 
 input CompleteObjectiveInput {
@@ -2827,6 +3004,82 @@ extend type Mutation {
   the tombstone. Only user memory can be forgotten.
   """
   forgetFact(id: ID!): Fact!
+}
+`, BuiltIn: false},
+	{Name: "../revision.graphqls", Input: `# Supersession detection from conversation: what recordTurn found in a turn
+# and applied through the supersession machinery.
+
+"Why a turn was found to supersede something."
+enum DetectionKind {
+  "A correction or change word: actually, instead, no longer, moved, ..."
+  EXPLICIT
+  "The same key or slot given a different value, without a change word."
+  IMPLICIT
+  "Attributed to a role of manager rank or above: per the CEO, board policy."
+  AUTHORITY
+  "A dated or 'now' update of a time-sensitive value: prices, deadlines, status."
+  TEMPORAL
+}
+
+"The reach of a turn's content. Only GLOBAL turns change real state."
+enum TurnScope {
+  HYPOTHETICAL
+  DRAFT
+  TASK
+  GLOBAL
+}
+
+"What kind of record a detection superseded."
+enum SupersededKind {
+  FACT
+  TURN
+  ASSERTION
+}
+
+type SupersededRecord {
+  id: ID!
+  kind: SupersededKind!
+}
+
+"One supersession found in a turn."
+type TurnDetection {
+  kind: DetectionKind!
+  "The words that triggered it."
+  cue: String!
+  "What it superseded (facts first); empty when blocked."
+  superseded: [SupersededRecord!]!
+  "The key of the superseded fact, when a fact was involved."
+  key: String
+  "The value replaced."
+  previous: String
+  "The new value, or the turn's text when none could be isolated."
+  replacement: String!
+  "0 to 1."
+  confidence: Float!
+  "The statement ranks below a record it would replace: nothing was superseded."
+  blocked: Boolean!
+}
+
+"A rule a turn states."
+type TurnConstraint {
+  "prohibition, deadline, budget, policy, limit or requirement."
+  type: String!
+  cue: String!
+  text: String!
+}
+
+"Why a write was stored stale: it restated a value the conversation had replaced."
+type Staleness {
+  reason: String!
+  "The value that had replaced it."
+  replacedBy: String!
+  "When the conversation replaced it."
+  at: Time!
+}
+
+extend type Fact {
+  "Set when the write restated a replaced value: the fact was never valid."
+  stale: Staleness
 }
 `, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# stategraph GraphQL schema: root types and shared scalars.

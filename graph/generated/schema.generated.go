@@ -21,6 +21,7 @@ import (
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/graph/scalars"
+	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -37,7 +38,7 @@ type MutationResolver interface {
 	ResolveConflict(ctx context.Context, id string, keep string, reason string) (*conflicts.Conflict, error)
 	PromoteState(ctx context.Context, id string, decision model.DecisionInput) (*facts.Fact, error)
 	PutWorkingItem(ctx context.Context, input model.WorkingItemInput) (*session.Item, error)
-	RecordTurn(ctx context.Context, input model.TurnInput) (*model.TurnResult, error)
+	RecordTurn(ctx context.Context, input model.TurnInput) (*revision.Result, error)
 	CompleteObjective(ctx context.Context, input model.CompleteObjectiveInput) (*model.CompleteObjectiveResult, error)
 	SetEnvironment(ctx context.Context, input []*model.EnvironmentEntryInput) ([]*environment.Entry, error)
 	WriteFact(ctx context.Context, input model.FactInput) (*facts.Fact, error)
@@ -1032,6 +1033,8 @@ func (ec *executionContext) fieldContext_Mutation_promoteState(ctx context.Conte
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -1122,7 +1125,7 @@ func (ec *executionContext) _Mutation_recordTurn(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().RecordTurn(ctx, fc.Args["input"].(model.TurnInput))
 		},
 		nil,
-		ec.marshalNTurnResult2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐTurnResult,
+		ec.marshalNTurnResult2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐResult,
 		true,
 		true,
 	)
@@ -1138,6 +1141,12 @@ func (ec *executionContext) fieldContext_Mutation_recordTurn(ctx context.Context
 			switch field.Name {
 			case "turn":
 				return ec.fieldContext_TurnResult_turn(ctx, field)
+			case "scope":
+				return ec.fieldContext_TurnResult_scope(ctx, field)
+			case "detections":
+				return ec.fieldContext_TurnResult_detections(ctx, field)
+			case "constraint":
+				return ec.fieldContext_TurnResult_constraint(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type TurnResult", field.Name)
 		},
@@ -1335,6 +1344,8 @@ func (ec *executionContext) fieldContext_Mutation_writeFact(ctx context.Context,
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -1428,6 +1439,8 @@ func (ec *executionContext) fieldContext_Mutation_forgetFact(ctx context.Context
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -2118,6 +2131,8 @@ func (ec *executionContext) fieldContext_Query_fact(ctx context.Context, field g
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -2258,6 +2273,8 @@ func (ec *executionContext) fieldContext_Query_currentValue(ctx context.Context,
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},
@@ -2351,6 +2368,8 @@ func (ec *executionContext) fieldContext_Query_factHistory(ctx context.Context, 
 				return ec.fieldContext_Fact_restrictedTo(ctx, field)
 			case "forgotten":
 				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
 		},

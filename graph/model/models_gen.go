@@ -221,10 +221,6 @@ type TurnInput struct {
 	At *time.Time `json:"at,omitempty"`
 }
 
-type TurnResult struct {
-	Turn *session.Turn `json:"turn"`
-}
-
 type WorkingItemInput struct {
 	SessionID string           `json:"sessionId"`
 	Key       string           `json:"key"`

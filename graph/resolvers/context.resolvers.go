@@ -14,6 +14,7 @@ import (
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/graph/model"
+	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
 )
 
@@ -35,12 +36,12 @@ func (r *mutationResolver) PutWorkingItem(ctx context.Context, input model.Worki
 	return &it, nil
 }
 
-func (r *mutationResolver) RecordTurn(ctx context.Context, input model.TurnInput) (*model.TurnResult, error) {
-	t, err := r.Sessions.RecordTurn(ctx, session.TurnInput{SessionID: input.SessionID, Speaker: input.Speaker, Text: input.Text, At: input.At})
+func (r *mutationResolver) RecordTurn(ctx context.Context, input model.TurnInput) (*revision.Result, error) {
+	res, err := r.Revision.RecordTurn(ctx, session.TurnInput{SessionID: input.SessionID, Speaker: input.Speaker, Text: input.Text, At: input.At})
 	if err != nil {
 		return nil, err
 	}
-	return &model.TurnResult{Turn: &t}, nil
+	return &res, nil
 }
 
 func (r *mutationResolver) CompleteObjective(ctx context.Context, input model.CompleteObjectiveInput) (*model.CompleteObjectiveResult, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/telemetry"
 )
@@ -23,6 +24,8 @@ type Resolver struct {
 	Context          *contextasm.Service
 	Sessions         *session.Service
 	Environment      *environment.Service
+	// Revision records turns and applies what they supersede.
+	Revision *revision.Service
 	// Metrics counts domain events (conflicts, expiries, assembly).
 	Metrics *telemetry.Metrics
 }

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stategraph/stategraph/internal/apitest"
+)
+
+// firstTimelines writes the first n timelines of the dev split to a file,
+// or skips when the data is absent.
+func firstTimelines(t *testing.T, n int) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "statebench", "dev.jsonl"))
+	if err != nil {
+		t.Skipf("StateBench data not available: %v", err)
+	}
+	lines := strings.SplitN(string(raw), "\n", n+1)
+	path := filepath.Join(t.TempDir(), "few.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:n], "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestStatebenchCommand replays a few timelines through the subcommand,
+// against its own loopback server and against a running one with
+// --server and --jwt-secret, and checks both outputs.
+func TestStatebenchCommand(t *testing.T) {
+	data := firstTimelines(t, 5)
+	env := apitest.New(t)
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"loopback", nil},
+		{"server", []string{"--server", env.URL, "--jwt-secret", string(apitest.Secret)}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"statebench", "--data", data, "--out", out, "--workers", "2"}, tc.args...)
+			if err := run(context.Background(), args, func(string) string { return "" }, &stdout, &stderr); err != nil {
+				t.Fatalf("statebench: %v\n%s", err, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "overall") || !strings.Contains(stdout.String(), "cSFRR") {
+				t.Errorf("no report table:\n%s", stdout.String())
+			}
+			f, err := os.Open(filepath.Join(out, "queries.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			sc := bufio.NewScanner(f)
+			sc.Buffer(nil, 1<<20)
+			n := 0
+			for sc.Scan() {
+				var q map[string]json.RawMessage
+				if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+					t.Fatalf("line %d: %v", n, err)
+				}
+				for _, k := range []string{"timeline", "track", "query", "prompt", "context", "tokens", "included", "excluded", "hits", "violations"} {
+					if _, ok := q[k]; !ok {
+						t.Errorf("line %d lacks %q", n, k)
+					}
+				}
+				var ctx string
+				if err := json.Unmarshal(q["context"], &ctx); err != nil || !strings.Contains(ctx, "## Identity") {
+					t.Errorf("line %d: context %q is not an assembled context", n, ctx)
+				}
+				n++
+			}
+			if n == 0 {
+				t.Fatal("queries.jsonl is empty")
+			}
+			var sum struct {
+				Overall struct{ Queries int }
+				Tracks  map[string]json.RawMessage
+			}
+			raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(raw, &sum); err != nil {
+				t.Fatal(err)
+			}
+			if sum.Overall.Queries != n || len(sum.Tracks) == 0 {
+				t.Errorf("summary %s: want %d queries and the tracks", raw, n)
+			}
+		})
+	}
+}

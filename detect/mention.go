@@ -1,0 +1,91 @@
+package detect
+
+import "regexp"
+
+// genericKeyWords say nothing about what a key is about.
+var genericKeyWords = setOf("global", "shared", "current", "primary", "corrected", "final", "fact", "value", "data", "info",
+	"restricted", "derived", "latest", "old", "new", "item", "note", "context", "detail", "details")
+
+// Distinctive returns the values of s that identify what it says: amounts,
+// percentages, dates, times, numbers, statuses and proper names, as they
+// appear in s.
+func Distinctive(s string) []string {
+	var out []string
+	for _, v := range extractValues(s) {
+		if v.typ == tName && stopwords[lowerASCII(v.text)] {
+			continue
+		}
+		out = append(out, v.text)
+	}
+	return out
+}
+
+// Mentions reports whether text contains phrase, case-insensitively on
+// word boundaries.
+func Mentions(text, phrase string) bool { return phrase != "" && containsFold(text, phrase) }
+
+// Names reports whether text names the record with key and value: it uses
+// one of the key's topic words (generic ones such as "current" aside) or
+// one of the value's distinctive values.
+func Names(text, key, value string) bool {
+	tt := terms(text)
+	for k := range terms(key) {
+		if !genericKeyWords[k] && tt[k] {
+			return true
+		}
+	}
+	for _, d := range Distinctive(value) {
+		if containsFold(text, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// Substantive reports whether s states something: a distinctive value or
+// a topic word, not only pronouns and function words ("This", "it").
+func Substantive(s string) bool {
+	return len(Distinctive(s)) > 0 || len(terms(s)) > 0
+}
+
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// Quoted reports whether phrase occurs inside a quoted span of text ('...'
+// or "..." or “...”): a turn quoting a value is talking about it, not
+// stating it.
+func Quoted(text, phrase string) bool {
+	for _, q := range reQuoted.FindAllString(text, -1) {
+		if containsFold(q, phrase) {
+			return true
+		}
+	}
+	return false
+}
+
+var reQuoted = regexp.MustCompile(`(?:^|\W)'[^']{2,}'(?:\W|$)|"[^"]{2,}"|“[^”]{2,}”|‘[^’]{2,}’`)
+
+// ScopeOf infers the scope of a turn's text alone: hypothetical and draft
+// cues win over task cues; anything else is GLOBAL.
+func ScopeOf(text string) Scope {
+	_, body := speakerPrefix(text)
+	return scopeOf(body)
+}
+
+// Typed reports whether s carries a value stronger than a bare number: an
+// amount, a percentage, a date, a time, a status or a name.
+func Typed(s string) bool {
+	for _, v := range extractValues(s) {
+		if v.typ != tNumber && !(v.typ == tName && stopwords[lowerASCII(v.text)]) {
+			return true
+		}
+	}
+	return false
+}

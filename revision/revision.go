@@ -1,0 +1,481 @@
+// Package revision applies what a conversation turn changes: it records the
+// turn, runs supersession detection (package detect) over the records the
+// caller knows, and, in the turn's own transaction, supersedes facts,
+// retires the turns that stated the replaced values and revokes state
+// assertions, through the same machinery as explicit writes. It keeps the
+// changes the conversation made, per organization, so that a later write
+// restating a replaced value is recognised as stale.
+package revision
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/stategraph/stategraph/assemble"
+	"github.com/stategraph/stategraph/assertions"
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/search"
+	"github.com/stategraph/stategraph/session"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// Bounds on what one turn is compared with; they keep recordTurn's cost
+// independent of the partition's size.
+const (
+	// SmallPartition: with at most this many valid facts in a space, all
+	// are compared with the turn.
+	SmallPartition = 200
+	// PerTermFacts: each word of the turn brings at most this many of the
+	// most recent valid facts indexed under it.
+	PerTermFacts = 50
+	// MaxFacts bounds the facts compared with one turn.
+	MaxFacts = 400
+	// RecentTurns is how many of the session's latest turns are compared.
+	RecentTurns = 10
+	// MaxAssertions bounds the active assertions compared.
+	MaxAssertions = 50
+	// MaxChanges is how many of the latest recorded changes a write is
+	// checked against for staleness.
+	MaxChanges = 500
+)
+
+// RefKind is the kind of a superseded record.
+type RefKind string
+
+// The record kinds.
+const (
+	RefFact      RefKind = "FACT"
+	RefTurn      RefKind = "TURN"
+	RefAssertion RefKind = "ASSERTION"
+)
+
+// Ref names a record a detection superseded.
+type Ref struct {
+	ID   string
+	Kind RefKind
+}
+
+// Detection is one supersession found in a turn, as applied.
+type Detection struct {
+	Kind        detect.Kind
+	Cue         string
+	Superseded  []Ref
+	Key         string
+	Previous    string
+	Replacement string
+	Confidence  float64
+	// Blocked: the statement ranks below a record it would replace, so it
+	// superseded nothing.
+	Blocked bool
+}
+
+// Constraint is a rule the turn states.
+type Constraint struct {
+	Type string
+	Cue  string
+	Text string
+}
+
+// Result is what recording a turn did.
+type Result struct {
+	Turn       session.Turn
+	Scope      detect.Scope
+	Detections []Detection
+	Constraint *Constraint
+}
+
+// Assertions is what revision needs of the state assertions.
+type Assertions interface {
+	ActiveTx(tx *store.Txn, now time.Time, limit int) ([]assertions.Assertion, error)
+	RetractTx(tx *store.Txn, caller authority.Identity, id, by, detail string, now time.Time) (bool, error)
+}
+
+var _ Assertions = (*assertions.Service)(nil)
+
+// Service records turns and applies what they change. It is safe for
+// concurrent use.
+type Service struct {
+	store      *store.Store
+	clock      temporal.Clock
+	facts      *facts.Service
+	index      *search.Index
+	sessions   *session.Service
+	assertions Assertions
+	order      *authority.Order
+	rules      *permissions.Rules
+	detect     detect.Options
+}
+
+// Options configure a Service. Assertions and Rules may be nil.
+type Options struct {
+	Store      *store.Store
+	Clock      temporal.Clock
+	Facts      *facts.Service
+	Index      *search.Index
+	Sessions   *session.Service
+	Assertions Assertions
+	Order      *authority.Order
+	// Rules decide whether the speaker's authority may supersede a fact;
+	// nil lets detection's own authority check decide alone.
+	Rules *permissions.Rules
+	// Detect tunes detection; its Rank is replaced by one honouring Order.
+	Detect detect.Options
+}
+
+// New returns a Service and installs its staleness check on the facts
+// service (call it at wiring time, before serving).
+func New(o Options) *Service {
+	s := &Service{
+		store: o.Store, clock: o.Clock, facts: o.Facts, index: o.Index,
+		sessions: o.Sessions, assertions: o.Assertions, order: o.Order, rules: o.Rules, detect: o.Detect,
+	}
+	s.detect.Rank = s.rank
+	o.Facts.Stale = s.stale
+	return s
+}
+
+// rank orders authorities as the service's order does; names outside it
+// (role phrases such as "VP Sales") are ranked by detect's role words on
+// the default order, mapped onto this one by name.
+func (s *Service) rank(a string) int {
+	if s.order != nil {
+		for _, n := range s.order.Names() {
+			if strings.EqualFold(strings.TrimSpace(a), n) {
+				return s.order.Rank(n)
+			}
+		}
+	}
+	r := detect.DefaultRank(a)
+	if r < 0 || s.order == nil {
+		return r
+	}
+	name := detect.DefaultOrder[r]
+	for _, n := range s.order.Names() {
+		if n == name {
+			return s.order.Rank(n)
+		}
+	}
+	return -1
+}
+
+// change is the value of store.TableRevisionChange.
+type change struct {
+	Key    string    `json:"key,omitempty"`
+	Old    string    `json:"old"`
+	New    string    `json:"new"`
+	At     time.Time `json:"at"`
+	Turn   string    `json:"turn"`
+	Kind   string    `json:"kind"`
+	Cue    string    `json:"cue,omitempty"`
+	Record time.Time `json:"recordedAt"`
+}
+
+// RecordTurn records in's turn in the caller's session and applies what it
+// supersedes, all in one transaction.
+func (s *Service) RecordTurn(ctx context.Context, in session.TurnInput) (Result, error) {
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	p, err := tenancy.For(caller)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
+		var err error
+		res, err = s.recordTx(tx, caller, in)
+		return err
+	})
+	return res, err
+}
+
+func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.TurnInput) (Result, error) {
+	if sc := detect.ScopeOf(in.Text); sc != detect.ScopeGlobal {
+		in.Scope = facts.Scope(sc)
+	}
+	t, err := s.sessions.RecordTurnTx(tx, in)
+	if err != nil {
+		return Result{}, err
+	}
+	now := s.clock.Now()
+	k, err := s.known(tx, caller, t, now)
+	if err != nil {
+		return Result{}, err
+	}
+	ar := detect.Analyze(detect.Turn{Text: t.Text, Speaker: strings.ToLower(string(t.Speaker)), Authority: caller.Authority, At: t.At}, k.records, s.detect)
+	res := Result{Turn: t, Scope: ar.Scope}
+	if c := ar.Constraint; c != nil {
+		res.Constraint = &Constraint{Type: string(c.Type), Cue: c.Cue, Text: c.Text}
+	}
+	if ar.Scope != detect.ScopeGlobal {
+		// Hypothetical, draft and task talk changes no real state.
+		return res, nil
+	}
+	for _, d := range ar.Detections {
+		out := Detection{
+			Kind: d.Kind, Cue: d.Cue, Key: d.Key, Previous: d.Previous, Replacement: d.Replacement,
+			Confidence: d.Confidence, Blocked: d.Blocked,
+		}
+		if !d.Blocked {
+			if out.Superseded, out.Blocked, err = s.apply(tx, caller, t, d, k, now); err != nil {
+				return Result{}, err
+			}
+			if len(out.Superseded) == 0 && !out.Blocked {
+				continue
+			}
+			if err := s.putChange(tx, t, d, now); err != nil {
+				return Result{}, err
+			}
+		}
+		res.Detections = append(res.Detections, out)
+	}
+	return res, nil
+}
+
+// known is what a turn is compared with.
+type known struct {
+	records    []detect.Record
+	facts      map[string]facts.Fact
+	turns      map[string]session.Turn
+	assertions map[string]bool
+}
+
+// known gathers the valid facts the turn's words index (all of them in a
+// small partition), the session's recent live turns and the active
+// assertions of the organization.
+func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn, now time.Time) (known, error) {
+	k := known{facts: map[string]facts.Fact{}, turns: map[string]session.Turn{}, assertions: map[string]bool{}}
+	fs, err := s.relevantFacts(tx, caller, t.Text)
+	if err != nil {
+		return k, err
+	}
+	for _, f := range fs {
+		k.facts[f.ID] = f
+		k.records = append(k.records, detect.Record{
+			ID: f.ID, Kind: detect.RecordFact, Key: f.Key, Value: f.ValueText(), Authority: f.Source.Authority, At: f.ValidFrom,
+		})
+	}
+	turns, err := session.TurnsTx(tx, t.SessionID, temporal.View{}, RecentTurns+1)
+	if err != nil {
+		return k, err
+	}
+	for _, o := range turns {
+		if o.ID == t.ID || o.Superseded || o.Expired(now) {
+			continue
+		}
+		k.turns[o.ID] = o
+		k.records = append(k.records, detect.Record{ID: o.ID, Kind: detect.RecordTurn, Value: o.Text, At: o.At})
+	}
+	if s.assertions == nil {
+		return k, nil
+	}
+	as, err := s.assertions.ActiveTx(tx, now, MaxAssertions)
+	if err != nil {
+		return k, err
+	}
+	for _, a := range as {
+		k.assertions[a.ID] = true
+		k.records = append(k.records, detect.Record{
+			ID: a.ID, Kind: detect.RecordAssertion, Key: a.Subject + " " + a.Predicate,
+			Value: facts.ValueText(a.Object), Authority: a.Authority, At: a.CreatedAt,
+		})
+	}
+	return k, nil
+}
+
+// relevantFacts returns the real, currently valid facts the caller may
+// see indexed under the turn's words, newest first per word, or every such
+// fact of a small space. A fact the caller may not see is never compared:
+// a turn neither supersedes it nor reports its value.
+func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text string) ([]facts.Fact, error) {
+	terms := slices.Compact(slices.Sorted(slices.Values(assemble.Terms(text))))
+	seen := map[string]bool{}
+	var out []facts.Fact
+	add := func(p search.Posting) (bool, error) {
+		if seen[p.ID] {
+			return true, nil
+		}
+		seen[p.ID] = true
+		var f facts.Fact
+		err := tx.Get(p.Space, store.TableFact, store.Suffix(nil).Raw(p.ID), &f)
+		if errors.Is(err, store.ErrNotFound) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if f.IsValid() && f.Scope.Real() && (s.rules == nil || s.rules.CanRead(caller, f.RestrictedTo)) {
+			out = append(out, f)
+		}
+		return len(out) < MaxFacts, nil
+	}
+	for _, sp := range tx.Partition().Spaces() {
+		st, err := s.index.Stats(tx, []tenancy.Space{sp}, nil, temporal.View{})
+		if err != nil {
+			return nil, err
+		}
+		var lists []string
+		limit := PerTermFacts
+		if st.Docs <= SmallPartition {
+			lists, limit = []string{search.TermAll}, SmallPartition+1
+		} else {
+			lists = terms
+		}
+		for _, term := range lists {
+			var ierr error
+			err := s.index.Postings(tx, sp, term, temporal.View{}, limit, func(p search.Posting) bool {
+				more, err := add(p)
+				ierr = err
+				return more && err == nil
+			})
+			if err = errors.Join(err, ierr); err != nil {
+				return nil, err
+			}
+			if len(out) >= MaxFacts {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// apply supersedes what detection d names: facts get a successor holding
+// the replacement, turns are marked superseded, assertions revoked. It
+// returns what was superseded.
+func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn, d detect.Detection, k known, now time.Time) (done []Ref, blocked bool, err error) {
+	reason := fmt.Sprintf("turn %s: %s", t.ID, d.Cue)
+	for _, r := range d.Superseded {
+		switch r.Kind {
+		case detect.RecordFact:
+			old, ok := k.facts[r.ID]
+			if !ok || !replaces(d, t.Text, old) {
+				continue
+			}
+			if s.rules != nil && !s.rules.Supersedes(caller.Authority, old.Source.Authority) {
+				// The speaker's own authority ranks below the fact's: a
+				// role cited in the text does not raise it.
+				blocked = true
+				continue
+			}
+			value, err := json.Marshal(d.Replacement)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(value) > facts.MaxValueLen || (s.facts.Volatile != nil && s.facts.Volatile(old.Key)) {
+				// writeFact would refuse this successor (state is
+				// asserted, not stored as a fact): the detection
+				// supersedes the rest.
+				continue
+			}
+			from := t.At
+			if from.Before(old.ValidFrom) {
+				from = old.ValidFrom
+			}
+			_, err = s.facts.WriteTx(tx, caller, facts.WriteInput{
+				Key: old.Key, Value: value,
+				Source:     &facts.Source{Type: facts.SourceUser, Authority: caller.Authority, Identity: caller.UserID},
+				MemoryType: old.MemoryType, Scope: old.Scope, ScopeID: old.ScopeID,
+				ValidFrom: &from, Supersedes: old.ID, Reason: reason,
+				Detection: string(d.Kind), Cue: d.Cue,
+			})
+			if err != nil {
+				return nil, false, err
+			}
+			done = append(done, Ref{ID: r.ID, Kind: RefFact})
+		case detect.RecordTurn:
+			o, ok := k.turns[r.ID]
+			if !ok {
+				continue
+			}
+			if err := session.SupersedeTurnTx(tx, o, t.ID, now); err != nil {
+				return nil, false, err
+			}
+			done = append(done, Ref{ID: r.ID, Kind: RefTurn})
+		case detect.RecordAssertion:
+			if !k.assertions[r.ID] || s.assertions == nil {
+				continue
+			}
+			ok, err := s.assertions.RetractTx(tx, caller, r.ID, t.ID, "superseded by "+reason, now)
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				done = append(done, Ref{ID: r.ID, Kind: RefAssertion})
+			}
+		}
+	}
+	return done, blocked, nil
+}
+
+// MaxReplacement is the longest replacement a fact takes from a turn;
+// longer ones are the turn's text, not a value isolated from it.
+const MaxReplacement = 100
+
+// replaces reports whether a turn's replacement may become fact f's new
+// value: an implicit change carries a typed value, the turn names f (a word of its key or one of its values), and
+// the replacement says something (not "This"), is a value rather than a
+// paragraph, and is not quoted in the turn (a quoted value is being talked
+// about, typically as the old one).
+func replaces(d detect.Detection, text string, f facts.Fact) bool {
+	replacement := d.Replacement
+	if d.Kind == detect.KindImplicit && !detect.Typed(replacement) {
+		// Without a change word, only a typed value (an amount, a date,
+		// a name, ...) replaces a fact; a bare number is too ambiguous.
+		return false
+	}
+	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement &&
+		!detect.Quoted(text, replacement) && detect.Names(text, f.Key, f.ValueText())
+}
+
+// putChange records the change d made, for staleness checks of later
+// writes.
+func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, now time.Time) error {
+	c := change{Key: d.Key, Old: d.Previous, New: d.Replacement, At: t.At, Turn: t.ID, Kind: string(d.Kind), Cue: d.Cue, Record: now}
+	return tx.Put(tx.Partition().Shared(), store.TableRevisionChange, store.Suffix(nil).Time(t.At).Raw(ulid.Make().String()), c, 0)
+}
+
+// stale implements facts.Service.Stale: a write restating a value that a
+// recorded change replaced, and not dated after that change, is stale. A
+// write without validFrom claims no date, so only a later change back to
+// its value ("let's go back to X") makes it current again.
+func (s *Service) stale(tx *store.Txn, f facts.Fact, in facts.WriteInput) (*facts.Staleness, error) {
+	var cs []detect.Change
+	err := tx.Scan(tx.Partition().Shared(), store.TableRevisionChange, nil, store.ScanOptions{Reverse: true},
+		func(_ []byte, it store.Item) (bool, error) {
+			var c change
+			if err := it.Decode(&c); err != nil {
+				return false, err
+			}
+			cs = append(cs, detect.Change{Key: c.Key, Old: c.Old, New: c.New, At: c.At})
+			return len(cs) < MaxChanges, nil
+		})
+	if err != nil || len(cs) == 0 {
+		return nil, err
+	}
+	slices.Reverse(cs)
+	w := detect.Record{Key: f.Key, Value: f.ValueText(), Kind: detect.RecordFact}
+	if in.ValidFrom != nil {
+		w.At = f.ValidFrom
+	}
+	c, ok := detect.StaleBy(w, cs)
+	if !ok {
+		return nil, nil
+	}
+	return &facts.Staleness{
+		Reason:     fmt.Sprintf("restates %q, which the conversation replaced", c.Old),
+		ReplacedBy: c.New, At: c.At,
+	}, nil
+}
