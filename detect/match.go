@@ -15,6 +15,7 @@ type candidate struct {
 	typed   *value // a turn value of the record's type with a different value
 	choice  *value // a turn choice that differs from the record's value
 	old     bool   // the turn names the record's value as the old one
+	exact   bool   // ... and names the whole value, not just a part of it
 	recent  bool   // the record's value was mentioned in the latest turns
 	recency int    // how late its words were last discussed (0: not recently)
 	prev    string // the record's value being replaced
@@ -54,7 +55,7 @@ func matchRecord(r Record, v *turnView, known []Record, recentTerms []map[string
 		}
 	}
 	if i := indexFold(v.text, val); i >= 0 && oldBefore(v.text, i) {
-		c.old = true
+		c.old, c.exact = true, true
 	}
 	// The turn restates r's value in a new position: nothing changes.
 	restated := !c.old && (containsFold(v.text, val) || coveredBy(rvals, v.values))
@@ -131,6 +132,18 @@ func matchRecord(r Record, v *turnView, known []Record, recentTerms []map[string
 // best keeps the top-scoring candidates, plus any with direct evidence (its
 // key and a new value of its type, or its old value named as old).
 func best(cs []candidate) []candidate {
+	// A turn that quotes a record's whole value as the old one ("the value
+	// was: X") names its target: records that only share part of X are
+	// not it.
+	var exact []candidate
+	for _, c := range cs {
+		if c.exact {
+			exact = append(exact, c)
+		}
+	}
+	if len(exact) > 0 {
+		return exact
+	}
 	top := 0
 	for _, c := range cs {
 		top = max(top, c.score)
