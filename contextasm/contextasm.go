@@ -255,7 +255,7 @@ type EnvironmentSource struct{}
 
 // Gather implements Source.
 func (EnvironmentSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
-	live, expired, err := environment.CurrentTx(tx, q.View, q.Now)
+	live, expired, superseded, err := environment.CurrentTx(tx, q.View, q.Now)
 	if err != nil {
 		return err
 	}
@@ -272,6 +272,9 @@ func (EnvironmentSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) err
 	}
 	for _, e := range expired {
 		in.Excluded = append(in.Excluded, assemble.Exclusion{ID: e.Key, Kind: assemble.KindEnvironment, Reason: assemble.ReasonExpired})
+	}
+	for _, e := range superseded {
+		in.Excluded = append(in.Excluded, assemble.Exclusion{ID: e.Key, Kind: assemble.KindEnvironment, Reason: assemble.ReasonSuperseded})
 	}
 	return nil
 }

@@ -47,6 +47,8 @@ const (
 	RecordFact      RecordKind = "fact"
 	RecordTurn      RecordKind = "turn"
 	RecordAssertion RecordKind = "assertion"
+	// RecordEnvironment is an environment signal (key and value).
+	RecordEnvironment RecordKind = "environment"
 )
 
 // Record is something the caller knows and a turn may supersede. For a turn,

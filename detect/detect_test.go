@@ -326,3 +326,28 @@ func BenchmarkAnalyze(b *testing.B) {
 		Analyze(turn, known, opts)
 	}
 }
+
+// TestQuotedOldValueNamesTheTarget: "the value was: X" names the record
+// whose whole value is X, not another record that merely shares a date.
+func TestQuotedOldValueNamesTheTarget(t *testing.T) {
+	known := []Record{
+		fact("F-LAUNCH", "launch_date", "March 1st launch", "peer"),
+		fact("F-PLAN", "derived_plan", "Code freeze Feb 15, QA Feb 16-28, Launch March 1", "peer"),
+	}
+	res := analyzeOne(t, "Correction: leadership pushed the launch. The value was: March 1st launch. The actual value is: April 15.", "peer", known)
+	if len(res.Detections) != 1 || refs(res.Detections[0].Superseded) != "F-LAUNCH" {
+		t.Fatalf("detections = %+v, want exactly F-LAUNCH superseded", res.Detections)
+	}
+}
+
+// TestRestatementWithParentheses: a turn that repeats a record's value,
+// parentheses included, restates it and supersedes nothing.
+func TestRestatementWithParentheses(t *testing.T) {
+	known := []Record{{ID: "V1", Kind: RecordEnvironment, Key: "deadline", Value: "Quarter ends tomorrow (Dec 31). Final day for Q4 deals.", At: t0}}
+	if res := analyzeOne(t, "Update: Quarter ends tomorrow (Dec 31). Final day for Q4 deals.", "peer", known); len(res.Detections) != 0 {
+		t.Errorf("a restatement superseded %+v", res.Detections)
+	}
+	if res := analyzeOne(t, "Update: the quarter now ends on Dec 30.", "peer", known); len(res.Detections) != 1 {
+		t.Errorf("a new date of the signal: detections %+v, want 1", res.Detections)
+	}
+}

@@ -58,7 +58,8 @@ func matchRecord(r Record, v *turnView, known []Record, recentTerms []map[string
 		c.old, c.exact = true, true
 	}
 	// The turn restates r's value in a new position: nothing changes.
-	restated := !c.old && (containsFold(v.text, val) || coveredBy(rvals, v.values))
+	restated := !c.old && (containsFold(v.text, val) || containsFold(v.text, strings.TrimSpace(r.Value)) ||
+		containsFold(bare(v.text), val) || coveredBy(rvals, v.values))
 
 	// A new value of the same type (money for money, date for date).
 	for i, tv := range v.values {

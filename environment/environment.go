@@ -59,6 +59,31 @@ type Entry struct {
 	At         time.Time  `json:"at"`
 	ExpiresAt  *time.Time `json:"expiresAt,omitempty"`
 	RecordedAt time.Time  `json:"recordedAt"`
+	// SupersededAt and SupersededBy record that a conversation turn
+	// replaced the signal (transaction time, and the turn's id).
+	SupersededAt *time.Time `json:"supersededAt,omitempty"`
+	SupersededBy string     `json:"supersededBy,omitempty"`
+}
+
+// superseded reports whether view v knows that e was replaced.
+func (e Entry) superseded(v temporal.View) bool { return v.KnownPtr(e.SupersededAt) }
+
+// space returns the space e lives in, of partition p.
+func (e Entry) space(p tenancy.Partition) tenancy.Space {
+	if e.Scope == ScopeOrganization {
+		return p.Shared()
+	}
+	return p.Private()
+}
+
+func (e Entry) key() store.Suffix { return store.Suffix(nil).Str(e.Key).Time(e.At).Str(e.ID) }
+
+// SupersedeTx records, inside tx, that turn by replaced entry e at now. The
+// entry stays readable in views of the past.
+func SupersedeTx(tx *store.Txn, e Entry, by string, now time.Time) error {
+	at := now
+	e.SupersededAt, e.SupersededBy = &at, by
+	return tx.Put(e.space(tx.Partition()), store.TableEnvironment, e.key(), e, 0)
 }
 
 // Expired reports whether e has expired at now.
@@ -139,17 +164,13 @@ func (s *Service) Set(ctx context.Context, in []Input) ([]Entry, error) {
 	}
 	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
 		for _, e := range out {
-			sp := p.Private()
-			if e.Scope == ScopeOrganization {
-				sp = p.Shared()
-			}
 			var ttl time.Duration
 			if e.ExpiresAt != nil {
 				// Badger forgets the entry a day after it expires; reads
 				// drop it at expiry against the service clock.
 				ttl = max(e.ExpiresAt.Sub(now), 0) + 24*time.Hour
 			}
-			if err := tx.Put(sp, store.TableEnvironment, store.Suffix(nil).Str(e.Key).Time(e.At).Str(e.ID), e, ttl); err != nil {
+			if err := tx.Put(e.space(p), store.TableEnvironment, e.key(), e, ttl); err != nil {
 				return err
 			}
 		}
@@ -162,9 +183,10 @@ func (s *Service) Set(ctx context.Context, in []Input) ([]Entry, error) {
 }
 
 // CurrentTx returns, for each key, the freshest entry known in v that has
-// not expired at now (sorted by key), and the expired entries that were
-// fresher than it (or the only ones for their key).
-func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (live, expired []Entry, err error) {
+// not expired at now nor been replaced by a turn (sorted by key), and the
+// expired and replaced entries that were fresher than it (or the only ones
+// for their key).
+func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (live, expired, superseded []Entry, err error) {
 	var all []Entry
 	p := tx.Partition()
 	for _, sp := range []tenancy.Space{p.Private(), p.Shared()} {
@@ -179,7 +201,7 @@ func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (live, expired []E
 			return true, nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	// Freshest first: latest at, then latest recorded, then id.
@@ -192,6 +214,10 @@ func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (live, expired []E
 			j++
 		}
 		for _, e := range all[i:j] {
+			if e.superseded(v) {
+				superseded = append(superseded, e)
+				continue
+			}
 			if e.Expired(now) {
 				expired = append(expired, e)
 				continue
@@ -201,7 +227,7 @@ func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (live, expired []E
 		}
 		i = j
 	}
-	return live, expired, nil
+	return live, expired, superseded, nil
 }
 
 // Clock returns the always-present entries for time t: now (RFC 3339 in

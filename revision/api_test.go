@@ -328,3 +328,55 @@ func TestBadTurnChangesNothing(t *testing.T) {
 		t.Errorf("a refused turn superseded the fact: %+v", cur)
 	}
 }
+
+// TestEnvironmentUpdatedByTurn: a turn announcing a newer value of an
+// environment signal replaces it (freshest wins across the conversation),
+// the old signal leaves the context as SUPERSEDED and stays in views of
+// the past; a turn that only restates the current signal changes nothing.
+func TestEnvironmentUpdatedByTurn(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("acme", "alice"))
+	var set struct{ SetEnvironment []struct{ ID, Key string } }
+	env.MustDo(t, tok, `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { id key } }`,
+		map[string]any{"in": []map[string]any{{"key": "deadline", "value": "VendorX contract auto-renews in 30 days (Dec 1) unless cancelled"}}}, &set)
+	old := set.SetEnvironment[0].ID
+	before := env.Clock.Now()
+	env.Clock.Advance(time.Minute)
+
+	if r := turn(t, env, tok, "s1", "Note: the VendorX renewal is still on the calendar."); r.superseded(old) {
+		t.Fatalf("a turn with no new value superseded the signal: %+v", r.Detections)
+	}
+	r := turn(t, env, tok, "s1", "Update: VendorX auto-renews TOMORROW. Must cancel by 5 PM TODAY.")
+	if !r.superseded(old) {
+		t.Fatalf("the update did not supersede the signal: %+v", r.Detections)
+	}
+	for _, d := range r.Detections {
+		for _, s := range d.Superseded {
+			if s.ID == old && s.Kind != "ENVIRONMENT" {
+				t.Errorf("superseded kind = %s, want ENVIRONMENT", s.Kind)
+			}
+		}
+	}
+	var now struct {
+		AssembleContext struct {
+			Text     string
+			Excluded []struct{ ID, Kind, Reason string }
+		}
+	}
+	env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "VendorX deadline", "budget": 1000, "sessionId": "s1"}}, &now)
+	if strings.Contains(now.AssembleContext.Text, "30 days") {
+		t.Errorf("the replaced signal is still in context:\n%s", now.AssembleContext.Text)
+	}
+	found := false
+	for _, e := range now.AssembleContext.Excluded {
+		found = found || (e.ID == "deadline" && e.Kind == "ENVIRONMENT" && e.Reason == "SUPERSEDED")
+	}
+	if !found {
+		t.Errorf("excluded = %+v, want deadline ENVIRONMENT SUPERSEDED", now.AssembleContext.Excluded)
+	}
+	var then struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "VendorX deadline", "budget": 1000, "knownAt": before, "asOf": before}}, &then)
+	if !strings.Contains(then.AssembleContext.Text, "30 days") {
+		t.Errorf("a view before the update lost the signal:\n%s", then.AssembleContext.Text)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/search"
@@ -59,6 +60,7 @@ const (
 	RefFact      RefKind = "FACT"
 	RefTurn      RefKind = "TURN"
 	RefAssertion RefKind = "ASSERTION"
+	RefEnv       RefKind = "ENVIRONMENT"
 )
 
 // Ref names a record a detection superseded.
@@ -251,13 +253,14 @@ type known struct {
 	facts      map[string]facts.Fact
 	turns      map[string]session.Turn
 	assertions map[string]bool
+	env        map[string]environment.Entry
 }
 
 // known gathers the valid facts the turn's words index (all of them in a
 // small partition), the session's recent live turns and the active
 // assertions of the organization.
 func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn, now time.Time) (known, error) {
-	k := known{facts: map[string]facts.Fact{}, turns: map[string]session.Turn{}, assertions: map[string]bool{}}
+	k := known{facts: map[string]facts.Fact{}, turns: map[string]session.Turn{}, assertions: map[string]bool{}, env: map[string]environment.Entry{}}
 	fs, err := s.relevantFacts(tx, caller, t.Text)
 	if err != nil {
 		return k, err
@@ -278,6 +281,19 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 		}
 		k.turns[o.ID] = o
 		k.records = append(k.records, detect.Record{ID: o.ID, Kind: detect.RecordTurn, Value: o.Text, At: o.At})
+	}
+	// Live environment signals: a turn announcing a newer value of a
+	// signal ("Update: the renewal is tomorrow") replaces it.
+	live, _, _, err := environment.CurrentTx(tx, temporal.View{}, now)
+	if err != nil {
+		return k, err
+	}
+	for _, e := range live {
+		if e.Key == environment.KeyTimezone {
+			continue
+		}
+		k.env[e.ID] = e
+		k.records = append(k.records, detect.Record{ID: e.ID, Kind: detect.RecordEnvironment, Key: e.Key, Value: e.Value, At: e.At})
 	}
 	if s.assertions == nil {
 		return k, nil
@@ -404,6 +420,15 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				return nil, false, err
 			}
 			done = append(done, Ref{ID: r.ID, Kind: RefTurn})
+		case detect.RecordEnvironment:
+			e, ok := k.env[r.ID]
+			if !ok {
+				continue
+			}
+			if err := environment.SupersedeTx(tx, e, t.ID, now); err != nil {
+				return nil, false, err
+			}
+			done = append(done, Ref{ID: r.ID, Kind: RefEnv})
 		case detect.RecordAssertion:
 			if !k.assertions[r.ID] || s.assertions == nil {
 				continue

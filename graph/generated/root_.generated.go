@@ -3034,6 +3034,8 @@ enum SupersededKind {
   FACT
   TURN
   ASSERTION
+  "An environment signal a turn updated (freshest wins)."
+  ENVIRONMENT
 }
 
 type SupersededRecord {
