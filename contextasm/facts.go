@@ -292,6 +292,29 @@ func (s *FactSource) retired(tx *store.Txn, q *Query, excluded map[string]assemb
 			id = f.Supersedes
 		}
 	}
+	return s.stale(tx, q)
+}
+
+// stale adds to q's retired values the latest writes stored invalid from
+// birth (restating a replaced value, or an outranked instruction), so that
+// turns repeating them are not replayed either.
+func (s *FactSource) stale(tx *store.Txn, q *Query) error {
+	for _, sp := range tx.Partition().Spaces() {
+		tails, err := tx.Tails(sp, store.TableFactStale, nil)
+		if err != nil {
+			return err
+		}
+		for i, n := len(tails)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
+			f, ok, err := s.load(tx, q, tails[i][8:])
+			if err != nil {
+				return err
+			}
+			if !ok || f.Stale == nil || (s.Visible != nil && !s.Visible.Visible(q.Caller, f)) {
+				continue
+			}
+			q.Retired = append(q.Retired, Retired{ID: f.ID, Value: f.ValueText(), New: f.Stale.ReplacedBy, At: f.RecordedAt})
+		}
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package contextasm
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/stategraph/stategraph/assemble"
@@ -65,6 +66,12 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 	}
 	var keep []session.Turn
 	aside := Asides(turns)
+	var current []string // values that hold now (not ones flagged for recalculation)
+	for _, f := range in.Facts {
+		if !f.NeedsReview {
+			current = append(current, f.Value)
+		}
+	}
 	for i, t := range turns {
 		switch {
 		case real && t.Scope != "" && !t.Scope.Real():
@@ -73,7 +80,7 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
 		case t.Expired(q.Now):
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonExpired})
-		case t.SupersededIn(q.View) || states(t, q.Retired):
+		case t.SupersededIn(q.View) || states(t, q.Retired, current):
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonSuperseded})
 		default:
 			keep = append(keep, t)
@@ -127,18 +134,19 @@ var reHypothetical = regexp.MustCompile(`(?i)\b(?:hypothetical(?:ly)?|what if|su
 // or not, since a small context should hold what is real.
 func AboutHypothetical(query string) bool { return reHypothetical.MatchString(query) }
 
-// states reports whether turn t, recorded no later than a value was
-// superseded, states that value: it contains the whole value, or one of
-// the value's distinctive values (amounts, percentages, dates, times,
-// names) that the value replacing it does not carry. A turn stating old
-// and new values together ("it was X, it is now Y") goes too: the fact
-// carries the new value.
-func states(t session.Turn, retired []Retired) bool {
+// states reports whether turn t states a retired value: it contains the
+// whole value, or one of the value's distinctive values (amounts,
+// percentages, dates, times, names) that the value replacing it does not
+// carry. A turn stating old and new values together ("it was X, it is now
+// Y") goes too: the fact carries the new value. So does a turn repeating
+// the old value after it was replaced (mentioning it again does not bring
+// it back), unless a current fact holds that value again.
+func states(t session.Turn, retired []Retired, current []string) bool {
 	for _, r := range retired {
-		if t.RecordedAt.After(r.At) {
+		v := strings.TrimSpace(r.Value)
+		if slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {
 			continue
 		}
-		v := strings.TrimSpace(r.Value)
 		if len(v) >= minStaleValue && detect.Mentions(t.Text, v) {
 			return true
 		}

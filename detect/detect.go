@@ -154,10 +154,10 @@ var roleLevels = []struct {
 	{[]string{"board", "policy", "compliance", "regulat", "governance", "committee"}, "policy"},
 	{[]string{"intern", "junior", "trainee", "contractor", "consult", "freelanc", "subordinate"}, "subordinate"},
 	{[]string{"guest", "customer", "client", "vendor", "external", "visitor"}, "guest"},
-	{[]string{"ceo", "cfo", "cto", "coo", "cio", "ciso", "chief", "president", "vp", "svp", "evp", "executive", "founder", "head of", "leadership"}, "executive"},
+	{[]string{"ceo", "cfo", "cto", "coo", "cio", "ciso", "chief", "c_level", "c level", "president", "vp", "svp", "evp", "executive", "founder", "head of", "leadership"}, "executive"},
 	{[]string{"manager", "director", "lead", "supervisor", "principal", "management"}, "manager"},
 	{[]string{"system", "admin", "automat"}, "system"},
-	{[]string{"engineer", "developer", "analyst", "specialist", "agent", "employee", "staff", "rep", "architect", "designer", "counsel", "legal", "support", "associate", "finance", "security"}, "employee"},
+	{[]string{"individual", "engineer", "developer", "analyst", "specialist", "agent", "employee", "staff", "rep", "architect", "designer", "counsel", "legal", "support", "associate", "finance", "security"}, "employee"},
 	{[]string{"peer", "colleague", "teammate"}, "peer"},
 	{[]string{"unverified", "anonymous", "unknown"}, "unverified"},
 }

@@ -135,6 +135,10 @@ func (k SupersessionKind) Valid() bool { return k == Change || k == Correction }
 // by a write's supersedes field.
 const DetectionExplicitWrite = "EXPLICIT_WRITE"
 
+// DetectionAuthority is the detection kind of a supersession decided by
+// rank: an instruction replacing one it outranks.
+const DetectionAuthority = "AUTHORITY"
+
 // Source is where a fact came from.
 type Source struct {
 	Type       SourceType `json:"type"`

@@ -487,3 +487,26 @@ func (s *Service) DerivedMany(ctx context.Context, ids []string, v temporal.View
 	})
 	return out, err
 }
+
+// StaleTx returns up to n facts stored invalid from birth (stale or
+// outranked writes) that view v knows and caller may read, newest first.
+func (s *Service) StaleTx(tx *store.Txn, caller authority.Identity, v temporal.View, n int) ([]Fact, error) {
+	var out []Fact
+	for _, sp := range tx.Partition().Spaces() {
+		ids, err := tx.Tails(sp, store.TableFactStale, nil)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(ids) - 1; i >= 0 && len(out) < n; i-- {
+			var raw Fact
+			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(ids[i][8:]), &raw); err != nil {
+				return nil, err
+			}
+			if f, ok := raw.In(v); ok && s.visible(caller, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Fact) int { return byRecorded(b, a) })
+	return out[:min(len(out), n)], nil
+}

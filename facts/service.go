@@ -64,6 +64,12 @@ type Service struct {
 	// nothing and opens no conflict. It runs in the write's transaction.
 	// in is the write as asked (whether validFrom was given, say).
 	Stale func(tx *store.Txn, f Fact, in WriteInput) (*Staleness, error)
+	// Directives, when set, is asked about every explicit write that
+	// supersedes nothing: it may name a valid fact the write replaces (an
+	// instruction it outranks, with the cue recorded on the edge), or say
+	// that the write is itself outranked, in which case it is stored like
+	// a stale write: invalid from birth. It runs in the write's transaction.
+	Directives func(tx *store.Txn, caller authority.Identity, f Fact) (replaces, cue string, outranked *Staleness, err error)
 }
 
 // Option configures a Service.
@@ -324,21 +330,34 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 			return Fact{}, nil, err
 		}
 	}
-	if s.Stale != nil && in.Detection == "" && in.PromotedFrom == "" {
-		st, err := s.Stale(tx, f, in)
+	var st *Staleness
+	if s.Directives != nil && in.Supersedes == "" && in.Detection == "" && in.PromotedFrom == "" {
+		replaces, cue, outranked, err := s.Directives(tx, caller, f)
 		if err != nil {
 			return Fact{}, nil, err
 		}
-		if st != nil {
-			f.Stale = st
-			never := f.ValidFrom
-			f.ValidTo = &never
-			if err := s.put(tx, sp, f); err != nil {
-				return Fact{}, nil, err
-			}
-			f.view = temporal.View{}
-			return f, nil, indexNew(tx, sp, f)
+		st = outranked
+		if replaces != "" && outranked == nil {
+			in.Supersedes, in.Kind, in.Detection, in.Cue = replaces, Change, DetectionAuthority, cue
 		}
+	}
+	if st == nil && s.Stale != nil && in.Detection == "" && in.PromotedFrom == "" {
+		if st, err = s.Stale(tx, f, in); err != nil {
+			return Fact{}, nil, err
+		}
+	}
+	if st != nil {
+		f.Stale = st
+		never := f.ValidFrom
+		f.ValidTo = &never
+		if err := s.put(tx, sp, f); err != nil {
+			return Fact{}, nil, err
+		}
+		f.view = temporal.View{}
+		if err := tx.Put(sp, store.TableFactStale, store.Suffix(nil).Time(f.RecordedAt).Raw(f.ID), nil, 0); err != nil {
+			return Fact{}, nil, err
+		}
+		return f, nil, indexNew(tx, sp, f)
 	}
 	var old, refused *Fact // refused: a higher-authority fact this write asked to supersede
 	if in.Supersedes != "" {

@@ -380,3 +380,60 @@ func TestEnvironmentUpdatedByTurn(t *testing.T) {
 		t.Errorf("a view before the update lost the signal:\n%s", then.AssembleContext.Text)
 	}
 }
+
+// TestDirectivesByRank: attributed instructions on one topic are decided by
+// the speakers' rank whichever came first; a speaker's later word replaces
+// their earlier one; equal ranks of different speakers both stand.
+func TestDirectivesByRank(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("acme", "alice"))
+	factQ := `query($id: ID!) { fact(id: $id) { isValid supersededBy { id } stale { reason } } }`
+	type factOut struct {
+		Fact struct {
+			IsValid      bool
+			SupersededBy *struct{ ID string }
+			Stale        *struct{ Reason string }
+		}
+	}
+	get := func(id string) factOut {
+		var out factOut
+		env.MustDo(t, tok, factQ, map[string]any{"id": id}, &out)
+		return out
+	}
+
+	ceo := write(t, env, tok, map[string]any{"key": "instruction_a", "value": "[C_LEVEL] Charles (CEO): Give the new CFO a $2M signing bonus"})
+	board := write(t, env, tok, map[string]any{"key": "instruction_b", "value": "[BOARD] Board of Directors (Compensation Committee): Executive signing bonuses capped at $500k per policy"})
+	if got := get(ceo).Fact; got.IsValid || got.SupersededBy == nil || got.SupersededBy.ID != board {
+		t.Errorf("the CEO's instruction after the board's cap: %+v, want superseded by %s", got, board)
+	}
+
+	vp := write(t, env, tok, map[string]any{"key": "discount_rule", "value": "[VP] Victoria (VP Sales): Maximum discount is 15% without executive approval"})
+	mgr := write(t, env, tok, map[string]any{"key": "discount_ask", "value": "[MANAGER] Mark (Sales Manager): Give this customer a 25% discount"})
+	if got := get(mgr).Fact; got.IsValid || got.Stale == nil || !strings.Contains(got.Stale.Reason, "outranked") {
+		t.Errorf("a manager's discount after the VP's limit: %+v, want stored but outranked", got)
+	}
+	if got := get(vp).Fact; !got.IsValid {
+		t.Errorf("the VP's limit lost to a manager: %+v", got)
+	}
+
+	first := write(t, env, tok, map[string]any{"key": "pto_a", "value": "[VP] Vince (VP HR): Manager Mia can approve PTO up to 2 weeks"})
+	second := write(t, env, tok, map[string]any{"key": "pto_b", "value": "[VP] Vince (VP HR): All PTO over 3 days now requires VP approval"})
+	if got := get(first).Fact; got.IsValid || got.SupersededBy == nil || got.SupersededBy.ID != second {
+		t.Errorf("a speaker's later word: %+v, want the earlier superseded by %s", got, second)
+	}
+
+	a := write(t, env, tok, map[string]any{"key": "priority_a", "value": "[DIRECTOR] David (Product Director): Prioritize the mobile app launch"})
+	b := write(t, env, tok, map[string]any{"key": "priority_b", "value": "[DIRECTOR] Diane (Engineering Director): Prioritize technical debt reduction"})
+	if !get(a).Fact.IsValid || !get(b).Fact.IsValid {
+		t.Error("two directors of equal rank: both instructions must stand")
+	}
+
+	// Repeating the outranked instruction later does not bring it back
+	// into context.
+	turn(t, env, tok, "s1", "Mark (Sales Manager): Give this customer a 25% discount")
+	var ctx struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "What discount can we give?", "budget": 2000, "sessionId": "s1"}}, &ctx)
+	if strings.Contains(ctx.AssembleContext.Text, "25%") || !strings.Contains(ctx.AssembleContext.Text, "15%") {
+		t.Errorf("context should hold the VP's 15%% and not the outranked 25%%:\n%s", ctx.AssembleContext.Text)
+	}
+}

@@ -145,6 +145,7 @@ func New(o Options) *Service {
 	}
 	s.detect.Rank = s.rank
 	o.Facts.Stale = s.stale
+	o.Facts.Directives = s.directives
 	return s
 }
 
@@ -267,8 +268,13 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 	}
 	for _, f := range fs {
 		k.facts[f.ID] = f
+		auth := f.Source.Authority
+		// An attributed instruction carries its speaker's rank.
+		if d, ok := detect.ParseDirective(f.ValueText(), s.rank); ok && d.Rank > s.rank(auth) {
+			auth = d.Authority
+		}
 		k.records = append(k.records, detect.Record{
-			ID: f.ID, Kind: detect.RecordFact, Key: f.Key, Value: f.ValueText(), Authority: f.Source.Authority, At: f.ValidFrom,
+			ID: f.ID, Kind: detect.RecordFact, Key: f.Key, Value: f.ValueText(), Authority: auth, At: f.ValidFrom,
 		})
 	}
 	turns, err := session.TurnsTx(tx, t.SessionID, temporal.View{}, RecentTurns+1)
@@ -476,6 +482,49 @@ func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, n
 // recorded change replaced, and not dated after that change, is stale. A
 // write without validFrom claims no date, so only a later change back to
 // its value ("let's go back to X") makes it current again.
+// directives decides an attributed instruction against the valid
+// instructions on the same topic: a higher-ranked speaker's word prevails
+// whichever came first, and a speaker's later word replaces their earlier
+// one (detect.Prevails). It returns the fact the write replaces, or the
+// staleness of a write that is outranked.
+func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.Fact) (string, string, *facts.Staleness, error) {
+	d, ok := detect.ParseDirective(f.ValueText(), s.rank)
+	if !ok {
+		return "", "", nil, nil
+	}
+	others, err := s.relevantFacts(tx, caller, d.Body)
+	if err != nil {
+		return "", "", nil, err
+	}
+	var replaces, cue string
+	var newest time.Time
+	for _, g := range others {
+		if g.ID == f.ID {
+			continue
+		}
+		dg, ok := detect.ParseDirective(g.ValueText(), s.rank)
+		if !ok {
+			continue
+		}
+		switch detect.Prevails(d, dg) {
+		case detect.OlderPrevails:
+			return "", "", &facts.Staleness{
+				Reason:     fmt.Sprintf("outranked: %s ranks above %s on this", dg.Speaker, d.Speaker),
+				ReplacedBy: g.ValueText(), At: s.clock.Now(),
+			}, nil
+		case detect.NewerPrevails:
+			if g.RecordedAt.After(newest) || replaces == "" {
+				replaces, newest = g.ID, g.RecordedAt
+				cue = "outranks " + dg.Speaker
+				if strings.EqualFold(dg.Speaker, d.Speaker) {
+					cue = "later word of " + d.Speaker
+				}
+			}
+		}
+	}
+	return replaces, cue, nil, nil
+}
+
 func (s *Service) stale(tx *store.Txn, f facts.Fact, in facts.WriteInput) (*facts.Staleness, error) {
 	var cs []detect.Change
 	err := tx.Scan(tx.Partition().Shared(), store.TableRevisionChange, nil, store.ScanOptions{Reverse: true},

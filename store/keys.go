@@ -37,7 +37,10 @@ const (
 	// hold a fact with that key: key seg, id -> nil. A supersession moves
 	// the old head's entries to the new head; forgetting removes them. It
 	// answers current reads and supersedes-by-key without walking chains.
-	TableFactValid  Table = 'H'
+	TableFactValid Table = 'H'
+	// TableFactStale lists facts stored invalid from birth (stale or
+	// outranked writes): recordedAt, id -> nil.
+	TableFactStale  Table = 'Z'
 	TableAudit      Table = 'L' // at, seq id -> audit entry
 	TableAuditByRec Table = 'l' // record id seg, at, seq id -> nil
 
