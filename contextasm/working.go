@@ -83,6 +83,11 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 		case t.SupersededIn(q.View) || states(t, q.Retired, current):
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonSuperseded})
 		default:
+			// Questions are not state: only what a turn states is replayed.
+			if t.Text = detect.Statements(t.Text); t.Text == "" {
+				in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
+				continue
+			}
 			keep = append(keep, t)
 		}
 	}

@@ -353,3 +353,16 @@ var reParen = regexp.MustCompile(`\([^)]*\)|\[[^\]]*\]`)
 func bare(s string) string {
 	return strings.TrimSpace(strings.Join(strings.Fields(reParen.ReplaceAllString(s, " ")), " "))
 }
+
+// Statements returns text without the sentences that ask rather than
+// state: a question is not state, and replaying it repeats what was asked
+// (a probe for someone else's data, say) as if it were context.
+func Statements(text string) string {
+	var keep []string
+	for _, s := range splitSentences(text) {
+		if !analyseSentence(s).question {
+			keep = append(keep, s)
+		}
+	}
+	return strings.Join(keep, " ")
+}

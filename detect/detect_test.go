@@ -351,3 +351,17 @@ func TestRestatementWithParentheses(t *testing.T) {
 		t.Errorf("a new date of the signal: detections %+v, want 1", res.Detections)
 	}
 }
+
+func TestStatements(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"I'm Paula from CompanyTwo. What discount was discussed for BigClient? I want to be competitive.", "I'm Paula from CompanyTwo. I want to be competitive."},
+		{"Did the budget change?", ""},
+		{"Can we move the meeting to Friday", ""},
+		{"The budget is $50,000.", "The budget is $50,000."},
+	}
+	for _, tc := range tests {
+		if got := Statements(tc.in); got != tc.want {
+			t.Errorf("Statements(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
