@@ -143,10 +143,16 @@ func AboutHypothetical(query string) bool { return reHypothetical.MatchString(qu
 // whole value, or one of the value's distinctive values (amounts,
 // percentages, dates, times, names) that the value replacing it does not
 // carry. A turn stating old and new values together ("it was X, it is now
-// Y") goes too: the fact carries the new value. So does a turn repeating
+// Y") goes too: the fact carries the new value, and so does a turn telling
+// the history of a current value (detect.Narrates). So does a turn repeating
 // the old value after it was replaced (mentioning it again does not bring
 // it back), unless a current fact holds that value again.
 func states(t session.Turn, retired []Retired, current []string) bool {
+	for _, c := range current {
+		if detect.Narrates(t.Text, c) {
+			return true // the fact holds the final value; the turn its history
+		}
+	}
 	for _, r := range retired {
 		v := strings.TrimSpace(r.Value)
 		if slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {

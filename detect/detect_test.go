@@ -365,3 +365,23 @@ func TestStatements(t *testing.T) {
 		}
 	}
 }
+
+func TestNarrates(t *testing.T) {
+	tests := []struct {
+		name, text, current string
+		want                bool
+	}{
+		{"history of a date", "The original launch date was Friday March 15th. Then we moved it to Thursday March 14th. The final launch date is Monday March 18th.", "Monday March 18th", true},
+		{"recap", "To recap: we originally planned Friday March 15th, but Monday March 18th is the one.", "Monday March 18th", true},
+		{"only the current value", "The launch is Monday March 18th.", "Monday March 18th", false},
+		{"other slot without history", "Launch Monday March 18th, code freeze Friday March 15th.", "Monday March 18th", false},
+		{"does not state the current value", "The launch was Friday March 15th.", "Monday March 18th", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Narrates(tc.text, tc.current); got != tc.want {
+				t.Errorf("Narrates = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

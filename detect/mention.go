@@ -89,3 +89,41 @@ func Typed(s string) bool {
 	}
 	return false
 }
+
+// reHistory marks a turn that tells how a value came to be: what it was
+// first, what it moved to, what it is finally.
+var reHistory = regexp.MustCompile(`(?i)\b(?:originally|original|initially|at first|previously|used to|was|were|then|moved|changed|switched|pushed|final(?:ly)?|now|recap|considered|instead)\b`)
+
+// Narrates reports whether text tells the history of current, a value
+// that holds now: it states current's typed value together with other
+// values of the same type (an earlier date beside the final one) and a
+// word of history ("originally", "then moved", "final"). Such a turn is
+// summarised by the fact holding current; replaying it would put the
+// earlier values back in front of the reader.
+func Narrates(text, current string) bool {
+	if !reHistory.MatchString(text) {
+		return false
+	}
+	cur := extractValues(current)
+	types := map[valueType]bool{}
+	for _, v := range cur {
+		if v.typ != tNumber && v.typ != tName && v.typ != tChoice {
+			types[v.typ] = true
+		}
+	}
+	if len(types) == 0 {
+		return false
+	}
+	states, others := false, false
+	for _, v := range extractValues(text) {
+		if !types[v.typ] {
+			continue
+		}
+		if hasNorm(cur, v.norm) {
+			states = true
+		} else {
+			others = true
+		}
+	}
+	return states && others
+}
