@@ -594,3 +594,22 @@ func TestRestartPersistence(t *testing.T) {
 		t.Errorf("after restart, history = %+v", h)
 	}
 }
+
+// TestHypotheticalIsNeverCurrent: hypothetical and draft facts are never
+// the current value of a global read, even when they are the newest.
+func TestHypotheticalIsNeverCurrent(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("acme", "alice"))
+	real := write(t, env, tok, map[string]any{"key": "vendor", "value": "Northwind"})
+	for _, scope := range []string{"HYPOTHETICAL", "DRAFT"} {
+		env.Clock.Advance(time.Minute)
+		write(t, env, tok, map[string]any{"key": "vendor", "value": "What-if vendor " + scope, "scope": scope})
+		if cur := current(t, env, tok, "vendor", nil); cur == nil || cur.ID != real.ID {
+			t.Errorf("after a newer %s fact, currentValue = %+v, want the real one", scope, cur)
+		}
+	}
+	only := write(t, env, tok, map[string]any{"key": "plan_b", "value": "move to Berlin", "scope": "HYPOTHETICAL"})
+	if cur := current(t, env, tok, "plan_b", nil); cur != nil {
+		t.Errorf("a key with only a hypothetical fact has current value %+v (%s), want null", cur, only.ID)
+	}
+}
