@@ -23,6 +23,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
@@ -230,17 +231,27 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 	return addStats(tx, sp, d, -1)
 }
 
+// statShards is how many records each statistic is split over. Each
+// transaction counts its change in a shard drawn at random (again on every
+// retry), so concurrent writers rarely touch the same record: one record
+// per statistic would make every pair of writers conflict on the corpus
+// counts. A shard's count may go below zero (a document counted in one
+// shard and taken out in another); readers add the shards up.
+const statShards = 64
+
 // addStats adds (sign +1) or removes (-1) a document from the statistics
-// of sp. It reads before it writes, so concurrent writers conflict and
-// retry instead of losing a count.
+// of sp. It reads the shard before it writes it, so two writers of the
+// same shard conflict and retry (in another shard) instead of losing a
+// count.
 func addStats(tx *store.Txn, sp tenancy.Space, d document, sign int) error {
+	shard := string([]byte{byte(rand.IntN(statShards))})
 	for t := range d.tf {
 		var ts termStats
-		k := store.Suffix(nil).Str(t)
+		k := store.Suffix(nil).Str(t).Raw(shard)
 		if err := tx.Get(sp, store.TableSearchStats, k, &ts); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		ts.DF = max(ts.DF+sign, 0)
+		ts.DF += sign
 		var err error
 		if ts.DF == 0 {
 			err = tx.Delete(sp, store.TableSearchStats, k)
@@ -252,12 +263,15 @@ func addStats(tx *store.Txn, sp tenancy.Space, d document, sign int) error {
 		}
 	}
 	var cs corpusStats
-	k := store.Suffix(nil).Str("")
+	k := store.Suffix(nil).Str("").Raw(shard)
 	if err := tx.Get(sp, store.TableSearchStats, k, &cs); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	cs.Docs = max(cs.Docs+sign, 0)
-	cs.Length = max(cs.Length+sign*d.length, 0)
+	cs.Docs += sign
+	cs.Length += sign * d.length
+	if cs.Docs == 0 && cs.Length == 0 {
+		return tx.Delete(sp, store.TableSearchStats, k)
+	}
 	return tx.Put(sp, store.TableSearchStats, k, cs, 0)
 }
 
@@ -285,18 +299,26 @@ func (ix *Index) Stats(tx *store.Txn, spaces []tenancy.Space, terms []string, v 
 	st := Stats{DF: make(map[string]int, len(terms))}
 	for _, sp := range spaces {
 		if v.Current() {
-			var cs corpusStats
-			if err := tx.Get(sp, store.TableSearchStats, store.Suffix(nil).Str(""), &cs); err != nil && !errors.Is(err, store.ErrNotFound) {
+			err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(""), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
+				var cs corpusStats
+				err := it.Decode(&cs)
+				st.Docs += cs.Docs
+				st.Length += cs.Length
+				return true, err
+			})
+			if err != nil {
 				return Stats{}, err
 			}
-			st.Docs += cs.Docs
-			st.Length += cs.Length
 			for _, t := range terms {
-				var ts termStats
-				if err := tx.Get(sp, store.TableSearchStats, store.Suffix(nil).Str(t), &ts); err != nil && !errors.Is(err, store.ErrNotFound) {
+				err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(t), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
+					var ts termStats
+					err := it.Decode(&ts)
+					st.DF[t] += ts.DF
+					return true, err
+				})
+				if err != nil {
 					return Stats{}, err
 				}
-				st.DF[t] += ts.DF
 			}
 			continue
 		}

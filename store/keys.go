@@ -72,8 +72,10 @@ const (
 	// TableSearchLive -> {supersededAt}; it answers asOf/knownAt views.
 	TableSearchHist Table = 'i'
 	// TableSearchStats holds BM25 statistics of the live documents of
-	// the space: term seg -> {df}; empty seg -> {docs, length}. Views in
-	// the past compute theirs from TableSearchHist instead.
+	// the space, split in shards by fact id so that concurrent writers
+	// rarely meet: term seg, shard (1 byte) -> {df}; empty seg, shard ->
+	// {docs, length}. Readers add the shards up. Views in the past
+	// compute theirs from TableSearchHist instead.
 	TableSearchStats Table = 'S'
 
 	// Working set (package session), in the caller's private space:

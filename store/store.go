@@ -60,7 +60,7 @@ func DefaultOptions(dir string) Options {
 		Dir:            dir,
 		SyncWrites:     true,
 		GCInterval:     5 * time.Minute,
-		MaxRetries:     8,
+		MaxRetries:     16,
 		MemTableSize:   32 << 20,
 		NumMemtables:   3,
 		BlockCacheSize: 64 << 20,

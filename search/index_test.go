@@ -1,0 +1,96 @@
+package search_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/search"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+var secret = []byte("search-test-secret-0123456789")
+
+func caller(t *testing.T) context.Context {
+	t.Helper()
+	id := authority.Identity{Org: "acme", UserID: "alice", Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster}
+	tok, err := authority.Mint(secret, id, time.Hour, "", "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
+	vid, err := v.Verify(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return authority.NewContext(context.Background(), vid)
+}
+
+// TestStatsUnderConcurrentWrites: concurrent writers of facts sharing a
+// word all commit (the statistics are sharded, so they rarely conflict and
+// retry when they do) and the statistics count every document exactly; a
+// supersession takes the retired document out.
+func TestStatsUnderConcurrentWrites(t *testing.T) {
+	o := store.DefaultOptions("")
+	o.InMemory, o.SyncWrites = true, false
+	st, err := store.Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	ix := search.New()
+	fs := facts.NewService(st, temporal.System{}, authority.MustDefaultOrder())
+	fs.AddListener(ix)
+	ctx := caller(t)
+
+	const n = 64
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := fs.Write(ctx, facts.WriteInput{Key: fmt.Sprintf("item_%d", i), Value: json.RawMessage(`"shared word ` + fmt.Sprint(i) + `"`), MemoryType: facts.MemoryOrganizational})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("concurrent write: %v", err)
+		}
+	}
+	stats := func() search.Stats {
+		t.Helper()
+		p, err := tenancy.FromContext(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s search.Stats
+		err = st.View(ctx, p, func(tx *store.Txn) (err error) {
+			s, err = ix.Stats(tx, p.Spaces(), []string{"shared", "item_1"}, temporal.View{})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if s := stats(); s.Docs != n || s.DF["shared"] != n {
+		t.Fatalf("after %d writes: docs %d, df(shared) %d", n, s.Docs, s.DF["shared"])
+	}
+	if _, err := fs.Write(ctx, facts.WriteInput{Key: "item_0", Value: json.RawMessage(`"replaced"`), Supersedes: "item_0", MemoryType: facts.MemoryOrganizational}); err != nil {
+		t.Fatal(err)
+	}
+	if s := stats(); s.Docs != n || s.DF["shared"] != n-1 {
+		t.Errorf("after a supersession: docs %d (want %d), df(shared) %d (want %d)", s.Docs, n, s.DF["shared"], n-1)
+	}
+}
