@@ -423,7 +423,12 @@ func (s *Service) refuse(tx *store.Txn, caller authority.Identity, sp tenancy.Sp
 
 // onWrite calls the OnWrite hook with the other valid facts of f's key.
 func (s *Service) onWrite(tx *store.Txn, caller authority.Identity, f Fact) error {
-	heads, err := s.validByKey(tx, f.Key)
+	// Only a fact of the same memory and owner can be f's rival.
+	sp, err := spaceFor(tx.Partition(), f.MemoryType)
+	if err != nil {
+		return err
+	}
+	heads, err := s.validByKey(tx, f.Key, sp)
 	if err != nil {
 		return err
 	}
@@ -640,11 +645,15 @@ func unlistValid(tx *store.Txn, sp tenancy.Space, f Fact) error {
 	return nil
 }
 
-// validByKey returns the currently valid heads listed under key, in every
-// space of the partition: the chains that hold a fact with that key.
-func (s *Service) validByKey(tx *store.Txn, key string) ([]Fact, error) {
+// validByKey returns the currently valid heads listed under key, in the
+// given spaces (every space of the partition when none are given): the
+// chains that hold a fact with that key.
+func (s *Service) validByKey(tx *store.Txn, key string, spaces ...tenancy.Space) ([]Fact, error) {
+	if len(spaces) == 0 {
+		spaces = tx.Partition().Spaces()
+	}
 	var out []Fact
-	for _, sp := range tx.Partition().Spaces() {
+	for _, sp := range spaces {
 		ids, err := tx.Tails(sp, store.TableFactValid, store.Suffix(nil).Str(key))
 		if err != nil {
 			return nil, err

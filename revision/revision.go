@@ -475,6 +475,9 @@ func replaces(d detect.Detection, text string, f facts.Fact) bool {
 // writes.
 func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, now time.Time) error {
 	c := change{Key: d.Key, Old: d.Previous, New: d.Replacement, At: t.At, Turn: t.ID, Kind: string(d.Kind), Cue: d.Cue, Record: now}
+	if err := tx.Put(tx.Partition().Shared(), store.TableRevisionMarker, nil, nil, 0); err != nil {
+		return err
+	}
 	return tx.Put(tx.Partition().Shared(), store.TableRevisionChange, store.Suffix(nil).Time(t.At).Raw(ulid.Make().String()), c, 0)
 }
 
@@ -526,6 +529,9 @@ func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.F
 }
 
 func (s *Service) stale(tx *store.Txn, f facts.Fact, in facts.WriteInput) (*facts.Staleness, error) {
+	if any, err := tx.Exists(tx.Partition().Shared(), store.TableRevisionMarker, nil); err != nil || !any {
+		return nil, err // no conversation has changed anything yet
+	}
 	var cs []detect.Change
 	err := tx.Scan(tx.Partition().Shared(), store.TableRevisionChange, nil, store.ScanOptions{Reverse: true},
 		func(_ []byte, it store.Item) (bool, error) {

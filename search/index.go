@@ -4,11 +4,13 @@
 // writes a fact, so it commits or aborts with it. Each space holds
 //
 //   - live postings (store.TableSearchLive) of the facts that are not
-//     superseded, newest first per term; a supersession deletes the
-//     retired fact's postings, so current queries never meet it;
-//   - history postings (store.TableSearchHist) of every fact ever written,
-//     with the valid time and supersession time needed to evaluate a
-//     temporal.View from the posting alone;
+//     superseded, newest first per term, with their valid time; a
+//     supersession moves the retired fact's postings to the history, so
+//     current queries never meet it;
+//   - history postings (store.TableSearchHist) of superseded facts, with
+//     the valid time and supersession time needed to evaluate a
+//     temporal.View from the posting alone (a view of the past reads both
+//     tables);
 //   - statistics (store.TableSearchStats) of the live documents: the
 //     number of documents, their total length, and each term's document
 //     frequency, so BM25 is computed from the index only.
@@ -20,10 +22,13 @@
 package search
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
@@ -159,14 +164,11 @@ func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.
 	hv := histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo}
 	for t, n := range d.postingTerms(written) {
 		k := postingKey(t, written.RecordedAt, written.ID, n, d.length)
-		if err := tx.Put(sp, store.TableSearchLive, k, nil, 0); err != nil {
-			return err
-		}
-		if err := tx.Put(sp, store.TableSearchHist, k, hv, 0); err != nil {
+		if err := tx.Put(sp, store.TableSearchLive, k, hv, 0); err != nil {
 			return err
 		}
 	}
-	if err := addStats(tx, sp, d, +1); err != nil {
+	if err := addStats(tx, sp, d, written.ID, +1); err != nil {
 		return err
 	}
 	if superseded == nil {
@@ -198,7 +200,7 @@ func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.
 	if !live {
 		return nil
 	}
-	return addStats(tx, osp, od, -1)
+	return addStats(tx, osp, od, superseded.ID, -1)
 }
 
 var _ facts.ForgetListener = (*Index)(nil)
@@ -228,23 +230,32 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 	if !live {
 		return nil
 	}
-	return addStats(tx, sp, d, -1)
+	return addStats(tx, sp, d, before.ID, -1)
 }
 
-// statShards is how many records each statistic is split over. Each
-// transaction counts its change in a shard drawn at random (again on every
-// retry), so concurrent writers rarely touch the same record: one record
-// per statistic would make every pair of writers conflict on the corpus
-// counts. A shard's count may go below zero (a document counted in one
-// shard and taken out in another); readers add the shards up.
-const statShards = 64
+// statShards is how many records each statistic is split over, so that
+// concurrent writers rarely touch the same record (one record per
+// statistic would make every pair of writers conflict on the corpus
+// totals and on every word they share). A term's counts live in the shard
+// of the fact's id, so the write that takes a document out meets the one
+// that put it in, and a term's record is deleted when its count drops to
+// zero (nothing keeps a forgotten word in a key). The corpus totals, which
+// name no word, go to a shard drawn at random on every attempt (a shard's
+// totals may go below zero; only their sum means anything). Readers add
+// the shards up.
+const statShards = 256
 
-// addStats adds (sign +1) or removes (-1) a document from the statistics
-// of sp. It reads the shard before it writes it, so two writers of the
-// same shard conflict and retry (in another shard) instead of losing a
-// count.
-func addStats(tx *store.Txn, sp tenancy.Space, d document, sign int) error {
-	shard := string([]byte{byte(rand.IntN(statShards))})
+func shardOf(id string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	return string([]byte{byte(h.Sum32() % statShards)})
+}
+
+// addStats adds (sign +1) or removes (-1) the document of fact id from the
+// statistics of sp. It reads each record before it writes it, so two
+// writers of the same record conflict and retry instead of losing a count.
+func addStats(tx *store.Txn, sp tenancy.Space, d document, id string, sign int) error {
+	shard := shardOf(id)
 	for t := range d.tf {
 		var ts termStats
 		k := store.Suffix(nil).Str(t).Raw(shard)
@@ -253,7 +264,7 @@ func addStats(tx *store.Txn, sp tenancy.Space, d document, sign int) error {
 		}
 		ts.DF += sign
 		var err error
-		if ts.DF == 0 {
+		if ts.DF <= 0 {
 			err = tx.Delete(sp, store.TableSearchStats, k)
 		} else {
 			err = tx.Put(sp, store.TableSearchStats, k, ts, 0)
@@ -263,7 +274,7 @@ func addStats(tx *store.Txn, sp tenancy.Space, d document, sign int) error {
 		}
 	}
 	var cs corpusStats
-	k := store.Suffix(nil).Str("").Raw(shard)
+	k := store.Suffix(nil).Str("").Raw(string([]byte{byte(rand.IntN(statShards))}))
 	if err := tx.Get(sp, store.TableSearchStats, k, &cs); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
@@ -359,25 +370,47 @@ func (ix *Index) Postings(tx *store.Txn, sp tenancy.Space, term string, v tempor
 				return fn(p) && (limit <= 0 || n < limit), nil
 			})
 	}
+	// A view of the past: the postings of facts still live and of facts
+	// superseded since, each newest first and filtered by the view, merged.
 	o := store.ScanOptions{Reverse: true}
 	if v.KnownAt != nil {
 		o.Start = store.Suffix(nil).Str(term).Time(*v.KnownAt)
 	}
-	return tx.Scan(sp, store.TableSearchHist, prefix, o, func(suffix []byte, it store.Item) (bool, error) {
-		p, err := parsePosting(sp, suffix)
+	var got []Posting
+	for _, table := range []store.Table{store.TableSearchLive, store.TableSearchHist} {
+		m := 0
+		err := tx.Scan(sp, table, prefix, o, func(suffix []byte, it store.Item) (bool, error) {
+			p, err := parsePosting(sp, suffix)
+			if err != nil {
+				return false, err
+			}
+			var hv histValue
+			if err := it.Decode(&hv); err != nil {
+				return false, err
+			}
+			if !holds(p.RecordedAt, hv, v) {
+				return true, nil
+			}
+			got = append(got, p)
+			m++
+			return limit <= 0 || m < limit, nil
+		})
 		if err != nil {
-			return false, err
+			return err
 		}
-		var hv histValue
-		if err := it.Decode(&hv); err != nil {
-			return false, err
-		}
-		if !holds(p.RecordedAt, hv, v) {
-			return true, nil
-		}
-		n++
-		return fn(p) && (limit <= 0 || n < limit), nil
+	}
+	// Newest first, as a reverse scan of either table orders them (the
+	// id is a length-prefixed segment of the key).
+	slices.SortFunc(got, func(a, b Posting) int {
+		return cmp.Or(b.RecordedAt.Compare(a.RecordedAt), cmp.Compare(len(b.ID), len(a.ID)), cmp.Compare(b.ID, a.ID))
 	})
+	for _, p := range got {
+		n++
+		if !fn(p) || (limit > 0 && n >= limit) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // holds reports whether a fact recorded at rec with history hv is valid in

@@ -72,10 +72,10 @@ const (
 	// TableSearchLive -> {supersededAt}; it answers asOf/knownAt views.
 	TableSearchHist Table = 'i'
 	// TableSearchStats holds BM25 statistics of the live documents of
-	// the space, split in shards by fact id so that concurrent writers
-	// rarely meet: term seg, shard (1 byte) -> {df}; empty seg, shard ->
-	// {docs, length}. Readers add the shards up. Views in the past
-	// compute theirs from TableSearchHist instead.
+	// the space, split in shards so that concurrent writers rarely meet:
+	// term seg, shard of the fact id (1 byte) -> {df}; empty seg, random
+	// shard -> {docs, length}. Readers add the shards up. Views in the
+	// past compute theirs from the postings instead.
 	TableSearchStats Table = 'S'
 
 	// Working set (package session), in the caller's private space:
@@ -103,6 +103,11 @@ const (
 	// it lets later writes restating a replaced value be recognised as
 	// stale.
 	TableRevisionChange Table = 'Q'
+	// TableRevisionMarker (package revision): empty suffix -> nil, present
+	// once the organization has a change, so explicit writes skip the
+	// staleness check (and its scan) until a conversation changed
+	// something.
+	TableRevisionMarker Table = 'q'
 
 	// Keep this list the single register of table bytes.
 )
@@ -208,9 +213,19 @@ func tablePrefix(sp tenancy.Space, t Table) []byte {
 	return append(spacePrefix(sp), byte(t))
 }
 
-// key returns the full key of suffix in table t of space sp.
+// key returns the full key of suffix in table t of space sp, built in one
+// allocation (it is on every read and write path).
 func key(sp tenancy.Space, t Table, suffix []byte) []byte {
-	return append(tablePrefix(sp, t), suffix...)
+	org, owner := sp.Org(), sp.Owner()
+	org, owner = org[:min(len(org), maxSeg)], owner[:min(len(owner), maxSeg)]
+	b := make([]byte, 0, 2+len(org)+1+2+len(owner)+1+len(suffix))
+	b = binary.BigEndian.AppendUint16(b, uint16(len(org)))
+	b = append(b, org...)
+	b = append(b, byte(sp.Kind()))
+	b = binary.BigEndian.AppendUint16(b, uint16(len(owner)))
+	b = append(b, owner...)
+	b = append(b, byte(t))
+	return append(b, suffix...)
 }
 
 // parsedKey is a decoded tenant key.

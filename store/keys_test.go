@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"testing"
 	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/tenancy"
 )
 
 func TestSuffixRoundTrip(t *testing.T) {
@@ -91,4 +94,36 @@ func FuzzKey(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestKeyMatchesPrefixes: the one-allocation key builder agrees with the
+// prefix builders that scans use.
+func TestKeyMatchesPrefixes(t *testing.T) {
+	p := testPartition(t)
+	for _, sp := range p.Spaces() {
+		got := key(sp, TableFact, []byte("F-1"))
+		want := append(tablePrefix(sp, TableFact), "F-1"...)
+		if !bytes.Equal(got, want) {
+			t.Errorf("key = %q, want %q", got, want)
+		}
+	}
+}
+
+func testPartition(t *testing.T) tenancy.Partition {
+	t.Helper()
+	secret := []byte("keys-test-secret-0123456789abcdef")
+	tok, err := authority.Mint(secret, authority.Identity{Org: "acme", UserID: "alice", Capability: "billing", Kind: authority.KindAgent}, time.Hour, "", "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
+	id, err := v.Verify(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tenancy.For(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
