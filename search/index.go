@@ -53,10 +53,12 @@ const maxCount = 1<<16 - 1
 
 // Index maintains and reads the inverted index. It holds no state of its
 // own: everything is in the store, read and written through a Txn.
-type Index struct{}
+type Index struct {
+	cache *statsCache
+}
 
 // New returns an Index.
-func New() *Index { return &Index{} }
+func New() *Index { return &Index{cache: newStatsCache()} }
 
 var _ facts.Listener = (*Index)(nil)
 
@@ -77,15 +79,39 @@ type histValue struct {
 	SupersededAt *time.Time `json:"s,omitempty"`
 }
 
-// termStats is the value of a term's statistics record.
-type termStats struct {
-	DF int `json:"df"`
+// A statistics record's value is one or two varints: a term's document
+// frequency, or the corpus' document count and total length. They are
+// read by the hundred on every query, so they are not JSON.
+func encodeCounts(ns ...int) []byte {
+	var b []byte
+	for _, n := range ns {
+		b = binary.AppendVarint(b, int64(n))
+	}
+	return b
 }
 
-// corpusStats is the value of the corpus statistics record.
-type corpusStats struct {
-	Docs   int `json:"docs"`
-	Length int `json:"length"`
+// decodeCounts reads len(into) varints of b into into.
+func decodeCounts(b []byte, into ...*int) error {
+	for _, p := range into {
+		v, n := binary.Varint(b)
+		if n <= 0 {
+			return errors.New("search: malformed statistics record")
+		}
+		*p, b = int(v), b[n:]
+	}
+	return nil
+}
+
+// getCounts reads the counts of the record at k, zero when there is none.
+func getCounts(tx *store.Txn, sp tenancy.Space, k []byte, into ...*int) error {
+	b, err := tx.GetRaw(sp, store.TableSearchStats, k)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return decodeCounts(b, into...)
 }
 
 // document is a fact as the index sees it.
@@ -257,33 +283,34 @@ func shardOf(id string) string {
 func addStats(tx *store.Txn, sp tenancy.Space, d document, id string, sign int) error {
 	shard := shardOf(id)
 	for t := range d.tf {
-		var ts termStats
+		var df int
 		k := store.Suffix(nil).Str(t).Raw(shard)
-		if err := tx.Get(sp, store.TableSearchStats, k, &ts); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err := getCounts(tx, sp, k, &df); err != nil {
 			return err
 		}
-		ts.DF += sign
 		var err error
-		if ts.DF <= 0 {
+		if df += sign; df <= 0 {
 			err = tx.Delete(sp, store.TableSearchStats, k)
 		} else {
-			err = tx.Put(sp, store.TableSearchStats, k, ts, 0)
+			err = tx.PutRaw(sp, store.TableSearchStats, k, encodeCounts(df))
 		}
 		if err != nil {
 			return err
 		}
 	}
-	var cs corpusStats
+	var docs, length int
 	k := store.Suffix(nil).Str("").Raw(string([]byte{byte(rand.IntN(statShards))}))
-	if err := tx.Get(sp, store.TableSearchStats, k, &cs); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := getCounts(tx, sp, k, &docs, &length); err != nil {
 		return err
 	}
-	cs.Docs += sign
-	cs.Length += sign * d.length
-	if cs.Docs == 0 && cs.Length == 0 {
+	docs, length = docs+sign, length+sign*d.length
+	if err := bumpVersion(tx, sp); err != nil {
+		return err
+	}
+	if docs == 0 && length == 0 {
 		return tx.Delete(sp, store.TableSearchStats, k)
 	}
-	return tx.Put(sp, store.TableSearchStats, k, cs, 0)
+	return tx.PutRaw(sp, store.TableSearchStats, k, encodeCounts(docs, length))
 }
 
 // Stats are the BM25 statistics of the documents valid in a view.
@@ -310,26 +337,8 @@ func (ix *Index) Stats(tx *store.Txn, spaces []tenancy.Space, terms []string, v 
 	st := Stats{DF: make(map[string]int, len(terms))}
 	for _, sp := range spaces {
 		if v.Current() {
-			err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(""), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
-				var cs corpusStats
-				err := it.Decode(&cs)
-				st.Docs += cs.Docs
-				st.Length += cs.Length
-				return true, err
-			})
-			if err != nil {
+			if err := ix.cache.add(tx, sp, terms, &st); err != nil {
 				return Stats{}, err
-			}
-			for _, t := range terms {
-				err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(t), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
-					var ts termStats
-					err := it.Decode(&ts)
-					st.DF[t] += ts.DF
-					return true, err
-				})
-				if err != nil {
-					return Stats{}, err
-				}
 			}
 			continue
 		}

@@ -77,6 +77,10 @@ const (
 	// shard -> {docs, length}. Readers add the shards up. Views in the
 	// past compute theirs from the postings instead.
 	TableSearchStats Table = 'S'
+	// TableSearchVersion holds, per space, a random value rewritten
+	// (blindly) with every change of the statistics: readers cache the
+	// shard sums under it. Empty suffix -> version bytes.
+	TableSearchVersion Table = 's'
 
 	// Working set (package session), in the caller's private space:
 	// TableWorkItem: session seg, key seg, at -> item version (the
