@@ -9,8 +9,10 @@ import (
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/tenancy"
 )
 
 // Bounds of the facts source. They bound the work of one call whatever the
@@ -32,7 +34,9 @@ const (
 
 // Visibility decides whether the caller may see a fact; a fact it refuses
 // is withheld: counted, never described. Permission filtering plugs in
-// here.
+// here. It decides from the fact's read restriction (RestrictedTo) alone:
+// for facts it only has to vet, the source passes a Fact holding just the
+// ID and the restriction, to spare decoding the rest.
 type Visibility interface {
 	Visible(caller authority.Identity, f facts.Fact) bool
 }
@@ -123,6 +127,7 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 
 	excluded := map[string]assemble.Reason{}
 	included := map[string]bool{}
+	near := map[string]tenancy.Space{} // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
 	for _, c := range ranked {
 		if !c.always {
@@ -170,6 +175,7 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 		if f.Supersedes != "" {
 			if _, seen := excluded[f.Supersedes]; !seen {
 				excluded[f.Supersedes] = assemble.ReasonSuperseded
+				near[f.Supersedes] = c.p.Space
 				if q.successor == nil {
 					q.successor = map[string]string{}
 				}
@@ -195,14 +201,26 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 		}
 	}
 	slices.Sort(ids)
-	for _, id := range ids {
-		if shown, err := s.shown(tx, q, id); err != nil {
+	restricted := s.Visible != nil
+	if restricted {
+		var err error
+		if restricted, err = facts.AnyRestricted(tx); err != nil {
 			return err
-		} else if !shown {
-			// A fact the caller may not read, superseded by one they may:
-			// counted, not named.
-			in.Withheld++
-			continue
+		}
+	}
+	for _, id := range ids {
+		// With no restricted fact in the partition, all can be named.
+		if restricted {
+			shown, err := s.shown(tx, q, id, near[id])
+			if err != nil {
+				return err
+			}
+			if !shown {
+				// A fact the caller may not read, superseded by one they
+				// may: counted, not named.
+				in.Withheld++
+				continue
+			}
 		}
 		in.Excluded = append(in.Excluded, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: excluded[id]})
 	}
@@ -214,12 +232,20 @@ var invalidMarkers = []string{"[INVALIDATED", "[INVALID", "[RETRACTED", "[OBSOLE
 
 // shown reports whether the caller of q may see fact id (one a candidate
 // superseded, which was not itself checked).
-func (s *FactSource) shown(tx *store.Txn, q *Query, id string) (bool, error) {
+func (s *FactSource) shown(tx *store.Txn, q *Query, id string, hint tenancy.Space) (bool, error) {
 	if s.Visible == nil {
 		return true, nil
 	}
-	for _, sp := range tx.Partition().Spaces() {
-		var raw facts.Fact
+	spaces := tx.Partition().Spaces()
+	if hint.Org() != "" {
+		// Try the likely space first: a miss costs a lookup per table.
+		spaces = append([]tenancy.Space{hint}, spaces...)
+	}
+	for _, sp := range spaces {
+		// Only the read restriction matters here: decode nothing else.
+		var raw struct {
+			RestrictedTo *permissions.Restriction `json:"restrictedTo"`
+		}
 		err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
@@ -227,7 +253,7 @@ func (s *FactSource) shown(tx *store.Txn, q *Query, id string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		return s.Visible.Visible(q.Caller, raw), nil
+		return s.Visible.Visible(q.Caller, facts.Fact{ID: id, RestrictedTo: raw.RestrictedTo}), nil
 	}
 	return false, nil
 }

@@ -614,7 +614,24 @@ func (s *Service) visible(caller authority.Identity, f Fact) bool {
 }
 
 func (s *Service) put(tx *store.Txn, sp tenancy.Space, f Fact) error {
+	if f.RestrictedTo != nil {
+		if err := tx.PutRaw(sp, store.TableFactRestricted, nil, nil); err != nil {
+			return err
+		}
+	}
 	return tx.Put(sp, store.TableFact, store.Suffix(nil).Raw(f.ID), f, 0)
+}
+
+// AnyRestricted reports whether any space of tx's partition holds a fact
+// with a read restriction; when none does, every fact is readable by every
+// caller of the partition and per-fact checks can be skipped.
+func AnyRestricted(tx *store.Txn) (bool, error) {
+	for _, sp := range tx.Partition().Spaces() {
+		if ok, err := tx.Exists(sp, store.TableFactRestricted, nil); err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
 }
 
 func indexNew(tx *store.Txn, sp tenancy.Space, f Fact) error {

@@ -40,9 +40,13 @@ const (
 	TableFactValid Table = 'H'
 	// TableFactStale lists facts stored invalid from birth (stale or
 	// outranked writes): recordedAt, id -> nil.
-	TableFactStale  Table = 'Z'
-	TableAudit      Table = 'L' // at, seq id -> audit entry
-	TableAuditByRec Table = 'l' // record id seg, at, seq id -> nil
+	TableFactStale Table = 'Z'
+	// TableFactRestricted: empty suffix -> nil, present once the space
+	// holds a fact with a read restriction, so readers of a space without
+	// one skip per-fact permission checks.
+	TableFactRestricted Table = 'z'
+	TableAudit          Table = 'L' // at, seq id -> audit entry
+	TableAuditByRec     Table = 'l' // record id seg, at, seq id -> nil
 
 	// State assertions and conflicts (packages assertions, conflicts), all
 	// in the organization's shared space.
