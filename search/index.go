@@ -24,6 +24,7 @@ package search
 import (
 	"cmp"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -187,25 +188,30 @@ func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.
 		return errors.New("search: fact in a space outside the partition")
 	}
 	d := docOf(written)
-	hv := histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo}
+	hv, err := json.Marshal(histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo})
+	if err != nil {
+		return err
+	}
 	for t, n := range d.postingTerms(written) {
 		k := postingKey(t, written.RecordedAt, written.ID, n, d.length)
-		if err := tx.Put(sp, store.TableSearchLive, k, hv, 0); err != nil {
+		if err := tx.PutRaw(sp, store.TableSearchLive, k, hv); err != nil {
 			return err
 		}
 	}
-	if err := addStats(tx, sp, d, written.ID, +1); err != nil {
-		return err
-	}
+	var delta statsDelta
+	delta.add(sp, d, written.Key, +1)
 	if superseded == nil {
-		return nil
+		return delta.apply(tx)
 	}
 	osp, ok := SpaceOf(tx.Partition(), *superseded)
 	if !ok {
 		return errors.New("search: fact in a space outside the partition")
 	}
 	od := docOf(*superseded)
-	ohv := histValue{ValidFrom: superseded.ValidFrom, ValidTo: superseded.ValidTo, SupersededAt: superseded.SupersededAt}
+	ohv, err := json.Marshal(histValue{ValidFrom: superseded.ValidFrom, ValidTo: superseded.ValidTo, SupersededAt: superseded.SupersededAt})
+	if err != nil {
+		return err
+	}
 	// A fact written before the index existed has no live postings and
 	// nothing to take out of the statistics.
 	live, err := tx.Exists(osp, store.TableSearchLive, postingKey(TermAll, superseded.RecordedAt, superseded.ID, 1, od.length))
@@ -219,14 +225,14 @@ func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.
 				return err
 			}
 		}
-		if err := tx.Put(osp, store.TableSearchHist, k, ohv, 0); err != nil {
+		if err := tx.PutRaw(osp, store.TableSearchHist, k, ohv); err != nil {
 			return err
 		}
 	}
-	if !live {
-		return nil
+	if live {
+		delta.add(osp, od, superseded.Key, -1)
 	}
-	return addStats(tx, osp, od, superseded.ID, -1)
+	return delta.apply(tx)
 }
 
 var _ facts.ForgetListener = (*Index)(nil)
@@ -256,61 +262,115 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 	if !live {
 		return nil
 	}
-	return addStats(tx, sp, d, before.ID, -1)
+	var delta statsDelta
+	delta.add(sp, d, before.Key, -1)
+	return delta.apply(tx)
 }
 
 // statShards is how many records each statistic is split over, so that
 // concurrent writers rarely touch the same record (one record per
 // statistic would make every pair of writers conflict on the corpus
 // totals and on every word they share). A term's counts live in the shard
-// of the fact's id, so the write that takes a document out meets the one
-// that put it in, and a term's record is deleted when its count drops to
-// zero (nothing keeps a forgotten word in a key). The corpus totals, which
-// name no word, go to a shard drawn at random on every attempt (a shard's
-// totals may go below zero; only their sum means anything). Readers add
-// the shards up.
+// of the fact's key: the write that takes a document out meets the one
+// that put it in (a term's record is deleted when its count drops to zero,
+// so nothing keeps a forgotten word in a key), and a supersession under
+// the same key nets out in place, touching only the words that changed.
+// The corpus totals, which name no word, go to a shard drawn at random on
+// every attempt (a shard's totals may go below zero; only their sum means
+// anything). Readers add the shards up.
 const statShards = 256
 
-func shardOf(id string) string {
+func shardOf(key string) string {
 	h := fnv.New32a()
-	_, _ = h.Write([]byte(id))
+	_, _ = h.Write([]byte(key))
 	return string([]byte{byte(h.Sum32() % statShards)})
 }
 
-// addStats adds (sign +1) or removes (-1) the document of fact id from the
-// statistics of sp. It reads each record before it writes it, so two
-// writers of the same record conflict and retry instead of losing a count.
-func addStats(tx *store.Txn, sp tenancy.Space, d document, id string, sign int) error {
-	shard := shardOf(id)
+// statsDelta gathers the statistics changes of one write, so that a
+// document taken out and another put in under the same key cancel before
+// anything is read or written.
+type statsDelta struct {
+	spaces []spaceDelta
+}
+
+type spaceDelta struct {
+	sp           tenancy.Space
+	df           map[string]int // shard + term -> change
+	docs, length int
+}
+
+func (sd *statsDelta) of(sp tenancy.Space) *spaceDelta {
+	for i := range sd.spaces {
+		if sd.spaces[i].sp == sp {
+			return &sd.spaces[i]
+		}
+	}
+	sd.spaces = append(sd.spaces, spaceDelta{sp: sp, df: map[string]int{}})
+	return &sd.spaces[len(sd.spaces)-1]
+}
+
+// add counts document d of a fact with key in (sign +1) or out (-1) of sp.
+func (sd *statsDelta) add(sp tenancy.Space, d document, key string, sign int) {
+	s := sd.of(sp)
+	shard := shardOf(key)
 	for t := range d.tf {
-		var df int
-		k := store.Suffix(nil).Str(t).Raw(shard)
-		if err := getCounts(tx, sp, k, &df); err != nil {
-			return err
+		s.df[shard+t] += sign
+	}
+	s.docs += sign
+	s.length += sign * d.length
+}
+
+// apply writes the net changes. Each record is read before it is written,
+// so two writers of the same record conflict and retry instead of losing
+// a count; the space's stats version changes whenever anything does.
+func (sd *statsDelta) apply(tx *store.Txn) error {
+	for _, s := range sd.spaces {
+		changed := false
+		for st, n := range s.df {
+			if n == 0 {
+				continue
+			}
+			changed = true
+			var df int
+			k := store.Suffix(nil).Str(st[1:]).Raw(st[:1])
+			if err := getCounts(tx, s.sp, k, &df); err != nil {
+				return err
+			}
+			var err error
+			if df += n; df <= 0 {
+				err = tx.Delete(s.sp, store.TableSearchStats, k)
+			} else {
+				err = tx.PutRaw(s.sp, store.TableSearchStats, k, encodeCounts(df))
+			}
+			if err != nil {
+				return err
+			}
 		}
-		var err error
-		if df += sign; df <= 0 {
-			err = tx.Delete(sp, store.TableSearchStats, k)
-		} else {
-			err = tx.PutRaw(sp, store.TableSearchStats, k, encodeCounts(df))
+		if s.docs != 0 || s.length != 0 {
+			changed = true
+			var docs, length int
+			k := store.Suffix(nil).Str("").Raw(string([]byte{byte(rand.IntN(statShards))}))
+			if err := getCounts(tx, s.sp, k, &docs, &length); err != nil {
+				return err
+			}
+			docs, length = docs+s.docs, length+s.length
+			var err error
+			if docs == 0 && length == 0 {
+				err = tx.Delete(s.sp, store.TableSearchStats, k)
+			} else {
+				err = tx.PutRaw(s.sp, store.TableSearchStats, k, encodeCounts(docs, length))
+			}
+			if err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return err
+		if changed {
+			if err := bumpVersion(tx, s.sp); err != nil {
+				return err
+			}
 		}
 	}
-	var docs, length int
-	k := store.Suffix(nil).Str("").Raw(string([]byte{byte(rand.IntN(statShards))}))
-	if err := getCounts(tx, sp, k, &docs, &length); err != nil {
-		return err
-	}
-	docs, length = docs+sign, length+sign*d.length
-	if err := bumpVersion(tx, sp); err != nil {
-		return err
-	}
-	if docs == 0 && length == 0 {
-		return tx.Delete(sp, store.TableSearchStats, k)
-	}
-	return tx.PutRaw(sp, store.TableSearchStats, k, encodeCounts(docs, length))
+	return nil
 }
 
 // Stats are the BM25 statistics of the documents valid in a view.

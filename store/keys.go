@@ -77,7 +77,7 @@ const (
 	TableSearchHist Table = 'i'
 	// TableSearchStats holds BM25 statistics of the live documents of
 	// the space, split in shards so that concurrent writers rarely meet:
-	// term seg, shard of the fact id (1 byte) -> {df}; empty seg, random
+	// term seg, shard of the fact key (1 byte) -> {df}; empty seg, random
 	// shard -> {docs, length}. Readers add the shards up. Views in the
 	// past compute theirs from the postings instead.
 	TableSearchStats Table = 'S'
