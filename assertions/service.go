@@ -355,6 +355,12 @@ func (s *Service) CurrentTx(tx *store.Txn, id string) (string, error) {
 // RevokeTx revokes assertion id, if still active, by decision decisionID.
 // It implements conflicts.Assertions.
 func (s *Service) RevokeTx(tx *store.Txn, caller authority.Identity, id, decisionID string, now time.Time) (bool, error) {
+	return s.revokeTx(tx, caller, id, "", decisionID, "revoked by decision "+decisionID, now)
+}
+
+// revokeTx revokes assertion id if it is still active: by names the
+// record that replaced it, decisionID the decision that chose another.
+func (s *Service) revokeTx(tx *store.Txn, caller authority.Identity, id, by, decisionID, detail string, now time.Time) (bool, error) {
 	a, err := getTx(tx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
@@ -365,7 +371,7 @@ func (s *Service) RevokeTx(tx *store.Txn, caller authority.Identity, id, decisio
 	if cur, _ := a.In(temporal.View{}, now); cur.Status != Active {
 		return false, nil
 	}
-	return true, s.endTx(tx, audit.Actor(caller), &a, Revoked, now, "", decisionID, "revoked by decision "+decisionID)
+	return true, s.endTx(tx, audit.Actor(caller), &a, Revoked, now, by, decisionID, detail)
 }
 
 // SignalEvent expires every active UNTIL_EVENT assertion waiting for event
@@ -513,15 +519,5 @@ func (s *Service) ActiveTx(tx *store.Txn, now time.Time, limit int) ([]Assertion
 // RetractTx revokes assertion id, if still active, because record by (a
 // conversation turn) replaced it; detail says why, in the audit trail.
 func (s *Service) RetractTx(tx *store.Txn, caller authority.Identity, id, by, detail string, now time.Time) (bool, error) {
-	a, err := getTx(tx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	if cur, _ := a.In(temporal.View{}, now); cur.Status != Active {
-		return false, nil
-	}
-	return true, s.endTx(tx, audit.Actor(caller), &a, Revoked, now, by, "", detail)
+	return s.revokeTx(tx, caller, id, by, "", detail, now)
 }

@@ -331,10 +331,11 @@ func (s *FactSource) stale(tx *store.Txn, q *Query) error {
 			return err
 		}
 		for i, n := len(tails)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
-			f, ok, err := s.load(tx, q, tails[i][8:])
-			if err != nil {
+			var raw facts.Fact
+			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(tails[i][8:]), &raw); err != nil {
 				return err
 			}
+			f, ok := raw.In(q.View)
 			if !ok || f.Stale == nil || (s.Visible != nil && !s.Visible.Visible(q.Caller, f)) {
 				continue
 			}

@@ -268,15 +268,11 @@ func (s *Service) byKey(tx *store.Txn, key string, v temporal.View) ([]Fact, err
 		if err != nil {
 			return nil, err
 		}
-		for _, id := range ids {
-			var f Fact
-			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &f); err != nil {
-				return nil, err
-			}
-			if f, ok := f.In(v); ok {
-				out = append(out, f)
-			}
+		fs, err := loadIn(tx, sp, ids, v)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, fs...)
 	}
 	slices.SortFunc(out, byRecorded)
 	return out, nil

@@ -675,17 +675,33 @@ func (s *Service) validByKey(tx *store.Txn, key string, spaces ...tenancy.Space)
 		if err != nil {
 			return nil, err
 		}
-		for _, id := range ids {
-			var f Fact
-			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &f); err != nil {
-				return nil, err
-			}
-			if f, ok := f.In(temporal.View{}); ok && f.IsValid() {
+		fs, err := loadIn(tx, sp, ids, temporal.View{})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			if f.IsValid() {
 				out = append(out, f)
 			}
 		}
 	}
 	slices.SortFunc(out, byRecorded)
+	return out, nil
+}
+
+// loadIn reads the facts ids of space sp as they stand in view v, leaving
+// out those v does not know yet.
+func loadIn(tx *store.Txn, sp tenancy.Space, ids []string, v temporal.View) ([]Fact, error) {
+	var out []Fact
+	for _, id := range ids {
+		var raw Fact
+		if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw); err != nil {
+			return nil, err
+		}
+		if f, ok := raw.In(v); ok {
+			out = append(out, f)
+		}
+	}
 	return out, nil
 }
 

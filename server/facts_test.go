@@ -315,7 +315,7 @@ func TestDerivedFactsNeedReview(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	env := apitest.New(t)
 	tok := apitest.Token(t, apitest.Identity("acme", "alice"))
-	first := write(t, env, tok, map[string]any{"id": "F-1", "key": "k", "value": "v1"})
+	write(t, env, tok, map[string]any{"id": "F-1", "key": "k", "value": "v1"})
 	write(t, env, tok, map[string]any{"id": "F-2", "key": "k", "value": "v2", "supersedes": "F-1"})
 	tests := []struct {
 		name     string
@@ -363,7 +363,6 @@ func TestBadInput(t *testing.T) {
 	if cur := current(t, env, tok, "k", nil); cur == nil || cur.ID != "F-2" {
 		t.Errorf("head after bad input = %+v, want F-2", cur)
 	}
-	_ = first
 }
 
 // TestConcurrentSupersession: many writers supersede the same fact at

@@ -26,9 +26,6 @@ func runBackup(ctx context.Context, args []string, env func(string) string, stdo
 	fs.StringVar(&dataDir, "data-dir", "", "data directory of a stopped server")
 	fs.StringVar(&token, "token", "", "service token with admin:backup (own organization) or admin:backup-all, for --server")
 	if err := parse(fs, args, env); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
 		return err
 	}
 	switch {
@@ -128,9 +125,6 @@ func runRestore(ctx context.Context, args []string, env func(string) string, std
 	fs.StringVar(&dataDir, "data-dir", "", "data directory to restore into; the server must be stopped (required)")
 	fs.StringVar(&in, "in", "", "backup file written by 'stategraph backup' (required)")
 	if err := parse(fs, args, env); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
 		return err
 	}
 	if in == "" || dataDir == "" {

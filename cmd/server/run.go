@@ -36,7 +36,11 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	}
 	for _, c := range commands() {
 		if c.name == name {
-			return c.run(ctx, args, env, stdout, stderr)
+			err := c.run(ctx, args, env, stdout, stderr)
+			if errors.Is(err, flag.ErrHelp) {
+				return nil // -h printed the usage
+			}
+			return err
 		}
 	}
 	if name == "help" {

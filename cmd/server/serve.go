@@ -85,9 +85,6 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	c.jwt.register(fs)
 	c.registerLimits(fs)
 	if err := parse(fs, args, env); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
 		return err
 	}
 	logger, err := newLogger(stderr, c.logLevel, c.logFormat)

@@ -36,9 +36,6 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	fs.IntVar(&workers, "workers", 4, "timelines replayed at once")
 	j.register(fs)
 	if err := parse(fs, args, env); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
 		return err
 	}
 	switch {
@@ -147,7 +144,7 @@ func printReport(w io.Writer, res statebench.Result) {
 	}
 	row("overall", res.Report.Overall)
 	if res.Rejected > 0 {
-		fmt.Fprintf(w, "\n%d writes were refused or adjusted by the server (see warnings in summary.json with --out)\n", res.Rejected)
+		fmt.Fprintf(w, "\n%d warnings: writes the server refused or the runner adjusted, initial facts not loaded (listed in summary.json with --out)\n", res.Rejected)
 	}
 }
 

@@ -36,9 +36,6 @@ func runToken(_ context.Context, args []string, env func(string) string, stdout,
 	fset.StringVar(&dataDir, "data-dir", "./data", "data directory of a dev server, whose secret is used when no --jwt-secret is given")
 	j.register(fset)
 	if err := parse(fset, args, env); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
 		return err
 	}
 	id.Permissions = perms
