@@ -65,6 +65,7 @@ type Service struct {
 	clock     temporal.Clock
 	order     *authority.Order
 	facts     *facts.Service
+	write     conflicts.FactWriter
 	conflicts *conflicts.Service
 	opts      Options
 	logger    *slog.Logger
@@ -79,9 +80,9 @@ type Service struct {
 
 var _ conflicts.Assertions = (*Service)(nil)
 
-// NewService returns a Service. fs writes promoted facts; cs records
-// conflicts and decisions.
-func NewService(st *store.Store, clock temporal.Clock, order *authority.Order, fs *facts.Service, cs *conflicts.Service, o Options) (*Service, error) {
+// NewService returns a Service. fs reads facts, w writes promoted facts
+// (the write pipeline); cs records conflicts and decisions.
+func NewService(st *store.Store, clock temporal.Clock, order *authority.Order, fs *facts.Service, w conflicts.FactWriter, cs *conflicts.Service, o Options) (*Service, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func NewService(st *store.Store, clock temporal.Clock, order *authority.Order, f
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{
-		store: st, clock: clock, order: order, facts: fs, conflicts: cs, opts: o, logger: logger,
+		store: st, clock: clock, order: order, facts: fs, write: w, conflicts: cs, opts: o, logger: logger,
 		done: make(chan struct{}), sweepDone: make(chan struct{}),
 	}, nil
 }
@@ -464,7 +465,7 @@ func (s *Service) Promote(ctx context.Context, id string, d DecisionInput) (fact
 			ID: conflicts.NewDecisionID(), Kept: &conflicts.Candidate{Kind: conflicts.KindAssertion, ID: a.ID, At: now},
 			Reason: d.Reason, Actor: audit.Actor(caller), At: now,
 		}
-		f, err := s.facts.WriteTx(tx, caller, facts.WriteInput{
+		f, err := s.write.WriteTx(tx, caller, facts.WriteInput{
 			Key: cmp.Or(strings.TrimSpace(d.Key), a.Subject+"."+a.Predicate), Value: a.Object,
 			MemoryType: d.MemoryType, Scope: d.Scope, PromotedFrom: a.ID,
 		})

@@ -40,6 +40,7 @@ type Service struct {
 	store *store.Store
 	clock temporal.Clock
 	facts *facts.Service
+	write FactWriter
 	// Assertions revokes assertion candidates on resolution.
 	Assertions Assertions
 	// OnOpened and OnResolved, when set, are called once for each conflict
@@ -47,10 +48,15 @@ type Service struct {
 	OnOpened, OnResolved func()
 }
 
-// NewService returns a Service over st; fs writes the corrections that
-// resolve fact conflicts.
-func NewService(st *store.Store, clock temporal.Clock, fs *facts.Service) *Service {
-	return &Service{store: st, clock: clock, facts: fs}
+// FactWriter writes a fact inside a transaction (the write pipeline).
+type FactWriter interface {
+	WriteTx(tx *store.Txn, caller authority.Identity, in facts.WriteInput) (facts.Fact, error)
+}
+
+// NewService returns a Service over st; fs reads the candidate facts and w
+// writes the corrections that resolve fact conflicts.
+func NewService(st *store.Store, clock temporal.Clock, fs *facts.Service, w FactWriter) *Service {
+	return &Service{store: st, clock: clock, facts: fs, write: w}
 }
 
 func newConflictID() string { return "CF-" + ulid.Make().String() }
@@ -178,7 +184,7 @@ func (s *Service) PutDecisionTx(tx *store.Txn, sp tenancy.Space, d Decision) err
 // PutDecisionTx.
 func NewDecisionID() string { return newDecisionID() }
 
-// FactWritten is the facts.Service OnWrite hook: every valid rival of f
+// FactWritten is the write pipeline's react stage: every valid rival of f
 // with a different value, in the same memory and applying to the same
 // scope, forms a conflict with f.
 func (s *Service) FactWritten(tx *store.Txn, caller authority.Identity, f facts.Fact, rivals []facts.Fact) error {
@@ -533,7 +539,7 @@ func (s *Service) revoke(tx *store.Txn, caller authority.Identity, cd Candidate,
 			// Fact conflicts only ever hold facts.
 			return false, fault.BadInputf("keep", "a fact candidate can only lose to another fact")
 		}
-		_, err = s.facts.WriteTx(tx, caller, facts.WriteInput{
+		_, err = s.write.WriteTx(tx, caller, facts.WriteInput{
 			Key: loser.Key, Value: kept.Value, MemoryType: loser.MemoryType, Scope: loser.Scope, ScopeID: loser.ScopeID,
 			Source:     &facts.Source{Type: kept.Source.Type, Authority: kept.Source.Authority, Identity: kept.Source.Identity},
 			Supersedes: loser.ID, Kind: facts.Correction,

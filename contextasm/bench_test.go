@@ -22,6 +22,7 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/server"
 	"github.com/stategraph/stategraph/store"
@@ -116,8 +117,9 @@ func seeded(b *testing.B, n int) *benchServer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	fs := facts.NewService(srv.Store(), clock, authority.MustDefaultOrder())
-	fs.AddListener(search.New())
+	fs := pipeline.New(pipeline.Options{
+		Store: srv.Store(), Clock: clock, Facts: facts.NewService(srv.Store(), clock, authority.MustDefaultOrder()), Index: search.New(),
+	})
 	vocab := vocabulary()
 	rng := rand.New(rand.NewSource(1))
 	value := func() string {

@@ -269,3 +269,53 @@ func (r *Rules) Supersedes(newer, older string) bool {
 // Describe names an authority claim and the name of the order it ranks as,
 // for messages.
 func (r *Rules) Describe(claim string) string { return r.describe(claim) }
+
+// Join returns a restriction at least as strict as both a and b (nil when
+// neither restricts anything): what a successor inherits from the record it
+// supersedes, pass the predecessor's as a. Every criterion of either is
+// kept. Where both restrict by the same list (roles, permissions,
+// departments), only the entries common to both remain; when they share
+// none, a's list is kept, so the successor never reaches readers its
+// predecessor did not. The higher of the two minimum authorities applies.
+func (r *Rules) Join(a, b *Restriction) *Restriction {
+	switch {
+	case a == nil || a.Empty():
+		if b == nil || b.Empty() {
+			return nil
+		}
+		c := *b
+		return &c
+	case b == nil || b.Empty():
+		c := *a
+		return &c
+	}
+	minAuth := a.MinAuthority
+	if b.MinAuthority != "" && (minAuth == "" || r.order.Rank(b.MinAuthority) > r.order.Rank(minAuth)) {
+		minAuth = b.MinAuthority
+	}
+	return &Restriction{
+		Roles:        joinList(a.Roles, b.Roles),
+		Permissions:  joinList(a.Permissions, b.Permissions),
+		Departments:  joinList(a.Departments, b.Departments),
+		MinAuthority: minAuth,
+	}
+}
+
+func joinList(a, b []string) []string {
+	switch {
+	case len(a) == 0:
+		return slices.Clone(b)
+	case len(b) == 0:
+		return slices.Clone(a)
+	}
+	var both []string
+	for _, x := range a {
+		if slices.ContainsFunc(b, func(y string) bool { return normal(x) == normal(y) }) {
+			both = append(both, x)
+		}
+	}
+	if len(both) == 0 {
+		return slices.Clone(a)
+	}
+	return both
+}

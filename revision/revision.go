@@ -25,6 +25,7 @@ import (
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
@@ -112,6 +113,7 @@ type Service struct {
 	store      *store.Store
 	clock      temporal.Clock
 	facts      *facts.Service
+	write      *pipeline.Pipeline
 	index      *search.Index
 	sessions   *session.Service
 	assertions Assertions
@@ -122,9 +124,12 @@ type Service struct {
 
 // Options configure a Service. Assertions and Rules may be nil.
 type Options struct {
-	Store      *store.Store
-	Clock      temporal.Clock
-	Facts      *facts.Service
+	Store *store.Store
+	Clock temporal.Clock
+	Facts *facts.Service
+	// Pipeline writes the facts a turn supersedes, and is given the
+	// service as its Arbiter of explicit writes.
+	Pipeline   *pipeline.Pipeline
 	Index      *search.Index
 	Sessions   *session.Service
 	Assertions Assertions
@@ -136,16 +141,15 @@ type Options struct {
 	Detect detect.Options
 }
 
-// New returns a Service and installs its staleness check on the facts
-// service (call it at wiring time, before serving).
+// New returns a Service and installs it as the write pipeline's Arbiter
+// (call it at wiring time, before serving).
 func New(o Options) *Service {
 	s := &Service{
-		store: o.Store, clock: o.Clock, facts: o.Facts, index: o.Index,
+		store: o.Store, clock: o.Clock, facts: o.Facts, write: o.Pipeline, index: o.Index,
 		sessions: o.Sessions, assertions: o.Assertions, order: o.Order, rules: o.Rules, detect: o.Detect,
 	}
 	s.detect.Rank = s.rank
-	o.Facts.Stale = s.stale
-	o.Facts.Directives = s.directives
+	o.Pipeline.SetArbiter(arbiter{s})
 	return s
 }
 
@@ -396,7 +400,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			if err != nil {
 				return nil, false, err
 			}
-			if len(value) > facts.MaxValueLen || (s.facts.Volatile != nil && s.facts.Volatile(old.Key)) {
+			if len(value) > facts.MaxValueLen || s.write.Volatile(old.Key) {
 				// writeFact would refuse this successor (state is
 				// asserted, not stored as a fact): the detection
 				// supersedes the rest.
@@ -406,7 +410,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			if from.Before(old.ValidFrom) {
 				from = old.ValidFrom
 			}
-			_, err = s.facts.WriteTx(tx, caller, facts.WriteInput{
+			_, err = s.write.WriteTx(tx, caller, facts.WriteInput{
 				Key: old.Key, Value: value,
 				Source:     &facts.Source{Type: facts.SourceUser, Authority: caller.Authority, Identity: caller.UserID},
 				MemoryType: old.MemoryType, Scope: old.Scope, ScopeID: old.ScopeID,
@@ -481,10 +485,21 @@ func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, n
 	return tx.Put(tx.Partition().Shared(), store.TableRevisionChange, store.Suffix(nil).Time(t.At).Raw(ulid.Make().String()), c, 0)
 }
 
-// stale implements facts.Service.Stale: a write restating a value that a
-// recorded change replaced, and not dated after that change, is stale. A
-// write without validFrom claims no date, so only a later change back to
-// its value ("let's go back to X") makes it current again.
+// arbiter is the service as the write pipeline's Arbiter.
+type arbiter struct{ s *Service }
+
+var _ pipeline.Arbiter = arbiter{}
+
+// Directive decides an attributed instruction (see Service.directives).
+func (a arbiter) Directive(tx *store.Txn, caller authority.Identity, f facts.Fact) (string, string, *facts.Staleness, error) {
+	return a.s.directives(tx, caller, f)
+}
+
+// Stale is the staleness of an explicit write (see Service.stale).
+func (a arbiter) Stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Staleness, error) {
+	return a.s.stale(tx, f, dated)
+}
+
 // directives decides an attributed instruction against the valid
 // instructions on the same topic: a higher-ranked speaker's word prevails
 // whichever came first, and a speaker's later word replaces their earlier
@@ -528,7 +543,11 @@ func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.F
 	return replaces, cue, nil, nil
 }
 
-func (s *Service) stale(tx *store.Txn, f facts.Fact, in facts.WriteInput) (*facts.Staleness, error) {
+// stale reports whether f restates a value that a recorded change
+// replaced, and is not dated after that change (dated: the write gave its
+// validFrom). A write without validFrom claims no date, so only a later
+// change back to its value ("let's go back to X") makes it current again.
+func (s *Service) stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Staleness, error) {
 	if any, err := tx.Exists(tx.Partition().Shared(), store.TableRevisionMarker, nil); err != nil || !any {
 		return nil, err // no conversation has changed anything yet
 	}
@@ -547,7 +566,7 @@ func (s *Service) stale(tx *store.Txn, f facts.Fact, in facts.WriteInput) (*fact
 	}
 	slices.Reverse(cs)
 	w := detect.Record{Key: f.Key, Value: f.ValueText(), Kind: detect.RecordFact}
-	if in.ValidFrom != nil {
+	if dated {
 		w.At = f.ValidFrom
 	}
 	c, ok := detect.StaleBy(w, cs)

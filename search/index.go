@@ -1,7 +1,8 @@
 // Package search keeps a persistent BM25 inverted index of facts in Badger.
 //
-// The index is a facts.Listener: it is updated inside the transaction that
-// writes a fact, so it commits or aborts with it. Each space holds
+// The index is kept by the write pipeline (it is a pipeline.Indexer): it
+// is updated inside the transaction that writes a fact, so it commits or
+// aborts with it. Each space holds
 //
 //   - live postings (store.TableSearchLive) of the facts that are not
 //     superseded, newest first per term, with their valid time; a
@@ -33,7 +34,6 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
-	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
@@ -60,8 +60,6 @@ type Index struct {
 
 // New returns an Index.
 func New() *Index { return &Index{cache: newStatsCache()} }
-
-var _ facts.Listener = (*Index)(nil)
 
 // Posting is one document of a term.
 type Posting struct {
@@ -178,7 +176,7 @@ func SpaceOf(p tenancy.Partition, f facts.Fact) (tenancy.Space, bool) {
 }
 
 // FactWritten indexes written and retires superseded, in tx.
-func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.Fact, superseded *facts.Fact) error {
+func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *facts.Fact) error {
 	if written.Stale != nil {
 		// Invalid from birth and in every view: nothing to find.
 		return nil
@@ -234,8 +232,6 @@ func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.
 	}
 	return delta.apply(tx)
 }
-
-var _ facts.ForgetListener = (*Index)(nil)
 
 // FactForgotten erases every posting of the forgotten fact, live and
 // history, whose keys hold the words of its key and value, and takes it

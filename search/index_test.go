@@ -10,6 +10,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
@@ -46,8 +47,9 @@ func TestStatsUnderConcurrentWrites(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	ix := search.New()
-	fs := facts.NewService(st, temporal.System{}, authority.MustDefaultOrder())
-	fs.AddListener(ix)
+	fs := pipeline.New(pipeline.Options{
+		Store: st, Clock: temporal.System{}, Facts: facts.NewService(st, temporal.System{}, authority.MustDefaultOrder()), Index: ix,
+	})
 	ctx := caller(t)
 
 	const n = 64

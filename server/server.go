@@ -27,6 +27,7 @@ import (
 	"github.com/stategraph/stategraph/graph/resolvers"
 	"github.com/stategraph/stategraph/httpguard"
 	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/session"
@@ -190,35 +191,38 @@ func New(o Options) (*Server, error) {
 	metrics := telemetry.New(reg)
 
 	fs := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
-	fs.Observe(func(written facts.Fact, superseded *facts.Fact) {
-		metrics.FactWritten()
-		if superseded != nil && written.Supersession != nil {
-			metrics.Superseded(written.Supersession.Detection)
-		}
-	})
 	index := search.New()
-	fs.AddListener(index)
-	cs := conflicts.NewService(st, o.Clock, fs)
+	pl := pipeline.New(pipeline.Options{Store: st, Clock: o.Clock, Facts: fs, Volatile: volatile.Match, Index: index})
+	pl.AddObserver(pipeline.ObserverFunc(func(e pipeline.Event) {
+		switch e.Kind {
+		case pipeline.ActionWritten, pipeline.ActionStale:
+			metrics.FactWritten()
+		case pipeline.ActionSuperseded:
+			metrics.FactWritten()
+			metrics.Superseded(e.Fact.Supersession.Detection)
+		}
+	}))
+	cs := conflicts.NewService(st, o.Clock, fs, pl)
 	cs.OnOpened, cs.OnResolved = metrics.ConflictOpened, metrics.ConflictResolved
-	as, err := assertions.NewService(st, o.Clock, order, fs, cs, assertions.Options{
+	pl.AddReactor(cs)
+	as, err := assertions.NewService(st, o.Clock, order, fs, pl, cs, assertions.Options{
 		MaxLease: o.MaxLease, Policies: policies, SweepInterval: o.LeaseSweepInterval, Logger: o.Logger,
 	})
 	if err != nil {
 		return nil, errors.Join(err, st.Close())
 	}
 	as.OnExpired = func() { metrics.AssertionsExpired(1) }
-	fs.Volatile = volatile.Match
-	fs.OnWrite = cs.FactWritten
 	cs.Assertions = as
 	cache := tokens.NewCache(counter, contextCacheLines)
-	sessions := session.NewService(st, o.Clock, fs)
+	sessions := session.NewService(st, o.Clock, pl)
 	rev := revision.New(revision.Options{
-		Store: st, Clock: o.Clock, Facts: fs, Index: index, Sessions: sessions,
+		Store: st, Clock: o.Clock, Facts: fs, Pipeline: pl, Index: index, Sessions: sessions,
 		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(),
 	})
 	s := &Server{store: st, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 	res := &resolvers.Resolver{
 		FactService:      fs,
+		Pipeline:         pl,
 		Audit:            audit.NewTrail(st).WithVisibility("fact", fs.Visible),
 		AssertionService: as,
 		ConflictService:  cs,

@@ -131,12 +131,17 @@ type turnRef struct {
 type Service struct {
 	store *store.Store
 	clock temporal.Clock
-	facts *facts.Service
+	facts FactWriter
 }
 
-// NewService returns a Service; fs writes promoted facts.
-func NewService(st *store.Store, clock temporal.Clock, fs *facts.Service) *Service {
-	return &Service{store: st, clock: clock, facts: fs}
+// FactWriter writes a fact inside a transaction (the write pipeline).
+type FactWriter interface {
+	WriteTx(tx *store.Txn, caller authority.Identity, in facts.WriteInput) (facts.Fact, error)
+}
+
+// NewService returns a Service; w writes promoted facts.
+func NewService(st *store.Store, clock temporal.Clock, w FactWriter) *Service {
+	return &Service{store: st, clock: clock, facts: w}
 }
 
 func validSession(id string) error {

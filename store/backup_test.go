@@ -13,6 +13,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -60,7 +61,7 @@ func caller(t testing.TB, org, user string) context.Context {
 func populate(t testing.TB, st *store.Store, org string) {
 	t.Helper()
 	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
-	svc := facts.NewService(st, clock, authority.MustDefaultOrder())
+	svc := pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: facts.NewService(st, clock, authority.MustDefaultOrder())})
 	for _, user := range []string{"alice", "bob"} {
 		ctx := caller(t, org, user)
 		for i, mt := range []facts.MemoryType{facts.MemoryOrganizational, facts.MemoryUser, facts.MemoryCapability} {

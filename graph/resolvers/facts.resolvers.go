@@ -79,7 +79,7 @@ func (r *mutationResolver) WriteFact(ctx context.Context, input model.FactInput)
 			TurnIndex: s.TurnIndex, EventIndex: s.EventIndex,
 		}
 	}
-	f, err := r.FactService.Write(ctx, in)
+	f, err := r.Pipeline.Write(ctx, in)
 	if err != nil {
 		return nil, err
 	}

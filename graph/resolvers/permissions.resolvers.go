@@ -21,7 +21,7 @@ func (r *factResolver) Level(ctx context.Context, obj *facts.Fact) (*facts.Memor
 }
 
 func (r *mutationResolver) ForgetFact(ctx context.Context, id string) (*facts.Fact, error) {
-	f, err := r.FactService.Forget(ctx, id)
+	f, err := r.Pipeline.Forget(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/telemetry"
@@ -17,7 +18,9 @@ import (
 
 // Resolver holds the domain services the resolvers call.
 type Resolver struct {
-	FactService      *facts.Service
+	FactService *facts.Service
+	// Pipeline writes and forgets facts.
+	Pipeline         *pipeline.Pipeline
 	Audit            *audit.Trail
 	AssertionService *assertions.Service
 	ConflictService  *conflicts.Service

@@ -1,4 +1,4 @@
-package facts
+package pipeline_test
 
 import (
 	"context"
@@ -9,14 +9,25 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
 )
 
-func newTestService(t testing.TB, opts ...Option) (*Service, *store.Store) {
+// testPipeline is a pipeline over a fresh in-memory store, on a manual
+// clock, with nothing wired to its stages.
+type testPipeline struct {
+	*pipeline.Pipeline
+	facts *facts.Service
+	store *store.Store
+	clock *temporal.Manual
+}
+
+func newTestPipeline(t testing.TB) testPipeline {
 	t.Helper()
 	o := store.DefaultOptions("")
 	o.InMemory, o.SyncWrites = true, false
@@ -25,39 +36,49 @@ func newTestService(t testing.TB, opts ...Option) (*Service, *store.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	return NewService(st, temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)), authority.MustDefaultOrder(), opts...), st
+	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	fs := facts.NewService(st, clock, authority.MustDefaultOrder())
+	return testPipeline{pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: fs}), fs, st, clock}
 }
 
-// TestRefusedSupersession checks what the conflicts package is handed: a
-// lower-authority supersession stores the fact beside the higher one, and
-// the OnWrite hook sees the higher one as a valid rival in the same
-// transaction; a hook error aborts it all.
+// reactorFunc adapts a function to pipeline.Reactor.
+type reactorFunc func(tx *store.Txn, caller authority.Identity, f facts.Fact, rivals []facts.Fact) error
+
+func (fn reactorFunc) FactWritten(tx *store.Txn, caller authority.Identity, f facts.Fact, rivals []facts.Fact) error {
+	return fn(tx, caller, f, rivals)
+}
+
+// TestRefusedSupersession checks what the react stage hands the conflicts
+// package: a lower-authority supersession stores the fact beside the
+// higher one, and the reactor sees the higher one as a valid rival in the
+// same transaction; a reactor error aborts it all.
 func TestRefusedSupersession(t *testing.T) {
-	svc, st := newTestService(t)
+	pl := newTestPipeline(t)
+	st := pl.store
 	var calls []string
 	var fail error
-	svc.OnWrite = func(_ *store.Txn, _ authority.Identity, f Fact, rivals []Fact) error {
+	pl.AddReactor(reactorFunc(func(_ *store.Txn, _ authority.Identity, f facts.Fact, rivals []facts.Fact) error {
 		for _, r := range rivals {
 			calls = append(calls, r.ID+" vs "+f.ID)
 		}
 		return fail
-	}
+	}))
 	cfo := authority.Identity{UserID: "cfo", Org: "o", Authority: "CFO", Kind: authority.KindAgent}
 	intern := authority.Identity{UserID: "intern", Org: "o", Authority: "Intern", Kind: authority.KindAgent}
-	write := func(caller authority.Identity, in WriteInput) (Fact, error) {
-		var out Fact
+	write := func(caller authority.Identity, in facts.WriteInput) (facts.Fact, error) {
+		var out facts.Fact
 		err := st.Update(context.Background(), partition(t, caller), func(tx *store.Txn) error {
 			var err error
-			out, err = svc.WriteTx(tx, caller, in)
+			out, err = pl.WriteTx(tx, caller, in)
 			return err
 		})
 		return out, err
 	}
-	policy, err := write(cfo, WriteInput{Key: "discount.max", Value: []byte(`"max 15%"`), Source: &Source{Type: SourcePolicy}})
+	policy, err := write(cfo, facts.WriteInput{Key: "discount.max", Value: []byte(`"max 15%"`), Source: &facts.Source{Type: facts.SourcePolicy}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	low, err := write(intern, WriteInput{Key: "discount.max", Value: []byte(`"Let's offer 25%"`), Supersedes: "discount.max"})
+	low, err := write(intern, facts.WriteInput{Key: "discount.max", Value: []byte(`"Let's offer 25%"`), Supersedes: "discount.max"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +86,12 @@ func TestRefusedSupersession(t *testing.T) {
 		t.Fatalf("supersedes %q, hook calls %q; want none and %q", low.Supersedes, calls, want)
 	}
 	fail = fault.New(fault.Conflict, "no")
-	_, err = write(intern, WriteInput{ID: "F-aborted", Key: "discount.max", Value: []byte(`"30%"`), Supersedes: "discount.max"})
+	_, err = write(intern, facts.WriteInput{ID: "F-aborted", Key: "discount.max", Value: []byte(`"30%"`), Supersedes: "discount.max"})
 	if !errors.Is(err, fault.ErrConflict) {
 		t.Fatalf("hook error: got %v", err)
 	}
 	if err := st.View(context.Background(), partition(t, intern), func(tx *store.Txn) error {
-		if _, _, err := svc.find(tx, "F-aborted"); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := pl.facts.Find(tx, "F-aborted"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("a write whose conflict failed was stored: %v", err)
 		}
 		return nil
@@ -109,15 +130,15 @@ func verified(t testing.TB, id authority.Identity) authority.Identity {
 // TestListWithheld: a page counts the matching facts of its range the
 // caller may not see, each once across pages, and nothing else of them.
 func TestListWithheld(t *testing.T) {
-	svc, _ := newTestService(t)
-	clock := svc.clock.(*temporal.Manual)
+	pl := newTestPipeline(t)
+	clock := pl.clock
 	boss := verified(t, authority.Identity{UserID: "boss", Org: "o", Authority: "executive", Kind: authority.KindAgent})
 	clerk := verified(t, authority.Identity{UserID: "clerk", Org: "o", Authority: "employee", Kind: authority.KindAgent})
 	secret := &permissions.Restriction{MinAuthority: "executive"}
 	// public, secret, public, secret, secret, public
 	for i, r := range []*permissions.Restriction{nil, secret, nil, secret, secret, nil} {
-		in := WriteInput{Key: fmt.Sprintf("k%d", i), Value: []byte(`"v"`), MemoryType: MemoryOrganizational, RestrictedTo: r}
-		if _, err := svc.Write(authority.NewContext(context.Background(), boss), in); err != nil {
+		in := facts.WriteInput{Key: fmt.Sprintf("k%d", i), Value: []byte(`"v"`), MemoryType: facts.MemoryOrganizational, RestrictedTo: r}
+		if _, err := pl.Write(authority.NewContext(context.Background(), boss), in); err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(time.Second)
@@ -138,7 +159,7 @@ func TestListWithheld(t *testing.T) {
 			ctx := authority.NewContext(context.Background(), tc.caller)
 			after := ""
 			for i, want := range tc.wantPages {
-				pg, err := svc.List(ctx, Filter{}, tc.first, after, temporal.View{})
+				pg, err := pl.facts.List(ctx, facts.Filter{}, tc.first, after, temporal.View{})
 				if err != nil {
 					t.Fatal(err)
 				}

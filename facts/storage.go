@@ -1,0 +1,90 @@
+package facts
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// Storage primitives. They are what package pipeline composes into a write:
+// each does one thing to the fact records and their indexes inside the
+// caller's transaction, and none decides anything (admission, authority,
+// supersession rules live in the pipeline). Ids that name no fact come back
+// as store.ErrNotFound.
+
+// Find looks a fact up by id in every space of tx's partition.
+func (s *Service) Find(tx *store.Txn, id string) (Fact, tenancy.Space, error) { return s.find(tx, id) }
+
+// FindVisible is Find for caller: a fact caller may not read is not found.
+func (s *Service) FindVisible(tx *store.Txn, caller authority.Identity, id string) (Fact, tenancy.Space, error) {
+	return s.findVisible(tx, caller, id)
+}
+
+// Resolve finds the fact a supersedes field names, among those caller may
+// read: an id, or else the current value of that key. A reference naming
+// nothing is a fault.NotFound error.
+func (s *Service) Resolve(tx *store.Txn, caller authority.Identity, ref string) (Fact, tenancy.Space, error) {
+	return s.resolve(tx, caller, ref)
+}
+
+// Head returns the last member of f's chain as it stands now.
+func (s *Service) Head(tx *store.Txn, f Fact) (Fact, error) { return s.head(tx, f) }
+
+// CanRead reports whether caller may read f.
+func (s *Service) CanRead(caller authority.Identity, f Fact) bool { return s.visible(caller, f) }
+
+// Put stores f in space sp, replacing the record with its id.
+func (s *Service) Put(tx *store.Txn, sp tenancy.Space, f Fact) error { return s.put(tx, sp, f) }
+
+// Index lists a newly stored fact under its key and recording time, and,
+// when it is valid, as the valid head of its keys.
+func (s *Service) Index(tx *store.Txn, sp tenancy.Space, f Fact) error { return indexNew(tx, sp, f) }
+
+// Unlist removes f from the valid heads of its keys (it was superseded or
+// forgotten).
+func (s *Service) Unlist(tx *store.Txn, sp tenancy.Space, f Fact) error {
+	return unlistValid(tx, sp, f)
+}
+
+// MarkStale lists f among the facts stored invalid from birth.
+func (s *Service) MarkStale(tx *store.Txn, sp tenancy.Space, f Fact) error {
+	return tx.Put(sp, store.TableFactStale, store.Suffix(nil).Time(f.RecordedAt).Raw(f.ID), nil, 0)
+}
+
+// LinkDerived records that fact derived depends on fact base, stored in
+// base's space.
+func (s *Service) LinkDerived(tx *store.Txn, baseSpace tenancy.Space, base, derived string) error {
+	return tx.Put(baseSpace, store.TableFactDerived, store.Suffix(nil).Str(base).Raw(derived), nil, 0)
+}
+
+// FlagDerived marks every valid fact derived from id, transitively, as
+// needing review at now.
+func (s *Service) FlagDerived(tx *store.Txn, id string, now time.Time) error {
+	return s.flagDerived(tx, id, now)
+}
+
+// ValidByKey returns the currently valid heads listed under key, in the
+// given spaces (every space of the partition when none are given).
+func (s *Service) ValidByKey(tx *store.Txn, key string, spaces ...tenancy.Space) ([]Fact, error) {
+	return s.validByKey(tx, key, spaces...)
+}
+
+// Best picks the current value among competing valid facts: the highest
+// authority, then the latest valid time, then the latest recorded.
+func (s *Service) Best(fs []Fact) Fact { return s.best(fs) }
+
+// SpaceFor returns the space of partition p that a fact of memory type mt
+// lives in; capability memory needs a partition with a capability.
+func SpaceFor(p tenancy.Partition, mt MemoryType) (tenancy.Space, error) { return spaceFor(p, mt) }
+
+// Compact returns v as compact JSON (v itself if it is not JSON).
+func Compact(v json.RawMessage) json.RawMessage { return compact(v) }
+
+// Dedupe returns ids without repetitions, in first-seen order.
+func Dedupe(ids []string) []string { return dedupe(ids) }
+
+// Keys returns the keys under which f is listed as a valid head.
+func (f Fact) Keys() []string { return f.headKeys() }

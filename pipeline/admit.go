@@ -1,0 +1,158 @@
+package pipeline
+
+import (
+	"cmp"
+	"errors"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// write is one fact on its way through the stages. Each stage reads what
+// the earlier ones decided and adds its own part.
+type write struct {
+	caller authority.Identity
+	in     facts.WriteInput
+	now    time.Time
+
+	// admit
+	f     facts.Fact
+	space tenancy.Space
+	deps  []dependency
+
+	// arbitrate
+	stale    bool        // stored invalid from birth (f.Stale says why)
+	old      *facts.Fact // the fact retired, as it now stands
+	oldSpace tenancy.Space
+	refused  *facts.Fact // a higher-authority fact the write asked to supersede
+}
+
+// dependency is a fact the write depends on, and the space it lives in.
+type dependency struct {
+	id    string
+	space tenancy.Space
+}
+
+// admit validates in and builds the fact: source and attribution, memory
+// type, scope, constraint, restriction, the write gates, its space, its id
+// and its dependencies. It writes nothing.
+func (p *Pipeline) admit(tx *store.Txn, caller authority.Identity, in facts.WriteInput) (*write, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if in.RestrictedTo != nil {
+		if err := p.rules.Validate(*in.RestrictedTo); err != nil {
+			return nil, err
+		}
+	}
+	if in.PromotedFrom == "" && p.Volatile(in.Key) {
+		return nil, fault.BadInputf("key", "admission rule volatile-predicate: key %q names volatile state, which is not stored as a fact; record it with assertState (a state assertion with a lease) and promote it with promoteState if it must persist", in.Key)
+	}
+	w := &write{caller: caller, in: in, now: p.clock.Now()}
+	src := facts.DefaultSource(caller)
+	if in.Source != nil {
+		given := *in.Source
+		if given.Type == "" {
+			given.Type = src.Type
+		}
+		if given.Authority == "" {
+			given.Authority = src.Authority
+		} else if err := p.rules.Attribute(caller, given.Authority); err != nil {
+			return nil, err
+		}
+		src = given
+	}
+	mt := in.MemoryType
+	if mt == "" {
+		mt = facts.InferMemoryType(src.Type, caller)
+	}
+	f := facts.Fact{
+		ID: in.ID, Key: in.Key, Value: facts.Compact(in.Value), MemoryType: mt,
+		Scope: cmp.Or(in.Scope, facts.ScopeGlobal), ScopeID: in.ScopeID,
+		Source: src, DependsOn: facts.Dedupe(in.DependsOn),
+		ValidFrom: w.now, RecordedAt: w.now, PromotedFrom: in.PromotedFrom,
+	}
+	if in.ValidFrom != nil {
+		f.ValidFrom = in.ValidFrom.UTC()
+	}
+	if in.RestrictedTo != nil && !in.RestrictedTo.Empty() {
+		r := *in.RestrictedTo
+		f.RestrictedTo = &r
+	}
+	f.IsConstraint, f.ConstraintType = constraint(in, f.Text(), src.Type)
+	if err := p.gateMemory(caller, &f, in.Level); err != nil {
+		return nil, err
+	}
+	sp, err := facts.SpaceFor(tx.Partition(), f.MemoryType)
+	if err != nil {
+		return nil, err
+	}
+	w.space, f.Owner = sp, sp.Owner()
+	if p.rules.IsPolicy(src.Type == facts.SourcePolicy, f.IsConstraint, src.Authority) {
+		if err := p.rules.WritePolicy(caller); err != nil {
+			return nil, err
+		}
+	}
+	if f.ID == "" {
+		f.ID = "F-" + ulid.Make().String()
+	} else if _, _, err := p.facts.Find(tx, f.ID); err == nil {
+		return nil, fault.New(fault.Conflict, "a fact with id %q already exists", f.ID)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	for _, dep := range f.DependsOn {
+		if dep == f.ID {
+			return nil, fault.BadInputf("dependsOn", "a fact cannot depend on itself")
+		}
+		_, depSpace, err := p.facts.FindVisible(tx, caller, dep)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fault.BadInputf("dependsOn", "dependsOn names no fact with id %q", dep)
+		}
+		if err != nil {
+			return nil, err
+		}
+		w.deps = append(w.deps, dependency{id: dep, space: depSpace})
+	}
+	w.f = f
+	return w, nil
+}
+
+// constraint decides whether the fact is a constraint, and of which type:
+// as the write says, else inferred from its text and source.
+func constraint(in facts.WriteInput, text string, src facts.SourceType) (bool, string) {
+	switch {
+	case in.IsConstraint != nil && *in.IsConstraint && in.ConstraintType == "":
+		_, t := facts.InferConstraint(text, src)
+		return true, t
+	case in.IsConstraint != nil:
+		return *in.IsConstraint, in.ConstraintType
+	case in.ConstraintType != "":
+		return true, in.ConstraintType
+	}
+	return facts.InferConstraint(text, src)
+}
+
+// gateMemory applies the write gates of f's memory type: user memory is
+// not created by users; capability memory carries a level (default EVENT)
+// that the agent's maturity must reach.
+func (p *Pipeline) gateMemory(caller authority.Identity, f *facts.Fact, level facts.MemoryLevel) error {
+	switch f.MemoryType {
+	case facts.MemoryUser:
+		if err := p.rules.WriteUserMemory(caller); err != nil {
+			return err
+		}
+	case facts.MemoryCapability:
+		f.Level = cmp.Or(level, facts.LevelEvent)
+		return p.rules.WriteCapability(caller, f.Level.AgentLevel(), string(f.Level))
+	}
+	if level != "" {
+		return fault.BadInputf("level", "level applies to CAPABILITY memory only; this fact is %s memory", f.MemoryType)
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package pipeline
+
+import (
+	"cmp"
+	"time"
+
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/store"
+)
+
+// arbitrate decides what the write replaces and how. In order:
+//
+//   - an explicit write that names no target may replace an instruction it
+//     outranks, or be outranked itself (the Arbiter's Directive);
+//   - an explicit write restating a value the conversation replaced is
+//     stale (the Arbiter's Stale);
+//   - a stale or outranked write is stored invalid from birth and
+//     supersedes nothing;
+//   - otherwise the target named by Supersedes is resolved among the facts
+//     the caller may read, and the supersession is checked: a forgotten or
+//     already superseded fact cannot be superseded, capability levels
+//     gate capability memory, and a lower authority never supersedes a
+//     higher one (the write is refused beside it, or rejected);
+//   - a CHANGE ends the old valid time at the new validFrom; a CORRECTION
+//     gives the new fact the old one's valid time and empties the old one;
+//   - the successor's restriction is at least the predecessor's.
+//
+// It writes nothing: link applies what it decided.
+func (p *Pipeline) arbitrate(tx *store.Txn, w *write) error {
+	in := &w.in
+	explicit := in.Detection == "" && in.PromotedFrom == ""
+	var st *facts.Staleness
+	if p.arbiter != nil && explicit && in.Supersedes == "" {
+		replaces, cue, outranked, err := p.arbiter.Directive(tx, w.caller, w.f)
+		if err != nil {
+			return err
+		}
+		st = outranked
+		if replaces != "" && outranked == nil {
+			in.Supersedes, in.Kind, in.Detection, in.Cue = replaces, facts.Change, facts.DetectionAuthority, cue
+		}
+	}
+	if st == nil && p.arbiter != nil && in.Detection == "" && in.PromotedFrom == "" {
+		var err error
+		if st, err = p.arbiter.Stale(tx, w.f, in.ValidFrom != nil); err != nil {
+			return err
+		}
+	}
+	if st != nil {
+		w.stale = true
+		w.f.Stale = st
+		never := w.f.ValidFrom
+		w.f.ValidTo = &never
+		return nil
+	}
+	if in.Supersedes == "" {
+		return nil
+	}
+	return p.supersede(tx, w)
+}
+
+// supersede resolves and checks the target of w's supersession and
+// decides the new valid times of both facts.
+func (p *Pipeline) supersede(tx *store.Txn, w *write) error {
+	in, f := w.in, &w.f
+	old, oldSpace, err := p.facts.Resolve(tx, w.caller, in.Supersedes)
+	if err != nil {
+		return err
+	}
+	if old.Forgotten != nil {
+		return fault.New(fault.Conflict, "fact %q was forgotten; it cannot be superseded", old.ID)
+	}
+	if old.SupersededBy != "" {
+		head, err := p.facts.Head(tx, old)
+		if err != nil {
+			return err
+		}
+		if !p.facts.CanRead(w.caller, head) {
+			return fault.New(fault.Conflict, "fact %q was already superseded", old.ID)
+		}
+		return fault.New(fault.Conflict, "fact %q was already superseded by %q; the current head of its chain is %q", old.ID, old.SupersededBy, head.ID)
+	}
+	if old.MemoryType == facts.MemoryCapability {
+		if err := p.rules.WriteCapability(w.caller, old.Level.AgentLevel(), string(cmp.Or(old.Level, facts.LevelEvent))); err != nil {
+			return err
+		}
+	}
+	if !p.rules.Supersedes(f.Source.Authority, old.Source.Authority) {
+		if p.rules.Violation() == permissions.ViolationReject {
+			return fault.New(fault.Forbidden, "fact %q has authority %s, above this write's %s: a lower authority cannot supersede it",
+				old.ID, p.rules.Describe(old.Source.Authority), p.rules.Describe(f.Source.Authority))
+		}
+		w.refused = &old
+		return nil
+	}
+	kind := cmp.Or(in.Kind, facts.Change)
+	switch kind {
+	case facts.Change:
+		if f.ValidFrom.Before(old.ValidFrom) {
+			return fault.BadInputf("validFrom", "validFrom %s is before the superseded fact's validFrom %s; to say the old value was never true, use kind CORRECTION",
+				f.ValidFrom.Format(time.RFC3339), old.ValidFrom.Format(time.RFC3339))
+		}
+		end := f.ValidFrom
+		old.ValidTo = &end
+	case facts.Correction:
+		if in.ValidFrom != nil && !in.ValidFrom.Equal(old.ValidFrom) {
+			return fault.BadInputf("validFrom", "a correction takes over the superseded fact's valid time; omit validFrom")
+		}
+		f.ValidFrom = old.ValidFrom
+		never := old.ValidFrom
+		old.ValidTo = &never
+	}
+	f.RestrictedTo = p.rules.Join(old.RestrictedTo, f.RestrictedTo)
+	at := w.now
+	old.SupersededBy, old.SupersededAt = f.ID, &at
+	f.Supersedes = old.ID
+	f.Supersession = &facts.Supersession{
+		Kind: kind, Detection: cmp.Or(in.Detection, facts.DetectionExplicitWrite),
+		Cue: in.Cue, Reason: in.Reason, Actor: cmp.Or(w.caller.UserName, w.caller.UserID), At: w.now,
+	}
+	w.old, w.oldSpace = &old, oldSpace
+	return nil
+}
