@@ -65,7 +65,7 @@ const (
 	TableConflictTime   Table = 'e' // openedAt, id -> nil
 
 	// Search index (package search), kept in the write transaction of
-	// every fact by a facts.Listener, in the fact's space:
+	// every fact by the write pipeline (its index stage), in the fact's space:
 	//
 	// TableSearchLive holds the postings of facts not (yet) superseded:
 	// term seg, recordedAt, id seg, tf (2 bytes), length (2 bytes) -> nil.
