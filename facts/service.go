@@ -187,16 +187,17 @@ func (s *Service) flagDerived(tx *store.Txn, id string, now time.Time) error {
 }
 
 // resolve finds the fact a supersedes field names, among those caller may
-// see: an id, or else the currently valid fact with that key.
-func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string) (Fact, tenancy.Space, error) {
+// see: an id, or else the currently valid fact with that key; in the given
+// spaces only, when some are given.
+func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string, spaces ...tenancy.Space) (Fact, tenancy.Space, error) {
 	f, sp, err := s.findVisible(tx, caller, ref)
-	if err == nil {
+	if err == nil && (len(spaces) == 0 || slices.Contains(spaces, sp)) {
 		return f, sp, nil
 	}
-	if !errors.Is(err, store.ErrNotFound) {
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return Fact{}, tenancy.Space{}, err
 	}
-	heads, err := s.validByKey(tx, ref)
+	heads, err := s.validByKey(tx, ref, spaces...)
 	if err != nil {
 		return Fact{}, tenancy.Space{}, err
 	}

@@ -24,10 +24,11 @@ func (s *Service) FindVisible(tx *store.Txn, caller authority.Identity, id strin
 }
 
 // Resolve finds the fact a supersedes field names, among those caller may
-// read: an id, or else the current value of that key. A reference naming
-// nothing is a fault.NotFound error.
-func (s *Service) Resolve(tx *store.Txn, caller authority.Identity, ref string) (Fact, tenancy.Space, error) {
-	return s.resolve(tx, caller, ref)
+// read: an id, or else the current value of that key; in the given spaces
+// only, when some are given. A reference naming nothing is a
+// fault.NotFound error.
+func (s *Service) Resolve(tx *store.Txn, caller authority.Identity, ref string, spaces ...tenancy.Space) (Fact, tenancy.Space, error) {
+	return s.resolve(tx, caller, ref, spaces...)
 }
 
 // Head returns the last member of f's chain as it stands now.

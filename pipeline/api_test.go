@@ -112,3 +112,45 @@ func TestFactsIsPlainStorage(t *testing.T) {
 		}
 	}
 }
+
+// TestSuccessorStaysInItsSpace: superseding never moves a fact to another
+// memory. An agent whose token carries a capability (its writes default to
+// capability memory) corrects an organization fact: the successor is an
+// organization fact every member reads. A write that names another memory
+// resolves its target there only.
+func TestSuccessorStaysInItsSpace(t *testing.T) {
+	env := apitest.New(t)
+	agentID := apitest.Identity("acme", "bot")
+	agentID.Capability = "billing"
+	agent := apitest.Token(t, agentID)
+	other := apitest.Token(t, apitest.Identity("acme", "carol"))
+	var org written
+	env.MustDo(t, other, writeQ, map[string]any{"in": map[string]any{"key": "invoice.terms", "value": "net 30", "memoryType": "ORGANIZATIONAL"}}, &org)
+	env.Clock.Advance(time.Minute)
+
+	res := env.Do(t, agent, writeQ, map[string]any{"in": map[string]any{"key": "invoice.terms", "value": "net 45", "memoryType": "USER", "supersedes": "invoice.terms"}})
+	if res.Code() != "NOT_FOUND" {
+		t.Errorf("a USER write superseding an organization key: %s, want NOT_FOUND", res)
+	}
+	res = env.Do(t, agent, writeQ, map[string]any{"in": map[string]any{"key": "invoice.terms", "value": "net 45", "memoryType": "CAPABILITY", "supersedes": org.WriteFact.ID}})
+	if res.Code() != "NOT_FOUND" {
+		t.Errorf("a CAPABILITY write superseding an organization fact by id: %s, want NOT_FOUND", res)
+	}
+
+	var out struct {
+		WriteFact struct {
+			ID, MemoryType string
+			Supersedes     *struct{ ID string }
+		}
+	}
+	env.MustDo(t, agent, `mutation($in: FactInput!) { writeFact(input: $in) { id memoryType supersedes { id } } }`,
+		map[string]any{"in": map[string]any{"key": "invoice.terms", "value": "net 45", "supersedes": "invoice.terms"}}, &out)
+	if out.WriteFact.MemoryType != "ORGANIZATIONAL" || out.WriteFact.Supersedes == nil || out.WriteFact.Supersedes.ID != org.WriteFact.ID {
+		t.Fatalf("successor %+v, want an organization fact superseding %s", out.WriteFact, org.WriteFact.ID)
+	}
+	var cv struct{ CurrentValue *struct{ Value string } }
+	env.MustDo(t, other, `{ currentValue(key: "invoice.terms") { value } }`, nil, &cv)
+	if cv.CurrentValue == nil || cv.CurrentValue.Value != "net 45" {
+		t.Errorf("another member's current value: %+v, want net 45", cv.CurrentValue)
+	}
+}

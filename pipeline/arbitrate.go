@@ -8,6 +8,7 @@ import (
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/tenancy"
 )
 
 // arbitrate decides what the write replaces and how. In order:
@@ -65,8 +66,16 @@ func (p *Pipeline) arbitrate(tx *store.Txn, w *write) error {
 // decides the new valid times of both facts.
 func (p *Pipeline) supersede(tx *store.Txn, w *write) error {
 	in, f := w.in, &w.f
-	old, oldSpace, err := p.facts.Resolve(tx, w.caller, in.Supersedes)
+	var within []tenancy.Space
+	if in.MemoryType != "" {
+		// The write says which memory it is for: it supersedes there.
+		within = append(within, w.space)
+	}
+	old, oldSpace, err := p.facts.Resolve(tx, w.caller, in.Supersedes, within...)
 	if err != nil {
+		return err
+	}
+	if err := p.stayInSpace(w, old, oldSpace); err != nil {
 		return err
 	}
 	if old.Forgotten != nil {
@@ -121,5 +130,21 @@ func (p *Pipeline) supersede(tx *store.Txn, w *write) error {
 		Cue: in.Cue, Reason: in.Reason, Actor: cmp.Or(w.caller.UserName, w.caller.UserID), At: w.now,
 	}
 	w.old, w.oldSpace = &old, oldSpace
+	return nil
+}
+
+// stayInSpace keeps a successor in its predecessor's memory: a write that
+// named no memory type takes the predecessor's (an agent with a capability
+// correcting an organization fact writes an organization fact), under the
+// gates of that memory.
+func (p *Pipeline) stayInSpace(w *write, old facts.Fact, oldSpace tenancy.Space) error {
+	if oldSpace == w.space {
+		return nil
+	}
+	w.f.MemoryType, w.f.Level = old.MemoryType, ""
+	if err := p.gateMemory(w.caller, &w.f, old.Level); err != nil {
+		return err
+	}
+	w.space, w.f.Owner = oldSpace, oldSpace.Owner()
 	return nil
 }
