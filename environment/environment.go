@@ -120,9 +120,9 @@ func validate(i int, in Input) error {
 		return fault.BadInputf(field("value"), "value must be non-empty valid UTF-8 of at most %d bytes", MaxValueLen)
 	case in.Scope != "" && in.Scope != ScopeOrganization && in.Scope != ScopeUser:
 		return fault.BadInputf(field("scope"), "unknown scope %q", in.Scope)
-	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
+	case in.At != nil && temporal.Check(*in.At) != nil:
 		return fault.BadInputf(field("at"), "at is out of range")
-	case in.ExpiresAt != nil && (in.ExpiresAt.Year() < 1 || in.ExpiresAt.Year() > 9999):
+	case in.ExpiresAt != nil && temporal.Check(*in.ExpiresAt) != nil:
 		return fault.BadInputf(field("expiresAt"), "expiresAt is out of range")
 	}
 	if in.Key == KeyTimezone {

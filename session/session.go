@@ -274,7 +274,7 @@ func (in TurnInput) validate() error {
 		return fault.BadInputf("speaker", "unknown speaker %q", in.Speaker)
 	case strings.TrimSpace(in.Text) == "" || len(in.Text) > MaxTurnLen || !utf8.ValidString(in.Text):
 		return fault.BadInputf("text", "text must be non-empty valid UTF-8 of at most %d bytes", MaxTurnLen)
-	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
+	case in.At != nil && temporal.Check(*in.At) != nil:
 		return fault.BadInputf("at", "at is out of range")
 	case in.Scope != "" && !in.Scope.Valid():
 		return fault.BadInputf("scope", "unknown scope %q", in.Scope)
