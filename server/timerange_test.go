@@ -32,7 +32,9 @@ func TestTimeExtremes(t *testing.T) {
 		}
 	}
 	var out struct {
-		Facts struct{ Edges []struct{ Node struct{ ValidFrom time.Time } } }
+		Facts struct {
+			Edges []struct{ Node struct{ ValidFrom time.Time } }
+		}
 	}
 	env.MustDo(t, tok, `{ facts(first: 50) { edges { node { validFrom } } } }`, nil, &out)
 	if len(out.Facts.Edges) == 0 {
@@ -112,7 +114,9 @@ func TestTimeOutOfRange(t *testing.T) {
 		}
 	}
 	var out struct {
-		Facts struct{ Edges []struct{ Node struct{ ID string } } }
+		Facts struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
 	}
 	env.MustDo(t, tok, `{ facts { edges { node { id } } } }`, nil, &out)
 	if len(out.Facts.Edges) != 0 {
