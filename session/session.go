@@ -86,7 +86,9 @@ type Item struct {
 }
 
 // Expired reports whether the item has expired at now.
-func (it Item) Expired(now time.Time) bool { return !now.Before(it.ExpiresAt) }
+func (it Item) Expired(now time.Time) bool {
+	return temporal.Interval{From: it.RecordedAt, To: &it.ExpiresAt}.Ended(now)
+}
 
 // Turn is one conversation turn of a session.
 type Turn struct {
@@ -109,11 +111,16 @@ type Turn struct {
 
 // SupersededIn reports whether view v knows that the turn was superseded.
 func (t Turn) SupersededIn(v temporal.View) bool {
-	return t.Superseded && (t.SupersededAt == nil || v.Known(*t.SupersededAt))
+	if t.SupersededAt == nil { // written before supersessions carried a time
+		return t.Superseded
+	}
+	return t.Superseded && v.Retired(temporal.Record{RecordedAt: t.RecordedAt, Retirement: temporal.Ended(*t.SupersededAt)})
 }
 
 // Expired reports whether the turn has expired at now.
-func (t Turn) Expired(now time.Time) bool { return !now.Before(t.ExpiresAt) }
+func (t Turn) Expired(now time.Time) bool {
+	return temporal.Interval{From: t.At, To: &t.ExpiresAt}.Ended(now)
+}
 
 // sessionRecord is the value of store.TableSession.
 type sessionRecord struct {

@@ -98,6 +98,10 @@ func (iv Interval) Contains(t time.Time) bool {
 	return !t.Before(iv.From) && (iv.To == nil || t.Before(*iv.To))
 }
 
+// Ended reports whether the interval has ended by t: To <= t. A lease or
+// an expiry ending exactly at t has ended.
+func (iv Interval) Ended(t time.Time) bool { return iv.To != nil && !t.Before(*iv.To) }
+
 // Empty reports whether the interval contains no instant.
 func (iv Interval) Empty() bool { return iv.To != nil && !iv.To.After(iv.From) }
 
