@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -94,14 +95,26 @@ func TestTimeOutOfRange(t *testing.T) {
 		{"facts knownAt", `query($t: Time) { facts(knownAt: $t) { edges { node { id } } } }`, func(at string) map[string]any { return map[string]any{"t": at} }},
 		{"factHistory asOf", `query($t: Time) { factHistory(key: "k", asOf: $t) { id } }`, func(at string) map[string]any { return map[string]any{"t": at} }},
 		{"recordTurn at", `mutation($in: TurnInput!) { recordTurn(input: $in) { turn { id } } }`, func(at string) map[string]any {
-			return map[string]any{"in": map[string]any{"sessionId": "s1", "speaker": "USER", "text": "hi", "at": at}}
+			return map[string]any{"in": map[string]any{"sessionId": "s1", "speaker": "USER", "text": "zebra crossing", "at": at}}
 		}},
 		{"setEnvironment at", `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { id } }`, func(at string) map[string]any {
-			return map[string]any{"in": []any{map[string]any{"key": "office", "value": "x", "at": at}}}
+			return map[string]any{"in": []any{map[string]any{"key": "office", "value": "zebra-1", "at": at}}}
 		}},
 		{"setEnvironment expiresAt", `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { id } }`, func(at string) map[string]any {
-			return map[string]any{"in": []any{map[string]any{"key": "office", "value": "x", "expiresAt": at}}}
+			return map[string]any{"in": []any{map[string]any{"key": "office", "value": "zebra-2", "expiresAt": at}}}
 		}},
+		{"assertState expiresAt", `mutation($in: StateAssertionInput!) { assertState(input: $in) { id } }`, func(at string) map[string]any {
+			return map[string]any{"in": map[string]any{
+				"subject": "Entity#42", "predicate": "location", "object": "Room#7", "context": "thread-1", "epistemicStatus": "INFERENCE",
+				"validity":   map[string]any{"mode": "UNTIL_TIME", "expiresAt": at},
+				"provenance": map[string]any{"author": map[string]any{"kind": "agent", "id": "a1"}, "confidence": 0.5, "method": "inferred"},
+			}}
+		}},
+		{"stateAssertions knownAt", `query($t: Time) { stateAssertions(knownAt: $t) { edges { node { id } } } }`, func(at string) map[string]any { return map[string]any{"t": at} }},
+		{"conflicts asOf", `query($t: Time) { conflicts(asOf: $t) { edges { node { id } } } }`, func(at string) map[string]any { return map[string]any{"t": at} }},
+		{"decision knownAt", `query($t: Time) { decision(id: "DC-1", knownAt: $t) { id } }`, func(at string) map[string]any { return map[string]any{"t": at} }},
+		{"auditTrail asOf", `query($t: Time) { auditTrail(recordId: "F-1", asOf: $t) { id } }`, func(at string) map[string]any { return map[string]any{"t": at} }},
+		{"assembleContext asOf", `query($t: Time) { assembleContext(input: {query: "q", budget: 100, asOf: $t}) { text } }`, func(at string) map[string]any { return map[string]any{"t": at} }},
 	}
 	for _, c := range calls {
 		for _, at := range bad {
@@ -121,5 +134,19 @@ func TestTimeOutOfRange(t *testing.T) {
 	env.MustDo(t, tok, `{ facts { edges { node { id } } } }`, nil, &out)
 	if len(out.Facts.Edges) != 0 {
 		t.Errorf("facts after refused writes = %d, want 0", len(out.Facts.Edges))
+	}
+	var as struct {
+		StateAssertions struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
+	}
+	env.MustDo(t, tok, `{ stateAssertions { edges { node { id } } } }`, nil, &as)
+	if len(as.StateAssertions.Edges) != 0 {
+		t.Errorf("assertions after refused writes = %d, want 0", len(as.StateAssertions.Edges))
+	}
+	var ctx struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, tok, `query { assembleContext(input: {query: "zebra", budget: 4000, sessionId: "s1"}) { text } }`, nil, &ctx)
+	if strings.Contains(ctx.AssembleContext.Text, "zebra") {
+		t.Errorf("a refused turn or environment entry was stored: %s", ctx.AssembleContext.Text)
 	}
 }
