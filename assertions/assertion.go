@@ -162,41 +162,44 @@ func (a Assertion) expiry() (time.Time, bool) {
 }
 
 // In returns the assertion as it stood in view v when the service clock
-// reads now, or false when it did not exist then. The view's instant is
-// v.AsOf when set, else now; v.KnownAt (default now) bounds what the
-// service knew. A lease that ended by time by that instant reads EXPIRED
-// even before the sweep records it; a change recorded after the view's
-// knowledge is undone.
+// reads now, or false when it did not exist then. Its creation and its end
+// (revocation, promotion, recorded expiry) are events
+// (temporal.View.Happened): an end recorded after v.KnownAt, or after
+// v.AsOf, is undone. Its lease is its valid interval [CreatedAt, expiry)
+// (Record): a lease that ended by the view's instant reads EXPIRED even
+// before the sweep records it, and one ending exactly at it has ended.
 func (a Assertion) In(v temporal.View, now time.Time) (Assertion, bool) {
-	known := now
-	if v.KnownAt != nil {
-		known = *v.KnownAt
-	}
-	at := known
-	if v.AsOf != nil {
-		at = *v.AsOf
-	}
-	cut := at
-	if known.Before(at) {
-		cut = known
-	}
-	if a.CreatedAt.After(cut) {
+	if !v.Happened(a.CreatedAt) || a.CreatedAt.After(v.Instant(now)) {
 		return Assertion{}, false
 	}
-	if a.EndedAt != nil && a.EndedAt.After(cut) {
+	if a.EndedAt != nil && !v.Happened(*a.EndedAt) {
 		a.Status, a.EndedAt, a.RevokedBy, a.DecisionID, a.PromotedTo = Active, nil, "", "", ""
 		a.UpdatedAt = a.CreatedAt
 	}
 	if a.Status == Active {
-		if end, ok := a.expiry(); ok && !end.After(at) {
+		if r := a.Record(); !v.Holds(r, now) {
 			a.Status = Expired
-			if !end.IsZero() {
+			if r.Valid.To != nil && !r.Valid.To.IsZero() {
+				end := *r.Valid.To
 				a.EndedAt = &end
 			}
 		}
 	}
 	a.view = v
 	return a, true
+}
+
+// Record returns the assertion's lease for the view rule: valid from its
+// creation until its lease ends by time (an open interval for a lease that
+// does not; an empty one, ending at the zero time, for a lease whose end
+// cannot be determined), recorded at its creation. Its end by revocation
+// or promotion is applied by In, as an event.
+func (a Assertion) Record() temporal.Record {
+	r := temporal.Record{Valid: temporal.Interval{From: a.CreatedAt}, RecordedAt: a.CreatedAt}
+	if end, ok := a.expiry(); ok {
+		r.Valid.To = &end
+	}
+	return r
 }
 
 // View returns the view the assertion was read in.

@@ -315,7 +315,7 @@ func (s *Service) scanTx(tx *store.Txn, sp tenancy.Space, t store.Table, prefix 
 	var ids []string
 	err := tx.Scan(sp, t, prefix, store.ScanOptions{KeysOnly: true}, func(suffix []byte, _ store.Item) (bool, error) {
 		k := suffix[len(prefix):]
-		ids = append(ids, string(k[min(len(k), 8):])) // after createdAt
+		ids = append(ids, store.AfterTime(string(k))) // after createdAt
 		return true, nil
 	})
 	if err != nil {

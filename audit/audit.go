@@ -80,7 +80,9 @@ func (t *Trail) WithVisibility(kind string, visible func(ctx context.Context, id
 }
 
 // ForRecord returns the entries about record id in every space the caller
-// of ctx can read, oldest first, as known at v.KnownAt.
+// of ctx can read, oldest first, as they stood in v: an entry is an event
+// (temporal.View.Happened), present when done by v.AsOf and recorded by
+// v.KnownAt.
 func (t *Trail) ForRecord(ctx context.Context, id string, v temporal.View) ([]Entry, error) {
 	p, err := tenancy.FromContext(ctx)
 	if err != nil {
@@ -95,7 +97,7 @@ func (t *Trail) ForRecord(ctx context.Context, id string, v temporal.View) ([]En
 					r := store.NewReader(suffix)
 					r.Str()
 					at := r.Time()
-					if !v.Known(at) {
+					if !v.Happened(at) { // entries are in time order
 						return false, r.Err()
 					}
 					keys = append(keys, store.Suffix(nil).Time(at).Raw(r.Rest()))

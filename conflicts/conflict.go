@@ -74,19 +74,21 @@ type Conflict struct {
 	view temporal.View
 }
 
-// In returns the conflict as it stood in view v (by transaction time), or
-// false when v does not know it yet.
+// In returns the conflict as it stood in view v, or false when v does not
+// know it yet. A conflict's times are events (temporal.View.Happened): its
+// opening, each candidate joining and its resolution count in v only when
+// they happened by AsOf and were recorded by KnownAt, so a conflict
+// resolved later reads OPEN.
 func (c Conflict) In(v temporal.View) (Conflict, bool) {
-	cut := cutoff(v)
-	if cut != nil && c.OpenedAt.After(*cut) {
+	if !v.Happened(c.OpenedAt) {
 		return Conflict{}, false
 	}
-	if cut != nil {
-		c.Candidates = slices.DeleteFunc(slices.Clone(c.Candidates), func(cd Candidate) bool { return cd.At.After(*cut) })
-		if c.ResolvedAt != nil && c.ResolvedAt.After(*cut) {
+	if !v.Current() {
+		c.Candidates = slices.DeleteFunc(slices.Clone(c.Candidates), func(cd Candidate) bool { return !v.Happened(cd.At) })
+		if c.ResolvedAt != nil && !v.Happened(*c.ResolvedAt) {
 			c.Status, c.ResolvedAt, c.DecisionID = Open, nil, ""
 		}
-		if c.LastSeenAt.After(*cut) && len(c.Candidates) > 0 {
+		if !v.Happened(c.LastSeenAt) && len(c.Candidates) > 0 {
 			c.LastSeenAt = slices.MaxFunc(c.Candidates, func(a, b Candidate) int { return a.At.Compare(b.At) }).At
 		}
 	}
@@ -100,18 +102,6 @@ func (c Conflict) View() temporal.View { return c.view }
 // Has reports whether id is one of the candidates.
 func (c Conflict) Has(id string) bool {
 	return slices.ContainsFunc(c.Candidates, func(cd Candidate) bool { return cd.ID == id })
-}
-
-// cutoff is the latest instant a view sees: the earlier of AsOf and
-// KnownAt; nil when both are nil.
-func cutoff(v temporal.View) *time.Time {
-	switch {
-	case v.AsOf == nil:
-		return v.KnownAt
-	case v.KnownAt == nil || v.AsOf.Before(*v.KnownAt):
-		return v.AsOf
-	}
-	return v.KnownAt
 }
 
 // Decision records who decided what, when and why: the candidate kept, the
@@ -128,7 +118,22 @@ type Decision struct {
 	Reason string    `json:"reason"`
 	Actor  string    `json:"actor"`
 	At     time.Time `json:"at"`
+
+	view temporal.View
 }
+
+// In returns the decision as it stood in view v, or false when it was made
+// after v (a decision is an event: temporal.View.Happened).
+func (d Decision) In(v temporal.View) (Decision, bool) {
+	if !v.Happened(d.At) {
+		return Decision{}, false
+	}
+	d.view = v
+	return d, true
+}
+
+// View returns the view the decision was read in.
+func (d Decision) View() temporal.View { return d.view }
 
 // Node is a candidate loaded for display: an *assertions.Assertion or a
 // *facts.Fact. It is declared here, empty, because those packages cannot

@@ -301,8 +301,9 @@ func (s *Service) Get(ctx context.Context, id string, v temporal.View) (c Confli
 	return c, ok, err
 }
 
-// Decision returns decision id; ok is false when the caller has none.
-func (s *Service) Decision(ctx context.Context, id string) (d Decision, ok bool, err error) {
+// Decision returns decision id as it stood in v; ok is false when the
+// caller has none (or it was made after v).
+func (s *Service) Decision(ctx context.Context, id string, v temporal.View) (d Decision, ok bool, err error) {
 	if !strings.HasPrefix(id, "DC-") || len(id) > 64 {
 		return Decision{}, false, nil
 	}
@@ -312,8 +313,11 @@ func (s *Service) Decision(ctx context.Context, id string) (d Decision, ok bool,
 			if errors.Is(err, store.ErrNotFound) {
 				continue
 			}
-			ok = err == nil
-			return err
+			if err != nil {
+				return err
+			}
+			d, ok = d.In(v)
+			return nil
 		}
 		return nil
 	})

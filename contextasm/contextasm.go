@@ -124,12 +124,8 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 	if err != nil {
 		return assemble.Output{}, err
 	}
-	q := &Query{Caller: caller, Text: in.Query, Terms: QueryTerms(in.Query), SessionID: in.SessionID, Budget: in.Budget, View: in.View, Now: s.clock.Now()}
-	if in.View.AsOf != nil {
-		q.Now = *in.View.AsOf
-	} else if in.View.KnownAt != nil {
-		q.Now = *in.View.KnownAt
-	}
+	// The instant the context is assembled for: asOf, else knownAt, else now.
+	q := &Query{Caller: caller, Text: in.Query, Terms: QueryTerms(in.Query), SessionID: in.SessionID, Budget: in.Budget, View: in.View, Now: in.View.Instant(s.clock.Now())}
 
 	// Providers answer about the present only: a view of the past cannot
 	// call them, and says so.

@@ -332,7 +332,7 @@ func (s *FactSource) stale(tx *store.Txn, q *Query) error {
 		}
 		for i, n := len(tails)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
 			var raw facts.Fact
-			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(tails[i][8:]), &raw); err != nil {
+			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(store.AfterTime(tails[i])), &raw); err != nil {
 				return err
 			}
 			f, ok := raw.In(q.View)

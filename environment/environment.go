@@ -65,8 +65,19 @@ type Entry struct {
 	SupersededBy string     `json:"supersededBy,omitempty"`
 }
 
+// Record returns the entry's times for the view rule: valid from its
+// observation At until ExpiresAt, recorded at RecordedAt, retired when a
+// turn replaced it (an end at the replacement's own time).
+func (e Entry) Record() temporal.Record {
+	r := temporal.Record{Valid: temporal.Interval{From: e.At, To: e.ExpiresAt}, RecordedAt: e.RecordedAt}
+	if e.SupersededAt != nil {
+		r.Retirement = temporal.Ended(*e.SupersededAt)
+	}
+	return r
+}
+
 // superseded reports whether view v knows that e was replaced.
-func (e Entry) superseded(v temporal.View) bool { return v.KnownPtr(e.SupersededAt) }
+func (e Entry) superseded(v temporal.View) bool { return v.Retired(e.Record()) }
 
 // space returns the space e lives in, of partition p.
 func (e Entry) space(p tenancy.Partition) tenancy.Space {
@@ -87,7 +98,7 @@ func SupersedeTx(tx *store.Txn, e Entry, by string, now time.Time) error {
 }
 
 // Expired reports whether e has expired at now.
-func (e Entry) Expired(now time.Time) bool { return e.ExpiresAt != nil && !now.Before(*e.ExpiresAt) }
+func (e Entry) Expired(now time.Time) bool { return e.Record().Valid.Ended(now) }
 
 // Input is an entry to set.
 type Input struct {
@@ -120,9 +131,9 @@ func validate(i int, in Input) error {
 		return fault.BadInputf(field("value"), "value must be non-empty valid UTF-8 of at most %d bytes", MaxValueLen)
 	case in.Scope != "" && in.Scope != ScopeOrganization && in.Scope != ScopeUser:
 		return fault.BadInputf(field("scope"), "unknown scope %q", in.Scope)
-	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
+	case in.At != nil && temporal.Check(*in.At) != nil:
 		return fault.BadInputf(field("at"), "at is out of range")
-	case in.ExpiresAt != nil && (in.ExpiresAt.Year() < 1 || in.ExpiresAt.Year() > 9999):
+	case in.ExpiresAt != nil && temporal.Check(*in.ExpiresAt) != nil:
 		return fault.BadInputf(field("expiresAt"), "expiresAt is out of range")
 	}
 	if in.Key == KeyTimezone {
@@ -195,7 +206,7 @@ func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (live, expired, su
 			if err := it.Decode(&e); err != nil {
 				return false, err
 			}
-			if v.Known(e.RecordedAt) && !e.At.After(now) {
+			if r := e.Record(); v.Knows(r) && !r.Valid.From.After(now) {
 				all = append(all, e)
 			}
 			return true, nil

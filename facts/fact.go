@@ -223,9 +223,10 @@ type Fact struct {
 }
 
 // In returns the fact as it stood in view v, or false if v does not know
-// it yet.
+// it yet (temporal.View.Knows). Changes recorded after v.KnownAt (a
+// supersession, a review flag) are undone; IsValid then applies the rule.
 func (f Fact) In(v temporal.View) (Fact, bool) {
-	if !v.Known(f.RecordedAt) {
+	if !v.Knows(f.Record()) {
 		return Fact{}, false
 	}
 	if f.SupersededAt != nil && !v.Known(*f.SupersededAt) {
@@ -236,6 +237,29 @@ func (f Fact) In(v temporal.View) (Fact, bool) {
 	}
 	f.view = v
 	return f, true
+}
+
+// Record returns the fact's times for the view rule: valid from ValidFrom,
+// recorded at RecordedAt, retired by its supersession (a change ends its
+// valid time at ValidTo, a correction empties it). A fact stored invalid
+// from birth has an empty interval from the start.
+func (f Fact) Record() temporal.Record {
+	return FactRecord(f.ValidFrom, f.ValidTo, f.RecordedAt, f.SupersededAt)
+}
+
+// FactRecord is Fact.Record from the fields alone, for readers that hold
+// only a fact's times (search postings).
+func FactRecord(validFrom time.Time, validTo *time.Time, recordedAt time.Time, supersededAt *time.Time) temporal.Record {
+	r := temporal.Record{Valid: temporal.Interval{From: validFrom}, RecordedAt: recordedAt}
+	switch {
+	case supersededAt == nil:
+		r.Valid.To = validTo // stored invalid from birth, or nil
+	case validTo == nil || !validTo.After(validFrom):
+		r.Retirement = temporal.Corrected(*supersededAt)
+	default:
+		r.Retirement = temporal.Changed(*supersededAt, *validTo)
+	}
+	return r
 }
 
 // headKeys returns the keys under which the fact is listed as a valid
@@ -250,18 +274,17 @@ func (f Fact) Interval() temporal.Interval {
 	return temporal.Interval{From: f.ValidFrom, To: f.ValidTo}
 }
 
-// IsValid reports whether the fact holds in its view: for a view with an
-// as-of time, whether its valid time contains that time; otherwise whether
-// it has not been superseded. A forgotten fact is never valid, in any view:
-// erasure is not undone by looking back.
+// IsValid reports whether the fact holds in its view by the one rule
+// (temporal.View.Holds): for a view with an as-of time, whether its valid
+// time as known in the view contains that time; otherwise whether no
+// supersession known in the view retired it. A stale or forgotten fact is
+// never valid, in any view: erasure is not undone by looking back.
 func (f Fact) IsValid() bool {
 	if f.Stale != nil || f.Forgotten != nil {
 		return false
 	}
-	if f.view.AsOf != nil {
-		return f.Interval().Contains(*f.view.AsOf)
-	}
-	return f.SupersededBy == ""
+	// A fact has no end known from the start, so the clock is not needed.
+	return f.view.Holds(f.Record(), time.Time{})
 }
 
 // NeedsReview reports whether a fact it depends on was superseded.

@@ -495,7 +495,7 @@ func (s *Service) StaleTx(tx *store.Txn, caller authority.Identity, v temporal.V
 		}
 		for i := len(ids) - 1; i >= 0 && len(out) < n; i-- {
 			var raw Fact
-			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(ids[i][8:]), &raw); err != nil {
+			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(store.AfterTime(ids[i])), &raw); err != nil {
 				return nil, err
 			}
 			if f, ok := raw.In(v); ok && s.visible(caller, f) {

@@ -145,7 +145,7 @@ func (in *WriteInput) Validate() error {
 	case in.Level != "" && !in.Level.Valid():
 		return fault.BadInputf("level", "unknown memory level %q", in.Level)
 	}
-	if in.ValidFrom != nil && (in.ValidFrom.Year() < 1 || in.ValidFrom.Year() > 9999) {
+	if in.ValidFrom != nil && temporal.Check(*in.ValidFrom) != nil {
 		return fault.BadInputf("validFrom", "validFrom is out of range")
 	}
 	return nil

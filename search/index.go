@@ -479,18 +479,8 @@ func (ix *Index) Postings(tx *store.Txn, sp tenancy.Space, term string, v tempor
 }
 
 // holds reports whether a fact recorded at rec with history hv is valid in
-// v; it is facts.Fact.In followed by IsValid, on the posting alone.
+// v: the one rule (temporal.View.Holds) on the fact's times as the posting
+// holds them, as facts.Fact.IsValid applies it.
 func holds(rec time.Time, hv histValue, v temporal.View) bool {
-	if !v.Known(rec) {
-		return false
-	}
-	superseded := hv.SupersededAt != nil && v.Known(*hv.SupersededAt)
-	if v.AsOf != nil {
-		iv := temporal.Interval{From: hv.ValidFrom}
-		if superseded {
-			iv.To = hv.ValidTo
-		}
-		return iv.Contains(*v.AsOf)
-	}
-	return !superseded
+	return v.Holds(facts.FactRecord(hv.ValidFrom, hv.ValidTo, rec, hv.SupersededAt), time.Time{})
 }

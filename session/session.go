@@ -86,7 +86,9 @@ type Item struct {
 }
 
 // Expired reports whether the item has expired at now.
-func (it Item) Expired(now time.Time) bool { return !now.Before(it.ExpiresAt) }
+func (it Item) Expired(now time.Time) bool {
+	return temporal.Interval{From: it.RecordedAt, To: &it.ExpiresAt}.Ended(now)
+}
 
 // Turn is one conversation turn of a session.
 type Turn struct {
@@ -109,11 +111,16 @@ type Turn struct {
 
 // SupersededIn reports whether view v knows that the turn was superseded.
 func (t Turn) SupersededIn(v temporal.View) bool {
-	return t.Superseded && (t.SupersededAt == nil || v.Known(*t.SupersededAt))
+	if t.SupersededAt == nil { // written before supersessions carried a time
+		return t.Superseded
+	}
+	return t.Superseded && v.Retired(temporal.Record{RecordedAt: t.RecordedAt, Retirement: temporal.Ended(*t.SupersededAt)})
 }
 
 // Expired reports whether the turn has expired at now.
-func (t Turn) Expired(now time.Time) bool { return !now.Before(t.ExpiresAt) }
+func (t Turn) Expired(now time.Time) bool {
+	return temporal.Interval{From: t.At, To: &t.ExpiresAt}.Ended(now)
+}
 
 // sessionRecord is the value of store.TableSession.
 type sessionRecord struct {
@@ -279,7 +286,7 @@ func (in TurnInput) validate() error {
 		return fault.BadInputf("speaker", "unknown speaker %q", in.Speaker)
 	case strings.TrimSpace(in.Text) == "" || len(in.Text) > MaxTurnLen || !utf8.ValidString(in.Text):
 		return fault.BadInputf("text", "text must be non-empty valid UTF-8 of at most %d bytes", MaxTurnLen)
-	case in.At != nil && (in.At.Year() < 1 || in.At.Year() > 9999):
+	case in.At != nil && temporal.Check(*in.At) != nil:
 		return fault.BadInputf("at", "at is out of range")
 	case in.Scope != "" && !in.Scope.Valid():
 		return fault.BadInputf("scope", "unknown scope %q", in.Scope)

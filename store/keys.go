@@ -11,8 +11,11 @@ package store
 // (tenancy refuses an identity without an organization); keys whose org seg
 // is empty belong to the system (metadata) and no Space can name them.
 //
-// Suffixes are built with Suffix and read back with Reader. Times are 8
-// bytes, big-endian, sign bit flipped, so byte order is time order.
+// Suffixes are built with Suffix and read back with Reader. Times are
+// temporal.KeyLen (12) bytes, temporal.AppendKey's encoding: seconds since
+// year 1 then nanoseconds, big-endian, so byte order is time order for
+// every instant (format version 2; version 1 stored Unix nanoseconds in 8
+// bytes, which overflow outside 1678-2262).
 
 import (
 	"encoding/binary"
@@ -20,6 +23,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
 )
 
@@ -124,7 +128,7 @@ const (
 const maxSeg = math.MaxUint16
 
 // timeLen is the encoded length of a time.
-const timeLen = 8
+const timeLen = temporal.KeyLen
 
 // ErrKeyTooLong is returned when a string does not fit in a key segment.
 var ErrKeyTooLong = errors.New("store: string too long for a key segment")
@@ -147,15 +151,11 @@ func (s Suffix) Str(v string) Suffix {
 
 // Time appends t so that byte order is time order.
 func (s Suffix) Time(t time.Time) Suffix {
-	return binary.BigEndian.AppendUint64(s, encodeTime(t))
+	return temporal.AppendKey(s, t)
 }
 
 // Raw appends b as is; only for the last component of a key.
 func (s Suffix) Raw(b string) Suffix { return append(s, b...) }
-
-func encodeTime(t time.Time) uint64 { return uint64(t.UnixNano()) ^ (1 << 63) }
-
-func decodeTime(u uint64) time.Time { return time.Unix(0, int64(u^(1<<63))).UTC() }
 
 // Reader reads a suffix back, component by component.
 type Reader struct {
@@ -190,13 +190,22 @@ func (r *Reader) Time() time.Time {
 	if r.err != nil {
 		return time.Time{}
 	}
-	if len(r.b) < timeLen {
+	t, err := temporal.DecodeKey(r.b)
+	if err != nil {
 		r.err = ErrBadKey
 		return time.Time{}
 	}
-	t := decodeTime(binary.BigEndian.Uint64(r.b))
 	r.b = r.b[timeLen:]
 	return t
+}
+
+// AfterTime returns what follows the time that tail starts with (the id
+// of a "time, id" key tail), or "" when tail is too short.
+func AfterTime(tail string) string {
+	if len(tail) < timeLen {
+		return ""
+	}
+	return tail[timeLen:]
 }
 
 // Rest returns what is left.

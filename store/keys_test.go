@@ -38,12 +38,16 @@ func TestSuffixRoundTrip(t *testing.T) {
 
 func TestTimeOrder(t *testing.T) {
 	times := []time.Time{
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1677, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Unix(-1, 0),
 		time.Unix(0, 0),
 		time.Unix(0, 1),
 		time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(2262, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
 	}
 	for i := 1; i < len(times); i++ {
 		a, b := Suffix(nil).Time(times[i-1]), Suffix(nil).Time(times[i])

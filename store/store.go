@@ -135,8 +135,14 @@ func Open(opts Options) (*Store, error) {
 	return s, nil
 }
 
-// formatVersion is the on-disk format this code reads and writes.
-const formatVersion = "1"
+// formatVersion is the on-disk format this code reads and writes. Version
+// 2 encodes times in keys as seconds since year 1 and nanoseconds
+// (temporal.AppendKey); version 1 used Unix nanoseconds.
+const formatVersion = "2"
+
+// ErrFormat is returned by Open for a data directory written in another
+// on-disk format than this build's.
+var ErrFormat = errors.New("store: data directory in another on-disk format")
 
 func (s *Store) checkFormat() error {
 	return s.db.Update(func(txn *badger.Txn) error {
@@ -152,7 +158,7 @@ func (s *Store) checkFormat() error {
 			return fmt.Errorf("store: read format: %w", err)
 		}
 		if string(v) != formatVersion {
-			return fmt.Errorf("store: data format %q, this build reads %q", v, formatVersion)
+			return fmt.Errorf("%w: it was written in format %s, this build reads and writes only format %s (time keys changed in format 2); open it with the build that wrote it, or start from an empty directory", ErrFormat, v, formatVersion)
 		}
 		return nil
 	})

@@ -210,10 +210,11 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AssembleContext func(childComplexity int, input model.ContextInput) int
-		AuditTrail      func(childComplexity int, recordID string, knownAt *time.Time) int
-		Conflict        func(childComplexity int, id string) int
-		Conflicts       func(childComplexity int, filter *model.ConflictFilter, first *int, after *string) int
+		AuditTrail      func(childComplexity int, recordID string, asOf *time.Time, knownAt *time.Time) int
+		Conflict        func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
+		Conflicts       func(childComplexity int, filter *model.ConflictFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) int
 		CurrentValue    func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
+		Decision        func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		Entity          func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		Fact            func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		FactHistory     func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
@@ -1302,7 +1303,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditTrail(childComplexity, args["recordId"].(string), args["knownAt"].(*time.Time)), true
+		return e.ComplexityRoot.Query.AuditTrail(childComplexity, args["recordId"].(string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
 
 	case "Query.conflict":
 		if e.ComplexityRoot.Query.Conflict == nil {
@@ -1314,7 +1315,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Conflict(childComplexity, args["id"].(string)), true
+		return e.ComplexityRoot.Query.Conflict(childComplexity, args["id"].(string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
 
 	case "Query.conflicts":
 		if e.ComplexityRoot.Query.Conflicts == nil {
@@ -1326,7 +1327,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Conflicts(childComplexity, args["filter"].(*model.ConflictFilter), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Conflicts(childComplexity, args["filter"].(*model.ConflictFilter), args["first"].(*int), args["after"].(*string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
 
 	case "Query.currentValue":
 		if e.ComplexityRoot.Query.CurrentValue == nil {
@@ -1339,6 +1340,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CurrentValue(childComplexity, args["key"].(string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
+
+	case "Query.decision":
+		if e.ComplexityRoot.Query.Decision == nil {
+			break
+		}
+
+		args, err := ec.field_Query_decision_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Decision(childComplexity, args["id"].(string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
 
 	case "Query.entity":
 		if e.ComplexityRoot.Query.Entity == nil {
@@ -2529,9 +2542,16 @@ extend type Query {
   stateAssertion(id: ID!, asOf: Time, knownAt: Time): StateAssertion
   "The caller's organization's assertions, oldest first, as of asOf and known at knownAt."
   stateAssertions(filter: StateAssertionFilter, asOf: Time, knownAt: Time, first: Int = 50, after: String): StateAssertionConnection!
-  "A conflict by id; null when it does not exist for the caller."
-  conflict(id: ID!): Conflict
-  conflicts(filter: ConflictFilter, first: Int = 50, after: String): ConflictConnection!
+  """
+  A conflict by id, as it stood at valid time asOf as known at knownAt (each
+  defaults to now; a conflict's valid time is its transaction time): null
+  when it was not open yet, OPEN when its resolution came later.
+  """
+  conflict(id: ID!, asOf: Time, knownAt: Time): Conflict
+  "The caller's conflicts, oldest first, as of asOf and known at knownAt."
+  conflicts(filter: ConflictFilter, first: Int = 50, after: String, asOf: Time, knownAt: Time): ConflictConnection!
+  "A decision by id, as of asOf and known at knownAt: null when it was made later."
+  decision(id: ID!, asOf: Time, knownAt: Time): Decision
   "An entity by id (e.g. Entity#42); null when nothing the caller can see names it."
   entity(id: ID!, asOf: Time, knownAt: Time): Entity
 }
@@ -2563,8 +2583,11 @@ type AuditEntry {
 }
 
 extend type Query {
-  "Every audited act on the record with this id, oldest first."
-  auditTrail(recordId: ID!, knownAt: Time): [AuditEntry!]!
+  """
+  Every audited act on the record with this id, oldest first; with asOf
+  and knownAt, only the acts done (and recorded) by then.
+  """
+  auditTrail(recordId: ID!, asOf: Time, knownAt: Time): [AuditEntry!]!
 }
 `, BuiltIn: false},
 	{Name: "../context.graphqls", Input: `# Context assembly: the token-budgeted, provenance-carrying prompt of every

@@ -48,10 +48,11 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*authority.Identity, error)
 	StateAssertion(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*assertions.Assertion, error)
 	StateAssertions(ctx context.Context, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string) (*model.StateAssertionConnection, error)
-	Conflict(ctx context.Context, id string) (*conflicts.Conflict, error)
-	Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string) (*model.ConflictConnection, error)
+	Conflict(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*conflicts.Conflict, error)
+	Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.ConflictConnection, error)
+	Decision(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*conflicts.Decision, error)
 	Entity(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*assertions.Entity, error)
-	AuditTrail(ctx context.Context, recordID string, knownAt *time.Time) ([]*audit.Entry, error)
+	AuditTrail(ctx context.Context, recordID string, asOf *time.Time, knownAt *time.Time) ([]*audit.Entry, error)
 	AssembleContext(ctx context.Context, input model.ContextInput) (*assemble.Output, error)
 	Transcript(ctx context.Context, sessionID string) ([]*session.Entry, error)
 	Fact(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
@@ -224,11 +225,16 @@ func (ec *executionContext) field_Query_auditTrail_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["recordId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
 	if err != nil {
 		return nil, err
 	}
-	args["knownAt"] = arg1
+	args["asOf"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg2
 	return args, nil
 }
 
@@ -240,6 +246,16 @@ func (ec *executionContext) field_Query_conflict_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["asOf"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg2
 	return args, nil
 }
 
@@ -261,6 +277,16 @@ func (ec *executionContext) field_Query_conflicts_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["asOf"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg4
 	return args, nil
 }
 
@@ -272,6 +298,27 @@ func (ec *executionContext) field_Query_currentValue_args(ctx context.Context, r
 		return nil, err
 	}
 	args["key"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["asOf"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_decision_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
 	if err != nil {
 		return nil, err
@@ -1712,7 +1759,7 @@ func (ec *executionContext) _Query_conflict(ctx context.Context, field graphql.C
 		ec.fieldContext_Query_conflict,
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Conflict(ctx, fc.Args["id"].(string))
+			return ec.Resolvers.Query().Conflict(ctx, fc.Args["id"].(string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
 		},
 		nil,
 		ec.marshalOConflict2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋconflictsᚐConflict,
@@ -1777,7 +1824,7 @@ func (ec *executionContext) _Query_conflicts(ctx context.Context, field graphql.
 		ec.fieldContext_Query_conflicts,
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Conflicts(ctx, fc.Args["filter"].(*model.ConflictFilter), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Conflicts(ctx, fc.Args["filter"].(*model.ConflictFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
 		},
 		nil,
 		ec.marshalNConflictConnection2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐConflictConnection,
@@ -1810,6 +1857,67 @@ func (ec *executionContext) fieldContext_Query_conflicts(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_conflicts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_decision(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_decision,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Decision(ctx, fc.Args["id"].(string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
+		},
+		nil,
+		ec.marshalODecision2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋconflictsᚐDecision,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_decision(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Decision_id(ctx, field)
+			case "kept":
+				return ec.fieldContext_Decision_kept(ctx, field)
+			case "revoked":
+				return ec.fieldContext_Decision_revoked(ctx, field)
+			case "reason":
+				return ec.fieldContext_Decision_reason(ctx, field)
+			case "actor":
+				return ec.fieldContext_Decision_actor(ctx, field)
+			case "at":
+				return ec.fieldContext_Decision_at(ctx, field)
+			case "policy":
+				return ec.fieldContext_Decision_policy(ctx, field)
+			case "conflict":
+				return ec.fieldContext_Decision_conflict(ctx, field)
+			case "promoted":
+				return ec.fieldContext_Decision_promoted(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Decision", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_decision_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -1877,7 +1985,7 @@ func (ec *executionContext) _Query_auditTrail(ctx context.Context, field graphql
 		ec.fieldContext_Query_auditTrail,
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditTrail(ctx, fc.Args["recordId"].(string), fc.Args["knownAt"].(*time.Time))
+			return ec.Resolvers.Query().AuditTrail(ctx, fc.Args["recordId"].(string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
 		},
 		nil,
 		ec.marshalNAuditEntry2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋauditᚐEntryᚄ,
@@ -2910,6 +3018,25 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "decision":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_decision(ctx, field)
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "entity":
 			field := field
 
@@ -3159,13 +3286,13 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋstategraphᚋstat
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
-	res, err := graphql.UnmarshalTime(v)
+	res, err := scalars.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalTime(v)
+	res := scalars.MarshalTime(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -3196,7 +3323,7 @@ func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalTime(v)
+	res, err := scalars.UnmarshalTime(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -3206,7 +3333,7 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalTime(*v)
+	res := scalars.MarshalTime(*v)
 	return res
 }
 

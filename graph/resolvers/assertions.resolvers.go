@@ -26,7 +26,7 @@ func (r *conflictResolver) Candidates(ctx context.Context, obj *conflicts.Confli
 }
 
 func (r *conflictResolver) Decision(ctx context.Context, obj *conflicts.Conflict) (*conflicts.Decision, error) {
-	return r.decision(ctx, obj.DecisionID)
+	return r.decision(ctx, obj.DecisionID, obj.View())
 }
 
 func (r *conflictResolver) Reason(ctx context.Context, obj *conflicts.Conflict) (*string, error) {
@@ -37,11 +37,11 @@ func (r *decisionResolver) Kept(ctx context.Context, obj *conflicts.Decision) (c
 	if obj.Kept == nil {
 		return nil, nil
 	}
-	return r.candidate(ctx, *obj.Kept, temporal.View{})
+	return r.candidate(ctx, *obj.Kept, obj.View())
 }
 
 func (r *decisionResolver) Revoked(ctx context.Context, obj *conflicts.Decision) ([]conflicts.Node, error) {
-	return r.candidates(ctx, obj.Revoked, temporal.View{})
+	return r.candidates(ctx, obj.Revoked, obj.View())
 }
 
 func (r *decisionResolver) Policy(ctx context.Context, obj *conflicts.Decision) (*string, error) {
@@ -52,7 +52,7 @@ func (r *decisionResolver) Conflict(ctx context.Context, obj *conflicts.Decision
 	if obj.ConflictID == "" {
 		return nil, nil
 	}
-	c, ok, err := r.ConflictService.Get(ctx, obj.ConflictID, temporal.View{})
+	c, ok, err := r.ConflictService.Get(ctx, obj.ConflictID, obj.View())
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (r *decisionResolver) Promoted(ctx context.Context, obj *conflicts.Decision
 	if obj.Promoted == "" {
 		return nil, nil
 	}
-	f, ok, err := r.FactService.Get(ctx, obj.Promoted, temporal.View{})
+	f, ok, err := r.FactService.Get(ctx, obj.Promoted, obj.View())
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -131,20 +131,20 @@ func (r *queryResolver) StateAssertions(ctx context.Context, filter *model.State
 	return conn, nil
 }
 
-func (r *queryResolver) Conflict(ctx context.Context, id string) (*conflicts.Conflict, error) {
-	c, ok, err := r.ConflictService.Get(ctx, id, temporal.View{})
+func (r *queryResolver) Conflict(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*conflicts.Conflict, error) {
+	c, ok, err := r.ConflictService.Get(ctx, id, view(asOf, knownAt))
 	if err != nil || !ok {
 		return nil, err
 	}
 	return &c, nil
 }
 
-func (r *queryResolver) Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string) (*model.ConflictConnection, error) {
+func (r *queryResolver) Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.ConflictConnection, error) {
 	var fl conflicts.Filter
 	if filter != nil {
 		fl = conflicts.Filter{Status: deref(filter.Status), Subject: deref(filter.Subject), Predicate: deref(filter.Predicate), Context: filter.Context}
 	}
-	pg, err := r.ConflictService.List(ctx, fl, deref(first), deref(after), temporal.View{})
+	pg, err := r.ConflictService.List(ctx, fl, deref(first), deref(after), view(asOf, knownAt))
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +156,10 @@ func (r *queryResolver) Conflicts(ctx context.Context, filter *model.ConflictFil
 		conn.PageInfo.EndCursor = &pg.Cursors[n-1]
 	}
 	return conn, nil
+}
+
+func (r *queryResolver) Decision(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*conflicts.Decision, error) {
+	return r.decision(ctx, id, view(asOf, knownAt))
 }
 
 func (r *queryResolver) Entity(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*assertions.Entity, error) {
@@ -203,7 +207,7 @@ func (r *stateAssertionResolver) RevokedBy(ctx context.Context, obj *assertions.
 }
 
 func (r *stateAssertionResolver) Decision(ctx context.Context, obj *assertions.Assertion) (*conflicts.Decision, error) {
-	return r.decision(ctx, obj.DecisionID)
+	return r.decision(ctx, obj.DecisionID, obj.View())
 }
 
 func (r *stateAssertionResolver) PromotedTo(ctx context.Context, obj *assertions.Assertion) (*facts.Fact, error) {

@@ -48,11 +48,11 @@ func (r *Resolver) assertion(ctx context.Context, id string, v temporal.View) (*
 }
 
 // decision loads decision id; nil when the caller has none.
-func (r *Resolver) decision(ctx context.Context, id string) (*conflicts.Decision, error) {
+func (r *Resolver) decision(ctx context.Context, id string, v temporal.View) (*conflicts.Decision, error) {
 	if id == "" {
 		return nil, nil
 	}
-	d, ok, err := r.ConflictService.Decision(ctx, id)
+	d, ok, err := r.ConflictService.Decision(ctx, id, v)
 	if err != nil || !ok {
 		return nil, err
 	}

@@ -13,8 +13,8 @@ import (
 )
 
 // AuditTrail is the resolver for the auditTrail field.
-func (r *queryResolver) AuditTrail(ctx context.Context, recordID string, knownAt *time.Time) ([]*audit.Entry, error) {
-	es, err := r.Audit.ForRecord(ctx, recordID, view(nil, knownAt))
+func (r *queryResolver) AuditTrail(ctx context.Context, recordID string, asOf *time.Time, knownAt *time.Time) ([]*audit.Entry, error) {
+	es, err := r.Audit.ForRecord(ctx, recordID, view(asOf, knownAt))
 	if err != nil {
 		return nil, err
 	}

@@ -11,19 +11,34 @@ import (
 	"github.com/stategraph/stategraph/temporal"
 )
 
-// viewKey is a comparable form of a temporal.View.
+// viewKey is a comparable form of a temporal.View: each time as whole
+// seconds and nanoseconds (UnixNano would overflow outside 1678-2262 and
+// merge distinct views).
 type viewKey struct {
-	asOf, knownAt       int64
+	asOf, knownAt       instant
 	hasAsOf, hasKnownAt bool
+}
+
+// instant is a comparable time.Time without its location.
+type instant struct {
+	sec  int64
+	nsec int32
+}
+
+func instantOf(t time.Time) instant { return instant{t.Unix(), int32(t.Nanosecond())} }
+
+func (i instant) time() *time.Time {
+	t := time.Unix(i.sec, int64(i.nsec)).UTC()
+	return &t
 }
 
 func keyOf(v temporal.View) viewKey {
 	var k viewKey
 	if v.AsOf != nil {
-		k.asOf, k.hasAsOf = v.AsOf.UnixNano(), true
+		k.asOf, k.hasAsOf = instantOf(*v.AsOf), true
 	}
 	if v.KnownAt != nil {
-		k.knownAt, k.hasKnownAt = v.KnownAt.UnixNano(), true
+		k.knownAt, k.hasKnownAt = instantOf(*v.KnownAt), true
 	}
 	return k
 }
@@ -31,12 +46,10 @@ func keyOf(v temporal.View) viewKey {
 func (k viewKey) view() temporal.View {
 	var v temporal.View
 	if k.hasAsOf {
-		t := time.Unix(0, k.asOf).UTC()
-		v.AsOf = &t
+		v.AsOf = k.asOf.time()
 	}
 	if k.hasKnownAt {
-		t := time.Unix(0, k.knownAt).UTC()
-		v.KnownAt = &t
+		v.KnownAt = k.knownAt.time()
 	}
 	return v
 }
