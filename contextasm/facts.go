@@ -49,7 +49,7 @@ type FactSource struct {
 	Order *authority.Order
 	// Visible may be nil: everything in the partition is visible.
 	Visible Visibility
-	BM25    assemble.BM25
+	BM25    search.BM25
 	// Counter sizes candidates: relevance candidates are loaded, in rank
 	// order, until the tokens of their "key: value" lines exceed the
 	// budget (Build can place no more than that). A cached counter makes
@@ -67,7 +67,7 @@ type candidate struct {
 func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 	bm := s.BM25
 	if bm.K1 == 0 {
-		bm = assemble.DefaultBM25()
+		bm = search.DefaultBM25()
 	}
 	spaces := tx.Partition().Spaces()
 	stats, err := s.Index.Stats(tx, spaces, q.Terms, q.View)

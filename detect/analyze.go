@@ -50,9 +50,6 @@ func (v *turnView) has(class cueClass) bool {
 // Analyze reports the scope and constraint of turn and which known records it
 // supersedes. It never fails: text it cannot read yields no detections.
 func Analyze(turn Turn, known []Record, opts Options) Result {
-	if opts.Rank == nil {
-		opts.Rank = DefaultRank
-	}
 	text := turn.Text
 	if len(text) > maxText {
 		text = text[:maxText]
@@ -339,7 +336,7 @@ var reForNow = regexp.MustCompile(`(?i)\bfor now\b`)
 func generic(y string) bool {
 	f := strings.Fields(y)
 	if len(f) == 1 {
-		return stopwords[strings.ToLower(f[0])]
+		return notTopic(strings.ToLower(f[0]))
 	}
 	return len(f) == 2 && reDeterminer.MatchString(f[0]) && strings.ToLower(f[1]) == f[1]
 }

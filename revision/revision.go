@@ -18,12 +18,12 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
-	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/session"
@@ -132,7 +132,7 @@ type Options struct {
 	// Rules decide whether the speaker's authority may supersede a fact;
 	// nil lets detection's own authority check decide alone.
 	Rules *permissions.Rules
-	// Detect tunes detection; its Rank is replaced by one honouring Order.
+	// Detect tunes detection; its Order is replaced by Order.
 	Detect detect.Options
 }
 
@@ -143,35 +143,15 @@ func New(o Options) *Service {
 		store: o.Store, clock: o.Clock, facts: o.Facts, index: o.Index,
 		sessions: o.Sessions, assertions: o.Assertions, order: o.Order, rules: o.Rules, detect: o.Detect,
 	}
-	s.detect.Rank = s.rank
+	s.detect.Order = o.Order
 	o.Facts.Stale = s.stale
 	o.Facts.Directives = s.directives
 	return s
 }
 
-// rank orders authorities as the service's order does; names outside it
-// (role phrases such as "VP Sales") are ranked by detect's role words on
-// the default order, mapped onto this one by name.
-func (s *Service) rank(a string) int {
-	if s.order != nil {
-		for _, n := range s.order.Names() {
-			if strings.EqualFold(strings.TrimSpace(a), n) {
-				return s.order.Rank(n)
-			}
-		}
-	}
-	r := detect.DefaultRank(a)
-	if r < 0 || s.order == nil {
-		return r
-	}
-	name := detect.DefaultOrder[r]
-	for _, n := range s.order.Names() {
-		if n == name {
-			return s.order.Rank(n)
-		}
-	}
-	return -1
-}
+// rank ranks an authority or role phrase on the service's order and role
+// table, as detection does; -1 when the order cannot resolve it.
+func (s *Service) rank(a string) int { return s.detect.Rank(a) }
 
 // change is the value of store.TableRevisionChange.
 type change struct {
@@ -270,7 +250,7 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 		k.facts[f.ID] = f
 		auth := f.Source.Authority
 		// An attributed instruction carries its speaker's rank.
-		if d, ok := detect.ParseDirective(f.ValueText(), s.rank); ok && d.Rank > s.rank(auth) {
+		if d, ok := detect.ParseDirective(f.ValueText(), s.detect); ok && d.Rank > s.rank(auth) {
 			auth = d.Authority
 		}
 		k.records = append(k.records, detect.Record{
@@ -323,7 +303,7 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 // fact of a small space. A fact the caller may not see is never compared:
 // a turn neither supersedes it nor reports its value.
 func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text string) ([]facts.Fact, error) {
-	terms := slices.Compact(slices.Sorted(slices.Values(assemble.Terms(text))))
+	terms := slices.Compact(slices.Sorted(slices.Values(lexical.Terms(text))))
 	seen := map[string]bool{}
 	var out []facts.Fact
 	add := func(p search.Posting) (bool, error) {
@@ -491,7 +471,7 @@ func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, n
 // one (detect.Prevails). It returns the fact the write replaces, or the
 // staleness of a write that is outranked.
 func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.Fact) (string, string, *facts.Staleness, error) {
-	d, ok := detect.ParseDirective(f.ValueText(), s.rank)
+	d, ok := detect.ParseDirective(f.ValueText(), s.detect)
 	if !ok {
 		return "", "", nil, nil
 	}
@@ -505,7 +485,7 @@ func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.F
 		if g.ID == f.ID {
 			continue
 		}
-		dg, ok := detect.ParseDirective(g.ValueText(), s.rank)
+		dg, ok := detect.ParseDirective(g.ValueText(), s.detect)
 		if !ok {
 			continue
 		}

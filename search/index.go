@@ -15,7 +15,7 @@
 //     number of documents, their total length, and each term's document
 //     frequency, so BM25 is computed from the index only.
 //
-// Documents are a fact's key and value, split by assemble.Terms. Two
+// Documents are a fact's key and value, split by lexical.Terms. Two
 // reserved terms, which Terms can never produce, list every fact and every
 // constraint, so that "all valid facts" and "all active constraints" are
 // index reads too.
@@ -32,16 +32,16 @@ import (
 	"slices"
 	"time"
 
-	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
 )
 
-// Reserved terms. assemble.Terms yields only letters and digits, so these
-// never collide with a word.
+// Reserved terms. lexical.Terms yields only letters, digits and decimal
+// points, so these never collide with a word.
 const (
 	// TermAll has a posting for every fact.
 	TermAll = "\x00all"
@@ -123,7 +123,7 @@ type document struct {
 
 func docOf(f facts.Fact) document {
 	d := document{tf: map[string]int{}}
-	for _, t := range assemble.Terms(f.Key + " " + f.ValueText()) {
+	for _, t := range lexical.Terms(f.Key + " " + f.ValueText()) {
 		d.tf[t]++
 		d.length++
 	}
