@@ -311,13 +311,12 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 			return true, nil
 		}
 		seen[p.ID] = true
-		var f facts.Fact
-		err := tx.Get(p.Space, store.TableFact, store.Suffix(nil).Raw(p.ID), &f)
-		if errors.Is(err, store.ErrNotFound) {
-			return true, nil
-		}
+		f, found, err := facts.LoadTx(tx, p.Space, p.ID)
 		if err != nil {
 			return false, err
+		}
+		if !found {
+			return true, nil
 		}
 		if f.IsValid() && f.Scope.Real() && (s.rules == nil || s.rules.CanRead(caller, f.RestrictedTo)) {
 			out = append(out, f)
