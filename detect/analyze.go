@@ -3,6 +3,8 @@ package detect
 import (
 	"regexp"
 	"strings"
+
+	"github.com/stategraph/stategraph/constraint"
 )
 
 // maxText bounds the analysed text so cost stays linear and small.
@@ -277,15 +279,11 @@ func scopeOf(s string) Scope {
 	return ScopeGlobal
 }
 
-// constraintOf returns the first constraint cue found, most specific type
-// first, with the sentence that carries it.
+// constraintOf returns the constraint s states, typed by the constraint
+// taxonomy, with the sentence that carries it.
 func constraintOf(s string) *Constraint {
-	for _, cc := range constraintCues {
-		for _, sent := range splitSentences(s) {
-			if m := cc.re.FindString(sent); m != "" {
-				return &Constraint{Type: cc.typ, Cue: strings.ToLower(m), Text: sent}
-			}
-		}
+	if m, ok := constraint.Classify(splitSentences(s)...); ok {
+		return &m
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/constraint"
 )
 
 // Kind is why a detection was made.
@@ -95,25 +96,9 @@ type Detection struct {
 	Blocked bool
 }
 
-// ConstraintType classifies a constraint stated in a turn.
-type ConstraintType string
-
-// Constraint types.
-const (
-	ConstraintProhibition ConstraintType = "prohibition"
-	ConstraintDeadline    ConstraintType = "deadline"
-	ConstraintBudget      ConstraintType = "budget"
-	ConstraintPolicy      ConstraintType = "policy"
-	ConstraintLimit       ConstraintType = "limit"
-	ConstraintRequirement ConstraintType = "requirement"
-)
-
-// Constraint is a rule stated in a turn.
-type Constraint struct {
-	Type ConstraintType
-	Cue  string // the matched words
-	Text string // the sentence that states it
-}
+// Constraint is a rule stated in a turn, typed by the constraint
+// taxonomy; its Text is the sentence that states it.
+type Constraint = constraint.Match
 
 // Result is everything Analyze found in one turn.
 type Result struct {

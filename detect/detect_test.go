@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/constraint"
 )
 
 var t0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
@@ -163,19 +164,19 @@ func TestScopeAndConstraint(t *testing.T) {
 	tests := []struct {
 		text     string
 		scope    Scope
-		wantType ConstraintType // "" for none
+		wantType constraint.Type // "" for none
 		wantCue  string
 	}{
 		{"Suppose we hire two more engineers.", ScopeHypothetical, "", ""},
 		{"Hypothetically, the launch could slip.", ScopeHypothetical, "", ""},
 		{"This is a tentative plan.", ScopeDraft, "", ""},
 		{"Use the staging cluster for this task.", ScopeTask, "", ""},
-		{"We must never share salary data.", ScopeGlobal, ConstraintProhibition, "never"},
-		{"The report is due by Friday.", ScopeGlobal, ConstraintDeadline, "due by"},
-		{"Marketing spend is capped at $10,000.", ScopeGlobal, ConstraintBudget, "capped at"},
-		{"Refunds over $500 require Finance approval.", ScopeGlobal, ConstraintPolicy, "require finance approval"},
-		{"Discounts of no more than 15% are allowed.", ScopeGlobal, ConstraintLimit, "no more than"},
-		{"All services must use TLS.", ScopeGlobal, ConstraintRequirement, "must"},
+		{"We must never share salary data.", ScopeGlobal, constraint.Prohibition, "never"},
+		{"The report is due by Friday.", ScopeGlobal, constraint.Deadline, "due by"},
+		{"Marketing spend is capped at $10,000.", ScopeGlobal, constraint.Budget, "capped at"},
+		{"Refunds over $500 require Finance approval.", ScopeGlobal, constraint.Policy, "require finance approval"},
+		{"Discounts of no more than 15% are allowed.", ScopeGlobal, constraint.Limit, "no more than"},
+		{"All services must use TLS.", ScopeGlobal, constraint.Requirement, "must"},
 		{"The sky is blue.", ScopeGlobal, "", ""},
 	}
 	for _, tc := range tests {
@@ -184,7 +185,7 @@ func TestScopeAndConstraint(t *testing.T) {
 			if res.Scope != tc.scope {
 				t.Errorf("scope: got %s, want %s", res.Scope, tc.scope)
 			}
-			var gotType ConstraintType
+			var gotType constraint.Type
 			var gotCue string
 			if res.Constraint != nil {
 				gotType, gotCue = res.Constraint.Type, res.Constraint.Cue

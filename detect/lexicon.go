@@ -87,19 +87,6 @@ var (
 	reTask         = regexp.MustCompile(`(?i)\bfor (?:this|the current) (?:task|ticket|session|call|conversation)\b|\bfor now\b|\btemporar(?:y|ily)\b|\bjust this once\b|\bthis time only\b|\bone-off\b`)
 )
 
-// Constraint cues, most specific first; each maps to a constraint type.
-var constraintCues = []struct {
-	typ ConstraintType
-	re  *regexp.Regexp
-}{
-	{ConstraintProhibition, regexp.MustCompile(`(?i)\bnever\b|\bmust not\b|\bmustn't\b|\bcannot\b|\bcan't\b|\bnot allowed\b|\bprohibit\w*\b|\bforbid\w*\b|\bno \w+ without\b|\bfrozen\b|\bfreeze\b`)},
-	{ConstraintDeadline, regexp.MustCompile(`(?i)\bdeadline\b|\bdue (?:by|on|in)\b|\bno later than\b|\bmust (?:ship|be done|be operational|be delivered|launch|start|finish)\b|\bexpires?\b`)},
-	{ConstraintBudget, regexp.MustCompile(`(?i)\bbudget (?:cap|limit|ceiling)\b|\bcapped at\b|\bspend(?:ing)? (?:cap|limit)\b|\bmaximum \$|\bmax(?:imum)? (?:\w+ )?spend\b|\bnot exceed \$`)},
-	{ConstraintPolicy, regexp.MustCompile(`(?i)\bpolicy\b|\brequires? (?:\w+ ){0,3}approval\b|\bmust be approved\b|\bcomplian\w*\b|\bnon-negotiable\b|\bmandat\w*\b`)},
-	{ConstraintLimit, regexp.MustCompile(`(?i)\bat most\b|\bno more than\b|\bat least\b|\bmaximum\b|\bminimum\b|\bup to\b|\bcap(?:ped)?\b|\blimit\b|\bexceed\b`)},
-	{ConstraintRequirement, regexp.MustCompile(`(?i)\bmust\b|\brequired\b|\brequires?\b|\bhas to\b|\bhave to\b|\bneeds? to\b|\bmandatory\b|\bshall\b`)},
-}
-
 // Authority cues: who a statement is attributed to.
 var (
 	// "[VP] ...", "[Mike (CFO)]: ...", "Carol (CEO): ...".

@@ -283,7 +283,7 @@ func (s *Service) record(tx *store.Txn, caller authority.Identity, in WriteInput
 	if err := s.gateMemory(caller, &f, in.Level); err != nil {
 		return Fact{}, nil, err
 	}
-	sp, err := spaceFor(tx.Partition(), f.MemoryType)
+	sp, err := SpaceOf(tx.Partition(), f.MemoryType)
 	if err != nil {
 		return Fact{}, nil, err
 	}
@@ -424,7 +424,7 @@ func (s *Service) refuse(tx *store.Txn, caller authority.Identity, sp tenancy.Sp
 // onWrite calls the OnWrite hook with the other valid facts of f's key.
 func (s *Service) onWrite(tx *store.Txn, caller authority.Identity, f Fact) error {
 	// Only a fact of the same memory and owner can be f's rival.
-	sp, err := spaceFor(tx.Partition(), f.MemoryType)
+	sp, err := SpaceOf(tx.Partition(), f.MemoryType)
 	if err != nil {
 		return err
 	}
@@ -538,7 +538,7 @@ func (s *Service) flagDerived(tx *store.Txn, id string, now time.Time) error {
 			if df.NeedsReviewAt == nil {
 				at := now
 				df.NeedsReviewAt = &at
-				sp, err := spaceFor(tx.Partition(), df.MemoryType)
+				sp, err := SpaceOf(tx.Partition(), df.MemoryType)
 				if err != nil {
 					return err
 				}
@@ -576,7 +576,7 @@ func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string) 
 		return Fact{}, tenancy.Space{}, fault.New(fault.NotFound, "supersedes names no fact id and no currently valid fact with key %q", ref)
 	}
 	best := s.best(valid)
-	sp, err = spaceFor(tx.Partition(), best.MemoryType)
+	sp, err = SpaceOf(tx.Partition(), best.MemoryType)
 	return best, sp, err
 }
 
@@ -703,22 +703,6 @@ func loadIn(tx *store.Txn, sp tenancy.Space, ids []string, v temporal.View) ([]F
 		}
 	}
 	return out, nil
-}
-
-// spaceFor returns the space a fact of memory type mt lives in.
-func spaceFor(p tenancy.Partition, mt MemoryType) (tenancy.Space, error) {
-	switch mt {
-	case MemoryUser:
-		return p.Private(), nil
-	case MemoryCapability:
-		sp, ok := p.Capability()
-		if !ok {
-			return tenancy.Space{}, fault.BadInputf("memoryType", "capability memory needs a token with a capability claim")
-		}
-		return sp, nil
-	default:
-		return p.Shared(), nil
-	}
 }
 
 // best picks the current value among competing valid facts: the highest

@@ -201,7 +201,8 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	ar := detect.Analyze(detect.Turn{Text: t.Text, Speaker: strings.ToLower(string(t.Speaker)), Authority: caller.Authority, At: t.At}, k.records, s.detect)
 	res := Result{Turn: t, Scope: ar.Scope}
 	if c := ar.Constraint; c != nil {
-		res.Constraint = &Constraint{Type: string(c.Type), Cue: c.Cue, Text: c.Text}
+		// The API spells the taxonomy's types in lower case.
+		res.Constraint = &Constraint{Type: strings.ToLower(string(c.Type)), Cue: c.Cue, Text: c.Text}
 	}
 	if ar.Scope != detect.ScopeGlobal {
 		// Hypothetical, draft and task talk changes no real state.

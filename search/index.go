@@ -166,26 +166,15 @@ func parsePosting(sp tenancy.Space, suffix []byte) (Posting, error) {
 	return p, nil
 }
 
-// SpaceOf returns the space a fact is stored in, within partition p.
-func SpaceOf(p tenancy.Partition, f facts.Fact) (tenancy.Space, bool) {
-	switch f.MemoryType {
-	case facts.MemoryUser:
-		return p.Private(), true
-	case facts.MemoryCapability:
-		return p.Capability()
-	}
-	return p.Shared(), true
-}
-
 // FactWritten indexes written and retires superseded, in tx.
 func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.Fact, superseded *facts.Fact) error {
 	if written.Stale != nil {
 		// Invalid from birth and in every view: nothing to find.
 		return nil
 	}
-	sp, ok := SpaceOf(tx.Partition(), written)
-	if !ok {
-		return errors.New("search: fact in a space outside the partition")
+	sp, err := facts.SpaceOf(tx.Partition(), written.MemoryType)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	d := docOf(written)
 	hv, err := json.Marshal(histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo})
@@ -203,9 +192,9 @@ func (ix *Index) FactWritten(tx *store.Txn, _ authority.Identity, written facts.
 	if superseded == nil {
 		return delta.apply(tx)
 	}
-	osp, ok := SpaceOf(tx.Partition(), *superseded)
-	if !ok {
-		return errors.New("search: fact in a space outside the partition")
+	osp, err := facts.SpaceOf(tx.Partition(), superseded.MemoryType)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	od := docOf(*superseded)
 	ohv, err := json.Marshal(histValue{ValidFrom: superseded.ValidFrom, ValidTo: superseded.ValidTo, SupersededAt: superseded.SupersededAt})
@@ -241,9 +230,9 @@ var _ facts.ForgetListener = (*Index)(nil)
 // history, whose keys hold the words of its key and value, and takes it
 // out of the statistics, in tx. The tombstone is never indexed.
 func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
-	sp, ok := SpaceOf(tx.Partition(), before)
-	if !ok {
-		return errors.New("search: fact in a space outside the partition")
+	sp, err := facts.SpaceOf(tx.Partition(), before.MemoryType)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	d := docOf(before)
 	live, err := tx.Exists(sp, store.TableSearchLive, postingKey(TermAll, before.RecordedAt, before.ID, 1, d.length))
