@@ -149,10 +149,6 @@ func New(o Options) *Service {
 	return s
 }
 
-// rank ranks an authority or role phrase on the service's order and role
-// table, as detection does; -1 when the order cannot resolve it.
-func (s *Service) rank(a string) int { return s.detect.Rank(a) }
-
 // change is the value of store.TableRevisionChange.
 type change struct {
 	Key    string    `json:"key,omitempty"`
@@ -251,7 +247,7 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 		k.facts[f.ID] = f
 		auth := f.Source.Authority
 		// An attributed instruction carries its speaker's rank.
-		if d, ok := detect.ParseDirective(f.ValueText(), s.detect); ok && d.Rank > s.rank(auth) {
+		if d, ok := detect.ParseDirective(f.ValueText(), s.detect); ok && d.Rank > s.detect.Rank(auth) {
 			auth = d.Authority
 		}
 		k.records = append(k.records, detect.Record{
