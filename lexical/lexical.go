@@ -1,13 +1,14 @@
 // Package lexical is the one definition of words in stategraph: how text
 // splits into tokens, which tokens are stop words, and how a word is
 // stemmed. Search indexes documents and parses queries with Terms,
-// detection compares topics with Terms, and budgeting ranks candidates
+// detection compares topics with its tokens and terms, and budgeting ranks candidates
 // with it, so a word means the same thing everywhere.
 package lexical
 
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Tokens splits s into lowercased runs of letters and digits, in order,
@@ -18,10 +19,16 @@ import (
 // apostrophes and underscores included, separates tokens.
 func Tokens(s string) []string {
 	var out []string
+	scan(s, func(tok string) { out = append(out, tok) })
+	return out
+}
+
+// scan calls fn with each token of s, in order.
+func scan(s string, fn func(tok string)) {
 	var cur []rune
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, string(cur))
+			fn(string(cur))
 			cur = cur[:0]
 		}
 	}
@@ -39,16 +46,22 @@ func Tokens(s string) []string {
 		}
 	}
 	flush()
-	return out
 }
 
-// lower lowercases r; a letter with no lower-case form that is still not
-// lower case once folded (a title-case digraph, say) is kept as folded, so
-// that a token is always equal to strings.ToLower of itself.
+// lower lowercases r. A letter whose simple lower-case mapping is still
+// changed by strings.ToLower (rare: title-case digraphs and the like) is
+// folded once more, so that a token always equals strings.ToLower of
+// itself.
 func lower(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return r
+	}
 	l := unicode.ToLower(r)
 	if s := string(l); strings.ToLower(s) != s {
-		return []rune(strings.ToLower(s))[0]
+		l, _ = utf8.DecodeRuneInString(strings.ToLower(s))
 	}
 	return l
 }
@@ -59,11 +72,11 @@ func lower(r rune) rune {
 // are the terms again.
 func Terms(s string) []string {
 	var out []string
-	for _, w := range Tokens(s) {
-		if t, ok := Term(w); ok {
+	scan(s, func(tok string) {
+		if t, ok := Term(tok); ok {
 			out = append(out, t)
 		}
-	}
+	})
 	return out
 }
 

@@ -142,3 +142,12 @@ func FuzzTerms(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkTerms(b *testing.B) {
+	doc := strings.Repeat("available_budget: $120,000 total budget for the Q3 marketing campaigns, approved by the CFO on 2025-01-15. ", 4)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		lexical.Terms(doc)
+	}
+}
