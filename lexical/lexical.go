@@ -1,8 +1,8 @@
 // Package lexical is the one definition of words in stategraph: how text
 // splits into tokens, which tokens are stop words, and how a word is
 // stemmed. Search indexes documents and parses queries with Terms,
-// detection compares topics with its tokens and terms, and budgeting ranks candidates
-// with it, so a word means the same thing everywhere.
+// detection compares topics with its tokens and terms, and budgeting ranks
+// candidates with them, so a word means the same thing everywhere.
 package lexical
 
 import (
