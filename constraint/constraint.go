@@ -41,7 +41,7 @@ var rules = []struct {
 	{Prohibition, regexp.MustCompile(`(?i)\bnever\b|\bmust not\b|\bmustn't\b|\bcannot\b|\bcan't\b|\bdo not\b|\bdon't\b|\bnot allowed\b|\bnot permitted\b|\bprohibit\w*\b|\bforbid\w*\b|\bno \w+ without\b|\bfrozen\b|\bfreeze\b`)},
 	{Deadline, regexp.MustCompile(`(?i)\bdeadline\b|\bdue (?:by|on|in)\b|\bno later than\b|\bmust (?:ship|be done|be completed|be submitted|be operational|be delivered|launch|start|finish)\b|\bexpires?\b`)},
 	{Budget, regexp.MustCompile(`(?i)\bbudget (?:cap|limit|ceiling)\b|\bcapped at\b|\bspend(?:ing)? (?:cap|limit)\b|\bmaximum \$|\bmax(?:imum)? (?:\w+ )?spend\b|\bnot exceed \$`)},
-	{Policy, regexp.MustCompile(`(?i)\bpolicy\b|\brequires? (?:\w+ ){0,3}approval\b|\bmust be approved\b|\bcomplian\w*\b|\bnon-negotiable\b|\bmandat\w*\b|\brule\b|\bregulation\b`)},
+	{Policy, regexp.MustCompile(`(?i)\bpolicy\b|\brequires? (?:\w+ ){0,3}approval\b|\bmust be approved\b|\bcomplian\w*\b|\bnon-negotiable\b|\bmandat\w*\b|\bregulation\b`)},
 	{Limit, regexp.MustCompile(`(?i)\bat most\b|\bno more than\b|\bat least\b|\bmax\b|\bmaximum\b|\bminimum\b|\bup to\b|\bcap(?:ped)?\b|\bceiling\b|\blimit(?:ed to)?\b|\bexceed\b`)},
 	{Requirement, regexp.MustCompile(`(?i)\bmust\b|\brequired\b|\brequires?\b|\bhas to\b|\bhave to\b|\bneeds? to\b|\bmandatory\b|\bshall\b`)},
 }

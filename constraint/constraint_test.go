@@ -15,6 +15,8 @@ func TestClassify(t *testing.T) {
 	}{
 		{[]string{"We must never share salary data."}, constraint.Prohibition, "never", ""},
 		{[]string{"rule: never share salaries"}, constraint.Prohibition, "never", ""},
+		{[]string{"rule: all services must use TLS"}, constraint.Requirement, "must", ""},
+		{[]string{"The regulation applies."}, constraint.Policy, "regulation", ""},
 		{[]string{"Do not email customers on weekends"}, constraint.Prohibition, "do not", ""},
 		{[]string{"The report is due by Friday."}, constraint.Deadline, "due by", ""},
 		{[]string{"Marketing spend is capped at $10,000."}, constraint.Budget, "capped at", ""},
