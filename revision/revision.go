@@ -85,7 +85,7 @@ type Detection struct {
 
 // Constraint is a rule the turn states.
 type Constraint struct {
-	Type string
+	Type string // a constraint.Type, lower case
 	Cue  string
 	Text string
 }
@@ -115,7 +115,6 @@ type Service struct {
 	index      *search.Index
 	sessions   *session.Service
 	assertions Assertions
-	order      *authority.Order
 	rules      *permissions.Rules
 	detect     detect.Options
 }
@@ -141,7 +140,7 @@ type Options struct {
 func New(o Options) *Service {
 	s := &Service{
 		store: o.Store, clock: o.Clock, facts: o.Facts, index: o.Index,
-		sessions: o.Sessions, assertions: o.Assertions, order: o.Order, rules: o.Rules, detect: o.Detect,
+		sessions: o.Sessions, assertions: o.Assertions, rules: o.Rules, detect: o.Detect,
 	}
 	s.detect.Order = o.Order
 	o.Facts.Stale = s.stale
