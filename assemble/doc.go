@@ -1,6 +1,6 @@
 // Package assemble builds the token-budgeted context prompt of
-// assembleContext from candidate records, as a pure function, and provides
-// the lexical relevance pieces (Terms, BM25) used to score those candidates.
+// assembleContext from candidate records, as a pure function. Candidates
+// come scored: words are package lexical's, BM25 is package search's.
 //
 // Build never touches storage: the caller gathers what is current, in
 // scope and visible, scores it, and passes it in an Input. Build ranks,

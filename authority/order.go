@@ -101,6 +101,18 @@ func (o *Order) Resolve(name string) (resolved string, ok bool) {
 // not a role and ranks lowest.
 const maxRoleWords = 32
 
+// RankOf returns the rank of name, resolved as Resolve does, and false
+// when nothing maps it. Callers that must tell an unknown authority from the
+// lowest one (detection: an unknown authority never blocks) use it; the
+// same role phrase ranks the same in a token and in a conversation turn.
+func (o *Order) RankOf(name string) (int, bool) {
+	n, ok := o.Resolve(name)
+	if !ok {
+		return -1, false
+	}
+	return o.rank[n], true
+}
+
 // Rank returns the rank of name, resolved as Resolve does; names that
 // resolve to nothing rank lowest (0).
 func (o *Order) Rank(name string) int {
@@ -115,6 +127,31 @@ func (o *Order) Lowest() string { return o.names[0] }
 func (o *Order) Known(name string) bool {
 	_, ok := o.rank[strings.ToLower(strings.TrimSpace(name))]
 	return ok
+}
+
+// RoleWords returns the words that name a rank rather than a topic: the
+// order's names and the patterns of its one-word role rules ("ceo",
+// "manager", "board"), lower case, deduplicated, in no particular order.
+func (o *Order) RoleWords() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(w string) {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for _, n := range o.names {
+		for _, w := range roleWords(n) {
+			add(w)
+		}
+	}
+	for _, r := range o.roles {
+		if len(r.words) == 1 {
+			add(r.words[0])
+		}
+	}
+	return out
 }
 
 // Names returns the order, lowest first.

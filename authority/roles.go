@@ -40,11 +40,12 @@ var DefaultRoles = []string{
 	"VP=executive", "VP *=executive", "SVP *=executive", "EVP *=executive", "* VP=executive",
 	"Founder=executive", "Co Founder=executive", "Owner=executive",
 	"Managing Director=executive", "Executive Director=executive", "General Manager=executive",
-	"Executive=executive", "Board Member=executive",
+	"Executive=executive", "Board Member=executive", "SVP=executive", "EVP=executive", "C Level=executive",
+	"Executive Team=executive", "Leadership=executive", "Leadership Team=executive",
 	// People who manage people or a function.
 	"Manager=manager", "* Manager=manager", "Head=manager", "Head of *=manager", "* Head=manager",
 	"Director=manager", "* Director=manager", "Director of *=manager",
-	"Supervisor=manager", "* Supervisor=manager", "Team Lead=manager", "* Lead=manager", "Lead=manager",
+	"Management=manager", "Supervisor=manager", "* Supervisor=manager", "Team Lead=manager", "* Lead=manager", "Lead=manager",
 	// Juniors.
 	"Intern=subordinate", "* Intern=subordinate", "Junior=subordinate", "Junior *=subordinate",
 	"Jr *=subordinate", "Trainee=subordinate", "* Trainee=subordinate", "Apprentice=subordinate",
@@ -56,6 +57,8 @@ var DefaultRoles = []string{
 	"Specialist=employee", "* Specialist=employee", "Associate=employee", "* Associate=employee",
 	"Consultant=employee", "* Consultant=employee", "Coordinator=employee", "* Coordinator=employee",
 	"Accountant=employee", "Designer=employee", "* Designer=employee",
+	"Account Executive=employee", "Individual Contributor=employee", "Individual=employee",
+	"Counsel=employee", "* Counsel=employee", "Legal=employee", "* Agent=employee",
 	"Colleague=peer", "Peer=peer", "Teammate=peer", "Coworker=peer",
 	// Outside the organization.
 	"Guest=guest", "Visitor=guest", "Customer=guest", "Vendor=guest", "Contractor=guest", "External=guest",

@@ -30,6 +30,17 @@ func TestResolveRoles(t *testing.T) {
 		{"janitor of the realm", ""},
 		{"", ""},
 		{"Manager Vendor Extraordinaire", ""},
+		// Roles conversation turns name ("[C_LEVEL]", "per the SVP"),
+		// ranked by the same table.
+		{"c level", "executive"},
+		{"SVP", "executive"},
+		{"Executive Team", "executive"},
+		{"Leadership", "executive"},
+		{"Management", "manager"},
+		{"Account Executive", "employee"},
+		{"Support Agent", "employee"},
+		{"General Counsel", "employee"},
+		{"Individual", "employee"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.role, func(t *testing.T) {
@@ -137,4 +148,46 @@ func FuzzRoles(f *testing.F) {
 			t.Fatalf("Rank(%q) = %d out of range", role, r)
 		}
 	})
+}
+
+func TestRankOf(t *testing.T) {
+	o := MustDefaultOrder()
+	cases := []struct {
+		role   string
+		want   int
+		wantOK bool
+	}{
+		{"unverified", 0, true},
+		{"CFO", o.Rank("executive"), true},
+		{"Head of Sales", o.Rank("manager"), true},
+		{"Wizard", -1, false},
+		{"", -1, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.role, func(t *testing.T) {
+			if got, ok := o.RankOf(tc.role); got != tc.want || ok != tc.wantOK {
+				t.Errorf("RankOf(%q) = %d, %v; want %d, %v", tc.role, got, ok, tc.want, tc.wantOK)
+			}
+		})
+	}
+}
+
+func TestRoleWords(t *testing.T) {
+	words := map[string]bool{}
+	for _, w := range MustDefaultOrder().RoleWords() {
+		if words[w] {
+			t.Errorf("RoleWords repeats %q", w)
+		}
+		words[w] = true
+	}
+	for _, w := range []string{"executive", "manager", "board", "ceo", "vp", "unverified"} {
+		if !words[w] {
+			t.Errorf("RoleWords lacks %q", w)
+		}
+	}
+	for _, w := range []string{"sales", "of", "*", "financial"} {
+		if words[w] {
+			t.Errorf("RoleWords has %q, a word of a longer pattern only", w)
+		}
+	}
 }

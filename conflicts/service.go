@@ -210,7 +210,7 @@ func (s *Service) FactWritten(tx *store.Txn, caller authority.Identity, f facts.
 // who could not see both.
 func (s *Service) OpenFactConflict(tx *store.Txn, caller authority.Identity, a, b facts.Fact, reason string) error {
 	_ = caller // the candidates, not the caller, are the subject of the record
-	sp, err := narrowest(tx.Partition(), a, b)
+	sp, err := facts.NarrowestSpace(tx.Partition(), a, b)
 	if err != nil {
 		return err
 	}
@@ -218,23 +218,6 @@ func (s *Service) OpenFactConflict(tx *store.Txn, caller authority.Identity, a, 
 	_, err = s.OpenTx(tx, sp, Slot{Subject: a.Key, Predicate: FactPredicate},
 		[]Candidate{{Kind: KindFact, ID: a.ID}, {Kind: KindFact, ID: b.ID}}, reason, now)
 	return err
-}
-
-func narrowest(p tenancy.Partition, fs ...facts.Fact) (tenancy.Space, error) {
-	sp := p.Shared()
-	for _, f := range fs {
-		switch f.MemoryType {
-		case facts.MemoryUser:
-			return p.Private(), nil
-		case facts.MemoryCapability:
-			c, ok := p.Capability()
-			if !ok {
-				return tenancy.Space{}, errors.New("conflicts: capability fact without a capability")
-			}
-			sp = c
-		}
-	}
-	return sp, nil
 }
 
 // view runs fn in a read transaction of the caller's partition.

@@ -20,6 +20,7 @@ import (
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -235,7 +236,7 @@ func identity(c authority.Identity) assemble.Identity {
 func QueryTerms(q string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, t := range assemble.Terms(q) {
+	for _, t := range lexical.Terms(q) {
 		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)

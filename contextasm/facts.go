@@ -2,14 +2,13 @@ package contextasm
 
 import (
 	"cmp"
-	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
-	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
@@ -49,7 +48,7 @@ type FactSource struct {
 	Order *authority.Order
 	// Visible may be nil: everything in the partition is visible.
 	Visible Visibility
-	BM25    assemble.BM25
+	BM25    search.BM25
 	// Counter sizes candidates: relevance candidates are loaded, in rank
 	// order, until the tokens of their "key: value" lines exceed the
 	// budget (Build can place no more than that). A cached counter makes
@@ -67,7 +66,7 @@ type candidate struct {
 func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 	bm := s.BM25
 	if bm.K1 == 0 {
-		bm = assemble.DefaultBM25()
+		bm = search.DefaultBM25()
 	}
 	spaces := tx.Partition().Spaces()
 	stats, err := s.Index.Stats(tx, spaces, q.Terms, q.View)
@@ -136,13 +135,12 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 			}
 			relevant++
 		}
-		var raw facts.Fact
-		err := tx.Get(c.p.Space, store.TableFact, store.Suffix(nil).Raw(c.p.ID), &raw)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
+		raw, found, err := facts.LoadTx(tx, c.p.Space, c.p.ID)
 		if err != nil {
 			return err
+		}
+		if !found {
+			continue
 		}
 		f, ok := raw.In(q.View)
 		if !ok {
@@ -243,17 +241,14 @@ func (s *FactSource) shown(tx *store.Txn, q *Query, id string, hint tenancy.Spac
 	}
 	for _, sp := range spaces {
 		// Only the read restriction matters here: decode nothing else.
-		var raw struct {
-			RestrictedTo *permissions.Restriction `json:"restrictedTo"`
-		}
-		err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
+		r, found, err := facts.RestrictionTx(tx, sp, id)
 		if err != nil {
 			return false, err
 		}
-		return s.Visible.Visible(q.Caller, facts.Fact{ID: id, RestrictedTo: raw.RestrictedTo}), nil
+		if !found {
+			continue
+		}
+		return s.Visible.Visible(q.Caller, facts.Fact{ID: id, RestrictedTo: r}), nil
 	}
 	return false, nil
 }
@@ -326,14 +321,17 @@ func (s *FactSource) retired(tx *store.Txn, q *Query, excluded map[string]assemb
 // turns repeating them are not replayed either.
 func (s *FactSource) stale(tx *store.Txn, q *Query) error {
 	for _, sp := range tx.Partition().Spaces() {
-		tails, err := tx.Tails(sp, store.TableFactStale, nil)
+		ids, err := facts.StaleIDsTx(tx, sp)
 		if err != nil {
 			return err
 		}
-		for i, n := len(tails)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
-			var raw facts.Fact
-			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(store.AfterTime(tails[i])), &raw); err != nil {
+		for i, n := len(ids)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
+			raw, found, err := facts.LoadTx(tx, sp, ids[i])
+			if err != nil {
 				return err
+			}
+			if !found {
+				return fmt.Errorf("contextasm: stale fact %s: %w", ids[i], store.ErrNotFound)
 			}
 			f, ok := raw.In(q.View)
 			if !ok || f.Stale == nil || (s.Visible != nil && !s.Visible.Visible(q.Caller, f)) {
@@ -351,13 +349,12 @@ func (s *FactSource) load(tx *store.Txn, q *Query, id string) (facts.Fact, bool,
 		return facts.Fact{}, false, nil
 	}
 	for _, sp := range tx.Partition().Spaces() {
-		var raw facts.Fact
-		err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
+		raw, found, err := facts.LoadTx(tx, sp, id)
 		if err != nil {
 			return facts.Fact{}, false, err
+		}
+		if !found {
+			continue
 		}
 		f, ok := raw.In(q.View)
 		return f, ok, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
 )
@@ -24,7 +25,7 @@ const minStaleValue = 3
 // before a value they state was superseded, as SUPERSEDED: they are not
 // replayed.
 type WorkingSource struct {
-	BM25 assemble.BM25
+	BM25 search.BM25
 }
 
 // Gather implements Source.
@@ -34,7 +35,7 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 	}
 	bm := s.BM25
 	if bm.K1 == 0 {
-		bm = assemble.DefaultBM25()
+		bm = search.DefaultBM25()
 	}
 	live, expired, err := session.ItemsTx(tx, q.SessionID, q.View, q.Now)
 	if err != nil {

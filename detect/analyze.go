@@ -3,6 +3,8 @@ package detect
 import (
 	"regexp"
 	"strings"
+
+	"github.com/stategraph/stategraph/constraint"
 )
 
 // maxText bounds the analysed text so cost stays linear and small.
@@ -50,9 +52,6 @@ func (v *turnView) has(class cueClass) bool {
 // Analyze reports the scope and constraint of turn and which known records it
 // supersedes. It never fails: text it cannot read yields no detections.
 func Analyze(turn Turn, known []Record, opts Options) Result {
-	if opts.Rank == nil {
-		opts.Rank = DefaultRank
-	}
 	text := turn.Text
 	if len(text) > maxText {
 		text = text[:maxText]
@@ -280,15 +279,11 @@ func scopeOf(s string) Scope {
 	return ScopeGlobal
 }
 
-// constraintOf returns the first constraint cue found, most specific type
-// first, with the sentence that carries it.
+// constraintOf returns the constraint s states, typed by the constraint
+// taxonomy, with the sentence that carries it.
 func constraintOf(s string) *Constraint {
-	for _, cc := range constraintCues {
-		for _, sent := range splitSentences(s) {
-			if m := cc.re.FindString(sent); m != "" {
-				return &Constraint{Type: cc.typ, Cue: strings.ToLower(m), Text: sent}
-			}
-		}
+	if m, ok := constraint.Classify(splitSentences(s)...); ok {
+		return &m
 	}
 	return nil
 }
@@ -339,7 +334,7 @@ var reForNow = regexp.MustCompile(`(?i)\bfor now\b`)
 func generic(y string) bool {
 	f := strings.Fields(y)
 	if len(f) == 1 {
-		return stopwords[strings.ToLower(f[0])]
+		return notTopic(strings.ToLower(f[0]))
 	}
 	return len(f) == 2 && reDeterminer.MatchString(f[0]) && strings.ToLower(f[1]) == f[1]
 }

@@ -13,8 +13,10 @@
 package detect
 
 import (
-	"strings"
 	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/constraint"
 )
 
 // Kind is why a detection was made.
@@ -94,25 +96,9 @@ type Detection struct {
 	Blocked bool
 }
 
-// ConstraintType classifies a constraint stated in a turn.
-type ConstraintType string
-
-// Constraint types.
-const (
-	ConstraintProhibition ConstraintType = "prohibition"
-	ConstraintDeadline    ConstraintType = "deadline"
-	ConstraintBudget      ConstraintType = "budget"
-	ConstraintPolicy      ConstraintType = "policy"
-	ConstraintLimit       ConstraintType = "limit"
-	ConstraintRequirement ConstraintType = "requirement"
-)
-
-// Constraint is a rule stated in a turn.
-type Constraint struct {
-	Type ConstraintType
-	Cue  string // the matched words
-	Text string // the sentence that states it
-}
+// Constraint is a rule stated in a turn, typed by the constraint
+// taxonomy; its Text is the sentence that states it.
+type Constraint = constraint.Match
 
 // Result is everything Analyze found in one turn.
 type Result struct {
@@ -121,14 +107,15 @@ type Result struct {
 	Constraint *Constraint
 }
 
-// Options tune Analyze. The zero value is usable: a nil Rank means
-// DefaultRank.
+// Options tune Analyze. The zero value is usable: a nil Order means
+// authority.MustDefaultOrder().
 type Options struct {
-	// Rank orders authorities, lowest first; a negative rank means unknown,
-	// and unknown authorities never block. It receives record authorities,
-	// the turn's authority and role phrases found in the text ("CEO", "VP
-	// Sales", "Board of Directors").
-	Rank func(authority string) int
+	// Order ranks authorities and role phrases with its role table: record
+	// authorities, the turn's authority and role phrases found in the text
+	// ("CEO", "VP Sales", "Board of Directors") all rank through it, so a
+	// role ranks the same in a token and in a turn. A phrase the order
+	// cannot resolve is unknown, and unknown authorities never block.
+	Order *authority.Order
 	// CapTextAuthority keeps an authority claimed in the text ("per the
 	// CEO") from raising the statement above the turn's own Authority. Set
 	// it for callers whose words should not be trusted beyond their role.
@@ -139,58 +126,22 @@ type Options struct {
 
 // DefaultOptions returns the options the service uses by default.
 func DefaultOptions() Options {
-	return Options{Rank: DefaultRank, MinConfidence: 0.5}
+	return Options{Order: defaultOrder, MinConfidence: 0.5}
 }
 
-// DefaultOrder is the default authority order, lowest first.
-var DefaultOrder = []string{"unverified", "guest", "subordinate", "peer", "employee", "system", "manager", "executive", "policy"}
+var defaultOrder = authority.MustDefaultOrder()
 
-// roleLevels maps role words to a level of DefaultOrder; the first matching
-// entry wins, so narrower roles come before broader ones.
-var roleLevels = []struct {
-	words []string
-	level string
-}{
-	{[]string{"board", "policy", "compliance", "regulat", "governance", "committee"}, "policy"},
-	{[]string{"intern", "junior", "trainee", "contractor", "consult", "freelanc", "subordinate"}, "subordinate"},
-	{[]string{"guest", "customer", "client", "vendor", "external", "visitor"}, "guest"},
-	{[]string{"ceo", "cfo", "cto", "coo", "cio", "ciso", "chief", "c_level", "c level", "president", "vp", "svp", "evp", "executive", "founder", "head of", "leadership"}, "executive"},
-	{[]string{"manager", "director", "lead", "supervisor", "principal", "management"}, "manager"},
-	{[]string{"system", "admin", "automat"}, "system"},
-	{[]string{"individual", "engineer", "developer", "analyst", "specialist", "agent", "employee", "staff", "rep", "architect", "designer", "counsel", "legal", "support", "associate", "finance", "security"}, "employee"},
-	{[]string{"peer", "colleague", "teammate"}, "peer"},
-	{[]string{"unverified", "anonymous", "unknown"}, "unverified"},
+// order returns the order o ranks by.
+func (o Options) order() *authority.Order {
+	if o.Order == nil {
+		return defaultOrder
+	}
+	return o.Order
 }
 
-// DefaultRank ranks an authority by DefaultOrder, recognising the order's own
-// names and common role words (a "VP Sales" is executive, a "Support
-// Manager" manager, a contractor subordinate). Unknown or empty is -1.
-func DefaultRank(authority string) int {
-	a := strings.ToLower(strings.TrimSpace(authority))
-	if a == "" {
-		return -1
-	}
-	for i, o := range DefaultOrder {
-		if a == o {
-			return i
-		}
-	}
-	words := " " + strings.Join(reWord.FindAllString(a, -1), " ") + " "
-	for _, rl := range roleLevels {
-		for _, w := range rl.words {
-			if strings.Contains(words, " "+w) {
-				return levelIndex(rl.level)
-			}
-		}
-	}
-	return -1
-}
-
-func levelIndex(level string) int {
-	for i, o := range DefaultOrder {
-		if o == level {
-			return i
-		}
-	}
-	return -1
+// Rank returns the rank of an authority or role phrase on o's order, or -1
+// when the order cannot resolve it.
+func (o Options) Rank(a string) int {
+	r, _ := o.order().RankOf(a)
+	return r
 }

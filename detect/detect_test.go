@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/constraint"
 )
 
 var t0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
@@ -161,19 +164,19 @@ func TestScopeAndConstraint(t *testing.T) {
 	tests := []struct {
 		text     string
 		scope    Scope
-		wantType ConstraintType // "" for none
+		wantType constraint.Type // "" for none
 		wantCue  string
 	}{
 		{"Suppose we hire two more engineers.", ScopeHypothetical, "", ""},
 		{"Hypothetically, the launch could slip.", ScopeHypothetical, "", ""},
 		{"This is a tentative plan.", ScopeDraft, "", ""},
 		{"Use the staging cluster for this task.", ScopeTask, "", ""},
-		{"We must never share salary data.", ScopeGlobal, ConstraintProhibition, "never"},
-		{"The report is due by Friday.", ScopeGlobal, ConstraintDeadline, "due by"},
-		{"Marketing spend is capped at $10,000.", ScopeGlobal, ConstraintBudget, "capped at"},
-		{"Refunds over $500 require Finance approval.", ScopeGlobal, ConstraintPolicy, "require finance approval"},
-		{"Discounts of no more than 15% are allowed.", ScopeGlobal, ConstraintLimit, "no more than"},
-		{"All services must use TLS.", ScopeGlobal, ConstraintRequirement, "must"},
+		{"We must never share salary data.", ScopeGlobal, constraint.Prohibition, "never"},
+		{"The report is due by Friday.", ScopeGlobal, constraint.Deadline, "due by"},
+		{"Marketing spend is capped at $10,000.", ScopeGlobal, constraint.Budget, "capped at"},
+		{"Refunds over $500 require Finance approval.", ScopeGlobal, constraint.Policy, "require finance approval"},
+		{"Discounts of no more than 15% are allowed.", ScopeGlobal, constraint.Limit, "no more than"},
+		{"All services must use TLS.", ScopeGlobal, constraint.Requirement, "must"},
 		{"The sky is blue.", ScopeGlobal, "", ""},
 	}
 	for _, tc := range tests {
@@ -182,7 +185,7 @@ func TestScopeAndConstraint(t *testing.T) {
 			if res.Scope != tc.scope {
 				t.Errorf("scope: got %s, want %s", res.Scope, tc.scope)
 			}
-			var gotType ConstraintType
+			var gotType constraint.Type
 			var gotCue string
 			if res.Constraint != nil {
 				gotType, gotCue = res.Constraint.Type, res.Constraint.Cue
@@ -194,21 +197,28 @@ func TestScopeAndConstraint(t *testing.T) {
 	}
 }
 
-func TestDefaultRank(t *testing.T) {
+// TestRank: detection ranks authorities and role phrases with the
+// authority package's order and role table, nothing of its own.
+func TestRank(t *testing.T) {
+	order := authority.MustDefaultOrder()
 	tests := []struct {
 		authority string
-		want      string // a DefaultOrder level, or "" for unknown
+		want      string // a name of the order, or "" for unknown
 	}{
 		{"policy", "policy"},
 		{"Peer", "peer"},
 		{"Board of Directors", "policy"},
 		{"CFO", "executive"},
 		{"VP Sales", "executive"},
+		{"vp of", "executive"},
 		{"Support Manager", "manager"},
+		{"Head of Sales", "manager"},
 		{"Engineering Director", "manager"},
-		{"Consulting Architect", "subordinate"},
+		{"Managing Director", "executive"},
+		{"c level", "executive"},
 		{"Senior Engineer", "employee"},
 		{"External", "guest"},
+		{"Contractor", "guest"},
 		{"", ""},
 		{"Wizard", ""},
 	}
@@ -216,12 +226,68 @@ func TestDefaultRank(t *testing.T) {
 		t.Run(tc.authority, func(t *testing.T) {
 			want := -1
 			if tc.want != "" {
-				want = levelIndex(tc.want)
+				want = order.Rank(tc.want)
 			}
-			if got := DefaultRank(tc.authority); got != want {
-				t.Errorf("DefaultRank(%q) = %d, want %d (%s)", tc.authority, got, want, tc.want)
+			if got := DefaultOptions().Rank(tc.authority); got != want {
+				t.Errorf("Rank(%q) = %d, want %d (%s)", tc.authority, got, want, tc.want)
+			}
+			got, ok := order.RankOf(tc.authority)
+			if got != want || ok != (want >= 0) {
+				t.Errorf("order.RankOf(%q) = %d, %v; detection ranks %d", tc.authority, got, ok, want)
 			}
 		})
+	}
+}
+
+// TestRankConfigured: a configured role rule changes what detection makes
+// of a role phrase in a turn, as it changes what a token's role ranks.
+func TestRankConfigured(t *testing.T) {
+	rules, err := authority.ParseRoles("Head of *=executive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, err := authority.MustDefaultOrder().WithRoles(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := []Record{fact("F1", "project_budget", "$50,000", "Engineering Director")}
+	turn := Turn{Text: "Per the Head of Sales, the project budget is $70,000.", Authority: "employee"}
+	tests := []struct {
+		name        string
+		opts        Options
+		wantBlocked bool
+		wantKind    Kind
+	}{
+		{"default table: a head is a manager, as the director", DefaultOptions(), false, KindAuthority},
+		{"head of configured executive", Options{Order: order, MinConfidence: 0.5}, false, KindAuthority},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Analyze(turn, known, tc.opts)
+			if len(res.Detections) != 1 {
+				t.Fatalf("got %d detections, want 1", len(res.Detections))
+			}
+			d := res.Detections[0]
+			if d.Blocked != tc.wantBlocked || d.Kind != tc.wantKind {
+				t.Errorf("got kind %s blocked %v, want %s blocked %v", d.Kind, d.Blocked, tc.wantKind, tc.wantBlocked)
+			}
+			if got, want := tc.opts.Rank(d.Authority), tc.opts.Rank("Head of Sales"); got != want {
+				t.Errorf("statement authority %q ranks %d, want the Head of Sales' %d", d.Authority, got, want)
+			}
+		})
+	}
+	// The fact's author outranks a configured-down head: the turn is blocked.
+	down, err := authority.ParseRoles("Head of *=subordinate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	low, err := authority.MustDefaultOrder().WithRoles(down)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Analyze(turn, known, Options{Order: low, MinConfidence: 0.5})
+	if len(res.Detections) != 1 || !res.Detections[0].Blocked {
+		t.Errorf("head configured subordinate: got %+v, want one blocked detection", res.Detections)
 	}
 }
 

@@ -1,6 +1,11 @@
 package detect
 
-import "strings"
+import (
+	"strings"
+	"sync"
+
+	"github.com/stategraph/stategraph/authority"
+)
 
 // Directive is a statement attributed to a speaker, as records of
 // instructions are written: "[VP] Vince (VP HR): All PTO over 3 days now
@@ -12,15 +17,15 @@ type Directive struct {
 	Rank         int
 	Authority    string
 	Body         string
+
+	roleWords map[string]bool // terms that name a rank on the order parsed with
 }
 
-// ParseDirective reads a directive from text; ok is false when the text
-// names no speaker.
-func ParseDirective(text string, rank func(string) int) (Directive, bool) {
-	if rank == nil {
-		rank = DefaultRank
-	}
-	d := Directive{Rank: -1}
+// ParseDirective reads a directive from text, ranking its speaker with
+// opts.Rank; ok is false when the text names no speaker.
+func ParseDirective(text string, opts Options) (Directive, bool) {
+	rank := opts.Rank
+	d := Directive{Rank: -1, roleWords: rankWords(opts.order())}
 	rest := text
 	if m := reSpeakerBracket.FindStringSubmatch(rest); m != nil {
 		d.Tag, rest = m[1], rest[len(m[0]):]
@@ -77,27 +82,28 @@ func sharesTopic(a, b Directive) bool {
 	who := terms(a.Tag + " " + a.Speaker + " " + b.Tag + " " + b.Speaker)
 	bt := terms(b.Body)
 	for t := range terms(a.Body) {
-		if bt[t] && !who[t] && !rankWords[t] {
+		if bt[t] && !who[t] && !a.roleWords[t] && !b.roleWords[t] {
 			return true
 		}
 	}
 	return false
 }
 
-// rankWords are the terms of the role lexicon.
-var rankWords = func() map[string]bool {
-	out := map[string]bool{}
-	for _, rl := range roleLevels {
-		for _, w := range rl.words {
-			for t := range terms(w) {
-				out[t] = true
-			}
-		}
+// rankWords returns the terms of the words that name a rank on o
+// ("executive", "manager", "board"), computed once per order.
+func rankWords(o *authority.Order) map[string]bool {
+	if m, ok := rankWordsOf.Load(o); ok {
+		return m.(map[string]bool)
 	}
-	for _, o := range DefaultOrder {
-		for t := range terms(o) {
+	out := map[string]bool{}
+	for _, w := range o.RoleWords() {
+		for t := range terms(w) {
 			out[t] = true
 		}
 	}
-	return out
-}()
+	m, _ := rankWordsOf.LoadOrStore(o, out)
+	return m.(map[string]bool)
+}
+
+// rankWordsOf caches rankWords by order; orders are immutable and few.
+var rankWordsOf sync.Map

@@ -1,6 +1,10 @@
 package detect
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stategraph/stategraph/authority"
+)
 
 func TestParseDirective(t *testing.T) {
 	tests := []struct {
@@ -12,17 +16,17 @@ func TestParseDirective(t *testing.T) {
 		{"[VP] Vince (VP HR): Manager Mia can approve PTO up to 2 weeks", true, "Vince (VP HR)", "Manager Mia can approve PTO up to 2 weeks", "executive"},
 		{"[BOARD] Board of Directors (Compensation Committee): Bonuses capped at $500k", true, "Board of Directors (Compensation Committee)", "Bonuses capped at $500k", "policy"},
 		{"[C_LEVEL] Charles (CEO): Give the new CFO a $2M signing bonus", true, "Charles (CEO)", "Give the new CFO a $2M signing bonus", "executive"},
-		{"[CONTRACTOR] Carl (Consulting Architect): MongoDB would be better", true, "Carl (Consulting Architect)", "MongoDB would be better", "subordinate"},
+		{"[CONTRACTOR] Carl (Consulting Architect): MongoDB would be better", true, "Carl (Consulting Architect)", "MongoDB would be better", "guest"},
 		{"Budget is $200K", false, "", "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text, func(t *testing.T) {
-			d, ok := ParseDirective(tc.text, nil)
+			d, ok := ParseDirective(tc.text, DefaultOptions())
 			if ok != tc.ok || d.Speaker != tc.speaker || d.Body != tc.body {
 				t.Fatalf("got %+v, %v; want speaker %q body %q ok %v", d, ok, tc.speaker, tc.body, tc.ok)
 			}
-			if tc.rank != "" && d.Rank != levelIndex(tc.rank) {
-				t.Errorf("rank %d, want %s (%d)", d.Rank, tc.rank, levelIndex(tc.rank))
+			if want := authority.MustDefaultOrder().Rank(tc.rank); tc.rank != "" && d.Rank != want {
+				t.Errorf("rank %d, want %s (%d)", d.Rank, tc.rank, want)
 			}
 		})
 	}
@@ -30,7 +34,7 @@ func TestParseDirective(t *testing.T) {
 
 func TestPrevails(t *testing.T) {
 	parse := func(s string) Directive {
-		d, ok := ParseDirective(s, nil)
+		d, ok := ParseDirective(s, DefaultOptions())
 		if !ok {
 			t.Fatalf("not a directive: %q", s)
 		}

@@ -3,6 +3,8 @@ package detect
 import (
 	"regexp"
 	"strings"
+
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // cueClass says what a cue signals.
@@ -85,26 +87,13 @@ var (
 	reTask         = regexp.MustCompile(`(?i)\bfor (?:this|the current) (?:task|ticket|session|call|conversation)\b|\bfor now\b|\btemporar(?:y|ily)\b|\bjust this once\b|\bthis time only\b|\bone-off\b`)
 )
 
-// Constraint cues, most specific first; each maps to a constraint type.
-var constraintCues = []struct {
-	typ ConstraintType
-	re  *regexp.Regexp
-}{
-	{ConstraintProhibition, regexp.MustCompile(`(?i)\bnever\b|\bmust not\b|\bmustn't\b|\bcannot\b|\bcan't\b|\bnot allowed\b|\bprohibit\w*\b|\bforbid\w*\b|\bno \w+ without\b|\bfrozen\b|\bfreeze\b`)},
-	{ConstraintDeadline, regexp.MustCompile(`(?i)\bdeadline\b|\bdue (?:by|on|in)\b|\bno later than\b|\bmust (?:ship|be done|be operational|be delivered|launch|start|finish)\b|\bexpires?\b`)},
-	{ConstraintBudget, regexp.MustCompile(`(?i)\bbudget (?:cap|limit|ceiling)\b|\bcapped at\b|\bspend(?:ing)? (?:cap|limit)\b|\bmaximum \$|\bmax(?:imum)? (?:\w+ )?spend\b|\bnot exceed \$`)},
-	{ConstraintPolicy, regexp.MustCompile(`(?i)\bpolicy\b|\brequires? (?:\w+ ){0,3}approval\b|\bmust be approved\b|\bcomplian\w*\b|\bnon-negotiable\b|\bmandat\w*\b`)},
-	{ConstraintLimit, regexp.MustCompile(`(?i)\bat most\b|\bno more than\b|\bat least\b|\bmaximum\b|\bminimum\b|\bup to\b|\bcap(?:ped)?\b|\blimit\b|\bexceed\b`)},
-	{ConstraintRequirement, regexp.MustCompile(`(?i)\bmust\b|\brequired\b|\brequires?\b|\bhas to\b|\bhave to\b|\bneeds? to\b|\bmandatory\b|\bshall\b`)},
-}
-
 // Authority cues: who a statement is attributed to.
 var (
 	// "[VP] ...", "[Mike (CFO)]: ...", "Carol (CEO): ...".
 	reSpeakerBracket = regexp.MustCompile(`^\s*\[([^\]]{1,60})\]\s*:?\s*`)
 	reSpeakerParen   = regexp.MustCompile(`^\s*([A-Z][\w.'-]*(?:\s+[A-Za-z][\w.'-]*){0,4})\s*\(([^)]{1,60})\)\s*:\s*`)
 	// "per the CEO", "according to the board", "approved by the CFO".
-	reCited = regexp.MustCompile(`(?i)\b(?:per|according to|on behalf of|by order of|(?:directive|direction|instruction|decision) (?:from|of)|approved by|mandated by|signed off by)\s+(?:the\s+|our\s+|my\s+)?((?:[a-z]+\s+){0,2}?(?:ceo|cfo|cto|coo|cio|ciso|chief\s+\w+(?:\s+officer)?|president|board(?:\s+of\s+directors)?|vp(?:\s+\w+)?|vice\s+president|svp|evp|executive(?:\s+team)?|director|head\s+of\s+\w+|manager|lead|policy|leadership|management|legal|compliance|finance))\b`)
+	reCited = regexp.MustCompile(`(?i)\b(?:per|according to|on behalf of|by order of|(?:directive|direction|instruction|decision) (?:from|of)|approved by|mandated by|signed off by)\s+(?:the\s+|our\s+|my\s+)?(?:[a-z]+\s+){0,2}?((?:ceo|cfo|cto|coo|cio|ciso|chief\s+\w+(?:\s+officer)?|president|board(?:\s+of\s+directors)?|vp(?:\s+\w+)?|vice\s+president|svp|evp|executive(?:\s+team)?|director|head\s+of\s+\w+|manager|lead|policy|leadership|management|legal|compliance|finance))\b`)
 	// "the CFO says", "board policy", "company policy", "I'm overriding".
 	reRoleSays   = regexp.MustCompile(`(?i)\b(?:the\s+)?(ceo|cfo|cto|coo|cio|board|vp(?:\s+\w+)?|director|executive team|leadership)\s+(?:says?|said|wants?|decided|directed|mandated|approved|announced|set|changed|requires?|overr(?:ode|ides?)|rescinded|cancell?ed|delegated|cut|reduced)\b`)
 	rePolicyWord = regexp.MustCompile(`(?i)\b(?:board|company|corporate|org(?:anization)?)\s+policy\b|\bper policy\b`)
@@ -138,12 +127,15 @@ var replacementPatterns = []*regexp.Regexp{
 // reTail cuts a captured replacement at words that end the value.
 var reTail = regexp.MustCompile(`(?i)\s*(?:[.;!?]|\s(?:instead|now|then|too|please|as well|because|due to|since|so that|but|and then|that works|for the \w+|for now)\b).*$`)
 
-// stopwords carry no topic.
-var stopwords = setOf("a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as", "is", "are", "was", "were", "be", "been", "being",
-	"it", "its", "it's", "this", "that", "these", "those", "we", "we're", "we've", "we'll", "our", "us", "i", "i'm", "i'll", "i've", "me", "my", "you", "your", "they", "their", "them", "he", "she", "his", "her",
-	"do", "does", "did", "have", "has", "had", "will", "would", "can", "could", "should", "shall", "may", "might", "must", "not", "no", "yes", "so", "then", "than", "too", "also", "just", "about", "into", "out", "up",
-	"let", "let's", "what", "when", "where", "which", "who", "how", "why", "all", "any", "some", "there", "here", "now", "new", "get", "got", "go", "going", "make", "need", "want", "please", "ok", "okay",
-	"actually", "instead", "change", "changed", "update", "updated", "wait", "way", "by", "per", "v2", "v3")
+// chatter are words that are not lexical stop words but name no topic in
+// a turn: cue words ("actually", "instead", "update"), fillers and
+// conversational verbs. Together with lexical's stop words they are what
+// notTopic rejects.
+var chatter = setOf("yes", "now", "new", "get", "got", "go", "going", "make", "need", "want", "please", "ok", "okay",
+	"actually", "instead", "change", "changed", "update", "updated", "wait", "way", "per", "v2", "v3")
+
+// notTopic reports whether the lower-case word w names no topic.
+func notTopic(w string) bool { return lexical.IsStop(w) || chatter[w] }
 
 func setOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -161,28 +153,17 @@ func concat(lists ...[]cue) []cue {
 	return out
 }
 
-// reWord splits text into words for term overlap.
-var reWord = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9'&-]*`)
-
-// terms returns the stemmed topic words of s.
+// terms returns the topic words of s: lexical's terms of at least three
+// letters, chatter dropped.
 func terms(s string) map[string]bool {
 	out := make(map[string]bool)
-	for _, w := range reWord.FindAllString(strings.ReplaceAll(s, "_", " "), -1) {
-		w = strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'"))
-		if len(w) < 3 || stopwords[w] {
+	for _, w := range lexical.Tokens(s) {
+		if len(w) < 3 || chatter[w] {
 			continue
 		}
-		out[stem(w)] = true
-	}
-	return out
-}
-
-// stem folds common English inflections so "pricing" meets "price".
-func stem(w string) string {
-	for _, suf := range []string{"ing", "ed", "es", "s", "e"} {
-		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
-			return w[:len(w)-len(suf)]
+		if t, ok := lexical.Term(w); ok {
+			out[t] = true
 		}
 	}
-	return w
+	return out
 }

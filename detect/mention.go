@@ -12,7 +12,7 @@ var genericKeyWords = setOf("global", "shared", "current", "primary", "corrected
 func Distinctive(s string) []string {
 	var out []string
 	for _, v := range extractValues(s) {
-		if v.typ == tName && stopwords[lowerASCII(v.text)] {
+		if v.typ == tName && notTopic(lowerASCII(v.text)) {
 			continue
 		}
 		out = append(out, v.text)
@@ -83,7 +83,7 @@ func ScopeOf(text string) Scope {
 // amount, a percentage, a date, a time, a status or a name.
 func Typed(s string) bool {
 	for _, v := range extractValues(s) {
-		if v.typ != tNumber && !(v.typ == tName && stopwords[lowerASCII(v.text)]) {
+		if v.typ != tNumber && !(v.typ == tName && notTopic(lowerASCII(v.text))) {
 			return true
 		}
 	}

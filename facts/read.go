@@ -489,13 +489,13 @@ func (s *Service) DerivedMany(ctx context.Context, ids []string, v temporal.View
 func (s *Service) StaleTx(tx *store.Txn, caller authority.Identity, v temporal.View, n int) ([]Fact, error) {
 	var out []Fact
 	for _, sp := range tx.Partition().Spaces() {
-		ids, err := tx.Tails(sp, store.TableFactStale, nil)
+		ids, err := StaleIDsTx(tx, sp)
 		if err != nil {
 			return nil, err
 		}
 		for i := len(ids) - 1; i >= 0 && len(out) < n; i-- {
 			var raw Fact
-			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(store.AfterTime(ids[i])), &raw); err != nil {
+			if err := tx.Get(sp, store.TableFact, factKey(ids[i]), &raw); err != nil {
 				return nil, err
 			}
 			if f, ok := raw.In(v); ok && s.visible(caller, f) {

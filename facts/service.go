@@ -172,7 +172,7 @@ func (s *Service) flagDerived(tx *store.Txn, id string, now time.Time) error {
 			if df.NeedsReviewAt == nil {
 				at := now
 				df.NeedsReviewAt = &at
-				sp, err := spaceFor(tx.Partition(), df.MemoryType)
+				sp, err := SpaceOf(tx.Partition(), df.MemoryType)
 				if err != nil {
 					return err
 				}
@@ -211,7 +211,7 @@ func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string, 
 		return Fact{}, tenancy.Space{}, fault.New(fault.NotFound, "supersedes names no fact id and no currently valid fact with key %q", ref)
 	}
 	best := s.best(valid)
-	sp, err = spaceFor(tx.Partition(), best.MemoryType)
+	sp, err = SpaceOf(tx.Partition(), best.MemoryType)
 	return best, sp, err
 }
 
@@ -338,22 +338,6 @@ func loadIn(tx *store.Txn, sp tenancy.Space, ids []string, v temporal.View) ([]F
 		}
 	}
 	return out, nil
-}
-
-// spaceFor returns the space a fact of memory type mt lives in.
-func spaceFor(p tenancy.Partition, mt MemoryType) (tenancy.Space, error) {
-	switch mt {
-	case MemoryUser:
-		return p.Private(), nil
-	case MemoryCapability:
-		sp, ok := p.Capability()
-		if !ok {
-			return tenancy.Space{}, fault.BadInputf("memoryType", "capability memory needs a token with a capability claim")
-		}
-		return sp, nil
-	default:
-		return p.Shared(), nil
-	}
 }
 
 // best picks the current value among competing valid facts: the highest

@@ -77,10 +77,6 @@ func (s *Service) ValidByKey(tx *store.Txn, key string, spaces ...tenancy.Space)
 // authority, then the latest valid time, then the latest recorded.
 func (s *Service) Best(fs []Fact) Fact { return s.best(fs) }
 
-// SpaceFor returns the space of partition p that a fact of memory type mt
-// lives in; capability memory needs a partition with a capability.
-func SpaceFor(p tenancy.Partition, mt MemoryType) (tenancy.Space, error) { return spaceFor(p, mt) }
-
 // Compact returns v as compact JSON (v itself if it is not JSON).
 func Compact(v json.RawMessage) json.RawMessage { return compact(v) }
 

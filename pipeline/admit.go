@@ -89,7 +89,7 @@ func (p *Pipeline) admit(tx *store.Txn, caller authority.Identity, in facts.Writ
 	if err := p.gateMemory(caller, &f, in.Level); err != nil {
 		return nil, err
 	}
-	sp, err := facts.SpaceFor(tx.Partition(), f.MemoryType)
+	sp, err := facts.SpaceOf(tx.Partition(), f.MemoryType)
 	if err != nil {
 		return nil, err
 	}

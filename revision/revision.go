@@ -18,12 +18,12 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
-	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
@@ -86,7 +86,7 @@ type Detection struct {
 
 // Constraint is a rule the turn states.
 type Constraint struct {
-	Type string
+	Type string // a constraint.Type, lower case
 	Cue  string
 	Text string
 }
@@ -117,7 +117,6 @@ type Service struct {
 	index      *search.Index
 	sessions   *session.Service
 	assertions Assertions
-	order      *authority.Order
 	rules      *permissions.Rules
 	detect     detect.Options
 }
@@ -137,7 +136,7 @@ type Options struct {
 	// Rules decide whether the speaker's authority may supersede a fact;
 	// nil lets detection's own authority check decide alone.
 	Rules *permissions.Rules
-	// Detect tunes detection; its Rank is replaced by one honouring Order.
+	// Detect tunes detection; its Order is replaced by Order.
 	Detect detect.Options
 }
 
@@ -146,35 +145,11 @@ type Options struct {
 func New(o Options) *Service {
 	s := &Service{
 		store: o.Store, clock: o.Clock, facts: o.Facts, write: o.Pipeline, index: o.Index,
-		sessions: o.Sessions, assertions: o.Assertions, order: o.Order, rules: o.Rules, detect: o.Detect,
+		sessions: o.Sessions, assertions: o.Assertions, rules: o.Rules, detect: o.Detect,
 	}
-	s.detect.Rank = s.rank
+	s.detect.Order = o.Order
 	o.Pipeline.SetArbiter(arbiter{s})
 	return s
-}
-
-// rank orders authorities as the service's order does; names outside it
-// (role phrases such as "VP Sales") are ranked by detect's role words on
-// the default order, mapped onto this one by name.
-func (s *Service) rank(a string) int {
-	if s.order != nil {
-		for _, n := range s.order.Names() {
-			if strings.EqualFold(strings.TrimSpace(a), n) {
-				return s.order.Rank(n)
-			}
-		}
-	}
-	r := detect.DefaultRank(a)
-	if r < 0 || s.order == nil {
-		return r
-	}
-	name := detect.DefaultOrder[r]
-	for _, n := range s.order.Names() {
-		if n == name {
-			return s.order.Rank(n)
-		}
-	}
-	return -1
 }
 
 // change is the value of store.TableRevisionChange.
@@ -225,7 +200,8 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	ar := detect.Analyze(detect.Turn{Text: t.Text, Speaker: strings.ToLower(string(t.Speaker)), Authority: caller.Authority, At: t.At}, k.records, s.detect)
 	res := Result{Turn: t, Scope: ar.Scope}
 	if c := ar.Constraint; c != nil {
-		res.Constraint = &Constraint{Type: string(c.Type), Cue: c.Cue, Text: c.Text}
+		// The API spells the taxonomy's types in lower case.
+		res.Constraint = &Constraint{Type: strings.ToLower(string(c.Type)), Cue: c.Cue, Text: c.Text}
 	}
 	if ar.Scope != detect.ScopeGlobal {
 		// Hypothetical, draft and task talk changes no real state.
@@ -274,7 +250,7 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 		k.facts[f.ID] = f
 		auth := f.Source.Authority
 		// An attributed instruction carries its speaker's rank.
-		if d, ok := detect.ParseDirective(f.ValueText(), s.rank); ok && d.Rank > s.rank(auth) {
+		if d, ok := detect.ParseDirective(f.ValueText(), s.detect); ok && d.Rank > s.detect.Rank(auth) {
 			auth = d.Authority
 		}
 		k.records = append(k.records, detect.Record{
@@ -327,7 +303,7 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 // fact of a small space. A fact the caller may not see is never compared:
 // a turn neither supersedes it nor reports its value.
 func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text string) ([]facts.Fact, error) {
-	terms := slices.Compact(slices.Sorted(slices.Values(assemble.Terms(text))))
+	terms := slices.Compact(slices.Sorted(slices.Values(lexical.Terms(text))))
 	seen := map[string]bool{}
 	var out []facts.Fact
 	add := func(p search.Posting) (bool, error) {
@@ -335,13 +311,12 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 			return true, nil
 		}
 		seen[p.ID] = true
-		var f facts.Fact
-		err := tx.Get(p.Space, store.TableFact, store.Suffix(nil).Raw(p.ID), &f)
-		if errors.Is(err, store.ErrNotFound) {
-			return true, nil
-		}
+		f, found, err := facts.LoadTx(tx, p.Space, p.ID)
 		if err != nil {
 			return false, err
+		}
+		if !found {
+			return true, nil
 		}
 		if f.IsValid() && f.Scope.Real() && (s.rules == nil || s.rules.CanRead(caller, f.RestrictedTo)) {
 			out = append(out, f)
@@ -506,7 +481,7 @@ func (a arbiter) Stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Stalenes
 // one (detect.Prevails). It returns the fact the write replaces, or the
 // staleness of a write that is outranked.
 func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.Fact) (string, string, *facts.Staleness, error) {
-	d, ok := detect.ParseDirective(f.ValueText(), s.rank)
+	d, ok := detect.ParseDirective(f.ValueText(), s.detect)
 	if !ok {
 		return "", "", nil, nil
 	}
@@ -520,7 +495,7 @@ func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.F
 		if g.ID == f.ID {
 			continue
 		}
-		dg, ok := detect.ParseDirective(g.ValueText(), s.rank)
+		dg, ok := detect.ParseDirective(g.ValueText(), s.detect)
 		if !ok {
 			continue
 		}

@@ -16,7 +16,7 @@
 //     number of documents, their total length, and each term's document
 //     frequency, so BM25 is computed from the index only.
 //
-// Documents are a fact's key and value, split by assemble.Terms. Two
+// Documents are a fact's key and value, split by lexical.Terms. Two
 // reserved terms, which Terms can never produce, list every fact and every
 // constraint, so that "all valid facts" and "all active constraints" are
 // index reads too.
@@ -33,15 +33,15 @@ import (
 	"slices"
 	"time"
 
-	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
 )
 
-// Reserved terms. assemble.Terms yields only letters and digits, so these
-// never collide with a word.
+// Reserved terms. lexical.Terms yields only letters, digits and decimal
+// points, so these never collide with a word.
 const (
 	// TermAll has a posting for every fact.
 	TermAll = "\x00all"
@@ -121,7 +121,7 @@ type document struct {
 
 func docOf(f facts.Fact) document {
 	d := document{tf: map[string]int{}}
-	for _, t := range assemble.Terms(f.Key + " " + f.ValueText()) {
+	for _, t := range lexical.Terms(f.Key + " " + f.ValueText()) {
 		d.tf[t]++
 		d.length++
 	}
@@ -164,26 +164,15 @@ func parsePosting(sp tenancy.Space, suffix []byte) (Posting, error) {
 	return p, nil
 }
 
-// SpaceOf returns the space a fact is stored in, within partition p.
-func SpaceOf(p tenancy.Partition, f facts.Fact) (tenancy.Space, bool) {
-	switch f.MemoryType {
-	case facts.MemoryUser:
-		return p.Private(), true
-	case facts.MemoryCapability:
-		return p.Capability()
-	}
-	return p.Shared(), true
-}
-
 // FactWritten indexes written and retires superseded, in tx.
 func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *facts.Fact) error {
 	if written.Stale != nil {
 		// Invalid from birth and in every view: nothing to find.
 		return nil
 	}
-	sp, ok := SpaceOf(tx.Partition(), written)
-	if !ok {
-		return errors.New("search: fact in a space outside the partition")
+	sp, err := facts.SpaceOf(tx.Partition(), written.MemoryType)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	d := docOf(written)
 	hv, err := json.Marshal(histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo})
@@ -201,9 +190,9 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 	if superseded == nil {
 		return delta.apply(tx)
 	}
-	osp, ok := SpaceOf(tx.Partition(), *superseded)
-	if !ok {
-		return errors.New("search: fact in a space outside the partition")
+	osp, err := facts.SpaceOf(tx.Partition(), superseded.MemoryType)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	od := docOf(*superseded)
 	ohv, err := json.Marshal(histValue{ValidFrom: superseded.ValidFrom, ValidTo: superseded.ValidTo, SupersededAt: superseded.SupersededAt})
@@ -237,9 +226,9 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 // history, whose keys hold the words of its key and value, and takes it
 // out of the statistics, in tx. The tombstone is never indexed.
 func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
-	sp, ok := SpaceOf(tx.Partition(), before)
-	if !ok {
-		return errors.New("search: fact in a space outside the partition")
+	sp, err := facts.SpaceOf(tx.Partition(), before.MemoryType)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	d := docOf(before)
 	live, err := tx.Exists(sp, store.TableSearchLive, postingKey(TermAll, before.RecordedAt, before.ID, 1, d.length))

@@ -11,6 +11,7 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/pipeline"
+	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
@@ -53,6 +54,8 @@ func TestStatsUnderConcurrentWrites(t *testing.T) {
 	ctx := caller(t)
 
 	const n = 64
+	// The index holds terms, as the query parser makes them.
+	shared := lexical.Terms("shared")[0]
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := range n {
@@ -78,7 +81,7 @@ func TestStatsUnderConcurrentWrites(t *testing.T) {
 		}
 		var s search.Stats
 		err = st.View(ctx, p, func(tx *store.Txn) (err error) {
-			s, err = ix.Stats(tx, p.Spaces(), []string{"shared", "item_1"}, temporal.View{})
+			s, err = ix.Stats(tx, p.Spaces(), []string{shared, "item_1"}, temporal.View{})
 			return err
 		})
 		if err != nil {
@@ -86,13 +89,13 @@ func TestStatsUnderConcurrentWrites(t *testing.T) {
 		}
 		return s
 	}
-	if s := stats(); s.Docs != n || s.DF["shared"] != n {
-		t.Fatalf("after %d writes: docs %d, df(shared) %d", n, s.Docs, s.DF["shared"])
+	if s := stats(); s.Docs != n || s.DF[shared] != n {
+		t.Fatalf("after %d writes: docs %d, df(shared) %d", n, s.Docs, s.DF[shared])
 	}
 	if _, err := fs.Write(ctx, facts.WriteInput{Key: "item_0", Value: json.RawMessage(`"replaced"`), Supersedes: "item_0", MemoryType: facts.MemoryOrganizational}); err != nil {
 		t.Fatal(err)
 	}
-	if s := stats(); s.Docs != n || s.DF["shared"] != n-1 {
-		t.Errorf("after a supersession: docs %d (want %d), df(shared) %d (want %d)", s.Docs, n, s.DF["shared"], n-1)
+	if s := stats(); s.Docs != n || s.DF[shared] != n-1 {
+		t.Errorf("after a supersession: docs %d (want %d), df(shared) %d (want %d)", s.Docs, n, s.DF[shared], n-1)
 	}
 }

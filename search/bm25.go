@@ -1,77 +1,11 @@
-package assemble
+package search
 
 import (
 	"math"
 	"slices"
-	"strings"
-	"unicode"
+
+	"github.com/stategraph/stategraph/lexical"
 )
-
-// stopwords are common English words that carry no relevance.
-var stopwords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a about after all also am an and any are as at be been
-		before being but by can could did do does doing for from had has have having he her
-		here him his how i if in into is it its just me my no nor not of off on once only or
-		other our out over own same she should so some such than that the their them then
-		there these they this those to too under until up very was we were what when where
-		which while who whom why will with would you your yours let lets s t`) {
-		stopwords[w] = true
-	}
-}
-
-// Terms splits s into index terms: lowercased runs of letters and digits,
-// stopwords dropped, light plural stemming ("budgets" -> "budget",
-// "policies" -> "policy"). Numbers are kept whole: a comma between digits is
-// a thousands separator ("150,000" -> "150000") and a period between digits
-// a decimal point ("1.5" stays "1.5"). The same function must index
-// documents and parse queries.
-func Terms(s string) []string {
-	var terms []string
-	var cur []rune
-	flush := func() {
-		if len(cur) == 0 {
-			return
-		}
-		w := string(cur)
-		cur = cur[:0]
-		if t := stem(w); !stopwords[w] && !stopwords[t] {
-			terms = append(terms, t)
-		}
-	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur = append(cur, unicode.ToLower(r))
-		case (r == ',' || r == '.') && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) && len(cur) > 0:
-			if r == '.' {
-				cur = append(cur, r)
-			}
-		default:
-			flush()
-		}
-	}
-	flush()
-	return terms
-}
-
-// stem strips common English plural endings from words of letters.
-func stem(w string) string {
-	if len(w) < 4 || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
-		return w
-	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		return w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
-		return w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		return w[:len(w)-1]
-	}
-	return w
-}
 
 // BM25 is the Okapi BM25 ranking function: K1 saturates term frequency, B
 // sets how much document length normalizes it. The zero value is not
@@ -135,7 +69,7 @@ func (m BM25) term(df, docs int, norm float64, tf int) float64 {
 // docs themselves: for small candidate sets that have no persistent index,
 // such as working-set items and recent turns.
 func (m BM25) ScoreDocs(query string, docs []string) []float64 {
-	q := Terms(query)
+	q := lexical.Terms(query)
 	df := make(map[string]int, len(q))
 	for _, t := range q {
 		df[t] = 0
@@ -144,7 +78,7 @@ func (m BM25) ScoreDocs(query string, docs []string) []float64 {
 	lens := make([]int, len(docs))
 	total := 0
 	for i, d := range docs {
-		ts := Terms(d)
+		ts := lexical.Terms(d)
 		lens[i] = len(ts)
 		total += len(ts)
 		tf := make(map[string]int)
