@@ -57,14 +57,17 @@ type FactSource struct {
 	Counter assemble.Counter
 }
 
+// candidate is an index hit before its fact is loaded.
 type candidate struct {
 	p      search.Posting
 	score  float64
 	always bool // a constraint, or a fact of a small partition
 }
 
-// Gather implements Source.
-func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
+// Gather implements Source. Candidates are loaded in rank order:
+// constraints (and every fact of a small partition) always, relevance
+// candidates until the lines of those Relate would keep exceed the budget.
+func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	bm := s.BM25
 	if bm.K1 == 0 {
 		bm = assemble.DefaultBM25()
@@ -72,7 +75,7 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 	spaces := tx.Partition().Spaces()
 	stats, err := s.Index.Stats(tx, spaces, q.Terms, q.View)
 	if err != nil {
-		return err
+		return Candidates{}, err
 	}
 	avg := stats.AvgLen()
 	cands := map[string]*candidate{}
@@ -97,7 +100,7 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 				return true
 			})
 			if err != nil {
-				return err
+				return Candidates{}, err
 			}
 		}
 		err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, MaxConstraints, func(p search.Posting) bool {
@@ -105,7 +108,7 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 			return true
 		})
 		if err != nil {
-			return err
+			return Candidates{}, err
 		}
 		if stats.Docs <= SmallPartition {
 			err := s.Index.Postings(tx, sp, search.TermAll, q.View, SmallPartition+1, func(p search.Posting) bool {
@@ -113,118 +116,97 @@ func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
 				return true
 			})
 			if err != nil {
-				return err
+				return Candidates{}, err
 			}
 		}
 	}
 	ranked := make([]*candidate, 0, len(cands))
-	for _, c := range cands {
-		ranked = append(ranked, c)
+	for _, rc := range cands {
+		ranked = append(ranked, rc)
 	}
 	slices.SortFunc(ranked, func(a, b *candidate) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), b.p.RecordedAt.Compare(a.p.RecordedAt), strings.Compare(a.p.ID, b.p.ID))
 	})
 
-	excluded := map[string]assemble.Reason{}
-	included := map[string]bool{}
+	var c Candidates
 	near := map[string]tenancy.Space{} // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
-	for _, c := range ranked {
-		if !c.always {
+	for _, rc := range ranked {
+		if !rc.always {
 			if estimate > q.Budget || relevant >= MaxRelevant {
 				continue
 			}
 			relevant++
 		}
 		var raw facts.Fact
-		err := tx.Get(c.p.Space, store.TableFact, store.Suffix(nil).Raw(c.p.ID), &raw)
+		err := tx.Get(rc.p.Space, store.TableFact, store.Suffix(nil).Raw(rc.p.ID), &raw)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return err
+			return c, err
 		}
 		f, ok := raw.In(q.View)
 		if !ok {
 			continue
 		}
-		switch {
-		case s.Visible != nil && !s.Visible.Visible(q.Caller, f):
-			// First: a withheld fact is only counted, never named, not
-			// even as superseded or expired.
-			in.Withheld++
-			continue
-		case !f.IsValid() && f.SupersededBy != "":
-			excluded[f.ID] = assemble.ReasonSuperseded
-			continue
-		case !f.IsValid():
-			excluded[f.ID] = assemble.ReasonExpired
-			continue
-		case (f.Scope == facts.ScopeSession || f.Scope == facts.ScopeTask) && (q.SessionID == "" || f.ScopeID != q.SessionID):
-			excluded[f.ID] = assemble.ReasonOutOfScope
-			continue
-		case !f.Scope.Real() && !AboutHypothetical(q.Text):
-			excluded[f.ID] = assemble.ReasonOutOfScope
+		if s.Visible != nil && !s.Visible.Visible(q.Caller, f) {
+			// Withheld: only its ID travels, to be counted once.
+			c.Facts = append(c.Facts, FactCandidate{Fact: assemble.Fact{ID: f.ID}})
 			continue
 		}
 		val := f.ValueText()
-		if !c.always {
-			estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+		fc := FactCandidate{
+			Fact: assemble.Fact{
+				ID: f.ID, Key: f.Key, Value: val, Scope: assemble.Scope(f.Scope),
+				IsConstraint: f.IsConstraint, ConstraintType: strings.ToLower(f.ConstraintType),
+				NeedsReview: f.NeedsReview() || Invalidated(val), Authority: s.Order.Rank(f.Source.Authority),
+				RecordedAt: f.RecordedAt, ValidFrom: f.ValidFrom, Score: rc.score,
+			},
+			ScopeID: f.ScopeID, Visible: true,
+			Valid: f.IsValid(), Superseded: f.SupersededBy != "",
+			Supersedes: f.Supersedes, PredecessorVisible: true,
 		}
-		included[f.ID] = true
-		if f.Supersedes != "" {
-			if _, seen := excluded[f.Supersedes]; !seen {
-				excluded[f.Supersedes] = assemble.ReasonSuperseded
-				near[f.Supersedes] = c.p.Space
-				if q.successor == nil {
-					q.successor = map[string]string{}
+		if factVerdict(q, fc) == "" {
+			if !rc.always {
+				estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+			}
+			if f.Supersedes != "" {
+				if _, ok := near[f.Supersedes]; !ok {
+					near[f.Supersedes] = rc.p.Space
 				}
-				q.successor[f.Supersedes] = f.ID
 			}
 		}
-		in.Facts = append(in.Facts, assemble.Fact{
-			ID: f.ID, Key: f.Key, Value: val, Scope: assemble.Scope(f.Scope),
-			IsConstraint: f.IsConstraint, ConstraintType: strings.ToLower(f.ConstraintType),
-			NeedsReview: f.NeedsReview() || Invalidated(val), Authority: s.Order.Rank(f.Source.Authority),
-			RecordedAt: f.RecordedAt, ValidFrom: f.ValidFrom, Score: c.score,
-		})
+		c.Facts = append(c.Facts, fc)
 	}
 	if q.SessionID != "" {
-		if err := s.retired(tx, q, excluded, included); err != nil {
-			return err
-		}
-	}
-	ids := make([]string, 0, len(excluded))
-	for id := range excluded {
-		if !included[id] {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	restricted := s.Visible != nil
-	if restricted {
+		// The values the kept facts retired, for the turns that state
+		// them. A predecessor's value counts even when the caller may not
+		// read it: it only keeps the caller's own turns out.
 		var err error
-		if restricted, err = facts.AnyRestricted(tx); err != nil {
-			return err
+		if c.Retired, err = s.retired(tx, q, relateFacts(q, c.Facts).superseded()); err != nil {
+			return c, err
 		}
 	}
-	for _, id := range ids {
-		// With no restricted fact in the partition, all can be named.
-		if restricted {
-			shown, err := s.shown(tx, q, id, near[id])
-			if err != nil {
-				return err
-			}
-			if !shown {
-				// A fact the caller may not read, superseded by one they
-				// may: counted, not named.
-				in.Withheld++
-				continue
-			}
-		}
-		in.Excluded = append(in.Excluded, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: excluded[id]})
+	if s.Visible == nil {
+		return c, nil
 	}
-	return nil
+	// With no restricted fact in the partition, every predecessor can be
+	// named.
+	restricted, err := facts.AnyRestricted(tx)
+	if err != nil || !restricted {
+		return c, err
+	}
+	for i := range c.Facts {
+		fc := &c.Facts[i]
+		if fc.Supersedes == "" || !fc.Visible || factVerdict(q, *fc) != "" {
+			continue
+		}
+		if fc.PredecessorVisible, err = s.shown(tx, q, fc.Supersedes, near[fc.Supersedes]); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
 }
 
 // invalidMarkers open a value that declares itself void.
@@ -232,7 +214,7 @@ var invalidMarkers = []string{"[INVALIDATED", "[INVALID", "[RETRACTED", "[OBSOLE
 
 // shown reports whether the caller of q may see fact id (one a candidate
 // superseded, which was not itself checked).
-func (s *FactSource) shown(tx *store.Txn, q *Query, id string, hint tenancy.Space) (bool, error) {
+func (s *FactSource) shown(tx *store.Txn, q Query, id string, hint tenancy.Space) (bool, error) {
 	if s.Visible == nil {
 		return true, nil
 	}
@@ -279,20 +261,15 @@ const (
 	retiredDepth = 5
 )
 
-// retired records on q the values that candidates superseded, following
-// each chain back a few links, so that turns still stating them are not
-// replayed. Each carries the value of the fact that replaced it.
-func (s *FactSource) retired(tx *store.Txn, q *Query, excluded map[string]assemble.Reason, included map[string]bool) error {
-	var ids []string
-	for id, r := range excluded {
-		if r == assemble.ReasonSuperseded && !included[id] {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
+// retired returns the values of the facts ids, superseded in q's view,
+// following each chain back a few links, so that turns still stating them
+// are not replayed, and the latest writes stored stale. Each carries the
+// value of the fact that replaced it.
+func (s *FactSource) retired(tx *store.Txn, q Query, ids []string) ([]Retired, error) {
 	if len(ids) > maxRetired {
 		ids = ids[:maxRetired]
 	}
+	var out []Retired
 	seen := map[string]bool{}
 	for _, id := range ids {
 		newer := ""
@@ -300,53 +277,53 @@ func (s *FactSource) retired(tx *store.Txn, q *Query, excluded map[string]assemb
 			seen[id] = true
 			f, ok, err := s.load(tx, q, id)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !ok || f.SupersededAt == nil {
 				break
 			}
 			if newer == "" {
 				if head, ok, err := s.load(tx, q, f.SupersededBy); err != nil {
-					return err
+					return nil, err
 				} else if ok && !Invalidated(head.ValueText()) {
 					// A head that declares itself void states
 					// nothing current.
 					newer = head.ValueText()
 				}
 			}
-			q.Retired = append(q.Retired, Retired{ID: f.ID, Value: f.ValueText(), New: newer, At: *f.SupersededAt})
+			out = append(out, Retired{ID: f.ID, Value: f.ValueText(), New: newer, At: *f.SupersededAt})
 			id = f.Supersedes
 		}
 	}
-	return s.stale(tx, q)
+	return s.stale(tx, q, out)
 }
 
-// stale adds to q's retired values the latest writes stored invalid from
-// birth (restating a replaced value, or an outranked instruction), so that
-// turns repeating them are not replayed either.
-func (s *FactSource) stale(tx *store.Txn, q *Query) error {
+// stale adds to out the latest writes stored invalid from birth
+// (restating a replaced value, or an outranked instruction), so that turns
+// repeating them are not replayed either.
+func (s *FactSource) stale(tx *store.Txn, q Query, out []Retired) ([]Retired, error) {
 	for _, sp := range tx.Partition().Spaces() {
 		tails, err := tx.Tails(sp, store.TableFactStale, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for i, n := len(tails)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
 			var raw facts.Fact
 			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(tails[i][8:]), &raw); err != nil {
-				return err
+				return nil, err
 			}
 			f, ok := raw.In(q.View)
 			if !ok || f.Stale == nil || (s.Visible != nil && !s.Visible.Visible(q.Caller, f)) {
 				continue
 			}
-			q.Retired = append(q.Retired, Retired{ID: f.ID, Value: f.ValueText(), New: f.Stale.ReplacedBy, At: f.RecordedAt})
+			out = append(out, Retired{ID: f.ID, Value: f.ValueText(), New: f.Stale.ReplacedBy, At: f.RecordedAt})
 		}
 	}
-	return nil
+	return out, nil
 }
 
 // load reads fact id as of q's view from any of the partition's spaces.
-func (s *FactSource) load(tx *store.Txn, q *Query, id string) (facts.Fact, bool, error) {
+func (s *FactSource) load(tx *store.Txn, q Query, id string) (facts.Fact, bool, error) {
 	if id == "" {
 		return facts.Fact{}, false, nil
 	}
