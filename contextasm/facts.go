@@ -73,56 +73,83 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		bm = assemble.DefaultBM25()
 	}
 	spaces := tx.Partition().Spaces()
-	stats, err := s.Index.Stats(tx, spaces, q.Terms, q.View)
-	if err != nil {
-		return Candidates{}, err
+	// Statistics per space (to skip the scans of spaces that cannot
+	// answer) and over the partition (for the scores).
+	per := make([]search.Stats, len(spaces))
+	stats := search.Stats{DF: make(map[string]int, len(q.Terms))}
+	for i, sp := range spaces {
+		st, err := s.Index.Stats(tx, []tenancy.Space{sp}, q.Terms, q.View)
+		if err != nil {
+			return Candidates{}, err
+		}
+		per[i] = st
+		stats.Docs += st.Docs
+		stats.Length += st.Length
+		for t, n := range st.DF {
+			stats.DF[t] += n
+		}
 	}
 	avg := stats.AvgLen()
-	cands := map[string]*candidate{}
+	var cands []candidate
+	at := map[string]int{} // ID -> index in cands
 	get := func(p search.Posting) *candidate {
-		c, ok := cands[p.ID]
+		i, ok := at[p.ID]
 		if !ok {
-			c = &candidate{p: p}
-			cands[p.ID] = c
+			i = len(cands)
+			at[p.ID] = i
+			cands = append(cands, candidate{p: p})
 		}
-		return c
+		return &cands[i]
 	}
-	for _, sp := range spaces {
+	current := q.View.Current()
+	for i, sp := range spaces {
+		if per[i].Docs == 0 && current {
+			continue // nothing live in this space
+		}
 		// Terms in sorted order, so a document's score is summed in the
 		// same order on every call.
 		for _, t := range q.Terms {
 			df := stats.DF[t]
-			if df == 0 {
+			if df == 0 || per[i].DF[t] == 0 {
 				continue
 			}
-			err := s.Index.Postings(tx, sp, t, q.View, PerTermPostings, func(p search.Posting) bool {
+			score := func(p search.Posting) bool {
 				get(p).score += bm.Term(df, stats.Docs, avg, p.Len, p.TF)
 				return true
-			})
+			}
+			var err error
+			if current && df <= PerTermPostings {
+				// Every posting is taken: scan in the cheap direction.
+				err = s.Index.Live(tx, sp, t, score)
+			} else {
+				err = s.Index.Postings(tx, sp, t, q.View, PerTermPostings, score)
+			}
 			if err != nil {
 				return Candidates{}, err
 			}
 		}
-		err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, MaxConstraints, func(p search.Posting) bool {
+		always := func(p search.Posting) bool {
 			get(p).always = true
 			return true
-		})
-		if err != nil {
+		}
+		if err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, MaxConstraints, always); err != nil {
 			return Candidates{}, err
 		}
 		if stats.Docs <= SmallPartition {
-			err := s.Index.Postings(tx, sp, search.TermAll, q.View, SmallPartition+1, func(p search.Posting) bool {
-				get(p).always = true
-				return true
-			})
+			var err error
+			if current {
+				err = s.Index.Live(tx, sp, search.TermAll, always)
+			} else {
+				err = s.Index.Postings(tx, sp, search.TermAll, q.View, SmallPartition+1, always)
+			}
 			if err != nil {
 				return Candidates{}, err
 			}
 		}
 	}
-	ranked := make([]*candidate, 0, len(cands))
-	for _, rc := range cands {
-		ranked = append(ranked, rc)
+	ranked := make([]*candidate, len(cands))
+	for i := range cands {
+		ranked[i] = &cands[i]
 	}
 	slices.SortFunc(ranked, func(a, b *candidate) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), b.p.RecordedAt.Compare(a.p.RecordedAt), strings.Compare(a.p.ID, b.p.ID))

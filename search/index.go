@@ -482,6 +482,23 @@ func (ix *Index) Postings(tx *store.Txn, sp tenancy.Space, term string, v tempor
 	return nil
 }
 
+// Live calls fn for every live posting of term in sp, oldest recorded
+// first, until fn returns false: the postings Postings meets in the
+// current view with no limit, in the opposite order. A forward scan is the
+// cheap direction of Badger's iterators (a reverse step searches the
+// memtable's skiplist again), so a reader that wants every posting of a
+// term, and does not care in which order, uses Live.
+func (ix *Index) Live(tx *store.Txn, sp tenancy.Space, term string, fn func(Posting) bool) error {
+	return tx.Scan(sp, store.TableSearchLive, store.Suffix(nil).Str(term), store.ScanOptions{KeysOnly: true},
+		func(suffix []byte, _ store.Item) (bool, error) {
+			p, err := parsePosting(sp, suffix)
+			if err != nil {
+				return false, err
+			}
+			return fn(p), nil
+		})
+}
+
 // holds reports whether a fact recorded at rec with history hv is valid in
 // v; it is facts.Fact.In followed by IsValid, on the posting alone.
 func holds(rec time.Time, hv histValue, v temporal.View) bool {
