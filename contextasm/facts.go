@@ -9,7 +9,6 @@ import (
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
-	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
@@ -156,6 +155,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	})
 
 	var c Candidates
+	hyp := AboutHypothetical(q.Text)
 	near := map[string]tenancy.Space{} // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
 	for _, rc := range ranked {
@@ -165,15 +165,14 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 			relevant++
 		}
-		var raw facts.Fact
-		err := tx.Get(rc.p.Space, store.TableFact, store.Suffix(nil).Raw(rc.p.ID), &raw)
+		card, err := facts.ReadCard(tx, rc.p.Space, rc.p.ID)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return c, err
 		}
-		f, ok := raw.In(q.View)
+		f, ok := card.Fact.In(q.View)
 		if !ok {
 			continue
 		}
@@ -182,7 +181,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			c.Facts = append(c.Facts, FactCandidate{Fact: assemble.Fact{ID: f.ID}})
 			continue
 		}
-		val := f.ValueText()
+		val := card.Text
 		fc := FactCandidate{
 			Fact: assemble.Fact{
 				ID: f.ID, Key: f.Key, Value: val, Scope: assemble.Scope(f.Scope),
@@ -194,7 +193,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			Valid: f.IsValid(), Superseded: f.SupersededBy != "",
 			Supersedes: f.Supersedes, PredecessorVisible: true,
 		}
-		if factVerdict(q, fc) == "" {
+		if factVerdict(q, hyp, fc) == "" {
 			if !rc.always {
 				estimate += s.Counter.Count(f.Key + ": " + val + "\n")
 			}
@@ -226,7 +225,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	}
 	for i := range c.Facts {
 		fc := &c.Facts[i]
-		if fc.Supersedes == "" || !fc.Visible || factVerdict(q, *fc) != "" {
+		if fc.Supersedes == "" || !fc.Visible || factVerdict(q, hyp, *fc) != "" {
 			continue
 		}
 		if fc.PredecessorVisible, err = s.shown(tx, q, fc.Supersedes, near[fc.Supersedes]); err != nil {
@@ -238,6 +237,9 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 
 // invalidMarkers open a value that declares itself void.
 var invalidMarkers = []string{"[INVALIDATED", "[INVALID", "[RETRACTED", "[OBSOLETE", "[VOID", "[SUPERSEDED", "[DEPRECATED", "[WITHDRAWN"}
+
+// maxMarker is the length of the longest invalid marker.
+const maxMarker = len("[INVALIDATED")
 
 // shown reports whether the caller of q may see fact id (one a candidate
 // superseded, which was not itself checked).
@@ -251,18 +253,14 @@ func (s *FactSource) shown(tx *store.Txn, q Query, id string, hint tenancy.Space
 		spaces = append([]tenancy.Space{hint}, spaces...)
 	}
 	for _, sp := range spaces {
-		// Only the read restriction matters here: decode nothing else.
-		var raw struct {
-			RestrictedTo *permissions.Restriction `json:"restrictedTo"`
-		}
-		err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw)
+		card, err := facts.ReadCard(tx, sp, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return false, err
 		}
-		return s.Visible.Visible(q.Caller, facts.Fact{ID: id, RestrictedTo: raw.RestrictedTo}), nil
+		return s.Visible.Visible(q.Caller, facts.Fact{ID: id, RestrictedTo: card.Fact.RestrictedTo}), nil
 	}
 	return false, nil
 }
@@ -272,7 +270,19 @@ func (s *FactSource) shown(tx *store.Txn, q Query, id string, hint tenancy.Space
 // for recalculation by key, its value withheld, like a fact whose base was
 // superseded.
 func Invalidated(value string) bool {
-	v := strings.ToUpper(strings.TrimSpace(value))
+	// strings.ToUpper maps rune to rune, so the markers (at most
+	// maxMarker ASCII letters) can only match the first maxMarker runes:
+	// upper-case those alone.
+	v := strings.TrimSpace(value)
+	n := 0
+	for i := range v {
+		if n == maxMarker {
+			v = v[:i]
+			break
+		}
+		n++
+	}
+	v = strings.ToUpper(v)
 	for _, m := range invalidMarkers {
 		if strings.HasPrefix(v, m) {
 			return true
@@ -302,7 +312,7 @@ func (s *FactSource) retired(tx *store.Txn, q Query, ids []string) ([]Retired, e
 		newer := ""
 		for depth := 0; id != "" && depth < retiredDepth && !seen[id]; depth++ {
 			seen[id] = true
-			f, ok, err := s.load(tx, q, id)
+			f, text, ok, err := s.load(tx, q, id)
 			if err != nil {
 				return nil, err
 			}
@@ -310,15 +320,15 @@ func (s *FactSource) retired(tx *store.Txn, q Query, ids []string) ([]Retired, e
 				break
 			}
 			if newer == "" {
-				if head, ok, err := s.load(tx, q, f.SupersededBy); err != nil {
+				if _, head, ok, err := s.load(tx, q, f.SupersededBy); err != nil {
 					return nil, err
-				} else if ok && !Invalidated(head.ValueText()) {
+				} else if ok && !Invalidated(head) {
 					// A head that declares itself void states
 					// nothing current.
-					newer = head.ValueText()
+					newer = head
 				}
 			}
-			out = append(out, Retired{ID: f.ID, Value: f.ValueText(), New: newer, At: *f.SupersededAt})
+			out = append(out, Retired{ID: f.ID, Value: text, New: newer, At: *f.SupersededAt})
 			id = f.Supersedes
 		}
 	}
@@ -335,36 +345,36 @@ func (s *FactSource) stale(tx *store.Txn, q Query, out []Retired) ([]Retired, er
 			return nil, err
 		}
 		for i, n := len(tails)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
-			var raw facts.Fact
-			if err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(tails[i][8:]), &raw); err != nil {
+			card, err := facts.ReadCard(tx, sp, tails[i][8:])
+			if err != nil {
 				return nil, err
 			}
-			f, ok := raw.In(q.View)
+			f, ok := card.Fact.In(q.View)
 			if !ok || f.Stale == nil || (s.Visible != nil && !s.Visible.Visible(q.Caller, f)) {
 				continue
 			}
-			out = append(out, Retired{ID: f.ID, Value: f.ValueText(), New: f.Stale.ReplacedBy, At: f.RecordedAt})
+			out = append(out, Retired{ID: f.ID, Value: card.Text, New: f.Stale.ReplacedBy, At: f.RecordedAt})
 		}
 	}
 	return out, nil
 }
 
-// load reads fact id as of q's view from any of the partition's spaces.
-func (s *FactSource) load(tx *store.Txn, q Query, id string) (facts.Fact, bool, error) {
+// load reads fact id as of q's view from any of the partition's spaces:
+// its card's fields, and its value as text.
+func (s *FactSource) load(tx *store.Txn, q Query, id string) (facts.Fact, string, bool, error) {
 	if id == "" {
-		return facts.Fact{}, false, nil
+		return facts.Fact{}, "", false, nil
 	}
 	for _, sp := range tx.Partition().Spaces() {
-		var raw facts.Fact
-		err := tx.Get(sp, store.TableFact, store.Suffix(nil).Raw(id), &raw)
+		card, err := facts.ReadCard(tx, sp, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return facts.Fact{}, false, err
+			return facts.Fact{}, "", false, err
 		}
-		f, ok := raw.In(q.View)
-		return f, ok, nil
+		f, ok := card.Fact.In(q.View)
+		return f, card.Text, ok, nil
 	}
-	return facts.Fact{}, false, nil
+	return facts.Fact{}, "", false, nil
 }

@@ -134,8 +134,8 @@ func sortExclusions(es []assemble.Exclusion) {
 }
 
 // factVerdict is the rule for one visible fact candidate: keep it (""), or
-// the reason it is excluded.
-func factVerdict(q Query, c FactCandidate) assemble.Reason {
+// the reason it is excluded. hyp is AboutHypothetical(q.Text).
+func factVerdict(q Query, hyp bool, c FactCandidate) assemble.Reason {
 	f := c.Fact
 	switch {
 	case !c.Valid && c.Superseded:
@@ -144,7 +144,7 @@ func factVerdict(q Query, c FactCandidate) assemble.Reason {
 		return assemble.ReasonExpired
 	case (f.Scope == assemble.ScopeSession || f.Scope == assemble.ScopeTask) && (q.SessionID == "" || c.ScopeID != q.SessionID):
 		return assemble.ReasonOutOfScope
-	case (f.Scope == assemble.ScopeHypothetical || f.Scope == assemble.ScopeDraft) && !AboutHypothetical(q.Text):
+	case (f.Scope == assemble.ScopeHypothetical || f.Scope == assemble.ScopeDraft) && !hyp:
 		return assemble.ReasonOutOfScope
 	}
 	return ""
@@ -198,6 +198,7 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 		visible bool
 	}
 	var preds []pred
+	hyp := AboutHypothetical(q.Text)
 	for _, c := range cands {
 		if !c.Visible {
 			// A withheld fact is only counted, never named, not even as
@@ -205,7 +206,7 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 			fo.withheld++
 			continue
 		}
-		if r := factVerdict(q, c); r != "" {
+		if r := factVerdict(q, hyp, c); r != "" {
 			fo.excluded[c.Fact.ID] = r
 			continue
 		}

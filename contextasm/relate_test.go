@@ -252,3 +252,24 @@ func TestRelateOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestInvalidated(t *testing.T) {
+	tests := []struct {
+		value string
+		want  bool
+	}{
+		{"[INVALIDATED - was based on wrong data] $50,000", true},
+		{"  [invalid] x", true},
+		{"[Superseded by the March plan]", true},
+		{"[VOID", true},
+		{"[VOI", false},
+		{"$50,000 [INVALIDATED]", false},
+		{"", false},
+		{"日本語のテキストはとても長いですがマーカーではありません", false},
+	}
+	for _, tc := range tests {
+		if got := contextasm.Invalidated(tc.value); got != tc.want {
+			t.Errorf("Invalidated(%q) = %v, want %v", tc.value, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package facts
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stategraph/stategraph/permissions"
+)
+
+// normalized returns c with every time in UTC, as a decoded card has them.
+func normalized(c Card) Card {
+	f := &c.Fact
+	utc := func(t *time.Time) *time.Time {
+		if t == nil {
+			return nil
+		}
+		u := t.UTC()
+		return &u
+	}
+	f.ValidFrom, f.RecordedAt = f.ValidFrom.UTC(), f.RecordedAt.UTC()
+	f.ValidTo, f.SupersededAt, f.NeedsReviewAt = utc(f.ValidTo), utc(f.SupersededAt), utc(f.NeedsReviewAt)
+	if f.Forgotten != nil {
+		f.Forgotten = &Tombstone{By: f.Forgotten.By, At: f.Forgotten.At.UTC()}
+	}
+	if f.Stale != nil {
+		f.Stale = &Staleness{Reason: f.Stale.Reason, ReplacedBy: f.Stale.ReplacedBy, At: f.Stale.At.UTC()}
+	}
+	return c
+}
+
+// FuzzCard round-trips cards through their encoding: every field comes
+// back, times at every year the service accepts.
+func FuzzCard(f *testing.F) {
+	f.Add("F-1", "budget", `"$150,000"`, "GLOBAL", "", true, int64(1767600000), int64(0), uint8(0))
+	f.Add("F-2", "room", `{"n": 4}`, "SESSION", "s1", false, int64(-62135596800), int64(253402300799), uint8(0xff))
+	f.Add("", "", `""`, "", "", false, int64(0), int64(1), uint8(0x55))
+	f.Fuzz(func(t *testing.T, id, key, value, scope, scopeID string, constraint bool, from, to int64, opt uint8) {
+		at := func(sec int64) time.Time { return time.Unix(sec%(1<<40), sec%int64(time.Second)).In(time.FixedZone("x", 3600)) }
+		tp := func(sec int64) *time.Time { t := at(sec); return &t }
+		fact := Fact{
+			ID: id, Key: key, Value: json.RawMessage(value), Scope: Scope(scope), ScopeID: scopeID,
+			IsConstraint: constraint, ConstraintType: key, Source: Source{Type: SourceUser, Authority: scopeID},
+			ValidFrom: at(from), RecordedAt: at(to), Supersedes: id + "-old", SupersededBy: id + "-new",
+		}
+		if opt&1 != 0 {
+			fact.ValidTo = tp(to)
+		}
+		if opt&2 != 0 {
+			fact.SupersededAt = tp(from + to)
+		}
+		if opt&4 != 0 {
+			fact.NeedsReviewAt = tp(from - 7)
+		}
+		if opt&8 != 0 {
+			// Stored records are JSON, so a restriction holds valid UTF-8.
+			fact.RestrictedTo = &permissions.Restriction{Roles: []string{strings.ToValidUTF8(key, "?")}, MinAuthority: strings.ToValidUTF8(scope, "?")}
+		}
+		if opt&16 != 0 {
+			fact.Forgotten = &Tombstone{By: id, At: at(to)}
+		}
+		if opt&32 != 0 {
+			fact.Stale = &Staleness{Reason: key, ReplacedBy: value, At: at(from)}
+		}
+		want := normalized(CardOf(fact))
+		b, err := encodeCard(CardOf(fact))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := decodeCard(b)
+		if err != nil || !ok {
+			t.Fatalf("decode: ok %v, err %v", ok, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round trip:\ngot  %+v\nwant %+v", got, want)
+		}
+		for i := 1; i < len(b); i++ {
+			if _, ok, err := decodeCard(b[:i]); ok || err == nil {
+				t.Fatalf("a card cut at %d of %d bytes decodes", i, len(b))
+			}
+		}
+	})
+}
