@@ -38,7 +38,9 @@ func FuzzCard(f *testing.F) {
 	f.Add("F-2", "room", `{"n": 4}`, "SESSION", "s1", false, int64(-62135596800), int64(253402300799), uint8(0xff))
 	f.Add("", "", `""`, "", "", false, int64(0), int64(1), uint8(0x55))
 	f.Fuzz(func(t *testing.T, id, key, value, scope, scopeID string, constraint bool, from, to int64, opt uint8) {
-		at := func(sec int64) time.Time { return time.Unix(sec%(1<<40), sec%int64(time.Second)).In(time.FixedZone("x", 3600)) }
+		at := func(sec int64) time.Time {
+			return time.Unix(sec%(1<<40), sec%int64(time.Second)).In(time.FixedZone("x", 3600))
+		}
 		tp := func(sec int64) *time.Time { t := at(sec); return &t }
 		fact := Fact{
 			ID: id, Key: key, Value: json.RawMessage(value), Scope: Scope(scope), ScopeID: scopeID,
