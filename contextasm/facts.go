@@ -89,8 +89,13 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		}
 	}
 	avg := stats.AvgLen()
-	var cands []candidate
-	at := map[string]int{} // ID -> index in cands
+	hint := 16 // the candidates to expect: the terms' postings, bounded
+	for _, t := range q.Terms {
+		hint += min(stats.DF[t], PerTermPostings)
+	}
+	hint = min(hint, 4*PerTermPostings)
+	cands := make([]candidate, 0, hint)
+	at := make(map[string]int, hint) // ID -> index in cands
 	get := func(p search.Posting) *candidate {
 		i, ok := at[p.ID]
 		if !ok {

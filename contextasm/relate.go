@@ -184,12 +184,15 @@ func (fo factOutcome) superseded() []string {
 // relateFacts applies the fact rules to cands, in ID order; a fact met
 // twice counts once.
 func relateFacts(q Query, cands []FactCandidate) factOutcome {
-	cands = slices.Clone(cands)
-	slices.SortFunc(cands, compareFactCandidates)
-	cands = slices.CompactFunc(cands, func(a, b FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
-	fo := factOutcome{excluded: map[string]assemble.Reason{}}
-	isCand := make(map[string]bool, len(cands))
-	for _, c := range cands {
+	ordered := make([]*FactCandidate, len(cands))
+	for i := range cands {
+		ordered[i] = &cands[i]
+	}
+	slices.SortFunc(ordered, compareFactCandidates)
+	ordered = slices.CompactFunc(ordered, func(a, b *FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
+	fo := factOutcome{excluded: map[string]assemble.Reason{}, kept: make([]assemble.Fact, 0, len(ordered))}
+	isCand := make(map[string]bool, len(ordered))
+	for _, c := range ordered {
 		isCand[c.Fact.ID] = true
 	}
 	// Predecessors named by kept facts, in the kept facts' ID order.
@@ -199,14 +202,14 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 	}
 	var preds []pred
 	hyp := AboutHypothetical(q.Text)
-	for _, c := range cands {
+	for _, c := range ordered {
 		if !c.Visible {
 			// A withheld fact is only counted, never named, not even as
 			// superseded or expired.
 			fo.withheld++
 			continue
 		}
-		if r := factVerdict(q, hyp, c); r != "" {
+		if r := factVerdict(q, hyp, *c); r != "" {
 			fo.excluded[c.Fact.ID] = r
 			continue
 		}
@@ -238,7 +241,7 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 
 // compareFactCandidates orders candidates by ID, and the copies of one
 // fact so that the most cautious comes first: withheld, then not valid.
-func compareFactCandidates(a, b FactCandidate) int {
+func compareFactCandidates(a, b *FactCandidate) int {
 	bit := func(v bool) int {
 		if v {
 			return 1
