@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
@@ -58,8 +59,10 @@ type FactSource struct {
 
 // candidate is an index hit before its fact is loaded.
 type candidate struct {
-	p      search.Posting
+	id     string
+	at     time.Time // recorded
 	score  float64
+	space  int  // index in the partition's spaces
 	always bool // a constraint, or a fact of a small partition
 }
 
@@ -96,17 +99,19 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	hint = min(hint, 4*PerTermPostings)
 	cands := make([]candidate, 0, hint)
 	at := make(map[string]int, hint) // ID -> index in cands
+	var space int // the space being scanned
 	get := func(p search.Posting) *candidate {
 		i, ok := at[p.ID]
 		if !ok {
 			i = len(cands)
 			at[p.ID] = i
-			cands = append(cands, candidate{p: p})
+			cands = append(cands, candidate{id: p.ID, at: p.RecordedAt, space: space})
 		}
 		return &cands[i]
 	}
 	current := q.View.Current()
 	for i, sp := range spaces {
+		space = i
 		if per[i].Docs == 0 && current {
 			continue // nothing live in this space
 		}
@@ -156,12 +161,21 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		ranked[i] = &cands[i]
 	}
 	slices.SortFunc(ranked, func(a, b *candidate) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), b.p.RecordedAt.Compare(a.p.RecordedAt), strings.Compare(a.p.ID, b.p.ID))
+		return cmp.Or(cmp.Compare(b.score, a.score), b.at.Compare(a.at), strings.Compare(a.id, b.id))
 	})
 
+	// With no restricted fact in the partition, every predecessor can be
+	// named without looking it up.
+	restricted := s.Visible != nil
+	if restricted {
+		var err error
+		if restricted, err = facts.AnyRestricted(tx); err != nil {
+			return Candidates{}, err
+		}
+	}
 	var c Candidates
 	hyp := AboutHypothetical(q.Text)
-	near := map[string]tenancy.Space{} // a predecessor's likely space: its successor's
+	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
 	for _, rc := range ranked {
 		if !rc.always {
@@ -170,7 +184,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 			relevant++
 		}
-		card, err := facts.ReadCard(tx, rc.p.Space, rc.p.ID)
+		card, err := facts.ReadCard(tx, spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -202,9 +216,12 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			if !rc.always {
 				estimate += s.Counter.Count(f.Key + ": " + val + "\n")
 			}
-			if f.Supersedes != "" {
+			if f.Supersedes != "" && restricted {
+				if near == nil {
+					near = map[string]tenancy.Space{}
+				}
 				if _, ok := near[f.Supersedes]; !ok {
-					near[f.Supersedes] = rc.p.Space
+					near[f.Supersedes] = spaces[rc.space]
 				}
 			}
 		}
@@ -219,20 +236,15 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			return c, err
 		}
 	}
-	if s.Visible == nil {
+	if !restricted {
 		return c, nil
-	}
-	// With no restricted fact in the partition, every predecessor can be
-	// named.
-	restricted, err := facts.AnyRestricted(tx)
-	if err != nil || !restricted {
-		return c, err
 	}
 	for i := range c.Facts {
 		fc := &c.Facts[i]
 		if fc.Supersedes == "" || !fc.Visible || factVerdict(q, hyp, *fc) != "" {
 			continue
 		}
+		var err error
 		if fc.PredecessorVisible, err = s.shown(tx, q, fc.Supersedes, near[fc.Supersedes]); err != nil {
 			return c, err
 		}
