@@ -99,7 +99,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	hint = min(hint, 4*PerTermPostings)
 	cands := make([]candidate, 0, hint)
 	at := make(map[string]int, hint) // ID -> index in cands
-	var space int // the space being scanned
+	var space int                    // the space being scanned
 	get := func(p search.Posting) *candidate {
 		i, ok := at[p.ID]
 		if !ok {
