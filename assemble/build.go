@@ -513,6 +513,7 @@ func envLine(a Attr) string { return "- " + keyValue(a.Key, a.Value) }
 // rest and ranks each group: score, then recency, then authority, then ID.
 // Hypothetical and draft constraints are not in force: they rank as facts.
 func splitFacts(fs []Fact) (cons, review, rest []Fact) {
+	rest = make([]Fact, 0, len(fs)) // most facts are plain
 	for _, f := range fs {
 		f.Score = finite(f.Score)
 		switch {

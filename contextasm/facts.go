@@ -35,15 +35,19 @@ const (
 // Visibility decides whether the caller may see a fact; a fact it refuses
 // is withheld: counted, never described. Permission filtering plugs in
 // here. It decides from the fact's read restriction (RestrictedTo) alone:
-// for facts it only has to vet, the source passes a Fact holding just the
-// ID and the restriction, to spare decoding the rest.
+// the source passes the fields of the fact's card (facts.Card), or, for
+// facts it only has to vet, just the ID and the restriction.
 type Visibility interface {
 	Visible(caller authority.Identity, f facts.Fact) bool
 }
 
 // FactSource gathers persistent facts (layer 2): BM25 candidates from the
 // index, every active constraint, and every valid fact of a small
-// partition; then it keeps those valid in the view and in scope.
+// partition, each read from its card as it stands in the view, with
+// whether the caller may read it (and its predecessor). It also returns
+// the values its facts retired, for the turns that state them. Relate
+// decides what is kept; the source applies the same rule (factVerdict)
+// only to know when the budget is spent and it can stop loading.
 type FactSource struct {
 	Index *search.Index
 	Order *authority.Order
