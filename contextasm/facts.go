@@ -59,6 +59,41 @@ type FactSource struct {
 	// budget (Build can place no more than that). A cached counter makes
 	// this a lookup for lines seen before.
 	Counter assemble.Counter
+	// Cards caches the cards of read-mostly spaces; nil reads every card
+	// from the store.
+	Cards *facts.Cards
+}
+
+// cardReader reads cards for one Gather: through s.Cards under the
+// epochs tx sees, or from the store.
+type cardReader struct {
+	cards  *facts.Cards
+	tx     *store.Txn
+	epochs map[tenancy.Space]string
+}
+
+func (s *FactSource) cardReader(tx *store.Txn) (cardReader, error) {
+	r := cardReader{cards: s.Cards, tx: tx}
+	if s.Cards == nil {
+		return r, nil
+	}
+	r.epochs = map[tenancy.Space]string{}
+	for _, sp := range tx.Partition().Spaces() {
+		e, err := s.Cards.Epoch(tx, sp)
+		if err != nil {
+			return r, err
+		}
+		r.epochs[sp] = e
+	}
+	return r, nil
+}
+
+// read returns the card of fact id in sp, or store.ErrNotFound.
+func (r cardReader) read(sp tenancy.Space, id string) (facts.Card, error) {
+	if r.cards == nil {
+		return facts.ReadCard(r.tx, sp, id)
+	}
+	return r.cards.Read(r.tx, sp, r.epochs[sp], id)
 }
 
 // candidate is an index hit before its fact is loaded.
@@ -177,6 +212,10 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			return Candidates{}, err
 		}
 	}
+	cr, err := s.cardReader(tx)
+	if err != nil {
+		return Candidates{}, err
+	}
 	var c Candidates
 	hyp := AboutHypothetical(q.Text)
 	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
@@ -188,7 +227,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 			relevant++
 		}
-		card, err := facts.ReadCard(tx, spaces[rc.space], rc.id)
+		card, err := cr.read(spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -236,7 +275,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		// them. A predecessor's value counts even when the caller may not
 		// read it: it only keeps the caller's own turns out.
 		var err error
-		if c.Retired, err = s.retired(tx, q, relateFacts(q, c.Facts).superseded()); err != nil {
+		if c.Retired, err = s.retired(tx, cr, q, relateFacts(q, c.Facts).superseded()); err != nil {
 			return c, err
 		}
 	}
@@ -249,7 +288,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			continue
 		}
 		var err error
-		if fc.PredecessorVisible, err = s.shown(tx, q, fc.Supersedes, near[fc.Supersedes]); err != nil {
+		if fc.PredecessorVisible, err = s.shown(tx, cr, q, fc.Supersedes, near[fc.Supersedes]); err != nil {
 			return c, err
 		}
 	}
@@ -264,7 +303,7 @@ const maxMarker = len("[INVALIDATED")
 
 // shown reports whether the caller of q may see fact id (one a candidate
 // superseded, which was not itself checked).
-func (s *FactSource) shown(tx *store.Txn, q Query, id string, hint tenancy.Space) (bool, error) {
+func (s *FactSource) shown(tx *store.Txn, cr cardReader, q Query, id string, hint tenancy.Space) (bool, error) {
 	if s.Visible == nil {
 		return true, nil
 	}
@@ -274,7 +313,7 @@ func (s *FactSource) shown(tx *store.Txn, q Query, id string, hint tenancy.Space
 		spaces = append([]tenancy.Space{hint}, spaces...)
 	}
 	for _, sp := range spaces {
-		card, err := facts.ReadCard(tx, sp, id)
+		card, err := cr.read(sp, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -323,7 +362,7 @@ const (
 // following each chain back a few links, so that turns still stating them
 // are not replayed, and the latest writes stored stale. Each carries the
 // value of the fact that replaced it.
-func (s *FactSource) retired(tx *store.Txn, q Query, ids []string) ([]Retired, error) {
+func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string) ([]Retired, error) {
 	if len(ids) > maxRetired {
 		ids = ids[:maxRetired]
 	}
@@ -333,7 +372,7 @@ func (s *FactSource) retired(tx *store.Txn, q Query, ids []string) ([]Retired, e
 		newer := ""
 		for depth := 0; id != "" && depth < retiredDepth && !seen[id]; depth++ {
 			seen[id] = true
-			f, text, ok, err := s.load(tx, q, id)
+			f, text, ok, err := s.load(tx, cr, q, id)
 			if err != nil {
 				return nil, err
 			}
@@ -341,7 +380,7 @@ func (s *FactSource) retired(tx *store.Txn, q Query, ids []string) ([]Retired, e
 				break
 			}
 			if newer == "" {
-				if _, head, ok, err := s.load(tx, q, f.SupersededBy); err != nil {
+				if _, head, ok, err := s.load(tx, cr, q, f.SupersededBy); err != nil {
 					return nil, err
 				} else if ok && !Invalidated(head) {
 					// A head that declares itself void states
@@ -353,20 +392,20 @@ func (s *FactSource) retired(tx *store.Txn, q Query, ids []string) ([]Retired, e
 			id = f.Supersedes
 		}
 	}
-	return s.stale(tx, q, out)
+	return s.stale(tx, cr, q, out)
 }
 
 // stale adds to out the latest writes stored invalid from birth
 // (restating a replaced value, or an outranked instruction), so that turns
 // repeating them are not replayed either.
-func (s *FactSource) stale(tx *store.Txn, q Query, out []Retired) ([]Retired, error) {
+func (s *FactSource) stale(tx *store.Txn, cr cardReader, q Query, out []Retired) ([]Retired, error) {
 	for _, sp := range tx.Partition().Spaces() {
 		tails, err := tx.Tails(sp, store.TableFactStale, nil)
 		if err != nil {
 			return nil, err
 		}
 		for i, n := len(tails)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
-			card, err := facts.ReadCard(tx, sp, tails[i][8:])
+			card, err := cr.read(sp, tails[i][8:])
 			if err != nil {
 				return nil, err
 			}
@@ -382,12 +421,12 @@ func (s *FactSource) stale(tx *store.Txn, q Query, out []Retired) ([]Retired, er
 
 // load reads fact id as of q's view from any of the partition's spaces:
 // its card's fields, and its value as text.
-func (s *FactSource) load(tx *store.Txn, q Query, id string) (facts.Fact, string, bool, error) {
+func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string) (facts.Fact, string, bool, error) {
 	if id == "" {
 		return facts.Fact{}, "", false, nil
 	}
 	for _, sp := range tx.Partition().Spaces() {
-		card, err := facts.ReadCard(tx, sp, id)
+		card, err := cr.read(sp, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}

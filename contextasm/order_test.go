@@ -130,7 +130,7 @@ func (w *orderWorld) service(t *testing.T, order []string, rng *rand.Rand) *cont
 	fs := facts.NewService(st, w.env.Clock, authority.MustDefaultOrder())
 	byName := map[string]contextasm.Source{
 		"environment": contextasm.EnvironmentSource{},
-		"facts":       &contextasm.FactSource{Index: search.New(), Order: authority.MustDefaultOrder(), Counter: cache, Visible: fs.Readable()},
+		"facts":       &contextasm.FactSource{Index: search.New(), Order: authority.MustDefaultOrder(), Counter: cache, Visible: fs.Readable(), Cards: facts.NewCards()},
 		"working":     contextasm.WorkingSource{},
 	}
 	var sources []contextasm.Source

@@ -1,10 +1,12 @@
 package facts
 
 import (
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/stategraph/stategraph/permissions"
@@ -196,13 +198,93 @@ func decodeCard(b []byte) (c Card, ok bool, err error) {
 	return c, true, nil
 }
 
-// putCard writes the card of f, in tx.
+// putCard writes the card of f, and a new card epoch of sp, in tx. The
+// epoch is a blind write: concurrent writers do not conflict on it.
 func putCard(tx *store.Txn, sp tenancy.Space, f Fact) error {
 	b, err := encodeCard(CardOf(f))
 	if err != nil {
 		return err
 	}
-	return tx.PutRaw(sp, store.TableFactCard, store.Suffix(nil).Raw(f.ID), b)
+	if err := tx.PutRaw(sp, store.TableFactCard, store.Suffix(nil).Raw(f.ID), b); err != nil {
+		return err
+	}
+	epoch := make([]byte, 12)
+	_, _ = rand.Read(epoch)
+	return tx.PutRaw(sp, store.TableFactCardEpoch, nil, epoch)
+}
+
+// Cards reads cards through a bounded in-memory cache. A space's cached
+// cards are used only while the card epoch the reader's snapshot holds is
+// the one they were read under: every card write changes the epoch in the
+// same transaction, so the cache never answers differently from the
+// store. It suits read-mostly spaces; a space written between two reads is
+// read again. It is safe for concurrent use.
+type Cards struct {
+	mu     sync.Mutex
+	spaces map[tenancy.Space]*spaceCards
+	n      int // cards cached over all spaces
+}
+
+type spaceCards struct {
+	epoch string
+	cards map[string]Card
+}
+
+// maxCachedCards bounds the cards a Cards holds (a few hundred bytes each).
+const maxCachedCards = 1 << 16
+
+// NewCards returns an empty card cache.
+func NewCards() *Cards { return &Cards{spaces: map[tenancy.Space]*spaceCards{}} }
+
+// Epoch returns the card epoch of sp as tx sees it, for Read; "" when the
+// space has none (no card written since epochs exist).
+func (cs *Cards) Epoch(tx *store.Txn, sp tenancy.Space) (string, error) {
+	b, err := tx.GetRaw(sp, store.TableFactCardEpoch, nil)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	return string(b), err
+}
+
+// Read returns ReadCard(tx, sp, id), from the cache when it holds the
+// card under epoch, the space's epoch in tx (from Epoch). With no epoch
+// nothing is cached.
+func (cs *Cards) Read(tx *store.Txn, sp tenancy.Space, epoch, id string) (Card, error) {
+	if epoch == "" {
+		return ReadCard(tx, sp, id)
+	}
+	cs.mu.Lock()
+	if s := cs.spaces[sp]; s != nil && s.epoch == epoch {
+		if c, ok := s.cards[id]; ok {
+			cs.mu.Unlock()
+			return c, nil
+		}
+	}
+	cs.mu.Unlock()
+	c, err := ReadCard(tx, sp, id)
+	if err != nil {
+		return c, err
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	s := cs.spaces[sp]
+	if s != nil && s.epoch != epoch {
+		cs.n -= len(s.cards)
+		s = nil
+	}
+	if cs.n >= maxCachedCards {
+		clear(cs.spaces)
+		cs.n, s = 0, nil
+	}
+	if s == nil {
+		s = &spaceCards{epoch: epoch, cards: map[string]Card{}}
+		cs.spaces[sp] = s
+	}
+	if _, ok := s.cards[id]; !ok {
+		s.cards[id] = c
+		cs.n++
+	}
+	return c, nil
 }
 
 // ReadCard returns the card of fact id in space sp, or store.ErrNotFound.

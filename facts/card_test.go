@@ -1,13 +1,16 @@
 package facts
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/store"
 )
 
 // normalized returns c with every time in UTC, as a decoded card has them.
@@ -84,4 +87,73 @@ func FuzzCard(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCardsFollowWrites reads cards through the cache between writes that
+// change them: a supersession, a derived fact flagged for review, a
+// forgotten fact. The cache never answers with a card the store has
+// replaced, and answers from memory while nothing changed.
+func TestCardsFollowWrites(t *testing.T) {
+	svc, st := newTestService(t)
+	caller := authority.Identity{UserID: "u", Org: "o", Authority: "manager", Kind: authority.KindAgent}
+	p := partition(t, caller)
+	write := func(in WriteInput) Fact {
+		t.Helper()
+		var out Fact
+		err := st.Update(context.Background(), p, func(tx *store.Txn) error {
+			var err error
+			out, err = svc.WriteTx(tx, caller, in)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	cards := NewCards()
+	read := func(f Fact) Card {
+		t.Helper()
+		var c Card
+		err := st.View(context.Background(), p, func(tx *store.Txn) error {
+			_, sp, err := svc.find(tx, f.ID)
+			if err != nil {
+				return err
+			}
+			epoch, err := cards.Epoch(tx, sp)
+			if err != nil {
+				return err
+			}
+			if epoch == "" {
+				t.Fatal("no card epoch after a write")
+			}
+			c, err = cards.Read(tx, sp, epoch, f.ID)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	base := write(WriteInput{Key: "budget", Value: []byte(`"$150,000"`)})
+	derived := write(WriteInput{Key: "remaining", Value: []byte(`"$50,000"`), DependsOn: []string{base.ID}})
+	if c := read(base); c.Text != "$150,000" || c.Fact.SupersededBy != "" {
+		t.Fatalf("card of the base = %+v", c)
+	}
+	if c := read(derived); c.Fact.NeedsReviewAt != nil {
+		t.Fatalf("derived fact needs review before its base changed: %+v", c)
+	}
+	if n := cards.n; n != 2 {
+		t.Fatalf("%d cards cached, want 2", n)
+	}
+	read(base) // from memory
+	if n := cards.n; n != 2 {
+		t.Fatalf("%d cards cached after a hit, want 2", n)
+	}
+	next := write(WriteInput{Key: "budget", Value: []byte(`"$120,000"`), Supersedes: base.ID})
+	if c := read(base); c.Fact.SupersededBy != next.ID || c.Fact.SupersededAt == nil {
+		t.Errorf("the cache answered with the card before the supersession: %+v", c.Fact)
+	}
+	if c := read(derived); c.Fact.NeedsReviewAt == nil {
+		t.Errorf("the cache answered with the card before the review flag: %+v", c.Fact)
+	}
 }
