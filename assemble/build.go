@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Labels that keep hypothetical and draft content from reading as real.
@@ -383,7 +386,41 @@ func heading(sec int) string { return "## " + sectionTitles[sec] }
 // clean makes s fit on one line: valid UTF-8, whitespace runs collapsed to
 // one space, no leading or trailing space.
 func clean(s string) string {
+	if isClean(s) {
+		return s // the common case, without allocating
+	}
 	return strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+}
+
+// isClean reports whether clean(s) == s: s is valid UTF-8, and its only
+// white space is single ASCII spaces between other characters.
+func isClean(s string) bool {
+	space := true // a leading space is not clean
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case ' ':
+				if space {
+					return false
+				}
+				space = true
+			case '\t', '\n', '\v', '\f', '\r':
+				return false
+			default:
+				space = false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && n == 1) || unicode.IsSpace(r) {
+			return false
+		}
+		space = false
+		i += n
+	}
+	return !space || s == ""
 }
 
 // keyValue renders "key: value", or whichever of the two is present.
@@ -411,7 +448,8 @@ func label(s Scope) string {
 
 func scoreReason(score float64) string {
 	if score > 0 {
-		return fmt.Sprintf("relevant (score %.2f)", score)
+		// strconv's 'f', 2 is what %.2f prints, without fmt's cost.
+		return "relevant (score " + strconv.FormatFloat(score, 'f', 2, 64) + ")"
 	}
 	return "no query match, fits budget"
 }
@@ -475,6 +513,7 @@ func envLine(a Attr) string { return "- " + keyValue(a.Key, a.Value) }
 // rest and ranks each group: score, then recency, then authority, then ID.
 // Hypothetical and draft constraints are not in force: they rank as facts.
 func splitFacts(fs []Fact) (cons, review, rest []Fact) {
+	rest = make([]Fact, 0, len(fs)) // most facts are plain
 	for _, f := range fs {
 		f.Score = finite(f.Score)
 		switch {

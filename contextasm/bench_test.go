@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -36,13 +37,16 @@ type benchServer struct {
 	http *httptest.Server
 	tok  string
 	dir  string
+	keep bool // the directory is STATEGRAPH_BENCH_DIR's: not removed
 }
 
 // close stops the server and removes its data directory.
 func (s *benchServer) close() {
 	s.http.Close()
 	_ = s.srv.Close()
-	_ = os.RemoveAll(s.dir)
+	if !s.keep {
+		_ = os.RemoveAll(s.dir)
+	}
 }
 
 // closeBenchServers closes every seeded server but keep.
@@ -89,10 +93,23 @@ func seeded(b *testing.B, n int) *benchServer {
 	}
 	clock := temporal.NewManual(apitest.Start)
 	// On disk, as in production; the directory outlives the benchmark
-	// runs of -count and is removed by TestMain.
-	dir, err := os.MkdirTemp("", "stategraph-bench-")
-	if err != nil {
-		b.Fatal(err)
+	// runs of -count and is removed by TestMain, unless
+	// STATEGRAPH_BENCH_DIR names a directory to keep it in: then a store
+	// seeded by an earlier run is reused as it is (seeding 100,000 facts
+	// takes minutes).
+	dir, keep, reuse := "", false, false
+	if base := os.Getenv("STATEGRAPH_BENCH_DIR"); base != "" {
+		dir, keep = filepath.Join(base, fmt.Sprintf("facts-%d", n)), true
+		_, err := os.Stat(filepath.Join(dir, seededMarker))
+		reuse = err == nil
+		if !reuse {
+			_ = os.RemoveAll(dir)
+		}
+	} else {
+		var err error
+		if dir, err = os.MkdirTemp("", "stategraph-bench-"); err != nil {
+			b.Fatal(err)
+		}
 	}
 	o := server.DefaultOptions(dir)
 	o.Store.SyncWrites = false
@@ -116,6 +133,12 @@ func seeded(b *testing.B, n int) *benchServer {
 	p, err := tenancy.For(caller)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if reuse {
+		clock.Advance(time.Duration(2*((n+15)/16)) * time.Second) // as seeding left it
+		s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir, keep: keep}
+		benchServers[n] = s
+		return s
 	}
 	fs := pipeline.New(pipeline.Options{
 		Store: srv.Store(), Clock: clock, Facts: facts.NewService(srv.Store(), clock, authority.MustDefaultOrder()), Index: search.New(),
@@ -164,10 +187,18 @@ func seeded(b *testing.B, n int) *benchServer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir}
+	if keep {
+		if err := os.WriteFile(filepath.Join(dir, seededMarker), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir, keep: keep}
 	benchServers[n] = s
 	return s
 }
+
+// seededMarker marks a kept benchmark store as completely seeded.
+const seededMarker = "SEEDED"
 
 // BenchmarkAssembleContext measures assembleContext over HTTP at budget
 // 8000 for a caller with 1,000 and 100,000 valid facts (and as many

@@ -1,13 +1,24 @@
-// Package contextasm assembles the context of assembleContext: it gathers
-// the caller's candidate records from the store in one read transaction,
-// as of the requested view, scores them against the query with the BM25
-// index, and hands them to assemble.Build, which packs them into the
-// token budget with their provenance.
+// Package contextasm assembles the context of assembleContext in three
+// steps:
 //
-// Gathering is split into Sources, one per kind of record (facts, the
-// session's working set and turns, environment entries). A new kind of
-// record, such as state assertions, is one more Source; permission
-// filtering is the facts source's Visibility.
+//   - gather: each Source (facts, the session's working set and turns,
+//     environment entries; the environment providers too) reads its kind
+//     of record, as of the requested view, in one shared read transaction,
+//     and returns its own typed Candidates. Sources share no state: they
+//     get a copy of the Query and return a result, so their order cannot
+//     change anything;
+//   - relate: Relate combines the candidate sets, pure and in a canonical
+//     order: it removes what is superseded, expired, withheld or out of
+//     scope, recording each exclusion with its reason (turns restating a
+//     retired value, hypothetical content for a real query, a fact the
+//     caller may not read), and scores the working set and the turns;
+//   - pack: assemble.Build packs the result into the token budget with its
+//     provenance, and Related.Prune drops the supersessions of facts that
+//     did not make it into the text.
+//
+// A new kind of record, such as state assertions, is one more Source and
+// one more rule in Relate; permission filtering is the facts source's
+// Visibility.
 package contextasm
 
 import (
@@ -41,7 +52,8 @@ type Input struct {
 	View      temporal.View
 }
 
-// Query is what every Source sees of a request.
+// Query is what every Source sees of a request. Sources receive a copy
+// and must not modify what its slices hold.
 type Query struct {
 	Caller    authority.Identity
 	Text      string
@@ -52,29 +64,15 @@ type Query struct {
 	// Now is the time the context is for: the view's asOf, else its
 	// knownAt, else the clock.
 	Now time.Time
-	// Retired lists values that facts gathered for this query superseded;
-	// the facts source fills it, the working-set source reads it.
-	Retired []Retired
-
-	// successor maps a superseded fact reported because a candidate
-	// replaced it to that candidate.
-	successor map[string]string
 }
 
-// Retired is a superseded fact's value, the value of the head that
-// replaced it, and when it was superseded.
-type Retired struct {
-	ID    string
-	Value string
-	New   string
-	At    time.Time
-}
-
-// Source contributes candidates to an assembly. Gather runs inside the
-// request's read transaction, bound to the caller's partition; it adds to
-// in (records, exclusions, the withheld count) and must not keep tx.
+// Source gathers one kind of candidate for an assembly. Gather runs inside
+// the request's read transaction, bound to the caller's partition, and
+// returns what it found; it must not keep tx, and shares no state with
+// other sources, so their order cannot change the result. Sources may run
+// in any order.
 type Source interface {
-	Gather(tx *store.Txn, q *Query, in *assemble.Input) error
+	Gather(tx *store.Txn, q Query) (Candidates, error)
 }
 
 // Service assembles contexts. It is safe for concurrent use.
@@ -116,7 +114,9 @@ func (in Input) validate() error {
 	return nil
 }
 
-// Assemble builds the caller's context for in.
+// Assemble builds the caller's context for in: gather (every Source, in
+// one read transaction, plus the environment providers), relate (Relate),
+// pack (assemble.Build).
 func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, error) {
 	if err := in.validate(); err != nil {
 		return assemble.Output{}, err
@@ -126,96 +126,54 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 		return assemble.Output{}, err
 	}
 	// The instant the context is assembled for: asOf, else knownAt, else now.
-	q := &Query{Caller: caller, Text: in.Query, Terms: QueryTerms(in.Query), SessionID: in.SessionID, Budget: in.Budget, View: in.View, Now: in.View.Instant(s.clock.Now())}
+	q := Query{Caller: caller, Text: in.Query, Terms: QueryTerms(in.Query), SessionID: in.SessionID, Budget: in.Budget, View: in.View, Now: in.View.Instant(s.clock.Now())}
 
 	// Providers answer about the present only: a view of the past cannot
 	// call them, and says so.
-	type fetched struct {
-		sig    []environment.Signal
-		issues []string
-	}
-	var provDone chan fetched
+	var provDone chan Candidates
 	if s.fetcher.Len() > 0 && in.View.Current() {
-		provDone = make(chan fetched, 1)
+		provDone = make(chan Candidates, 1)
 		go func() {
 			sig, issues := s.fetcher.Fetch(ctx)
-			provDone <- fetched{sig, issues}
+			provDone <- providerCandidates(sig, issues)
 		}()
 	}
 
-	bi := assemble.Input{
-		Budget:   in.Budget,
-		Identity: identity(caller),
-	}
-	if in.FactShare != nil {
-		bi.FactShare = *in.FactShare
-	}
+	sets := make([]Candidates, len(s.sources), len(s.sources)+1)
 	err = s.store.View(ctx, p, func(tx *store.Txn) error {
-		for _, src := range s.sources {
-			if err := src.Gather(tx, q, &bi); err != nil {
+		for i, src := range s.sources {
+			c, err := src.Gather(tx, q)
+			if err != nil {
 				return err
 			}
+			sets[i] = c
 		}
 		return nil
 	})
 	if provDone != nil {
-		f := <-provDone
-		bi.Environment = mergeSignals(bi.Environment, f.sig)
-		bi.EnvIssues = append(bi.EnvIssues, f.issues...)
+		sets = append(sets, <-provDone)
 	} else if s.fetcher.Len() > 0 {
-		bi.EnvIssues = append(bi.EnvIssues, "providers not called for a view of the past")
+		sets = append(sets, Candidates{Notes: []string{"providers not called for a view of the past"}})
 	}
 	if err != nil {
 		return assemble.Output{}, err
 	}
-	return dropUnrelated(assemble.Build(bi, s.counter), q.successor), nil
+	r := Relate(q, sets...)
+	share := 0.0
+	if in.FactShare != nil {
+		share = *in.FactShare
+	}
+	return r.Prune(assemble.Build(r.Input(in.Budget, share, identity(caller)), s.counter)), nil
 }
 
-// dropUnrelated removes from out the superseded facts reported only
-// because a candidate replaced them, when that candidate is not in the
-// text: provenance names what the text's facts replaced, not what every
-// candidate did.
-func dropUnrelated(out assemble.Output, successor map[string]string) assemble.Output {
-	if len(successor) == 0 {
-		return out
-	}
-	in := make(map[string]bool, len(out.Included))
-	for _, i := range out.Included {
-		if i.Kind == assemble.KindFact {
-			in[i.ID] = true
-		}
-	}
-	kept := out.Excluded[:0]
-	for _, e := range out.Excluded {
-		if succ, ok := successor[e.ID]; ok && e.Kind == assemble.KindFact && e.Reason == assemble.ReasonSuperseded && !in[succ] {
-			continue
-		}
-		kept = append(kept, e)
-	}
-	out.Excluded = kept
-	return out
-}
-
-// mergeSignals adds provider signals to the environment; a signal replaces
-// a stored entry of the same key, being fresher.
-func mergeSignals(env []assemble.Attr, sig []environment.Signal) []assemble.Attr {
-	if len(sig) == 0 {
-		return env
-	}
-	fresh := make(map[string]bool, len(sig))
+// providerCandidates returns provider signals as fresh environment
+// entries, and their problems as notes.
+func providerCandidates(sig []environment.Signal, issues []string) Candidates {
+	c := Candidates{Notes: issues}
 	for _, s := range sig {
-		fresh[s.Key] = true
+		c.Environment = append(c.Environment, EnvCandidate{Attr: assemble.Attr{Key: s.Key, Value: s.Value}, Fresh: true})
 	}
-	out := env[:0:0]
-	for _, a := range env {
-		if !fresh[a.Key] {
-			out = append(out, a)
-		}
-	}
-	for _, s := range sig {
-		out = append(out, assemble.Attr{Key: s.Key, Value: s.Value})
-	}
-	return out
+	return c
 }
 
 func identity(c authority.Identity) assemble.Identity {
@@ -251,10 +209,11 @@ func QueryTerms(q string) []string {
 type EnvironmentSource struct{}
 
 // Gather implements Source.
-func (EnvironmentSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
+func (EnvironmentSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
+	var c Candidates
 	live, expired, superseded, err := environment.CurrentTx(tx, q.View, q.Now)
 	if err != nil {
-		return err
+		return c, err
 	}
 	tz := ""
 	for _, e := range live {
@@ -262,16 +221,16 @@ func (EnvironmentSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) err
 			tz = e.Value
 			continue
 		}
-		in.Environment = append(in.Environment, assemble.Attr{Key: e.Key, Value: e.Value})
+		c.Environment = append(c.Environment, EnvCandidate{Attr: assemble.Attr{Key: e.Key, Value: e.Value}})
 	}
 	for k, v := range environment.Clock(q.Now, tz) {
-		in.Environment = append(in.Environment, assemble.Attr{Key: k, Value: v})
+		c.Environment = append(c.Environment, EnvCandidate{Attr: assemble.Attr{Key: k, Value: v}})
 	}
 	for _, e := range expired {
-		in.Excluded = append(in.Excluded, assemble.Exclusion{ID: e.Key, Kind: assemble.KindEnvironment, Reason: assemble.ReasonExpired})
+		c.Excluded = append(c.Excluded, assemble.Exclusion{ID: e.Key, Kind: assemble.KindEnvironment, Reason: assemble.ReasonExpired})
 	}
 	for _, e := range superseded {
-		in.Excluded = append(in.Excluded, assemble.Exclusion{ID: e.Key, Kind: assemble.KindEnvironment, Reason: assemble.ReasonSuperseded})
+		c.Excluded = append(c.Excluded, assemble.Exclusion{ID: e.Key, Kind: assemble.KindEnvironment, Reason: assemble.ReasonSuperseded})
 	}
-	return nil
+	return c, nil
 }

@@ -2,9 +2,10 @@ package contextasm
 
 import (
 	"cmp"
-	"fmt"
+	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
@@ -34,15 +35,19 @@ const (
 // Visibility decides whether the caller may see a fact; a fact it refuses
 // is withheld: counted, never described. Permission filtering plugs in
 // here. It decides from the fact's read restriction (RestrictedTo) alone:
-// for facts it only has to vet, the source passes a Fact holding just the
-// ID and the restriction, to spare decoding the rest.
+// the source passes the fields of the fact's card (facts.Card), or, for
+// facts it only has to vet, just the ID and the restriction.
 type Visibility interface {
 	Visible(caller authority.Identity, f facts.Fact) bool
 }
 
 // FactSource gathers persistent facts (layer 2): BM25 candidates from the
 // index, every active constraint, and every valid fact of a small
-// partition; then it keeps those valid in the view and in scope.
+// partition, each read from its card as it stands in the view, with
+// whether the caller may read it (and its predecessor). It also returns
+// the values its facts retired, for the turns that state them. Relate
+// decides what is kept; the source applies the same rule (factVerdict)
+// only to know when the budget is spent and it can stop loading.
 type FactSource struct {
 	Index *search.Index
 	Order *authority.Order
@@ -54,183 +59,251 @@ type FactSource struct {
 	// budget (Build can place no more than that). A cached counter makes
 	// this a lookup for lines seen before.
 	Counter assemble.Counter
+	// Cards caches the cards of read-mostly spaces; nil reads every card
+	// from the store.
+	Cards *facts.Cards
 }
 
+// cardReader reads cards for one Gather: through s.Cards under the
+// epochs tx sees, or from the store.
+type cardReader struct {
+	cards  *facts.Cards
+	tx     *store.Txn
+	epochs map[tenancy.Space]string
+}
+
+func (s *FactSource) cardReader(tx *store.Txn) (cardReader, error) {
+	r := cardReader{cards: s.Cards, tx: tx}
+	if s.Cards == nil {
+		return r, nil
+	}
+	r.epochs = map[tenancy.Space]string{}
+	for _, sp := range tx.Partition().Spaces() {
+		e, err := s.Cards.Epoch(tx, sp)
+		if err != nil {
+			return r, err
+		}
+		r.epochs[sp] = e
+	}
+	return r, nil
+}
+
+// read returns the card of fact id in sp, or store.ErrNotFound.
+func (r cardReader) read(sp tenancy.Space, id string) (facts.Card, error) {
+	if r.cards == nil {
+		return facts.ReadCard(r.tx, sp, id)
+	}
+	return r.cards.Read(r.tx, sp, r.epochs[sp], id)
+}
+
+// candidate is an index hit before its fact is loaded.
 type candidate struct {
-	p      search.Posting
+	id     string
+	at     time.Time // recorded
 	score  float64
+	space  int  // index in the partition's spaces
 	always bool // a constraint, or a fact of a small partition
 }
 
-// Gather implements Source.
-func (s *FactSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
+// Gather implements Source. Candidates are loaded in rank order:
+// constraints (and every fact of a small partition) always, relevance
+// candidates until the lines of those Relate would keep exceed the budget.
+func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	bm := s.BM25
 	if bm.K1 == 0 {
 		bm = search.DefaultBM25()
 	}
 	spaces := tx.Partition().Spaces()
-	stats, err := s.Index.Stats(tx, spaces, q.Terms, q.View)
-	if err != nil {
-		return err
+	// Statistics per space (to skip the scans of spaces that cannot
+	// answer) and over the partition (for the scores).
+	per := make([]search.Stats, len(spaces))
+	stats := search.Stats{DF: make(map[string]int, len(q.Terms))}
+	for i, sp := range spaces {
+		st, err := s.Index.Stats(tx, []tenancy.Space{sp}, q.Terms, q.View)
+		if err != nil {
+			return Candidates{}, err
+		}
+		per[i] = st
+		stats.Docs += st.Docs
+		stats.Length += st.Length
+		for t, n := range st.DF {
+			stats.DF[t] += n
+		}
 	}
 	avg := stats.AvgLen()
-	cands := map[string]*candidate{}
-	get := func(p search.Posting) *candidate {
-		c, ok := cands[p.ID]
-		if !ok {
-			c = &candidate{p: p}
-			cands[p.ID] = c
-		}
-		return c
+	hint := 16 // the candidates to expect: the terms' postings, bounded
+	for _, t := range q.Terms {
+		hint += min(stats.DF[t], PerTermPostings)
 	}
-	for _, sp := range spaces {
+	hint = min(hint, 4*PerTermPostings)
+	cands := make([]candidate, 0, hint)
+	at := make(map[string]int, hint) // ID -> index in cands
+	var space int                    // the space being scanned
+	get := func(p search.Posting) *candidate {
+		i, ok := at[p.ID]
+		if !ok {
+			i = len(cands)
+			at[p.ID] = i
+			cands = append(cands, candidate{id: p.ID, at: p.RecordedAt, space: space})
+		}
+		return &cands[i]
+	}
+	current := q.View.Current()
+	for i, sp := range spaces {
+		space = i
+		if per[i].Docs == 0 && current {
+			continue // nothing live in this space
+		}
 		// Terms in sorted order, so a document's score is summed in the
 		// same order on every call.
 		for _, t := range q.Terms {
 			df := stats.DF[t]
-			if df == 0 {
+			if df == 0 || per[i].DF[t] == 0 {
 				continue
 			}
-			err := s.Index.Postings(tx, sp, t, q.View, PerTermPostings, func(p search.Posting) bool {
+			score := func(p search.Posting) bool {
 				get(p).score += bm.Term(df, stats.Docs, avg, p.Len, p.TF)
 				return true
-			})
+			}
+			var err error
+			if current && df <= PerTermPostings {
+				// Every posting is taken: scan in the cheap direction.
+				err = s.Index.Live(tx, sp, t, score)
+			} else {
+				err = s.Index.Postings(tx, sp, t, q.View, PerTermPostings, score)
+			}
 			if err != nil {
-				return err
+				return Candidates{}, err
 			}
 		}
-		err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, MaxConstraints, func(p search.Posting) bool {
+		always := func(p search.Posting) bool {
 			get(p).always = true
 			return true
-		})
-		if err != nil {
-			return err
+		}
+		if err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, MaxConstraints, always); err != nil {
+			return Candidates{}, err
 		}
 		if stats.Docs <= SmallPartition {
-			err := s.Index.Postings(tx, sp, search.TermAll, q.View, SmallPartition+1, func(p search.Posting) bool {
-				get(p).always = true
-				return true
-			})
+			var err error
+			if current {
+				err = s.Index.Live(tx, sp, search.TermAll, always)
+			} else {
+				err = s.Index.Postings(tx, sp, search.TermAll, q.View, SmallPartition+1, always)
+			}
 			if err != nil {
-				return err
+				return Candidates{}, err
 			}
 		}
 	}
-	ranked := make([]*candidate, 0, len(cands))
-	for _, c := range cands {
-		ranked = append(ranked, c)
+	ranked := make([]*candidate, len(cands))
+	for i := range cands {
+		ranked[i] = &cands[i]
 	}
 	slices.SortFunc(ranked, func(a, b *candidate) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), b.p.RecordedAt.Compare(a.p.RecordedAt), strings.Compare(a.p.ID, b.p.ID))
+		return cmp.Or(cmp.Compare(b.score, a.score), b.at.Compare(a.at), strings.Compare(a.id, b.id))
 	})
 
-	excluded := map[string]assemble.Reason{}
-	included := map[string]bool{}
-	near := map[string]tenancy.Space{} // a predecessor's likely space: its successor's
+	// With no restricted fact in the partition, every predecessor can be
+	// named without looking it up.
+	restricted := s.Visible != nil
+	if restricted {
+		var err error
+		if restricted, err = facts.AnyRestricted(tx); err != nil {
+			return Candidates{}, err
+		}
+	}
+	cr, err := s.cardReader(tx)
+	if err != nil {
+		return Candidates{}, err
+	}
+	var c Candidates
+	hyp := AboutHypothetical(q.Text)
+	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
-	for _, c := range ranked {
-		if !c.always {
+	for _, rc := range ranked {
+		if !rc.always {
 			if estimate > q.Budget || relevant >= MaxRelevant {
 				continue
 			}
 			relevant++
 		}
-		raw, found, err := facts.LoadTx(tx, c.p.Space, c.p.ID)
-		if err != nil {
-			return err
-		}
-		if !found {
+		card, err := cr.read(spaces[rc.space], rc.id)
+		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
-		f, ok := raw.In(q.View)
+		if err != nil {
+			return c, err
+		}
+		f, ok := card.Fact.In(q.View)
 		if !ok {
 			continue
 		}
-		switch {
-		case s.Visible != nil && !s.Visible.Visible(q.Caller, f):
-			// First: a withheld fact is only counted, never named, not
-			// even as superseded or expired.
-			in.Withheld++
-			continue
-		case !f.IsValid() && f.SupersededBy != "":
-			excluded[f.ID] = assemble.ReasonSuperseded
-			continue
-		case !f.IsValid():
-			excluded[f.ID] = assemble.ReasonExpired
-			continue
-		case (f.Scope == facts.ScopeSession || f.Scope == facts.ScopeTask) && (q.SessionID == "" || f.ScopeID != q.SessionID):
-			excluded[f.ID] = assemble.ReasonOutOfScope
-			continue
-		case !f.Scope.Real() && !AboutHypothetical(q.Text):
-			excluded[f.ID] = assemble.ReasonOutOfScope
+		if s.Visible != nil && !s.Visible.Visible(q.Caller, f) {
+			// Withheld: only its ID travels, to be counted once.
+			c.Facts = append(c.Facts, FactCandidate{Fact: assemble.Fact{ID: f.ID}})
 			continue
 		}
-		val := f.ValueText()
-		if !c.always {
-			estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+		val := card.Text
+		fc := FactCandidate{
+			Fact: assemble.Fact{
+				ID: f.ID, Key: f.Key, Value: val, Scope: assemble.Scope(f.Scope),
+				IsConstraint: f.IsConstraint, ConstraintType: strings.ToLower(f.ConstraintType),
+				NeedsReview: f.NeedsReview() || Invalidated(val), Authority: s.Order.Rank(f.Source.Authority),
+				RecordedAt: f.RecordedAt, ValidFrom: f.ValidFrom, Score: rc.score,
+			},
+			ScopeID: f.ScopeID, Visible: true,
+			Valid: f.IsValid(), Superseded: f.SupersededBy != "",
+			Supersedes: f.Supersedes, PredecessorVisible: true,
 		}
-		included[f.ID] = true
-		if f.Supersedes != "" {
-			if _, seen := excluded[f.Supersedes]; !seen {
-				excluded[f.Supersedes] = assemble.ReasonSuperseded
-				near[f.Supersedes] = c.p.Space
-				if q.successor == nil {
-					q.successor = map[string]string{}
+		if factVerdict(q, hyp, fc) == "" {
+			if !rc.always {
+				estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+			}
+			if f.Supersedes != "" && restricted {
+				if near == nil {
+					near = map[string]tenancy.Space{}
 				}
-				q.successor[f.Supersedes] = f.ID
+				if _, ok := near[f.Supersedes]; !ok {
+					near[f.Supersedes] = spaces[rc.space]
+				}
 			}
 		}
-		in.Facts = append(in.Facts, assemble.Fact{
-			ID: f.ID, Key: f.Key, Value: val, Scope: assemble.Scope(f.Scope),
-			IsConstraint: f.IsConstraint, ConstraintType: strings.ToLower(f.ConstraintType),
-			NeedsReview: f.NeedsReview() || Invalidated(val), Authority: s.Order.Rank(f.Source.Authority),
-			RecordedAt: f.RecordedAt, ValidFrom: f.ValidFrom, Score: c.score,
-		})
+		c.Facts = append(c.Facts, fc)
 	}
 	if q.SessionID != "" {
-		if err := s.retired(tx, q, excluded, included); err != nil {
-			return err
-		}
-	}
-	ids := make([]string, 0, len(excluded))
-	for id := range excluded {
-		if !included[id] {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	restricted := s.Visible != nil
-	if restricted {
+		// The values the kept facts retired, for the turns that state
+		// them. A predecessor's value counts even when the caller may not
+		// read it: it only keeps the caller's own turns out.
 		var err error
-		if restricted, err = facts.AnyRestricted(tx); err != nil {
-			return err
+		if c.Retired, err = s.retired(tx, cr, q, relateFacts(q, c.Facts).superseded()); err != nil {
+			return c, err
 		}
 	}
-	for _, id := range ids {
-		// With no restricted fact in the partition, all can be named.
-		if restricted {
-			shown, err := s.shown(tx, q, id, near[id])
-			if err != nil {
-				return err
-			}
-			if !shown {
-				// A fact the caller may not read, superseded by one they
-				// may: counted, not named.
-				in.Withheld++
-				continue
-			}
-		}
-		in.Excluded = append(in.Excluded, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: excluded[id]})
+	if !restricted {
+		return c, nil
 	}
-	return nil
+	for i := range c.Facts {
+		fc := &c.Facts[i]
+		if fc.Supersedes == "" || !fc.Visible || factVerdict(q, hyp, *fc) != "" {
+			continue
+		}
+		var err error
+		if fc.PredecessorVisible, err = s.shown(tx, cr, q, fc.Supersedes, near[fc.Supersedes]); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
 }
 
 // invalidMarkers open a value that declares itself void.
 var invalidMarkers = []string{"[INVALIDATED", "[INVALID", "[RETRACTED", "[OBSOLETE", "[VOID", "[SUPERSEDED", "[DEPRECATED", "[WITHDRAWN"}
 
+// maxMarker is the length of the longest invalid marker.
+const maxMarker = len("[INVALIDATED")
+
 // shown reports whether the caller of q may see fact id (one a candidate
 // superseded, which was not itself checked).
-func (s *FactSource) shown(tx *store.Txn, q *Query, id string, hint tenancy.Space) (bool, error) {
+func (s *FactSource) shown(tx *store.Txn, cr cardReader, q Query, id string, hint tenancy.Space) (bool, error) {
 	if s.Visible == nil {
 		return true, nil
 	}
@@ -240,15 +313,14 @@ func (s *FactSource) shown(tx *store.Txn, q *Query, id string, hint tenancy.Spac
 		spaces = append([]tenancy.Space{hint}, spaces...)
 	}
 	for _, sp := range spaces {
-		// Only the read restriction matters here: decode nothing else.
-		r, found, err := facts.RestrictionTx(tx, sp, id)
+		card, err := cr.read(sp, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
 		if err != nil {
 			return false, err
 		}
-		if !found {
-			continue
-		}
-		return s.Visible.Visible(q.Caller, facts.Fact{ID: id, RestrictedTo: r}), nil
+		return s.Visible.Visible(q.Caller, facts.Fact{ID: id, RestrictedTo: card.Fact.RestrictedTo}), nil
 	}
 	return false, nil
 }
@@ -258,7 +330,19 @@ func (s *FactSource) shown(tx *store.Txn, q *Query, id string, hint tenancy.Spac
 // for recalculation by key, its value withheld, like a fact whose base was
 // superseded.
 func Invalidated(value string) bool {
-	v := strings.ToUpper(strings.TrimSpace(value))
+	// strings.ToUpper maps rune to rune, so the markers (at most
+	// maxMarker ASCII letters) can only match the first maxMarker runes:
+	// upper-case those alone.
+	v := strings.TrimSpace(value)
+	n := 0
+	for i := range v {
+		if n == maxMarker {
+			v = v[:i]
+			break
+		}
+		n++
+	}
+	v = strings.ToUpper(v)
 	for _, m := range invalidMarkers {
 		if strings.HasPrefix(v, m) {
 			return true
@@ -274,90 +358,83 @@ const (
 	retiredDepth = 5
 )
 
-// retired records on q the values that candidates superseded, following
-// each chain back a few links, so that turns still stating them are not
-// replayed. Each carries the value of the fact that replaced it.
-func (s *FactSource) retired(tx *store.Txn, q *Query, excluded map[string]assemble.Reason, included map[string]bool) error {
-	var ids []string
-	for id, r := range excluded {
-		if r == assemble.ReasonSuperseded && !included[id] {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
+// retired returns the values of the facts ids, superseded in q's view,
+// following each chain back a few links, so that turns still stating them
+// are not replayed, and the latest writes stored stale. Each carries the
+// value of the fact that replaced it.
+func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string) ([]Retired, error) {
 	if len(ids) > maxRetired {
 		ids = ids[:maxRetired]
 	}
+	var out []Retired
 	seen := map[string]bool{}
 	for _, id := range ids {
 		newer := ""
 		for depth := 0; id != "" && depth < retiredDepth && !seen[id]; depth++ {
 			seen[id] = true
-			f, ok, err := s.load(tx, q, id)
+			f, text, ok, err := s.load(tx, cr, q, id)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !ok || f.SupersededAt == nil {
 				break
 			}
 			if newer == "" {
-				if head, ok, err := s.load(tx, q, f.SupersededBy); err != nil {
-					return err
-				} else if ok && !Invalidated(head.ValueText()) {
+				if _, head, ok, err := s.load(tx, cr, q, f.SupersededBy); err != nil {
+					return nil, err
+				} else if ok && !Invalidated(head) {
 					// A head that declares itself void states
 					// nothing current.
-					newer = head.ValueText()
+					newer = head
 				}
 			}
-			q.Retired = append(q.Retired, Retired{ID: f.ID, Value: f.ValueText(), New: newer, At: *f.SupersededAt})
+			out = append(out, Retired{ID: f.ID, Value: text, New: newer, At: *f.SupersededAt})
 			id = f.Supersedes
 		}
 	}
-	return s.stale(tx, q)
+	return s.stale(tx, cr, q, out)
 }
 
-// stale adds to q's retired values the latest writes stored invalid from
-// birth (restating a replaced value, or an outranked instruction), so that
-// turns repeating them are not replayed either.
-func (s *FactSource) stale(tx *store.Txn, q *Query) error {
+// stale adds to out the latest writes stored invalid from birth
+// (restating a replaced value, or an outranked instruction), so that turns
+// repeating them are not replayed either.
+func (s *FactSource) stale(tx *store.Txn, cr cardReader, q Query, out []Retired) ([]Retired, error) {
 	for _, sp := range tx.Partition().Spaces() {
 		ids, err := facts.StaleIDsTx(tx, sp)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for i, n := len(ids)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
-			raw, found, err := facts.LoadTx(tx, sp, ids[i])
+			card, err := cr.read(sp, ids[i])
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if !found {
-				return fmt.Errorf("contextasm: stale fact %s: %w", ids[i], store.ErrNotFound)
-			}
-			f, ok := raw.In(q.View)
+			f, ok := card.Fact.In(q.View)
 			if !ok || f.Stale == nil || (s.Visible != nil && !s.Visible.Visible(q.Caller, f)) {
 				continue
 			}
-			q.Retired = append(q.Retired, Retired{ID: f.ID, Value: f.ValueText(), New: f.Stale.ReplacedBy, At: f.RecordedAt})
+			out = append(out, Retired{ID: f.ID, Value: card.Text, New: f.Stale.ReplacedBy, At: f.RecordedAt})
 		}
 	}
-	return nil
+	return out, nil
 }
 
-// load reads fact id as of q's view from any of the partition's spaces.
-func (s *FactSource) load(tx *store.Txn, q *Query, id string) (facts.Fact, bool, error) {
+// load reads fact id as of q's view from any of the partition's spaces:
+// its card's fields, and its value as text.
+func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string) (facts.Fact, string, bool, error) {
 	if id == "" {
-		return facts.Fact{}, false, nil
+		return facts.Fact{}, "", false, nil
 	}
 	for _, sp := range tx.Partition().Spaces() {
-		raw, found, err := facts.LoadTx(tx, sp, id)
-		if err != nil {
-			return facts.Fact{}, false, err
-		}
-		if !found {
+		card, err := cr.read(sp, id)
+		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
-		f, ok := raw.In(q.View)
-		return f, ok, nil
+		if err != nil {
+			return facts.Fact{}, "", false, err
+		}
+		f, ok := card.Fact.In(q.View)
+		return f, card.Text, ok, nil
 	}
-	return facts.Fact{}, false, nil
+	return facts.Fact{}, "", false, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/detect"
-	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
 )
@@ -20,87 +19,43 @@ const RecentTurns = 50
 const minStaleValue = 3
 
 // WorkingSource gathers the session's working set (layer 3): its live
-// items and its recent turns, scored against the query. Expired items and
-// turns are excluded as EXPIRED; turns marked superseded, or recorded
-// before a value they state was superseded, as SUPERSEDED: they are not
-// replayed.
-type WorkingSource struct {
-	BM25 search.BM25
-}
+// items, its expired ones (excluded as EXPIRED), and its recent turns with
+// what the view knows of them. Relate decides which turns are replayed.
+type WorkingSource struct{}
 
 // Gather implements Source.
-func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error {
+func (WorkingSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
+	var c Candidates
 	if q.SessionID == "" {
-		return nil
-	}
-	bm := s.BM25
-	if bm.K1 == 0 {
-		bm = search.DefaultBM25()
+		return c, nil
 	}
 	live, expired, err := session.ItemsTx(tx, q.SessionID, q.View, q.Now)
 	if err != nil {
-		return err
+		return c, err
 	}
-	docs := make([]string, len(live))
-	for i, it := range live {
-		docs[i] = it.Key + " " + it.Value
-	}
-	scores := bm.ScoreDocs(q.Text, docs)
-	real := !AboutHypothetical(q.Text)
-	for i, it := range live {
-		if real && !it.Scope.Real() {
-			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: it.ID, Kind: assemble.KindWorkItem, Reason: assemble.ReasonOutOfScope})
-			continue
-		}
-		in.Working = append(in.Working, assemble.WorkItem{
+	c.Items = make([]ItemCandidate, 0, len(live))
+	for _, it := range live {
+		c.Items = append(c.Items, ItemCandidate{Item: assemble.WorkItem{
 			ID: it.ID, Key: it.Key, Value: it.Value, ItemType: assemble.ItemType(it.ItemType),
-			Scope: assemble.Scope(it.Scope), Priority: it.Priority, At: it.RecordedAt, Score: scores[i],
-		})
+			Scope: assemble.Scope(it.Scope), Priority: it.Priority, At: it.RecordedAt,
+		}})
 	}
 	for _, it := range expired {
-		in.Excluded = append(in.Excluded, assemble.Exclusion{ID: it.ID, Kind: assemble.KindWorkItem, Reason: assemble.ReasonExpired})
+		c.Excluded = append(c.Excluded, assemble.Exclusion{ID: it.ID, Kind: assemble.KindWorkItem, Reason: assemble.ReasonExpired})
 	}
-
 	turns, err := session.TurnsTx(tx, q.SessionID, q.View, RecentTurns)
 	if err != nil {
-		return err
+		return c, err
 	}
-	var keep []session.Turn
-	aside := Asides(turns)
-	var current []string // values that hold now (not ones flagged for recalculation)
-	for _, f := range in.Facts {
-		if !f.NeedsReview {
-			current = append(current, f.Value)
-		}
+	c.Turns = make([]TurnCandidate, 0, len(turns))
+	for _, t := range turns {
+		c.Turns = append(c.Turns, TurnCandidate{
+			Turn:    assemble.Turn{ID: t.ID, Speaker: string(t.Speaker), Text: t.Text, At: t.At},
+			Scope:   assemble.Scope(t.Scope),
+			Expired: t.Expired(q.Now), Superseded: t.SupersededIn(q.View),
+		})
 	}
-	for i, t := range turns {
-		switch {
-		case real && t.Scope != "" && !t.Scope.Real():
-			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
-		case aside[i]:
-			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
-		case t.Expired(q.Now):
-			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonExpired})
-		case t.SupersededIn(q.View) || states(t, q.Retired, current):
-			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonSuperseded})
-		default:
-			// Questions are not state: only what a turn states is replayed.
-			if t.Text = detect.Statements(t.Text); t.Text == "" {
-				in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
-				continue
-			}
-			keep = append(keep, t)
-		}
-	}
-	docs = make([]string, len(keep))
-	for i, t := range keep {
-		docs[i] = t.Text
-	}
-	scores = bm.ScoreDocs(q.Text, docs)
-	for i, t := range keep {
-		in.Turns = append(in.Turns, assemble.Turn{ID: t.ID, Speaker: string(t.Speaker), Text: t.Text, At: t.At, Score: scores[i]})
-	}
-	return nil
+	return c, nil
 }
 
 // Conversation markers of an interruption and of the return from it.
@@ -109,20 +64,20 @@ var (
 	reAsideEnd   = regexp.MustCompile(`(?i)\b(?:enough \w+(?: \w+){0,3} for now|let's talk about (?:the )?real|back to|returning to|return to|resuming|continuing (?:with|the|our)?|where were we|as i was saying)\b`)
 )
 
-// Asides marks the turns of closed interruptions and explorations: from a
-// turn opening one ("Hold on - ...", "This is just exploratory") up to, not
-// including, the turn returning from it ("Back to the PR review", "that's
-// enough estimation for now"). They belong to the interruption, not to the
-// resumed topic, so they are not replayed; an interruption still open is
-// the current topic and stays.
-func Asides(turns []session.Turn) []bool {
+// Asides marks the turns (their texts, oldest first) of closed
+// interruptions and explorations: from a turn opening one ("Hold on - ...",
+// "This is just exploratory") up to, not including, the turn returning
+// from it ("Back to the PR review", "that's enough estimation for now").
+// They belong to the interruption, not to the resumed topic, so they are
+// not replayed; an interruption still open is the current topic and stays.
+func Asides(turns []string) []bool {
 	out := make([]bool, len(turns))
 	start := -1
 	for i, t := range turns {
 		switch {
-		case start < 0 && reAsideStart.MatchString(t.Text):
+		case start < 0 && reAsideStart.MatchString(t):
 			start = i
-		case start >= 0 && reAsideEnd.MatchString(t.Text):
+		case start >= 0 && reAsideEnd.MatchString(t):
 			for j := start; j < i; j++ {
 				out[j] = true
 			}
@@ -140,17 +95,17 @@ var reHypothetical = regexp.MustCompile(`(?i)\b(?:hypothetical(?:ly)?|what if|su
 // or not, since a small context should hold what is real.
 func AboutHypothetical(query string) bool { return reHypothetical.MatchString(query) }
 
-// states reports whether turn t states a retired value: it contains the
-// whole value, or one of the value's distinctive values (amounts,
-// percentages, dates, times, names) that the value replacing it does not
-// carry. A turn stating old and new values together ("it was X, it is now
-// Y") goes too: the fact carries the new value, and so does a turn telling
-// the history of a current value (detect.Narrates). So does a turn repeating
-// the old value after it was replaced (mentioning it again does not bring
-// it back), unless a current fact holds that value again.
-func states(t session.Turn, retired []Retired, current []string) bool {
+// states reports whether a turn's text states a retired value: it
+// contains the whole value, or one of the value's distinctive values
+// (amounts, percentages, dates, times, names) that the value replacing it
+// does not carry. A turn stating old and new values together ("it was X,
+// it is now Y") goes too: the fact carries the new value, and so does a
+// turn telling the history of a current value (detect.Narrates). So does a
+// turn repeating the old value after it was replaced (mentioning it again
+// does not bring it back), unless a current fact holds that value again.
+func states(text string, retired []Retired, current []string) bool {
 	for _, c := range current {
-		if detect.Narrates(t.Text, c) {
+		if detect.Narrates(text, c) {
 			return true // the fact holds the final value; the turn its history
 		}
 	}
@@ -159,10 +114,10 @@ func states(t session.Turn, retired []Retired, current []string) bool {
 		if slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {
 			continue
 		}
-		if len(v) >= minStaleValue && detect.Mentions(t.Text, v) {
+		if len(v) >= minStaleValue && detect.Mentions(text, v) {
 			return true
 		}
-		if distinctiveOld(t.Text, v, r.New) {
+		if distinctiveOld(text, v, r.New) {
 			return true
 		}
 	}

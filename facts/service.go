@@ -254,6 +254,9 @@ func (s *Service) put(tx *store.Txn, sp tenancy.Space, f Fact) error {
 			return err
 		}
 	}
+	if err := putCard(tx, sp, f); err != nil {
+		return err
+	}
 	return tx.Put(sp, store.TableFact, store.Suffix(nil).Raw(f.ID), f, 0)
 }
 

@@ -154,13 +154,27 @@ func postingKey(term string, at time.Time, id string, tf, length int) []byte {
 func parsePosting(sp tenancy.Space, suffix []byte) (Posting, error) {
 	r := store.NewReader(suffix)
 	r.Str()
+	if err := r.Err(); err != nil {
+		return Posting{}, fmt.Errorf("search: posting key: %w", err)
+	}
+	return parsePostingAfter(sp, suffix, len(suffix)-len(r.Rest()))
+}
+
+// parsePostingAfter reads a posting key back whose first skip bytes are
+// its term segment, as a scan over the term's prefix knows them. Only the
+// ID is copied: postings are read by the thousand per query.
+func parsePostingAfter(sp tenancy.Space, suffix []byte, skip int) (Posting, error) {
+	if len(suffix) < skip+4 {
+		return Posting{}, fmt.Errorf("search: posting key: %w", store.ErrBadKey)
+	}
+	tail := suffix[len(suffix)-4:]
+	r := store.NewReader(suffix[skip : len(suffix)-4])
 	p := Posting{Space: sp, RecordedAt: r.Time(), ID: r.Str()}
-	tail := r.Rest()
-	if err := r.Err(); err != nil || len(tail) != 4 {
+	if err := r.Err(); err != nil || r.Rest() != "" {
 		return Posting{}, fmt.Errorf("search: posting key: %w", errors.Join(err, store.ErrBadKey))
 	}
-	p.TF = int(binary.BigEndian.Uint16([]byte(tail[:2])))
-	p.Len = int(binary.BigEndian.Uint16([]byte(tail[2:])))
+	p.TF = int(binary.BigEndian.Uint16(tail[:2]))
+	p.Len = int(binary.BigEndian.Uint16(tail[2:]))
 	return p, nil
 }
 
@@ -416,7 +430,7 @@ func (ix *Index) Postings(tx *store.Txn, sp tenancy.Space, term string, v tempor
 	if v.Current() {
 		return tx.Scan(sp, store.TableSearchLive, prefix, store.ScanOptions{Reverse: true, KeysOnly: true},
 			func(suffix []byte, _ store.Item) (bool, error) {
-				p, err := parsePosting(sp, suffix)
+				p, err := parsePostingAfter(sp, suffix, len(prefix))
 				if err != nil {
 					return false, err
 				}
@@ -465,6 +479,24 @@ func (ix *Index) Postings(tx *store.Txn, sp tenancy.Space, term string, v tempor
 		}
 	}
 	return nil
+}
+
+// Live calls fn for every live posting of term in sp, oldest recorded
+// first, until fn returns false: the postings Postings meets in the
+// current view with no limit, in the opposite order. A forward scan is the
+// cheap direction of Badger's iterators (a reverse step searches the
+// memtable's skiplist again), so a reader that wants every posting of a
+// term, and does not care in which order, uses Live.
+func (ix *Index) Live(tx *store.Txn, sp tenancy.Space, term string, fn func(Posting) bool) error {
+	prefix := store.Suffix(nil).Str(term)
+	return tx.Scan(sp, store.TableSearchLive, prefix, store.ScanOptions{KeysOnly: true},
+		func(suffix []byte, _ store.Item) (bool, error) {
+			p, err := parsePostingAfter(sp, suffix, len(prefix))
+			if err != nil {
+				return false, err
+			}
+			return fn(p), nil
+		})
 }
 
 // holds reports whether a fact recorded at rec with history hv is valid in

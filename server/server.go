@@ -235,7 +235,7 @@ func New(o Options) (*Server, error) {
 			Fetcher: environment.NewFetcher(o.EnvironmentProviders, o.EnvironmentTimeout),
 			Sources: []contextasm.Source{
 				contextasm.EnvironmentSource{},
-				&contextasm.FactSource{Index: index, Order: order, Counter: cache, Visible: fs.Readable()},
+				&contextasm.FactSource{Index: index, Order: order, Counter: cache, Visible: fs.Readable(), Cards: facts.NewCards()},
 				contextasm.WorkingSource{},
 			},
 		}),

@@ -49,8 +49,16 @@ const (
 	// holds a fact with a read restriction, so readers of a space without
 	// one skip per-fact permission checks.
 	TableFactRestricted Table = 'z'
-	TableAudit          Table = 'L' // at, seq id -> audit entry
-	TableAuditByRec     Table = 'l' // record id seg, at, seq id -> nil
+	// TableFactCard: id -> the fact's card, a compact binary projection
+	// of the fields context assembly reads (facts.Card), rewritten with
+	// the record.
+	TableFactCard Table = 'f'
+	// TableFactCardEpoch: empty suffix -> a random value rewritten
+	// (blindly) with every card of the space, so that readers may cache
+	// cards for as long as it does not change.
+	TableFactCardEpoch Table = 'g'
+	TableAudit         Table = 'L' // at, seq id -> audit entry
+	TableAuditByRec    Table = 'l' // record id seg, at, seq id -> nil
 
 	// State assertions and conflicts (packages assertions, conflicts), all
 	// in the organization's shared space.

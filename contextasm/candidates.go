@@ -1,0 +1,85 @@
+package contextasm
+
+import (
+	"time"
+
+	"github.com/stategraph/stategraph/assemble"
+)
+
+// Candidates is what one Source found for a request: typed candidate sets,
+// as read from the store, before anything is decided about them. A Source
+// returns its own Candidates and never sees another's; Relate combines
+// them. Every field is optional.
+type Candidates struct {
+	// Facts are persistent facts (layer 2) as they stand in the view.
+	Facts []FactCandidate
+	// Items are the session's live working-set items (layer 3).
+	Items []ItemCandidate
+	// Turns are the session's recent conversation turns, in any order.
+	Turns []TurnCandidate
+	// Environment holds environment entries (layer 4).
+	Environment []EnvCandidate
+	// Retired are values that facts superseded (or that writes restated
+	// after they were replaced): turns stating them are not replayed.
+	Retired []Retired
+	// Excluded are records the source itself knows are out (an expired
+	// environment entry or working-set item), with the reason.
+	Excluded []assemble.Exclusion
+	// Withheld counts records the caller may not see that the source met
+	// but does not list.
+	Withheld int
+	// Notes are problems worth reporting (a provider that failed).
+	Notes []string
+}
+
+// FactCandidate is a fact a source met, as it stands in the request's
+// view. A fact the caller may not read carries only its ID and
+// Visible=false: nothing else about it may reach the output.
+type FactCandidate struct {
+	// Fact is the fact as it would be packed (value as text, score).
+	Fact assemble.Fact
+	// ScopeID is the session or task of a SESSION or TASK fact.
+	ScopeID string
+	// Visible reports whether the caller may read the fact.
+	Visible bool
+	// Valid reports whether the fact holds in the view; Superseded, when
+	// it does not, whether a successor replaced it (else it expired).
+	Valid, Superseded bool
+	// Supersedes is the fact this one replaced, if any, and
+	// PredecessorVisible whether the caller may read that one.
+	Supersedes         string
+	PredecessorVisible bool
+}
+
+// ItemCandidate is a live (not expired) working-set item.
+type ItemCandidate struct {
+	Item assemble.WorkItem // Score is set by Relate
+}
+
+// TurnCandidate is a conversation turn and what the view knows of it.
+type TurnCandidate struct {
+	Turn  assemble.Turn // Text as recorded; Score is set by Relate
+	Scope assemble.Scope
+	// Expired: the turn's lifetime ended before the request's time.
+	Expired bool
+	// Superseded: supersession detection marked the turn replaced, in a
+	// transaction the view knows.
+	Superseded bool
+}
+
+// EnvCandidate is an environment entry. A Fresh one comes from a
+// provider called for this request and replaces a stored entry of the
+// same key.
+type EnvCandidate struct {
+	Attr  assemble.Attr
+	Fresh bool
+}
+
+// Retired is a superseded fact's value, the value of the head that
+// replaced it, and when it was superseded.
+type Retired struct {
+	ID    string
+	Value string
+	New   string
+	At    time.Time
+}

@@ -1,0 +1,362 @@
+package contextasm
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/stategraph/stategraph/assemble"
+	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/search"
+)
+
+// Related is what Relate made of a request's candidate sets: the records
+// for assemble.Build, and what Prune needs once they are packed.
+type Related struct {
+	Environment []assemble.Attr
+	Facts       []assemble.Fact
+	Working     []assemble.WorkItem
+	Turns       []assemble.Turn
+	Excluded    []assemble.Exclusion
+	Withheld    int
+	Notes       []string
+
+	// successor maps a superseded fact reported only because a kept fact
+	// replaced it to that fact.
+	successor map[string]string
+}
+
+// Relate combines the candidate sets of every source of a request into
+// what is packed: it removes what is superseded, expired, withheld or out
+// of scope, recording each exclusion with its reason, and scores the
+// working set and the turns against the query. It is pure, and the order
+// of sets does not matter: each kind of record is put in a canonical order
+// before anything is decided.
+//
+// The rules, in order:
+//   - facts: one the caller may not read is only counted (Withheld), never
+//     named; one that does not hold in the view is SUPERSEDED or EXPIRED; a
+//     SESSION or TASK fact of another session, and hypothetical or draft
+//     content for a query not about a hypothetical, is OUT_OF_SCOPE. A kept
+//     fact's predecessor is SUPERSEDED (or withheld when the caller may not
+//     read it), unless the predecessor is a candidate itself;
+//   - environment: a fresh (provider) entry replaces a stored one of the
+//     same key;
+//   - working-set items are scored among the session's live items; a
+//     hypothetical or draft one is OUT_OF_SCOPE for a real query;
+//   - turns are OUT_OF_SCOPE when hypothetical for a real query, part of a
+//     closed aside, or stating nothing (questions only); EXPIRED when their
+//     lifetime ended; SUPERSEDED when marked so, or when they state a
+//     retired value or tell the history of a current one. The others are
+//     scored among themselves, by what they state.
+func Relate(q Query, sets ...Candidates) Related {
+	var r Related
+	var cands []FactCandidate
+	var items []ItemCandidate
+	var turns []TurnCandidate
+	var env []EnvCandidate
+	var retired []Retired
+	for _, s := range sets {
+		cands = append(cands, s.Facts...)
+		items = append(items, s.Items...)
+		turns = append(turns, s.Turns...)
+		env = append(env, s.Environment...)
+		retired = append(retired, s.Retired...)
+		r.Excluded = append(r.Excluded, s.Excluded...)
+		r.Withheld += s.Withheld
+		r.Notes = append(r.Notes, s.Notes...)
+	}
+	slices.Sort(r.Notes)
+	sortExclusions(r.Excluded)
+	r.Environment = relateEnvironment(env)
+
+	fo := relateFacts(q, cands)
+	r.Facts, r.Withheld, r.successor = fo.kept, r.Withheld+fo.withheld, fo.successor
+	r.Excluded = append(r.Excluded, fo.exclusions()...)
+
+	real := !AboutHypothetical(q.Text)
+	working, out := relateItems(q, real, items)
+	r.Working = working
+	r.Excluded = append(r.Excluded, out...)
+
+	var current []string // values that hold now (not ones flagged for recalculation)
+	for _, f := range r.Facts {
+		if !f.NeedsReview {
+			current = append(current, f.Value)
+		}
+	}
+	kept, out := relateTurns(q, real, turns, retired, current)
+	r.Turns = kept
+	r.Excluded = append(r.Excluded, out...)
+	sortExclusions(r.Excluded)
+	return r
+}
+
+// Prune removes from out the superseded facts reported only because a
+// candidate replaced them, when that candidate is not in the text:
+// provenance names what the text's facts replaced, not what every
+// candidate did.
+func (r Related) Prune(out assemble.Output) assemble.Output {
+	if len(r.successor) == 0 {
+		return out
+	}
+	in := make(map[string]bool, len(out.Included))
+	for _, i := range out.Included {
+		if i.Kind == assemble.KindFact {
+			in[i.ID] = true
+		}
+	}
+	kept := out.Excluded[:0]
+	for _, e := range out.Excluded {
+		if succ, ok := r.successor[e.ID]; ok && e.Kind == assemble.KindFact && e.Reason == assemble.ReasonSuperseded && !in[succ] {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	out.Excluded = kept
+	return out
+}
+
+// Input returns the Build input for the related records, with the
+// request's budget, fact share and identity.
+func (r Related) Input(budget int, factShare float64, id assemble.Identity) assemble.Input {
+	return assemble.Input{
+		Budget: budget, FactShare: factShare, Identity: id,
+		Environment: r.Environment, EnvIssues: r.Notes,
+		Facts: r.Facts, Working: r.Working, Turns: r.Turns,
+		Excluded: r.Excluded, Withheld: r.Withheld,
+	}
+}
+
+func sortExclusions(es []assemble.Exclusion) {
+	slices.SortFunc(es, func(x, y assemble.Exclusion) int {
+		return cmp.Or(strings.Compare(string(x.Kind), string(y.Kind)), strings.Compare(x.ID, y.ID), strings.Compare(string(x.Reason), string(y.Reason)))
+	})
+}
+
+// factVerdict is the rule for one visible fact candidate: keep it (""), or
+// the reason it is excluded. hyp is AboutHypothetical(q.Text).
+func factVerdict(q Query, hyp bool, c FactCandidate) assemble.Reason {
+	f := c.Fact
+	switch {
+	case !c.Valid && c.Superseded:
+		return assemble.ReasonSuperseded
+	case !c.Valid:
+		return assemble.ReasonExpired
+	case (f.Scope == assemble.ScopeSession || f.Scope == assemble.ScopeTask) && (q.SessionID == "" || c.ScopeID != q.SessionID):
+		return assemble.ReasonOutOfScope
+	case (f.Scope == assemble.ScopeHypothetical || f.Scope == assemble.ScopeDraft) && !hyp:
+		return assemble.ReasonOutOfScope
+	}
+	return ""
+}
+
+// factOutcome is what the fact rules decided.
+type factOutcome struct {
+	kept      []assemble.Fact
+	excluded  map[string]assemble.Reason // named exclusions
+	withheld  int
+	successor map[string]string
+}
+
+// exclusions returns the named exclusions, sorted by ID.
+func (fo factOutcome) exclusions() []assemble.Exclusion {
+	out := make([]assemble.Exclusion, 0, len(fo.excluded))
+	for id, r := range fo.excluded {
+		out = append(out, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: r})
+	}
+	slices.SortFunc(out, func(x, y assemble.Exclusion) int { return strings.Compare(x.ID, y.ID) })
+	return out
+}
+
+// superseded returns the IDs excluded as superseded, sorted: the values
+// the kept facts (and the view) retired.
+func (fo factOutcome) superseded() []string {
+	var ids []string
+	for id, r := range fo.excluded {
+		if r == assemble.ReasonSuperseded {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// relateFacts applies the fact rules to cands, in ID order; a fact met
+// twice counts once.
+func relateFacts(q Query, cands []FactCandidate) factOutcome {
+	ordered := make([]*FactCandidate, len(cands))
+	for i := range cands {
+		ordered[i] = &cands[i]
+	}
+	slices.SortFunc(ordered, compareFactCandidates)
+	ordered = slices.CompactFunc(ordered, func(a, b *FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
+	fo := factOutcome{excluded: map[string]assemble.Reason{}, kept: make([]assemble.Fact, 0, len(ordered))}
+	isCand := make(map[string]bool, len(ordered))
+	for _, c := range ordered {
+		isCand[c.Fact.ID] = true
+	}
+	// Predecessors named by kept facts, in the kept facts' ID order.
+	type pred struct {
+		id, by  string
+		visible bool
+	}
+	var preds []pred
+	hyp := AboutHypothetical(q.Text)
+	for _, c := range ordered {
+		if !c.Visible {
+			// A withheld fact is only counted, never named, not even as
+			// superseded or expired.
+			fo.withheld++
+			continue
+		}
+		if r := factVerdict(q, hyp, *c); r != "" {
+			fo.excluded[c.Fact.ID] = r
+			continue
+		}
+		fo.kept = append(fo.kept, c.Fact)
+		if c.Supersedes != "" && !isCand[c.Supersedes] {
+			preds = append(preds, pred{c.Supersedes, c.Fact.ID, c.PredecessorVisible})
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range preds {
+		if seen[p.id] {
+			continue
+		}
+		seen[p.id] = true
+		if !p.visible {
+			// A fact the caller may not read, superseded by one they
+			// may: counted, not named.
+			fo.withheld++
+			continue
+		}
+		fo.excluded[p.id] = assemble.ReasonSuperseded
+		if fo.successor == nil {
+			fo.successor = map[string]string{}
+		}
+		fo.successor[p.id] = p.by
+	}
+	return fo
+}
+
+// compareFactCandidates orders candidates by ID, and the copies of one
+// fact so that the most cautious comes first: withheld, then not valid.
+func compareFactCandidates(a, b *FactCandidate) int {
+	bit := func(v bool) int {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	return cmp.Or(
+		strings.Compare(a.Fact.ID, b.Fact.ID),
+		cmp.Compare(bit(a.Visible), bit(b.Visible)),
+		cmp.Compare(bit(a.Valid), bit(b.Valid)),
+		cmp.Compare(bit(b.Superseded), bit(a.Superseded)),
+		cmp.Compare(b.Fact.Score, a.Fact.Score),
+		strings.Compare(a.Fact.Value, b.Fact.Value),
+	)
+}
+
+// relateEnvironment returns the stored entries whose keys no fresh entry
+// has, then the fresh ones.
+func relateEnvironment(env []EnvCandidate) []assemble.Attr {
+	fresh := map[string]bool{}
+	for _, e := range env {
+		if e.Fresh {
+			fresh[e.Attr.Key] = true
+		}
+	}
+	out := make([]assemble.Attr, 0, len(env))
+	for _, e := range env {
+		if !e.Fresh && !fresh[e.Attr.Key] {
+			out = append(out, e.Attr)
+		}
+	}
+	for _, e := range env {
+		if e.Fresh {
+			out = append(out, e.Attr)
+		}
+	}
+	slices.SortFunc(out, func(x, y assemble.Attr) int {
+		return cmp.Or(strings.Compare(x.Key, y.Key), strings.Compare(x.Value, y.Value))
+	})
+	return out
+}
+
+// relateItems scores the live items among themselves and keeps those in
+// scope.
+func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem, []assemble.Exclusion) {
+	items = slices.Clone(items)
+	slices.SortFunc(items, func(x, y ItemCandidate) int {
+		return cmp.Or(strings.Compare(x.Item.Key, y.Item.Key), strings.Compare(x.Item.ID, y.Item.ID))
+	})
+	docs := make([]string, len(items))
+	for i, it := range items {
+		docs[i] = it.Item.Key + " " + it.Item.Value
+	}
+	scores := search.DefaultBM25().ScoreDocs(q.Text, docs)
+	var kept []assemble.WorkItem
+	var out []assemble.Exclusion
+	for i, it := range items {
+		w := it.Item
+		if real && (w.Scope == assemble.ScopeHypothetical || w.Scope == assemble.ScopeDraft) {
+			out = append(out, assemble.Exclusion{ID: w.ID, Kind: assemble.KindWorkItem, Reason: assemble.ReasonOutOfScope})
+			continue
+		}
+		w.Score = scores[i]
+		kept = append(kept, w)
+	}
+	return kept, out
+}
+
+// relateTurns applies the turn rules to turns, in chronological order, and
+// scores the kept ones among themselves.
+func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, current []string) ([]assemble.Turn, []assemble.Exclusion) {
+	turns = slices.Clone(turns)
+	// The order of the session's keys: time, then the length-prefixed ID.
+	slices.SortFunc(turns, func(x, y TurnCandidate) int {
+		return cmp.Or(x.Turn.At.Compare(y.Turn.At), cmp.Compare(len(x.Turn.ID), len(y.Turn.ID)), strings.Compare(x.Turn.ID, y.Turn.ID))
+	})
+	turns = slices.CompactFunc(turns, func(a, b TurnCandidate) bool { return a.Turn.ID == b.Turn.ID })
+	texts := make([]string, len(turns))
+	for i, t := range turns {
+		texts[i] = t.Turn.Text
+	}
+	aside := Asides(texts)
+	var out []assemble.Exclusion
+	exclude := func(id string, r assemble.Reason) {
+		out = append(out, assemble.Exclusion{ID: id, Kind: assemble.KindTurn, Reason: r})
+	}
+	var keep []assemble.Turn
+	for i, tc := range turns {
+		t := tc.Turn
+		switch {
+		case real && (tc.Scope == assemble.ScopeHypothetical || tc.Scope == assemble.ScopeDraft):
+			exclude(t.ID, assemble.ReasonOutOfScope)
+		case aside[i]:
+			exclude(t.ID, assemble.ReasonOutOfScope)
+		case tc.Expired:
+			exclude(t.ID, assemble.ReasonExpired)
+		case tc.Superseded || states(t.Text, retired, current):
+			exclude(t.ID, assemble.ReasonSuperseded)
+		default:
+			// Questions are not state: only what a turn states is replayed.
+			if t.Text = detect.Statements(t.Text); t.Text == "" {
+				exclude(t.ID, assemble.ReasonOutOfScope)
+				continue
+			}
+			keep = append(keep, t)
+		}
+	}
+	docs := make([]string, len(keep))
+	for i, t := range keep {
+		docs[i] = t.Text
+	}
+	scores := search.DefaultBM25().ScoreDocs(q.Text, docs)
+	for i := range keep {
+		keep[i].Score = scores[i]
+	}
+	return keep, out
+}
