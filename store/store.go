@@ -39,6 +39,9 @@ var (
 type Options struct {
 	Dir        string
 	InMemory   bool
+	// SyncWrites makes every acknowledged write durable: Update returns
+	// after an fsync that covers its commit, shared by concurrent commits
+	// (group commit, see groupcommit.go).
 	SyncWrites bool
 	Logger     *slog.Logger
 	// GCInterval is how often the value-log GC runs; 0 disables it.
@@ -85,6 +88,7 @@ type Store struct {
 	logger *slog.Logger
 	done   chan struct{}
 	gcDone chan struct{}
+	gsync  *groupSync // nil unless writes are synced
 
 	closeOnce sync.Once
 	closeErr  error
@@ -101,7 +105,9 @@ func Open(opts Options) (*Store, error) {
 	}
 	bo := badger.DefaultOptions(opts.Dir).
 		WithInMemory(opts.InMemory).
-		WithSyncWrites(opts.SyncWrites).
+		// Durability is the group commit's (groupcommit.go): Badger's own
+		// SyncWrites would sync once per transaction.
+		WithSyncWrites(false).
 		WithLogger(badgerLogger{logger}).
 		WithNumVersionsToKeep(1)
 	if opts.InMemory {
@@ -124,7 +130,10 @@ func Open(opts Options) (*Store, error) {
 		return nil, fmt.Errorf("store: open badger: %w", err)
 	}
 	s := &Store{db: db, opts: opts, logger: logger, done: make(chan struct{}), gcDone: make(chan struct{})}
-	if err := s.checkFormat(); err != nil {
+	if opts.SyncWrites && !opts.InMemory {
+		s.gsync = newGroupSync(badgerSync(db, opts.Dir))
+	}
+	if err := errors.Join(s.checkFormat(), s.durable()); err != nil {
 		return nil, errors.Join(err, db.Close())
 	}
 	if opts.GCInterval > 0 && !opts.InMemory {
@@ -226,6 +235,10 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 		}
 		txn.Discard()
 		if err == nil {
+			// Acknowledged only once durable.
+			if err := s.durable(); err != nil {
+				return err
+			}
 			for _, f := range tx.afterCommit {
 				f()
 			}
