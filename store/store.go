@@ -37,8 +37,8 @@ var (
 
 // Options configure Open. Start from DefaultOptions.
 type Options struct {
-	Dir        string
-	InMemory   bool
+	Dir      string
+	InMemory bool
 	// SyncWrites makes every acknowledged write durable: Update returns
 	// after an fsync that covers its commit, shared by concurrent commits
 	// (group commit, see groupcommit.go).
