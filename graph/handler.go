@@ -165,6 +165,9 @@ func presenter(o Options) graphql.ErrorPresenterFunc {
 			if f.Field != "" {
 				gerr.Extensions["field"] = f.Field
 			}
+			if i, ok := fault.IndexOf(err); ok {
+				gerr.Extensions["index"] = i
+			}
 			if f.Kind == fault.Internal {
 				o.Logger.ErrorContext(ctx, "internal error", "err", err, "request_id", o.RequestID(ctx))
 				gerr.Extensions["requestId"] = o.RequestID(ctx)
