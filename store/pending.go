@@ -18,17 +18,17 @@ import (
 // so a transaction that writes n records and scans after each write (a
 // batch of facts: a supersession looks its key up, the search index reads
 // its postings) costs O(n² log n). Here the writes are kept sorted as they
-// come (a sorted run and a small unsorted tail merged into it now and
-// then), so a scan reads only the pending keys in its range.
+// come (in a few sorted runs and a short unsorted tail), so a scan reads
+// only the pending keys in its range.
 //
 // Reads see the transaction's own writes first, then Badger's snapshot;
 // what Badger reads still counts for its conflict detection, and every
 // write is handed to Badger (and counted against its transaction size) at
 // commit.
 
-// pendingTail is how many unsorted writes are kept before they are merged
-// into the sorted run.
-const pendingTail = 128
+// pendingTail is how many unsorted writes are kept before they are sorted
+// into a run.
+const pendingTail = 64
 
 // pendingEntry is the latest write of one key.
 type pendingEntry struct {
@@ -38,11 +38,15 @@ type pendingEntry struct {
 	ttl time.Duration
 }
 
+// pendingWrites holds a transaction's writes: by key, in first-write order,
+// and for scans in sorted runs of decreasing length (each at least twice
+// the next, as in a binary counter, so there are O(log n) of them and each
+// write is merged O(log n) times) plus a short unsorted tail.
 type pendingWrites struct {
-	byKey  map[string]*pendingEntry
-	order  []*pendingEntry // first-write order, for commit
-	sorted []*pendingEntry // by key
-	tail   []*pendingEntry // not yet in sorted
+	byKey map[string]*pendingEntry
+	order []*pendingEntry
+	runs  [][]*pendingEntry
+	tail  []*pendingEntry
 }
 
 func newPendingWrites() *pendingWrites {
@@ -59,29 +63,35 @@ func (p *pendingWrites) set(k, v []byte, del bool, ttl time.Duration) {
 	p.byKey[string(k)] = e
 	p.order = append(p.order, e)
 	p.tail = append(p.tail, e)
-	if len(p.tail) > pendingTail {
-		p.merge()
+	if len(p.tail) >= pendingTail {
+		p.flushTail()
 	}
 }
 
 func byKey(a, b *pendingEntry) int { return bytes.Compare(a.key, b.key) }
 
-// merge moves the tail into the sorted run.
-func (p *pendingWrites) merge() {
-	slices.SortFunc(p.tail, byKey)
-	out := make([]*pendingEntry, 0, len(p.sorted)+len(p.tail))
-	i, j := 0, 0
-	for i < len(p.sorted) && j < len(p.tail) {
-		if byKey(p.sorted[i], p.tail[j]) <= 0 {
-			out = append(out, p.sorted[i])
-			i++
+// flushTail sorts the tail into a run and merges the shortest runs while
+// the last is not at most half the one before it.
+func (p *pendingWrites) flushTail() {
+	run := slices.Clone(p.tail)
+	slices.SortFunc(run, byKey)
+	p.tail = p.tail[:0]
+	p.runs = append(p.runs, run)
+	for n := len(p.runs); n >= 2 && len(p.runs[n-2]) <= 2*len(p.runs[n-1]); n = len(p.runs) {
+		p.runs = append(p.runs[:n-2], mergeRuns(p.runs[n-2], p.runs[n-1]))
+	}
+}
+
+func mergeRuns(a, b []*pendingEntry) []*pendingEntry {
+	out := make([]*pendingEntry, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if byKey(a[0], b[0]) <= 0 {
+			out, a = append(out, a[0]), a[1:]
 		} else {
-			out = append(out, p.tail[j])
-			j++
+			out, b = append(out, b[0]), b[1:]
 		}
 	}
-	out = append(append(out, p.sorted[i:]...), p.tail[j:]...)
-	p.sorted, p.tail = out, p.tail[:0]
+	return append(append(out, a...), b...)
 }
 
 // get returns the pending write of k, if any.
@@ -109,21 +119,20 @@ func (p *pendingWrites) scan(prefix, from []byte, reverse bool) []*pendingEntry 
 		return bytes.Compare(k, from) >= 0
 	}
 	var out []*pendingEntry
-	i, _ := slices.BinarySearchFunc(p.sorted, prefix, func(e *pendingEntry, k []byte) int { return bytes.Compare(e.key, k) })
-	for ; i < len(p.sorted) && bytes.HasPrefix(p.sorted[i].key, prefix); i++ {
-		if in(p.sorted[i].key) {
-			out = append(out, p.sorted[i])
+	for _, run := range p.runs {
+		i, _ := slices.BinarySearchFunc(run, prefix, func(e *pendingEntry, k []byte) int { return bytes.Compare(e.key, k) })
+		for ; i < len(run) && bytes.HasPrefix(run[i].key, prefix); i++ {
+			if in(run[i].key) {
+				out = append(out, run[i])
+			}
 		}
 	}
-	n := len(out)
 	for _, e := range p.tail {
 		if in(e.key) {
 			out = append(out, e)
 		}
 	}
-	if len(out) > n {
-		slices.SortFunc(out, byKey)
-	}
+	slices.SortFunc(out, byKey)
 	if reverse {
 		slices.Reverse(out)
 	}
