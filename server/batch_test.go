@@ -9,6 +9,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/server"
 )
 
 const writeFacts = `mutation($in: [FactInput!]!) { writeFacts(input: $in) { ` + factFields + ` } }`
@@ -222,4 +223,31 @@ func TestWriteFactsSupersession(t *testing.T) {
 	if b, s := stored(batch, got), stored(single, one); b != s {
 		t.Errorf("batch and one-by-one writes differ:\nbatch  %s\nsingle %s", b, s)
 	}
+}
+
+// TestWriteFactsRateWeight: with a rate limit, a batch weighs ceil(n/100)
+// requests of its organization's bucket, so 1,000 facts cost 10 tokens (not
+// 1,000); a batch the bucket cannot pay for is refused whole, FORBIDDEN, and
+// another organization is not affected.
+func TestWriteFactsRateWeight(t *testing.T) {
+	env := apitest.New(t, func(o *server.Options) { o.RateLimit, o.RateBurst = 0.01, 12 })
+	a := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	b := apitest.Token(t, apitest.Identity("org-b", "bob"))
+	q := `mutation($in: [FactInput!]!) { writeFacts(input: $in) { id } }`
+	var out struct{ WriteFacts []struct{ ID string } }
+	env.MustDo(t, a, q, map[string]any{"in": batchOf(1000)}, &out) // 10 of 12
+	second := batchOf(1000)
+	for i := range second {
+		second[i]["id"] = fmt.Sprintf("second-%d", i)
+	}
+	r := env.Do(t, a, q, map[string]any{"in": second}) // 1 more, 9 refused
+	if r.Code() != "FORBIDDEN" || !strings.Contains(r.Errors[0].Message, "rate limit") {
+		t.Errorf("second batch: %s, want FORBIDDEN rate limit", r)
+	}
+	var one struct{ Fact *struct{ ID string } }
+	env.MustDo(t, a, `{ fact(id: "second-0") { id } }`, nil, &one) // the last token
+	if one.Fact != nil {
+		t.Error("the refused batch was written")
+	}
+	env.MustDo(t, b, q, map[string]any{"in": batchOf(1000)}, &out)
 }
