@@ -18,6 +18,7 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/server"
 	"github.com/stategraph/stategraph/statebench"
+	"github.com/stategraph/stategraph/temporal"
 )
 
 func runStatebench(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
@@ -53,15 +54,18 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 		return err
 	}
 	secret := []byte(j.secret)
+	// A shared server needs organizations of their own for each run; the
+	// loopback server is this run's alone, and a fixed run id keeps the
+	// output reproducible.
+	runID := "sb-" + randomHex(4)
 	if serverURL == "" {
 		stopServer, url, s, err := startLoopback(ctx)
 		if err != nil {
 			return err
 		}
 		defer stopServer()
-		serverURL, secret = url, s
+		serverURL, secret, runID = url, s, "sb"
 	}
-	runID := "sb-" + randomHex(4)
 	c := &statebench.Client{URL: strings.TrimSuffix(serverURL, "/") + "/graphql", HTTP: &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: workers * 2}}}
 	progress := progressBar(stderr)
 	res, err := statebench.Run(ctx, c, timelines, statebench.Options{
@@ -80,12 +84,18 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	return nil
 }
 
-// startLoopback starts an in-memory server on a loopback port.
+// startLoopback starts an in-memory server on a loopback port. Its clock
+// stands still at statebench.ReplayTime, so that no wall-clock time reaches
+// the output: a replay's output is the same whenever it runs and however
+// many workers run it.
 func startLoopback(ctx context.Context) (stop func(), url string, secret []byte, err error) {
 	secret = []byte(randomHex(32))
 	o := server.DefaultOptions("")
 	o.Store.InMemory, o.Store.SyncWrites = true, false
 	o.Verifier.Secret = secret
+	// The runner is the server's only client: no rate limit.
+	o.RateLimit = 0
+	o.Clock = temporal.NewManual(statebench.ReplayTime)
 	srv, err := server.New(o)
 	if err != nil {
 		return nil, "", nil, err
