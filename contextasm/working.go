@@ -72,6 +72,7 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 			current = append(current, f.Value)
 		}
 	}
+	retired := stillRetired(q.Retired, current)
 	for i, t := range turns {
 		switch {
 		case real && t.Scope != "" && !t.Scope.Real():
@@ -80,7 +81,7 @@ func (s WorkingSource) Gather(tx *store.Txn, q *Query, in *assemble.Input) error
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonOutOfScope})
 		case t.Expired(q.Now):
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonExpired})
-		case t.SupersededIn(q.View) || states(t, q.Retired, current):
+		case t.SupersededIn(q.View) || states(t, retired, current):
 			in.Excluded = append(in.Excluded, assemble.Exclusion{ID: t.ID, Kind: assemble.KindTurn, Reason: assemble.ReasonSuperseded})
 		default:
 			// Questions are not state: only what a turn states is replayed.
@@ -147,6 +148,7 @@ func AboutHypothetical(query string) bool { return reHypothetical.MatchString(qu
 // the history of a current value (detect.Narrates). So does a turn repeating
 // the old value after it was replaced (mentioning it again does not bring
 // it back), unless a current fact holds that value again.
+// retired holds only values no current fact holds again (stillRetired).
 func states(t session.Turn, retired []Retired, current []string) bool {
 	for _, c := range current {
 		if detect.Narrates(t.Text, c) {
@@ -155,9 +157,6 @@ func states(t session.Turn, retired []Retired, current []string) bool {
 	}
 	for _, r := range retired {
 		v := strings.TrimSpace(r.Value)
-		if slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {
-			continue
-		}
 		if len(v) >= minStaleValue && detect.Mentions(t.Text, v) {
 			return true
 		}
@@ -166,6 +165,19 @@ func states(t session.Turn, retired []Retired, current []string) bool {
 		}
 	}
 	return false
+}
+
+// stillRetired returns the retired values that no current fact holds again,
+// the same for every turn, so computed once per assembly.
+func stillRetired(retired []Retired, current []string) []Retired {
+	var out []Retired
+	for _, r := range retired {
+		v := strings.TrimSpace(r.Value)
+		if !slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // distinctiveOld reports whether text carries a distinctive value of old

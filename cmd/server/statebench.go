@@ -24,7 +24,8 @@ import (
 func runStatebench(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	var (
 		data, serverURL, out, track string
-		budget, workers             int
+		budget, workers, scaling    int
+		seed                        uint64
 		j                           jwtFlags
 	)
 	fs := flag.NewFlagSet("statebench", flag.ContinueOnError)
@@ -35,9 +36,14 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	fs.StringVar(&out, "out", "", "directory for queries.jsonl and summary.json")
 	fs.StringVar(&track, "track", "", "replay only this track")
 	fs.IntVar(&workers, "workers", 4, "timelines replayed at once")
+	fs.IntVar(&scaling, "generate-scaling", 0, "write the scaling timeline of `N` fact writes (N/10 turns, 20 queries) to stdout and exit")
+	fs.Uint64Var(&seed, "seed", 1, "seed of --generate-scaling")
 	j.register(fs)
 	if err := parse(fs, args, env); err != nil {
 		return err
+	}
+	if scaling > 0 {
+		return statebench.Scaling(stdout, scaling, seed)
 	}
 	switch {
 	case data == "":
