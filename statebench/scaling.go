@@ -64,7 +64,7 @@ func Scaling(w io.Writer, n int, seed uint64) error {
 		if (t+1)%queryEvery == 0 && queries < 20 {
 			k := keys[rng.IntN(len(keys))]
 			events = append(events, map[string]any{"type": KindQuery, "ts": tick(),
-				"prompt": fmt.Sprintf("What is the current value of %s?", k),
+				"prompt":       fmt.Sprintf("What is the current value of %s?", k),
 				"ground_truth": map[string]any{"decision": current[k], "must_mention": []string{current[k]}, "must_not_mention": []string{}}})
 			queries++
 		}
