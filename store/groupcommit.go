@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"expvar"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/dgraph-io/badger/v4"
+	"golang.org/x/sys/unix"
 )
 
 // Group commit.
@@ -25,11 +26,8 @@ import (
 // one of the waiters runs it for all of them. So one sync acknowledges every
 // write that reached the log while the previous sync ran.
 //
-// A sync is db.Sync (the current memtable's log and value-log file) plus,
-// whenever the set of memtable logs changed since the last sync (Badger
-// rotated a full memtable without syncing it, since its SyncWrites is off),
-// an fsync of every memtable log and of the directory. Badger syncs a
-// rotated value-log file, flushed tables and the manifest itself.
+// A sync (badgerSync) flushes the files commits write; Badger syncs flushed
+// tables and the manifest itself.
 
 // groupSync coalesces concurrent sync requests.
 type groupSync struct {
@@ -78,48 +76,74 @@ func (g *groupSync) wait() error {
 	return g.err
 }
 
-// badgerSync returns the sync of a Badger database in dir.
-func badgerSync(db *badger.DB, dir string) func() error {
-	var seen map[string]bool // memtable logs at the last sync
+// badgerSync returns the sync of a Badger database in dir: an fdatasync of
+// every file a commit may have written that changed since the last sync.
+//
+// Commits write the memtable logs (*.mem) and, for values above Badger's
+// value threshold, the newest value-log file (*.vlog; Badger syncs one it
+// rotates away from), all through mmap. The value log is synced only when
+// Badger's count of value-log writes moved (a sync of a clean file still
+// costs a device flush). Every memtable log is synced (one
+// or two: a flushed one is deleted), not only the current one as by
+// db.Sync, since Badger rotates a full memtable without syncing it when its
+// own SyncWrites is off; the directory is synced when a rotation created a
+// log.
+func badgerSync(dir string) func() error {
+	var (
+		mems       map[string]bool // memtable logs at the last sync
+		vlogWrites int64           = -1
+	)
 	return func() error {
-		if err := db.Sync(); err != nil {
-			return fmt.Errorf("store: sync: %w", err)
-		}
-		// Listed after db.Sync: a rotation before the listing shows as a
-		// new log here; one after it came after db.Sync had synced the
-		// log our committers wrote to.
+		// Read before looking at the files: a commit acknowledged before
+		// this sync started has written the value log, if at all, before
+		// the count moved.
+		vw := vlogWritten()
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return fmt.Errorf("store: sync: %w", err)
 		}
-		now := make(map[string]bool, len(seen)+1)
-		changed := false
-		for _, e := range entries {
-			if strings.HasSuffix(e.Name(), ".mem") {
-				now[e.Name()] = true
-				changed = changed || !seen[e.Name()]
+		now := make(map[string]bool, len(mems)+1)
+		changed := mems == nil
+		var errs []error
+		vlog := ""
+		for _, e := range entries { // in name order: the last value log is the newest
+			name := e.Name()
+			switch {
+			case strings.HasSuffix(name, ".mem"):
+				now[name] = true
+				changed = changed || !mems[name]
+				errs = append(errs, fdatasync(filepath.Join(dir, name)))
+			case strings.HasSuffix(name, ".vlog"):
+				vlog = name
 			}
 		}
-		if !changed && seen != nil {
-			seen = now
-			return nil
+		if vlog != "" && vw != vlogWrites {
+			errs = append(errs, fdatasync(filepath.Join(dir, vlog)))
 		}
-		var errs []error
-		for name := range now {
-			errs = append(errs, fsync(filepath.Join(dir, name)))
+		if changed {
+			errs = append(errs, fdatasync(dir))
 		}
-		errs = append(errs, fsync(dir))
 		if err := errors.Join(errs...); err != nil {
 			return fmt.Errorf("store: sync: %w", err)
 		}
-		seen = now
+		mems, vlogWrites = now, vw
 		return nil
 	}
 }
 
-// fsync syncs the file or directory at path; one that is gone (a flushed
-// memtable's log) needs nothing.
-func fsync(path string) error {
+// vlogWritten returns Badger's count of entries written to value logs, by
+// every database of the process (a change means some value log may need
+// a sync), or -1 when it is not published.
+func vlogWritten() int64 {
+	if v, ok := expvar.Get("badger_write_num_vlog").(*expvar.Int); ok {
+		return v.Value()
+	}
+	return -1
+}
+
+// fdatasync syncs the file or directory at path; one that is gone (a
+// flushed memtable's log) needs nothing.
+func fdatasync(path string) error {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -127,7 +151,7 @@ func fsync(path string) error {
 	if err != nil {
 		return err
 	}
-	return errors.Join(f.Sync(), f.Close())
+	return errors.Join(unix.Fdatasync(int(f.Fd())), f.Close())
 }
 
 // SyncStats counts the commits that waited to be made durable and the syncs

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -113,5 +114,35 @@ func BenchmarkDurableCommit(b *testing.B) {
 			s := st.SyncStats()
 			b.ReportMetric(float64(s.Commits)/float64(max(s.Syncs, 1)), "commits/sync")
 		})
+	}
+}
+
+// TestGroupCommitValueLog: a value large enough for Badger's value log is
+// durable too.
+func TestGroupCommitValueLog(t *testing.T) {
+	dir := t.TempDir()
+	st := openDisk(t, dir)
+	p := partition(t, "acme", "alice", "")
+	big := strings.Repeat("x", 3<<20/2)
+	err := st.Update(context.Background(), p, func(tx *store.Txn) error {
+		return tx.PutRaw(p.Shared(), store.TableFact, []byte("big"), []byte(big))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st = openDisk(t, dir)
+	defer st.Close()
+	err = st.View(context.Background(), p, func(tx *store.Txn) error {
+		got, err := tx.GetRaw(p.Shared(), store.TableFact, []byte("big"))
+		if err == nil && string(got) != big {
+			err = fmt.Errorf("read back %d bytes, want %d", len(got), len(big))
+		}
+		return err
+	})
+	if err != nil {
+		t.Error(err)
 	}
 }
