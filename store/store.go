@@ -62,10 +62,10 @@ type Options struct {
 // DefaultOptions returns durable options for a store in dir.
 func DefaultOptions(dir string) Options {
 	return Options{
-		Dir:            dir,
-		SyncWrites:     true,
-		GCInterval:     5 * time.Minute,
-		MaxRetries:     16,
+		Dir:        dir,
+		SyncWrites: true,
+		GCInterval: 5 * time.Minute,
+		MaxRetries: 16,
 		// Memory, chosen for <= 256 MiB resident with 200,000 records
 		// (see the README's Benchmarks). A 32 MiB memtable lets one
 		// transaction hold 4.8 MiB and 52,000 entries (Badger's limit is
