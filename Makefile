@@ -5,7 +5,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 TOOLS       := $(CURDIR)/bin/tools
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all run build generate check-generate lint vet staticcheck test test-go crashtest crashtest-short bench fuzz clean
+.PHONY: all run build generate check-generate lint vet staticcheck test test-go crashtest crashtest-short bench bench-writes bench-scaling fuzz clean
 
 all: build
 
@@ -59,9 +59,19 @@ crashtest: build
 crashtest-short: build
 	$(GO) run ./cmd/crashtest -bin $(BIN) -cycles 3 -max-run 800ms
 
-## bench: the benchmarks (writeFact throughput, assembleContext latency)
+## bench: the benchmarks (writeFact throughput, writeFacts, group commit, scaling replay, assembleContext latency and RSS)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 30m ./...
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 60m ./...
+
+## bench-writes: acknowledged writes over HTTP with SyncWrites on (1 and 32 clients), writeFacts of 1,000, commits per sync
+bench-writes:
+	$(GO) test -run '^$$' -bench 'WriteFact$$' -benchtime 3000x -count 5 ./server
+	$(GO) test -run '^$$' -bench 'WriteFacts$$' -benchtime 20x -count 5 ./server
+	$(GO) test -run '^$$' -bench DurableCommit -benchtime 3000x -count 5 ./store
+
+## bench-scaling: the scaling timeline (N=1,000 and N=5,000) replayed end to end by statebench, 5 runs each
+bench-scaling:
+	$(GO) test -run '^$$' -bench ScalingReplay -benchtime 1x -count 5 -timeout 30m ./cmd/server
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s); their seeds also run in make test
 FUZZTIME ?= 30s

@@ -329,6 +329,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 	exclude := func(id string, r assemble.Reason) {
 		out = append(out, assemble.Exclusion{ID: id, Kind: assemble.KindTurn, Reason: r})
 	}
+	retired = stillRetired(retired, current)
 	var keep []assemble.Turn
 	for i, tc := range turns {
 		t := tc.Turn

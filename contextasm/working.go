@@ -102,7 +102,8 @@ func AboutHypothetical(query string) bool { return reHypothetical.MatchString(qu
 // it is now Y") goes too: the fact carries the new value, and so does a
 // turn telling the history of a current value (detect.Narrates). So does a
 // turn repeating the old value after it was replaced (mentioning it again
-// does not bring it back), unless a current fact holds that value again.
+// does not bring it back), unless a current fact holds that value again:
+// retired holds only values no current fact holds again (stillRetired).
 func states(text string, retired []Retired, current []string) bool {
 	for _, c := range current {
 		if detect.Narrates(text, c) {
@@ -111,9 +112,6 @@ func states(text string, retired []Retired, current []string) bool {
 	}
 	for _, r := range retired {
 		v := strings.TrimSpace(r.Value)
-		if slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {
-			continue
-		}
 		if len(v) >= minStaleValue && detect.Mentions(text, v) {
 			return true
 		}
@@ -122,6 +120,19 @@ func states(text string, retired []Retired, current []string) bool {
 		}
 	}
 	return false
+}
+
+// stillRetired returns the retired values that no current fact holds again,
+// the same for every turn, so computed once per assembly.
+func stillRetired(retired []Retired, current []string) []Retired {
+	var out []Retired
+	for _, r := range retired {
+		v := strings.TrimSpace(r.Value)
+		if !slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // distinctiveOld reports whether text carries a distinctive value of old

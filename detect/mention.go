@@ -101,7 +101,7 @@ var reHistory = regexp.MustCompile(`(?i)\b(?:originally|original|initially|at fi
 // summarised by the fact holding current; replaying it would put the
 // earlier values back in front of the reader.
 func Narrates(text, current string) bool {
-	if !reHistory.MatchString(text) {
+	if !narratesHistory(text) {
 		return false
 	}
 	cur := extractValues(current)

@@ -187,10 +187,7 @@ func TestStateBenchDetection(t *testing.T) {
 			if split == "train.jsonl" && (testing.Short() || raceEnabled) {
 				t.Skip("train replay skipped in -short and -race runs")
 			}
-			path := filepath.Join("../../shared/statebench", split)
-			if _, err := os.Stat(path); err != nil {
-				t.Skipf("StateBench data not available: %v", err)
-			}
+			path := filepath.Join("../testdata/statebench", split)
 			ts, err := statebench.LoadFile(path)
 			if err != nil {
 				t.Fatalf("LoadFile: %v", err)

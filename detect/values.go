@@ -59,9 +59,9 @@ var notNames = setOf("i", "i'm", "i'll", "i've", "i'd", "the", "a", "an", "we", 
 
 var monthNum = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
-// extractValues finds the typed values of s (not choices), without overlaps;
+// scanValues finds the typed values of s (not choices), without overlaps;
 // earlier types in the list win a contested span.
-func extractValues(s string) []value {
+func scanValues(s string) []value {
 	var out []value
 	taken := func(a, b int) bool {
 		for _, v := range out {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -39,6 +40,10 @@ type Options struct {
 	// CountError, when set, is called with the extensions.code of every
 	// error returned (for metrics).
 	CountError func(code string)
+	// ChargeBatch, when set, is asked before a root mutation field whose
+	// input argument is a list (writeFacts) runs, with the list's length;
+	// an error refuses the field (the rate limit's weight of a batch).
+	ChargeBatch func(ctx context.Context, n int) error
 }
 
 // NewHandler returns the GraphQL endpoint: POST and GET transports only,
@@ -66,6 +71,9 @@ func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 	if o.WriteGuard != nil {
 		srv.AroundFields(guardWrites(o.WriteGuard))
 	}
+	if o.ChargeBatch != nil {
+		srv.AroundFields(chargeBatches(o.ChargeBatch))
+	}
 	srv.AroundResponses(observe(o))
 	srv.SetErrorPresenter(presenter(o))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
@@ -82,6 +90,22 @@ func guardWrites(guard func(context.Context) error) graphql.FieldMiddleware {
 		if fc != nil && fc.Object == "Mutation" && fc.IsResolver {
 			if err := guard(ctx); err != nil {
 				return nil, err
+			}
+		}
+		return next(ctx)
+	}
+}
+
+// chargeBatches charges every root mutation field whose input is a list
+// for its length.
+func chargeBatches(charge func(context.Context, int) error) graphql.FieldMiddleware {
+	return func(ctx context.Context, next graphql.Resolver) (any, error) {
+		fc := graphql.GetFieldContext(ctx)
+		if fc != nil && fc.Object == "Mutation" && fc.IsResolver {
+			if v := reflect.ValueOf(fc.Args["input"]); v.Kind() == reflect.Slice {
+				if err := charge(ctx, v.Len()); err != nil {
+					return nil, err
+				}
 			}
 		}
 		return next(ctx)
@@ -164,6 +188,9 @@ func presenter(o Options) graphql.ErrorPresenterFunc {
 			gerr.Extensions["code"] = string(f.Kind)
 			if f.Field != "" {
 				gerr.Extensions["field"] = f.Field
+			}
+			if i, ok := fault.IndexOf(err); ok {
+				gerr.Extensions["index"] = i
 			}
 			if f.Kind == fault.Internal {
 				o.Logger.ErrorContext(ctx, "internal error", "err", err, "request_id", o.RequestID(ctx))

@@ -1,6 +1,7 @@
 package httpguard
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net/http"
@@ -9,10 +10,16 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/stategraph/stategraph/fault"
 )
 
 // Limiter is a set of token buckets, one per key (an organization), created
-// on first use. It is safe for concurrent use and starts no goroutine.
+// on first use: each organization has its own share of the server, which
+// no other organization's traffic can use up. A request takes one token;
+// a batch takes more (see BatchWeight and Charge), so that a bulk client
+// pays for what it writes but far less than for the same writes one by
+// one. It is safe for concurrent use and starts no goroutine.
 //
 // Memory is bounded by the keys active recently: a bucket left alone long
 // enough to refill completely behaves exactly like a new one, so buckets idle
@@ -57,12 +64,28 @@ func NewLimiter(rps float64, burst int) *Limiter {
 	return l
 }
 
+// BatchSize is the number of items of a batch that weighs as much as one
+// request.
+const BatchSize = 100
+
+// BatchWeight is what a batch of n items (facts of writeFacts) costs in
+// requests: ceil(n/BatchSize), at least 1.
+func BatchWeight(n int) int { return max(1, (n+BatchSize-1)/BatchSize) }
+
 // Allow takes a token from key's bucket. When none is left it returns false
 // and how long until one will be, without consuming anything.
 func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
-	if l.limit <= 0 {
+	return l.AllowN(key, 1)
+}
+
+// AllowN takes n tokens from key's bucket, or none, like Allow. A weight
+// above the burst is taken as the burst, so that it passes once the bucket
+// is full.
+func (l *Limiter) AllowN(key string, n int) (ok bool, retryAfter time.Duration) {
+	if l.limit <= 0 || n <= 0 {
 		return true, 0
 	}
+	n = min(n, l.burst)
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -73,7 +96,7 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 		l.buckets[key] = b
 	}
 	b.seen = now
-	res := b.lim.ReserveN(now, 1)
+	res := b.lim.ReserveN(now, n)
 	if d := res.DelayFrom(now); d > 0 {
 		res.CancelAt(now)
 		return false, d
@@ -118,7 +141,8 @@ func (l *Limiter) Middleware(keyOf func(*http.Request) (string, bool)) func(http
 					fmt.Sprintf("rate limit exceeded, retry in %d s", secs))
 				return
 			}
-			next.ServeHTTP(w, r)
+			ctx := context.WithValue(r.Context(), chargeKey{}, charge{l: l, key: key})
+			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
 }
@@ -126,4 +150,31 @@ func (l *Limiter) Middleware(keyOf func(*http.Request) (string, bool)) func(http
 // retrySeconds rounds a positive d up to whole seconds, so at least 1.
 func retrySeconds(d time.Duration) int {
 	return int(math.Ceil(d.Seconds()))
+}
+
+type chargeKey struct{}
+
+// charge is the bucket the request in a context was admitted by.
+type charge struct {
+	l   *Limiter
+	key string
+}
+
+// Charge takes n more tokens, for the request of ctx, from the bucket that
+// admitted it: a batch charges its weight beyond the one token its request
+// already took (BatchWeight(n)-1). When the bucket lacks them, the error
+// is FORBIDDEN (the rate-limit code) saying when to retry, and nothing is
+// taken. Without a limiter in ctx (limiting disabled) it does nothing.
+func Charge(ctx context.Context, n int) error {
+	c, ok := ctx.Value(chargeKey{}).(charge)
+	if !ok || n <= 0 {
+		return nil
+	}
+	// With the request's own token, a batch never needs more than a full
+	// bucket.
+	n = min(n, c.l.burst-1)
+	if ok, wait := c.l.AllowN(c.key, n); !ok {
+		return fault.New(fault.Forbidden, "rate limit exceeded: this batch weighs %d requests more than your organization has left; retry in %d s, or send smaller batches", n+1, retrySeconds(wait))
+	}
+	return nil
 }

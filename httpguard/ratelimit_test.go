@@ -1,9 +1,11 @@
 package httpguard
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -186,5 +188,49 @@ func BenchmarkLimiterAllow(b *testing.B) {
 	for b.Loop() {
 		l.Allow(keys[i%len(keys)])
 		i++
+	}
+}
+
+func TestBatchWeight(t *testing.T) {
+	tests := []struct{ n, want int }{{0, 1}, {1, 1}, {100, 1}, {101, 2}, {999, 10}, {1000, 10}}
+	for _, tc := range tests {
+		if got := BatchWeight(tc.n); got != tc.want {
+			t.Errorf("BatchWeight(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestChargeTakesABatchWeight: a request admitted by the middleware can be
+// charged more tokens from its organization's bucket, all or none.
+func TestChargeTakesABatchWeight(t *testing.T) {
+	l, clk := newTestLimiter(t, 1, 12)
+	var charged []error
+	extra := 9
+	h := l.Middleware(orgHeader)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		charged = append(charged, Charge(r.Context(), extra))
+	}))
+	serveOrg(h, "bulk") // 1 + 9 of 12
+	serveOrg(h, "bulk") // 1 more: 1 left, 9 refused
+	if len(charged) != 2 || charged[0] != nil || charged[1] == nil {
+		t.Fatalf("charges = %v, want the first to pass and the second to fail", charged)
+	}
+	if !strings.Contains(charged[1].Error(), "retry in") {
+		t.Errorf("error %q does not say when to retry", charged[1])
+	}
+	extra = 0
+	if rec := serveOrg(h, "bulk"); rec.Code != 200 {
+		t.Errorf("a plain request with the token the refused charge left: status %d", rec.Code)
+	}
+	if rec := serveOrg(h, "bulk"); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("over the bucket: status %d, want 429", rec.Code)
+	}
+	if err := Charge(context.Background(), 5); err != nil {
+		t.Errorf("Charge without a limiter: %v", err)
+	}
+	clk.advance(12 * time.Second)
+	extra = 20 // above the burst: passes on a full bucket
+	serveOrg(h, "bulk")
+	if err := charged[len(charged)-1]; err != nil {
+		t.Errorf("a weight above the burst on a full bucket: %v", err)
 	}
 }

@@ -255,6 +255,11 @@ func New(o Options) (*Server, error) {
 			httpguard.Annotate(ctx, slog.String("operation", op), slog.String("code", code))
 		},
 		CountError: metrics.CountError,
+		// A batch of n facts weighs BatchWeight(n) requests; its request
+		// took one token already.
+		ChargeBatch: func(ctx context.Context, n int) error {
+			return httpguard.Charge(ctx, httpguard.BatchWeight(n)-1)
+		},
 	})
 
 	// The GraphQL chain, outermost first: request log and id, body limit,

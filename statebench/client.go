@@ -46,6 +46,16 @@ func (e *ResponseError) Error() string {
 	return "statebench: " + strings.Join(msgs, "; ")
 }
 
+// Index returns the first error's extensions.index: the item of a batch
+// it is about.
+func (e *ResponseError) Index() (int, bool) {
+	if len(e.Errors) == 0 {
+		return 0, false
+	}
+	i, ok := e.Errors[0].Extensions["index"].(float64)
+	return int(i), ok
+}
+
 // Code returns the first error's code.
 func (e *ResponseError) Code() string {
 	if len(e.Errors) == 0 {

@@ -16,13 +16,18 @@ import (
 
 // The GraphQL operations the runner uses: the same a real client would.
 const (
-	opWriteFact   = `mutation($in: FactInput!) { writeFact(input: $in) { id } }`
+	opWriteFacts  = `mutation($in: [FactInput!]!) { writeFacts(input: $in) { id } }`
 	opSetEnv      = `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { key } }`
 	opPutItem     = `mutation($in: WorkingItemInput!) { putWorkingItem(input: $in) { id } }`
 	opRecordTurn  = `mutation($in: TurnInput!) { recordTurn(input: $in) { turn { id } scope detections { kind cue superseded { id kind } key previous replacement confidence blocked } } }`
 	opAssemble    = `query($in: ContextInput!) { assembleContext(input: $in) { text tokens included { id kind layer reason score } excluded { id kind reason } withheld } }`
 	placeholderID = "W-AUTO"
 )
+
+// ReplayTime is the time a server started for a replay alone is set to
+// (and kept at): after every time in the StateBench data, and fixed, so
+// that the wall clock never reaches a replay's output.
+var ReplayTime = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 
 // Options configure a run.
 type Options struct {
@@ -181,13 +186,42 @@ type replay struct {
 	loader, user string // tokens
 	session      string
 	ids          map[string]string // data id -> server id
+	batch        []pendingWrite    // consecutive fact writes not sent yet
+	names        map[string]string // server-generated id -> stable name
 	queries      []QueryResult
 	turns        []TurnLog
 	warnings     []string
 }
 
 func (r *replay) warn(format string, args ...any) {
-	r.warnings = append(r.warnings, r.tl.ID+": "+fmt.Sprintf(format, args...))
+	r.warnings = append(r.warnings, r.tl.ID+": "+r.stable(fmt.Sprintf(format, args...)))
+}
+
+// generatedID matches an id the server generated (a prefix and a ULID,
+// which holds the time it was made and random bits).
+var generatedID = regexp.MustCompile(`\b[A-Z]{1,3}-[0-9A-HJKMNP-TV-Z]{26}\b`)
+
+// stable replaces every server-generated id in s by a name that depends
+// only on the replay: G1, G2, ... in the order the replay met them. The
+// replay of a timeline is sequential, so the names are the same however
+// many timelines run at once.
+func (r *replay) stable(s string) string {
+	return generatedID.ReplaceAllStringFunc(s, func(id string) string {
+		if n, ok := r.names[id]; ok {
+			return n
+		}
+		n := fmt.Sprintf("G%d", len(r.names)+1)
+		r.names[id] = n
+		return n
+	})
+}
+
+// stableJSON is stable for raw JSON (the ids sit inside strings).
+func (r *replay) stableJSON(raw json.RawMessage) json.RawMessage {
+	if raw == nil {
+		return nil
+	}
+	return json.RawMessage(r.stable(string(raw)))
 }
 
 func (r *replay) identities() (user, loader authority.Identity) {
@@ -223,6 +257,7 @@ func (r *replay) run(ctx context.Context) error {
 	}
 	r.session = "s-" + r.tl.ID
 	r.ids = map[string]string{}
+	r.names = map[string]string{}
 	if err := r.loadInitial(ctx); err != nil {
 		return err
 	}
@@ -232,6 +267,8 @@ func (r *replay) run(ctx context.Context) error {
 		case KindTurn:
 			err = r.turn(ctx, e)
 		case KindStateWrite, KindSupersession:
+			// Consecutive writes go out together, as one writeFacts,
+			// before the next turn or query.
 			for _, w := range e.Writes {
 				if werr := r.write(ctx, w, i, e.TS); werr != nil {
 					err = werr
@@ -242,11 +279,23 @@ func (r *replay) run(ctx context.Context) error {
 			err = r.query(ctx, e, q)
 			q++
 		}
+		if err == nil && !r.nextIsWrite(i) {
+			err = r.flush(ctx)
+		}
 		if err != nil {
 			return fmt.Errorf("event %d (%s): %w", i, e.Kind, err)
 		}
 	}
-	return nil
+	return r.flush(ctx)
+}
+
+// nextIsWrite reports whether the event after i writes state.
+func (r *replay) nextIsWrite(i int) bool {
+	if i+1 >= len(r.tl.Events) {
+		return false
+	}
+	k := r.tl.Events[i+1].Kind
+	return k == KindStateWrite || k == KindSupersession
 }
 
 // loadInitial writes the initial facts (superseded targets first, so that
@@ -289,6 +338,9 @@ func (r *replay) loadInitial(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := r.flush(ctx); err != nil {
+		return err
+	}
 	for i, w := range is.WorkingSet {
 		if err := r.putItem(ctx, fmt.Sprintf("initial_%d", i), string(w.Content), string(w.ItemType), string(w.Priority)); err != nil {
 			return err
@@ -312,20 +364,39 @@ var reservedEnv = map[string]bool{"now": true, "date": true}
 
 var restricted = regexp.MustCompile(`(?i)\[RESTRICTED[^\]]*\]`)
 
+// pendingWrite is a fact write of the data waiting in the batch.
+type pendingWrite struct {
+	w  Write
+	in map[string]any
+}
+
 // write applies one write of the data, as a client mapping its records
-// onto the API would.
+// onto the API would. A fact write joins the batch (sent by flush); any
+// other write, or a fact write naming a fact still in the batch whose id
+// the server has not given yet, sends the batch first.
 func (r *replay) write(ctx context.Context, w Write, event int, at time.Time) error {
 	switch w.Layer {
 	case LayerEnvironment:
 		if reservedEnv[w.Key] {
 			return nil
 		}
+		if err := r.flush(ctx); err != nil {
+			return err
+		}
 		return r.do(ctx, r.loader, opSetEnv, []map[string]any{{"key": w.Key, "value": string(w.Value)}})
 	case LayerWorkingSet:
+		if err := r.flush(ctx); err != nil {
+			return err
+		}
 		return r.putItem(ctx, w.Key, string(w.Value), "CONTEXT", "")
 	}
+	if r.namesBatched(w) || len(r.batch) == batchLimit {
+		if err := r.flush(ctx); err != nil {
+			return err
+		}
+	}
 	in := map[string]any{"key": w.Key, "value": string(w.Value)}
-	if w.ID != "" && w.ID != placeholderID && r.ids[w.ID] == "" && validID(w.ID) {
+	if w.ID != "" && w.ID != placeholderID && r.ids[w.ID] == "" && validID(w.ID) && !r.batchHasID(w.ID) {
 		in["id"] = w.ID
 	}
 	src := map[string]any{}
@@ -374,31 +445,89 @@ func (r *replay) write(ctx context.Context, w Write, event int, at time.Time) er
 		}
 		in["supersedes"] = s
 	}
-	var out struct{ WriteFact struct{ ID string } }
-	err := r.c.Do(ctx, r.loader, opWriteFact, map[string]any{"in": in}, &out)
-	var re *ResponseError
-	if errors.As(err, &re) && in["validFrom"] != nil && re.Code() == "BAD_USER_INPUT" && strings.Contains(re.Error(), "validFrom") {
-		// The data dates a successor before its predecessor: record it
-		// now instead.
-		delete(in, "validFrom")
-		err = r.c.Do(ctx, r.loader, opWriteFact, map[string]any{"in": in}, &out)
+	r.batch = append(r.batch, pendingWrite{w: w, in: in})
+	return nil
+}
+
+// batchLimit is the most facts one writeFacts call carries.
+const batchLimit = 1000
+
+// namesBatched reports whether w supersedes or depends on a fact of the
+// batch: its server id is known only once the batch is written.
+func (r *replay) namesBatched(w Write) bool {
+	refs := append([]Text{w.Supersedes}, w.DependsOn...)
+	for _, p := range r.batch {
+		if p.w.ID == "" || p.w.ID == placeholderID {
+			continue
+		}
+		for _, ref := range refs {
+			if string(ref) == p.w.ID {
+				return true
+			}
+		}
 	}
-	if errors.As(err, &re) && in["supersedes"] != nil && (re.Code() == "NOT_FOUND" || re.Code() == "CONFLICT") {
-		// The data names a fact that is gone or already replaced: record
-		// the value anyway, as a client that cannot fix the data would.
-		r.warn("write %s: %v; written without supersedes", w.Key, err)
-		delete(in, "supersedes")
-		err = r.c.Do(ctx, r.loader, opWriteFact, map[string]any{"in": in}, &out)
+	return false
+}
+
+// batchHasID reports whether a write of the batch asks for id.
+func (r *replay) batchHasID(id string) bool {
+	for _, p := range r.batch {
+		if p.in["id"] == id {
+			return true
+		}
 	}
-	if errors.As(err, &re) && re.Status == 200 {
-		r.warn("write %s refused: %v", w.Key, err)
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if w.ID != "" && w.ID != placeholderID {
-		r.ids[w.ID] = out.WriteFact.ID
+	return false
+}
+
+// flush sends the batch as one writeFacts. When the server refuses an
+// item, the batch (all or none) wrote nothing: the runner adjusts that
+// item as a client that cannot fix the data would, one writing the facts
+// one by one (a successor dated before its predecessor is recorded now; a
+// supersession of a fact that is gone or replaced is recorded without it;
+// any other refused write is left out with a warning) and sends the batch
+// again.
+func (r *replay) flush(ctx context.Context) error {
+	for len(r.batch) > 0 {
+		ins := make([]map[string]any, len(r.batch))
+		for i, p := range r.batch {
+			ins[i] = p.in
+		}
+		var out struct{ WriteFacts []struct{ ID string } }
+		err := r.c.Do(ctx, r.loader, opWriteFacts, map[string]any{"in": ins}, &out)
+		if err == nil {
+			for i, p := range r.batch {
+				id := out.WriteFacts[i].ID
+				r.stable(id) // named in write order
+				if w := p.w; w.ID != "" && w.ID != placeholderID {
+					r.ids[w.ID] = id
+				}
+			}
+			r.batch = r.batch[:0]
+			return nil
+		}
+		var re *ResponseError
+		if !errors.As(err, &re) || re.Status != 200 {
+			return err
+		}
+		i, ok := re.Index()
+		if !ok || i < 0 || i >= len(r.batch) {
+			return err
+		}
+		p := &r.batch[i]
+		switch {
+		case p.in["validFrom"] != nil && re.Code() == "BAD_USER_INPUT" && strings.Contains(re.Error(), "validFrom"):
+			// The data dates a successor before its predecessor: record
+			// it now instead.
+			delete(p.in, "validFrom")
+		case p.in["supersedes"] != nil && (re.Code() == "NOT_FOUND" || re.Code() == "CONFLICT") && !strings.Contains(re.Error(), "already exists"):
+			// The data names a fact that is gone or already replaced:
+			// record the value anyway.
+			r.warn("write %s: %v; written without supersedes", p.w.Key, err)
+			delete(p.in, "supersedes")
+		default:
+			r.warn("write %s refused: %v", p.w.Key, err)
+			r.batch = slices.Delete(r.batch, i, i+1)
+		}
 	}
 	return nil
 }
@@ -446,7 +575,7 @@ func (r *replay) turn(ctx context.Context, e Event) error {
 		return err
 	}
 	rt := out.RecordTurn
-	r.turns = append(r.turns, TurnLog{Timeline: r.tl.ID, Text: string(e.Text), ID: rt.Turn.ID, Scope: rt.Scope, Detected: rt.Detections})
+	r.turns = append(r.turns, TurnLog{Timeline: r.tl.ID, Text: string(e.Text), ID: r.stable(rt.Turn.ID), Scope: rt.Scope, Detected: r.stableJSON(rt.Detections)})
 	return nil
 }
 
@@ -466,8 +595,8 @@ func (r *replay) query(ctx context.Context, e Event, n int) error {
 	ac := out.AssembleContext
 	s := Score(ac.Text, e.GroundTruth)
 	r.queries = append(r.queries, QueryResult{
-		Timeline: r.tl.ID, Track: r.tl.Track, Query: n, Prompt: string(e.Prompt), Context: ac.Text,
-		Tokens: ac.Tokens, Included: ac.Included, Excluded: ac.Excluded,
+		Timeline: r.tl.ID, Track: r.tl.Track, Query: n, Prompt: string(e.Prompt), Context: r.stable(ac.Text),
+		Tokens: ac.Tokens, Included: r.stableJSON(ac.Included), Excluded: r.stableJSON(ac.Excluded),
 		Hits: nonNil(s.Hits), Violations: nonNil(s.Violations),
 	})
 	return nil

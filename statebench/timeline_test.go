@@ -9,16 +9,14 @@ import (
 	"time"
 )
 
-// dataDir holds the real StateBench splits, shared outside the repository.
-const dataDir = "../../shared/statebench"
+// dataDir holds the real StateBench splits (MIT, Parslee LLC; see its
+// LICENSE).
+const dataDir = "../testdata/statebench"
 
-// loadSplit loads a real split, skipping the test when it is absent.
+// loadSplit loads a real split.
 func loadSplit(t testing.TB, name string) []Timeline {
 	t.Helper()
 	path := filepath.Join(dataDir, name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("StateBench data not available: %v", err)
-	}
 	ts, err := LoadFile(path)
 	if err != nil {
 		t.Fatalf("LoadFile(%s): %v", name, err)

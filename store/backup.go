@@ -125,6 +125,9 @@ func (s *Store) Restore(ctx context.Context, r io.ReadSeeker) (RestoreStats, err
 	if err := s.db.Load(r, 256); err != nil {
 		return RestoreStats{}, fmt.Errorf("store: restore: %w", err)
 	}
+	if err := s.durable(); err != nil {
+		return RestoreStats{}, err
+	}
 	return stats, nil
 }
 

@@ -8,12 +8,14 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -37,8 +39,11 @@ var (
 
 // Options configure Open. Start from DefaultOptions.
 type Options struct {
-	Dir        string
-	InMemory   bool
+	Dir      string
+	InMemory bool
+	// SyncWrites makes every acknowledged write durable: Update returns
+	// after an fsync that covers its commit, shared by concurrent commits
+	// (group commit, see groupcommit.go).
 	SyncWrites bool
 	Logger     *slog.Logger
 	// GCInterval is how often the value-log GC runs; 0 disables it.
@@ -57,14 +62,21 @@ type Options struct {
 // DefaultOptions returns durable options for a store in dir.
 func DefaultOptions(dir string) Options {
 	return Options{
-		Dir:            dir,
-		SyncWrites:     true,
-		GCInterval:     5 * time.Minute,
-		MaxRetries:     16,
+		Dir:        dir,
+		SyncWrites: true,
+		GCInterval: 5 * time.Minute,
+		MaxRetries: 16,
+		// Memory, chosen for <= 256 MiB resident with 200,000 records
+		// (see the README's Benchmarks). A 32 MiB memtable lets one
+		// transaction hold 4.8 MiB and 52,000 entries (Badger's limit is
+		// 15% of it): a writeFacts batch of 1,000 ordinary facts needs
+		// about half. Two memtables: the one written and one flushing.
+		// The caches hold the hot blocks and indexes; tables are read
+		// through mmap, so the page cache serves the rest.
 		MemTableSize:   32 << 20,
-		NumMemtables:   3,
-		BlockCacheSize: 64 << 20,
-		IndexCacheSize: 64 << 20,
+		NumMemtables:   2,
+		BlockCacheSize: 32 << 20,
+		IndexCacheSize: 16 << 20,
 	}
 }
 
@@ -85,6 +97,7 @@ type Store struct {
 	logger *slog.Logger
 	done   chan struct{}
 	gcDone chan struct{}
+	gsync  *groupSync // nil unless writes are synced
 
 	closeOnce sync.Once
 	closeErr  error
@@ -101,7 +114,10 @@ func Open(opts Options) (*Store, error) {
 	}
 	bo := badger.DefaultOptions(opts.Dir).
 		WithInMemory(opts.InMemory).
-		WithSyncWrites(opts.SyncWrites).
+		// Durability is the group commit's (groupcommit.go): Badger's own
+		// SyncWrites would sync once per transaction.
+		WithSyncWrites(false).
+		WithMetricsEnabled(true). // the group commit reads its value-log count
 		WithLogger(badgerLogger{logger}).
 		WithNumVersionsToKeep(1)
 	if opts.InMemory {
@@ -124,7 +140,10 @@ func Open(opts Options) (*Store, error) {
 		return nil, fmt.Errorf("store: open badger: %w", err)
 	}
 	s := &Store{db: db, opts: opts, logger: logger, done: make(chan struct{}), gcDone: make(chan struct{})}
-	if err := s.checkFormat(); err != nil {
+	if opts.SyncWrites && !opts.InMemory {
+		s.gsync = newGroupSync(badgerSync(opts.Dir))
+	}
+	if err := errors.Join(s.checkFormat(), s.durable()); err != nil {
 		return nil, errors.Join(err, db.Close())
 	}
 	if opts.GCInterval > 0 && !opts.InMemory {
@@ -225,13 +244,20 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 			return err
 		}
 		txn := s.db.NewTransaction(true)
-		tx := &Txn{txn: txn, p: p}
+		tx := &Txn{txn: txn, p: p, pend: newPendingWrites()}
 		err := fn(tx)
+		if err == nil {
+			err = tx.pend.apply(txn)
+		}
 		if err == nil {
 			err = txn.Commit()
 		}
 		txn.Discard()
 		if err == nil {
+			// Acknowledged only once durable.
+			if err := s.durable(); err != nil {
+				return err
+			}
 			for _, f := range tx.afterCommit {
 				f()
 			}
@@ -268,6 +294,7 @@ func (s *Store) View(ctx context.Context, p tenancy.Partition, fn func(tx *Txn) 
 type Txn struct {
 	txn         *badger.Txn
 	p           tenancy.Partition
+	pend        *pendingWrites // nil in a View
 	afterCommit []func()
 }
 
@@ -292,14 +319,11 @@ func (tx *Txn) Get(sp tenancy.Space, t Table, suffix []byte, v any) error {
 	if err := tx.check(sp); err != nil {
 		return err
 	}
-	item, err := tx.txn.Get(key(sp, t, suffix))
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return ErrNotFound
-	}
+	item, err := tx.read(key(sp, t, suffix))
 	if err != nil {
-		return fmt.Errorf("store: get: %w", err)
+		return err
 	}
-	return decode(item, v)
+	return item.Decode(v)
 }
 
 // Exists reports whether a record exists at suffix of table t in space sp.
@@ -307,14 +331,11 @@ func (tx *Txn) Exists(sp tenancy.Space, t Table, suffix []byte) (bool, error) {
 	if err := tx.check(sp); err != nil {
 		return false, err
 	}
-	_, err := tx.txn.Get(key(sp, t, suffix))
-	if errors.Is(err, badger.ErrKeyNotFound) {
+	_, err := tx.read(key(sp, t, suffix))
+	if errors.Is(err, ErrNotFound) {
 		return false, nil
 	}
-	if err != nil {
-		return false, fmt.Errorf("store: get: %w", err)
-	}
-	return true, nil
+	return err == nil, err
 }
 
 // Put stores v (JSON-encoded; nil stores an empty value) at suffix of table
@@ -330,14 +351,7 @@ func (tx *Txn) Put(sp tenancy.Space, t Table, suffix []byte, v any, ttl time.Dur
 			return fmt.Errorf("store: encode: %w", err)
 		}
 	}
-	e := badger.NewEntry(key(sp, t, suffix), val)
-	if ttl > 0 {
-		e = e.WithTTL(ttl)
-	}
-	if err := tx.txn.SetEntry(e); err != nil {
-		return fmt.Errorf("store: put: %w", err)
-	}
-	return nil
+	return tx.write(key(sp, t, suffix), val, false, ttl)
 }
 
 // GetRaw returns a copy of the raw (not JSON) value at suffix of table t in
@@ -347,14 +361,14 @@ func (tx *Txn) GetRaw(sp tenancy.Space, t Table, suffix []byte) ([]byte, error) 
 	if err := tx.check(sp); err != nil {
 		return nil, err
 	}
-	item, err := tx.txn.Get(key(sp, t, suffix))
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return nil, ErrNotFound
-	}
+	item, err := tx.read(key(sp, t, suffix))
 	if err != nil {
-		return nil, fmt.Errorf("store: get: %w", err)
+		return nil, err
 	}
-	return item.ValueCopy(nil)
+	if item.own {
+		return slices.Clone(item.raw), nil
+	}
+	return item.item.ValueCopy(nil)
 }
 
 // PutRaw stores b as the value at suffix of table t in space sp.
@@ -362,10 +376,7 @@ func (tx *Txn) PutRaw(sp tenancy.Space, t Table, suffix, b []byte) error {
 	if err := tx.check(sp); err != nil {
 		return err
 	}
-	if err := tx.txn.Set(key(sp, t, suffix), b); err != nil {
-		return fmt.Errorf("store: put: %w", err)
-	}
-	return nil
+	return tx.write(key(sp, t, suffix), slices.Clone(b), false, 0)
 }
 
 // Delete removes the record at suffix of table t in space sp.
@@ -373,10 +384,7 @@ func (tx *Txn) Delete(sp tenancy.Space, t Table, suffix []byte) error {
 	if err := tx.check(sp); err != nil {
 		return err
 	}
-	if err := tx.txn.Delete(key(sp, t, suffix)); err != nil {
-		return fmt.Errorf("store: delete: %w", err)
-	}
-	return nil
+	return tx.write(key(sp, t, suffix), nil, true, 0)
 }
 
 // ScanOptions shape a Scan.
@@ -390,14 +398,29 @@ type ScanOptions struct {
 	KeysOnly bool
 }
 
-// Item is one record met by Scan.
-type Item struct{ item *badger.Item }
+// Item is one record met by Scan: Badger's, or the transaction's own
+// pending write.
+type Item struct {
+	item *badger.Item
+	raw  []byte
+	own  bool
+}
 
 // Decode decodes the record's value into v.
-func (it Item) Decode(v any) error { return decode(it.item, v) }
+func (it Item) Decode(v any) error {
+	if it.own {
+		return decodeRaw(it.raw, v)
+	}
+	return decode(it.item, v)
+}
 
 // Value calls fn with the record's raw value, valid only during the call.
-func (it Item) Value(fn func([]byte) error) error { return it.item.Value(fn) }
+func (it Item) Value(fn func([]byte) error) error {
+	if it.own {
+		return fn(it.raw)
+	}
+	return it.item.Value(fn)
+}
 
 // Scan calls fn for every record of table t in space sp whose suffix starts
 // with prefix, in key order, until fn returns false or an error. The suffix
@@ -425,10 +448,45 @@ func (tx *Txn) Scan(sp tenancy.Space, t Table, prefix []byte, o ScanOptions, fn 
 		// Seek to just past every key having seek as a prefix.
 		seek = append(append([]byte(nil), seek...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
 	}
+	// Merge Badger's records with the transaction's own writes, which
+	// replace (or delete) Badger's record of the same key.
+	own := tx.pend.scan(full, seek, o.Reverse)
+	before := func(a, b []byte) bool { // a comes first in scan order
+		if o.Reverse {
+			return bytes.Compare(a, b) > 0
+		}
+		return bytes.Compare(a, b) < 0
+	}
+	emit := func(e *pendingEntry) (bool, error) {
+		if e.del {
+			return true, nil
+		}
+		return fn(e.key[len(tp):], Item{raw: e.val, own: true})
+	}
 	for it.Seek(seek); it.Valid(); it.Next() {
 		item := it.Item()
-		more, err := fn(item.Key()[len(tp):], Item{item})
+		k := item.Key()
+		for len(own) > 0 && before(own[0].key, k) {
+			if more, err := emit(own[0]); err != nil || !more {
+				return err
+			}
+			own = own[1:]
+		}
+		if len(own) > 0 && bytes.Equal(own[0].key, k) {
+			more, err := emit(own[0])
+			if err != nil || !more {
+				return err
+			}
+			own = own[1:]
+			continue
+		}
+		more, err := fn(k[len(tp):], Item{item: item})
 		if err != nil || !more {
+			return err
+		}
+	}
+	for _, e := range own {
+		if more, err := emit(e); err != nil || !more {
 			return err
 		}
 	}
@@ -450,12 +508,17 @@ func decode(item *badger.Item, v any) error {
 	if v == nil {
 		return nil
 	}
-	return item.Value(func(val []byte) error {
-		if err := json.Unmarshal(val, v); err != nil {
-			return fmt.Errorf("store: decode: %w", err)
-		}
+	return item.Value(func(val []byte) error { return decodeRaw(val, v) })
+}
+
+func decodeRaw(val []byte, v any) error {
+	if v == nil {
 		return nil
-	})
+	}
+	if err := json.Unmarshal(val, v); err != nil {
+		return fmt.Errorf("store: decode: %w", err)
+	}
+	return nil
 }
 
 // badgerLogger sends Badger's logs to slog; its chatty info goes to debug.
@@ -482,10 +545,7 @@ func (tx *Txn) Schedule(queue string, at time.Time, ref string) error {
 	if tx.p.Org() == "" {
 		return ErrForeignSpace
 	}
-	if err := tx.txn.Set(dueKey(queue, at, tx.p.Org(), ref), nil); err != nil {
-		return fmt.Errorf("store: schedule: %w", err)
-	}
-	return nil
+	return tx.write(dueKey(queue, at, tx.p.Org(), ref), nil, false, 0)
 }
 
 // Unschedule removes an entry Schedule made; removing a missing entry is
@@ -494,10 +554,7 @@ func (tx *Txn) Unschedule(queue string, at time.Time, ref string) error {
 	if tx.p.Org() == "" {
 		return ErrForeignSpace
 	}
-	if err := tx.txn.Delete(dueKey(queue, at, tx.p.Org(), ref)); err != nil {
-		return fmt.Errorf("store: unschedule: %w", err)
-	}
-	return nil
+	return tx.write(dueKey(queue, at, tx.p.Org(), ref), nil, true, 0)
 }
 
 // DueBefore returns up to limit entries of queue due at or before t, of

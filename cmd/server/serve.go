@@ -20,6 +20,7 @@ import (
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/server"
+	"github.com/stategraph/stategraph/store"
 )
 
 type serveConfig struct {
@@ -46,6 +47,7 @@ type serveConfig struct {
 	conflictPolicies          listFlag
 	envProviders              listFlag
 	envTimeout                time.Duration
+	memory                    store.Options // memtable and cache sizes
 }
 
 type jwtFlags struct {
@@ -155,6 +157,11 @@ func (c *serveConfig) registerLimits(fs *flag.FlagSet) {
 	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", d.MaxBodyBytes, "largest request body in bytes (413 above)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", d.RateLimit, "requests per second per organization, sustained (0 disables; 429 with Retry-After above)")
 	fs.IntVar(&c.rateBurst, "rate-burst", d.RateBurst, "requests an organization may send in a burst above --rate-limit")
+	ds := store.DefaultOptions("")
+	fs.Int64Var(&c.memory.MemTableSize, "memtable-size", ds.MemTableSize, "bytes of each Badger memtable (a transaction may hold 15% of it)")
+	fs.IntVar(&c.memory.NumMemtables, "num-memtables", ds.NumMemtables, "Badger memtables kept in memory, the one written and those being flushed")
+	fs.Int64Var(&c.memory.BlockCacheSize, "block-cache-size", ds.BlockCacheSize, "bytes of Badger's cache of table blocks")
+	fs.Int64Var(&c.memory.IndexCacheSize, "index-cache-size", ds.IndexCacheSize, "bytes of Badger's cache of table indexes and bloom filters")
 	fs.Uint64Var(&c.minFreeDisk, "min-free-disk", d.MinFreeDisk, "free bytes on the data directory's disk below which writes are refused and /readyz fails (0 disables)")
 	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time to read a request's headers")
 	fs.DurationVar(&c.readTimeout, "read-timeout", d.ReadTimeout, "time to read a whole request")
@@ -167,6 +174,8 @@ func (c *serveConfig) applyLimits(o *server.Options) {
 	o.MaxBodyBytes = c.maxBodyBytes
 	o.RateLimit, o.RateBurst = c.rateLimit, c.rateBurst
 	o.MinFreeDisk = c.minFreeDisk
+	o.Store.MemTableSize, o.Store.NumMemtables = c.memory.MemTableSize, c.memory.NumMemtables
+	o.Store.BlockCacheSize, o.Store.IndexCacheSize = c.memory.BlockCacheSize, c.memory.IndexCacheSize
 	o.ReadHeaderTimeout, o.ReadTimeout = c.readHeaderTimeout, c.readTimeout
 	o.WriteTimeout, o.IdleTimeout = c.writeTimeout, c.idleTimeout
 }

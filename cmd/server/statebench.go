@@ -18,12 +18,14 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/server"
 	"github.com/stategraph/stategraph/statebench"
+	"github.com/stategraph/stategraph/temporal"
 )
 
 func runStatebench(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	var (
 		data, serverURL, out, track string
-		budget, workers             int
+		budget, workers, scaling    int
+		seed                        uint64
 		j                           jwtFlags
 	)
 	fs := flag.NewFlagSet("statebench", flag.ContinueOnError)
@@ -34,9 +36,14 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	fs.StringVar(&out, "out", "", "directory for queries.jsonl and summary.json")
 	fs.StringVar(&track, "track", "", "replay only this track")
 	fs.IntVar(&workers, "workers", 4, "timelines replayed at once")
+	fs.IntVar(&scaling, "generate-scaling", 0, "write the scaling timeline of `N` fact writes (N/10 turns, 20 queries) to stdout and exit")
+	fs.Uint64Var(&seed, "seed", 1, "seed of --generate-scaling")
 	j.register(fs)
 	if err := parse(fs, args, env); err != nil {
 		return err
+	}
+	if scaling > 0 {
+		return statebench.Scaling(stdout, scaling, seed)
 	}
 	switch {
 	case data == "":
@@ -53,15 +60,18 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 		return err
 	}
 	secret := []byte(j.secret)
+	// A shared server needs organizations of their own for each run; the
+	// loopback server is this run's alone, and a fixed run id keeps the
+	// output reproducible.
+	runID := "sb-" + randomHex(4)
 	if serverURL == "" {
 		stopServer, url, s, err := startLoopback(ctx)
 		if err != nil {
 			return err
 		}
 		defer stopServer()
-		serverURL, secret = url, s
+		serverURL, secret, runID = url, s, "sb"
 	}
-	runID := "sb-" + randomHex(4)
 	c := &statebench.Client{URL: strings.TrimSuffix(serverURL, "/") + "/graphql", HTTP: &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: workers * 2}}}
 	progress := progressBar(stderr)
 	res, err := statebench.Run(ctx, c, timelines, statebench.Options{
@@ -80,12 +90,18 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	return nil
 }
 
-// startLoopback starts an in-memory server on a loopback port.
+// startLoopback starts an in-memory server on a loopback port. Its clock
+// stands still at statebench.ReplayTime, so that no wall-clock time reaches
+// the output: a replay's output is the same whenever it runs and however
+// many workers run it.
 func startLoopback(ctx context.Context) (stop func(), url string, secret []byte, err error) {
 	secret = []byte(randomHex(32))
 	o := server.DefaultOptions("")
 	o.Store.InMemory, o.Store.SyncWrites = true, false
 	o.Verifier.Secret = secret
+	// The runner is the server's only client: no rate limit.
+	o.RateLimit = 0
+	o.Clock = temporal.NewManual(statebench.ReplayTime)
 	srv, err := server.New(o)
 	if err != nil {
 		return nil, "", nil, err

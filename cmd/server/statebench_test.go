@@ -13,13 +13,16 @@ import (
 	"github.com/stategraph/stategraph/internal/apitest"
 )
 
-// firstTimelines writes the first n timelines of the dev split to a file,
-// or skips when the data is absent.
+// devSample is the first 30 timelines of the StateBench dev split (MIT,
+// Parslee LLC; see its LICENSE).
+var devSample = filepath.Join("..", "..", "testdata", "statebench", "dev30.jsonl")
+
+// firstTimelines writes the first n timelines of the dev sample to a file.
 func firstTimelines(t *testing.T, n int) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "statebench", "dev.jsonl"))
+	raw, err := os.ReadFile(devSample)
 	if err != nil {
-		t.Skipf("StateBench data not available: %v", err)
+		t.Fatal(err)
 	}
 	lines := strings.SplitN(string(raw), "\n", n+1)
 	path := filepath.Join(t.TempDir(), "few.jsonl")
@@ -95,5 +98,35 @@ func TestStatebenchCommand(t *testing.T) {
 				t.Errorf("summary %s: want %d queries and the tracks", raw, n)
 			}
 		})
+	}
+}
+
+// TestStatebenchWorkersSameOutput replays the dev sample with one worker and
+// with four: queries.jsonl, turns.jsonl and summary.json are the same bytes.
+func TestStatebenchWorkersSameOutput(t *testing.T) {
+	outputs := map[string]map[string][]byte{}
+	for _, workers := range []string{"1", "4"} {
+		out := t.TempDir()
+		var stdout, stderr bytes.Buffer
+		args := []string{"statebench", "--data", devSample, "--out", out, "--workers", workers}
+		if err := run(context.Background(), args, func(string) string { return "" }, &stdout, &stderr); err != nil {
+			t.Fatalf("statebench --workers %s: %v\n%s", workers, err, stderr.String())
+		}
+		outputs[workers] = map[string][]byte{}
+		for _, name := range []string{"queries.jsonl", "turns.jsonl", "summary.json"} {
+			raw, err := os.ReadFile(filepath.Join(out, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			outputs[workers][name] = raw
+		}
+	}
+	for name, one := range outputs["1"] {
+		if four := outputs["4"][name]; !bytes.Equal(one, four) {
+			t.Errorf("%s differs between --workers 1 (%d bytes) and --workers 4 (%d bytes)", name, len(one), len(four))
+		}
+		if len(one) == 0 {
+			t.Errorf("%s is empty", name)
+		}
 	}
 }

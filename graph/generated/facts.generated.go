@@ -2494,6 +2494,26 @@ func (ec *executionContext) unmarshalNFactInput2githubᚗcomᚋstategraphᚋstat
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNFactInput2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐFactInputᚄ(ctx context.Context, v any) ([]*model.FactInput, error) {
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.FactInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFactInput2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐFactInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNFactInput2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐFactInput(ctx context.Context, v any) (*model.FactInput, error) {
+	res, err := ec.unmarshalInputFactInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNMemoryType2githubᚗcomᚋstategraphᚋstategraphᚋfactsᚐMemoryType(ctx context.Context, v any) (facts.MemoryType, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := facts.MemoryType(tmp)

@@ -201,6 +201,7 @@ type ComplexityRoot struct {
 		SetEnvironment    func(childComplexity int, input []*model.EnvironmentEntryInput) int
 		SignalEvent       func(childComplexity int, name string, context *string) int
 		WriteFact         func(childComplexity int, input model.FactInput) int
+		WriteFacts        func(childComplexity int, input []*model.FactInput) int
 	}
 
 	PageInfo struct {
@@ -1266,6 +1267,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.WriteFact(childComplexity, args["input"].(model.FactInput)), true
+
+	case "Mutation.writeFacts":
+		if e.ComplexityRoot.Mutation.WriteFacts == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_writeFacts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WriteFacts(childComplexity, args["input"].([]*model.FactInput)), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -2963,6 +2976,14 @@ extend type Query {
 extend type Mutation {
   "Record a fact, superseding another atomically when asked."
   writeFact(input: FactInput!): Fact!
+  """
+  Record up to 1,000 facts in order, in one transaction: all or none. An
+  item may supersede or depend on a fact an earlier item wrote. A bad item
+  fails the batch with that item's error and its 0-based index in
+  extensions.index. An empty batch or one of more than 1,000 facts is
+  BAD_USER_INPUT.
+  """
+  writeFacts(input: [FactInput!]!): [Fact!]!
 }
 `, BuiltIn: false},
 	{Name: "../permissions.graphqls", Input: `# Authority, read permissions and write gates (see README "Authority,

@@ -42,6 +42,7 @@ type MutationResolver interface {
 	CompleteObjective(ctx context.Context, input model.CompleteObjectiveInput) (*model.CompleteObjectiveResult, error)
 	SetEnvironment(ctx context.Context, input []*model.EnvironmentEntryInput) ([]*environment.Entry, error)
 	WriteFact(ctx context.Context, input model.FactInput) (*facts.Fact, error)
+	WriteFacts(ctx context.Context, input []*model.FactInput) ([]*facts.Fact, error)
 	ForgetFact(ctx context.Context, id string) (*facts.Fact, error)
 }
 type QueryResolver interface {
@@ -188,6 +189,17 @@ func (ec *executionContext) field_Mutation_writeFact_args(ctx context.Context, r
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNFactInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐFactInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_writeFacts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNFactInput2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐFactInputᚄ)
 	if err != nil {
 		return nil, err
 	}
@@ -1405,6 +1417,101 @@ func (ec *executionContext) fieldContext_Mutation_writeFact(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_writeFact_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_writeFacts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_writeFacts,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().WriteFacts(ctx, fc.Args["input"].([]*model.FactInput))
+		},
+		nil,
+		ec.marshalNFact2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFactᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_writeFacts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Fact_id(ctx, field)
+			case "key":
+				return ec.fieldContext_Fact_key(ctx, field)
+			case "value":
+				return ec.fieldContext_Fact_value(ctx, field)
+			case "text":
+				return ec.fieldContext_Fact_text(ctx, field)
+			case "isValid":
+				return ec.fieldContext_Fact_isValid(ctx, field)
+			case "needsReview":
+				return ec.fieldContext_Fact_needsReview(ctx, field)
+			case "memoryType":
+				return ec.fieldContext_Fact_memoryType(ctx, field)
+			case "scope":
+				return ec.fieldContext_Fact_scope(ctx, field)
+			case "scopeId":
+				return ec.fieldContext_Fact_scopeId(ctx, field)
+			case "isConstraint":
+				return ec.fieldContext_Fact_isConstraint(ctx, field)
+			case "constraintType":
+				return ec.fieldContext_Fact_constraintType(ctx, field)
+			case "source":
+				return ec.fieldContext_Fact_source(ctx, field)
+			case "validFrom":
+				return ec.fieldContext_Fact_validFrom(ctx, field)
+			case "validTo":
+				return ec.fieldContext_Fact_validTo(ctx, field)
+			case "recordedAt":
+				return ec.fieldContext_Fact_recordedAt(ctx, field)
+			case "supersededAt":
+				return ec.fieldContext_Fact_supersededAt(ctx, field)
+			case "supersedes":
+				return ec.fieldContext_Fact_supersedes(ctx, field)
+			case "supersededBy":
+				return ec.fieldContext_Fact_supersededBy(ctx, field)
+			case "supersession":
+				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "dependsOn":
+				return ec.fieldContext_Fact_dependsOn(ctx, field)
+			case "derivedFacts":
+				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_writeFacts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -2820,6 +2927,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "writeFact":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_writeFact(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "writeFacts":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_writeFacts(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

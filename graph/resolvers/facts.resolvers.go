@@ -54,36 +54,28 @@ func (r *factResolver) DerivedFacts(ctx context.Context, obj *facts.Fact) ([]*fa
 
 // WriteFact is the resolver for the writeFact field.
 func (r *mutationResolver) WriteFact(ctx context.Context, input model.FactInput) (*facts.Fact, error) {
-	in := facts.WriteInput{
-		ID:             deref(input.ID),
-		Key:            input.Key,
-		Value:          input.Value,
-		MemoryType:     deref(input.MemoryType),
-		Scope:          deref(input.Scope),
-		ScopeID:        deref(input.ScopeID),
-		DependsOn:      input.DependsOn,
-		IsConstraint:   input.IsConstraint,
-		ConstraintType: deref(input.ConstraintType),
-		ValidFrom:      input.ValidFrom,
-		Supersedes:     deref(input.Supersedes),
-		Reason:         deref(input.Reason),
-		Level:          deref(input.Level),
-		RestrictedTo:   input.RestrictedTo,
-	}
-	if in.Supersedes != "" {
-		in.Kind = deref(input.SupersessionKind)
-	}
-	if s := input.Source; s != nil {
-		in.Source = &facts.Source{
-			Type: deref(s.Type), Authority: deref(s.Authority), Identity: deref(s.Identity),
-			TurnIndex: s.TurnIndex, EventIndex: s.EventIndex,
-		}
-	}
-	f, err := r.Pipeline.Write(ctx, in)
+	f, err := r.Pipeline.Write(ctx, writeInput(input))
 	if err != nil {
 		return nil, err
 	}
 	return &f, nil
+}
+
+// WriteFacts is the resolver for the writeFacts field.
+func (r *mutationResolver) WriteFacts(ctx context.Context, input []*model.FactInput) ([]*facts.Fact, error) {
+	ins := make([]facts.WriteInput, len(input))
+	for i, in := range input {
+		ins[i] = writeInput(*in)
+	}
+	fs, err := r.Pipeline.WriteBatch(ctx, ins)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*facts.Fact, len(fs))
+	for i := range fs {
+		out[i] = &fs[i]
+	}
+	return out, nil
 }
 
 // Fact is the resolver for the fact field.

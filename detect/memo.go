@@ -1,0 +1,52 @@
+package detect
+
+import (
+	"slices"
+	"sync"
+)
+
+// Memoized analyses. Assembly asks about the same turn texts and fact
+// values again and again (every turn against every retired value, at
+// every query), and each answer runs a dozen regular expressions; the
+// answers depend only on the text, so they are kept in bounded caches.
+
+// memoLimit bounds each cache; a full cache is emptied and refilled.
+const memoLimit = 1 << 15
+
+// memo is a bounded, concurrency-safe cache of f by its string argument.
+type memo[V any] struct {
+	mu sync.Mutex
+	m  map[string]V
+	f  func(string) V
+}
+
+func newMemo[V any](f func(string) V) *memo[V] { return &memo[V]{m: map[string]V{}, f: f} }
+
+func (c *memo[V]) get(s string) V {
+	c.mu.Lock()
+	v, ok := c.m[s]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = c.f(s)
+	c.mu.Lock()
+	if len(c.m) >= memoLimit {
+		clear(c.m)
+	}
+	c.m[s] = v
+	c.mu.Unlock()
+	return v
+}
+
+var (
+	valuesMemo  = newMemo(scanValues)
+	historyMemo = newMemo(func(s string) bool { return reHistory.MatchString(s) })
+)
+
+// extractValues is scanValues, memoized; the slice is the caller's to
+// change.
+func extractValues(s string) []value { return slices.Clone(valuesMemo.get(s)) }
+
+// narratesHistory reports whether text matches reHistory, memoized.
+func narratesHistory(text string) bool { return historyMemo.get(text) }

@@ -1,0 +1,179 @@
+package store
+
+import (
+	"errors"
+	"expvar"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// Group commit.
+//
+// Badger (v4.9) already gathers concurrent commits into one batch (its
+// writeCh / doWrites loop), but with its own SyncWrites on it still syncs
+// the memtable's write-ahead log once per transaction (writeToLSM ends in
+// mt.SyncWAL), so N concurrent writers pay N syncs, one after another.
+//
+// With Options.SyncWrites the store therefore opens Badger with SyncWrites
+// off and makes every commit durable itself before Update returns: a
+// committer waits for a sync that started after its commit was written, and
+// one of the waiters runs it for all of them. So one sync acknowledges every
+// write that reached the log while the previous sync ran.
+//
+// A sync (badgerSync) flushes the files commits write; Badger syncs flushed
+// tables and the manifest itself.
+
+// groupSync coalesces concurrent sync requests.
+type groupSync struct {
+	sync func() error
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	running  bool
+	started  uint64 // syncs started
+	finished uint64 // the last sync that finished
+	err      error  // its result
+
+	requests, syncs atomic.Uint64
+}
+
+func newGroupSync(fn func() error) *groupSync {
+	g := &groupSync{sync: fn}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+// wait returns once a sync that started after the call has finished (or
+// with that sync's error). Concurrent callers share syncs.
+func (g *groupSync) wait() error {
+	g.requests.Add(1)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	// A sync already running may have started before the caller's commit
+	// reached the log: only the next one covers it.
+	target := g.started + 1
+	for g.finished < target {
+		if g.running {
+			g.cond.Wait()
+			continue
+		}
+		g.running = true
+		g.started++
+		n := g.started
+		g.mu.Unlock()
+		err := g.sync()
+		g.syncs.Add(1)
+		g.mu.Lock()
+		g.running, g.finished, g.err = false, n, err
+		g.cond.Broadcast()
+	}
+	return g.err
+}
+
+// badgerSync returns the sync of a Badger database in dir: an fdatasync of
+// every file a commit may have written that changed since the last sync.
+//
+// Commits write the memtable logs (*.mem) and, for values above Badger's
+// value threshold, the newest value-log file (*.vlog; Badger syncs one it
+// rotates away from), all through mmap. The value log is synced only when
+// Badger's count of value-log writes moved (a sync of a clean file still
+// costs a device flush). Every memtable log is synced (one
+// or two: a flushed one is deleted), not only the current one as by
+// db.Sync, since Badger rotates a full memtable without syncing it when its
+// own SyncWrites is off; the directory is synced when a rotation created a
+// log.
+func badgerSync(dir string) func() error {
+	var (
+		mems       map[string]bool // memtable logs at the last sync
+		vlogWrites int64           = -1
+	)
+	return func() error {
+		// Read before looking at the files: a commit acknowledged before
+		// this sync started has written the value log, if at all, before
+		// the count moved.
+		vw := vlogWritten()
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("store: sync: %w", err)
+		}
+		now := make(map[string]bool, len(mems)+1)
+		changed := mems == nil
+		var errs []error
+		vlog := ""
+		for _, e := range entries { // in name order: the last value log is the newest
+			name := e.Name()
+			switch {
+			case strings.HasSuffix(name, ".mem"):
+				now[name] = true
+				changed = changed || !mems[name]
+				errs = append(errs, fdatasync(filepath.Join(dir, name)))
+			case strings.HasSuffix(name, ".vlog"):
+				vlog = name
+			}
+		}
+		if vlog != "" && vw != vlogWrites {
+			errs = append(errs, fdatasync(filepath.Join(dir, vlog)))
+		}
+		if changed {
+			errs = append(errs, fdatasync(dir))
+		}
+		if err := errors.Join(errs...); err != nil {
+			return fmt.Errorf("store: sync: %w", err)
+		}
+		mems, vlogWrites = now, vw
+		return nil
+	}
+}
+
+// vlogWritten returns Badger's count of entries written to value logs, by
+// every database of the process (a change means some value log may need
+// a sync), or -1 when it is not published.
+func vlogWritten() int64 {
+	if v, ok := expvar.Get("badger_write_num_vlog").(*expvar.Int); ok {
+		return v.Value()
+	}
+	return -1
+}
+
+// fdatasync syncs the file or directory at path; one that is gone (a
+// flushed memtable's log) needs nothing.
+func fdatasync(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return errors.Join(unix.Fdatasync(int(f.Fd())), f.Close())
+}
+
+// SyncStats counts the commits that waited to be made durable and the syncs
+// that did it; with concurrent writers Syncs is well below Commits.
+type SyncStats struct {
+	Commits, Syncs uint64
+}
+
+// SyncStats reports the group commit's counters (zero unless the store is
+// on disk with SyncWrites).
+func (s *Store) SyncStats() SyncStats {
+	if s.gsync == nil {
+		return SyncStats{}
+	}
+	return SyncStats{Commits: s.gsync.requests.Load(), Syncs: s.gsync.syncs.Load()}
+}
+
+// durable makes every write committed so far durable, when the store
+// syncs writes.
+func (s *Store) durable() error {
+	if s.gsync == nil {
+		return nil
+	}
+	return s.gsync.wait()
+}

@@ -1,0 +1,190 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Pending writes.
+//
+// A read-write Txn keeps its writes here, not in Badger's transaction, until
+// it commits. Badger copies and sorts every pending write of a transaction
+// each time the transaction opens an iterator (newPendingWritesIterator),
+// so a transaction that writes n records and scans after each write (a
+// batch of facts: a supersession looks its key up, the search index reads
+// its postings) costs O(n² log n). Here the writes are kept sorted as they
+// come (in a few sorted runs and a short unsorted tail), so a scan reads
+// only the pending keys in its range.
+//
+// Reads see the transaction's own writes first, then Badger's snapshot;
+// what Badger reads still counts for its conflict detection, and every
+// write is handed to Badger (and counted against its transaction size) at
+// commit.
+
+// pendingTail is how many unsorted writes are kept before they are sorted
+// into a run.
+const pendingTail = 64
+
+// pendingEntry is the latest write of one key.
+type pendingEntry struct {
+	key []byte
+	val []byte
+	del bool
+	ttl time.Duration
+}
+
+// pendingWrites holds a transaction's writes: by key, in first-write order,
+// and for scans in sorted runs of decreasing length (each at least twice
+// the next, as in a binary counter, so there are O(log n) of them and each
+// write is merged O(log n) times) plus a short unsorted tail.
+type pendingWrites struct {
+	byKey map[string]*pendingEntry
+	order []*pendingEntry
+	runs  [][]*pendingEntry
+	tail  []*pendingEntry
+}
+
+func newPendingWrites() *pendingWrites {
+	return &pendingWrites{byKey: map[string]*pendingEntry{}}
+}
+
+// set records a write of k (a put, or a delete when del).
+func (p *pendingWrites) set(k, v []byte, del bool, ttl time.Duration) {
+	if e, ok := p.byKey[string(k)]; ok {
+		e.val, e.del, e.ttl = v, del, ttl
+		return
+	}
+	e := &pendingEntry{key: k, val: v, del: del, ttl: ttl}
+	p.byKey[string(k)] = e
+	p.order = append(p.order, e)
+	p.tail = append(p.tail, e)
+	if len(p.tail) >= pendingTail {
+		p.flushTail()
+	}
+}
+
+func byKey(a, b *pendingEntry) int { return bytes.Compare(a.key, b.key) }
+
+// flushTail sorts the tail into a run and merges the shortest runs while
+// the last is not at most half the one before it.
+func (p *pendingWrites) flushTail() {
+	run := slices.Clone(p.tail)
+	slices.SortFunc(run, byKey)
+	p.tail = p.tail[:0]
+	p.runs = append(p.runs, run)
+	for n := len(p.runs); n >= 2 && len(p.runs[n-2]) <= 2*len(p.runs[n-1]); n = len(p.runs) {
+		p.runs = append(p.runs[:n-2], mergeRuns(p.runs[n-2], p.runs[n-1]))
+	}
+}
+
+func mergeRuns(a, b []*pendingEntry) []*pendingEntry {
+	out := make([]*pendingEntry, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if byKey(a[0], b[0]) <= 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// get returns the pending write of k, if any.
+func (p *pendingWrites) get(k []byte) (*pendingEntry, bool) {
+	if p == nil {
+		return nil, false
+	}
+	e, ok := p.byKey[string(k)]
+	return e, ok
+}
+
+// scan returns the pending writes (deletes included) whose key has prefix,
+// and is >= from (or <= from in reverse), in scan order.
+func (p *pendingWrites) scan(prefix, from []byte, reverse bool) []*pendingEntry {
+	if p == nil || len(p.order) == 0 {
+		return nil
+	}
+	in := func(k []byte) bool {
+		if !bytes.HasPrefix(k, prefix) {
+			return false
+		}
+		if reverse {
+			return bytes.Compare(k, from) <= 0
+		}
+		return bytes.Compare(k, from) >= 0
+	}
+	var out []*pendingEntry
+	for _, run := range p.runs {
+		i, _ := slices.BinarySearchFunc(run, prefix, func(e *pendingEntry, k []byte) int { return bytes.Compare(e.key, k) })
+		for ; i < len(run) && bytes.HasPrefix(run[i].key, prefix); i++ {
+			if in(run[i].key) {
+				out = append(out, run[i])
+			}
+		}
+	}
+	for _, e := range p.tail {
+		if in(e.key) {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, byKey)
+	if reverse {
+		slices.Reverse(out)
+	}
+	return out
+}
+
+// apply hands the writes to Badger's transaction, before its commit.
+func (p *pendingWrites) apply(txn *badger.Txn) error {
+	for _, e := range p.order {
+		var err error
+		if e.del {
+			err = txn.Delete(e.key)
+		} else {
+			be := badger.NewEntry(e.key, e.val)
+			if e.ttl > 0 {
+				be = be.WithTTL(e.ttl)
+			}
+			err = txn.SetEntry(be)
+		}
+		if err != nil {
+			return fmt.Errorf("store: put: %w", err)
+		}
+	}
+	return nil
+}
+
+// errReadOnly is returned by a write in a View transaction.
+var errReadOnly = fmt.Errorf("store: write: %w", badger.ErrReadOnlyTxn)
+
+// write records a write of k in tx.
+func (tx *Txn) write(k, v []byte, del bool, ttl time.Duration) error {
+	if tx.pend == nil {
+		return errReadOnly
+	}
+	tx.pend.set(k, v, del, ttl)
+	return nil
+}
+
+// read returns the value of k as tx sees it: its own write, else Badger's.
+func (tx *Txn) read(k []byte) (Item, error) {
+	if e, ok := tx.pend.get(k); ok {
+		if e.del {
+			return Item{}, ErrNotFound
+		}
+		return Item{raw: e.val, own: true}, nil
+	}
+	item, err := tx.txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return Item{}, ErrNotFound
+	}
+	if err != nil {
+		return Item{}, fmt.Errorf("store: get: %w", err)
+	}
+	return Item{item: item}, nil
+}
