@@ -10,8 +10,8 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
-	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/lexical"
+	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
