@@ -10,8 +10,13 @@ import (
 // every query), and each answer runs a dozen regular expressions; the
 // answers depend only on the text, so they are kept in bounded caches.
 
-// memoLimit bounds each cache; a full cache is emptied and refilled.
-const memoLimit = 1 << 15
+// memoLimit bounds each cache; a full cache is emptied and refilled. Only
+// texts up to memoMaxLen bytes are kept, so a cache holds at most a few
+// tens of MiB.
+const (
+	memoLimit  = 1 << 14
+	memoMaxLen = 2048
+)
 
 // memo is a bounded, concurrency-safe cache of f by its string argument.
 type memo[V any] struct {
@@ -23,6 +28,9 @@ type memo[V any] struct {
 func newMemo[V any](f func(string) V) *memo[V] { return &memo[V]{m: map[string]V{}, f: f} }
 
 func (c *memo[V]) get(s string) V {
+	if len(s) > memoMaxLen {
+		return c.f(s)
+	}
 	c.mu.Lock()
 	v, ok := c.m[s]
 	c.mu.Unlock()

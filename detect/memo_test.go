@@ -1,0 +1,26 @@
+package detect
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestMemoizedValuesAreTheCallers: the memoized extraction gives the same
+// values as a fresh scan, and a caller changing its slice does not change
+// what the next caller gets.
+func TestMemoizedValuesAreTheCallers(t *testing.T) {
+	for _, s := range []string{"Budget is $120,000 from March 3 at 5pm", strings.Repeat("raise to 15% ", 300)} {
+		want := scanValues(s)
+		got := extractValues(s)
+		if !slices.Equal(got, want) {
+			t.Fatalf("extractValues(%.40q) = %v, want %v", s, got, want)
+		}
+		for i := range got {
+			got[i].start, got[i].norm = -1, "changed"
+		}
+		if again := extractValues(s); !slices.Equal(again, want) {
+			t.Errorf("after a caller changed its copy: %v, want %v", again, want)
+		}
+	}
+}
