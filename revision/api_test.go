@@ -437,3 +437,33 @@ func TestDirectivesByRank(t *testing.T) {
 		t.Errorf("context should hold the VP's 15%% and not the outranked 25%%:\n%s", ctx.AssembleContext.Text)
 	}
 }
+
+// TestStaleAfterLaterChange: the changes a staleness check reads are
+// cached per organization; a change recorded after a check is seen by the
+// next one (the cache never answers with an older list).
+func TestStaleAfterLaterChange(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	type stale struct {
+		WriteFact struct {
+			IsValid bool
+			Stale   *struct{ ReplacedBy string }
+		}
+	}
+	write := func(key, value string) stale {
+		t.Helper()
+		var w stale
+		env.MustDo(t, tok, writeFact, map[string]any{"in": map[string]any{"key": key, "value": value}}, &w)
+		return w
+	}
+	turn(t, env, tok, "s1", "We picked TechStart for the contract.")
+	turn(t, env, tok, "s1", "Correction: we are going with GlobalTech for the contract instead of TechStart.")
+	if w := write("selected_vendor", "TechStart"); w.WriteFact.Stale == nil {
+		t.Fatalf("first stale write not recognised: %+v", w.WriteFact)
+	}
+	turn(t, env, tok, "s2", "The offsite venue is the Harbour Hall.")
+	turn(t, env, tok, "s2", "Correction: the offsite venue is the Riverside Loft, not the Harbour Hall.")
+	if w := write("offsite_venue", "Harbour Hall"); w.WriteFact.IsValid || w.WriteFact.Stale == nil || !strings.Contains(w.WriteFact.Stale.ReplacedBy, "Riverside") {
+		t.Fatalf("a write restating a value replaced after the last check: %+v, want stale, replaced by the Riverside Loft", w.WriteFact)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -119,6 +120,37 @@ type Service struct {
 	assertions Assertions
 	rules      *permissions.Rules
 	detect     detect.Options
+	changes    changeCache
+}
+
+// changeCache keeps, per organization, the latest recorded changes as
+// decoded for staleness checks, under the version that TableRevisionMarker
+// held when they were read. Every new change rewrites the version, so a
+// cached list is used only while it is exactly what the store holds.
+type changeCache struct {
+	mu sync.Mutex
+	m  map[string]cachedChanges
+}
+
+type cachedChanges struct {
+	version string
+	changes []detect.Change
+}
+
+func (c *changeCache) get(org, version string) ([]detect.Change, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[org]
+	return e.changes, ok && e.version == version
+}
+
+func (c *changeCache) put(org, version string, cs []detect.Change) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]cachedChanges{}
+	}
+	c.m[org] = cachedChanges{version: version, changes: cs}
 }
 
 // Options configure a Service. Assertions and Rules may be nil.
@@ -454,7 +486,9 @@ func replaces(d detect.Detection, text string, f facts.Fact) bool {
 // writes.
 func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, now time.Time) error {
 	c := change{Key: d.Key, Old: d.Previous, New: d.Replacement, At: t.At, Turn: t.ID, Kind: string(d.Kind), Cue: d.Cue, Record: now}
-	if err := tx.Put(tx.Partition().Shared(), store.TableRevisionMarker, nil, nil, 0); err != nil {
+	// A new version of the organization's changes: cached lists of the
+	// old one are not used again.
+	if err := tx.PutRaw(tx.Partition().Shared(), store.TableRevisionMarker, nil, []byte(ulid.Make().String())); err != nil {
 		return err
 	}
 	return tx.Put(tx.Partition().Shared(), store.TableRevisionChange, store.Suffix(nil).Time(t.At).Raw(ulid.Make().String()), c, 0)
@@ -523,23 +557,10 @@ func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.F
 // validFrom). A write without validFrom claims no date, so only a later
 // change back to its value ("let's go back to X") makes it current again.
 func (s *Service) stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Staleness, error) {
-	if any, err := tx.Exists(tx.Partition().Shared(), store.TableRevisionMarker, nil); err != nil || !any {
-		return nil, err // no conversation has changed anything yet
-	}
-	var cs []detect.Change
-	err := tx.Scan(tx.Partition().Shared(), store.TableRevisionChange, nil, store.ScanOptions{Reverse: true},
-		func(_ []byte, it store.Item) (bool, error) {
-			var c change
-			if err := it.Decode(&c); err != nil {
-				return false, err
-			}
-			cs = append(cs, detect.Change{Key: c.Key, Old: c.Old, New: c.New, At: c.At})
-			return len(cs) < MaxChanges, nil
-		})
+	cs, err := s.recentChanges(tx)
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
-	slices.Reverse(cs)
 	w := detect.Record{Key: f.Key, Value: f.ValueText(), Kind: detect.RecordFact}
 	if dated {
 		w.At = f.ValidFrom
@@ -552,4 +573,38 @@ func (s *Service) stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Stalene
 		Reason:     fmt.Sprintf("restates %q, which the conversation replaced", c.Old),
 		ReplacedBy: c.New, At: c.At,
 	}, nil
+}
+
+// recentChanges returns the latest MaxChanges changes the organization's
+// conversations made, oldest first; none until one has made a change.
+// Decoded lists are cached under the organization's change version, which
+// the transaction reads (so a concurrent change conflicts with it).
+func (s *Service) recentChanges(tx *store.Txn) ([]detect.Change, error) {
+	sp := tx.Partition().Shared()
+	version, err := tx.GetRaw(sp, store.TableRevisionMarker, nil)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil // no conversation has changed anything yet
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cs, ok := s.changes.get(sp.Org(), string(version)); ok {
+		return cs, nil
+	}
+	var cs []detect.Change
+	err = tx.Scan(sp, store.TableRevisionChange, nil, store.ScanOptions{Reverse: true},
+		func(_ []byte, it store.Item) (bool, error) {
+			var c change
+			if err := it.Decode(&c); err != nil {
+				return false, err
+			}
+			cs = append(cs, detect.Change{Key: c.Key, Old: c.Old, New: c.New, At: c.At})
+			return len(cs) < MaxChanges, nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	slices.Reverse(cs)
+	s.changes.put(sp.Org(), string(version), cs)
+	return cs, nil
 }

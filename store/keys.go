@@ -123,10 +123,11 @@ const (
 	// it lets later writes restating a replaced value be recognised as
 	// stale.
 	TableRevisionChange Table = 'Q'
-	// TableRevisionMarker (package revision): empty suffix -> nil, present
-	// once the organization has a change, so explicit writes skip the
-	// staleness check (and its scan) until a conversation changed
-	// something.
+	// TableRevisionMarker (package revision): empty suffix -> the version
+	// of the organization's changes, rewritten with every change; absent
+	// until a conversation changed something, so explicit writes skip the
+	// staleness check until then, and readers cache the decoded changes
+	// under the version.
 	TableRevisionMarker Table = 'q'
 
 	// Keep this list the single register of table bytes.
