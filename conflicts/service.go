@@ -285,10 +285,16 @@ func (s *Service) Get(ctx context.Context, id string, v temporal.View) (c Confli
 }
 
 // Decision returns decision id as it stood in v; ok is false when the
-// caller has none (or it was made after v).
+// caller has none (or it was made after v). A decision on a conflict the
+// caller may not see (a candidate is a fact restricted from it) looks like
+// no decision at all.
 func (s *Service) Decision(ctx context.Context, id string, v temporal.View) (d Decision, ok bool, err error) {
 	if !strings.HasPrefix(id, "DC-") || len(id) > 64 {
 		return Decision{}, false, nil
+	}
+	caller, err := authority.FromContext(ctx)
+	if err != nil {
+		return Decision{}, false, err
 	}
 	err = s.view(ctx, func(tx *store.Txn) error {
 		for _, sp := range tx.Partition().Spaces() {
@@ -298,6 +304,17 @@ func (s *Service) Decision(ctx context.Context, id string, v temporal.View) (d D
 			}
 			if err != nil {
 				return err
+			}
+			if d.ConflictID != "" {
+				c, _, err := getTx(tx, d.ConflictID)
+				if err != nil && !errors.Is(err, store.ErrNotFound) {
+					return err
+				}
+				if err == nil {
+					if shown, err := s.shownTx(tx, caller, c); err != nil || !shown {
+						return err
+					}
+				}
 			}
 			d, ok = d.In(v)
 			return nil

@@ -69,7 +69,7 @@ var cases = map[string][]string{
 	"Query.facts":        {"(filter: {validity: ALL}, first: 500)", "(filter: {key: {key}, validity: ALL})", "(filter: {key: {key}, validity: INVALID}, asOf: {time})"},
 	"Query.currentValue": {"(key: {key})", "(key: {key}, asOf: {time}, knownAt: {time})"},
 	"Query.factHistory":  {"(key: {key})", "(key: {key}, knownAt: {time})"},
-	"Query.auditTrail":   {"(recordId: {id})"},
+	"Query.auditTrail":   {"(recordId: {id})", "(recordId: {id}, asOf: {time}, knownAt: {time})"},
 	"Mutation.writeFact": {
 		`(input: {key: "sweep.probe", value: "probe", memoryType: ORGANIZATIONAL, supersedes: {id}})`,
 		`(input: {key: {key}, value: "probe", memoryType: ORGANIZATIONAL, supersedes: {key}, supersessionKind: CORRECTION})`,
@@ -82,8 +82,9 @@ var cases = map[string][]string{
 
 	"Query.stateAssertion":  {"(id: {id}, asOf: {time}, knownAt: {time})"},
 	"Query.stateAssertions": {"(first: 500)", "(filter: {subject: {name}})", "(filter: {context: {name}}, first: 500)"},
-	"Query.conflict":        {"(id: {id})"},
-	"Query.conflicts":       {"(first: 500)", "(filter: {subject: {key}})", "(filter: {subject: {name}})"},
+	"Query.conflict":        {"(id: {id})", "(id: {id}, asOf: {time}, knownAt: {time})"},
+	"Query.conflicts":       {"(first: 500)", "(filter: {subject: {key}})", "(filter: {subject: {name}})", "(first: 500, asOf: {time}, knownAt: {time})"},
+	"Query.decision":        {"(id: {id})", "(id: {id}, asOf: {time}, knownAt: {time})"},
 	"Query.entity":          {"(id: {name})"},
 	"Mutation.assertState": {
 		`(input: {{slot}, object: "probe", epistemicStatus: INFERENCE, validity: {mode: UNTIL_CHANGED}, provenance: {author: {kind: "agent", id: "sweep"}}})`,
