@@ -78,6 +78,11 @@ var cases = map[string][]string{
 		`(input: {key: "sweep.probe", value: "probe", memoryType: ORGANIZATIONAL, dependsOn: [{id}]})`,
 		`(input: {id: {id}, key: "sweep.probe", value: "probe", memoryType: USER})`,
 	},
+	"Mutation.writeFacts": {
+		`(input: [{key: "sweep.probe", value: "probe", memoryType: ORGANIZATIONAL, supersedes: {id}}])`,
+		`(input: [{key: "sweep.probe", value: "probe", memoryType: ORGANIZATIONAL}, {key: {key}, value: "probe", memoryType: ORGANIZATIONAL, supersedes: {key}, supersessionKind: CORRECTION}])`,
+		`(input: [{key: "sweep.probe", value: "probe", memoryType: ORGANIZATIONAL, dependsOn: [{id}]}, {id: {id}, key: "sweep.probe", value: "probe", memoryType: USER}])`,
+	},
 	"Mutation.forgetFact": {"(id: {id})"},
 
 	"Query.stateAssertion":  {"(id: {id}, asOf: {time}, knownAt: {time})"},
