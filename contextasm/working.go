@@ -87,13 +87,9 @@ func Asides(turns []string) []bool {
 	return out
 }
 
-// reHypothetical finds a query about hypothetical or draft content.
-var reHypothetical = regexp.MustCompile(`(?i)\b(?:hypothetical(?:ly)?|what if|suppose|supposing|scenario|imagine|draft|exploratory|estimat\w*|brainstorm\w*)\b`)
-
 // AboutHypothetical reports whether a query asks about hypothetical or
-// draft content; otherwise such content stays out of its context, labelled
-// or not, since a small context should hold what is real.
-func AboutHypothetical(query string) bool { return reHypothetical.MatchString(query) }
+// draft content (detect.AboutHypothetical).
+func AboutHypothetical(query string) bool { return detect.AboutHypothetical(query) }
 
 // states reports whether a turn's text states a retired value: it
 // contains the whole value, or one of the value's distinctive values

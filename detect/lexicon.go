@@ -80,9 +80,17 @@ var reQuestion = regexp.MustCompile(`(?i)^(?:did|does|do|is|are|was|were|can|cou
 // reRecap marks a sentence that looks back rather than changing anything.
 var reRecap = regexp.MustCompile(`(?i)\bas (?:i |we )?(?:mentioned|said|discussed|noted)\b|\bto recap\b|\brecap\b|\boriginal(?:ly)?\b|\bpreviously\b|\bused to\b|\bwe discussed\b|\bremember\b|\bjust to confirm\b|\bconfirming\b|\bto be (?:absolutely )?clear\b|\breminder\b|\bbased on\b|\bearlier\b`)
 
+// hypotheticalCues name a situation as imagined rather than real. They are
+// the one list of hypothetical phrases: turn detection adds the modal cues
+// of a statement that is only possible (maybe, might, if we ...), and a
+// query about hypothetical content (AboutHypothetical) adds drafts and
+// estimates.
+const hypotheticalCues = `what if|suppose|supposing|hypothetical(?:ly)?|let's say|imagine|in theory|theoretical(?:ly)?|scenario|brainstorm\w*|exploratory|sandbox`
+
 // Scope cues: a hypothetical or draft turn never supersedes real state.
 var (
-	reHypothetical = regexp.MustCompile(`(?i)\bwhat if\b|\bsuppose\b|\bsupposing\b|\bhypothetical(?:ly)?\b|\blet's say\b|\bimagine\b|\bin theory\b|\btheoretical(?:ly)?\b|\bmaybe\b|\bperhaps\b|\bcould potentially\b|\bwe could\b|\bmight\b|\bbrainstorm\w*\b|\bexploratory\b|\bsandbox\b|\bif (?:we|they|you|i)\b`)
+	reHypothetical = regexp.MustCompile(`(?i)\b(?:` + hypotheticalCues + `|maybe|perhaps|could potentially|we could|might|if (?:we|they|you|i))\b`)
+	reAboutHypo    = regexp.MustCompile(`(?i)\b(?:` + hypotheticalCues + `|draft|estimat\w*)\b`)
 	reDraft        = regexp.MustCompile(`(?i)\bdraft(?:s|ed|ing)?\b|\btentative(?:ly)?\b|\bpreliminary\b|\bproposed\b|\bwork in progress\b`)
 	reTask         = regexp.MustCompile(`(?i)\bfor (?:this|the current) (?:task|ticket|session|call|conversation)\b|\bfor now\b|\btemporar(?:y|ily)\b|\bjust this once\b|\bthis time only\b|\bone-off\b`)
 )

@@ -72,6 +72,12 @@ func Quoted(text, phrase string) bool {
 
 var reQuoted = regexp.MustCompile(`(?:^|\W)'[^']{2,}'(?:\W|$)|"[^"]{2,}"|“[^”]{2,}”|‘[^’]{2,}’`)
 
+// AboutHypothetical reports whether a query asks about hypothetical or
+// draft content (a what-if, a scenario, a draft, an estimate); otherwise
+// such content stays out of its context, labelled or not, since a small
+// context should hold what is real.
+func AboutHypothetical(query string) bool { return reAboutHypo.MatchString(query) }
+
 // ScopeOf infers the scope of a turn's text alone: hypothetical and draft
 // cues win over task cues; anything else is GLOBAL.
 func ScopeOf(text string) Scope {
