@@ -1,0 +1,51 @@
+// Package extract turns the sentences of one conversation turn into
+// (entity, attribute, value) statements, deterministically and without a
+// language model.
+//
+// Extract and Analyze read a Turn sentence by sentence. A sentence first
+// passes the refusal filters, which are judged per sentence (and, for
+// modality and negation, per clause), never per turn:
+//
+//   - heading: a markdown heading, a table row or a code block line;
+//   - list-item: a list item that only names a topic (no rule fires on it);
+//   - question: ends with "?" or opens with an interrogative and has no
+//     terminal full stop;
+//   - draft: "Draft: …", "in the draft …", "I'm drafting …";
+//   - hypothetical: "suppose", "what if", "imagine", "hypothetically",
+//     "let's say", "if …", "unless …", "in case …" (whole sentence), and
+//     "might", "maybe", "perhaps", "could", "would", "should", "may <verb>",
+//     "I'd …", "thinking about", "planning to" (their own clause only);
+//   - negated: "not", "n't", "never", "no longer", "no" (own clause only). A
+//     correction's ", not 60" or "not X but Y" is not a negation: it is
+//     removed and marks the statement a correction;
+//   - proposal / declined: "Priya proposed Bellini's", "… but we said no",
+//     "we turned it down", "ruled out";
+//   - past: "two years ago", "back in 2019", "used to", "last year",
+//     "originally", a year before the turn's;
+//   - other-subject: "my sister …", "my neighbour …", "he/she/they …";
+//   - suggestion: an assistant's "you could …", "I'd recommend …",
+//     "consider …", "how about …", "let's …".
+//
+// A sentence that survives is matched against Rules, in order; several rules
+// may fire on one sentence when it has several clauses. Values keep their
+// characters as said ("Café Lumière", "LH 1234"); dates and deadlines are
+// resolved against Turn.At with github.com/olebedev/when (ISO dates and dates
+// with an explicit year are read directly) and written as 2006-01-02, or
+// "2006-01-02 15:04" when a time of day was said. A month and day said
+// without a year, or a relative phrase that would land before the turn's day,
+// rolls forward to its next occurrence.
+//
+// Entities and attributes are normalised: lower-case, articles, possessives
+// and determiners removed, the last word made singular, words joined with
+// "_" ("the onboarding deck" → onboarding_deck). The first person (I, we,
+// my, our) is the speaker: entity "user" when the speaker is "user", the
+// speaker's name otherwise; an assistant's "you/your" is the user. A
+// trailing attribute word moves into the attribute ("the launch date" →
+// launch.date, "the widget price" → widget.price). Key is
+// "entity.attribute", or the attribute alone when a choice names no topic.
+//
+// Limits: the rules read English only; pronoun subjects ("it is in Lisbon")
+// are not resolved and yield nothing; a choice without a topic in its own
+// sentence ("we're going with X") is keyed "choice"; prices and counts are
+// kept as said ("$40k", "forty"), not converted.
+package extract

@@ -1,0 +1,199 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+)
+
+// determiners and qualifiers dropped from the front of a noun phrase.
+var determiners = map[string]bool{
+	"the": true, "a": true, "an": true, "this": true, "that": true, "these": true,
+	"those": true, "its": true, "new": true, "current": true, "updated": true,
+	"latest": true, "final": true, "whole": true, "entire": true, "upcoming": true,
+	"revised": true, "actual": true, "official": true,
+}
+
+// pronouns that cannot be an entity without resolution.
+var pronouns = map[string]bool{
+	"it": true, "this": true, "that": true, "they": true, "he": true, "she": true,
+	"there": true, "which": true, "what": true, "who": true, "everything": true,
+	"something": true, "anything": true, "nothing": true, "one": true, "here": true,
+	"them": true, "those": true, "these": true, "you": true, "i": true, "we": true,
+	"me": true, "us": true, "him": true, "her": true, "all": true, "both": true,
+	"each": true, "everyone": true, "someone": true, "plan": false,
+}
+
+// attributeWords maps a trailing head noun to the attribute it names, so
+// "the widget price" is widget.price and "the launch date" launch.date.
+var attributeWords = map[string]string{
+	"date": "date", "deadline": "deadline", "due date": "deadline", "time": "time",
+	"start": "start", "start date": "start", "end date": "end", "kickoff": "start",
+	"price": "price", "cost": "price", "fee": "price", "rate": "rate", "rent": "rent",
+	"budget": "budget", "salary": "salary",
+	"address": "address", "location": "location", "venue": "venue",
+	"destination": "destination", "city": "city", "hotel": "hotel",
+	"owner": "owner", "lead": "owner", "dri": "owner", "assignee": "owner",
+	"point person": "owner", "manager": "owner",
+	"capacity": "capacity", "headcount": "headcount", "count": "count", "total": "total",
+	"status": "status", "email": "email", "email address": "email", "e-mail": "email",
+	"phone": "phone", "phone number": "phone", "number": "phone", "cell": "phone",
+	"mobile": "phone", "flight": "flight", "flight number": "flight",
+	"home address": "address", "mailing address": "address", "street address": "address",
+	"work email": "email", "personal email": "email", "cell number": "phone",
+	"mobile number": "phone", "work phone": "phone", "home": "address",
+	"caterer": "caterer", "vendor": "vendor", "provider": "provider",
+}
+
+// singular returns the singular of one lower-case English word.
+func singular(w string) string {
+	if len(w) <= 3 {
+		return w
+	}
+	switch w {
+	case "news", "series", "sales", "analytics", "ops", "devops", "logistics",
+		"status", "campus", "atlas", "lens", "physics", "means", "thanks",
+		"chaos", "alias", "bus", "gas", "canvas", "plus", "kudos", "always",
+		"apparatus", "bonus", "virus", "census", "corpus", "process", "access":
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "shes"),
+		strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "zzes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+		return w
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// words splits a folded phrase into words of letters, digits, "&" and "-".
+func words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&' || r == '-' || r == '\'')
+	})
+}
+
+// joinKey joins words with "_", making the last one singular.
+func joinKey(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	out := make([]string, len(ws))
+	copy(out, ws)
+	out[len(out)-1] = singular(out[len(out)-1])
+	for i, w := range out {
+		out[i] = strings.Trim(w, "'-")
+	}
+	return strings.Join(out, "_")
+}
+
+// subject is a normalised noun phrase: the entity it names and, when its
+// head is an attribute word, that attribute.
+type subject struct {
+	entity string
+	attr   string // "" when the head is not an attribute word
+	head   string // the singular head noun
+}
+
+// normNP normalises a noun phrase said by speaker. It reports false for a
+// pronoun or an empty phrase.
+func normNP(np, self string) (subject, bool) {
+	low := fold(strings.TrimSpace(np))
+	ws := words(low)
+	var owner string
+	// Possessive and determiner prefixes.
+	for len(ws) > 0 {
+		w := ws[0]
+		switch {
+		case w == "my" || w == "our":
+			owner = self
+		case w == "your" && self == "assistant":
+			owner = "user"
+		case w == "his" || w == "her" || w == "their" || w == "your":
+			return subject{}, false
+		case determiners[w]:
+		default:
+			goto done
+		}
+		ws = ws[1:]
+	}
+done:
+	if len(ws) == 0 {
+		return subject{}, false
+	}
+	// "X's Y": X owns the attribute Y.
+	for i, w := range ws {
+		if strings.HasSuffix(w, "'s") && i+1 < len(ws) {
+			owner = joinKeyPlain(append(ws[:i:i], strings.TrimSuffix(w, "'s")))
+			ws = ws[i+1:]
+			break
+		}
+	}
+	// "Y of X" / "Y for X": X is the entity.
+	for i, w := range ws {
+		if (w == "of" || w == "for" || w == "on") && i > 0 && i+1 < len(ws) {
+			rest := ws[i+1:]
+			for len(rest) > 0 && determiners[rest[0]] {
+				rest = rest[1:]
+			}
+			if len(rest) == 0 {
+				return subject{}, false
+			}
+			head := ws[:i]
+			ws = append(append([]string{}, rest...), head...)
+			break
+		}
+	}
+	if len(ws) == 1 && pronouns[ws[0]] {
+		return subject{}, false
+	}
+	if len(ws) > 6 {
+		return subject{}, false
+	}
+	var s subject
+	s.head = singular(ws[len(ws)-1])
+	// A trailing attribute word (one or two words) becomes the attribute.
+	for n := 2; n >= 1; n-- {
+		if len(ws) < n {
+			continue
+		}
+		tail := strings.Join(ws[len(ws)-n:], " ")
+		if a, ok := attributeWords[tail]; ok {
+			if len(ws) > n || owner != "" {
+				s.attr = a
+				ws = ws[:len(ws)-n]
+			}
+			break
+		}
+		if a, ok := attributeWords[singular(tail)]; ok && n == 1 {
+			if len(ws) > n || owner != "" {
+				s.attr = a
+				ws = ws[:len(ws)-n]
+			}
+			break
+		}
+	}
+	if len(ws) > 0 {
+		s.entity = joinKey(ws)
+	} else {
+		s.entity = owner
+	}
+	if s.entity == "" {
+		return subject{}, false
+	}
+	return s, true
+}
+
+// joinKeyPlain joins words with "_" without changing them.
+func joinKeyPlain(ws []string) string {
+	return strings.Trim(strings.Join(ws, "_"), "_")
+}
+
+// normName normalises a speaker or person name into an entity.
+func normName(s string) string {
+	return joinKeyPlain(words(fold(s)))
+}
