@@ -23,6 +23,16 @@ var pronouns = map[string]bool{
 	"each": true, "everyone": true, "someone": true, "plan": false,
 }
 
+// personal pronouns (and their contractions) cannot open an entity.
+var personal = map[string]bool{
+	"i": true, "we": true, "you": true, "he": true, "she": true, "they": true, "it": true,
+	"i'm": true, "i've": true, "i'll": true, "i'd": true, "we're": true, "we've": true,
+	"we'll": true, "we'd": true, "you're": true, "you've": true, "they're": true,
+	"it's": true, "he's": true, "she's": true, "that's": true, "there's": true,
+	"let's": true, "me": true, "us": true, "them": true, "him": true, "who": true,
+	"what": true, "which": true, "there": true, "here": true, "this": true, "that": true,
+}
+
 // attributeWords maps a trailing head noun to the attribute it names, so
 // "the widget price" is widget.price and "the launch date" launch.date.
 var attributeWords = map[string]string{
@@ -46,10 +56,12 @@ var attributeWords = map[string]string{
 
 // singular returns the singular of one lower-case English word.
 func singular(w string) string {
-	if len(w) <= 3 {
+	if len(w) <= 2 {
 		return w
 	}
 	switch w {
+	case "has", "was", "his", "its", "yes", "this", "us", "ios", "dos", "sms", "aws", "gps", "dns", "css", "ss":
+		return w
 	case "news", "series", "sales", "analytics", "ops", "devops", "logistics",
 		"status", "campus", "atlas", "lens", "physics", "means", "thanks",
 		"chaos", "alias", "bus", "gas", "canvas", "plus", "kudos", "always",
@@ -148,7 +160,7 @@ done:
 			break
 		}
 	}
-	if len(ws) == 1 && pronouns[ws[0]] {
+	if personal[ws[0]] || len(ws) == 1 && pronouns[ws[0]] {
 		return subject{}, false
 	}
 	if len(ws) > 6 {

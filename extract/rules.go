@@ -231,7 +231,7 @@ var Rules = []Rule{
 		Matches:  "Y starts / ends / launches / ships / is due D: y.start, y.end, y.date or y.deadline",
 		Examples: []string{"The offsite starts on March 3rd.", "The report is due Friday", "v2 ships next Tuesday"},
 		triggers: []string{"start", "begin", "kick", "end", "finish", "wrap", "launch", "ship", "live", "land", "open", "close", "due", "expir", "happen", "take place", "takes place", "depart", "leav", "arriv", "run"},
-		re:       compile(`{NP}\s+{AUX}{ADV}(?P<verb>starts|start|starting|begins|begin|beginning|kicks off|kick off|kicking off|ends|end|ending|finishes|wraps up|wraps|launches|launch|launching|ships|ship|shipping|goes live|go live|going live|lands|opens|closes|is due|are due|due|expires|happens|happening|takes place|taking place|departs|leaves|arrives|runs until|runs through|runs till)\s+(?:on\s+|at\s+|in\s+|by\s+|until\s+|from\s+)?{VAL}`),
+		re:       compile(`{NP}\s+{AUX}{ADV}(?P<verb>starts|start|starting|begins|begin|beginning|kicks off|kick off|kicking off|ends|end|ending|finishes|wraps up|wraps|launches|launch|launching|ships|ship|shipping|goes live|go live|going live|lands|opens|closes|is due|are due|due|expires|happens|happening|takes place|taking place|departs|leaves|arrives|runs until|runs through|runs till)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			v, ok2 := takeDate(m.get("val"), c.at)
@@ -257,7 +257,11 @@ var Rules = []Rule{
 				return Statement{}, false
 			}
 			val := m.get("val")
-			if v, ok := takeDate(val, c.at); ok {
+			dateText := val
+			if fold(m.get("prep")) == "in" {
+				dateText = "in " + val
+			}
+			if v, ok := takeDate(dateText, c.at); ok {
 				attr := s.attr
 				if attr == "" || !isDateAttr(attr) {
 					if s.attr != "" {

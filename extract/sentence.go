@@ -10,7 +10,7 @@ var (
 	// ("No, …", "Wait — …"); group 1 marks a correction.
 	reLeadPunct = regexp.MustCompile(`(?i)^(?:(actually|correction|sorry|wait|oops|no|nope|scratch that|i misspoke|my mistake|my bad|to correct myself|i was wrong|that was wrong|let me correct (?:that|myself)|i meant|i mean|quick correction|small correction|one correction|erratum)|update|quick update|small update|status update|fyi|heads up|heads-up|btw|by the way|so|ok|okay|well|right|yes|yeah|yep|good news|bad news|news|anyway|oh|just so you know|for the record|note|ps|p\.s|great|alright|all right|as of today|starting today|from now on|as of now|change of plans?|plan change|small change|one change|confirmed|final answer|decision|noted|got it|understood|perfect|cool|sure|thanks|thank you|ah|hey|hi|hello|also|okay so|ok so)\s*[,:;!.—–-]+\s*`)
 	// reLeadWord is an opening word that may be followed by a space only.
-	reLeadWord      = regexp.MustCompile(`(?i)^(?:(actually|correction)|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw)\s+`)
+	reLeadWord      = regexp.MustCompile(`(?i)^(?:(actually|correction)|so far|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw)\s+`)
 	reMidCorrection = regexp.MustCompile(`(?i)\b(?:actually|correction|i meant|i mean|i misspoke|my mistake|scratch that|to correct|correcting)\b`)
 
 	// A correction that names the old value: ", not 60", "(not 60)",

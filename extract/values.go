@@ -21,7 +21,7 @@ const (
 	moneyPat = `(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d[\d,]*(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d[\d,]*(?:\.\d+)?\s?(?:k|K)\b)`
 	// word is one capitalised word; particles may join two of them.
 	capWord  = `\p{Lu}[\p{L}\p{M}'’.&-]*`
-	nameSeq  = capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|on|of|y|e)\s+)?(?:` + capWord + `|\d+\p{L}?))*`
+	nameSeq  = capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|of|y|e)\s+)?(?:` + capWord + `|\d+\p{L}?))*`
 	emailPat = `[\p{L}\d._%+-]+@[\p{L}\d.-]+\.\p{L}{2,}`
 	phonePat = `\+?\(?\d[\d ().-]{5,}\d`
 )
@@ -32,7 +32,7 @@ var (
 	reNum        = regexp.MustCompile(`(?i)^` + numPat + `\b`)
 	reName       = regexp.MustCompile(`^(?:[Tt]he\s+)?(` + nameSeq + `)`)
 	reTeam       = regexp.MustCompile(`(?i)^(?:the\s+)?((?:[\p{L}-]+\s+){0,2}team)\b`)
-	reAddress    = regexp.MustCompile(`^(\d+[A-Za-z]?(?:\s+(?:` + capWord + `|de|la|du|des|del|der|van|von|rue|calle|via|avenida|rua))+)`)
+	reAddress    = regexp.MustCompile(`^(\d+[A-Za-z]?(?:\s+(?:` + capWord + `|(?:de|la|du|des|del|der|van|von|rue|calle|via|avenida|rua)\b))+)`)
 	reEmail      = regexp.MustCompile(emailPat)
 	rePhone      = regexp.MustCompile(phonePat)
 	reFlight     = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
@@ -107,7 +107,7 @@ func takeNum(v string) (string, bool) {
 func takeWho(v, self string) (string, bool) {
 	v = strings.TrimSpace(v)
 	low := fold(v)
-	for _, p := range []string{"me", "myself", "us", "i", "we"} {
+	for _, p := range []string{"me", "myself", "us", "i", "we", "i'm", "we're", "i've", "we've", "i'll", "we'll", "i am", "we are"} {
 		if low == p || strings.HasPrefix(low, p+" ") || strings.HasPrefix(low, p+",") || strings.HasPrefix(low, p+".") {
 			return self, true
 		}
