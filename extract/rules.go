@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Rule is one extraction rule: a pattern read at the start of a clause and
@@ -15,49 +16,59 @@ type Rule struct {
 	Examples []string // sentences it turns into statements
 
 	triggers []string // one of these must occur in the folded clause
+	also     []string // and, when set, one of these too
+	fp       bool     // the clause must open with the first person
 	re       *regexp.Regexp
 	build    func(c *clause, m match) (Statement, bool)
 }
 
 // clause is one clause being read, with what the sentence around it said.
 type clause struct {
-	text     string // as said
-	low      string // folded
-	self     string // the speaker as a value: "user", "assistant" or a name
-	selfKey  string // the speaker as an entity
-	at       time.Time
-	topic    string // a normalised topic from "For the X, …", or ""
-	sentence string
+	text        string // as said
+	low         string // folded
+	ascii       string // text with ASCII letters lower-cased: rules run on it
+	self        string // the speaker as a value: "user", "assistant" or a name
+	selfKey     string // the speaker as an entity
+	at          time.Time
+	topic       string // a normalised topic from "For the X, …", or ""
+	firstPerson bool   // the clause opens with I, we or let's
+	sentence    string
 }
 
-// match is a rule's submatches by group name.
+// match is a rule's submatches by group name. The rule ran on the clause
+// with ASCII letters lower-cased, so its offsets index the clause as said.
 type match struct {
-	re *regexp.Regexp
-	m  []string
+	re   *regexp.Regexp
+	idx  []int
+	text string
 }
 
 func (m match) get(name string) string {
-	if i := m.re.SubexpIndex(name); i >= 0 && i < len(m.m) {
-		return m.m[i]
+	i := m.re.SubexpIndex(name)
+	if i < 0 || 2*i+1 >= len(m.idx) || m.idx[2*i] < 0 {
+		return ""
 	}
-	return ""
+	return m.text[m.idx[2*i]:m.idx[2*i+1]]
 }
 
 // Pattern fragments, expanded by compile.
 var fragments = strings.NewReplacer(
-	"{NP}", `(?P<np>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’&.-]*\s+){0,5}?[\p{L}\p{N}][\p{L}\p{M}\p{N}'’&-]*)`,
-	"{OBJ}", `(?P<obj>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’&.-]*\s+){0,5}?[\p{L}\p{N}][\p{L}\p{M}\p{N}'’&-]*)`,
+	"{NP}", `(?P<np>(?:[^\s,;:!?()]+ ){0,5}?[^\s,;:!?()]+)`,
+	"{OBJ}", `(?P<obj>(?:[^\s,;:!?()]+ ){0,5}?[^\s,;:!?()]+)`,
 	"{FP}", `(?P<fp>(?:i|we)(?:['’](?:m|re|ve|ll|d))?)`,
-	"{AUX}", `(?:(?:am|are|is|have|has|had|will|be|been|just|finally|recently|officially|now|also|actually|already|both|all|then|currently|really|definitely|gonna|going to|got)\s+)*`,
-	"{ADV}", `(?:(?:now|actually|also|still|officially|finally|just|already|currently|really|definitely|then|recently|formally|both|all|indeed|officially)\s+)*`,
+	"{AUX}", `(?:(?:am|are|is|have|has|had|will|be|been|just|finally|recently|officially|now|also|actually|already|all|then|got)\s+)*`,
+	"{ADV}", `(?:(?:now|actually|also|still|officially|finally|just|already|currently|really|then|recently|all)\s+)*`,
 	"{BE}", `(?:is|are|['’]s|['’]re|will be|['’]ll be|has been|have been|becomes|become|became|is going to be|are going to be|is now|are now)`,
 	"{PASS}", `(?:(?:is|are|was|were|has been|have been|had been|got|gets|get|will be|['’]s|['’]re|being|just|now|officially|finally|actually|also)\s+)*`,
-	"{NUM}", numPat,
+	"{NUM}", `(?:\d[\d,.]*|[a-z]+(?:[ -][a-z]+)?)`,
 	"{VAL}", `(?P<val>.+)`,
 )
 
+// compile builds a rule pattern. Patterns are lower-case and run on the
+// clause with ASCII letters lower-cased (see asciiLower): case folding in
+// the regexp engine costs several times more.
 func compile(p string) *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^` + fragments.Replace(p))
+	return regexp.MustCompile(`^` + fragments.Replace(p))
 }
 
 // Rules is the documented rule set, in the order it is tried on a clause.
@@ -68,7 +79,8 @@ var Rules = []Rule{
 		Matches:  "the speaker finished N of M things: <noun>.completed = N",
 		Examples: []string{"I've finished 14 of the 20 interviews.", "We have reviewed 7 out of 12 PRs"},
 		triggers: []string{" of "},
-		re:       compile(`{FP}\s+{AUX}{ADV}(?:finished|done|completed|interviewed|read|written|wrote|reviewed|sent|processed|graded|called|visited|run|ran|watched|submitted|closed|fixed|migrated|tested|onboarded|hired|filled|booked|paid|answered|signed|got through|gotten through|gone through|went through|checked|contacted|scheduled|shipped|translated|edited|drafted)\s+(?P<n>{NUM})\s+(?:out\s+)?of\s+(?:the\s+|my\s+|our\s+|all\s+|those\s+)?(?:{NUM}\s+)?(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)?)`),
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}(?P<verb>[a-z]+(?: through)?)\s+(?P<n>{NUM})\s+(?:out\s+)?of\s+(?:the\s+|my\s+|our\s+|all\s+|those\s+)?(?:(?P<total>{NUM})\s+)?(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)?)`),
 		build:    buildProgress,
 	},
 	{
@@ -76,7 +88,7 @@ var Rules = []Rule{
 		Matches:  "N of M things are done: <noun>.completed = N",
 		Examples: []string{"14 of the 20 interviews are done."},
 		triggers: []string{" of "},
-		re:       compile(`(?:we're at\s+|we are at\s+|i'm at\s+|i am at\s+)?(?P<n>{NUM})\s+(?:out\s+)?of\s+(?:the\s+|my\s+|our\s+)?(?:{NUM}\s+)?(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)??)\s+(?:are|is|have been|has been|were)\s+(?:now\s+)?(?:done|finished|complete|completed|reviewed|booked|signed|sent|closed|fixed|migrated)`),
+		re:       compile(`(?:we're at\s+|we are at\s+|i'm at\s+|i am at\s+)?(?P<n>{NUM})\s+(?:out\s+)?of\s+(?:the\s+|my\s+|our\s+)?(?:(?P<total>{NUM})\s+)?(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)??)\s+(?:are|is|have been|has been|were)\s+(?:now\s+)?(?:done|finished|complete|completed|reviewed|booked|signed|sent|closed|fixed|migrated)`),
 		build:    buildProgress,
 	},
 	{
@@ -92,14 +104,14 @@ var Rules = []Rule{
 		Matches:  "X owns / is responsible for / takes over / handles / leads Y: y.owner = X",
 		Examples: []string{"Lena owns the onboarding deck.", "Marco is now responsible for the vendor contracts", "I'm taking over the launch checklist"},
 		triggers: []string{"own", "responsib", "in charge", "over", "handl", "lead", "run", "manag", "picked up", "picking up", "inherit", "driv", "maintain", "on point"},
-		re:       compile(`{NP}\s+{AUX}{ADV}(?:owns|own|is responsible for|are responsible for|responsible for|is in charge of|are in charge of|in charge of|is taking over|are taking over|taking over|took over|takes over|take over|has taken over|have taken over|taken over|will own|is going to own|handles|is handling|handling|leads|is leading|leading|runs|is running|manages|is managing|managing|is the owner of|the owner of|the new owner of|picked up|is picking up|picking up|inherits|inherited|has inherited|is driving|driving|drives|is on point for|on point for|maintains)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
+		re:       compile(`{NP}\s+{AUX}{ADV}(?:owns?|responsible for|in charge of|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
 		build:    buildOwner,
 	},
 	{
 		Name: "owner-passive", Kind: KindOwnership,
 		Matches:  "Y is owned by / assigned to / handed over to X: y.owner = X",
 		Examples: []string{"The vendor contract is now owned by Priya.", "The Q3 report was reassigned to Omar"},
-		triggers: []string{" by ", " to "},
+		triggers: []string{"owned", "handled", "run by", "led by", "managed", "assigned", "handed", "passed", "given", "transferred", "belong", "taken over"},
 		re:       compile(`{NP}\s+{PASS}{ADV}(?:owned|handled|run|led|managed|assigned|reassigned|handed(?:\s+over|\s+off)?|passed(?:\s+over|\s+on)?|given|transferred|belongs|belong|taken over)\s+(?:by|to)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			return ownerOfNP(c, m.get("np"), m.get("val"))
@@ -109,9 +121,13 @@ var Rules = []Rule{
 		Name: "owner-assign", Kind: KindOwnership,
 		Matches:  "someone assigned / handed Y to X: y.owner = X",
 		Examples: []string{"I handed the budget review over to Sam.", "We've reassigned the audit to Dana"},
-		triggers: []string{" to "},
-		re:       compile(`(?:{FP}|[\p{Lu}][\p{L}]+)\s+{AUX}{ADV}(?:assigned|reassigned|handed|passed|gave|transferred|delegated)\s+(?:over\s+|off\s+)?{OBJ}\s+(?:over\s+|off\s+|on\s+)?to\s+{VAL}`),
+		triggers: []string{"assign", "handed", "passed", "gave", "transferred", "delegat"},
+		also:     []string{" to "},
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}{ADV}(?:assigned|reassigned|handed|passed|gave|transferred|delegated)\s+(?:over\s+|off\s+)?{OBJ}\s+(?:over\s+|off\s+|on\s+)?to\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
+			if !namedSubject(m.get("subj")) {
+				return Statement{}, false
+			}
 			return ownerOfNP(c, m.get("obj"), m.get("val"))
 		},
 	},
@@ -120,6 +136,7 @@ var Rules = []Rule{
 		Matches:  "the speaker moved / is moving to P: user.address (a street address) or user.location",
 		Examples: []string{"I moved to 12 Elm Row.", "We're relocating to Lisbon in March", "i just moved into 4 Rue Cler"},
 		triggers: []string{"mov", "relocat", "settled"},
+		fp:       true,
 		re:       compile(`{FP}\s+{AUX}{ADV}(?:moved|moving|move|relocated|relocating|relocate|settled)\s+(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
 		build:    buildSelfPlace,
 	},
@@ -128,6 +145,7 @@ var Rules = []Rule{
 		Matches:  "the speaker lives / is (now) at or in P: user.address or user.location",
 		Examples: []string{"I'm at 12 Elm Row now.", "We live in Porto these days", "I am now based in Berlin"},
 		triggers: []string{" at ", " in "},
+		fp:       true,
 		re:       compile(`{FP}\s+{AUX}{ADV}(?:(?:live|living|lives|based|residing|reside|located|settled|staying)\s+)?(?:at|in)\s+{VAL}`),
 		build:    buildSelfPlace,
 	},
@@ -136,6 +154,7 @@ var Rules = []Rule{
 		Matches:  "the speaker is flying / heading / travelling to P: user.destination",
 		Examples: []string{"I'm flying to Tokyo on Friday.", "We're heading to Oslo next week"},
 		triggers: []string{"flying", "heading", "travel", "driving", "going to", "off to", "fly "},
+		fp:       true,
 		re:       compile(`{FP}\s+{AUX}{ADV}(?:flying|heading|travell?ing|driving|going|off|fly|headed)\s+(?:back\s+|out\s+|over\s+)?to\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takePlace(m.get("val"))
@@ -150,7 +169,7 @@ var Rules = []Rule{
 		Matches:  "a flight code after flight / flying / booked on: user.flight (or <np>.flight)",
 		Examples: []string{"My flight is now LH 1234.", "I'm booked on BA 287 instead"},
 		triggers: []string{"flight", "flying", "booked on", "rebooked"},
-		re:       compile(`(?:(?P<np>(?:my|our|the|[\p{L}'’]+['’]s)(?:\s+[\p{L}-]+){0,2}?\s+flight(?:\s+number)?)\s+{BE}\s+{ADV}|{FP}\s+{AUX}{ADV}(?:flying|booked|rebooked|on)\s+(?:on\s+)?(?:flight\s+)?)(?P<val>.+)`),
+		re:       compile(`(?:(?P<np>(?:my|our|the|[^\s,;:]+['’]s)(?: [^\s,;:]+){0,2}? flight(?: number)?)\s+{BE}\s+{ADV}|{FP}\s+{AUX}{ADV}(?:flying|booked|rebooked|on)\s+(?:on\s+)?(?:flight\s+)?)(?P<val>.+)`),
 		build: func(c *clause, m match) (Statement, bool) {
 			fm := reFlight.FindStringSubmatchIndex(m.get("val"))
 			if fm == nil || fm[0] > 12 {
@@ -202,8 +221,9 @@ var Rules = []Rule{
 		Name: "change-to", Kind: "",
 		Matches:  "Y was cut / raised / moved / pushed / set / changed to V: typed by V (amount, date, place, choice)",
 		Examples: []string{"The marketing budget was cut to $40k.", "The launch got pushed to December 4th", "The offsite moved to Porto"},
-		triggers: []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}{ADV}(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|upped|capped|adjusted|revised|updated|went up|went down|goes up|goes down|rose|fell|grew|doubled|halved|came down|come down|moved|moves|moving|relocated|relocating|pushed|postponed|rescheduled|re-scheduled|delayed|shifted|brought forward|pulled in|pulled forward|slipped|slips|slid|switched|scheduled|planned|booked|extended|fixed|confirmed|locked|locked in|penciled in|pencilled in)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:to|until|till|for|at)\s+{VAL}`),
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil"},
+		also:     []string{" to ", " until ", " till ", " for ", " at "},
+		re:       compile(`{NP}\s+{PASS}{ADV}(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|upped|capped|adjusted|revised|updated|(?:went|goes|came|come) (?:up|down)|rose|fell|grew|doubled|halved|mov(?:ed|es|ing)|relocat(?:ed|ing)|pushed|postponed|re-?scheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slip(?:ped|s)|slid|switched|scheduled|planned|booked|extended|fixed|confirmed|locked(?: in)?|pencill?ed in)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:to|until|till|for|at)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
@@ -216,11 +236,12 @@ var Rules = []Rule{
 		Name: "change-to-active", Kind: "",
 		Matches:  "the speaker (or a named person) moved / pushed / cut Y to V: typed by V",
 		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k"},
-		triggers: []string{" to ", " until ", " till ", " for "},
-		re:       compile(`(?:{FP}|[\p{Lu}][\p{L}]+)\s+{AUX}{ADV}(?:moved|pushed|postponed|rescheduled|re-scheduled|delayed|bumped|shifted|brought forward|pulled in|pulled forward|relocated|changed|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted|moving|pushing|changing)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?(?:to|until|till|for)\s+{VAL}`),
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil"},
+		also:     []string{" to ", " until ", " till ", " for "},
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}{ADV}(?:mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?(?:to|until|till|for)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("obj"), c.selfKey)
-			if !ok {
+			if !ok || !namedSubject(m.get("subj")) {
 				return Statement{}, false
 			}
 			return c.typed(s, m.get("val"), true)
@@ -231,7 +252,7 @@ var Rules = []Rule{
 		Matches:  "Y starts / ends / launches / ships / is due D: y.start, y.end, y.date or y.deadline",
 		Examples: []string{"The offsite starts on March 3rd.", "The report is due Friday", "v2 ships next Tuesday"},
 		triggers: []string{"start", "begin", "kick", "end", "finish", "wrap", "launch", "ship", "live", "land", "open", "close", "due", "expir", "happen", "take place", "takes place", "depart", "leav", "arriv", "run"},
-		re:       compile(`{NP}\s+{AUX}{ADV}(?P<verb>starts|start|starting|begins|begin|beginning|kicks off|kick off|kicking off|ends|end|ending|finishes|wraps up|wraps|launches|launch|launching|ships|ship|shipping|goes live|go live|going live|lands|opens|closes|is due|are due|due|expires|happens|happening|takes place|taking place|departs|leaves|arrives|runs until|runs through|runs till)\s+{VAL}`),
+		re:       compile(`{NP}\s+{AUX}{ADV}(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till))\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			v, ok2 := takeDate(m.get("val"), c.at)
@@ -248,8 +269,9 @@ var Rules = []Rule{
 	{
 		Name: "copula-place-or-date", Kind: "",
 		Matches:  "Y is in / at / on / due / scheduled for V: y.location (a place) or y.date (a date)",
-		Examples: []string{"The offsite is in Lisbon.", "The review is on Thursday at 3pm", "the kickoff is scheduled for Dec 4"},
+		Examples: []string{"The offsite is in Lisbon.", "The review is on Thursday at 3pm", "the launch party is on Dec 4"},
 		triggers: []string{" in ", " at ", " on ", " for ", " due", " by ", " until "},
+		also:     []string{" is ", " are ", "'s ", "'re ", "’s ", "’re ", " be ", " been ", " become"},
 		re:       compile(`{NP}\s+{BE}\s+{ADV}(?:(?:located|held|happening|taking place|based|hosted|moving|relocating|being held|due|scheduled|set|planned|booked|slated|penciled|pencilled|confirmed|fixed|now)\s+)*(?P<prep>in|at|on|for|by|until)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
@@ -292,7 +314,7 @@ var Rules = []Rule{
 		Name: "progress-status", Kind: KindStatus,
 		Matches:  "Y is done / live / blocked / cancelled / on hold …: y.status",
 		Examples: []string{"The migration is done.", "the API redesign is now blocked", "Phase 2 has been cancelled"},
-		triggers: nil,
+		triggers: []string{"done", "finish", "complet", "live", "ship", "merge", "deploy", "release", "launch", "block", "hold", "cancel", "called off", "pause", "progress", "underway", "under way", "review", "approv", "resolv", "closed", "fixed", "ready", "booked", "confirm", "signed", "submit", "paid", "overdue", "postpon", "delay", "finali", "wrapped", "sorted", "running", "broken", "track", "schedule", "risk", "sold out", "reopen", "rolled back", "revert", "start", "stock", "available", "sent", "green", "red", "down"},
 		re:       compile(`{NP}\s+(?:(?:is|are|['’]s|['’]re|has been|have been|was|were|got|just|now|officially|finally|all|fully|actually|also)\s+)+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
@@ -310,7 +332,8 @@ var Rules = []Rule{
 		Name: "status-active", Kind: KindStatus,
 		Matches:  "the speaker finished / shipped / cancelled Y: y.status = the verb",
 		Examples: []string{"We shipped the mobile app.", "I finally finished the tax return"},
-		triggers: nil,
+		triggers: []string{"finish", "complet", "ship", "merge", "deploy", "cancel", "closed", "launch", "submit", "paid", "signed", "wrapped", "sent", "fixed", "resolv", "releas", "approv", "finali", "called off", "paused"},
+		fp:       true,
 		re:       compile(`{FP}\s+{AUX}{ADV}(?P<val>finished|completed|shipped|merged|deployed|cancell?ed|closed|launched|submitted|paid|signed|wrapped up|sent|fixed|resolved|released|approved|finali[sz]ed|called off|paused)\s+{OBJ}(?P<rest>(?:\s+(?:today|yesterday|this\s+\w+|last\s+night|just\s+now|now|earlier(?:\s+today)?|on\s+time|early))?)\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("obj"), c.selfKey)
@@ -324,7 +347,7 @@ var Rules = []Rule{
 		Name: "status-intransitive", Kind: KindStatus,
 		Matches:  "Y shipped / launched / went live / finished.: y.status = the verb",
 		Examples: []string{"The beta launched today.", "The migration finished"},
-		triggers: nil,
+		triggers: []string{"shipped", "launched", "landed", "live", "finished", "completed", "wrapped", "started", "begun", "kicked off", "closed", "merged", "failed", "passed", "succeeded", "ended", "shut down", "sold out"},
 		re:       compile(`{NP}\s+{ADV}(?:(?:has|have)\s+)?(?P<val>shipped|launched|landed|gone live|went live|finished|completed|wrapped up|started|begun|kicked off|closed|merged|failed|passed|succeeded|ended|shut down|sold out)(?:\s+(?:today|yesterday|this\s+\w+|last\s+night|just\s+now|now|earlier(?:\s+today)?|on\s+time|early))?\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
@@ -339,7 +362,7 @@ var Rules = []Rule{
 		Matches:  "we're going with / let's go with / we picked / we settled on X: <topic>.choice",
 		Examples: []string{"We're going with Bellini's for the team dinner.", "Let's go with plan B.", "For the caterer, we picked Café Lumière"},
 		triggers: []string{"going with", "go with", "went with", "gone with", "decided", "settled", "picked", "chose", "chosen", "selected", "opted", "using", "use", "switched", "switching", "landed on", "ended up", "went for", "going for", "locked in", "signed with", "hired", "sticking with", "book"},
-		re:       compile(`(?:{FP}\s+{AUX}|let['’]?s\s+|lets\s+)?{ADV}(?:going to go with|going with|go with|went with|gone with|decided on|decided to go with|decided to use|settled on|picked|chose|chosen|selected|opted for|using|will use|['’]ll use|switched to|switching to|landed on|ended up with|ended up going with|went for|going for|locked in|signed with|hired|sticking with|booked)\s+{VAL}`),
+		re:       compile(`(?:{FP}\s+{AUX}|let['’]?s\s+|lets\s+)?{ADV}(?:(?:going to |decided to |ended up )?(?:go|going|went|gone) with|decided (?:on|to use)|settled on|picked|chose|chosen|selected|opted for|using|use|switch(?:ed|ing) to|landed on|ended up with|(?:went|going) for|locked in|signed with|hired|sticking with|booked)\s+{VAL}`),
 		build:    buildChoice,
 	},
 	{
@@ -377,7 +400,7 @@ var Rules = []Rule{
 		Matches:  "an email address said as the speaker's or a named person's: <who>.email",
 		Examples: []string{"My new email is ana.lima@example.org.", "Reach me at jo@corp.io from now on", "Priya's email is priya@x.dev"},
 		triggers: []string{"@"},
-		re:       regexp.MustCompile(`(?i)^(?:(?P<np>(?:my|our|your|[\p{L}'’]+['’]s)(?:\s+[\p{L}-]+){0,2}?\s+(?:e-?mail)(?:\s+address)?)\s+(?:is|['’]s|has changed to|changed to|is now)\s+|.*?\b(?:e-?mail|reach|contact|ping|write to|find)\s+(?P<me>me|us)\s+(?:at|on|via)\s+)(?:now\s+)?(?P<val>` + emailPat + `)`),
+		re:       regexp.MustCompile(`^(?:(?P<np>(?:my|our|your|[\p{L}'’]+['’]s)(?:\s+[\p{L}-]+){0,2}?\s+(?:e-?mail)(?:\s+address)?)\s+(?:is|['’]s|has changed to|changed to|is now)\s+|.*?\b(?:e-?mail|reach|contact|ping|write to|find)\s+(?P<me>me|us)\s+(?:at|on|via)\s+)(?:now\s+)?(?P<val>` + emailPat + `)`),
 		build:    buildContact("email"),
 	},
 	{
@@ -385,14 +408,14 @@ var Rules = []Rule{
 		Matches:  "a phone number said as the speaker's or a named person's: <who>.phone",
 		Examples: []string{"My phone number is +44 20 7946 0958.", "Call me on 555-0142 instead"},
 		triggers: []string{"phone", "number", "cell", "mobile", "call", "text", "reach"},
-		re:       regexp.MustCompile(`(?i)^(?:(?P<np>(?:my|our|your|[\p{L}'’]+['’]s)(?:\s+[\p{L}-]+){0,2}?\s+(?:phone|phone number|number|cell|cell number|mobile|mobile number))\s+(?:is|['’]s|has changed to|changed to|is now)\s+|.*?\b(?:call|text|reach|ring)\s+(?P<me>me|us)\s+(?:at|on)\s+)(?:now\s+)?(?P<val>` + phonePat + `)`),
+		re:       regexp.MustCompile(`^(?:(?P<np>(?:my|our|your|[\p{L}'’]+['’]s)(?:\s+[\p{L}-]+){0,2}?\s+(?:phone|phone number|number|cell|cell number|mobile|mobile number))\s+(?:is|['’]s|has changed to|changed to|is now)\s+|.*?\b(?:call|text|reach|ring)\s+(?P<me>me|us)\s+(?:at|on)\s+)(?:now\s+)?(?P<val>` + phonePat + `)`),
 		build:    buildContact("phone"),
 	},
 	{
 		Name: "copula", Kind: "",
 		Matches:  "Y('s attribute) is V when Y names an attribute (owner, address, budget, deadline, venue, caterer, …) or V is typed: typed by the attribute",
 		Examples: []string{"The owner of the onboarding deck is Jonas.", "My address is 12 Elm Row", "The marketing budget is now $40k", "The caterer is Bellini's"},
-		triggers: nil,
+		triggers: []string{" is ", " are ", "'s ", "'re ", "’s ", "’re ", " be ", " been ", " become"},
 		re:       compile(`{NP}\s+{BE}\s+{ADV}{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
@@ -518,7 +541,7 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	if v, ok := takeMoney(val); ok {
 		return c.statement(s.entity, "amount", v, KindAmount), true
 	}
-	if v, ok := takeDate(val, c.at); ok && changed {
+	if v, ok := takeDate(val, c.at); ok && (changed || dateFirst(val)) {
 		return c.statement(s.entity, "date", v, KindDate), true
 	}
 	if changed {
@@ -530,6 +553,16 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		}
 	}
 	return Statement{}, false
+}
+
+// dateFirst reports a value that opens with its date phrase ("tomorrow at
+// 9am", not "nice today").
+func dateFirst(val string) bool {
+	if !hasDateCue(val) {
+		return false
+	}
+	r, err := dateParser.Parse(strings.TrimSpace(val), time.Time{})
+	return err == nil && r != nil && r.Index == 0
 }
 
 func orDefault(a, d string) string {
@@ -569,8 +602,31 @@ func buildOwner(c *clause, m match) (Statement, bool) {
 	return ownerStatement(c, s.entity, m.get("np"))
 }
 
+// progressVerbs are what the speaker did to N of M things.
+var progressVerbs = map[string]bool{}
+
+func init() {
+	for _, v := range strings.Fields("finished done completed interviewed read written wrote reviewed sent processed graded called visited run ran watched submitted closed fixed migrated tested onboarded hired filled booked paid answered signed got gotten gone went checked contacted scheduled shipped translated edited drafted") {
+		progressVerbs[v] = true
+	}
+}
+
+// isNumber reports a whole number as said ("14", "1,200", "forty").
+func isNumber(s string) bool {
+	return s != "" && reNum.FindString(s) == s
+}
+
 func buildProgress(c *clause, m match) (Statement, bool) {
+	if v := m.get("verb"); v != "" && !progressVerbs[strings.Fields(fold(v))[0]] {
+		return Statement{}, false
+	}
+	if !isNumber(strings.TrimRight(m.get("n"), ",.")) {
+		return Statement{}, false
+	}
 	noun := fold(m.get("noun"))
+	if t := m.get("total"); t != "" && !isNumber(t) {
+		noun = fold(t) + " " + noun
+	}
 	ws := words(noun)
 	for i, w := range ws {
 		switch w {
@@ -588,6 +644,9 @@ func buildProgress(c *clause, m match) (Statement, bool) {
 }
 
 func buildCountHave(c *clause, m match) (Statement, bool) {
+	if !isNumber(strings.TrimRight(m.get("n"), ",.")) {
+		return Statement{}, false
+	}
 	ws := words(fold(m.get("noun")))
 	if len(ws) == 0 || pronouns[ws[0]] {
 		return Statement{}, false
@@ -648,6 +707,16 @@ func buildContact(attr string) func(c *clause, m match) (Statement, bool) {
 		}
 		return c.statement(ent, attr, strings.TrimSpace(m.get("val")), KindContact), true
 	}
+}
+
+// namedSubject accepts a subject said as a capitalised name (or none, when
+// the first person matched instead).
+func namedSubject(s string) bool {
+	if s == "" {
+		return true
+	}
+	r := []rune(s)
+	return unicode.IsUpper(r[0]) && !personal[fold(s)]
 }
 
 // verbAttribute names the date a verb sets.

@@ -23,7 +23,7 @@ var (
 	reTopic = regexp.MustCompile(`(?i)^(?:for|re|regarding|about|as for|concerning|as to|on the topic of)\s+([^,:]{1,40}?)\s*[,:—–]\s*`)
 	reLabel = regexp.MustCompile(`^([\p{L}][\p{L} '’-]{1,30}):\s+`)
 
-	reClauseSep = regexp.MustCompile(`(?i)(?:;|\s[—–]|,?\s+but|,\s+and|,\s+so|,\s+while|,\s+whereas|,\s+plus|\s+and)\s+`)
+	firstPersonStarts = phrases("i|we|i'm|we're|i've|we've|i'll|we'll|i am|we are|let's|lets")
 )
 
 // clauseStarters may open a clause after a bare " and ".
@@ -33,9 +33,21 @@ var clauseStarters = map[string]bool{
 	"i'll": true, "we'll": true, "let's": true, "there": true,
 }
 
+// leadWords are the first words of reLeadPunct and reLeadWord phrases.
+var leadWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("actually correction sorry wait oops no nope scratch i my to that let quick small one erratum update status fyi heads heads-up btw by so ok okay well right yes yeah yep good bad news anyway oh just for note ps p.s great alright all as starting from change plan confirmed final decision noted got understood perfect cool sure thanks thank ah hey hi hello also and but now then finally officially today plus") {
+		leadWords[w] = true
+	}
+}
+
 // stripLead removes opening fillers and reports a correction marker.
 func stripLead(s string) (string, bool) {
 	corr := false
+	if !leadWords[fold(strings.TrimRight(firstWord(s), ",:;!.—–-"))] {
+		return strings.TrimSpace(s), false
+	}
 	for i := 0; i < 6; i++ {
 		if m := reLeadPunct.FindStringSubmatchIndex(s); m != nil {
 			corr = corr || m[2] >= 0
@@ -55,6 +67,10 @@ func stripLead(s string) (string, bool) {
 // stripOldValue removes a quoted old value (", not 60") and reports it.
 func stripOldValue(s string) (string, bool) {
 	corr := false
+	low := fold(s)
+	if !strings.Contains(low, "not") && !strings.Contains(low, "instead of") && !strings.Contains(low, "rather than") {
+		return s, false
+	}
 	if loc := reNotBut.FindStringIndex(s); loc != nil {
 		s = s[:loc[0]] + s[loc[1]:]
 		corr = true
@@ -73,28 +89,52 @@ func stripOldValue(s string) (string, bool) {
 	return s, corr
 }
 
+// clauseSeps cut a sentence into clauses; a bare " and " cuts only when a
+// new subject follows (see clauseStarters).
+var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", ", so ", ", while ", ", whereas ", ", plus ", " and "}
+
 // splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so" and a
 // bare "and" that opens a new subject.
 func splitClauses(s string) []string {
+	low := asciiLower(s)
 	var out []string
 	start := 0
-	for _, loc := range reClauseSep.FindAllStringIndex(s, -1) {
-		sep := fold(s[loc[0]:loc[1]])
-		if strings.TrimSpace(sep) == "and" {
-			next := fold(firstWord(s[loc[1]:]))
-			if !clauseStarters[next] {
+	for i := 0; i < len(low); i++ {
+		c := low[i]
+		if c != ';' && c != ' ' && c != ',' {
+			continue
+		}
+		for _, sep := range clauseSeps {
+			if !strings.HasPrefix(low[i:], sep) {
 				continue
 			}
+			end := i + len(sep)
+			if sep == " and " && !clauseStarters[fold(firstWord(s[end:]))] {
+				break
+			}
+			if i > start {
+				out = append(out, s[start:i])
+			}
+			start = end
+			i = end - 1
+			break
 		}
-		if loc[0] > start {
-			out = append(out, s[start:loc[0]])
-		}
-		start = loc[1]
 	}
 	if start < len(s) {
 		out = append(out, s[start:])
 	}
 	return out
+}
+
+// asciiLower lower-cases ASCII letters only, so byte offsets are kept.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 func firstWord(s string) string {
@@ -159,6 +199,8 @@ func (a *analyzer) sentence(raw string, item bool) {
 			continue
 		}
 		c := clause{text: cl, low: clow, self: self, selfKey: selfKey, at: a.turn.At, topic: topic, sentence: raw}
+		c.ascii = asciiLower(cl)
+		c.firstPerson = firstPersonStarts.startsWith(padded(clow))
 		st, ok := a.apply(&c)
 		if !ok {
 			reason := ReasonNoRule
@@ -179,14 +221,16 @@ func (a *analyzer) sentence(raw string, item bool) {
 func (a *analyzer) apply(c *clause) (Statement, bool) {
 	for i := range Rules {
 		r := &Rules[i]
-		if len(r.triggers) > 0 && !containsAny(c.low, r.triggers) {
+		if len(r.triggers) > 0 && !containsAny(c.low, r.triggers) ||
+			len(r.also) > 0 && !containsAny(c.low, r.also) ||
+			r.fp && !c.firstPerson {
 			continue
 		}
-		m := r.re.FindStringSubmatch(c.text)
+		m := r.re.FindStringSubmatchIndex(c.ascii)
 		if m == nil {
 			continue
 		}
-		st, ok := r.build(c, match{re: r.re, m: m})
+		st, ok := r.build(c, match{re: r.re, idx: m, text: c.text})
 		if !ok || st.Value == "" || !a.grounded(st) {
 			continue
 		}

@@ -192,7 +192,7 @@ func takeStatus(v string) (string, bool) {
 // bare time of day as said.
 func takeDate(v string, at time.Time) (string, bool) {
 	v = strings.TrimSpace(v)
-	if v == "" || !reDateCue.MatchString(v) {
+	if v == "" || !hasDateCue(v) {
 		return "", false
 	}
 	if m := reISODate.FindStringSubmatch(v); m != nil {
@@ -236,6 +236,28 @@ func takeDate(v string, at time.Time) (string, bool) {
 		return d.Format("2006-01-02 15:04"), true
 	}
 	return d.Format("2006-01-02"), true
+}
+
+// dateWords are the words a date phrase is made of.
+var dateWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Split("today|tonight|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|week|weeks|month|months|day|days|noon|midnight|weekend|year|years|"+monthNames, "|") {
+		dateWords[w] = true
+	}
+}
+
+// hasDateCue reports a digit or a date word in v, cheaply.
+func hasDateCue(v string) bool {
+	if strings.ContainsAny(v, "0123456789") {
+		return true
+	}
+	for _, w := range strings.Fields(fold(v)) {
+		if dateWords[strings.Trim(w, ".,;:!?()")] {
+			return true
+		}
+	}
+	return false
 }
 
 // reDateWord is a date (not only a time) in a library match.

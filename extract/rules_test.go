@@ -1,0 +1,117 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRuleExamples checks that every documented example yields a statement
+// from the rule that documents it.
+func TestRuleExamples(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Rules {
+		if seen[r.Name] {
+			t.Errorf("rule name %q used twice", r.Name)
+		}
+		seen[r.Name] = true
+		if r.Matches == "" || len(r.Examples) == 0 {
+			t.Errorf("rule %s: want Matches and Examples documented", r.Name)
+		}
+		for _, ex := range r.Examples {
+			t.Run(r.Name+"/"+ex, func(t *testing.T) {
+				got := Extract(Turn{Text: ex, Speaker: "user", At: turnTime})
+				for _, st := range got {
+					if st.Rule == r.Name {
+						return
+					}
+				}
+				t.Errorf("Extract(%q) = %+v, want a statement from rule %s", ex, got, r.Name)
+			})
+		}
+	}
+}
+
+// TestAnalyzeReasons checks the refusal reasons and per-sentence scope.
+func TestAnalyzeReasons(t *testing.T) {
+	tests := []struct {
+		name    string
+		text    string
+		speaker string
+		want    []string // keys extracted, in order
+		reasons []string // skip reasons, in order
+	}{
+		{"maybe scoped to its sentence", "Maybe we'll grab lunch. The offsite is in Lisbon.", "user", []string{"offsite.location"}, []string{ReasonHypothetical}},
+		{"might scoped to its clause", "The room holds 40, but we might need more chairs.", "user", []string{"room.capacity"}, []string{ReasonHypothetical}},
+		{"heading then assertion", "## Venue\nThe venue is the Grand Hotel.", "user", []string{"venue.location"}, []string{ReasonHeading}},
+		{"topic-only list item", "- Venue\n- Budget", "user", nil, []string{ReasonListItem, ReasonListItem}},
+		{"question", "Is the offsite in Lisbon?", "user", nil, []string{ReasonQuestion}},
+		{"negated", "We are not moving the offsite.", "user", nil, []string{ReasonNegated}},
+		{"declined", "Priya proposed Bellini's, but we said no.", "user", nil, []string{ReasonDeclined}},
+		{"proposal", "Tom suggested moving the offsite to Porto.", "user", nil, []string{ReasonProposal}},
+		{"past", "Two years ago the launch slipped.", "user", nil, []string{ReasonPast}},
+		{"other subject", "My sister moved her appointment to Friday.", "user", nil, []string{ReasonOtherSubject}},
+		{"draft", "Draft: the offsite is in Porto.", "user", nil, []string{ReasonDraft}},
+		{"suggestion", "I'd recommend Bellini's for the dinner.", "assistant", nil, []string{ReasonSuggestion}},
+		{"code block", "```\nthe offsite is in Porto\n```", "user", nil, []string{ReasonHeading}},
+		{"two statements", "Jonas owns the deck; the deadline is Friday.", "user", []string{"deck.owner", "deadline.date"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Analyze(Turn{Text: tc.text, Speaker: tc.speaker, At: turnTime})
+			var keys, reasons []string
+			for _, st := range res.Statements {
+				keys = append(keys, st.Key)
+			}
+			for _, sk := range res.Skipped {
+				reasons = append(reasons, sk.Reason)
+			}
+			if strings.Join(keys, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("keys = %v, want %v", keys, tc.want)
+			}
+			if strings.Join(reasons, ",") != strings.Join(tc.reasons, ",") {
+				t.Errorf("reasons = %v, want %v", reasons, tc.reasons)
+			}
+		})
+	}
+}
+
+// TestStatementFields checks every field of one statement.
+func TestStatementFields(t *testing.T) {
+	got := Extract(Turn{Text: "Sure. Actually the room holds 40, not 60.", Speaker: "user", At: turnTime})
+	want := Statement{
+		Entity: "room", Attribute: "capacity", Key: "room.capacity", Value: "40",
+		Kind: KindAmount, Correction: true, Rule: "capacity-verb",
+		Sentence: "Actually the room holds 40, not 60.",
+	}
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("Extract = %+v, want [%+v]", got, want)
+	}
+}
+
+// TestDates checks date resolution against the turn's clock, not the wall
+// clock.
+func TestDates(t *testing.T) {
+	tests := []struct {
+		text string
+		at   time.Time
+		want string
+	}{
+		{"The deadline is Friday.", turnTime, "2026-11-27"},
+		{"The deadline is Friday.", time.Date(2031, 3, 4, 9, 0, 0, 0, time.UTC), "2031-03-07"},
+		{"The launch is on March 3rd.", turnTime, "2027-03-03"},
+		{"The launch is on March 3rd.", time.Date(2027, 1, 5, 9, 0, 0, 0, time.UTC), "2027-03-03"},
+		{"The launch is in a month.", turnTime, "2026-12-23"},
+		{"The launch is on 2027-02-01.", turnTime, "2027-02-01"},
+		{"The launch is on 4 December 2026.", turnTime, "2026-12-04"},
+		{"The review is tomorrow at 9am.", turnTime, "2026-11-24 09:00"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text+"@"+tc.at.Format("2006-01-02"), func(t *testing.T) {
+			got := Extract(Turn{Text: tc.text, Speaker: "user", At: tc.at})
+			if len(got) != 1 || got[0].Value != tc.want || got[0].Kind != KindDate {
+				t.Fatalf("Extract = %+v, want one date %s", got, tc.want)
+			}
+		})
+	}
+}
