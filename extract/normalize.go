@@ -147,7 +147,7 @@ done:
 	}
 	// "Y of X" / "Y for X": X is the entity.
 	for i, w := range ws {
-		if (w == "of" || w == "for" || w == "on") && i > 0 && i+1 < len(ws) {
+		if (w == "of" || w == "for" || w == "on" || w == "to") && i > 0 && i+1 < len(ws) {
 			rest := ws[i+1:]
 			for len(rest) > 0 && determiners[rest[0]] {
 				rest = rest[1:]

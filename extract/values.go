@@ -117,13 +117,21 @@ func takeWho(v, self string) (string, bool) {
 	}
 	if m := reName.FindStringSubmatch(v); m != nil {
 		n := cleanValue(m[1])
-		if n == "" || pronouns[fold(n)] || reDateCue.MatchString(n) && !reName.MatchString(strings.TrimPrefix(n, "The ")) {
+		if n == "" || pronouns[fold(n)] || isDatePhrase(n) {
 			return "", false
 		}
 		return n, true
 	}
+	// In an all-lower-case clause a name is one plain word.
+	if v == strings.ToLower(v) {
+		if m := reLowerName.FindString(v); m != "" && !personal[m] && !pronouns[m] && !determiners[m] && !isDatePhrase(m) {
+			return m, true
+		}
+	}
 	return "", false
 }
+
+var reLowerName = regexp.MustCompile(`^[\p{Ll}][\p{Ll}'’-]+`)
 
 // takePlace reads a street address or a capitalised place name.
 func takePlace(v string) (string, bool) {
