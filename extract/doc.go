@@ -24,7 +24,12 @@
 //     "originally", a year before the turn's;
 //   - other-subject: "my sister …", "my neighbour …", "he/she/they …";
 //   - suggestion: an assistant's "you could …", "I'd recommend …",
-//     "consider …", "how about …", "let's …".
+//     "consider …", "how about …", "let's …";
+//   - hearsay: "apparently", "I think", "I heard", "it looks like".
+//
+// A relayed claim ("The COO says the freeze starts Friday", "Per the CEO,
+// …") is read without its frame; Statement.Cited names whom it cites, so the
+// caller can weigh the cited authority.
 //
 // A sentence that survives is matched against Rules, in order; several rules
 // may fire on one sentence when it has several clauses. Values keep their

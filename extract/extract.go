@@ -21,6 +21,7 @@ type Statement struct {
 	Kind       string // one of the Kind* constants
 	Correction bool   // the sentence says the earlier value was wrong
 	Rule       string // the Rule.Name that fired
+	Cited      string // whom the speaker relays ("the COO" in "The COO says …"), or ""
 	Sentence   string // the sentence it came from, as said
 }
 
@@ -50,6 +51,7 @@ const (
 	ReasonPast         = "past"
 	ReasonOtherSubject = "other-subject"
 	ReasonSuggestion   = "suggestion"
+	ReasonHearsay      = "hearsay"
 	ReasonNoRule       = "no-rule"
 )
 

@@ -32,9 +32,10 @@ func phrases(alts string) phraseSet {
 	return ps
 }
 
-// in reports whether a phrase occurs in n, a string made by padded.
-func (ps phraseSet) in(n string) bool {
-	for _, w := range strings.Fields(n) {
+// in reports whether a phrase occurs in n, a string made by padded, whose
+// words are ws.
+func (ps phraseSet) in(n string, ws []string) bool {
+	for _, w := range ws {
 		if ps.single[w] {
 			return true
 		}
@@ -106,6 +107,9 @@ var (
 
 	pasts = phrases("years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
+	// hearsay marks an uncertain report ("apparently", "I heard").
+	hearsay = phrases("apparently|reportedly|rumor|rumour|rumored|rumoured|allegedly|supposedly|i heard|we heard|heard that|thinks|think|thought|believes|believe|believed|claims|claimed|seems|seemed|sounds like|looks like")
+
 	suggestions      = phrases("you could|you can|you might|you may|you should|you'll want|you'd|you want to|i'd recommend|i would recommend|i recommend|i'd suggest|i would suggest|i suggest|i'd go with|i would go with|i'd pick|consider|how about|what about|why not|an option|one option|another option|could be|might be|try|my suggestion|my recommendation|it's worth|worth considering|let's|let us|a good choice|a good option|a great choice|a good fit|you'd want|good idea")
 	suggestionStarts = phrases("go|pick|choose|book|use|try|move|switch|opt|select|set|schedule|assign|plan|reach out|call|email|send")
 
@@ -167,20 +171,23 @@ func pastYear(low string, turnYear int) bool {
 // sentenceFilter returns why a whole sentence is refused, or "".
 func (a *analyzer) sentenceFilter(raw, low string) string {
 	n := padded(low)
+	ws := strings.Fields(n)
 	switch {
 	case isQuestion(raw, n):
 		return ReasonQuestion
-	case draftStarts.startsWith(n), draftCues.in(n):
+	case draftStarts.startsWith(n), draftCues.in(n, ws):
 		return ReasonDraft
-	case declines.in(n):
+	case declines.in(n, ws):
 		return ReasonDeclined
-	case proposals.in(n):
+	case proposals.in(n, ws):
 		return ReasonProposal
-	case pasts.in(n), pastYear(low, a.turn.At.Year()):
+	case pasts.in(n, ws), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
+	case a.turn.Speaker == "assistant" && (suggestions.in(n, ws) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
-	case hypoSentence.in(n):
+	case hearsay.in(n, ws):
+		return ReasonHearsay
+	case hypoSentence.in(n, ws):
 		return ReasonHypothetical
 	}
 	return ""
@@ -189,10 +196,11 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 // clauseFilter returns why one clause is refused, or "".
 func clauseFilter(low string) string {
 	n := padded(low)
+	ws := strings.Fields(n)
 	switch {
-	case hypoClause.in(n), modalMay(n):
+	case hypoClause.in(n, ws), modalMay(n):
 		return ReasonHypothetical
-	case negations.in(n), strings.Contains(n, "n't "):
+	case negations.in(n, ws), strings.Contains(n, "n't "):
 		return ReasonNegated
 	case reOtherSubject.MatchString(low):
 		return ReasonOtherSubject

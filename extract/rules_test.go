@@ -54,6 +54,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"draft", "Draft: the offsite is in Porto.", "user", nil, []string{ReasonDraft}},
 		{"suggestion", "I'd recommend Bellini's for the dinner.", "assistant", nil, []string{ReasonSuggestion}},
 		{"code block", "```\nthe offsite is in Porto\n```", "user", nil, []string{ReasonHeading}},
+		{"hearsay", "Apparently the budget was cut to $30k.", "user", nil, []string{ReasonHearsay}},
 		{"two statements", "Jonas owns the deck; the deadline is Friday.", "user", []string{"deck.owner", "deadline.date"}, nil},
 	}
 	for _, tc := range tests {
@@ -86,6 +87,23 @@ func TestStatementFields(t *testing.T) {
 	}
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("Extract = %+v, want [%+v]", got, want)
+	}
+}
+
+// TestCited checks that a relayed claim names whom it cites.
+func TestCited(t *testing.T) {
+	tests := []struct{ text, key, cited string }{
+		{"The COO says the freeze starts Friday.", "freeze.start", "The COO"},
+		{"Per the CEO, the offsite is in Lisbon.", "offsite.location", "the CEO"},
+		{"The offsite is in Lisbon.", "offsite.location", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			got := Extract(Turn{Text: tc.text, Speaker: "user", At: turnTime})
+			if len(got) != 1 || got[0].Key != tc.key || got[0].Cited != tc.cited {
+				t.Fatalf("Extract = %+v, want %s cited %q", got, tc.key, tc.cited)
+			}
+		})
 	}
 }
 

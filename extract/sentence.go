@@ -20,6 +20,10 @@ var (
 	reNotBut   = regexp.MustCompile(`(?i)\bnot\s+[^,;.!?]{1,40}?,?\s+but\s+(?:rather\s+|instead\s+)?`)
 	reInstead  = regexp.MustCompile(`(?i),?\s*\b(?:instead of|rather than)\s+[^,;!?]*`)
 
+	// A relayed claim: "Per the CEO, …", "The COO says (that) …".
+	reRelayPer = regexp.MustCompile(`(?i)^(?:per|according to)\s+([^,]{1,40}),\s*`)
+	reRelaySay = regexp.MustCompile(`(?i)^((?:the\s+)?[\p{L}'’.-]+(?:\s+[\p{L}'’.-]+){0,3}?)\s+(?:says|said|confirmed|confirms|told me|told us|announced|wrote|informed us)(?:\s+that)?[,:]?\s+`)
+
 	reTopic = regexp.MustCompile(`(?i)^(?:for|re|regarding|about|as for|concerning|as to|on the topic of)\s+([^,:]{1,40}?)\s*[,:—–]\s*`)
 	reLabel = regexp.MustCompile(`^([\p{L}][\p{L} '’-]{1,30}):\s+`)
 
@@ -32,6 +36,9 @@ var clauseStarters = map[string]bool{
 	"we're": true, "i've": true, "we've": true, "it": true, "its": true,
 	"i'll": true, "we'll": true, "let's": true, "there": true,
 }
+
+// topicWords open a topic prefix (see reTopic).
+var topicWords = map[string]bool{"for": true, "re": true, "regarding": true, "about": true, "as": true, "concerning": true, "on": true}
 
 // leadWords are the first words of reLeadPunct and reLeadWord phrases.
 var leadWords = map[string]bool{}
@@ -170,9 +177,19 @@ func (a *analyzer) sentence(raw string, item bool) {
 	body, corr2 := stripOldValue(body)
 	corr = corr || corr2
 
+	// A relayed claim keeps whom it cites; the claim itself is read on.
+	cited := ""
+	if m := reRelayPer.FindStringSubmatchIndex(body); m != nil {
+		cited, body = body[m[2]:m[3]], body[m[1]:]
+	} else if m := reRelaySay.FindStringSubmatchIndex(body); m != nil && !personal[fold(body[m[2]:m[3]])] {
+		cited, body = body[m[2]:m[3]], body[m[1]:]
+	}
+
 	self, selfKey := selfKeys(a.turn.Speaker)
 	topic := ""
-	if m := reTopic.FindStringSubmatchIndex(body); m != nil {
+	if !topicWords[fold(firstWord(body))] && !strings.Contains(body, ":") {
+		// No topic prefix or label: skip both patterns.
+	} else if m := reTopic.FindStringSubmatchIndex(body); m != nil {
 		t := body[m[2]:m[3]]
 		if s, ok := normNP(t, selfKey); ok && !reDateCue.MatchString(t) {
 			topic = s.entity
@@ -211,6 +228,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 			continue
 		}
 		st.Correction = corr || c2
+		st.Cited = cited
 		a.res.Statements = append(a.res.Statements, st)
 		found = true
 	}
