@@ -168,6 +168,14 @@ func pastYear(low string, turnYear int) bool {
 	return false
 }
 
+// otherSubjectStarts are the first words reOtherSubject can match.
+var otherSubjectStarts = map[string]bool{
+	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,
+	"he": true, "she": true, "they": true, "someone": true, "somebody": true,
+	"everyone": true, "everybody": true, "people": true, "a": true, "another": true,
+	"other": true, "the": true, "him": true,
+}
+
 // sentenceFilter returns why a whole sentence is refused, or "".
 func (a *analyzer) sentenceFilter(raw, low string) string {
 	n := padded(low)
@@ -202,7 +210,7 @@ func clauseFilter(low string) string {
 		return ReasonHypothetical
 	case negations.in(n, ws), strings.Contains(n, "n't "):
 		return ReasonNegated
-	case reOtherSubject.MatchString(low):
+	case otherSubjectStarts[firstWord(low)] && reOtherSubject.MatchString(low):
 		return ReasonOtherSubject
 	}
 	return ""

@@ -56,10 +56,10 @@ var fragments = strings.NewReplacer(
 	"{NP}", `(?P<np>(?:[^\s,;:!?()]+ ){0,5}?[^\s,;:!?()]+)`,
 	"{OBJ}", `(?P<obj>(?:[^\s,;:!?()]+ ){0,5}?[^\s,;:!?()]+)`,
 	"{FP}", `(?P<fp>(?:i|we)(?:['’](?:m|re|ve|ll|d))?)`,
-	"{AUX}", `(?:(?:am|are|is|have|has|had|will|be|been|just|finally|recently|officially|now|also|actually|already|all|then|got)\s+)*`,
+	"{AUX}", `(?:(?:am|are|is|have|has|had|will|be|been|just|finally|recently|officially|now|also|actually|already|all|then|got|still|currently)\s+)*`,
 	"{ADV}", `(?:(?:now|actually|also|still|officially|finally|just|already|currently|really|then|recently|all)\s+)*`,
 	"{BE}", `(?:is|are|['’]s|['’]re|will be|['’]ll be|has been|have been|becomes|become|became|is going to be|are going to be|is now|are now)`,
-	"{PASS}", `(?:(?:is|are|was|were|has been|have been|had been|got|gets|get|will be|['’]s|['’]re|being|just|now|officially|finally|actually|also)\s+)*`,
+	"{PASS}", `(?:(?:is|are|was|were|has been|have been|got|will be|['’]s|just|now|officially|finally|actually|also)\s+)*`,
 	"{NUM}", `(?:\d[\d,.]*|[a-z]+(?:[ -][a-z]+)?)`,
 	"{VAL}", `(?P<val>.+)`,
 )
@@ -80,7 +80,7 @@ var Rules = []Rule{
 		Examples: []string{"I've finished 14 of the 20 interviews.", "We have reviewed 7 out of 12 PRs"},
 		triggers: []string{" of "},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}{ADV}(?P<verb>[a-z]+(?: through)?)\s+(?P<n>{NUM})\s+(?:out\s+)?of\s+(?:the\s+|my\s+|our\s+|all\s+|those\s+)?(?:(?P<total>{NUM})\s+)?(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)?)`),
+		re:       compile(`{FP}\s+{AUX}(?P<verb>[a-z]+(?: through)?)\s+(?P<n>{NUM})\s+(?:out\s+)?of\s+(?:the\s+|my\s+|our\s+|all\s+|those\s+)?(?:(?P<total>{NUM})\s+)?(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)?)`),
 		build:    buildProgress,
 	},
 	{
@@ -104,7 +104,7 @@ var Rules = []Rule{
 		Matches:  "X owns / is responsible for / takes over / handles / leads Y: y.owner = X",
 		Examples: []string{"Lena owns the onboarding deck.", "Marco is now responsible for the vendor contracts", "I'm taking over the launch checklist"},
 		triggers: []string{"own", "responsib", "in charge", "over", "handl", "lead", "run", "manag", "picked up", "picking up", "inherit", "driv", "maintain", "on point"},
-		re:       compile(`{NP}\s+{AUX}{ADV}(?:owns?|responsible for|in charge of|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
+		re:       compile(`{NP}\s+{AUX}(?:owns?|responsible for|in charge of|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
 		build:    buildOwner,
 	},
 	{
@@ -112,7 +112,7 @@ var Rules = []Rule{
 		Matches:  "Y is owned by / assigned to / handed over to X: y.owner = X",
 		Examples: []string{"The vendor contract is now owned by Priya.", "The Q3 report was reassigned to Omar"},
 		triggers: []string{"owned", "handled", "run by", "led by", "managed", "assigned", "handed", "passed", "given", "transferred", "belong", "taken over"},
-		re:       compile(`{NP}\s+{PASS}{ADV}(?:owned|handled|run|led|managed|assigned|reassigned|handed(?:\s+over|\s+off)?|passed(?:\s+over|\s+on)?|given|transferred|belongs|belong|taken over)\s+(?:by|to)\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:owned|handled|run|led|managed|assigned|reassigned|handed(?:\s+over|\s+off)?|passed(?:\s+over|\s+on)?|given|transferred|belongs|belong|taken over)\s+(?:by|to)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			return ownerOfNP(c, m.get("np"), m.get("val"))
 		},
@@ -123,7 +123,7 @@ var Rules = []Rule{
 		Examples: []string{"I handed the budget review over to Sam.", "We've reassigned the audit to Dana"},
 		triggers: []string{"assign", "handed", "passed", "gave", "transferred", "delegat"},
 		also:     []string{" to "},
-		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}{ADV}(?:assigned|reassigned|handed|passed|gave|transferred|delegated)\s+(?:over\s+|off\s+)?{OBJ}\s+(?:over\s+|off\s+|on\s+)?to\s+{VAL}`),
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?:assigned|reassigned|handed|passed|gave|transferred|delegated)\s+(?:over\s+|off\s+)?{OBJ}\s+(?:over\s+|off\s+|on\s+)?to\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			if !namedSubject(m.get("subj")) {
 				return Statement{}, false
@@ -137,7 +137,7 @@ var Rules = []Rule{
 		Examples: []string{"I moved to 12 Elm Row.", "We're relocating to Lisbon in March", "i just moved into 4 Rue Cler"},
 		triggers: []string{"mov", "relocat", "settled"},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}{ADV}(?:moved|moving|move|relocated|relocating|relocate|settled)\s+(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
+		re:       compile(`{FP}\s+{AUX}(?:moved|moving|move|relocated|relocating|relocate|settled)\s+(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
 		build:    buildSelfPlace,
 	},
 	{
@@ -146,7 +146,7 @@ var Rules = []Rule{
 		Examples: []string{"I'm at 12 Elm Row now.", "We live in Porto these days", "I am now based in Berlin"},
 		triggers: []string{" at ", " in "},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}{ADV}(?:(?:live|living|lives|based|residing|reside|located|settled|staying)\s+)?(?:at|in)\s+{VAL}`),
+		re:       compile(`{FP}\s+{AUX}(?:(?:live|living|lives|based|residing|reside|located|settled|staying)\s+)?(?:at|in)\s+{VAL}`),
 		build:    buildSelfPlace,
 	},
 	{
@@ -155,7 +155,7 @@ var Rules = []Rule{
 		Examples: []string{"I'm flying to Tokyo on Friday.", "We're heading to Oslo next week"},
 		triggers: []string{"flying", "heading", "travel", "driving", "going to", "off to", "fly "},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}{ADV}(?:flying|heading|travell?ing|driving|going|off|fly|headed)\s+(?:back\s+|out\s+|over\s+)?to\s+{VAL}`),
+		re:       compile(`{FP}\s+{AUX}(?:flying|heading|travell?ing|driving|going|off|fly|headed)\s+(?:back\s+|out\s+|over\s+)?to\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takePlace(m.get("val"))
 			if !ok {
@@ -169,7 +169,7 @@ var Rules = []Rule{
 		Matches:  "a flight code after flight / flying / booked on: user.flight (or <np>.flight)",
 		Examples: []string{"My flight is now LH 1234.", "I'm booked on BA 287 instead"},
 		triggers: []string{"flight", "flying", "booked on", "rebooked"},
-		re:       compile(`(?:(?P<np>(?:my|our|the|[^\s,;:]+['’]s)(?: [^\s,;:]+){0,2}? flight(?: number)?)\s+{BE}\s+{ADV}|{FP}\s+{AUX}{ADV}(?:flying|booked|rebooked|on)\s+(?:on\s+)?(?:flight\s+)?)(?P<val>.+)`),
+		re:       compile(`(?:(?P<np>(?:my|our|the|[^\s,;:]+['’]s)(?: [^\s,;:]+){0,2}? flight(?: number)?)\s+{BE}\s+{ADV}|{FP}\s+{AUX}(?:flying|booked|rebooked|on)\s+(?:on\s+)?(?:flight\s+)?)(?P<val>.+)`),
 		build: func(c *clause, m match) (Statement, bool) {
 			fm := reFlight.FindStringSubmatchIndex(m.get("val"))
 			if fm == nil || fm[0] > 12 {
@@ -223,7 +223,7 @@ var Rules = []Rule{
 		Examples: []string{"The marketing budget was cut to $40k.", "The launch got pushed to December 4th", "The offsite moved to Porto"},
 		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil"},
 		also:     []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}{ADV}(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|upped|capped|adjusted|revised|updated|(?:went|goes|came|come) (?:up|down)|rose|fell|grew|doubled|halved|mov(?:ed|es|ing)|relocat(?:ed|ing)|pushed|postponed|re-?scheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slip(?:ped|s)|slid|switched|scheduled|planned|booked|extended|fixed|confirmed|locked(?: in)?|pencill?ed in)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:to|until|till|for|at)\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|came) (?:up|down)|rose|fell|mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:to|until|till|for|at)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
@@ -238,7 +238,7 @@ var Rules = []Rule{
 		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k"},
 		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil"},
 		also:     []string{" to ", " until ", " till ", " for "},
-		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}{ADV}(?:mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?(?:to|until|till|for)\s+{VAL}`),
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?:mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?(?:to|until|till|for)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("obj"), c.selfKey)
 			if !ok || !namedSubject(m.get("subj")) {
@@ -252,7 +252,7 @@ var Rules = []Rule{
 		Matches:  "Y starts / ends / launches / ships / is due D: y.start, y.end, y.date or y.deadline",
 		Examples: []string{"The offsite starts on March 3rd.", "The report is due Friday", "v2 ships next Tuesday"},
 		triggers: []string{"start", "begin", "kick", "end", "finish", "wrap", "launch", "ship", "live", "land", "open", "close", "due", "expir", "happen", "take place", "takes place", "depart", "leav", "arriv", "run"},
-		re:       compile(`{NP}\s+{AUX}{ADV}(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till))\s+{VAL}`),
+		re:       compile(`{NP}\s+{AUX}(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till))\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			v, ok2 := takeDate(m.get("val"), c.at)
@@ -334,7 +334,7 @@ var Rules = []Rule{
 		Examples: []string{"We shipped the mobile app.", "I finally finished the tax return"},
 		triggers: []string{"finish", "complet", "ship", "merge", "deploy", "cancel", "closed", "launch", "submit", "paid", "signed", "wrapped", "sent", "fixed", "resolv", "releas", "approv", "finali", "called off", "paused"},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}{ADV}(?P<val>finished|completed|shipped|merged|deployed|cancell?ed|closed|launched|submitted|paid|signed|wrapped up|sent|fixed|resolved|released|approved|finali[sz]ed|called off|paused)\s+{OBJ}(?P<rest>(?:\s+(?:today|yesterday|this\s+\w+|last\s+night|just\s+now|now|earlier(?:\s+today)?|on\s+time|early))?)\s*[.!]?$`),
+		re:       compile(`{FP}\s+{AUX}(?P<val>finished|completed|shipped|merged|deployed|cancell?ed|closed|launched|submitted|paid|signed|wrapped up|sent|fixed|resolved|released|approved|finali[sz]ed|called off|paused)\s+{OBJ}(?P<rest>(?:\s+(?:today|yesterday|this\s+\w+|last\s+night|just\s+now|now|earlier(?:\s+today)?|on\s+time|early))?)\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("obj"), c.selfKey)
 			if !ok || s.attr != "" || reNum.MatchString(m.get("obj")) {
@@ -679,7 +679,7 @@ func buildChoice(c *clause, m match) (Statement, bool) {
 	for _, sep := range []string{" for ", " as "} {
 		if i := strings.Index(lowVal, sep); i > 0 {
 			t := strings.TrimRight(val[i+len(sep):], " .!,;")
-			if s, ok := normNP(t, c.selfKey); ok && len(strings.Fields(t)) <= 4 && !reDateCue.MatchString(t) {
+			if s, ok := normNP(t, c.selfKey); ok && len(strings.Fields(t)) <= 4 && !hasDateCue(t) {
 				topic = s.entity
 			}
 			break

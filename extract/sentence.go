@@ -10,8 +10,8 @@ var (
 	// ("No, …", "Wait — …"); group 1 marks a correction.
 	reLeadPunct = regexp.MustCompile(`(?i)^(?:(actually|correction|sorry|wait|oops|no|nope|scratch that|i misspoke|my mistake|my bad|to correct myself|i was wrong|that was wrong|let me correct (?:that|myself)|i meant|i mean|quick correction|small correction|one correction|erratum)|update|quick update|small update|status update|fyi|heads up|heads-up|btw|by the way|so|ok|okay|well|right|yes|yeah|yep|good news|bad news|news|anyway|oh|just so you know|for the record|note|ps|p\.s|great|alright|all right|as of today|starting today|from now on|as of now|change of plans?|plan change|small change|one change|confirmed|final answer|decision|noted|got it|understood|perfect|cool|sure|thanks|thank you|ah|hey|hi|hello|also|okay so|ok so)\s*[,:;!.—–-]+\s*`)
 	// reLeadWord is an opening word that may be followed by a space only.
-	reLeadWord      = regexp.MustCompile(`(?i)^(?:(actually|correction)|so far|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw)\s+`)
-	reMidCorrection = regexp.MustCompile(`(?i)\b(?:actually|correction|i meant|i mean|i misspoke|my mistake|scratch that|to correct|correcting)\b`)
+	reLeadWord     = regexp.MustCompile(`(?i)^(?:(actually|correction)|so far|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw)\s+`)
+	midCorrections = []string{"actually", "correction", "i meant", "i mean ", "i misspoke", "my mistake", "scratch that", "to correct", "correcting"}
 
 	// A correction that names the old value: ", not 60", "(not 60)",
 	// "not Porto but Lisbon".
@@ -37,6 +37,9 @@ var clauseStarters = map[string]bool{
 	"i'll": true, "we'll": true, "let's": true, "there": true,
 }
 
+// relayVerbs occur in every reRelaySay match.
+var relayVerbs = []string{" says", " said", "confirm", " told ", "announced", " wrote", "informed"}
+
 // topicWords open a topic prefix (see reTopic).
 var topicWords = map[string]bool{"for": true, "re": true, "regarding": true, "about": true, "as": true, "concerning": true, "on": true}
 
@@ -44,15 +47,28 @@ var topicWords = map[string]bool{"for": true, "re": true, "regarding": true, "ab
 var leadWords = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields("actually correction sorry wait oops no nope scratch i my to that let quick small one erratum update status fyi heads heads-up btw by so ok okay well right yes yeah yep good bad news anyway oh just for note ps p.s great alright all as starting from change plan confirmed final decision noted got understood perfect cool sure thanks thank ah hey hi hello also and but now then finally officially today plus") {
+	for _, w := range strings.Fields("actually correction sorry wait oops no nope scratch let quick small one erratum update status fyi heads heads-up btw by so ok okay well right yes yeah yep good bad news anyway oh just for note ps p.s great alright all as starting from change plan confirmed final decision noted got understood perfect cool sure thanks thank ah hey hi hello also and but now then finally officially today plus") {
 		leadWords[w] = true
 	}
+}
+
+// leadPhrases are lead phrases whose first word is too common for
+// leadWords.
+var leadPhrases = []string{"i misspoke", "i meant", "i mean", "i was wrong", "my mistake", "my bad", "to correct", "that was wrong", "just so you know", "for the record", "as of ", "from now on", "all right", "one change", "one correction", "small change", "good news", "bad news", "starting today"}
+
+func hasPrefixAny(s string, ps []string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // stripLead removes opening fillers and reports a correction marker.
 func stripLead(s string) (string, bool) {
 	corr := false
-	if !leadWords[fold(strings.TrimRight(firstWord(s), ",:;!.—–-"))] {
+	if !leadWords[fold(strings.TrimRight(firstWord(s), ",:;!.—–-"))] && !hasPrefixAny(fold(s), leadPhrases) {
 		return strings.TrimSpace(s), false
 	}
 	for i := 0; i < 6; i++ {
@@ -171,7 +187,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 		return
 	}
 	body, corr := stripLead(raw)
-	if reMidCorrection.MatchString(body) {
+	if containsAny(low, midCorrections) {
 		corr = true
 	}
 	body, corr2 := stripOldValue(body)
@@ -179,7 +195,9 @@ func (a *analyzer) sentence(raw string, item bool) {
 
 	// A relayed claim keeps whom it cites; the claim itself is read on.
 	cited := ""
-	if m := reRelayPer.FindStringSubmatchIndex(body); m != nil {
+	if fw := fold(firstWord(body)); fw != "per" && fw != "according" && !containsAny(low, relayVerbs) {
+		// No relay frame.
+	} else if m := reRelayPer.FindStringSubmatchIndex(body); m != nil {
 		cited, body = body[m[2]:m[3]], body[m[1]:]
 	} else if m := reRelaySay.FindStringSubmatchIndex(body); m != nil && !personal[fold(body[m[2]:m[3]])] {
 		cited, body = body[m[2]:m[3]], body[m[1]:]
@@ -191,7 +209,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 		// No topic prefix or label: skip both patterns.
 	} else if m := reTopic.FindStringSubmatchIndex(body); m != nil {
 		t := body[m[2]:m[3]]
-		if s, ok := normNP(t, selfKey); ok && !reDateCue.MatchString(t) {
+		if s, ok := normNP(t, selfKey); ok && !hasDateCue(t) {
 			topic = s.entity
 		}
 		body = body[m[1]:]
