@@ -31,8 +31,10 @@
 // …") is read without its frame; Statement.Cited names whom it cites, so the
 // caller can weigh the cited authority.
 //
-// A sentence that survives is matched against Rules, in order; several rules
-// may fire on one sentence when it has several clauses. Values keep their
+// A sentence that survives is cut into clauses (at ";", dashes, "but",
+// ", and", ", so", and a bare "and" that opens a new subject) and each clause
+// is matched against Rules, in order: the first rule that yields a statement
+// wins the clause, so one sentence may yield one statement per clause. Values keep their
 // characters as said ("Café Lumière", "LH 1234"); dates and deadlines are
 // resolved against Turn.At with github.com/olebedev/when (ISO dates and dates
 // with an explicit year are read directly) and written as 2006-01-02, or
@@ -40,17 +42,32 @@
 // without a year, or a relative phrase that would land before the turn's day,
 // rolls forward to its next occurrence.
 //
-// Entities and attributes are normalised: lower-case, articles, possessives
-// and determiners removed, the last word made singular, words joined with
-// "_" ("the onboarding deck" → onboarding_deck). The first person (I, we,
-// my, our) is the speaker: entity "user" when the speaker is "user", the
-// speaker's name otherwise; an assistant's "you/your" is the user. A
-// trailing attribute word moves into the attribute ("the launch date" →
-// launch.date, "the widget price" → widget.price). Key is
-// "entity.attribute", or the attribute alone when a choice names no topic.
+// Entities and attributes are normalised: lower-case, articles,
+// possessives and qualifiers ("new", "current", "final", "upcoming")
+// removed, the last word made singular, words joined with "_" ("the
+// onboarding decks" → onboarding_deck). "Y of X", "Y for X" and "Y to X"
+// name X ("the owner of the deck" → deck.owner). A trailing attribute word
+// moves into the attribute ("the launch date" → launch.date, "the widget
+// price" → widget.price, "the marketing budget" → marketing.budget); a lone
+// noun is the entity and the value's kind names the attribute ("the budget
+// is $40k" → budget.amount). The first person (I, we) is the speaker:
+// entity "user" when the speaker is "user", the speaker's name otherwise; an
+// assistant's "your" is the user's. "My address" is user.address, but "our
+// hiring budget" is hiring.budget: a possessive names the owner only when
+// nothing else is left. Key is "entity.attribute", or the attribute alone
+// when a choice names no topic ("we're going with X" → choice).
+//
+// Values are as said, with these exceptions: a first-person owner ("I'm
+// taking over the deck") is the speaker; a date is resolved. Every value is
+// therefore a substring of the turn's text, a resolved date, or the speaker
+// (the fuzz target checks this).
 //
 // Limits: the rules read English only; pronoun subjects ("it is in Lisbon")
 // are not resolved and yield nothing; a choice without a topic in its own
 // sentence ("we're going with X") is keyed "choice"; prices and counts are
-// kept as said ("$40k", "forty"), not converted.
+// kept as said ("$40k", "forty"), not converted; a leading time phrase
+// ("From Monday, Hugo takes over …") or an unlisted verb ("sits with",
+// "marked down to") yields nothing; qualifiers are dropped even when they
+// distinguish things ("the final report" → report). A turn is read up to
+// its first 16 KiB.
 package extract
