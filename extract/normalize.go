@@ -160,6 +160,16 @@ done:
 			break
 		}
 	}
+	// A relative clause ends the phrase: "the deadline (that) you mentioned".
+	for i := 1; i < len(ws); i++ {
+		if personal[ws[i]] || ws[i] == "which" || ws[i] == "who" || ws[i] == "whose" {
+			ws = ws[:i]
+			if i > 1 && ws[i-1] == "that" {
+				ws = ws[:i-1]
+			}
+			break
+		}
+	}
 	if personal[ws[0]] || len(ws) == 1 && pronouns[ws[0]] {
 		return subject{}, false
 	}

@@ -90,6 +90,40 @@ func TestStatementFields(t *testing.T) {
 	}
 }
 
+// TestLongAssistantTurn reads a markdown answer with headings, option
+// lists and suggestions: only its restatements of the user's state count.
+func TestLongAssistantTurn(t *testing.T) {
+	text := strings.Join([]string{
+		"## Offsite options",
+		"",
+		"Here are a few venues you could consider:",
+		"",
+		"1. **Café Lumière** – seats 40, costs about $2,000.",
+		"2. **The Grand Hotel** – holds 120 people.",
+		"3. Bellini's",
+		"",
+		"### Budget",
+		"- Marketing budget: $40k",
+		"- Travel budget",
+		"",
+		"If you go with Lisbon, the flights might cost $400 each. I'd recommend booking early.",
+		"Great question! The deadline you mentioned is Friday. Based on what you told me, the room holds 40.",
+		"Would you like me to draft an email?",
+		"**Summary:** Your flight is LH 1234.",
+		"- Next step: confirm the caterer.",
+		"- Option A: Bellini's",
+	}, "\n")
+	got := Extract(Turn{Text: text, Speaker: "assistant", At: turnTime})
+	var kv []string
+	for _, st := range got {
+		kv = append(kv, st.Key+"="+st.Value)
+	}
+	want := []string{"deadline.date=2026-11-27", "user.flight=LH 1234"}
+	if strings.Join(kv, ",") != strings.Join(want, ",") {
+		t.Errorf("statements = %v, want %v", kv, want)
+	}
+}
+
 // TestCited checks that a relayed claim names whom it cites.
 func TestCited(t *testing.T) {
 	tests := []struct{ text, key, cited string }{

@@ -3,6 +3,7 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 var (
@@ -36,6 +37,35 @@ var clauseStarters = map[string]bool{
 	"we're": true, "i've": true, "we've": true, "it": true, "its": true,
 	"i'll": true, "we'll": true, "let's": true, "there": true,
 }
+
+// roles may be cited in lower case ("the ceo says …").
+var roles = map[string]bool{
+	"ceo": true, "coo": true, "cto": true, "cfo": true, "boss": true, "manager": true,
+	"team": true, "lead": true, "client": true, "customer": true, "landlord": true,
+	"doctor": true, "vendor": true, "hr": true, "finance": true, "legal": true,
+	"support": true, "board": true, "director": true, "founder": true, "owner": true,
+	"chair": true, "president": true, "vp": true, "head": true, "of": true, "airline": true,
+	"hotel": true, "venue": true, "school": true, "bank": true, "organizer": true, "organiser": true,
+}
+
+// citable reports a phrase that can name whom a claim is relayed from: a
+// name or a role, with an optional "the", "my" or "our".
+func citable(s string) bool {
+	ws := strings.Fields(s)
+	for i, w := range ws {
+		lw := fold(w)
+		if i == 0 && (lw == "the" || lw == "my" || lw == "our") {
+			continue
+		}
+		if personal[lw] || !(roles[lw] || unicode.IsUpper([]rune(w)[0])) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// reBoldLabel is a leading emphasised label: "**Summary:** …".
+var reBoldLabel = regexp.MustCompile(`^(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*:?\s*`)
 
 // relayVerbs occur in every reRelaySay match.
 var relayVerbs = []string{" says", " said", "confirm", " told ", "announced", " wrote", "informed"}
@@ -186,7 +216,11 @@ func (a *analyzer) sentence(raw string, item bool) {
 		a.skip(raw, r)
 		return
 	}
-	body, corr := stripLead(raw)
+	body := raw
+	if m := reBoldLabel.FindStringIndex(body); m != nil {
+		body = body[m[1]:]
+	}
+	body, corr := stripLead(body)
 	if containsAny(low, midCorrections) {
 		corr = true
 	}
@@ -199,7 +233,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 		// No relay frame.
 	} else if m := reRelayPer.FindStringSubmatchIndex(body); m != nil {
 		cited, body = body[m[2]:m[3]], body[m[1]:]
-	} else if m := reRelaySay.FindStringSubmatchIndex(body); m != nil && !personal[fold(body[m[2]:m[3]])] {
+	} else if m := reRelaySay.FindStringSubmatchIndex(body); m != nil && citable(body[m[2]:m[3]]) {
 		cited, body = body[m[2]:m[3]], body[m[1]:]
 	}
 
