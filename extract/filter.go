@@ -103,7 +103,7 @@ var (
 
 	declines = phrases("said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go")
 
-	proposals = phrases("proposed|proposes|propose|suggested|suggests|suggest|recommended|recommends|pitched|pitches|floated|floats|offered|offers|asked for|asks for|pushed for|argued for|lobbied|requested|requests|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion")
+	proposals = phrases("proposed|proposes|propose|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion")
 
 	pasts = phrases("years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 

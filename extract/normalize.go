@@ -51,6 +51,8 @@ var attributeWords = map[string]string{
 	"home address": "address", "mailing address": "address", "street address": "address",
 	"work email": "email", "personal email": "email", "cell number": "phone",
 	"mobile number": "phone", "work phone": "phone", "home": "address",
+	"limit": "limit", "rate limit": "limit", "quota": "quota", "cap": "cap",
+	"threshold": "threshold", "timeout": "timeout",
 	"caterer": "caterer", "vendor": "vendor", "provider": "provider",
 }
 

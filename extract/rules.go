@@ -236,13 +236,21 @@ var Rules = []Rule{
 		Name: "change-to-active", Kind: "",
 		Matches:  "the speaker (or a named person) moved / pushed / cut Y to V: typed by V",
 		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k"},
-		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil"},
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "grad", "migrat", "renam"},
 		also:     []string{" to ", " until ", " till ", " for "},
-		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?:mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?(?:to|until|till|for)\s+{VAL}`),
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted|upgraded|downgraded|migrated|renamed)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?(?:to|until|till|for)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("obj"), c.selfKey)
 			if !ok || !namedSubject(m.get("subj")) {
 				return Statement{}, false
+			}
+			switch fold(m.get("verb")) {
+			case "upgraded", "downgraded":
+				v, ok := takeChoice(m.get("val"))
+				return c.statement(s.entity, "version", v, KindChoice), ok
+			case "migrated", "renamed":
+				v, ok := takeChoice(m.get("val"))
+				return c.statement(s.entity, "choice", v, KindChoice), ok
 			}
 			return c.typed(s, m.get("val"), true)
 		},
@@ -439,7 +447,7 @@ func (c *clause) statement(entity, attr, value, kind string) Statement {
 var placeAttrs = map[string]bool{"address": true, "location": true, "venue": true, "destination": true, "city": true, "hotel": true}
 var dateAttrs = map[string]bool{"date": true, "deadline": true, "time": true, "start": true, "end": true}
 var moneyAttrs = map[string]bool{"price": true, "budget": true, "rent": true, "salary": true, "rate": true}
-var countAttrs = map[string]bool{"capacity": true, "headcount": true, "count": true, "total": true}
+var countAttrs = map[string]bool{"capacity": true, "headcount": true, "count": true, "total": true, "limit": true, "quota": true, "cap": true, "threshold": true, "timeout": true}
 
 func isPlaceAttr(a string) bool { return placeAttrs[a] }
 func isDateAttr(a string) bool  { return dateAttrs[a] }
@@ -458,7 +466,9 @@ var choiceHeads = map[string]bool{
 	"carrier": true, "dentist": true, "doctor": true, "school": true, "gym": true,
 	"backend": true, "frontend": true, "runtime": true, "editor": true, "ide": true,
 	"cloud": true, "region": true, "partner": true, "sponsor": true, "speaker": true,
-	"keynote": true, "menu": true, "cake": true, "flavor": true, "flavour": true,
+	"keynote": true, "branch": true, "version": true, "zone": true, "image": true,
+	"tag": true, "tier": true, "package": true, "edition": true, "instance": true,
+	"os": true, "distro": true, "browser": true, "menu": true, "cake": true, "flavor": true, "flavour": true,
 }
 
 // typed reads V for subject s, choosing the kind from s's attribute word,
@@ -493,11 +503,11 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		return Statement{}, false
 	case countAttrs[head]:
 		if v, ok := takeNum(val); ok {
-			kind := KindCount
-			if head == "capacity" {
-				kind = KindAmount
+			kind, def := KindAmount, "amount"
+			if head == "headcount" || head == "count" || head == "total" {
+				kind, def = KindCount, "count"
 			}
-			return c.statement(s.entity, orDefault(attr, "count"), v, kind), true
+			return c.statement(s.entity, orDefault(attr, def), v, kind), true
 		}
 		return Statement{}, false
 	case dateAttrs[head]:
@@ -542,7 +552,11 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		return c.statement(s.entity, "amount", v, KindAmount), true
 	}
 	if v, ok := takeDate(val, c.at); ok && (changed || dateFirst(val)) {
-		return c.statement(s.entity, "date", v, KindDate), true
+		attr := "date"
+		if !reResolved.MatchString(v) {
+			attr = "time"
+		}
+		return c.statement(s.entity, attr, v, KindDate), true
 	}
 	if changed {
 		if v, ok := takePlace(val); ok {
@@ -572,6 +586,13 @@ func orDefault(a, d string) string {
 	return a
 }
 
+// prepositions cannot open an object noun phrase.
+var prepositions = map[string]bool{
+	"to": true, "until": true, "at": true, "in": true, "on": true, "with": true,
+	"for": true, "from": true, "by": true, "into": true, "through": true, "till": true,
+	"over": true, "under": true, "about": true, "around": true, "after": true, "before": true,
+}
+
 // ownerStatement builds <entity>.owner = who; entity is normalised.
 func ownerStatement(c *clause, entity, who string) (Statement, bool) {
 	v, ok := takeWho(who, c.self)
@@ -592,7 +613,7 @@ func ownerOfNP(c *clause, np, who string) (Statement, bool) {
 
 func buildOwner(c *clause, m match) (Statement, bool) {
 	obj := m.get("obj")
-	if lo := fold(obj); strings.HasPrefix(lo, "to ") || strings.HasPrefix(lo, "until ") || strings.HasPrefix(lo, "at ") || strings.HasPrefix(lo, "in ") {
+	if prepositions[fold(firstWord(obj))] {
 		return Statement{}, false
 	}
 	s, ok := normNP(obj, c.selfKey)

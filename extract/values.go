@@ -20,7 +20,7 @@ const (
 	numPat   = `(?:\d[\d,]*(?:\.\d+)?|` + numWords + `)`
 	moneyPat = `(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d[\d,]*(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d[\d,]*(?:\.\d+)?\s?(?:k|K)\b)`
 	// word is one capitalised word; particles may join two of them.
-	capWord  = `\p{Lu}[\p{L}\p{M}'’.&-]*`
+	capWord  = `\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*`
 	nameSeq  = capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|of|y|e)\s+)?(?:` + capWord + `|\d+\p{L}?))*`
 	emailPat = `[\p{L}\d._%+-]+@[\p{L}\d.-]+\.\p{L}{2,}`
 	phonePat = `\+?\(?\d[\d ().-]{5,}\d`
@@ -114,6 +114,9 @@ func takeWho(v, self string) (string, bool) {
 	if m := reTeam.FindStringSubmatch(v); m != nil {
 		return cleanValue(m[1]), true
 	}
+	if fw := strings.TrimRight(fold(firstWord(v)), ",.;:"); determiners[fw] || fw == "my" || fw == "our" || fw == "your" || fw == "his" || fw == "her" || fw == "their" {
+		return "", false
+	}
 	if m := reName.FindStringSubmatch(v); m != nil {
 		n := cleanValue(m[1])
 		if n == "" || pronouns[fold(n)] || isDatePhrase(n) {
@@ -166,8 +169,16 @@ func isDatePhrase(n string) bool {
 // takeChoice reads a chosen thing, as said, cut at the first clause stop.
 func takeChoice(v string) (string, bool) {
 	v = strings.TrimSpace(v)
+	name := ""
+	if m := reName.FindStringSubmatch(v); m != nil {
+		name = cleanValue(m[1])
+	}
 	if loc := reChoiceStop.FindStringIndex(v); loc != nil {
 		v = v[:loc[0]]
+	}
+	// A name runs through its own full stops ("Dr. Ortiz").
+	if name != "" && len(name) > len(cleanValue(stripArticle(v))) && strings.Contains(name, ". ") {
+		v = name
 	}
 	v = cleanValue(stripArticle(v))
 	if v == "" || len(strings.Fields(v)) > 6 || pronouns[fold(v)] {
