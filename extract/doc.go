@@ -65,9 +65,9 @@
 // Limits: the rules read English only; pronoun subjects ("it is in Lisbon")
 // are not resolved and yield nothing; a choice without a topic in its own
 // sentence ("we're going with X") is keyed "choice"; prices and counts are
-// kept as said ("$40k", "forty"), not converted; a leading time phrase
-// ("From Monday, Hugo takes over …") or an unlisted verb ("sits with",
-// "marked down to") yields nothing; qualifiers are dropped even when they
+// kept as said ("$40k", "forty"), not converted; an unlisted verb ("sits
+// with", "marked down to") yields nothing; an opening time phrase ("From
+// Monday, …") is skipped, not applied; qualifiers are dropped even when they
 // distinguish things ("the final report" → report). A turn is read up to
 // its first 16 KiB.
 package extract

@@ -33,6 +33,15 @@ var personal = map[string]bool{
 	"what": true, "which": true, "there": true, "here": true, "this": true, "that": true,
 }
 
+// npStop are words that never occur inside a subject noun phrase; a phrase
+// holding one was cut in the wrong place.
+var npStop = map[string]bool{
+	"turns": true, "out": true, "just": true, "so": true, "because": true, "when": true,
+	"if": true, "then": true, "also": true, "only": true, "really": true, "actually": true,
+	"said": true, "says": true, "think": true, "is": true, "are": true, "was": true,
+	"were": true, "been": true, "be": true, "will": true, "not": true,
+}
+
 // attributeWords maps a trailing head noun to the attribute it names, so
 // "the widget price" is widget.price and "the launch date" launch.date.
 var attributeWords = map[string]string{
@@ -162,6 +171,24 @@ done:
 			break
 		}
 	}
+	// "… that the review": the phrase after a complementiser is the subject.
+	for i := len(ws) - 2; i >= 1; i-- {
+		if ws[i] == "that" && (determiners[ws[i+1]] || ws[i+1] == "my" || ws[i+1] == "our") {
+			ws = ws[i+1:]
+			for len(ws) > 0 && determiners[ws[0]] {
+				ws = ws[1:]
+			}
+			if len(ws) == 0 {
+				return subject{}, false
+			}
+			break
+		}
+	}
+	for _, w := range ws {
+		if npStop[w] {
+			return subject{}, false
+		}
+	}
 	// A relative clause ends the phrase: "the deadline (that) you mentioned".
 	for i := 1; i < len(ws); i++ {
 		if personal[ws[i]] || ws[i] == "which" || ws[i] == "who" || ws[i] == "whose" {
@@ -175,7 +202,7 @@ done:
 	if personal[ws[0]] || len(ws) == 1 && pronouns[ws[0]] {
 		return subject{}, false
 	}
-	if len(ws) > 6 {
+	if len(ws) > 7 {
 		return subject{}, false
 	}
 	var s subject

@@ -53,13 +53,14 @@ func (m match) get(name string) string {
 
 // Pattern fragments, expanded by compile.
 var fragments = strings.NewReplacer(
-	"{NP}", `(?P<np>(?:[^\s,;:!?()]+ ){0,5}?[^\s,;:!?()]+)`,
+	"{NP}", `(?P<np>(?:[^\s,;:!?()]+ ){0,7}?[^\s,;:!?()]+)`,
 	"{OBJ}", `(?P<obj>(?:[^\s,;:!?()]+ ){0,5}?[^\s,;:!?()]+)`,
 	"{FP}", `(?P<fp>(?:i|we)(?:['’](?:m|re|ve|ll|d))?)`,
 	"{AUX}", `(?:(?:am|are|is|have|has|had|will|be|been|just|finally|recently|officially|now|also|actually|already|all|then|got|still|currently)\s+)*`,
-	"{ADV}", `(?:(?:now|actually|also|still|officially|finally|just|already|currently|really|then|recently|all)\s+)*`,
+	"{ADV}", `(?:(?:now|actually|also|still|officially|finally|just|already|currently|really|then|recently|all|only)\s+)*`,
 	"{BE}", `(?:is|are|['’]s|['’]re|will be|['’]ll be|has been|have been|becomes|become|became|is going to be|are going to be|is now|are now)`,
-	"{PASS}", `(?:(?:is|are|was|were|has been|have been|got|will be|['’]s|just|now|officially|finally|actually|also)\s+)*`,
+	"{PASS}", `(?:(?:is|are|was|were|has been|have been|got|will be|['’]s|just|now|officially|finally|actually|also|only)\s+)*`,
+	"{FROM}", `(?:from\s+[^,;]{1,40}?\s+)?`,
 	"{NUM}", `(?:\d[\d,.]*|[a-z]+(?:[ -][a-z]+)?)`,
 	"{VAL}", `(?P<val>.+)`,
 )
@@ -129,6 +130,17 @@ var Rules = []Rule{
 				return Statement{}, false
 			}
 			return ownerOfNP(c, m.get("obj"), m.get("val"))
+		},
+	},
+	{
+		Name: "owner-replaces", Kind: KindOwnership,
+		Matches:  "X replaced / succeeded Z as owner (lead) of Y: y.owner = X",
+		Examples: []string{"Jonas replaced Lena as owner of the onboarding deck."},
+		triggers: []string{"replac", "succeed"},
+		also:     []string{" as "},
+		re:       compile(`{NP}\s+{AUX}(?:replaced|replaces|replacing|succeeded|succeeds|succeeding)\s+\S+(?:\s+\S+)?\s+as\s+(?:the\s+)?(?:new\s+)?(?:owner|lead|dri|manager|head|point person)\s+(?:of|for|on)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			return ownerOfNP(c, strings.TrimRight(m.get("val"), " .!"), m.get("np"))
 		},
 	},
 	{
@@ -223,7 +235,7 @@ var Rules = []Rule{
 		Examples: []string{"The marketing budget was cut to $40k.", "The launch got pushed to December 4th", "The offsite moved to Porto"},
 		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil"},
 		also:     []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|came) (?:up|down)|rose|fell|mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:to|until|till|for|at)\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?from\s+[^,;]{1,40}?\s+to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|came) (?:up|down)|rose|fell|mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
@@ -238,7 +250,7 @@ var Rules = []Rule{
 		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k"},
 		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "grad", "migrat", "renam"},
 		also:     []string{" to ", " until ", " till ", " for "},
-		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted|upgraded|downgraded|migrated|renamed)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?(?:to|until|till|for)\s+{VAL}`),
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted|upgraded|downgraded|migrated|renamed)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("obj"), c.selfKey)
 			if !ok || !namedSubject(m.get("subj")) {
