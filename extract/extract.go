@@ -52,6 +52,7 @@ const (
 	ReasonOtherSubject = "other-subject"
 	ReasonSuggestion   = "suggestion"
 	ReasonHearsay      = "hearsay"
+	ReasonRequest      = "request"
 	ReasonNoRule       = "no-rule"
 )
 

@@ -168,6 +168,25 @@ func pastYear(low string, turnYear int) bool {
 	return false
 }
 
+// imperatives open a request, not an assertion ("Move the meeting to
+// Friday", "Tell me the offsite is in Lisbon").
+var imperatives = map[string]bool{
+	"ask": true, "tell": true, "remind": true, "please": true, "send": true,
+	"make": true, "check": true, "find": true, "book": true,
+	"move": true, "schedule": true, "change": true, "add": true, "remove": true,
+	"cancel": true, "create": true, "write": true, "put": true, "give": true, "let": true,
+	"don't": true, "do": true, "reschedule": true, "push": true, "assign": true,
+	"pick": true, "choose": true, "use": true, "switch": true, "try": true, "keep": true,
+}
+
+func firstWordRaw(s string) string {
+	s = strings.TrimLeft(s, " *_-")
+	if i := strings.IndexAny(s, " :,"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
 // otherSubjectStarts are the first words reOtherSubject can match.
 var otherSubjectStarts = map[string]bool{
 	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,
@@ -193,6 +212,8 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonPast
 	case a.turn.Speaker == "assistant" && (suggestions.in(n, ws) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
+	case len(ws) > 1 && imperatives[ws[0]] && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":"):
+		return ReasonRequest
 	case hearsay.in(n, ws):
 		return ReasonHearsay
 	case hypoSentence.in(n, ws):

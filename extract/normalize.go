@@ -125,9 +125,11 @@ type subject struct {
 // normNP normalises a noun phrase said by speaker. It reports false for a
 // pronoun or an empty phrase.
 func normNP(np, self string) (subject, bool) {
+	proper := properName(np)
 	low := fold(strings.TrimSpace(np))
 	ws := words(low)
 	var owner string
+	other := false // the possessor is not the speaker ("the competitor's widget")
 	// Possessive and determiner prefixes.
 	for len(ws) > 0 {
 		w := ws[0]
@@ -152,6 +154,7 @@ done:
 	for i, w := range ws {
 		if strings.HasSuffix(w, "'s") && i+1 < len(ws) {
 			owner = joinKeyPlain(append(ws[:i:i], strings.TrimSuffix(w, "'s")))
+			other = true
 			ws = ws[i+1:]
 			break
 		}
@@ -199,6 +202,9 @@ done:
 			break
 		}
 	}
+	if ws[len(ws)-1] == "to" {
+		return subject{}, false // "Jonas wants to …": an infinitive, not a subject
+	}
 	if personal[ws[0]] || len(ws) == 1 && pronouns[ws[0]] {
 		return subject{}, false
 	}
@@ -228,8 +234,13 @@ done:
 			break
 		}
 	}
-	if len(ws) > 0 {
+	if len(ws) > 0 && proper {
+		s.entity = joinKeyPlain(ws)
+	} else if len(ws) > 0 {
 		s.entity = joinKey(ws)
+		if other {
+			s.entity = owner + "_" + s.entity
+		}
 	} else {
 		s.entity = owner
 	}
@@ -237,6 +248,25 @@ done:
 		return subject{}, false
 	}
 	return s, true
+}
+
+// properName reports a phrase whose last word is a name that must not be
+// made singular: capitalised after the first word ("Project Atlas"), or a
+// single capitalised word ending like a name ("Jonas", "Carlos").
+func properName(np string) bool {
+	ws := strings.Fields(np)
+	if len(ws) == 0 {
+		return false
+	}
+	last := []rune(ws[len(ws)-1])
+	if !unicode.IsUpper(last[0]) || strings.ToUpper(string(last)) == string(last) {
+		return false
+	}
+	if len(ws) > 1 {
+		return true
+	}
+	l := strings.ToLower(string(last))
+	return strings.HasSuffix(l, "as") || strings.HasSuffix(l, "os")
 }
 
 // joinKeyPlain joins words with "_" without changing them.

@@ -554,6 +554,9 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		}
 		return Statement{}, false
 	case choiceHeads[head]:
+		if _, st := takeStatus(val); st {
+			return Statement{}, false
+		}
 		if v, ok := takeChoice(val); ok {
 			return c.statement(s.entity, "choice", v, KindChoice), true
 		}
@@ -598,6 +601,21 @@ func orDefault(a, d string) string {
 	return a
 }
 
+// vagueChoice words open a choice that names nothing ("what we discussed").
+var vagueChoice = map[string]bool{
+	"up": true, "it": true, "that": true, "this": true, "what": true, "whatever": true,
+	"whichever": true, "something": true, "anything": true, "one": true, "either": true,
+	"both": true, "them": true, "those": true, "these": true, "him": true, "her": true,
+}
+
+// objStop words cannot open an owned thing ("Jonas runs every morning").
+var objStop = map[string]bool{
+	"every": true, "each": true, "daily": true, "weekly": true, "late": true, "early": true,
+	"fast": true, "smoothly": true, "well": true, "out": true, "away": true, "home": true,
+	"today": true, "tomorrow": true, "around": true, "behind": true, "ahead": true, "low": true,
+	"high": true, "into": true, "things": true, "everything": true, "it": true, "that": true,
+}
+
 // prepositions cannot open an object noun phrase.
 var prepositions = map[string]bool{
 	"to": true, "until": true, "at": true, "in": true, "on": true, "with": true,
@@ -625,7 +643,7 @@ func ownerOfNP(c *clause, np, who string) (Statement, bool) {
 
 func buildOwner(c *clause, m match) (Statement, bool) {
 	obj := m.get("obj")
-	if prepositions[fold(firstWord(obj))] {
+	if fw := fold(firstWord(obj)); prepositions[fw] || objStop[fw] {
 		return Statement{}, false
 	}
 	s, ok := normNP(obj, c.selfKey)
@@ -718,7 +736,7 @@ func buildChoice(c *clause, m match) (Statement, bool) {
 			break
 		}
 	}
-	if strings.HasPrefix(lowVal, "up ") || strings.HasPrefix(lowVal, "it ") || strings.HasPrefix(lowVal, "that ") || strings.HasPrefix(lowVal, "this ") {
+	if fw := firstWord(lowVal); vagueChoice[fw] || lowVal == "the flow" || strings.HasPrefix(lowVal, "the flow ") {
 		return Statement{}, false
 	}
 	v, ok := takeChoice(val)

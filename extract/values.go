@@ -111,6 +111,9 @@ func takeWho(v, self string) (string, bool) {
 			return self, true
 		}
 	}
+	if strings.HasSuffix(low, " to") {
+		return "", false // "Ask Jonas to take over …"
+	}
 	if m := reTeam.FindStringSubmatch(v); m != nil {
 		return cleanValue(m[1]), true
 	}
@@ -143,7 +146,7 @@ func takePlace(v string) (string, bool) {
 	}
 	if m := reName.FindStringSubmatch(v); m != nil {
 		n := cleanValue(m[1])
-		if n == "" || isDatePhrase(n) {
+		if n == "" || isDatePhrase(n) || strings.HasSuffix(n, "'s") || strings.HasSuffix(n, "’s") {
 			return "", false
 		}
 		return n, true
