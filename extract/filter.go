@@ -157,7 +157,7 @@ func isQuestion(raw, n string) bool {
 
 // pastYear reports a year said before the turn's year ("back in 2019").
 func pastYear(low string, turnYear int) bool {
-	if turnYear <= 0 || !strings.ContainsAny(low, "12") {
+	if turnYear <= 0 || !strings.Contains(low, "19") && !strings.Contains(low, "20") {
 		return false
 	}
 	for _, m := range reYear.FindAllStringSubmatch(low, -1) {

@@ -68,9 +68,21 @@ var fragments = strings.NewReplacer(
 // compile builds a rule pattern. Patterns are lower-case and run on the
 // clause with ASCII letters lower-cased (see asciiLower): case folding in
 // the regexp engine costs several times more.
+//
+// A pattern holding {FROM} ("moved from X to Y") compiles twice: without
+// the optional "from X" (the common, cheaper case) and, in fromVariant,
+// with it, used only when the clause says " from ".
 func compile(p string) *regexp.Regexp {
-	return regexp.MustCompile(`^` + fragments.Replace(p))
+	if !strings.Contains(p, "{FROM}") {
+		return regexp.MustCompile(`^` + fragments.Replace(p))
+	}
+	re := regexp.MustCompile(`^` + fragments.Replace(strings.ReplaceAll(p, "{FROM}", "")))
+	fromVariant[re] = regexp.MustCompile(`^` + fragments.Replace(p))
+	return re
 }
+
+// fromVariant maps a rule pattern to its variant with "from X" (see compile).
+var fromVariant = map[*regexp.Regexp]*regexp.Regexp{}
 
 // Rules is the documented rule set, in the order it is tried on a clause.
 // The first rule that yields a statement wins the clause.
@@ -235,7 +247,7 @@ var Rules = []Rule{
 		Examples: []string{"The marketing budget was cut to $40k.", "The launch got pushed to December 4th", "The offsite moved to Porto"},
 		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil"},
 		also:     []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?from\s+[^,;]{1,40}?\s+to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|came) (?:up|down)|rose|fell|mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?{FROM}to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|came) (?:up|down)|rose|fell|mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {

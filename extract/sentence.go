@@ -105,7 +105,12 @@ func hasPrefixAny(s string, ps []string) bool {
 // stripLead removes opening fillers and reports a correction marker.
 func stripLead(s string) (string, bool) {
 	corr := false
-	if !leadWords[fold(strings.TrimRight(firstWord(s), ",:;!.—–-"))] && !hasPrefixAny(fold(s), leadPhrases) {
+	head := s
+	if len(head) > 24 {
+		head = head[:24]
+	}
+	head = asciiLower(head)
+	if !leadWords[strings.TrimRight(firstWord(head), ",:;!.—–-")] && !hasPrefixAny(head, leadPhrases) {
 		return strings.TrimSpace(s), false
 	}
 	for i := 0; i < 6; i++ {
@@ -309,11 +314,15 @@ func (a *analyzer) apply(c *clause) (Statement, bool) {
 			r.fp && !c.firstPerson {
 			continue
 		}
-		m := r.re.FindStringSubmatchIndex(c.ascii)
+		re := r.re
+		if v, ok := fromVariant[re]; ok && strings.Contains(c.low, " from ") {
+			re = v
+		}
+		m := re.FindStringSubmatchIndex(c.ascii)
 		if m == nil {
 			continue
 		}
-		st, ok := r.build(c, match{re: r.re, idx: m, text: c.text})
+		st, ok := r.build(c, match{re: re, idx: m, text: c.text})
 		if !ok || st.Value == "" || !a.grounded(st) {
 			continue
 		}

@@ -231,6 +231,14 @@ func takeDate(v string, at time.Time) (string, bool) {
 			return d.Format("2006-01-02"), true
 		}
 	}
+	// Date phrases are short: the library reads only the value's opening.
+	if len(v) > 48 {
+		cut := strings.LastIndexByte(v[:48], ' ')
+		if cut < 0 {
+			cut = 48
+		}
+		v = v[:cut]
+	}
 	r, err := dateParser.Parse(v, at)
 	if err != nil || r == nil || r.Index > 12 {
 		return "", false
