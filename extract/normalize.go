@@ -61,7 +61,8 @@ var attributeWords = map[string]string{
 	"work email": "email", "personal email": "email", "cell number": "phone",
 	"mobile number": "phone", "work phone": "phone", "home": "address",
 	"limit": "limit", "rate limit": "limit", "quota": "quota", "cap": "cap",
-	"threshold": "threshold", "timeout": "timeout",
+	"threshold": "threshold", "timeout": "timeout", "target": "target", "goal": "goal",
+	"dose": "dose", "dosage": "dose",
 	"caterer": "caterer", "vendor": "vendor", "provider": "provider",
 }
 
@@ -161,7 +162,7 @@ done:
 	}
 	// "Y of X" / "Y for X": X is the entity.
 	for i, w := range ws {
-		if (w == "of" || w == "for" || w == "on" || w == "to") && i > 0 && i+1 < len(ws) {
+		if (w == "of" || w == "for" || w == "on" || w == "to" || w == "in" || w == "at") && i > 0 && i+1 < len(ws) {
 			rest := ws[i+1:]
 			for len(rest) > 0 && determiners[rest[0]] {
 				rest = rest[1:]

@@ -117,7 +117,7 @@ var Rules = []Rule{
 		Matches:  "X owns / is responsible for / takes over / handles / leads Y: y.owner = X",
 		Examples: []string{"Lena owns the onboarding deck.", "Marco is now responsible for the vendor contracts", "I'm taking over the launch checklist"},
 		triggers: []string{"own", "responsib", "in charge", "over", "handl", "lead", "run", "manag", "picked up", "picking up", "inherit", "driv", "maintain", "on point"},
-		re:       compile(`{NP}\s+{AUX}(?:owns?|responsible for|in charge of|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
+		re:       compile(`{NP}\s+{AUX}(?:owns?|responsible for|in charge of|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains|the (?:new )?(?:tech )?(?:lead|dri|manager|point person|head) (?:of|for|on))\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
 		build:    buildOwner,
 	},
 	{
@@ -292,10 +292,14 @@ var Rules = []Rule{
 				return Statement{}, false
 			}
 			attr := verbAttribute(fold(m.get("verb")))
-			if s.attr == "deadline" {
+			ent := s.entity
+			switch {
+			case s.attr == "deadline":
 				attr = "deadline"
+			case s.attr != "" && !isDateAttr(s.attr):
+				ent += "_" + s.attr // "our flight to Rome leaves" → rome_flight
 			}
-			return c.statement(s.entity, attr, v, KindDate), true
+			return c.statement(ent, attr, v, KindDate), true
 		},
 	},
 	{
@@ -346,7 +350,7 @@ var Rules = []Rule{
 		Name: "progress-status", Kind: KindStatus,
 		Matches:  "Y is done / live / blocked / cancelled / on hold …: y.status",
 		Examples: []string{"The migration is done.", "the API redesign is now blocked", "Phase 2 has been cancelled"},
-		triggers: []string{"done", "finish", "complet", "live", "ship", "merge", "deploy", "release", "launch", "block", "hold", "cancel", "called off", "pause", "progress", "underway", "under way", "review", "approv", "resolv", "closed", "fixed", "ready", "booked", "confirm", "signed", "submit", "paid", "overdue", "postpon", "delay", "finali", "wrapped", "sorted", "running", "broken", "track", "schedule", "risk", "sold out", "reopen", "rolled back", "revert", "start", "stock", "available", "sent", "green", "red", "down"},
+		triggers: []string{"done", "finish", "complet", "live", "ship", "merge", "deploy", "release", "launch", "block", "hold", "cancel", "called off", "pause", "progress", "underway", "under way", "review", "approv", "resolv", "closed", "fixed", "ready", "booked", "confirm", "signed", "submit", "paid", "overdue", "postpon", "delay", "finali", "wrapped", "sorted", "running", "broken", "track", "schedule", "risk", "sold out", "reopen", "rolled back", "revert", "start", "stock", "available", "sent", "green", "red", "down", "off", "enabl", "disabl", "activ", "archiv", "deprecat", "froz"},
 		re:       compile(`{NP}\s+(?:(?:is|are|['’]s|['’]re|has been|have been|was|were|got|just|now|officially|finally|all|fully|actually|also)\s+)+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
@@ -366,7 +370,7 @@ var Rules = []Rule{
 		Examples: []string{"We shipped the mobile app.", "I finally finished the tax return"},
 		triggers: []string{"finish", "complet", "ship", "merge", "deploy", "cancel", "closed", "launch", "submit", "paid", "signed", "wrapped", "sent", "fixed", "resolv", "releas", "approv", "finali", "called off", "paused"},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}(?P<val>finished|completed|shipped|merged|deployed|cancell?ed|closed|launched|submitted|paid|signed|wrapped up|sent|fixed|resolved|released|approved|finali[sz]ed|called off|paused)\s+{OBJ}(?P<rest>(?:\s+(?:today|yesterday|this\s+\w+|last\s+night|just\s+now|now|earlier(?:\s+today)?|on\s+time|early))?)\s*[.!]?$`),
+		re:       compile(`{FP}\s+{AUX}(?P<val>finished|completed|shipped|merged|deployed|cancell?ed|closed|launched|submitted|paid|signed|wrapped up|sent|fixed|resolved|released|approved|finali[sz]ed|called off|paused)\s+(?:off\s+|up\s+|out\s+)?{OBJ}(?P<rest>(?:\s+(?:today|yesterday|this\s+\w+|last\s+night|just\s+now|now|earlier(?:\s+today)?|on\s+time|early))?)\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("obj"), c.selfKey)
 			if !ok || s.attr != "" || reNum.MatchString(m.get("obj")) {
@@ -401,14 +405,22 @@ var Rules = []Rule{
 		Name: "choice-is-pick", Kind: KindChoice,
 		Matches:  "X is the pick / our choice / the winner (for Y): <y>.choice",
 		Examples: []string{"Bellini's is the pick.", "Postgres is our choice for the datastore"},
-		triggers: []string{"pick", "choice", "winner", "decision", "selection", "go-to"},
-		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?:the|our|my)\s+(?:final\s+|new\s+|clear\s+|top\s+)?(?:pick|choice|winner|decision|selection|go-to)(?:\s+(?:for|of)\s+(?P<topic>[^,;.!?]+))?\s*[.!]?$`),
+		triggers: []string{" the ", " our ", " my "},
+		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?:the|our|my)\s+(?:final\s+|new\s+|clear\s+|top\s+)?(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+)(?:\s+(?:for|of)\s+(?P<topic>[^,;.!?]+))?(?:\s+now)?\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takeChoice(m.get("val"))
 			if !ok {
 				return Statement{}, false
 			}
 			ent := c.topic
+			switch h := fold(m.get("head")); h {
+			case "pick", "choice", "winner", "decision", "selection", "go-to":
+			default:
+				if !choiceHeads[h] {
+					return Statement{}, false
+				}
+				ent = h // "Node 20 is our runtime" → runtime.choice
+			}
 			if t := m.get("topic"); t != "" {
 				s, ok := normNP(t, c.selfKey)
 				if !ok {
@@ -471,7 +483,7 @@ func (c *clause) statement(entity, attr, value, kind string) Statement {
 var placeAttrs = map[string]bool{"address": true, "location": true, "venue": true, "destination": true, "city": true, "hotel": true}
 var dateAttrs = map[string]bool{"date": true, "deadline": true, "time": true, "start": true, "end": true}
 var moneyAttrs = map[string]bool{"price": true, "budget": true, "rent": true, "salary": true, "rate": true}
-var countAttrs = map[string]bool{"capacity": true, "headcount": true, "count": true, "total": true, "limit": true, "quota": true, "cap": true, "threshold": true, "timeout": true}
+var countAttrs = map[string]bool{"capacity": true, "headcount": true, "count": true, "total": true, "limit": true, "quota": true, "cap": true, "threshold": true, "timeout": true, "target": true, "goal": true, "dose": true}
 
 func isPlaceAttr(a string) bool { return placeAttrs[a] }
 func isDateAttr(a string) bool  { return dateAttrs[a] }
@@ -490,6 +502,10 @@ var choiceHeads = map[string]bool{
 	"carrier": true, "dentist": true, "doctor": true, "school": true, "gym": true,
 	"backend": true, "frontend": true, "runtime": true, "editor": true, "ide": true,
 	"cloud": true, "region": true, "partner": true, "sponsor": true, "speaker": true,
+	"landlord": true, "pediatrician": true, "lawyer": true, "accountant": true,
+	"therapist": true, "coach": true, "tutor": true, "trainer": true, "babysitter": true,
+	"nanny": true, "plumber": true, "electrician": true, "mechanic": true, "vet": true,
+	"realtor": true, "agent": true, "advisor": true, "mentor": true,
 	"keynote": true, "branch": true, "version": true, "zone": true, "image": true,
 	"tag": true, "tier": true, "package": true, "edition": true, "instance": true,
 	"os": true, "distro": true, "browser": true, "menu": true, "cake": true, "flavor": true, "flavour": true,
@@ -566,7 +582,7 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		}
 		return Statement{}, false
 	case choiceHeads[head]:
-		if _, st := takeStatus(val); st {
+		if _, st := takeStatus(val); st || progressive(val) {
 			return Statement{}, false
 		}
 		if v, ok := takeChoice(val); ok {
@@ -594,6 +610,13 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		}
 	}
 	return Statement{}, false
+}
+
+// progressive reports a value that opens with a verb in -ing ("coming on
+// Thursday"): the copula was an auxiliary, not a choice.
+func progressive(val string) bool {
+	w := firstWord(strings.TrimSpace(val))
+	return len(w) > 4 && strings.HasSuffix(w, "ing") && w == strings.ToLower(w)
 }
 
 // dateFirst reports a value that opens with its date phrase ("tomorrow at

@@ -18,7 +18,7 @@ import (
 const (
 	numWords = `(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundred)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?`
 	numPat   = `(?:\d[\d,]*(?:\.\d+)?|` + numWords + `)`
-	moneyPat = `(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d[\d,]*(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d[\d,]*(?:\.\d+)?\s?(?:k|K)\b)`
+	moneyPat = `(?:\d+(?:\.\d+)?\s?%|[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d[\d,]*(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d[\d,]*(?:\.\d+)?\s?(?:k|K)\b)`
 	// word is one capitalised word; particles may join two of them.
 	capWord  = `\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*`
 	nameSeq  = capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|of|y|e)\s+)?(?:` + capWord + `|\d+\p{L}?))*`
@@ -30,6 +30,7 @@ var (
 	reLeadFiller = regexp.MustCompile(`(?i)^(?:about|around|roughly|approximately|approx\.?|only|just|exactly|up to|at most|at least|under|over|now|officially|finally|actually|also|still|to|the|a|an)\s+`)
 	reMoney      = regexp.MustCompile(`^` + moneyPat)
 	reNum        = regexp.MustCompile(`(?i)^` + numPat + `\b`)
+	reNumUnit    = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?(?:%|[a-zA-Z]{1,3}\b)`)
 	reName       = regexp.MustCompile(`^(?:[Tt]he\s+)?(` + nameSeq + `)`)
 	reTeam       = regexp.MustCompile(`(?i)^(?:the\s+)?((?:[\p{L}-]+\s+){0,2}team)\b`)
 	reAddress    = regexp.MustCompile(`^(\d+[A-Za-z]?(?:\s+(?:` + capWord + `|(?:de|la|du|des|del|der|van|von|rue|calle|via|avenida|rua)\b))+)`)
@@ -37,7 +38,7 @@ var (
 	rePhone      = regexp.MustCompile(phonePat)
 	reFlight     = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
 	reChoiceStop = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow)\b`)
-	reStatus     = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(done|finished|complete|completed|live|shipped|merged|deployed|released|launched|blocked|on hold|cancell?ed|called off|paused|in progress|underway|under way|in review|approved|resolved|closed|fixed|ready|booked|confirmed|signed|submitted|paid|overdue|postponed|delayed|finali[sz]ed|wrapped up|sorted|up and running|broken|on track|behind schedule|at risk|sold out|reopened|rolled back|reverted|started|out of stock|in stock|available|sent|green|red|down)\b`)
+	reStatus     = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(done|finished|complete|completed|live|shipped|merged|deployed|released|launched|blocked|on hold|cancell?ed|called off|paused|in progress|underway|under way|in review|approved|resolved|closed|fixed|ready|booked|confirmed|signed|submitted|paid|overdue|postponed|delayed|finali[sz]ed|wrapped up|sorted|up and running|broken|on track|behind schedule|at risk|sold out|reopened|rolled back|reverted|started|out of stock|in stock|available|sent|green|red|down|off|enabled|disabled|active|inactive|archived|deprecated|frozen|unfrozen)\b`)
 	reISODate    = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
 	reYearDate   = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|the)\s+)*(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,?\s+)?(?:(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?,?\s+(\d{4}))\b`)
 	reTimeOfDay  = regexp.MustCompile(`(?i)\d\s?(?:am|pm)\b|\d:\d\d|\bnoon\b|\bmidnight\b|o'clock|\btonight\b`)
@@ -95,6 +96,9 @@ func takeNum(v string) (string, bool) {
 	v = stripFiller(strings.TrimSpace(v))
 	if m := reMoney.FindString(v); m != "" {
 		return cleanValue(m), true
+	}
+	if m := reNumUnit.FindString(v); m != "" {
+		return m, true
 	}
 	m := reNum.FindString(v)
 	m = strings.TrimRight(m, ",.")
