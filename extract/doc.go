@@ -40,7 +40,8 @@
 // with an explicit year are read directly) and written as 2006-01-02, or
 // "2006-01-02 15:04" when a time of day was said. A month and day said
 // without a year, or a relative phrase that would land before the turn's day,
-// rolls forward to its next occurrence.
+// rolls forward to its next occurrence; "next Friday" is the library's
+// reading, the first Friday after the turn.
 //
 // Entities and attributes are normalised: lower-case, articles,
 // possessives and qualifiers ("new", "current", "final", "upcoming")
