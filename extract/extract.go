@@ -36,6 +36,7 @@ const (
 	KindStatus    = "status"
 	KindContact   = "contact"
 	KindBooking   = "booking"
+	KindPerson    = "person" // someone the speaker has: user.manager, user.dentist
 )
 
 // Reasons a sentence yields no statement.

@@ -9,7 +9,7 @@ import (
 var determiners = map[string]bool{
 	"the": true, "a": true, "an": true, "this": true, "that": true, "these": true,
 	"those": true, "its": true, "new": true, "current": true, "updated": true,
-	"latest": true, "final": true, "whole": true, "entire": true, "upcoming": true,
+	"latest": true, "final": true, "next": true, "whole": true, "entire": true, "upcoming": true,
 	"revised": true, "actual": true, "official": true,
 }
 
@@ -42,6 +42,16 @@ var npStop = map[string]bool{
 	"were": true, "been": true, "be": true, "will": true, "not": true,
 }
 
+// roleNouns are people the speaker has: "my manager is Ana" is
+// user.manager.
+var roleNouns = map[string]bool{
+	"manager": true, "boss": true, "doctor": true, "dentist": true, "landlord": true,
+	"lawyer": true, "accountant": true, "therapist": true, "pediatrician": true,
+	"coach": true, "tutor": true, "trainer": true, "mentor": true, "advisor": true,
+	"realtor": true, "agent": true, "vet": true, "gp": true, "supervisor": true,
+	"lead": true, "contact": true, "recruiter": true, "babysitter": true, "nanny": true,
+}
+
 // attributeWords maps a trailing head noun to the attribute it names, so
 // "the widget price" is widget.price and "the launch date" launch.date.
 var attributeWords = map[string]string{
@@ -52,8 +62,8 @@ var attributeWords = map[string]string{
 	"address": "address", "location": "location", "venue": "venue",
 	"destination": "destination", "city": "city", "hotel": "hotel",
 	"owner": "owner", "lead": "owner", "dri": "owner", "assignee": "owner",
-	"point person": "owner", "manager": "owner",
-	"capacity": "capacity", "headcount": "headcount", "count": "count", "total": "total",
+	"point person": "owner",
+	"capacity":     "capacity", "headcount": "headcount", "count": "count", "total": "total",
 	"status": "status", "email": "email", "email address": "email", "e-mail": "email",
 	"phone": "phone", "phone number": "phone", "number": "phone", "cell": "phone",
 	"mobile": "phone", "flight": "flight", "flight number": "flight",
@@ -234,6 +244,10 @@ done:
 			}
 			break
 		}
+	}
+	// "my manager", "our dentist": a person related to the speaker.
+	if owner != "" && !other && len(ws) == 1 && roleNouns[ws[0]] {
+		return subject{entity: owner, attr: ws[0], head: ws[0]}, true
 	}
 	if len(ws) > 0 && proper {
 		s.entity = joinKeyPlain(ws)

@@ -18,6 +18,7 @@ type Rule struct {
 	triggers []string // one of these must occur in the folded clause
 	also     []string // and, when set, one of these too
 	fp       bool     // the clause must open with the first person
+	list     bool     // only on an item of a "Status:" line
 	re       *regexp.Regexp
 	build    func(c *clause, m match) (Statement, bool)
 }
@@ -245,9 +246,9 @@ var Rules = []Rule{
 		Name: "change-to", Kind: "",
 		Matches:  "Y was cut / raised / moved / pushed / set / changed to V: typed by V (amount, date, place, choice)",
 		Examples: []string{"The marketing budget was cut to $40k.", "The launch got pushed to December 4th", "The offsite moved to Porto"},
-		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil"},
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "going", "coming"},
 		also:     []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?{FROM}to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|came) (?:up|down)|rose|fell|mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?{FROM}to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|going|came|coming) (?:up|down)|rose|fell|mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
@@ -260,7 +261,7 @@ var Rules = []Rule{
 		Name: "change-to-active", Kind: "",
 		Matches:  "the speaker (or a named person) moved / pushed / cut Y to V: typed by V",
 		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k"},
-		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "grad", "migrat", "renam"},
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "grad", "migrat", "renam", "going", "coming"},
 		also:     []string{" to ", " until ", " till ", " for "},
 		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted|upgraded|downgraded|migrated|renamed)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
@@ -456,6 +457,25 @@ var Rules = []Rule{
 		build:    buildContact("phone"),
 	},
 	{
+		Name: "status-item", Kind: KindStatus,
+		Matches:  "an item of a \"Status:\" line: Y done / blocked / in progress: y.status",
+		Examples: []string{"Status: API migration done, billing migration blocked on legal, search revamp in progress."},
+		list:     true,
+		re:       compile(`{NP}\s+(?P<val>(?:` + statusWords + `)\b.*)`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok || s.attr != "" {
+				return Statement{}, false
+			}
+			val := m.get("val")
+			v, ok := takeStatus(val)
+			if !ok || !endsNear(val, v) && !(v == "blocked" && strings.HasPrefix(fold(val), "blocked on ")) {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, "status", v, KindStatus), true
+		},
+	},
+	{
 		Name: "copula", Kind: "",
 		Matches:  "Y('s attribute) is V when Y names an attribute (owner, address, budget, deadline, venue, caterer, …) or V is typed: typed by the attribute",
 		Examples: []string{"The owner of the onboarding deck is Jonas.", "My address is 12 Elm Row", "The marketing budget is now $40k", "The caterer is Bellini's"},
@@ -522,6 +542,14 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	switch {
 	case head == "owner":
 		return ownerStatement(c, s.entity, val)
+	case roleNouns[attr]:
+		if progressive(val) {
+			return Statement{}, false
+		}
+		if v, ok := takeWho(val, c.self); ok {
+			return c.statement(s.entity, attr, v, KindPerson), true
+		}
+		return Statement{}, false
 	case placeAttrs[head]:
 		if v, ok := takePlace(val); ok {
 			if attr == "" {
@@ -635,6 +663,10 @@ func orDefault(a, d string) string {
 	}
 	return a
 }
+
+// reOrdinalOption is a choice that only points at a list ("the second
+// option", "the other one").
+var reOrdinalOption = regexp.MustCompile(`^(?:the\s+)?(?:first|second|third|fourth|last|other|latter|former|cheaper|bigger|smaller|same|\w+est)\s+(?:option|one|choice|proposal)\b`)
 
 // vagueChoice words open a choice that names nothing ("what we discussed").
 var vagueChoice = map[string]bool{
@@ -771,7 +803,7 @@ func buildChoice(c *clause, m match) (Statement, bool) {
 			break
 		}
 	}
-	if fw := firstWord(lowVal); vagueChoice[fw] || lowVal == "the flow" || strings.HasPrefix(lowVal, "the flow ") {
+	if fw := firstWord(lowVal); vagueChoice[fw] || lowVal == "the flow" || strings.HasPrefix(lowVal, "the flow ") || reOrdinalOption.MatchString(lowVal) {
 		return Statement{}, false
 	}
 	v, ok := takeChoice(val)

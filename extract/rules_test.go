@@ -124,6 +124,37 @@ func TestLongAssistantTurn(t *testing.T) {
 	}
 }
 
+// TestConversationalTurns reads whole user turns of several sentences:
+// chatter, hedges, questions and asides around a few real changes.
+func TestConversationalTurns(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string // key=value, in order
+	}{
+		{"Hey! Quick one. We had the planning call this morning and a few things changed. The offsite is now in Porto instead of Lisbon, and Marta is taking over the agenda from Dev. Budget stays the same. Can you update the doc?", []string{"offsite.location=Porto", "agenda.owner=Marta"}},
+		{"Ugh, long day. My manager wants the report by Thursday but honestly I don't think it'll happen. Anyway, I finished 6 of the 9 slides. Maybe I'll do the rest tomorrow.", []string{"slide.completed=6"}},
+		{"So I talked to the landlord. The rent is going up to $2,100 from January. We might move, not sure yet. If we do, it'd be somewhere near Alfama.", []string{"rent.amount=$2,100"}},
+		{"Thanks for the suggestions! We went with the second option — the Old Mill. The date is locked: June 14, 2027. Guest count is around 80 for now.", []string{"date.date=2027-06-14", "guest.count=80"}},
+		{"Can you remind me what we decided about the caterer? I think it was Bellini's but I'm not sure.", []string{}},
+		{"Status: API migration done, billing migration blocked on legal, search revamp in progress.", []string{"api_migration.status=done", "billing_migration.status=blocked", "search_revamp.status=in progress"}},
+		{"I switched teams last month, so I'm no longer on payments. Now I'm on the growth team and my manager is Ana.", []string{"user.manager=Ana"}},
+		{"For the record, my email changed — it's now kai.w@protonmail.com. Phone is the same.", []string{"user.email=kai.w@protonmail.com"}},
+		{"Just so you know, the launch slipped again. New date is March 2. Lena is still the owner.", []string{"date.date=2027-03-02"}},
+		{"The doctor said my next appointment is on the 14th. I'll probably move it though.", []string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text[:min(40, len(tc.text))], func(t *testing.T) {
+			var got []string
+			for _, st := range Extract(Turn{Text: tc.text, Speaker: "user", At: turnTime}) {
+				got = append(got, st.Key+"="+st.Value)
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("statements = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestCited checks that a relayed claim names whom it cites.
 func TestCited(t *testing.T) {
 	tests := []struct{ text, key, cited string }{

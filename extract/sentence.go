@@ -274,7 +274,12 @@ func (a *analyzer) sentence(raw string, item bool) {
 	}
 
 	found := false
-	for _, cl := range splitClauses(body) {
+	clauses := splitClauses(body)
+	if statusTopics[topic] {
+		// "Status: API migration done, billing blocked": one item a comma.
+		clauses = splitCommas(clauses)
+	}
+	for _, cl := range clauses {
 		cl, c2 := stripLead(strings.TrimSpace(cl))
 		cl = strings.TrimRight(cl, " .!")
 		if cl == "" {
@@ -302,7 +307,44 @@ func (a *analyzer) sentence(raw string, item bool) {
 		a.res.Statements = append(a.res.Statements, st)
 		found = true
 	}
-	_ = found
+	if !found {
+		if st, ok := a.mentionedContact(raw, low, selfKey); ok {
+			st.Correction = corr
+			a.res.Statements = append(a.res.Statements, st)
+		}
+	}
+}
+
+// statusTopics label a line of status items.
+var statusTopics = map[string]bool{"status": true, "status_update": true, "progress": true, "update": true}
+
+func splitCommas(cls []string) []string {
+	var out []string
+	for _, c := range cls {
+		out = append(out, strings.Split(c, ", ")...)
+	}
+	return out
+}
+
+// mentionedContact reads "my email changed — it's now kai@x.io": an email
+// or phone number in a sentence that names the speaker's email or phone.
+func (a *analyzer) mentionedContact(raw, low, selfKey string) (Statement, bool) {
+	c := clause{self: selfKey, selfKey: selfKey, sentence: raw}
+	switch {
+	case strings.Contains(raw, "@") && containsAny(low, []string{"my email", "my new email", "my e-mail", "my work email", "my personal email", "my email address"}):
+		if m := reEmail.FindString(raw); m != "" {
+			st := c.statement(selfKey, "email", m, KindContact)
+			st.Rule = "contact-mentioned"
+			return st, true
+		}
+	case containsAny(low, []string{"my phone", "my number", "my cell", "my mobile", "my new number"}):
+		if m := rePhone.FindString(raw); m != "" && len(strings.TrimSpace(m)) >= 7 {
+			st := c.statement(selfKey, "phone", strings.TrimSpace(m), KindContact)
+			st.Rule = "contact-mentioned"
+			return st, true
+		}
+	}
+	return Statement{}, false
 }
 
 // apply tries the rules in order on one clause.
@@ -311,7 +353,7 @@ func (a *analyzer) apply(c *clause) (Statement, bool) {
 		r := &Rules[i]
 		if len(r.triggers) > 0 && !containsAny(c.low, r.triggers) ||
 			len(r.also) > 0 && !containsAny(c.low, r.also) ||
-			r.fp && !c.firstPerson {
+			r.fp && !c.firstPerson || r.list && !statusTopics[c.topic] {
 			continue
 		}
 		re := r.re

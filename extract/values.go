@@ -38,7 +38,7 @@ var (
 	rePhone      = regexp.MustCompile(phonePat)
 	reFlight     = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
 	reChoiceStop = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow)\b`)
-	reStatus     = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(done|finished|complete|completed|live|shipped|merged|deployed|released|launched|blocked|on hold|cancell?ed|called off|paused|in progress|underway|under way|in review|approved|resolved|closed|fixed|ready|booked|confirmed|signed|submitted|paid|overdue|postponed|delayed|finali[sz]ed|wrapped up|sorted|up and running|broken|on track|behind schedule|at risk|sold out|reopened|rolled back|reverted|started|out of stock|in stock|available|sent|green|red|down|off|enabled|disabled|active|inactive|archived|deprecated|frozen|unfrozen)\b`)
+	reStatus     = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(` + statusWords + `)\b`)
 	reISODate    = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
 	reYearDate   = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|the)\s+)*(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,?\s+)?(?:(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?,?\s+(\d{4}))\b`)
 	reTimeOfDay  = regexp.MustCompile(`(?i)\d\s?(?:am|pm)\b|\d:\d\d|\bnoon\b|\bmidnight\b|o'clock|\btonight\b`)
@@ -47,6 +47,9 @@ var (
 	// reAmbiguousDate is a date-library match that is also a common word.
 	reAmbiguousDate = regexp.MustCompile(`^(?:sat|sun|mon|wed|may|march|jan|dec|second|fri)$`)
 )
+
+// statusWords are the values a status takes.
+const statusWords = `done|finished|complete|completed|live|shipped|merged|deployed|released|launched|blocked|on hold|cancell?ed|called off|paused|in progress|underway|under way|in review|approved|resolved|closed|fixed|ready|booked|confirmed|signed|submitted|paid|overdue|postponed|delayed|finali[sz]ed|wrapped up|sorted|up and running|broken|on track|behind schedule|at risk|sold out|reopened|rolled back|reverted|started|out of stock|in stock|available|sent|green|red|down|off|enabled|disabled|active|inactive|archived|deprecated|frozen|unfrozen`
 
 const monthNames = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec`
 
