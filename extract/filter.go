@@ -191,9 +191,13 @@ func firstWordRaw(s string) string {
 var otherSubjectStarts = map[string]bool{
 	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,
 	"he": true, "she": true, "they": true, "someone": true, "somebody": true,
-	"everyone": true, "everybody": true, "people": true, "a": true, "another": true,
-	"other": true, "the": true, "him": true,
+	"everyone": true, "everybody": true, "people": true, "another": true,
+	"other": true, "him": true,
 }
+
+// otherSubjectPrefixes open a clause about someone else but start with a
+// word too common for otherSubjectStarts.
+var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague", "a coworker", "a neighbo"}
 
 // sentenceFilter returns why a whole sentence is refused, or "".
 func (a *analyzer) sentenceFilter(raw, low string) string {
@@ -231,7 +235,7 @@ func clauseFilter(low string) string {
 		return ReasonHypothetical
 	case negations.in(n, ws), strings.Contains(n, "n't "):
 		return ReasonNegated
-	case otherSubjectStarts[firstWord(low)] && reOtherSubject.MatchString(low):
+	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low):
 		return ReasonOtherSubject
 	}
 	return ""

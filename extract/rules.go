@@ -118,7 +118,15 @@ var Rules = []Rule{
 		Matches:  "X owns / is responsible for / takes over / handles / leads Y: y.owner = X",
 		Examples: []string{"Lena owns the onboarding deck.", "Marco is now responsible for the vendor contracts", "I'm taking over the launch checklist"},
 		triggers: []string{"own", "responsib", "in charge", "over", "handl", "lead", "run", "manag", "picked up", "picking up", "inherit", "driv", "maintain", "on point"},
-		re:       compile(`{NP}\s+{AUX}(?:owns?|responsible for|in charge of|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains|the (?:new )?(?:tech )?(?:lead|dri|manager|point person|head) (?:of|for|on))\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
+		re:       compile(`{NP}\s+{AUX}(?:owns?|responsible for|in charge of|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
+		build:    buildOwner,
+	},
+	{
+		Name: "owner-role", Kind: KindOwnership,
+		Matches:  "X is the (new) lead / head / DRI of Y: y.owner = X",
+		Examples: []string{"Alex is the new tech lead for payments."},
+		triggers: []string{"lead", "dri", "manager", "point person", "head"},
+		re:       compile(`{NP}\s+{AUX}the\s+(?:new\s+)?(?:tech\s+)?(?:lead|dri|manager|point person|head)\s+(?:of|for|on)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
 		build:    buildOwner,
 	},
 	{
@@ -244,11 +252,26 @@ var Rules = []Rule{
 	},
 	{
 		Name: "change-to", Kind: "",
-		Matches:  "Y was cut / raised / moved / pushed / set / changed to V: typed by V (amount, date, place, choice)",
-		Examples: []string{"The marketing budget was cut to $40k.", "The launch got pushed to December 4th", "The offsite moved to Porto"},
-		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "going", "coming"},
+		Matches:  "Y was cut / raised / set / changed to V, or went from X to V: typed by V (amount, date, place, choice)",
+		Examples: []string{"The marketing budget was cut to $40k.", "The price went from $10 to $12"},
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "capp", "adjust", "updat", "went", "goes", "rose", "fell", "came", "going", "coming"},
 		also:     []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?{FROM}to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|going|came|coming) (?:up|down)|rose|fell|mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?{FROM}to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|going|came|coming) (?:up|down)|rose|fell)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
+		Name: "move-to", Kind: "",
+		Matches:  "Y was moved / pushed / postponed / rescheduled / switched to V: typed by V (date, place, choice)",
+		Examples: []string{"The launch got pushed to December 4th", "The offsite moved to Porto", "The meeting moved from Tuesday to Thursday"},
+		triggers: []string{"mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "switch", "schedul", "booked", "extend", "confirm"},
+		also:     []string{" to ", " until ", " till ", " for ", " at "},
+		re:       compile(`{NP}\s+{PASS}(?:mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
@@ -261,23 +284,35 @@ var Rules = []Rule{
 		Name: "change-to-active", Kind: "",
 		Matches:  "the speaker (or a named person) moved / pushed / cut Y to V: typed by V",
 		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k"},
-		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "grad", "migrat", "renam", "going", "coming"},
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "going", "coming"},
 		also:     []string{" to ", " until ", " till ", " for "},
-		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted|upgraded|downgraded|migrated|renamed)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("obj"), c.selfKey)
 			if !ok || !namedSubject(m.get("subj")) {
 				return Statement{}, false
 			}
-			switch fold(m.get("verb")) {
-			case "upgraded", "downgraded":
-				v, ok := takeChoice(m.get("val"))
-				return c.statement(s.entity, "version", v, KindChoice), ok
-			case "migrated", "renamed":
-				v, ok := takeChoice(m.get("val"))
-				return c.statement(s.entity, "choice", v, KindChoice), ok
-			}
 			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
+		Name: "upgrade-to-active", Kind: KindChoice,
+		Matches:  "the speaker upgraded / migrated / renamed Y to V: y.version (upgrades) or y.choice",
+		Examples: []string{"We upgraded the cluster to Kubernetes 1.31.", "We migrated the auth service to Go"},
+		triggers: []string{"grad", "migrat", "renam"},
+		also:     []string{" to "},
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>upgraded|downgraded|migrated|renamed)\s+{OBJ}\s+{FROM}to\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("obj"), c.selfKey)
+			if !ok || !namedSubject(m.get("subj")) {
+				return Statement{}, false
+			}
+			v, ok := takeChoice(m.get("val"))
+			attr := "choice"
+			if strings.HasSuffix(fold(m.get("verb")), "graded") {
+				attr = "version"
+			}
+			return c.statement(s.entity, attr, v, KindChoice), ok
 		},
 	},
 	{
