@@ -58,6 +58,12 @@
 // nothing else is left. Key is "entity.attribute", or the attribute alone
 // when a choice names no topic ("we're going with X" → choice).
 //
+// NormalizeKey reads a client's key name the same way ("home_address",
+// "addr" → address; "marketing_budget" → marketing.budget), and
+// Statement.Matches tells whether a stored fact's key is the one a statement
+// is about, so a caller can find the fact to supersede whatever its key is
+// called.
+//
 // Values are as said, with these exceptions: a first-person owner ("I'm
 // taking over the deck") is the speaker; a date is resolved. Every value is
 // therefore a substring of the turn's text, a resolved date, or the speaker
