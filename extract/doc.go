@@ -64,6 +64,9 @@
 // is about, so a caller can find the fact to supersede whatever its key is
 // called.
 //
+// Scope applies the draft and hypothetical filters to a free text such as
+// a fact's value ("Draft: …", "Hypothetically, …").
+//
 // Values are as said, with these exceptions: a first-person owner ("I'm
 // taking over the deck") is the speaker; a date is resolved. Every value is
 // therefore a substring of the turn's text, a resolved date, or the speaker

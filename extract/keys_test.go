@@ -56,3 +56,24 @@ func TestStatementMatches(t *testing.T) {
 		})
 	}
 }
+
+func TestScope(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"Draft: the offsite is in Porto", ScopeDraft},
+		{"draft - budget $50k", ScopeDraft},
+		{"Hypothetically, the room holds 60.", ScopeHypothetical},
+		{"Suppose the launch slips to March.", ScopeHypothetical},
+		{"What if we move to Porto?", ScopeHypothetical},
+		{"Maybe Lisbon.", ScopeHypothetical},
+		{"12 Elm Row", ""},
+		{"Lisbon. If that changes we will say so.", ""},
+		{"The drafting table is in room 4", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := Scope(tc.text); got != tc.want {
+				t.Errorf("Scope(%q) = %q, want %q", tc.text, got, tc.want)
+			}
+		})
+	}
+}
