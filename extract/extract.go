@@ -69,6 +69,10 @@ type Result struct {
 	Skipped    []Skip
 }
 
+// maxClause bounds the clause the rules read: longer ones are run-ons or
+// pasted text, and skipping them keeps the worst case linear and small.
+const maxClause = 400
+
 // maxTurn bounds the text read from one turn so cost stays linear and small.
 const maxTurn = 16 << 10
 

@@ -32,18 +32,26 @@ func phrases(alts string) phraseSet {
 	return ps
 }
 
-// in reports whether a phrase occurs in n, a string made by padded, whose
-// words are ws.
-func (ps phraseSet) in(n string, ws []string) bool {
-	for _, w := range ws {
+// in reports whether a phrase occurs in n, a string made by padded. It
+// reads each word once and tries only the phrases that start with it, at
+// that word, so its cost is linear in n.
+func (ps phraseSet) in(n string) bool {
+	for i := 0; i < len(n)-1; {
+		// n[i] is the space before a word.
+		j := strings.IndexByte(n[i+1:], ' ')
+		if j < 0 {
+			return false
+		}
+		w := n[i+1 : i+1+j]
 		if ps.single[w] {
 			return true
 		}
 		for _, p := range ps.multi[w] {
-			if strings.Contains(n, p) {
+			if strings.HasPrefix(n[i:], p) {
 				return true
 			}
 		}
+		i += 1 + j
 	}
 	return false
 }
@@ -202,25 +210,24 @@ var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague",
 // sentenceFilter returns why a whole sentence is refused, or "".
 func (a *analyzer) sentenceFilter(raw, low string) string {
 	n := padded(low)
-	ws := strings.Fields(n)
 	switch {
 	case isQuestion(raw, n):
 		return ReasonQuestion
-	case draftStarts.startsWith(n), draftCues.in(n, ws):
+	case draftStarts.startsWith(n), draftCues.in(n):
 		return ReasonDraft
-	case declines.in(n, ws):
+	case declines.in(n):
 		return ReasonDeclined
-	case proposals.in(n, ws):
+	case proposals.in(n):
 		return ReasonProposal
-	case pasts.in(n, ws), pastYear(low, a.turn.At.Year()):
+	case pasts.in(n), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case a.turn.Speaker == "assistant" && (suggestions.in(n, ws) || suggestionStarts.startsWith(n)):
+	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
-	case len(ws) > 1 && imperatives[ws[0]] && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":"):
+	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":"):
 		return ReasonRequest
-	case hearsay.in(n, ws):
+	case hearsay.in(n):
 		return ReasonHearsay
-	case hypoSentence.in(n, ws):
+	case hypoSentence.in(n):
 		return ReasonHypothetical
 	}
 	return ""
@@ -229,11 +236,10 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 // clauseFilter returns why one clause is refused, or "".
 func clauseFilter(low string) string {
 	n := padded(low)
-	ws := strings.Fields(n)
 	switch {
-	case hypoClause.in(n, ws), modalMay(n):
+	case hypoClause.in(n), modalMay(n):
 		return ReasonHypothetical
-	case negations.in(n, ws), strings.Contains(n, "n't "):
+	case negations.in(n), strings.Contains(n, "n't "):
 		return ReasonNegated
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low):
 		return ReasonOtherSubject

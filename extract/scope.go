@@ -19,11 +19,10 @@ func Scope(text string) string {
 		first = ss[0]
 	}
 	n := padded(fold(first))
-	ws := strings.Fields(n)
 	switch {
-	case draftStarts.startsWith(n), draftCues.in(n, ws):
+	case draftStarts.startsWith(n), draftCues.in(n):
 		return ScopeDraft
-	case hypoSentence.in(n, ws), hypoClause.startsWith(n):
+	case hypoSentence.in(n), hypoClause.startsWith(n):
 		return ScopeHypothetical
 	}
 	return ""

@@ -212,6 +212,10 @@ func firstWord(s string) string {
 
 // selfKeys returns the speaker as a value and as an entity.
 func selfKeys(speaker string) (string, string) {
+	speaker = strings.TrimSpace(speaker)
+	if normName(speaker) == "" {
+		speaker = ""
+	}
 	switch speaker {
 	case "", "user":
 		return "user", "user"
@@ -283,6 +287,10 @@ func (a *analyzer) sentence(raw string, item bool) {
 		cl, c2 := stripLead(strings.TrimSpace(cl))
 		cl = strings.TrimRight(cl, " .!")
 		if cl == "" {
+			continue
+		}
+		if len(cl) > maxClause {
+			a.skip(cl, ReasonNoRule) // no rule reads a clause this long
 			continue
 		}
 		clow := fold(cl)
@@ -365,7 +373,7 @@ func (a *analyzer) apply(c *clause) (Statement, bool) {
 			continue
 		}
 		st, ok := r.build(c, match{re: re, idx: m, text: c.text})
-		if !ok || st.Value == "" || !a.grounded(st) {
+		if !ok || strings.TrimSpace(st.Value) == "" || !a.grounded(st) {
 			continue
 		}
 		st.Rule = r.Name
