@@ -46,3 +46,33 @@ func BenchmarkExtract2000(b *testing.B) {
 		Extract(turn)
 	}
 }
+
+// BenchmarkExtractAssistant2000 reads a 2,000-character markdown answer:
+// headings, option lists, suggestions and a few restatements.
+func BenchmarkExtractAssistant2000(b *testing.B) {
+	parts := []string{
+		"## Offsite options",
+		"Here are a few venues you could consider for the team:",
+		"1. **Café Lumière** – seats 40, costs about $2,000 for the evening.",
+		"2. **The Grand Hotel** – holds 120 people and has parking.",
+		"### Budget",
+		"- Marketing budget: $40k",
+		"- Travel budget",
+		"If you go with Lisbon, the flights might cost $400 each, so I'd recommend booking early.",
+		"Based on what you told me, the offsite is in Lisbon and the room holds 40.",
+		"Would you like me to draft an email to the venue?",
+	}
+	var sb strings.Builder
+	for sb.Len() < 2000 {
+		for _, p := range parts {
+			sb.WriteString(p)
+			sb.WriteString("\n")
+		}
+	}
+	turn := Turn{Text: sb.String()[:2000], Speaker: "assistant", At: turnTime}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(turn.Text)))
+	for b.Loop() {
+		Extract(turn)
+	}
+}
