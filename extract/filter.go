@@ -102,7 +102,7 @@ var (
 
 	// hypoSentence marks the whole sentence: a condition governs its main
 	// clause.
-	hypoSentence = phrases("suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering")
+	hypoSentence = phrases("suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
 	hypoClause = phrases("might|maybe|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or")
@@ -185,6 +185,7 @@ var imperatives = map[string]bool{
 	"cancel": true, "create": true, "write": true, "put": true, "give": true, "let": true,
 	"don't": true, "do": true, "reschedule": true, "push": true, "assign": true,
 	"pick": true, "choose": true, "use": true, "switch": true, "try": true, "keep": true,
+	"say": true, "imagine": true, "consider": true,
 }
 
 func firstWordRaw(s string) string {

@@ -40,6 +40,9 @@ var npStop = map[string]bool{
 	"if": true, "then": true, "also": true, "only": true, "really": true, "actually": true,
 	"said": true, "says": true, "think": true, "is": true, "are": true, "was": true,
 	"were": true, "been": true, "be": true, "will": true, "not": true,
+	"after": true, "before": true, "though": true, "although": true, "even": true,
+	"while": true, "until": true, "since": true, "once": true, "whenever": true,
+	"unless": true, "whereas": true, "e": true, "g": true, "say": true,
 }
 
 // roleNouns are people the speaker has: "my manager is Ana" is
