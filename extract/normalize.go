@@ -43,6 +43,10 @@ var npStop = map[string]bool{
 	"after": true, "before": true, "though": true, "although": true, "even": true,
 	"while": true, "until": true, "since": true, "once": true, "whenever": true,
 	"unless": true, "whereas": true, "e": true, "g": true, "say": true,
+	// Generic subjects: "the average hotel", "most rooms", "any option".
+	"average": true, "typical": true, "most": true, "many": true, "some": true,
+	"any": true, "every": true, "each": true, "few": true, "several": true,
+	"usual": true, "standard": true, "example": true, "option": true,
 }
 
 // roleNouns are people the speaker has: "my manager is Ana" is
@@ -139,6 +143,9 @@ type subject struct {
 // normNP normalises a noun phrase said by speaker. It reports false for a
 // pronoun or an empty phrase.
 func normNP(np, self string) (subject, bool) {
+	if strings.ContainsRune(np, '`') {
+		return subject{}, false // code, not a thing the user has
+	}
 	proper := properName(np)
 	low := fold(strings.TrimSpace(np))
 	ws := words(low)
