@@ -79,7 +79,7 @@ var attributeWords = map[string]string{
 	"mobile number": "phone", "work phone": "phone", "home": "address",
 	"limit": "limit", "rate limit": "limit", "quota": "quota", "cap": "cap",
 	"threshold": "threshold", "timeout": "timeout", "target": "target", "goal": "goal",
-	"dose": "dose", "dosage": "dose",
+	"dose": "dose", "dosage": "dose", "name": "name",
 	"caterer": "caterer", "vendor": "vendor", "provider": "provider",
 }
 

@@ -526,6 +526,10 @@ var Rules = []Rule{
 	},
 }
 
+// lower reports a clause written without capitals, where a name may be
+// lower case ("jonas owns the deck").
+func (c *clause) lower() bool { return c.text == strings.ToLower(c.text) }
+
 // statement builds a statement for this clause.
 func (c *clause) statement(entity, attr, value, kind string) Statement {
 	key := attr
@@ -576,12 +580,15 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	}
 	switch {
 	case head == "owner":
+		if s.attr == "" {
+			return Statement{}, false // "the owner is happy": owner of what?
+		}
 		return ownerStatement(c, s.entity, val)
 	case roleNouns[attr]:
 		if progressive(val) {
 			return Statement{}, false
 		}
-		if v, ok := takeWho(val, c.self); ok {
+		if v, ok := takeWho(val, c.self, c.lower()); ok {
 			return c.statement(s.entity, attr, v, KindPerson), true
 		}
 		return Statement{}, false
@@ -727,7 +734,7 @@ var prepositions = map[string]bool{
 
 // ownerStatement builds <entity>.owner = who; entity is normalised.
 func ownerStatement(c *clause, entity, who string) (Statement, bool) {
-	v, ok := takeWho(who, c.self)
+	v, ok := takeWho(who, c.self, c.lower())
 	if !ok || entity == "" {
 		return Statement{}, false
 	}

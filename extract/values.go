@@ -110,7 +110,7 @@ func takeNum(v string) (string, bool) {
 
 // takeWho reads a person or team: a capitalised name, "the design team",
 // or the first person (the speaker).
-func takeWho(v, self string) (string, bool) {
+func takeWho(v, self string, lowerClause bool) (string, bool) {
 	v = strings.TrimSpace(v)
 	low := fold(v)
 	for _, p := range []string{"me", "myself", "us", "i", "we", "i'm", "we're", "i've", "we've", "i'll", "we'll", "i am", "we are"} {
@@ -135,7 +135,7 @@ func takeWho(v, self string) (string, bool) {
 		return n, true
 	}
 	// In an all-lower-case clause a name is one plain word.
-	if v == strings.ToLower(v) {
+	if lowerClause && v == strings.ToLower(v) && !adjectives[strings.Trim(firstWord(v), ".,!")] {
 		if m := reLowerName.FindString(v); m != "" && !personal[m] && !pronouns[m] && !determiners[m] && !isDatePhrase(m) {
 			return m, true
 		}
@@ -194,7 +194,31 @@ func takeChoice(v string) (string, bool) {
 	if v == "" || len(strings.Fields(v)) > 6 || pronouns[fold(v)] {
 		return "", false
 	}
+	fw := fold(firstWord(v))
+	if prepositions[fw] || adjectives[fw] || degree[fw] {
+		return "", false // "in the shop", "simple", "too expensive"
+	}
 	return v, true
+}
+
+// adjectives are judgements, not chosen things ("the plan is simple").
+var adjectives = map[string]bool{
+	"simple": true, "easy": true, "hard": true, "good": true, "great": true, "fine": true,
+	"bad": true, "big": true, "small": true, "nice": true, "important": true, "expensive": true,
+	"cheap": true, "ready": true, "ok": true, "okay": true, "clear": true, "tight": true,
+	"flexible": true, "open": true, "full": true, "empty": true, "same": true, "different": true,
+	"better": true, "worse": true, "best": true, "worst": true, "perfect": true, "unclear": true,
+	"happy": true, "sad": true, "busy": true, "free": true, "late": true, "early": true,
+	"beautiful": true, "awful": true, "terrible": true, "amazing": true, "fun": true,
+	"interesting": true, "boring": true, "sick": true, "tired": true, "fine-ish": true,
+	"high": true, "low": true, "huge": true, "tiny": true, "new": true, "old": true,
+	"great-looking": true, "messy": true, "whatever": true, "unknown": true, "pending": true,
+}
+
+// degree words open a judgement ("too high", "very simple").
+var degree = map[string]bool{
+	"too": true, "very": true, "so": true, "quite": true, "really": true, "pretty": true,
+	"kind": true, "sort": true, "a": true, "an": true, "not": true, "still": true, "super": true,
 }
 
 func stripArticle(v string) string {
