@@ -12,7 +12,8 @@
 //     terminal full stop;
 //   - draft: "Draft: …", "in the draft …", "I'm drafting …";
 //   - hypothetical: "suppose", "what if", "imagine", "hypothetically",
-//     "let's say", "if …", "unless …", "in case …" (whole sentence), and
+//     "let's say", "if …", "unless …", "in case …", "for example", "in the
+//     movie" (whole sentence), and
 //     "might", "maybe", "perhaps", "could", "would", "should", "may <verb>",
 //     "I'd …", "thinking about", "planning to" (their own clause only);
 //   - negated: "not", "n't", "never", "no longer", "no" (own clause only). A
@@ -25,7 +26,15 @@
 //   - other-subject: "my sister …", "my neighbour …", "he/she/they …";
 //   - suggestion: an assistant's "you could …", "I'd recommend …",
 //     "consider …", "how about …", "let's …";
-//   - hearsay: "apparently", "I think", "I heard", "it looks like".
+//   - hearsay: "apparently", "I think", "I heard", "it looks like";
+//   - request: a sentence that opens with an imperative ("Move the meeting
+//     to Friday", "Tell me …", "Ask Jonas to …").
+//
+// Within a clause a rule refuses, and the clause yields nothing, when its
+// subject is generic ("the average hotel", "the first option"), a pronoun,
+// code ("`owner`"), or swallowed a subordinate clause ("After we moved …");
+// when a chosen value is a judgement ("the plan is simple", "in the shop");
+// or when a value is not said in the turn.
 //
 // A relayed claim ("The COO says the freeze starts Friday", "Per the CEO,
 // …") is read without its frame; Statement.Cited names whom it cites, so the
@@ -34,8 +43,8 @@
 // A sentence that survives is cut into clauses (at ";", dashes, "but",
 // ", and", ", so", and a bare "and" that opens a new subject) and each clause
 // is matched against Rules, in order: the first rule that yields a statement
-// wins the clause, so one sentence may yield one statement per clause. Values keep their
-// characters as said ("Café Lumière", "LH 1234"); dates and deadlines are
+// wins the clause, so one sentence may yield one statement per clause.
+// Values keep their characters as said ("Café Lumière", "LH 1234"); dates and deadlines are
 // resolved against Turn.At with github.com/olebedev/when (ISO dates and dates
 // with an explicit year are read directly) and written as 2006-01-02, or
 // "2006-01-02 15:04" when a time of day was said. A month and day said
