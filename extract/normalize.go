@@ -47,6 +47,8 @@ var npStop = map[string]bool{
 	"average": true, "typical": true, "most": true, "many": true, "some": true,
 	"any": true, "every": true, "each": true, "few": true, "several": true,
 	"usual": true, "standard": true, "example": true, "option": true,
+	"half": true, "rest": true, "part": true, "none": true, "majority": true, "bunch": true,
+	"lot": true, "lots": true,
 }
 
 // roleNouns are people the speaker has: "my manager is Ana" is

@@ -11,7 +11,7 @@ var (
 	// ("No, …", "Wait — …"); group 1 marks a correction.
 	reLeadPunct = regexp.MustCompile(`(?i)^(?:(actually|correction|sorry|wait|oops|no|nope|scratch that|i misspoke|my mistake|my bad|to correct myself|i was wrong|that was wrong|let me correct (?:that|myself)|i meant|i mean|quick correction|small correction|one correction|erratum)|update|quick update|small update|status update|fyi|heads up|heads-up|btw|by the way|so|ok|okay|well|right|yes|yeah|yep|good news|bad news|news|anyway|oh|just so you know|for the record|note|ps|p\.s|great|alright|all right|as of today|starting today|from now on|as of now|change of plans?|plan change|small change|one change|confirmed|final answer|decision|noted|got it|understood|perfect|cool|sure|thanks|thank you|ah|hey|hi|hello|also|okay so|ok so)\s*[,:;!.—–-]+\s*`)
 	// reLeadWord is an opening word that may be followed by a space only.
-	reLeadWord     = regexp.MustCompile(`(?i)^(?:(actually|correction)|(?:it\s+)?turns out(?:\s+that)?|(?:just\s+)?(?:a\s+)?heads[- ]up(?:\s+that)?|note that|(?:as a\s+)?reminder(?:\s+that)?|remember(?:\s+that)?|for context|to recap|long story short|in short|just so you know(?:\s+that)?|so far|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw)\s+`)
+	reLeadWord     = regexp.MustCompile(`(?i)^(?:(actually|correction)|(?:it\s+)?turns out(?:\s+that)?|(?:just\s+)?(?:a\s+)?heads[- ]up(?:\s+that)?|note that|(?:as a\s+)?reminder(?:\s+that)?|remember(?:\s+that)?|for context|to recap|long story short|in short|just so you know(?:\s+that)?|so far|going forward|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw)\s+`)
 	midCorrections = []string{"actually", "correction", "i meant", "i mean ", "i misspoke", "my mistake", "scratch that", "to correct", "correcting"}
 
 	// A correction that names the old value: ", not 60", "(not 60)",
@@ -84,7 +84,7 @@ var topicWords = map[string]bool{"for": true, "re": true, "regarding": true, "ab
 var leadWords = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields("turns it heads heads-up a reminder remember note long in actually correction sorry wait oops no nope scratch let quick small one erratum update status fyi heads heads-up btw by so ok okay well right yes yeah yep good bad news anyway oh just for note ps p.s great alright all as starting from change plan confirmed final decision noted got understood perfect cool sure thanks thank ah hey hi hello also and but now then finally officially today plus") {
+	for _, w := range strings.Fields("going turns it heads heads-up a reminder remember note long in actually correction sorry wait oops no nope scratch let quick small one erratum update status fyi heads heads-up btw by so ok okay well right yes yeah yep good bad news anyway oh just for note ps p.s great alright all as starting from change plan confirmed final decision noted got understood perfect cool sure thanks thank ah hey hi hello also and but now then finally officially today plus") {
 		leadWords[w] = true
 	}
 }

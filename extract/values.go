@@ -30,7 +30,7 @@ var (
 	reLeadFiller = regexp.MustCompile(`(?i)^(?:about|around|roughly|approximately|approx\.?|only|just|exactly|up to|at most|at least|under|over|now|officially|finally|actually|also|still|to|the|a|an)\s+`)
 	reMoney      = regexp.MustCompile(`^` + moneyPat)
 	reNum        = regexp.MustCompile(`(?i)^` + numPat + `\b`)
-	reNumUnit    = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?(?:%|[a-zA-Z]{1,3}\b)`)
+	reNumUnit    = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?(?:%|[a-zA-Z]{1,3}\b|\s(?:GB|MB|TB|KB|GiB|MiB|TiB|ms|mg|kg|km|mph|rps|qps)\b)`)
 	reName       = regexp.MustCompile(`^(?:[Tt]he\s+)?(` + nameSeq + `)`)
 	reTeam       = regexp.MustCompile(`(?i)^(?:the\s+)?((?:[\p{L}-]+\s+){0,2}team)\b`)
 	reAddress    = regexp.MustCompile(`^(\d+[A-Za-z]?(?:\s+(?:` + capWord + `|(?:de|la|du|des|del|der|van|von|rue|calle|via|avenida|rua)\b))+)`)
