@@ -133,7 +133,7 @@ var Rules = []Rule{
 		Name: "owner-passive", Kind: KindOwnership,
 		Matches:  "Y is owned by / assigned to / handed over to X: y.owner = X",
 		Examples: []string{"The vendor contract is now owned by Priya.", "The Q3 report was reassigned to Omar"},
-		triggers: []string{"owned", "handled", "run by", "led by", "managed", "assigned", "handed", "passed", "given", "transferred", "belong", "taken over"},
+		triggers: []string{"owned", "handled", "run by", "led by", "managed", "assigned", "reassigned", "handed", "passed", "given", "transferred", "belong", "taken over"},
 		re:       compile(`{NP}\s+{PASS}(?:owned|handled|run|led|managed|assigned|reassigned|handed(?:\s+over|\s+off)?|passed(?:\s+over|\s+on)?|given|transferred|belongs|belong|taken over)\s+(?:by|to)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			return ownerOfNP(c, m.get("np"), m.get("val"))
@@ -143,7 +143,7 @@ var Rules = []Rule{
 		Name: "owner-assign", Kind: KindOwnership,
 		Matches:  "someone assigned / handed Y to X: y.owner = X",
 		Examples: []string{"I handed the budget review over to Sam.", "We've reassigned the audit to Dana"},
-		triggers: []string{"assign", "handed", "passed", "gave", "transferred", "delegat"},
+		triggers: []string{"assign", "reassign", "handed", "passed", "gave", "transferred", "delegat"},
 		also:     []string{" to "},
 		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?:assigned|reassigned|handed|passed|gave|transferred|delegated)\s+(?:over\s+|off\s+)?{OBJ}\s+(?:over\s+|off\s+|on\s+)?to\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
@@ -299,7 +299,7 @@ var Rules = []Rule{
 		Name: "upgrade-to-active", Kind: KindChoice,
 		Matches:  "the speaker upgraded / migrated / renamed Y to V: y.version (upgrades) or y.choice",
 		Examples: []string{"We upgraded the cluster to Kubernetes 1.31.", "We migrated the auth service to Go"},
-		triggers: []string{"grad", "migrat", "renam"},
+		triggers: []string{"upgrad", "downgrad", "migrat", "renam"},
 		also:     []string{" to "},
 		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>upgraded|downgraded|migrated|renamed)\s+{OBJ}\s+{FROM}to\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
@@ -386,7 +386,7 @@ var Rules = []Rule{
 		Name: "progress-status", Kind: KindStatus,
 		Matches:  "Y is done / live / blocked / cancelled / on hold …: y.status",
 		Examples: []string{"The migration is done.", "the API redesign is now blocked", "Phase 2 has been cancelled"},
-		triggers: []string{"done", "finish", "complet", "live", "ship", "merge", "deploy", "release", "launch", "block", "hold", "cancel", "called off", "pause", "progress", "underway", "under way", "review", "approv", "resolv", "closed", "fixed", "ready", "booked", "confirm", "signed", "submit", "paid", "overdue", "postpon", "delay", "finali", "wrapped", "sorted", "running", "broken", "track", "schedule", "risk", "sold out", "reopen", "rolled back", "revert", "start", "stock", "available", "sent", "green", "red", "down", "off", "enabl", "disabl", "activ", "archiv", "deprecat", "froz"},
+		triggers: []string{"done", "finish", "complet", "live", "ship", "merge", "deploy", "release", "launch", "block", "hold", "cancel", "called off", "pause", "progress", "underway", "under way", "review", "approv", "resolv", "closed", "fixed", "ready", "booked", "confirm", "signed", "submit", "paid", "overdue", "postpon", "delay", "finali", "wrapped", "sorted", "running", "broken", "track", "schedule", "risk", "sold out", "reopen", "rolled back", "revert", "start", "stock", "available", "sent", "green", "red", "down", "off", "enabl", "disabl", "activ", "inactiv", "archiv", "deprecat", "froz", "unfroz"},
 		re:       compile(`{NP}\s+(?:(?:is|are|['’]s|['’]re|has been|have been|was|were|got|just|now|officially|finally|all|fully|actually|also)\s+)+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
@@ -664,7 +664,7 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	if v, ok := takeMoney(val); ok {
 		return c.statement(s.entity, "amount", v, KindAmount), true
 	}
-	if v, ok := takeDate(val, c.at); ok && (changed || dateFirst(val)) {
+	if v, at, ok := takeDateAt(val, c.at); ok && (changed || at == 0) {
 		attr := "date"
 		if !reResolved.MatchString(v) {
 			attr = "time"
@@ -687,16 +687,6 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 func progressive(val string) bool {
 	w := firstWord(strings.TrimSpace(val))
 	return len(w) > 4 && strings.HasSuffix(w, "ing") && w == strings.ToLower(w)
-}
-
-// dateFirst reports a value that opens with its date phrase ("tomorrow at
-// 9am", not "nice today").
-func dateFirst(val string) bool {
-	if !hasDateCue(val) {
-		return false
-	}
-	r, err := dateParser.Parse(strings.TrimSpace(val), time.Time{})
-	return err == nil && r != nil && r.Index == 0
 }
 
 func orDefault(a, d string) string {

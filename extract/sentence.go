@@ -359,7 +359,7 @@ func (a *analyzer) mentionedContact(raw, low, selfKey string) (Statement, bool) 
 func (a *analyzer) apply(c *clause) (Statement, bool) {
 	for i := range Rules {
 		r := &Rules[i]
-		if len(r.triggers) > 0 && !containsAny(c.low, r.triggers) ||
+		if len(r.triggers) > 0 && !containsWordStart(c.low, r.triggers) ||
 			len(r.also) > 0 && !containsAny(c.low, r.also) ||
 			r.fp && !c.firstPerson || r.list && !statusTopics[c.topic] {
 			continue
@@ -396,6 +396,27 @@ func (a *analyzer) grounded(st Statement) bool {
 }
 
 var reResolved = regexp.MustCompile(`^\d{4}-\d\d-\d\d(?: \d\d:\d\d)?$`)
+
+// containsWordStart reports whether one of subs occurs in s at the start
+// of a word (subs that open with a space or an apostrophe match anywhere).
+func containsWordStart(s string, subs []string) bool {
+	for _, x := range subs {
+		for i := 0; ; {
+			j := strings.Index(s[i:], x)
+			if j < 0 {
+				break
+			}
+			p := i + j
+			if p == 0 || !isASCIILetter(s[p-1]) || !isASCIILetter(x[0]) {
+				return true
+			}
+			i = p + 1
+		}
+	}
+	return false
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 func containsAny(s string, subs []string) bool {
 	for _, x := range subs {

@@ -243,15 +243,22 @@ func takeStatus(v string) (string, bool) {
 // the date as 2006-01-02 (with " 15:04" when a time of day was said), or a
 // bare time of day as said.
 func takeDate(v string, at time.Time) (string, bool) {
+	d, _, ok := takeDateAt(v, at)
+	return d, ok
+}
+
+// takeDateAt is takeDate that also returns where in v the date phrase
+// starts (0 when v opens with it).
+func takeDateAt(v string, at time.Time) (string, int, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" || !hasDateCue(v) {
-		return "", false
+		return "", 0, false
 	}
 	if m := reISODate.FindStringSubmatch(v); m != nil {
 		if d, err := time.Parse("2006-01-02", m[0]); err == nil {
-			return d.Format("2006-01-02"), true
+			return d.Format("2006-01-02"), 0, true
 		}
-		return "", false
+		return "", 0, false
 	}
 	if m := reYearDate.FindStringSubmatch(v); m != nil {
 		mon, day, year := m[1], m[2], m[3]
@@ -259,7 +266,7 @@ func takeDate(v string, at time.Time) (string, bool) {
 			mon, day, year = m[5], m[4], m[6]
 		}
 		if d, err := time.Parse("2006 1 2", year+" "+strconv.Itoa(int(monthNumber[strings.ToLower(mon)]))+" "+day); err == nil {
-			return d.Format("2006-01-02"), true
+			return d.Format("2006-01-02"), 0, true
 		}
 	}
 	// Date phrases are short: the library reads only the value's opening.
@@ -272,18 +279,18 @@ func takeDate(v string, at time.Time) (string, bool) {
 	}
 	r, err := dateParser.Parse(v, at)
 	if err != nil || r == nil || r.Index > 12 {
-		return "", false
+		return "", 0, false
 	}
 	matched := strings.TrimSpace(r.Text)
 	if reAmbiguousDate.MatchString(matched) {
-		return "", false
+		return "", 0, false
 	}
 	// A bare time of day ("at 3pm") stays as said.
 	if !reDateWord.MatchString(matched) {
 		if reTimeOfDay.MatchString(matched) {
-			return cleanValue(matched), true
+			return cleanValue(matched), r.Index, true
 		}
-		return "", false
+		return "", 0, false
 	}
 	d := r.Time
 	dayOf := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
@@ -293,9 +300,9 @@ func takeDate(v string, at time.Time) (string, bool) {
 		}
 	}
 	if reTimeOfDay.MatchString(matched) {
-		return d.Format("2006-01-02 15:04"), true
+		return d.Format("2006-01-02 15:04"), r.Index, true
 	}
-	return d.Format("2006-01-02"), true
+	return d.Format("2006-01-02"), r.Index, true
 }
 
 // dateWords are the words a date phrase is made of.
