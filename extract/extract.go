@@ -9,7 +9,7 @@ import (
 type Turn struct {
 	Text    string
 	Speaker string    // "user", "assistant" or a person's name
-	At      time.Time // the turn's time on the timeline; dates resolve against it
+	At      time.Time // the turn's time on the timeline; dates resolve against it, so set it (never the wall clock in a replay)
 }
 
 // Statement is one (entity, attribute, value) assertion found in a turn.
