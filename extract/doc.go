@@ -1,0 +1,92 @@
+// Package extract turns the sentences of one conversation turn into
+// (entity, attribute, value) statements, deterministically and without a
+// language model.
+//
+// Extract and Analyze read a Turn sentence by sentence. A sentence first
+// passes the refusal filters, which are judged per sentence (and, for
+// modality and negation, per clause), never per turn:
+//
+//   - heading: a markdown heading, a table row or a code block line;
+//   - list-item: a list item that only names a topic (no rule fires on it);
+//   - question: ends with "?" or opens with an interrogative and has no
+//     terminal full stop;
+//   - draft: "Draft: …", "in the draft …", "I'm drafting …";
+//   - hypothetical: "suppose", "what if", "imagine", "hypothetically",
+//     "let's say", "if …", "unless …", "in case …", "for example", "in the
+//     movie" (whole sentence), and
+//     "might", "maybe", "perhaps", "could", "would", "should", "may <verb>",
+//     "I'd …", "thinking about", "planning to" (their own clause only);
+//   - negated: "not", "n't", "never", "no longer", "no" (own clause only). A
+//     correction's ", not 60" or "not X but Y" is not a negation: it is
+//     removed and marks the statement a correction;
+//   - proposal / declined: "Priya proposed Bellini's", "… but we said no",
+//     "we turned it down", "ruled out";
+//   - past: "two years ago", "back in 2019", "used to", "last year",
+//     "originally", a year before the turn's;
+//   - other-subject: "my sister …", "my neighbour …", "he/she/they …";
+//   - suggestion: an assistant's "you could …", "I'd recommend …",
+//     "consider …", "how about …", "let's …";
+//   - hearsay: "apparently", "I think", "I heard", "it looks like";
+//   - request: a sentence that opens with an imperative ("Move the meeting
+//     to Friday", "Tell me …", "Ask Jonas to …").
+//
+// Within a clause a rule refuses, and the clause yields nothing, when its
+// subject is generic ("the average hotel", "the first option"), a pronoun,
+// code ("`owner`"), or swallowed a subordinate clause ("After we moved …");
+// when a chosen value is a judgement ("the plan is simple", "in the shop");
+// or when a value is not said in the turn.
+//
+// A relayed claim ("The COO says the freeze starts Friday", "Per the CEO,
+// …") is read without its frame; Statement.Cited names whom it cites, so the
+// caller can weigh the cited authority.
+//
+// A sentence that survives is cut into clauses (at ";", dashes, "but",
+// ", and", ", so", and a bare "and" that opens a new subject) and each clause
+// is matched against Rules, in order: the first rule that yields a statement
+// wins the clause, so one sentence may yield one statement per clause.
+// Values keep their characters as said ("Café Lumière", "LH 1234"); dates and deadlines are
+// resolved against Turn.At with github.com/olebedev/when (ISO dates and dates
+// with an explicit year are read directly) and written as 2006-01-02, or
+// "2006-01-02 15:04" when a time of day was said. A month and day said
+// without a year, or a relative phrase that would land before the turn's day,
+// rolls forward to its next occurrence; "next Friday" is the library's
+// reading, the first Friday after the turn.
+//
+// Entities and attributes are normalised: lower-case, articles,
+// possessives and qualifiers ("new", "current", "final", "upcoming")
+// removed, the last word made singular, words joined with "_" ("the
+// onboarding decks" → onboarding_deck). "Y of X", "Y for X" and "Y to X"
+// name X ("the owner of the deck" → deck.owner). A trailing attribute word
+// moves into the attribute ("the launch date" → launch.date, "the widget
+// price" → widget.price, "the marketing budget" → marketing.budget); a lone
+// noun is the entity and the value's kind names the attribute ("the budget
+// is $40k" → budget.amount). The first person (I, we) is the speaker:
+// entity "user" when the speaker is "user", the speaker's name otherwise; an
+// assistant's "your" is the user's. "My address" is user.address, but "our
+// hiring budget" is hiring.budget: a possessive names the owner only when
+// nothing else is left. Key is "entity.attribute", or the attribute alone
+// when a choice names no topic ("we're going with X" → choice).
+//
+// NormalizeKey reads a client's key name the same way ("home_address",
+// "addr" → address; "marketing_budget" → marketing.budget), and
+// Statement.Matches tells whether a stored fact's key is the one a statement
+// is about, so a caller can find the fact to supersede whatever its key is
+// called.
+//
+// Scope applies the draft and hypothetical filters to a free text such as
+// a fact's value ("Draft: …", "Hypothetically, …").
+//
+// Values are as said, with these exceptions: a first-person owner ("I'm
+// taking over the deck") is the speaker; a date is resolved. Every value is
+// therefore a substring of the turn's text, a resolved date, or the speaker
+// (the fuzz target checks this).
+//
+// Limits: the rules read English only; pronoun subjects ("it is in Lisbon")
+// are not resolved and yield nothing; a choice without a topic in its own
+// sentence ("we're going with X") is keyed "choice"; prices and counts are
+// kept as said ("$40k", "forty"), not converted; an unlisted verb ("sits
+// with", "marked down to") yields nothing; an opening time phrase ("From
+// Monday, …") is skipped, not applied; qualifiers are dropped even when they
+// distinguish things ("the final report" → report). A turn is read up to
+// its first 16 KiB.
+package extract

@@ -1,0 +1,202 @@
+package extract
+
+import (
+	"strings"
+	"time"
+)
+
+// Turn is one conversation turn to read.
+type Turn struct {
+	Text    string
+	Speaker string    // "user", "assistant" or a person's name
+	At      time.Time // the turn's time on the timeline; dates resolve against it, so set it (never the wall clock in a replay)
+}
+
+// Statement is one (entity, attribute, value) assertion found in a turn.
+type Statement struct {
+	Entity     string // normalised: lower-case, singular, no articles or possessives
+	Attribute  string // normalised like Entity
+	Key        string // "entity.attribute", e.g. "onboarding_deck.owner"
+	Value      string // the new value only, as said, or a resolved date
+	Kind       string // one of the Kind* constants
+	Correction bool   // the sentence says the earlier value was wrong
+	Rule       string // the Rule.Name that fired
+	Cited      string // whom the speaker relays ("the COO" in "The COO says …"), or ""
+	Sentence   string // the sentence it came from, as said
+}
+
+// Kinds of statement.
+const (
+	KindOwnership = "ownership"
+	KindLocation  = "location"
+	KindAmount    = "amount"
+	KindCount     = "count"
+	KindDate      = "date"
+	KindChoice    = "choice"
+	KindStatus    = "status"
+	KindContact   = "contact"
+	KindBooking   = "booking"
+	KindPerson    = "person" // someone the speaker has: user.manager, user.dentist
+)
+
+// Reasons a sentence yields no statement.
+const (
+	ReasonHeading      = "heading"
+	ReasonListItem     = "list-item"
+	ReasonQuestion     = "question"
+	ReasonDraft        = "draft"
+	ReasonHypothetical = "hypothetical"
+	ReasonNegated      = "negated"
+	ReasonProposal     = "proposal"
+	ReasonDeclined     = "declined"
+	ReasonPast         = "past"
+	ReasonOtherSubject = "other-subject"
+	ReasonSuggestion   = "suggestion"
+	ReasonHearsay      = "hearsay"
+	ReasonRequest      = "request"
+	ReasonNoRule       = "no-rule"
+)
+
+// Skip is a sentence (or clause) that yielded no statement, and why.
+type Skip struct {
+	Sentence string
+	Reason   string
+}
+
+// Result is everything Analyze found in a turn.
+type Result struct {
+	Statements []Statement
+	Skipped    []Skip
+}
+
+// maxClause bounds the clause the rules read: longer ones are run-ons or
+// pasted text, and skipping them keeps the worst case linear and small.
+const maxClause = 400
+
+// maxTurn bounds the text read from one turn so cost stays linear and small.
+const maxTurn = 16 << 10
+
+// Extract returns the statements a turn asserts, in the order said.
+func Extract(t Turn) []Statement {
+	return Analyze(t).Statements
+}
+
+// Analyze returns the statements a turn asserts and the sentences it
+// refused, with the reason for each.
+func Analyze(t Turn) Result {
+	text := t.Text
+	if len(text) > maxTurn {
+		text = text[:maxTurn]
+	}
+	a := analyzer{turn: t}
+	inFence := false
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if trimmed == "" {
+			continue
+		}
+		if inFence || isHeading(trimmed) {
+			a.skip(trimmed, ReasonHeading)
+			continue
+		}
+		body, item := stripListMarker(trimmed)
+		for _, s := range splitSentences(body) {
+			a.sentence(s, item)
+		}
+	}
+	return a.res
+}
+
+type analyzer struct {
+	turn Turn
+	res  Result
+}
+
+func (a *analyzer) skip(s, reason string) {
+	a.res.Skipped = append(a.res.Skipped, Skip{Sentence: s, Reason: reason})
+}
+
+// isHeading reports a markdown heading, a table row or a line that is only
+// emphasis ("**Budget**").
+func isHeading(s string) bool {
+	if strings.HasPrefix(s, "#") || strings.HasPrefix(s, "|") || strings.HasPrefix(s, ">") {
+		return true
+	}
+	if len(s) > 4 && (strings.HasPrefix(s, "**") && strings.HasSuffix(strings.TrimRight(s, ":"), "**")) {
+		return true
+	}
+	return false
+}
+
+// stripListMarker removes a leading "-", "*", "+", "•" or "1." marker.
+func stripListMarker(s string) (string, bool) {
+	switch {
+	case strings.HasPrefix(s, "- "), strings.HasPrefix(s, "* "), strings.HasPrefix(s, "+ "):
+		return strings.TrimSpace(s[2:]), true
+	case strings.HasPrefix(s, "• "):
+		return strings.TrimSpace(s[len("• "):]), true
+	}
+	i := 0
+	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
+		return strings.TrimSpace(s[i+2:]), true
+	}
+	return s, false
+}
+
+// abbreviations that end with a full stop without ending the sentence.
+var abbreviations = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "vs": true,
+	"e.g": true, "i.e": true, "etc": true, "approx": true, "no": true,
+	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,
+	"aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
+	"prof": true, "inc": true, "ltd": true, "co": true, "jr": true, "sr": true,
+}
+
+// splitSentences cuts a line at ".", "!" or "?" followed by a space, unless
+// the word before is an abbreviation or a single letter.
+func splitSentences(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (s[j] == '.' || s[j] == '!' || s[j] == '?' || s[j] == '"' || s[j] == ')') {
+			j++
+		}
+		if j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			i = j - 1
+			continue
+		}
+		if c == '.' {
+			w := lastWord(s[start:i])
+			if abbreviations[strings.ToLower(w)] || (len(w) == 1 && w != "I") {
+				i = j - 1
+				continue
+			}
+		}
+		if seg := strings.TrimSpace(s[start:j]); seg != "" {
+			out = append(out, seg)
+		}
+		start = j
+		i = j - 1
+	}
+	if seg := strings.TrimSpace(s[start:]); seg != "" {
+		out = append(out, seg)
+	}
+	return out
+}
+
+func lastWord(s string) string {
+	i := strings.LastIndexAny(s, " \t(")
+	return s[i+1:]
+}

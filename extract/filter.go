@@ -1,0 +1,249 @@
+package extract
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// The refusal filters. Each reads a lower-cased copy with curly apostrophes
+// made straight; none of them produces a value, so byte offsets need not
+// match the original.
+
+// phraseSet is a set of lower-case phrases matched as whole words on a
+// padded sentence (see padded). One-word phrases are looked up by word;
+// longer ones are searched only when their first word occurs.
+type phraseSet struct {
+	single map[string]bool
+	multi  map[string][]string // first word → " phrase " forms
+}
+
+func phrases(alts string) phraseSet {
+	ps := phraseSet{single: map[string]bool{}, multi: map[string][]string{}}
+	for _, p := range strings.Split(alts, "|") {
+		first, _, more := strings.Cut(p, " ")
+		if !more {
+			ps.single[p] = true
+			continue
+		}
+		ps.multi[first] = append(ps.multi[first], " "+p+" ")
+	}
+	return ps
+}
+
+// in reports whether a phrase occurs in n, a string made by padded. It
+// reads each word once and tries only the phrases that start with it, at
+// that word, so its cost is linear in n.
+func (ps phraseSet) in(n string) bool {
+	for i := 0; i < len(n)-1; {
+		// n[i] is the space before a word.
+		j := strings.IndexByte(n[i+1:], ' ')
+		if j < 0 {
+			return false
+		}
+		w := n[i+1 : i+1+j]
+		if ps.single[w] {
+			return true
+		}
+		for _, p := range ps.multi[w] {
+			if strings.HasPrefix(n[i:], p) {
+				return true
+			}
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// startsWith reports whether n (made by padded) opens with a phrase.
+func (ps phraseSet) startsWith(n string) bool {
+	w, _, _ := strings.Cut(strings.TrimPrefix(n, " "), " ")
+	if ps.single[w] {
+		return true
+	}
+	for _, p := range ps.multi[w] {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// padded returns the folded words of s separated by single spaces, with a
+// space at each end, so phrases match on word boundaries.
+func padded(low string) string {
+	var b strings.Builder
+	b.Grow(len(low) + 2)
+	b.WriteByte(' ')
+	space := true
+	for _, r := range low {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '-' || r == '@' {
+			b.WriteRune(r)
+			space = false
+			continue
+		}
+		if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	if !space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+var (
+	questionStarts = phrases("who|what|when|where|why|which|how|is|are|was|were|do|does|did|can|could|should|would|will|shall|has|have|had|am|isn't|aren't|don't|doesn't|didn't|won't|can't")
+
+	draftStarts = phrases("draft|drafting|drafted")
+	draftCues   = phrases("in the draft|in a draft|in my draft|in our draft|in this draft|for the draft|rough draft|working draft|first draft|i'm drafting|i am drafting|we're drafting|we are drafting|draft email|draft message|draft note|draft reply|draft version|draft proposal")
+
+	// hypoSentence marks the whole sentence: a condition governs its main
+	// clause.
+	hypoSentence = phrases("suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
+
+	// hypoClause marks only its own clause.
+	hypoClause = phrases("might|maybe|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or")
+
+	negations = phrases("not|never|no longer|nobody|no one|none|neither|nor|cannot|no|without|nothing|nowhere|ain't|anymore")
+
+	declines = phrases("said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go")
+
+	proposals = phrases("proposed|proposes|propose|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion")
+
+	pasts = phrases("years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
+
+	// hearsay marks an uncertain report ("apparently", "I heard").
+	hearsay = phrases("apparently|reportedly|rumor|rumour|rumored|rumoured|allegedly|supposedly|i heard|we heard|heard that|thinks|think|thought|believes|believe|believed|claims|claimed|seems|seemed|sounds like|looks like")
+
+	suggestions      = phrases("you could|you can|you might|you may|you should|you'll want|you'd|you want to|i'd recommend|i would recommend|i recommend|i'd suggest|i would suggest|i suggest|i'd go with|i would go with|i'd pick|consider|how about|what about|why not|an option|one option|another option|could be|might be|try|my suggestion|my recommendation|it's worth|worth considering|let's|let us|a good choice|a good option|a great choice|a good fit|you'd want|good idea")
+	suggestionStarts = phrases("go|pick|choose|book|use|try|move|switch|opt|select|set|schedule|assign|plan|reach out|call|email|send")
+
+	reYear = regexp.MustCompile(`\b(?:in|since|during|back in) ((?:19|20)\d\d)\b`)
+
+	// reOtherSubject reads the clause's opening words.
+	reOtherSubject = regexp.MustCompile(`^(?:(?:my|our|your|his|her|their) (?:(?:older|younger|little|big|best|old|new|former|ex|step|next-door|downstairs|upstairs) )?(?:neighbou?rs?|sisters?|brothers?|siblings?|mom|mum|mother|dad|father|parents?|friends?|cousins?|aunt|uncle|wife|husband|partner|spouse|girlfriend|boyfriend|son|daughter|kids?|children|grandma|grandpa|grandmother|grandfather|roommates?|flatmates?|housemates?|landlord|landlady|in-laws?|niece|nephew|family|colleagues?|co-?workers?|teammates?|classmates?|boss|clients?|customers?|employees?|students?|tenants?|guests?|relatives?|mates?|buddy|buddies|pal|fianc[ée]e?|ex|exes|kid|baby|twins?|dog|cat|colleague's|coworker's|friend's|neighbou?r's|sister's|brother's|mom's|dad's)|he|she|they|his|her|their|someone|somebody|everyone|everybody|people|a friend|a colleague|a coworker|a neighbou?r|another team|other teams?|the other team|my friend's|him)\b`)
+)
+
+// modalMay reports "may" used as a modal ("may move"), not the month
+// ("May 4").
+func modalMay(n string) bool {
+	if !strings.Contains(n, " may ") {
+		return false
+	}
+	ws := strings.Fields(n)
+	for i, w := range ws {
+		if w == "may" && i+1 < len(ws) && (ws[i+1][0] < '0' || ws[i+1][0] > '9') {
+			return true
+		}
+	}
+	return false
+}
+
+// fold lower-cases s and straightens curly apostrophes.
+func fold(s string) string {
+	s = strings.ToLower(s)
+	if strings.ContainsAny(s, "’‘") {
+		s = strings.NewReplacer("’", "'", "‘", "'").Replace(s)
+	}
+	return s
+}
+
+// isQuestion reports a question sentence.
+func isQuestion(raw, n string) bool {
+	t := strings.TrimRight(raw, " \"')*_")
+	if strings.HasSuffix(t, "?") {
+		return true
+	}
+	if strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") {
+		return false
+	}
+	return questionStarts.startsWith(n)
+}
+
+// pastYear reports a year said before the turn's year ("back in 2019").
+func pastYear(low string, turnYear int) bool {
+	if turnYear <= 0 || !strings.Contains(low, "19") && !strings.Contains(low, "20") {
+		return false
+	}
+	for _, m := range reYear.FindAllStringSubmatch(low, -1) {
+		if y, err := strconv.Atoi(m[1]); err == nil && y < turnYear {
+			return true
+		}
+	}
+	return false
+}
+
+// imperatives open a request, not an assertion ("Move the meeting to
+// Friday", "Tell me the offsite is in Lisbon").
+var imperatives = map[string]bool{
+	"ask": true, "tell": true, "remind": true, "please": true, "send": true,
+	"make": true, "check": true, "find": true, "book": true,
+	"move": true, "schedule": true, "change": true, "add": true, "remove": true,
+	"cancel": true, "create": true, "write": true, "put": true, "give": true, "let": true,
+	"don't": true, "do": true, "reschedule": true, "push": true, "assign": true,
+	"pick": true, "choose": true, "use": true, "switch": true, "try": true, "keep": true,
+	"say": true, "imagine": true, "consider": true,
+}
+
+func firstWordRaw(s string) string {
+	s = strings.TrimLeft(s, " *_-")
+	if i := strings.IndexAny(s, " :,"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// otherSubjectStarts are the first words reOtherSubject can match.
+var otherSubjectStarts = map[string]bool{
+	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,
+	"he": true, "she": true, "they": true, "someone": true, "somebody": true,
+	"everyone": true, "everybody": true, "people": true, "another": true,
+	"other": true, "him": true,
+}
+
+// otherSubjectPrefixes open a clause about someone else but start with a
+// word too common for otherSubjectStarts.
+var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague", "a coworker", "a neighbo"}
+
+// sentenceFilter returns why a whole sentence is refused, or "".
+func (a *analyzer) sentenceFilter(raw, low string) string {
+	n := padded(low)
+	switch {
+	case isQuestion(raw, n):
+		return ReasonQuestion
+	case draftStarts.startsWith(n), draftCues.in(n):
+		return ReasonDraft
+	case declines.in(n):
+		return ReasonDeclined
+	case proposals.in(n):
+		return ReasonProposal
+	case pasts.in(n), pastYear(low, a.turn.At.Year()):
+		return ReasonPast
+	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
+		return ReasonSuggestion
+	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":"):
+		return ReasonRequest
+	case hearsay.in(n):
+		return ReasonHearsay
+	case hypoSentence.in(n):
+		return ReasonHypothetical
+	}
+	return ""
+}
+
+// clauseFilter returns why one clause is refused, or "".
+func clauseFilter(low string) string {
+	n := padded(low)
+	switch {
+	case hypoClause.in(n), modalMay(n):
+		return ReasonHypothetical
+	case negations.in(n), strings.Contains(n, "n't "):
+		return ReasonNegated
+	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low):
+		return ReasonOtherSubject
+	}
+	return ""
+}

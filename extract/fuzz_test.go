@@ -1,0 +1,43 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzExtract checks that Extract never panics and that every value is said
+// in the turn (after trimming), is a resolved date, or is the speaker.
+func FuzzExtract(f *testing.F) {
+	for _, s := range []string{
+		"Jonas is taking the onboarding deck off Lena's hands.",
+		"Actually the room holds 40, not 60.",
+		"I'm at 12 Elm Row now. The offsite is in Lisbon; maybe Porto.",
+		"## Budget\n- The marketing budget was cut to $40k.\n- Venue",
+		"The launch got pushed to December 4th. Call me on 555-0142.",
+		"Let's go with Café Lumière for the team dinner! My flight is LH 1234.",
+		"I've finished 14 of the 20 interviews, and the migration is done.",
+		"```\ncode\n``` the deadline is next Friday at 3pm",
+		"", ".", "?!", "’’’", "not not not", "14 of of of 20",
+	} {
+		f.Add(s, "user")
+	}
+	f.Add("You could go with Bellini's.", "assistant")
+	f.Add("I own the deck.", "Priya")
+	at := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, text, speaker string) {
+		for _, st := range Extract(Turn{Text: text, Speaker: speaker, At: at}) {
+			v := strings.TrimSpace(st.Value)
+			self, _ := selfKeys(speaker)
+			if v == "" {
+				t.Fatalf("empty value in %+v", st)
+			}
+			if !strings.Contains(text, v) && v != self && !(st.Kind == KindDate && reResolved.MatchString(v)) {
+				t.Fatalf("value %q is neither in %q, nor a resolved date, nor the speaker", v, text)
+			}
+			if st.Key == "" || st.Rule == "" {
+				t.Fatalf("statement without key or rule: %+v", st)
+			}
+		}
+	})
+}

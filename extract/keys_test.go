@@ -1,0 +1,79 @@
+package extract
+
+import "testing"
+
+func TestNormalizeKey(t *testing.T) {
+	tests := []struct{ in, entity, attr string }{
+		{"onboarding_deck.owner", "onboarding_deck", "owner"},
+		{"Onboarding Deck.Owner", "onboarding_deck", "owner"},
+		{"home_address", "", "address"},
+		{"addr", "", "address"},
+		{"current_address", "", "address"},
+		{"userPhoneNumber", "user", "phone"},
+		{"deck_owner", "deck", "owner"},
+		{"marketing_budget", "marketing", "budget"},
+		{"widget-price", "widget", "price"},
+		{"launch_due_date", "launch", "deadline"},
+		{"favourite_colours", "favourite_colour", ""},
+		{"", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			e, a := NormalizeKey(tc.in)
+			if e != tc.entity || a != tc.attr {
+				t.Errorf("NormalizeKey(%q) = (%q, %q), want (%q, %q)", tc.in, e, a, tc.entity, tc.attr)
+			}
+		})
+	}
+}
+
+func TestStatementMatches(t *testing.T) {
+	address := Extract(Turn{Text: "I'm at 12 Elm Row now.", Speaker: "user", At: turnTime})
+	budget := Extract(Turn{Text: "The marketing budget was cut to $40k.", Speaker: "user", At: turnTime})
+	if len(address) != 1 || len(budget) != 1 {
+		t.Fatalf("setup: address %+v, budget %+v", address, budget)
+	}
+	tests := []struct {
+		st   Statement
+		key  string
+		want bool
+	}{
+		{address[0], "home_address", true},
+		{address[0], "addr", true},
+		{address[0], "user.address", true},
+		{address[0], "office_address", false},
+		{address[0], "email", false},
+		{budget[0], "marketing_budget", true},
+		{budget[0], "marketing.budget", true},
+		{budget[0], "travel_budget", false},
+		{budget[0], "budget", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.st.Key+"~"+tc.key, func(t *testing.T) {
+			if got := tc.st.Matches(tc.key); got != tc.want {
+				t.Errorf("%s.Matches(%q) = %v, want %v", tc.st.Key, tc.key, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestScope(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"Draft: the offsite is in Porto", ScopeDraft},
+		{"draft - budget $50k", ScopeDraft},
+		{"Hypothetically, the room holds 60.", ScopeHypothetical},
+		{"Suppose the launch slips to March.", ScopeHypothetical},
+		{"What if we move to Porto?", ScopeHypothetical},
+		{"Maybe Lisbon.", ScopeHypothetical},
+		{"12 Elm Row", ""},
+		{"Lisbon. If that changes we will say so.", ""},
+		{"The drafting table is in room 4", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := Scope(tc.text); got != tc.want {
+				t.Errorf("Scope(%q) = %q, want %q", tc.text, got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,908 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Rule is one extraction rule: a pattern read at the start of a clause and
+// the statement it builds.
+type Rule struct {
+	Name     string   // stable identifier, recorded in Statement.Rule
+	Kind     string   // the Kind* of what it usually yields ("" when typed by value)
+	Matches  string   // what it matches, in words
+	Examples []string // sentences it turns into statements
+
+	triggers []string // one of these must occur in the folded clause
+	also     []string // and, when set, one of these too
+	fp       bool     // the clause must open with the first person
+	list     bool     // only on an item of a "Status:" line
+	re       *regexp.Regexp
+	build    func(c *clause, m match) (Statement, bool)
+}
+
+// clause is one clause being read, with what the sentence around it said.
+type clause struct {
+	text        string // as said
+	low         string // folded
+	ascii       string // text with ASCII letters lower-cased: rules run on it
+	self        string // the speaker as a value: "user", "assistant" or a name
+	selfKey     string // the speaker as an entity
+	at          time.Time
+	topic       string // a normalised topic from "For the X, …", or ""
+	firstPerson bool   // the clause opens with I, we or let's
+	sentence    string
+}
+
+// match is a rule's submatches by group name. The rule ran on the clause
+// with ASCII letters lower-cased, so its offsets index the clause as said.
+type match struct {
+	re   *regexp.Regexp
+	idx  []int
+	text string
+}
+
+func (m match) get(name string) string {
+	i := m.re.SubexpIndex(name)
+	if i < 0 || 2*i+1 >= len(m.idx) || m.idx[2*i] < 0 {
+		return ""
+	}
+	return m.text[m.idx[2*i]:m.idx[2*i+1]]
+}
+
+// Pattern fragments, expanded by compile.
+var fragments = strings.NewReplacer(
+	"{NP}", `(?P<np>(?:[^\s,;:!?()]+ ){0,7}?[^\s,;:!?()]+)`,
+	"{OBJ}", `(?P<obj>(?:[^\s,;:!?()]+ ){0,5}?[^\s,;:!?()]+)`,
+	"{FP}", `(?P<fp>(?:i|we)(?:['’](?:m|re|ve|ll|d))?)`,
+	"{AUX}", `(?:(?:am|are|is|have|has|had|will|be|been|just|finally|recently|officially|now|also|actually|already|all|then|got|still|currently)\s+)*`,
+	"{ADV}", `(?:(?:now|actually|also|still|officially|finally|just|already|currently|really|then|recently|all|only)\s+)*`,
+	"{BE}", `(?:is|are|['’]s|['’]re|will be|['’]ll be|has been|have been|becomes|become|became|is going to be|are going to be|is now|are now)`,
+	"{PASS}", `(?:(?:is|are|was|were|has been|have been|got|will be|['’]s|just|now|officially|finally|actually|also|only)\s+)*`,
+	"{FROM}", `(?:from\s+[^,;]{1,40}?\s+)?`,
+	"{NUM}", `(?:\d[\d,.]*|[a-z]+(?:[ -][a-z]+)?)`,
+	"{VAL}", `(?P<val>.+)`,
+)
+
+// compile builds a rule pattern. Patterns are lower-case and run on the
+// clause with ASCII letters lower-cased (see asciiLower): case folding in
+// the regexp engine costs several times more.
+//
+// A pattern holding {FROM} ("moved from X to Y") compiles twice: without
+// the optional "from X" (the common, cheaper case) and, in fromVariant,
+// with it, used only when the clause says " from ".
+func compile(p string) *regexp.Regexp {
+	if !strings.Contains(p, "{FROM}") {
+		return regexp.MustCompile(`^` + fragments.Replace(p))
+	}
+	re := regexp.MustCompile(`^` + fragments.Replace(strings.ReplaceAll(p, "{FROM}", "")))
+	fromVariant[re] = regexp.MustCompile(`^` + fragments.Replace(p))
+	return re
+}
+
+// fromVariant maps a rule pattern to its variant with "from X" (see compile).
+var fromVariant = map[*regexp.Regexp]*regexp.Regexp{}
+
+// Rules is the documented rule set, in the order it is tried on a clause.
+// The first rule that yields a statement wins the clause.
+var Rules = []Rule{
+	{
+		Name: "progress-count", Kind: KindCount,
+		Matches:  "the speaker finished N of M things: <noun>.completed = N",
+		Examples: []string{"I've finished 14 of the 20 interviews.", "We have reviewed 7 out of 12 PRs"},
+		triggers: []string{" of "},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}(?P<verb>[a-z]+(?: through)?)\s+(?P<n>{NUM})\s+(?:out\s+)?of\s+(?:the\s+|my\s+|our\s+|all\s+|those\s+)?(?:(?P<total>{NUM})\s+)?(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)?)`),
+		build:    buildProgress,
+	},
+	{
+		Name: "progress-count-passive", Kind: KindCount,
+		Matches:  "N of M things are done: <noun>.completed = N",
+		Examples: []string{"14 of the 20 interviews are done."},
+		triggers: []string{" of "},
+		re:       compile(`(?:we're at\s+|we are at\s+|i'm at\s+|i am at\s+)?(?P<n>{NUM})\s+(?:out\s+)?of\s+(?:the\s+|my\s+|our\s+)?(?:(?P<total>{NUM})\s+)?(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)??)\s+(?:are|is|have been|has been|were)\s+(?:now\s+)?(?:done|finished|complete|completed|reviewed|booked|signed|sent|closed|fixed|migrated)`),
+		build:    buildProgress,
+	},
+	{
+		Name: "owner-takes-off-hands", Kind: KindOwnership,
+		Matches:  "X is taking Y off Z's hands: y.owner = X",
+		Examples: []string{"Jonas is taking the onboarding deck off Lena's hands."},
+		triggers: []string{" off "},
+		re:       compile(`{NP}\s+(?:is\s+|are\s+|['’]s\s+|will\s+|has\s+|have\s+|['’]ll\s+)?{ADV}(?:taking|took|takes|take|taken)\s+(?:over\s+)?{OBJ}\s+off\s+(?:of\s+)?\S+\s+hands`),
+		build:    buildOwner,
+	},
+	{
+		Name: "owner-verb", Kind: KindOwnership,
+		Matches:  "X owns / is responsible for / takes over / handles / leads Y: y.owner = X",
+		Examples: []string{"Lena owns the onboarding deck.", "Marco is now responsible for the vendor contracts", "I'm taking over the launch checklist"},
+		triggers: []string{"own", "responsib", "in charge", "over", "handl", "lead", "run", "manag", "picked up", "picking up", "inherit", "driv", "maintain", "on point"},
+		re:       compile(`{NP}\s+{AUX}(?:owns?|responsible for|in charge of|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
+		build:    buildOwner,
+	},
+	{
+		Name: "owner-role", Kind: KindOwnership,
+		Matches:  "X is the (new) lead / head / DRI of Y: y.owner = X",
+		Examples: []string{"Alex is the new tech lead for payments."},
+		triggers: []string{"lead", "dri", "manager", "point person", "head"},
+		re:       compile(`{NP}\s+{AUX}the\s+(?:new\s+)?(?:tech\s+)?(?:lead|dri|manager|point person|head)\s+(?:of|for|on)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
+		build:    buildOwner,
+	},
+	{
+		Name: "owner-passive", Kind: KindOwnership,
+		Matches:  "Y is owned by / assigned to / handed over to X: y.owner = X",
+		Examples: []string{"The vendor contract is now owned by Priya.", "The Q3 report was reassigned to Omar"},
+		triggers: []string{"owned", "handled", "run by", "led by", "managed", "assigned", "reassigned", "handed", "passed", "given", "transferred", "belong", "taken over"},
+		re:       compile(`{NP}\s+{PASS}(?:owned|handled|run|led|managed|assigned|reassigned|handed(?:\s+over|\s+off)?|passed(?:\s+over|\s+on)?|given|transferred|belongs|belong|taken over)\s+(?:by|to)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			return ownerOfNP(c, m.get("np"), m.get("val"))
+		},
+	},
+	{
+		Name: "owner-assign", Kind: KindOwnership,
+		Matches:  "someone assigned / handed Y to X: y.owner = X",
+		Examples: []string{"I handed the budget review over to Sam.", "We've reassigned the audit to Dana"},
+		triggers: []string{"assign", "reassign", "handed", "passed", "gave", "transferred", "delegat"},
+		also:     []string{" to "},
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?:assigned|reassigned|handed|passed|gave|transferred|delegated)\s+(?:over\s+|off\s+)?{OBJ}\s+(?:over\s+|off\s+|on\s+)?to\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			if !namedSubject(m.get("subj")) {
+				return Statement{}, false
+			}
+			return ownerOfNP(c, m.get("obj"), m.get("val"))
+		},
+	},
+	{
+		Name: "owner-replaces", Kind: KindOwnership,
+		Matches:  "X replaced / succeeded Z as owner (lead) of Y: y.owner = X",
+		Examples: []string{"Jonas replaced Lena as owner of the onboarding deck."},
+		triggers: []string{"replac", "succeed"},
+		also:     []string{" as "},
+		re:       compile(`{NP}\s+{AUX}(?:replaced|replaces|replacing|succeeded|succeeds|succeeding)\s+\S+(?:\s+\S+)?\s+as\s+(?:the\s+)?(?:new\s+)?(?:owner|lead|dri|manager|head|point person)\s+(?:of|for|on)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			return ownerOfNP(c, strings.TrimRight(m.get("val"), " .!"), m.get("np"))
+		},
+	},
+	{
+		Name: "self-move", Kind: KindLocation,
+		Matches:  "the speaker moved / is moving to P: user.address (a street address) or user.location",
+		Examples: []string{"I moved to 12 Elm Row.", "We're relocating to Lisbon in March", "i just moved into 4 Rue Cler"},
+		triggers: []string{"mov", "relocat", "settled"},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}(?:moved|moving|move|relocated|relocating|relocate|settled)\s+(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
+		build:    buildSelfPlace,
+	},
+	{
+		Name: "self-at", Kind: KindLocation,
+		Matches:  "the speaker lives / is (now) at or in P: user.address or user.location",
+		Examples: []string{"I'm at 12 Elm Row now.", "We live in Porto these days", "I am now based in Berlin"},
+		triggers: []string{" at ", " in "},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}(?:(?:live|living|lives|based|residing|reside|located|settled|staying)\s+)?(?:at|in)\s+{VAL}`),
+		build:    buildSelfPlace,
+	},
+	{
+		Name: "self-destination", Kind: KindLocation,
+		Matches:  "the speaker is flying / heading / travelling to P: user.destination",
+		Examples: []string{"I'm flying to Tokyo on Friday.", "We're heading to Oslo next week"},
+		triggers: []string{"flying", "heading", "travel", "driving", "going to", "off to", "fly "},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}(?:flying|heading|travell?ing|driving|going|off|fly|headed)\s+(?:back\s+|out\s+|over\s+)?to\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, ok := takePlace(m.get("val"))
+			if !ok {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "destination", v, KindLocation), true
+		},
+	},
+	{
+		Name: "flight", Kind: KindBooking,
+		Matches:  "a flight code after flight / flying / booked on: user.flight (or <np>.flight)",
+		Examples: []string{"My flight is now LH 1234.", "I'm booked on BA 287 instead"},
+		triggers: []string{"flight", "flying", "booked on", "rebooked"},
+		re:       compile(`(?:(?P<np>(?:my|our|the|[^\s,;:]+['’]s)(?: [^\s,;:]+){0,2}? flight(?: number)?)\s+{BE}\s+{ADV}|{FP}\s+{AUX}(?:flying|booked|rebooked|on)\s+(?:on\s+)?(?:flight\s+)?)(?P<val>.+)`),
+		build: func(c *clause, m match) (Statement, bool) {
+			fm := reFlight.FindStringSubmatchIndex(m.get("val"))
+			if fm == nil || fm[0] > 12 {
+				return Statement{}, false
+			}
+			v := m.get("val")[fm[0]:fm[1]]
+			ent := c.selfKey
+			if np := m.get("np"); np != "" {
+				s, ok := normNP(np, c.selfKey)
+				if !ok {
+					return Statement{}, false
+				}
+				ent = s.entity
+			}
+			return c.statement(ent, "flight", v, KindBooking), true
+		},
+	},
+	{
+		Name: "price-verb", Kind: KindAmount,
+		Matches:  "Y costs / is priced at / sells for M: y.price",
+		Examples: []string{"The widget now costs $12.", "the gadget is priced at €9.50"},
+		triggers: []string{"cost", "priced", "sell", "go for", "goes for", "retail", "listed"},
+		re:       compile(`{NP}\s+{ADV}(?:costs|cost|will cost|now costs|is priced at|are priced at|sells for|sell for|goes for|go for|retails for|retail for|is listed at|are listed at)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			v, ok2 := takeMoney(m.get("val"))
+			if !ok || !ok2 {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, "price", v, KindAmount), true
+		},
+	},
+	{
+		Name: "capacity-verb", Kind: KindAmount,
+		Matches:  "Y holds / seats / fits N: y.capacity",
+		Examples: []string{"The room holds 40.", "the van seats nine people"},
+		triggers: []string{"hold", "seat", "fit", "take", "accommodat", "sleep", "room for", "space for", "capacity for"},
+		re:       compile(`{NP}\s+{ADV}(?:holds|hold|seats|seat|fits|fit|can hold|can seat|can fit|takes|accommodates|can accommodate|sleeps|has room for|has space for|has capacity for)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			v, ok2 := takeNum(m.get("val"))
+			if !ok || !ok2 {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, "capacity", v, KindAmount), true
+		},
+	},
+	{
+		Name: "change-to", Kind: "",
+		Matches:  "Y was cut / raised / set / changed to V, or went from X to V: typed by V (amount, date, place, choice)",
+		Examples: []string{"The marketing budget was cut to $40k.", "The price went from $10 to $12"},
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "capp", "adjust", "updat", "went", "goes", "rose", "fell", "came", "going", "coming"},
+		also:     []string{" to ", " until ", " till ", " for ", " at "},
+		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?{FROM}to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|going|came|coming) (?:up|down)|rose|fell)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
+		Name: "move-to", Kind: "",
+		Matches:  "Y was moved / pushed / postponed / rescheduled / switched to V: typed by V (date, place, choice)",
+		Examples: []string{"The launch got pushed to December 4th", "The offsite moved to Porto", "The meeting moved from Tuesday to Thursday"},
+		triggers: []string{"mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "switch", "schedul", "booked", "extend", "confirm"},
+		also:     []string{" to ", " until ", " till ", " for ", " at "},
+		re:       compile(`{NP}\s+{PASS}(?:mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
+		Name: "change-to-active", Kind: "",
+		Matches:  "the speaker (or a named person) moved / pushed / cut Y to V: typed by V",
+		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k"},
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "going", "coming"},
+		also:     []string{" to ", " until ", " till ", " for "},
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("obj"), c.selfKey)
+			if !ok || !namedSubject(m.get("subj")) {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
+		Name: "upgrade-to-active", Kind: KindChoice,
+		Matches:  "the speaker upgraded / migrated / renamed Y to V: y.version (upgrades) or y.choice",
+		Examples: []string{"We upgraded the cluster to Kubernetes 1.31.", "We migrated the auth service to Go"},
+		triggers: []string{"upgrad", "downgrad", "migrat", "renam"},
+		also:     []string{" to "},
+		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>upgraded|downgraded|migrated|renamed)\s+{OBJ}\s+{FROM}to\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("obj"), c.selfKey)
+			if !ok || !namedSubject(m.get("subj")) {
+				return Statement{}, false
+			}
+			v, ok := takeChoice(m.get("val"))
+			attr := "choice"
+			if strings.HasSuffix(fold(m.get("verb")), "graded") {
+				attr = "version"
+			}
+			return c.statement(s.entity, attr, v, KindChoice), ok
+		},
+	},
+	{
+		Name: "date-verb", Kind: KindDate,
+		Matches:  "Y starts / ends / launches / ships / is due D: y.start, y.end, y.date or y.deadline",
+		Examples: []string{"The offsite starts on March 3rd.", "The report is due Friday", "v2 ships next Tuesday"},
+		triggers: []string{"start", "begin", "kick", "end", "finish", "wrap", "launch", "ship", "live", "land", "open", "close", "due", "expir", "happen", "take place", "takes place", "depart", "leav", "arriv", "run"},
+		re:       compile(`{NP}\s+{AUX}(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till))\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			v, ok2 := takeDate(m.get("val"), c.at)
+			if !ok || !ok2 {
+				return Statement{}, false
+			}
+			attr := verbAttribute(fold(m.get("verb")))
+			ent := s.entity
+			switch {
+			case s.attr == "deadline":
+				attr = "deadline"
+			case s.attr != "" && !isDateAttr(s.attr):
+				ent += "_" + s.attr // "our flight to Rome leaves" → rome_flight
+			}
+			return c.statement(ent, attr, v, KindDate), true
+		},
+	},
+	{
+		Name: "copula-place-or-date", Kind: "",
+		Matches:  "Y is in / at / on / due / scheduled for V: y.location (a place) or y.date (a date)",
+		Examples: []string{"The offsite is in Lisbon.", "The review is on Thursday at 3pm", "the launch party is on Dec 4"},
+		triggers: []string{" in ", " at ", " on ", " for ", " due", " by ", " until "},
+		also:     []string{" is ", " are ", "'s ", "'re ", "’s ", "’re ", " be ", " been ", " become"},
+		re:       compile(`{NP}\s+{BE}\s+{ADV}(?:(?:located|held|happening|taking place|based|hosted|moving|relocating|being held|due|scheduled|set|planned|booked|slated|penciled|pencilled|confirmed|fixed|now)\s+)*(?P<prep>in|at|on|for|by|until)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			val := m.get("val")
+			dateText := val
+			if fold(m.get("prep")) == "in" {
+				dateText = "in " + val
+			}
+			if v, ok := takeDate(dateText, c.at); ok {
+				attr := s.attr
+				if attr == "" || !isDateAttr(attr) {
+					if s.attr != "" {
+						return Statement{}, false
+					}
+					attr = "date"
+					if !reDateWord.MatchString(v) && !strings.Contains(v, "-") {
+						attr = "time"
+					}
+				}
+				return c.statement(s.entity, attr, v, KindDate), true
+			}
+			if p := fold(m.get("prep")); p == "in" || p == "at" {
+				if v, ok := takePlace(val); ok {
+					attr := s.attr
+					if attr == "" {
+						attr = "location"
+					} else if !isPlaceAttr(attr) {
+						return Statement{}, false
+					}
+					return c.statement(s.entity, attr, v, KindLocation), true
+				}
+			}
+			return Statement{}, false
+		},
+	},
+	{
+		Name: "progress-status", Kind: KindStatus,
+		Matches:  "Y is done / live / blocked / cancelled / on hold …: y.status",
+		Examples: []string{"The migration is done.", "the API redesign is now blocked", "Phase 2 has been cancelled"},
+		triggers: []string{"done", "finish", "complet", "live", "ship", "merge", "deploy", "release", "launch", "block", "hold", "cancel", "called off", "pause", "progress", "underway", "under way", "review", "approv", "resolv", "closed", "fixed", "ready", "booked", "confirm", "signed", "submit", "paid", "overdue", "postpon", "delay", "finali", "wrapped", "sorted", "running", "broken", "track", "schedule", "risk", "sold out", "reopen", "rolled back", "revert", "start", "stock", "available", "sent", "green", "red", "down", "off", "enabl", "disabl", "activ", "inactiv", "archiv", "deprecat", "froz", "unfroz"},
+		re:       compile(`{NP}\s+(?:(?:is|are|['’]s|['’]re|has been|have been|was|were|got|just|now|officially|finally|all|fully|actually|also)\s+)+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok || s.attr != "" && s.attr != "status" {
+				return Statement{}, false
+			}
+			v, ok := takeStatus(m.get("val"))
+			if !ok || !endsNear(m.get("val"), v) {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, "status", v, KindStatus), true
+		},
+	},
+	{
+		Name: "status-active", Kind: KindStatus,
+		Matches:  "the speaker finished / shipped / cancelled Y: y.status = the verb",
+		Examples: []string{"We shipped the mobile app.", "I finally finished the tax return"},
+		triggers: []string{"finish", "complet", "ship", "merge", "deploy", "cancel", "closed", "launch", "submit", "paid", "signed", "wrapped", "sent", "fixed", "resolv", "releas", "approv", "finali", "called off", "paused"},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}(?P<val>finished|completed|shipped|merged|deployed|cancell?ed|closed|launched|submitted|paid|signed|wrapped up|sent|fixed|resolved|released|approved|finali[sz]ed|called off|paused)\s+(?:off\s+|up\s+|out\s+)?{OBJ}(?P<rest>(?:\s+(?:today|yesterday|this\s+\w+|last\s+night|just\s+now|now|earlier(?:\s+today)?|on\s+time|early))?)\s*[.!]?$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("obj"), c.selfKey)
+			if !ok || s.attr != "" || reNum.MatchString(m.get("obj")) {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, "status", m.get("val"), KindStatus), true
+		},
+	},
+	{
+		Name: "status-intransitive", Kind: KindStatus,
+		Matches:  "Y shipped / launched / went live / finished.: y.status = the verb",
+		Examples: []string{"The beta launched today.", "The migration finished"},
+		triggers: []string{"shipped", "launched", "landed", "live", "finished", "completed", "wrapped", "started", "begun", "kicked off", "closed", "merged", "failed", "passed", "succeeded", "ended", "shut down", "sold out"},
+		re:       compile(`{NP}\s+{ADV}(?:(?:has|have)\s+)?(?P<val>shipped|launched|landed|gone live|went live|finished|completed|wrapped up|started|begun|kicked off|closed|merged|failed|passed|succeeded|ended|shut down|sold out)(?:\s+(?:today|yesterday|this\s+\w+|last\s+night|just\s+now|now|earlier(?:\s+today)?|on\s+time|early))?\s*[.!]?$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok || s.attr != "" {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, "status", m.get("val"), KindStatus), true
+		},
+	},
+	{
+		Name: "choice-going-with", Kind: KindChoice,
+		Matches:  "we're going with / let's go with / we picked / we settled on X: <topic>.choice",
+		Examples: []string{"We're going with Bellini's for the team dinner.", "Let's go with plan B.", "For the caterer, we picked Café Lumière"},
+		triggers: []string{"going with", "go with", "went with", "gone with", "decided", "settled", "picked", "chose", "chosen", "selected", "opted", "using", "use", "switched", "switching", "landed on", "ended up", "went for", "going for", "locked in", "signed with", "hired", "sticking with", "book"},
+		re:       compile(`(?:{FP}\s+{AUX}|let['’]?s\s+|lets\s+)?{ADV}(?:(?:going to |decided to |ended up )?(?:go|going|went|gone) with|decided (?:on|to use)|settled on|picked|chose|chosen|selected|opted for|using|use|switch(?:ed|ing) to|landed on|ended up with|(?:went|going) for|locked in|signed with|hired|sticking with|booked)\s+{VAL}`),
+		build:    buildChoice,
+	},
+	{
+		Name: "choice-is-pick", Kind: KindChoice,
+		Matches:  "X is the pick / our choice / the winner (for Y): <y>.choice",
+		Examples: []string{"Bellini's is the pick.", "Postgres is our choice for the datastore"},
+		triggers: []string{" the ", " our ", " my "},
+		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?:the|our|my)\s+(?:final\s+|new\s+|clear\s+|top\s+)?(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+)(?:\s+(?:for|of)\s+(?P<topic>[^,;.!?]+))?(?:\s+now)?\s*[.!]?$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, ok := takeChoice(m.get("val"))
+			if !ok {
+				return Statement{}, false
+			}
+			ent := c.topic
+			switch h := fold(m.get("head")); h {
+			case "pick", "choice", "winner", "decision", "selection", "go-to":
+			default:
+				if !choiceHeads[h] {
+					return Statement{}, false
+				}
+				ent = h // "Node 20 is our runtime" → runtime.choice
+			}
+			if t := m.get("topic"); t != "" {
+				s, ok := normNP(t, c.selfKey)
+				if !ok {
+					return Statement{}, false
+				}
+				ent = s.entity
+			}
+			return c.statement(ent, "choice", v, KindChoice), true
+		},
+	},
+	{
+		Name: "count-have", Kind: KindCount,
+		Matches:  "we have / there are N things: <noun>.count",
+		Examples: []string{"We now have 12 confirmed guests.", "There are 35 people signed up"},
+		triggers: []string{"have", "there", "got"},
+		re:       compile(`(?:{FP}\s+{AUX}(?:have|['’]ve got|got|now have)|there\s+(?:are|is|['’]re)|there['’]s)\s+{ADV}(?P<n>{NUM})\s+(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)??)(?:\s+(?:signed up|confirmed|registered|booked|coming|attending|in total|total|so far|now|left|remaining))?\s*[.!]?$`),
+		build:    buildCountHave,
+	},
+	{
+		Name: "contact-email", Kind: KindContact,
+		Matches:  "an email address said as the speaker's or a named person's: <who>.email",
+		Examples: []string{"My new email is ana.lima@example.org.", "Reach me at jo@corp.io from now on", "Priya's email is priya@x.dev"},
+		triggers: []string{"@"},
+		re:       regexp.MustCompile(`^(?:(?P<np>(?:my|our|your|[\p{L}'’]+['’]s)(?:\s+[\p{L}-]+){0,2}?\s+(?:e-?mail)(?:\s+address)?)\s+(?:is|['’]s|has changed to|changed to|is now)\s+|.*?\b(?:e-?mail|reach|contact|ping|write to|find)\s+(?P<me>me|us)\s+(?:at|on|via)\s+)(?:now\s+)?(?P<val>` + emailPat + `)`),
+		build:    buildContact("email"),
+	},
+	{
+		Name: "contact-phone", Kind: KindContact,
+		Matches:  "a phone number said as the speaker's or a named person's: <who>.phone",
+		Examples: []string{"My phone number is +44 20 7946 0958.", "Call me on 555-0142 instead"},
+		triggers: []string{"phone", "number", "cell", "mobile", "call", "text", "reach"},
+		re:       regexp.MustCompile(`^(?:(?P<np>(?:my|our|your|[\p{L}'’]+['’]s)(?:\s+[\p{L}-]+){0,2}?\s+(?:phone|phone number|number|cell|cell number|mobile|mobile number))\s+(?:is|['’]s|has changed to|changed to|is now)\s+|.*?\b(?:call|text|reach|ring)\s+(?P<me>me|us)\s+(?:at|on)\s+)(?:now\s+)?(?P<val>` + phonePat + `)`),
+		build:    buildContact("phone"),
+	},
+	{
+		Name: "status-item", Kind: KindStatus,
+		Matches:  "an item of a \"Status:\" line: Y done / blocked / in progress: y.status",
+		Examples: []string{"Status: API migration done, billing migration blocked on legal, search revamp in progress."},
+		list:     true,
+		re:       compile(`{NP}\s+(?P<val>(?:` + statusWords + `)\b.*)`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok || s.attr != "" {
+				return Statement{}, false
+			}
+			val := m.get("val")
+			v, ok := takeStatus(val)
+			if !ok || !endsNear(val, v) && !(v == "blocked" && strings.HasPrefix(fold(val), "blocked on ")) {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, "status", v, KindStatus), true
+		},
+	},
+	{
+		Name: "copula", Kind: "",
+		Matches:  "Y('s attribute) is V when Y names an attribute (owner, address, budget, deadline, venue, caterer, …) or V is typed: typed by the attribute",
+		Examples: []string{"The owner of the onboarding deck is Jonas.", "My address is 12 Elm Row", "The marketing budget is now $40k", "The caterer is Bellini's"},
+		triggers: []string{" is ", " are ", "'s ", "'re ", "’s ", "’re ", " be ", " been ", " become"},
+		re:       compile(`{NP}\s+{BE}\s+{ADV}{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), false)
+		},
+	},
+}
+
+// lower reports a clause written without capitals, where a name may be
+// lower case ("jonas owns the deck").
+func (c *clause) lower() bool { return c.text == strings.ToLower(c.text) }
+
+// statement builds a statement for this clause.
+func (c *clause) statement(entity, attr, value, kind string) Statement {
+	key := attr
+	if entity != "" {
+		key = entity + "." + attr
+	}
+	return Statement{Entity: entity, Attribute: attr, Key: key, Value: value, Kind: kind, Sentence: c.sentence}
+}
+
+var placeAttrs = map[string]bool{"address": true, "location": true, "venue": true, "destination": true, "city": true, "hotel": true}
+var dateAttrs = map[string]bool{"date": true, "deadline": true, "time": true, "start": true, "end": true}
+var moneyAttrs = map[string]bool{"price": true, "budget": true, "rent": true, "salary": true, "rate": true}
+var countAttrs = map[string]bool{"capacity": true, "headcount": true, "count": true, "total": true, "limit": true, "quota": true, "cap": true, "threshold": true, "timeout": true, "target": true, "goal": true, "dose": true}
+
+func isPlaceAttr(a string) bool { return placeAttrs[a] }
+func isDateAttr(a string) bool  { return dateAttrs[a] }
+
+// choiceHeads are nouns whose value is a chosen thing.
+var choiceHeads = map[string]bool{
+	"caterer": true, "vendor": true, "venue": true, "hotel": true, "restaurant": true,
+	"supplier": true, "provider": true, "framework": true, "database": true, "db": true,
+	"tool": true, "stack": true, "platform": true, "language": true, "color": true,
+	"colour": true, "theme": true, "plan": true, "pick": true, "choice": true,
+	"winner": true, "decision": true, "contractor": true, "agency": true,
+	"photographer": true, "dj": true, "band": true, "florist": true, "airline": true,
+	"bank": true, "design": true, "logo": true, "font": true, "library": true,
+	"host": true, "cms": true, "crm": true, "model": true, "laptop": true, "car": true,
+	"approach": true, "strategy": true, "name": true, "title": true, "format": true,
+	"carrier": true, "dentist": true, "doctor": true, "school": true, "gym": true,
+	"backend": true, "frontend": true, "runtime": true, "editor": true, "ide": true,
+	"cloud": true, "region": true, "partner": true, "sponsor": true, "speaker": true,
+	"landlord": true, "pediatrician": true, "lawyer": true, "accountant": true,
+	"therapist": true, "coach": true, "tutor": true, "trainer": true, "babysitter": true,
+	"nanny": true, "plumber": true, "electrician": true, "mechanic": true, "vet": true,
+	"realtor": true, "agent": true, "advisor": true, "mentor": true,
+	"keynote": true, "branch": true, "version": true, "zone": true, "image": true,
+	"tag": true, "tier": true, "package": true, "edition": true, "instance": true,
+	"os": true, "distro": true, "browser": true, "menu": true, "cake": true, "flavor": true, "flavour": true,
+}
+
+// typed reads V for subject s, choosing the kind from s's attribute word,
+// then from V's shape. changed is true after a change verb ("moved to").
+func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
+	attr := s.attr
+	head := attr
+	if head == "" {
+		head = s.head
+	}
+	switch {
+	case head == "owner":
+		if s.attr == "" {
+			return Statement{}, false // "the owner is happy": owner of what?
+		}
+		return ownerStatement(c, s.entity, val)
+	case roleNouns[attr]:
+		if progressive(val) {
+			return Statement{}, false
+		}
+		if v, ok := takeWho(val, c.self, c.lower()); ok {
+			return c.statement(s.entity, attr, v, KindPerson), true
+		}
+		return Statement{}, false
+	case placeAttrs[head]:
+		if v, ok := takePlace(val); ok {
+			if attr == "" {
+				attr = "location"
+				if reAddress.MatchString(v) || head == "address" {
+					attr = "address"
+				}
+			}
+			return c.statement(s.entity, attr, v, KindLocation), true
+		}
+		if v, ok := takeChoice(val); ok && head == "venue" {
+			return c.statement(s.entity, orDefault(attr, "choice"), v, KindChoice), true
+		}
+		return Statement{}, false
+	case moneyAttrs[head]:
+		if v, ok := takeMoney(val); ok {
+			return c.statement(s.entity, orDefault(attr, "amount"), v, KindAmount), true
+		}
+		return Statement{}, false
+	case countAttrs[head]:
+		if v, ok := takeNum(val); ok {
+			kind, def := KindAmount, "amount"
+			if head == "headcount" || head == "count" || head == "total" {
+				kind, def = KindCount, "count"
+			}
+			return c.statement(s.entity, orDefault(attr, def), v, kind), true
+		}
+		return Statement{}, false
+	case dateAttrs[head]:
+		if v, ok := takeDate(val, c.at); ok {
+			return c.statement(s.entity, orDefault(attr, "date"), v, KindDate), true
+		}
+		return Statement{}, false
+	case head == "email":
+		if m := reEmail.FindStringIndex(val); m != nil && m[0] < 8 {
+			return c.statement(s.entity, "email", val[m[0]:m[1]], KindContact), true
+		}
+		return Statement{}, false
+	case head == "phone":
+		if m := rePhone.FindStringIndex(val); m != nil && m[0] < 8 {
+			return c.statement(s.entity, "phone", strings.TrimSpace(val[m[0]:m[1]]), KindContact), true
+		}
+		return Statement{}, false
+	case head == "flight":
+		if m := reFlight.FindStringIndex(val); m != nil && m[0] < 8 {
+			return c.statement(s.entity, "flight", val[m[0]:m[1]], KindBooking), true
+		}
+		return Statement{}, false
+	case head == "status":
+		if v, ok := takeStatus(val); ok {
+			return c.statement(s.entity, "status", v, KindStatus), true
+		}
+		return Statement{}, false
+	case attr != "":
+		// An attribute word typed by its value only ("the vendor is Acme").
+		if v, ok := takeChoice(val); ok {
+			return c.statement(s.entity, attr, v, KindChoice), true
+		}
+		return Statement{}, false
+	case choiceHeads[head]:
+		if _, st := takeStatus(val); st || progressive(val) {
+			return Statement{}, false
+		}
+		if v, ok := takeChoice(val); ok {
+			return c.statement(s.entity, "choice", v, KindChoice), true
+		}
+		return Statement{}, false
+	}
+	// No attribute word: type by the value's shape.
+	if v, ok := takeMoney(val); ok {
+		return c.statement(s.entity, "amount", v, KindAmount), true
+	}
+	if v, at, ok := takeDateAt(val, c.at); ok && (changed || at == 0) {
+		attr := "date"
+		if !reResolved.MatchString(v) {
+			attr = "time"
+		}
+		return c.statement(s.entity, attr, v, KindDate), true
+	}
+	if changed {
+		if v, ok := takePlace(val); ok {
+			return c.statement(s.entity, "location", v, KindLocation), true
+		}
+		if v, ok := takeNum(val); ok {
+			return c.statement(s.entity, "amount", v, KindAmount), true
+		}
+	}
+	return Statement{}, false
+}
+
+// progressive reports a value that opens with a verb in -ing ("coming on
+// Thursday"): the copula was an auxiliary, not a choice.
+func progressive(val string) bool {
+	w := firstWord(strings.TrimSpace(val))
+	return len(w) > 4 && strings.HasSuffix(w, "ing") && w == strings.ToLower(w)
+}
+
+func orDefault(a, d string) string {
+	if a == "" {
+		return d
+	}
+	return a
+}
+
+// reOrdinalOption is a choice that only points at a list ("the second
+// option", "the other one").
+var reOrdinalOption = regexp.MustCompile(`^(?:the\s+)?(?:first|second|third|fourth|last|other|latter|former|cheaper|bigger|smaller|same|\w+est)\s+(?:option|one|choice|proposal)\b`)
+
+// vagueChoice words open a choice that names nothing ("what we discussed").
+var vagueChoice = map[string]bool{
+	"up": true, "it": true, "that": true, "this": true, "what": true, "whatever": true,
+	"whichever": true, "something": true, "anything": true, "one": true, "either": true,
+	"both": true, "them": true, "those": true, "these": true, "him": true, "her": true,
+}
+
+// objStop words cannot open an owned thing ("Jonas runs every morning").
+var objStop = map[string]bool{
+	"every": true, "each": true, "daily": true, "weekly": true, "late": true, "early": true,
+	"fast": true, "smoothly": true, "well": true, "out": true, "away": true, "home": true,
+	"today": true, "tomorrow": true, "around": true, "behind": true, "ahead": true, "low": true,
+	"high": true, "into": true, "things": true, "everything": true, "it": true, "that": true,
+}
+
+// prepositions cannot open an object noun phrase.
+var prepositions = map[string]bool{
+	"to": true, "until": true, "at": true, "in": true, "on": true, "with": true,
+	"for": true, "from": true, "by": true, "into": true, "through": true, "till": true,
+	"over": true, "under": true, "about": true, "around": true, "after": true, "before": true,
+}
+
+// ownerStatement builds <entity>.owner = who; entity is normalised.
+func ownerStatement(c *clause, entity, who string) (Statement, bool) {
+	v, ok := takeWho(who, c.self, c.lower())
+	if !ok || entity == "" {
+		return Statement{}, false
+	}
+	return c.statement(entity, "owner", v, KindOwnership), true
+}
+
+// ownerOfNP builds <np>.owner = who from a noun phrase as said.
+func ownerOfNP(c *clause, np, who string) (Statement, bool) {
+	s, ok := normNP(np, c.selfKey)
+	if !ok {
+		return Statement{}, false
+	}
+	return ownerStatement(c, s.entity, who)
+}
+
+func buildOwner(c *clause, m match) (Statement, bool) {
+	obj := m.get("obj")
+	if fw := fold(firstWord(obj)); prepositions[fw] || objStop[fw] {
+		return Statement{}, false
+	}
+	s, ok := normNP(obj, c.selfKey)
+	if !ok {
+		return Statement{}, false
+	}
+	return ownerStatement(c, s.entity, m.get("np"))
+}
+
+// progressVerbs are what the speaker did to N of M things.
+var progressVerbs = map[string]bool{}
+
+func init() {
+	for _, v := range strings.Fields("finished done completed interviewed read written wrote reviewed sent processed graded called visited run ran watched submitted closed fixed migrated tested onboarded hired filled booked paid answered signed got gotten gone went checked contacted scheduled shipped translated edited drafted") {
+		progressVerbs[v] = true
+	}
+}
+
+// isNumber reports a whole number as said ("14", "1,200", "forty").
+func isNumber(s string) bool {
+	return s != "" && reNum.FindString(s) == s
+}
+
+func buildProgress(c *clause, m match) (Statement, bool) {
+	if v := m.get("verb"); v != "" && !progressVerbs[strings.Fields(fold(v))[0]] {
+		return Statement{}, false
+	}
+	if !isNumber(strings.TrimRight(m.get("n"), ",.")) {
+		return Statement{}, false
+	}
+	noun := fold(m.get("noun"))
+	if t := m.get("total"); t != "" && !isNumber(t) {
+		noun = fold(t) + " " + noun
+	}
+	ws := words(noun)
+	for i, w := range ws {
+		switch w {
+		case "so", "today", "now", "this", "already", "and", "for", "in", "on", "at", "by", "yet", "i", "we":
+			ws = ws[:i]
+		}
+		if i >= len(ws) {
+			break
+		}
+	}
+	if len(ws) == 0 {
+		return Statement{}, false
+	}
+	return c.statement(joinKey(ws), "completed", strings.TrimRight(m.get("n"), ",."), KindCount), true
+}
+
+func buildCountHave(c *clause, m match) (Statement, bool) {
+	if !isNumber(strings.TrimRight(m.get("n"), ",.")) {
+		return Statement{}, false
+	}
+	ws := words(fold(m.get("noun")))
+	if len(ws) == 0 || pronouns[ws[0]] {
+		return Statement{}, false
+	}
+	for _, w := range ws {
+		if dateAttrs[w] || w == "days" || w == "weeks" || w == "hours" || w == "minutes" || w == "years" || w == "months" {
+			return Statement{}, false
+		}
+	}
+	return c.statement(joinKey(ws), "count", strings.TrimRight(m.get("n"), ",."), KindCount), true
+}
+
+func buildSelfPlace(c *clause, m match) (Statement, bool) {
+	v, ok := takePlace(m.get("val"))
+	if !ok {
+		return Statement{}, false
+	}
+	attr := "location"
+	if reAddress.MatchString(v) {
+		attr = "address"
+	}
+	return c.statement(c.selfKey, attr, v, KindLocation), true
+}
+
+func buildChoice(c *clause, m match) (Statement, bool) {
+	val := m.get("val")
+	topic := c.topic
+	lowVal := fold(val)
+	// "… for the team dinner" / "… as the caterer" names the topic.
+	for _, sep := range []string{" for ", " as "} {
+		if i := strings.Index(lowVal, sep); i > 0 {
+			t := strings.TrimRight(val[i+len(sep):], " .!,;")
+			if s, ok := normNP(t, c.selfKey); ok && len(strings.Fields(t)) <= 4 && !hasDateCue(t) {
+				topic = s.entity
+			}
+			break
+		}
+	}
+	if fw := firstWord(lowVal); vagueChoice[fw] || lowVal == "the flow" || strings.HasPrefix(lowVal, "the flow ") || reOrdinalOption.MatchString(lowVal) {
+		return Statement{}, false
+	}
+	v, ok := takeChoice(val)
+	if !ok {
+		return Statement{}, false
+	}
+	return c.statement(topic, "choice", v, KindChoice), true
+}
+
+func buildContact(attr string) func(c *clause, m match) (Statement, bool) {
+	return func(c *clause, m match) (Statement, bool) {
+		ent := c.selfKey
+		if np := m.get("np"); np != "" {
+			s, ok := normNP(np, c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			ent = s.entity
+		}
+		return c.statement(ent, attr, strings.TrimSpace(m.get("val")), KindContact), true
+	}
+}
+
+// namedSubject accepts a subject said as a capitalised name (or none, when
+// the first person matched instead).
+func namedSubject(s string) bool {
+	if s == "" {
+		return true
+	}
+	r := []rune(s)
+	return unicode.IsUpper(r[0]) && !personal[fold(s)]
+}
+
+// verbAttribute names the date a verb sets.
+func verbAttribute(v string) string {
+	switch {
+	case strings.HasPrefix(v, "start"), strings.HasPrefix(v, "begin"), strings.HasPrefix(v, "kick"), strings.HasPrefix(v, "open"):
+		return "start"
+	case strings.HasPrefix(v, "end"), strings.HasPrefix(v, "finish"), strings.HasPrefix(v, "wrap"), strings.HasPrefix(v, "close"), strings.HasPrefix(v, "expire"), strings.HasPrefix(v, "runs"):
+		return "end"
+	case strings.Contains(v, "due"):
+		return "deadline"
+	case strings.HasPrefix(v, "depart"), strings.HasPrefix(v, "leave"):
+		return "departure"
+	case strings.HasPrefix(v, "arrive"), strings.HasPrefix(v, "land"):
+		return "arrival"
+	}
+	return "date"
+}
+
+// endsNear reports that the status word closes its clause (allowing a
+// trailing time word), so "the launch is done with QA signing off" is not
+// read as a bare status.
+func endsNear(val, status string) bool {
+	i := strings.Index(fold(val), fold(status))
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimSpace(fold(val[i+len(status):]))
+	rest = strings.TrimRight(rest, ".! ")
+	if rest == "" {
+		return true
+	}
+	for _, w := range []string{"now", "today", "yesterday", "as of today", "already", "at last", "finally", "for now", "again", "too", "as well", "this week", "this morning", "last night", "as of now"} {
+		if rest == w {
+			return true
+		}
+	}
+	return false
+}

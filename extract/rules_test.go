@@ -1,0 +1,200 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRuleExamples checks that every documented example yields a statement
+// from the rule that documents it.
+func TestRuleExamples(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Rules {
+		if seen[r.Name] {
+			t.Errorf("rule name %q used twice", r.Name)
+		}
+		seen[r.Name] = true
+		if r.Matches == "" || len(r.Examples) == 0 {
+			t.Errorf("rule %s: want Matches and Examples documented", r.Name)
+		}
+		for _, ex := range r.Examples {
+			t.Run(r.Name+"/"+ex, func(t *testing.T) {
+				got := Extract(Turn{Text: ex, Speaker: "user", At: turnTime})
+				for _, st := range got {
+					if st.Rule == r.Name {
+						return
+					}
+				}
+				t.Errorf("Extract(%q) = %+v, want a statement from rule %s", ex, got, r.Name)
+			})
+		}
+	}
+}
+
+// TestAnalyzeReasons checks the refusal reasons and per-sentence scope.
+func TestAnalyzeReasons(t *testing.T) {
+	tests := []struct {
+		name    string
+		text    string
+		speaker string
+		want    []string // keys extracted, in order
+		reasons []string // skip reasons, in order
+	}{
+		{"maybe scoped to its sentence", "Maybe we'll grab lunch. The offsite is in Lisbon.", "user", []string{"offsite.location"}, []string{ReasonHypothetical}},
+		{"might scoped to its clause", "The room holds 40, but we might need more chairs.", "user", []string{"room.capacity"}, []string{ReasonHypothetical}},
+		{"heading then assertion", "## Venue\nThe venue is the Grand Hotel.", "user", []string{"venue.location"}, []string{ReasonHeading}},
+		{"topic-only list item", "- Venue\n- Budget", "user", nil, []string{ReasonListItem, ReasonListItem}},
+		{"question", "Is the offsite in Lisbon?", "user", nil, []string{ReasonQuestion}},
+		{"negated", "We are not moving the offsite.", "user", nil, []string{ReasonNegated}},
+		{"declined", "Priya proposed Bellini's, but we said no.", "user", nil, []string{ReasonDeclined}},
+		{"proposal", "Tom suggested moving the offsite to Porto.", "user", nil, []string{ReasonProposal}},
+		{"past", "Two years ago the launch slipped.", "user", nil, []string{ReasonPast}},
+		{"other subject", "My sister moved her appointment to Friday.", "user", nil, []string{ReasonOtherSubject}},
+		{"draft", "Draft: the offsite is in Porto.", "user", nil, []string{ReasonDraft}},
+		{"suggestion", "I'd recommend Bellini's for the dinner.", "assistant", nil, []string{ReasonSuggestion}},
+		{"code block", "```\nthe offsite is in Porto\n```", "user", nil, []string{ReasonHeading}},
+		{"hearsay", "Apparently the budget was cut to $30k.", "user", nil, []string{ReasonHearsay}},
+		{"two statements", "Jonas owns the deck; the deadline is Friday.", "user", []string{"deck.owner", "deadline.date"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Analyze(Turn{Text: tc.text, Speaker: tc.speaker, At: turnTime})
+			var keys, reasons []string
+			for _, st := range res.Statements {
+				keys = append(keys, st.Key)
+			}
+			for _, sk := range res.Skipped {
+				reasons = append(reasons, sk.Reason)
+			}
+			if strings.Join(keys, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("keys = %v, want %v", keys, tc.want)
+			}
+			if strings.Join(reasons, ",") != strings.Join(tc.reasons, ",") {
+				t.Errorf("reasons = %v, want %v", reasons, tc.reasons)
+			}
+		})
+	}
+}
+
+// TestStatementFields checks every field of one statement.
+func TestStatementFields(t *testing.T) {
+	got := Extract(Turn{Text: "Sure. Actually the room holds 40, not 60.", Speaker: "user", At: turnTime})
+	want := Statement{
+		Entity: "room", Attribute: "capacity", Key: "room.capacity", Value: "40",
+		Kind: KindAmount, Correction: true, Rule: "capacity-verb",
+		Sentence: "Actually the room holds 40, not 60.",
+	}
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("Extract = %+v, want [%+v]", got, want)
+	}
+}
+
+// TestLongAssistantTurn reads a markdown answer with headings, option
+// lists and suggestions: only its restatements of the user's state count.
+func TestLongAssistantTurn(t *testing.T) {
+	text := strings.Join([]string{
+		"## Offsite options",
+		"",
+		"Here are a few venues you could consider:",
+		"",
+		"1. **Café Lumière** – seats 40, costs about $2,000.",
+		"2. **The Grand Hotel** – holds 120 people.",
+		"3. Bellini's",
+		"",
+		"### Budget",
+		"- Marketing budget: $40k",
+		"- Travel budget",
+		"",
+		"If you go with Lisbon, the flights might cost $400 each. I'd recommend booking early.",
+		"Great question! The deadline you mentioned is Friday. Based on what you told me, the room holds 40.",
+		"Would you like me to draft an email?",
+		"**Summary:** Your flight is LH 1234.",
+		"- Next step: confirm the caterer.",
+		"- Option A: Bellini's",
+	}, "\n")
+	got := Extract(Turn{Text: text, Speaker: "assistant", At: turnTime})
+	var kv []string
+	for _, st := range got {
+		kv = append(kv, st.Key+"="+st.Value)
+	}
+	want := []string{"deadline.date=2026-11-27", "user.flight=LH 1234"}
+	if strings.Join(kv, ",") != strings.Join(want, ",") {
+		t.Errorf("statements = %v, want %v", kv, want)
+	}
+}
+
+// TestConversationalTurns reads whole user turns of several sentences:
+// chatter, hedges, questions and asides around a few real changes.
+func TestConversationalTurns(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string // key=value, in order
+	}{
+		{"Hey! Quick one. We had the planning call this morning and a few things changed. The offsite is now in Porto instead of Lisbon, and Marta is taking over the agenda from Dev. Budget stays the same. Can you update the doc?", []string{"offsite.location=Porto", "agenda.owner=Marta"}},
+		{"Ugh, long day. My manager wants the report by Thursday but honestly I don't think it'll happen. Anyway, I finished 6 of the 9 slides. Maybe I'll do the rest tomorrow.", []string{"slide.completed=6"}},
+		{"So I talked to the landlord. The rent is going up to $2,100 from January. We might move, not sure yet. If we do, it'd be somewhere near Alfama.", []string{"rent.amount=$2,100"}},
+		{"Thanks for the suggestions! We went with the second option — the Old Mill. The date is locked: June 14, 2027. Guest count is around 80 for now.", []string{"date.date=2027-06-14", "guest.count=80"}},
+		{"Can you remind me what we decided about the caterer? I think it was Bellini's but I'm not sure.", []string{}},
+		{"Status: API migration done, billing migration blocked on legal, search revamp in progress.", []string{"api_migration.status=done", "billing_migration.status=blocked", "search_revamp.status=in progress"}},
+		{"I switched teams last month, so I'm no longer on payments. Now I'm on the growth team and my manager is Ana.", []string{"user.manager=Ana"}},
+		{"For the record, my email changed — it's now kai.w@protonmail.com. Phone is the same.", []string{"user.email=kai.w@protonmail.com"}},
+		{"Just so you know, the launch slipped again. New date is March 2. Lena is still the owner.", []string{"date.date=2027-03-02"}},
+		{"The doctor said my next appointment is on the 14th. I'll probably move it though.", []string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text[:min(40, len(tc.text))], func(t *testing.T) {
+			var got []string
+			for _, st := range Extract(Turn{Text: tc.text, Speaker: "user", At: turnTime}) {
+				got = append(got, st.Key+"="+st.Value)
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("statements = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCited checks that a relayed claim names whom it cites.
+func TestCited(t *testing.T) {
+	tests := []struct{ text, key, cited string }{
+		{"The COO says the freeze starts Friday.", "freeze.start", "The COO"},
+		{"Per the CEO, the offsite is in Lisbon.", "offsite.location", "the CEO"},
+		{"The offsite is in Lisbon.", "offsite.location", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			got := Extract(Turn{Text: tc.text, Speaker: "user", At: turnTime})
+			if len(got) != 1 || got[0].Key != tc.key || got[0].Cited != tc.cited {
+				t.Fatalf("Extract = %+v, want %s cited %q", got, tc.key, tc.cited)
+			}
+		})
+	}
+}
+
+// TestDates checks date resolution against the turn's clock, not the wall
+// clock.
+func TestDates(t *testing.T) {
+	tests := []struct {
+		text string
+		at   time.Time
+		want string
+	}{
+		{"The deadline is Friday.", turnTime, "2026-11-27"},
+		{"The deadline is Friday.", time.Date(2031, 3, 4, 9, 0, 0, 0, time.UTC), "2031-03-07"},
+		{"The launch is on March 3rd.", turnTime, "2027-03-03"},
+		{"The launch is on March 3rd.", time.Date(2027, 1, 5, 9, 0, 0, 0, time.UTC), "2027-03-03"},
+		{"The launch is in a month.", turnTime, "2026-12-23"},
+		{"The launch is on 2027-02-01.", turnTime, "2027-02-01"},
+		{"The launch is on 4 December 2026.", turnTime, "2026-12-04"},
+		{"The review is tomorrow at 9am.", turnTime, "2026-11-24 09:00"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text+"@"+tc.at.Format("2006-01-02"), func(t *testing.T) {
+			got := Extract(Turn{Text: tc.text, Speaker: "user", At: tc.at})
+			if len(got) != 1 || got[0].Value != tc.want || got[0].Kind != KindDate {
+				t.Fatalf("Extract = %+v, want one date %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,428 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+var (
+	// reLeadPunct is an opening word that must be followed by punctuation
+	// ("No, …", "Wait — …"); group 1 marks a correction.
+	reLeadPunct = regexp.MustCompile(`(?i)^(?:(actually|correction|sorry|wait|oops|no|nope|scratch that|i misspoke|my mistake|my bad|to correct myself|i was wrong|that was wrong|let me correct (?:that|myself)|i meant|i mean|quick correction|small correction|one correction|erratum)|update|quick update|small update|status update|fyi|heads up|heads-up|btw|by the way|so|ok|okay|well|right|yes|yeah|yep|good news|bad news|news|anyway|oh|just so you know|for the record|note|ps|p\.s|great|alright|all right|as of today|starting today|from now on|as of now|change of plans?|plan change|small change|one change|confirmed|final answer|decision|noted|got it|understood|perfect|cool|sure|thanks|thank you|ah|hey|hi|hello|also|okay so|ok so)\s*[,:;!.—–-]+\s*`)
+	// reLeadWord is an opening word that may be followed by a space only.
+	reLeadWord     = regexp.MustCompile(`(?i)^(?:(actually|correction)|(?:it\s+)?turns out(?:\s+that)?|(?:just\s+)?(?:a\s+)?heads[- ]up(?:\s+that)?|note that|(?:as a\s+)?reminder(?:\s+that)?|remember(?:\s+that)?|for context|to recap|long story short|in short|just so you know(?:\s+that)?|so far|going forward|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw)\s+`)
+	midCorrections = []string{"actually", "correction", "i meant", "i mean ", "i misspoke", "my mistake", "scratch that", "to correct", "correcting"}
+
+	// A correction that names the old value: ", not 60", "(not 60)",
+	// "not Porto but Lisbon".
+	reCommaNot = regexp.MustCompile(`(?i)(?:,|\s[—–-])\s*(?:and\s+|but\s+)?not\s+[^,;!?()]*`)
+	reParenNot = regexp.MustCompile(`(?i)\s*\(\s*not\s+[^)]*\)`)
+	reNotBut   = regexp.MustCompile(`(?i)\bnot\s+[^,;.!?]{1,40}?,?\s+but\s+(?:rather\s+|instead\s+)?`)
+	reInstead  = regexp.MustCompile(`(?i),?\s*\b(?:instead of|rather than)\s+[^,;!?]*`)
+
+	// A relayed claim: "Per the CEO, …", "The COO says (that) …".
+	reRelayPer = regexp.MustCompile(`(?i)^(?:per|according to)\s+([^,]{1,40}),\s*`)
+	reRelaySay = regexp.MustCompile(`(?i)^((?:the\s+)?[\p{L}'’.-]+(?:\s+[\p{L}'’.-]+){0,3}?)\s+(?:says|said|confirmed|confirms|told me|told us|announced|wrote|informed us)(?:\s+that)?[,:]?\s+`)
+
+	reTopic = regexp.MustCompile(`(?i)^(?:for|re|regarding|about|as for|concerning|as to|on the topic of)\s+([^,:]{1,40}?)\s*[,:—–]\s*`)
+	reLabel = regexp.MustCompile(`^([\p{L}][\p{L} '’-]{1,30}):\s+`)
+
+	firstPersonStarts = phrases("i|we|i'm|we're|i've|we've|i'll|we'll|i am|we are|let's|lets")
+)
+
+// clauseStarters may open a clause after a bare " and ".
+var clauseStarters = map[string]bool{
+	"the": true, "my": true, "our": true, "we": true, "i": true, "i'm": true,
+	"we're": true, "i've": true, "we've": true, "it": true, "its": true,
+	"i'll": true, "we'll": true, "let's": true, "there": true,
+}
+
+// roles may be cited in lower case ("the ceo says …").
+var roles = map[string]bool{
+	"ceo": true, "coo": true, "cto": true, "cfo": true, "boss": true, "manager": true,
+	"team": true, "lead": true, "client": true, "customer": true, "landlord": true,
+	"doctor": true, "vendor": true, "hr": true, "finance": true, "legal": true,
+	"support": true, "board": true, "director": true, "founder": true, "owner": true,
+	"chair": true, "president": true, "vp": true, "head": true, "of": true, "airline": true,
+	"hotel": true, "venue": true, "school": true, "bank": true, "organizer": true, "organiser": true,
+}
+
+// citable reports a phrase that can name whom a claim is relayed from: a
+// name or a role, with an optional "the", "my" or "our".
+func citable(s string) bool {
+	ws := strings.Fields(s)
+	for i, w := range ws {
+		lw := fold(w)
+		if i == 0 && (lw == "the" || lw == "my" || lw == "our") {
+			continue
+		}
+		if personal[lw] || !(roles[lw] || unicode.IsUpper([]rune(w)[0])) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// reBoldLabel is a leading emphasised label: "**Summary:** …".
+var reBoldLabel = regexp.MustCompile(`^(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*:?\s*`)
+
+// reLeadTime is an opening time phrase set off by a comma: "From Monday,",
+// "Starting next week,".
+var reLeadTime = regexp.MustCompile(`(?i)^(?:from|starting|beginning|as of|effective|since|after|from now on|going forward|this|next)(?:\s+[^,\s]+){0,3},\s+`)
+
+// reAside is an aside between dashes: "the offsite — finally — is …".
+var reAside = regexp.MustCompile(`\s[—–]\s[^—–]{1,30}\s[—–]\s`)
+
+// relayVerbs occur in every reRelaySay match.
+var relayVerbs = []string{" says", " said", "confirm", " told ", "announced", " wrote", "informed"}
+
+// topicWords open a topic prefix (see reTopic).
+var topicWords = map[string]bool{"for": true, "re": true, "regarding": true, "about": true, "as": true, "concerning": true, "on": true}
+
+// leadWords are the first words of reLeadPunct and reLeadWord phrases.
+var leadWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("going turns it heads heads-up a reminder remember note long in actually correction sorry wait oops no nope scratch let quick small one erratum update status fyi heads heads-up btw by so ok okay well right yes yeah yep good bad news anyway oh just for note ps p.s great alright all as starting from change plan confirmed final decision noted got understood perfect cool sure thanks thank ah hey hi hello also and but now then finally officially today plus") {
+		leadWords[w] = true
+	}
+}
+
+// leadPhrases are lead phrases whose first word is too common for
+// leadWords.
+var leadPhrases = []string{"i misspoke", "i meant", "i mean", "i was wrong", "my mistake", "my bad", "to correct", "that was wrong", "just so you know", "for the record", "as of ", "from now on", "all right", "one change", "one correction", "small change", "good news", "bad news", "starting today"}
+
+func hasPrefixAny(s string, ps []string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripLead removes opening fillers and reports a correction marker.
+func stripLead(s string) (string, bool) {
+	corr := false
+	head := s
+	if len(head) > 24 {
+		head = head[:24]
+	}
+	head = asciiLower(head)
+	if !leadWords[strings.TrimRight(firstWord(head), ",:;!.—–-")] && !hasPrefixAny(head, leadPhrases) {
+		return strings.TrimSpace(s), false
+	}
+	for i := 0; i < 6; i++ {
+		if m := reLeadPunct.FindStringSubmatchIndex(s); m != nil {
+			corr = corr || m[2] >= 0
+			s = s[m[1]:]
+			continue
+		}
+		if m := reLeadWord.FindStringSubmatchIndex(s); m != nil {
+			corr = corr || m[2] >= 0
+			s = s[m[1]:]
+			continue
+		}
+		break
+	}
+	return strings.TrimSpace(s), corr
+}
+
+// stripOldValue removes a quoted old value (", not 60") and reports it.
+func stripOldValue(s string) (string, bool) {
+	corr := false
+	low := fold(s)
+	if !strings.Contains(low, "not") && !strings.Contains(low, "instead of") && !strings.Contains(low, "rather than") {
+		return s, false
+	}
+	if loc := reNotBut.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]] + s[loc[1]:]
+		corr = true
+	}
+	if loc := reParenNot.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]] + s[loc[1]:]
+		corr = true
+	}
+	if loc := reCommaNot.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]] + s[loc[1]:]
+		corr = true
+	}
+	if loc := reInstead.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]] + s[loc[1]:]
+	}
+	return s, corr
+}
+
+// clauseSeps cut a sentence into clauses; a bare " and " cuts only when a
+// new subject follows (see clauseStarters).
+var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", ", so ", ", while ", ", whereas ", ", plus ", " and "}
+
+// splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so" and a
+// bare "and" that opens a new subject.
+func splitClauses(s string) []string {
+	low := asciiLower(s)
+	var out []string
+	start := 0
+	for i := 0; i < len(low); i++ {
+		c := low[i]
+		if c != ';' && c != ' ' && c != ',' {
+			continue
+		}
+		for _, sep := range clauseSeps {
+			if !strings.HasPrefix(low[i:], sep) {
+				continue
+			}
+			end := i + len(sep)
+			if sep == " and " && !clauseStarters[fold(firstWord(s[end:]))] {
+				break
+			}
+			if i > start {
+				out = append(out, s[start:i])
+			}
+			start = end
+			i = end - 1
+			break
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// asciiLower lower-cases ASCII letters only, so byte offsets are kept.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func firstWord(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, " ,;.!?"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// selfKeys returns the speaker as a value and as an entity.
+func selfKeys(speaker string) (string, string) {
+	speaker = strings.TrimSpace(speaker)
+	if normName(speaker) == "" {
+		speaker = ""
+	}
+	switch speaker {
+	case "", "user":
+		return "user", "user"
+	case "assistant":
+		return "assistant", "assistant"
+	}
+	return speaker, normName(speaker)
+}
+
+// sentence reads one sentence; item marks a list item.
+func (a *analyzer) sentence(raw string, item bool) {
+	low := fold(raw)
+	if r := a.sentenceFilter(raw, low); r != "" {
+		a.skip(raw, r)
+		return
+	}
+	body := raw
+	if m := reBoldLabel.FindStringIndex(body); m != nil {
+		body = body[m[1]:]
+	}
+	body, corr := stripLead(body)
+	if m := reLeadTime.FindStringIndex(body); m != nil {
+		body = body[m[1]:]
+	}
+	if strings.Count(body, "—")+strings.Count(body, "–") >= 2 {
+		body = reAside.ReplaceAllString(body, " ")
+	}
+	if containsAny(low, midCorrections) {
+		corr = true
+	}
+	body, corr2 := stripOldValue(body)
+	corr = corr || corr2
+
+	// A relayed claim keeps whom it cites; the claim itself is read on.
+	cited := ""
+	if fw := fold(firstWord(body)); fw != "per" && fw != "according" && !containsAny(low, relayVerbs) {
+		// No relay frame.
+	} else if m := reRelayPer.FindStringSubmatchIndex(body); m != nil {
+		cited, body = body[m[2]:m[3]], body[m[1]:]
+	} else if m := reRelaySay.FindStringSubmatchIndex(body); m != nil && citable(body[m[2]:m[3]]) {
+		cited, body = body[m[2]:m[3]], body[m[1]:]
+	}
+
+	self, selfKey := selfKeys(a.turn.Speaker)
+	topic := ""
+	if !topicWords[fold(firstWord(body))] && !strings.Contains(body, ":") {
+		// No topic prefix or label: skip both patterns.
+	} else if m := reTopic.FindStringSubmatchIndex(body); m != nil {
+		t := body[m[2]:m[3]]
+		if s, ok := normNP(t, selfKey); ok && !hasDateCue(t) {
+			topic = s.entity
+		}
+		body = body[m[1]:]
+	} else if m := reLabel.FindStringSubmatchIndex(body); m != nil {
+		t := body[m[2]:m[3]]
+		if s, ok := normNP(t, selfKey); ok && len(strings.Fields(t)) <= 3 {
+			topic = s.entity
+			body = body[m[1]:]
+		}
+	}
+
+	found := false
+	clauses := splitClauses(body)
+	if statusTopics[topic] {
+		// "Status: API migration done, billing blocked": one item a comma.
+		clauses = splitCommas(clauses)
+	}
+	for _, cl := range clauses {
+		cl, c2 := stripLead(strings.TrimSpace(cl))
+		cl = strings.TrimRight(cl, " .!")
+		if cl == "" {
+			continue
+		}
+		if len(cl) > maxClause {
+			a.skip(cl, ReasonNoRule) // no rule reads a clause this long
+			continue
+		}
+		clow := fold(cl)
+		if r := clauseFilter(clow); r != "" {
+			a.skip(cl, r)
+			continue
+		}
+		c := clause{text: cl, low: clow, self: self, selfKey: selfKey, at: a.turn.At, topic: topic, sentence: raw}
+		c.ascii = asciiLower(cl)
+		c.firstPerson = firstPersonStarts.startsWith(padded(clow))
+		st, ok := a.apply(&c)
+		if !ok {
+			reason := ReasonNoRule
+			if item {
+				reason = ReasonListItem
+			}
+			a.skip(cl, reason)
+			continue
+		}
+		st.Correction = corr || c2
+		st.Cited = cited
+		a.res.Statements = append(a.res.Statements, st)
+		found = true
+	}
+	if !found {
+		if st, ok := a.mentionedContact(raw, low, selfKey); ok {
+			st.Correction = corr
+			a.res.Statements = append(a.res.Statements, st)
+		}
+	}
+}
+
+// statusTopics label a line of status items.
+var statusTopics = map[string]bool{"status": true, "status_update": true, "progress": true, "update": true}
+
+func splitCommas(cls []string) []string {
+	var out []string
+	for _, c := range cls {
+		out = append(out, strings.Split(c, ", ")...)
+	}
+	return out
+}
+
+// mentionedContact reads "my email changed — it's now kai@x.io": an email
+// or phone number in a sentence that names the speaker's email or phone.
+func (a *analyzer) mentionedContact(raw, low, selfKey string) (Statement, bool) {
+	c := clause{self: selfKey, selfKey: selfKey, sentence: raw}
+	switch {
+	case strings.Contains(raw, "@") && containsAny(low, []string{"my email", "my new email", "my e-mail", "my work email", "my personal email", "my email address"}):
+		if m := reEmail.FindString(raw); m != "" {
+			st := c.statement(selfKey, "email", m, KindContact)
+			st.Rule = "contact-mentioned"
+			return st, true
+		}
+	case containsAny(low, []string{"my phone", "my number", "my cell", "my mobile", "my new number"}):
+		if m := rePhone.FindString(raw); m != "" && len(strings.TrimSpace(m)) >= 7 {
+			st := c.statement(selfKey, "phone", strings.TrimSpace(m), KindContact)
+			st.Rule = "contact-mentioned"
+			return st, true
+		}
+	}
+	return Statement{}, false
+}
+
+// apply tries the rules in order on one clause.
+func (a *analyzer) apply(c *clause) (Statement, bool) {
+	for i := range Rules {
+		r := &Rules[i]
+		if len(r.triggers) > 0 && !containsWordStart(c.low, r.triggers) ||
+			len(r.also) > 0 && !containsAny(c.low, r.also) ||
+			r.fp && !c.firstPerson || r.list && !statusTopics[c.topic] {
+			continue
+		}
+		re := r.re
+		if v, ok := fromVariant[re]; ok && strings.Contains(c.low, " from ") {
+			re = v
+		}
+		m := re.FindStringSubmatchIndex(c.ascii)
+		if m == nil {
+			continue
+		}
+		st, ok := r.build(c, match{re: re, idx: m, text: c.text})
+		if !ok || strings.TrimSpace(st.Value) == "" || !a.grounded(st) {
+			continue
+		}
+		st.Rule = r.Name
+		return st, true
+	}
+	return Statement{}, false
+}
+
+// grounded enforces the value contract: a value is said in the turn, is a
+// resolved date, or is the speaker.
+func (a *analyzer) grounded(st Statement) bool {
+	if strings.Contains(a.turn.Text, st.Value) {
+		return true
+	}
+	self, _ := selfKeys(a.turn.Speaker)
+	if st.Value == self {
+		return true
+	}
+	return st.Kind == KindDate && reResolved.MatchString(st.Value)
+}
+
+var reResolved = regexp.MustCompile(`^\d{4}-\d\d-\d\d(?: \d\d:\d\d)?$`)
+
+// containsWordStart reports whether one of subs occurs in s at the start
+// of a word (subs that open with a space or an apostrophe match anywhere).
+func containsWordStart(s string, subs []string) bool {
+	for _, x := range subs {
+		for i := 0; ; {
+			j := strings.Index(s[i:], x)
+			if j < 0 {
+				break
+			}
+			p := i + j
+			if p == 0 || !isASCIILetter(s[p-1]) || !isASCIILetter(x[0]) {
+				return true
+			}
+			i = p + 1
+		}
+	}
+	return false
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,331 @@
+package extract
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/olebedev/when"
+	"github.com/olebedev/when/rules"
+	"github.com/olebedev/when/rules/common"
+	"github.com/olebedev/when/rules/en"
+)
+
+// Typed value readers. Each reads a value from the start of the text after
+// a rule's verb and returns it as said (a substring), or false.
+
+const (
+	numWords = `(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundred)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?`
+	numPat   = `(?:\d[\d,]*(?:\.\d+)?|` + numWords + `)`
+	moneyPat = `(?:\d+(?:\.\d+)?\s?%|[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d[\d,]*(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d[\d,]*(?:\.\d+)?\s?(?:k|K)\b)`
+	// word is one capitalised word; particles may join two of them.
+	capWord  = `\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*`
+	nameSeq  = capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|of|y|e)\s+)?(?:` + capWord + `|\d+\p{L}?))*`
+	emailPat = `[\p{L}\d._%+-]+@[\p{L}\d.-]+\.\p{L}{2,}`
+	phonePat = `\+?\(?\d[\d ().-]{5,}\d`
+)
+
+var (
+	reLeadFiller = regexp.MustCompile(`(?i)^(?:about|around|roughly|approximately|approx\.?|only|just|exactly|up to|at most|at least|under|over|now|officially|finally|actually|also|still|to|the|a|an)\s+`)
+	reMoney      = regexp.MustCompile(`^` + moneyPat)
+	reNum        = regexp.MustCompile(`(?i)^` + numPat + `\b`)
+	reNumUnit    = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?(?:%|[a-zA-Z]{1,3}\b|\s(?:GB|MB|TB|KB|GiB|MiB|TiB|ms|mg|kg|km|mph|rps|qps)\b)`)
+	reName       = regexp.MustCompile(`^(?:[Tt]he\s+)?(` + nameSeq + `)`)
+	reTeam       = regexp.MustCompile(`(?i)^(?:the\s+)?((?:[\p{L}-]+\s+){0,2}team)\b`)
+	reAddress    = regexp.MustCompile(`^(\d+[A-Za-z]?(?:\s+(?:` + capWord + `|(?:de|la|du|des|del|der|van|von|rue|calle|via|avenida|rua)\b))+)`)
+	reEmail      = regexp.MustCompile(emailPat)
+	rePhone      = regexp.MustCompile(phonePat)
+	reFlight     = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
+	reChoiceStop = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow)\b`)
+	reStatus     = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(` + statusWords + `)\b`)
+	reISODate    = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
+	reYearDate   = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|the)\s+)*(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,?\s+)?(?:(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?,?\s+(\d{4}))\b`)
+	reTimeOfDay  = regexp.MustCompile(`(?i)\d\s?(?:am|pm)\b|\d:\d\d|\bnoon\b|\bmidnight\b|o'clock|\btonight\b`)
+	reBackwards  = regexp.MustCompile(`(?i)\b(?:last|past|ago|yesterday|previous)\b`)
+	reHasYear    = regexp.MustCompile(`\b(?:19|20)\d\d\b`)
+	// reAmbiguousDate is a date-library match that is also a common word.
+	reAmbiguousDate = regexp.MustCompile(`^(?:sat|sun|mon|wed|may|march|jan|dec|second|fri)$`)
+)
+
+// statusWords are the values a status takes.
+const statusWords = `done|finished|complete|completed|live|shipped|merged|deployed|released|launched|blocked|on hold|cancell?ed|called off|paused|in progress|underway|under way|in review|approved|resolved|closed|fixed|ready|booked|confirmed|signed|submitted|paid|overdue|postponed|delayed|finali[sz]ed|wrapped up|sorted|up and running|broken|on track|behind schedule|at risk|sold out|reopened|rolled back|reverted|started|out of stock|in stock|available|sent|green|red|down|off|enabled|disabled|active|inactive|archived|deprecated|frozen|unfrozen`
+
+const monthNames = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec`
+
+var monthNumber = map[string]time.Month{
+	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
+	"july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
+	"sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+
+// dateParser is the maintained date-phrase library, English and common
+// (dd/mm/yyyy) rules. Options are set explicitly: Parse writes the package
+// default into a parser whose options are nil, which would race.
+var dateParser = func() *when.Parser {
+	p := when.New(&rules.Options{Distance: 5, MatchByOrder: true})
+	p.Add(en.All...)
+	p.Add(common.All...)
+	return p
+}()
+
+// cleanValue trims spaces, quotes and trailing punctuation.
+func cleanValue(v string) string {
+	v = strings.TrimSpace(v)
+	v = strings.TrimRight(v, " .,;:!?)\"”")
+	v = strings.TrimLeft(v, " \"“(")
+	return strings.TrimSpace(v)
+}
+
+// stripFiller removes leading fillers ("about", "the", "now").
+func stripFiller(v string) string {
+	for {
+		loc := reLeadFiller.FindStringIndex(v)
+		if loc == nil {
+			return v
+		}
+		v = v[loc[1]:]
+	}
+}
+
+func takeMoney(v string) (string, bool) {
+	v = stripFiller(strings.TrimSpace(v))
+	m := reMoney.FindString(v)
+	return cleanValue(m), m != ""
+}
+
+func takeNum(v string) (string, bool) {
+	v = stripFiller(strings.TrimSpace(v))
+	if m := reMoney.FindString(v); m != "" {
+		return cleanValue(m), true
+	}
+	if m := reNumUnit.FindString(v); m != "" {
+		return m, true
+	}
+	m := reNum.FindString(v)
+	m = strings.TrimRight(m, ",.")
+	return m, m != ""
+}
+
+// takeWho reads a person or team: a capitalised name, "the design team",
+// or the first person (the speaker).
+func takeWho(v, self string, lowerClause bool) (string, bool) {
+	v = strings.TrimSpace(v)
+	low := fold(v)
+	for _, p := range []string{"me", "myself", "us", "i", "we", "i'm", "we're", "i've", "we've", "i'll", "we'll", "i am", "we are"} {
+		if low == p || strings.HasPrefix(low, p+" ") || strings.HasPrefix(low, p+",") || strings.HasPrefix(low, p+".") {
+			return self, true
+		}
+	}
+	if strings.HasSuffix(low, " to") {
+		return "", false // "Ask Jonas to take over …"
+	}
+	if m := reTeam.FindStringSubmatch(v); m != nil {
+		return cleanValue(m[1]), true
+	}
+	if fw := strings.TrimRight(fold(firstWord(v)), ",.;:"); determiners[fw] || fw == "my" || fw == "our" || fw == "your" || fw == "his" || fw == "her" || fw == "their" {
+		return "", false
+	}
+	if m := reName.FindStringSubmatch(v); m != nil {
+		n := cleanValue(m[1])
+		if n == "" || pronouns[fold(n)] || isDatePhrase(n) {
+			return "", false
+		}
+		return n, true
+	}
+	// In an all-lower-case clause a name is one plain word.
+	if lowerClause && v == strings.ToLower(v) && !adjectives[strings.Trim(firstWord(v), ".,!")] {
+		if m := reLowerName.FindString(v); m != "" && !personal[m] && !pronouns[m] && !determiners[m] && !isDatePhrase(m) {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+var reLowerName = regexp.MustCompile(`^[\p{Ll}][\p{Ll}'’-]+`)
+
+// takePlace reads a street address or a capitalised place name.
+func takePlace(v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	if m := reAddress.FindStringSubmatch(v); m != nil {
+		return cleanValue(m[1]), true
+	}
+	if m := reName.FindStringSubmatch(v); m != nil {
+		n := cleanValue(m[1])
+		if n == "" || isDatePhrase(n) || strings.HasSuffix(n, "'s") || strings.HasSuffix(n, "’s") {
+			return "", false
+		}
+		return n, true
+	}
+	return "", false
+}
+
+// isDatePhrase reports a name that is really a date ("Friday", "March 3").
+func isDatePhrase(n string) bool {
+	w := fold(strings.Fields(n)[0])
+	w = strings.TrimRight(w, ".,")
+	if _, ok := monthNumber[w]; ok {
+		return true
+	}
+	switch w {
+	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+		"today", "tomorrow", "tonight", "next", "this", "mon", "tue", "wed", "thu", "fri":
+		return true
+	}
+	return false
+}
+
+// takeChoice reads a chosen thing, as said, cut at the first clause stop.
+func takeChoice(v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	name := ""
+	if m := reName.FindStringSubmatch(v); m != nil {
+		name = cleanValue(m[1])
+	}
+	if loc := reChoiceStop.FindStringIndex(v); loc != nil {
+		v = v[:loc[0]]
+	}
+	// A name runs through its own full stops ("Dr. Ortiz").
+	if name != "" && len(name) > len(cleanValue(stripArticle(v))) && strings.Contains(name, ". ") {
+		v = name
+	}
+	v = cleanValue(stripArticle(v))
+	if v == "" || len(strings.Fields(v)) > 6 || pronouns[fold(v)] {
+		return "", false
+	}
+	fw := fold(firstWord(v))
+	if prepositions[fw] || adjectives[fw] || degree[fw] {
+		return "", false // "in the shop", "simple", "too expensive"
+	}
+	return v, true
+}
+
+// adjectives are judgements, not chosen things ("the plan is simple").
+var adjectives = map[string]bool{
+	"simple": true, "easy": true, "hard": true, "good": true, "great": true, "fine": true,
+	"bad": true, "big": true, "small": true, "nice": true, "important": true, "expensive": true,
+	"cheap": true, "ready": true, "ok": true, "okay": true, "clear": true, "tight": true,
+	"flexible": true, "open": true, "full": true, "empty": true, "same": true, "different": true,
+	"better": true, "worse": true, "best": true, "worst": true, "perfect": true, "unclear": true,
+	"happy": true, "sad": true, "busy": true, "free": true, "late": true, "early": true,
+	"beautiful": true, "awful": true, "terrible": true, "amazing": true, "fun": true,
+	"interesting": true, "boring": true, "sick": true, "tired": true, "fine-ish": true,
+	"high": true, "low": true, "huge": true, "tiny": true, "new": true, "old": true,
+	"great-looking": true, "messy": true, "whatever": true, "unknown": true, "pending": true,
+}
+
+// degree words open a judgement ("too high", "very simple").
+var degree = map[string]bool{
+	"too": true, "very": true, "so": true, "quite": true, "really": true, "pretty": true,
+	"kind": true, "sort": true, "a": true, "an": true, "not": true, "still": true, "super": true,
+}
+
+func stripArticle(v string) string {
+	low := fold(v)
+	for _, a := range []string{"the ", "a ", "an "} {
+		if strings.HasPrefix(low, a) {
+			return v[len(a):]
+		}
+	}
+	return v
+}
+
+func takeStatus(v string) (string, bool) {
+	m := reStatus.FindStringSubmatch(strings.TrimSpace(v))
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// takeDate resolves a date phrase at the start of v against at. It returns
+// the date as 2006-01-02 (with " 15:04" when a time of day was said), or a
+// bare time of day as said.
+func takeDate(v string, at time.Time) (string, bool) {
+	d, _, ok := takeDateAt(v, at)
+	return d, ok
+}
+
+// takeDateAt is takeDate that also returns where in v the date phrase
+// starts (0 when v opens with it).
+func takeDateAt(v string, at time.Time) (string, int, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" || !hasDateCue(v) {
+		return "", 0, false
+	}
+	if m := reISODate.FindStringSubmatch(v); m != nil {
+		if d, err := time.Parse("2006-01-02", m[0]); err == nil {
+			return d.Format("2006-01-02"), 0, true
+		}
+		return "", 0, false
+	}
+	if m := reYearDate.FindStringSubmatch(v); m != nil {
+		mon, day, year := m[1], m[2], m[3]
+		if mon == "" {
+			mon, day, year = m[5], m[4], m[6]
+		}
+		if d, err := time.Parse("2006 1 2", year+" "+strconv.Itoa(int(monthNumber[strings.ToLower(mon)]))+" "+day); err == nil {
+			return d.Format("2006-01-02"), 0, true
+		}
+	}
+	// Date phrases are short: the library reads only the value's opening.
+	if len(v) > 48 {
+		cut := strings.LastIndexByte(v[:48], ' ')
+		if cut < 0 {
+			cut = 48
+		}
+		v = v[:cut]
+	}
+	r, err := dateParser.Parse(v, at)
+	if err != nil || r == nil || r.Index > 12 {
+		return "", 0, false
+	}
+	matched := strings.TrimSpace(r.Text)
+	if reAmbiguousDate.MatchString(matched) {
+		return "", 0, false
+	}
+	// A bare time of day ("at 3pm") stays as said.
+	if !reDateWord.MatchString(matched) {
+		if reTimeOfDay.MatchString(matched) {
+			return cleanValue(matched), r.Index, true
+		}
+		return "", 0, false
+	}
+	d := r.Time
+	dayOf := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
+	if !reHasYear.MatchString(matched) && !reBackwards.MatchString(matched) {
+		for i := 0; i < 2 && dayOf(d).Before(dayOf(at)); i++ {
+			d = d.AddDate(1, 0, 0)
+		}
+	}
+	if reTimeOfDay.MatchString(matched) {
+		return d.Format("2006-01-02 15:04"), r.Index, true
+	}
+	return d.Format("2006-01-02"), r.Index, true
+}
+
+// dateWords are the words a date phrase is made of.
+var dateWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Split("today|tonight|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|week|weeks|month|months|day|days|noon|midnight|weekend|year|years|"+monthNames, "|") {
+		dateWords[w] = true
+	}
+}
+
+// hasDateCue reports a digit or a date word in v, cheaply.
+func hasDateCue(v string) bool {
+	if strings.ContainsAny(v, "0123456789") {
+		return true
+	}
+	for _, w := range strings.Fields(fold(v)) {
+		if dateWords[strings.Trim(w, ".,;:!?()")] {
+			return true
+		}
+	}
+	return false
+}
+
+// reDateWord is a date (not only a time) in a library match.
+var reDateWord = regexp.MustCompile(`(?i)\b(?:today|tonight|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|thur|fri|sat|sun|` + monthNames + `|week|weeks|month|months|day|days|year|years|\d{1,2}/\d{1,2}(?:/\d{2,4})?)\b`)
