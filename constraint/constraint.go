@@ -34,16 +34,57 @@ func Types() []Type {
 
 // rules are tried in order; each is a phrase family that states a
 // constraint of its type.
-var rules = []struct {
-	typ Type
-	re  *regexp.Regexp
-}{
-	{Prohibition, regexp.MustCompile(`(?i)\bnever\b|\bmust not\b|\bmustn't\b|\bcannot\b|\bcan't\b|\bdo not\b|\bdon't\b|\bnot allowed\b|\bnot permitted\b|\bprohibit\w*\b|\bforbid\w*\b|\bno \w+ without\b|\bfrozen\b|\bfreeze\b`)},
-	{Deadline, regexp.MustCompile(`(?i)\bdeadline\b|\bdue (?:by|on|in)\b|\bno later than\b|\bmust (?:ship|be done|be completed|be submitted|be operational|be delivered|launch|start|finish)\b|\bexpires?\b`)},
-	{Budget, regexp.MustCompile(`(?i)\bbudget (?:cap|limit|ceiling)\b|\bcapped at\b|\bspend(?:ing)? (?:cap|limit)\b|\bmaximum \$|\bmax(?:imum)? (?:\w+ )?spend\b|\bnot exceed \$`)},
-	{Policy, regexp.MustCompile(`(?i)\bpolicy\b|\brequires? (?:\w+ ){0,3}approval\b|\bmust be approved\b|\bcomplian\w*\b|\bnon-negotiable\b|\bmandat\w*\b|\bregulation\b`)},
-	{Limit, regexp.MustCompile(`(?i)\bat most\b|\bno more than\b|\bat least\b|\bmax\b|\bmaximum\b|\bminimum\b|\bup to\b|\bcap(?:ped)?\b|\bceiling\b|\blimit(?:ed to)?\b|\bexceed\b`)},
-	{Requirement, regexp.MustCompile(`(?i)\bmust\b|\brequired\b|\brequires?\b|\bhas to\b|\bhave to\b|\bneeds? to\b|\bmandatory\b|\bshall\b`)},
+var rules = []rule{
+	newRule(Prohibition, `\bnever\b`, `\bmust not\b`, `\bmustn't\b`, `\bcannot\b`, `\bcan't\b`, `\bdo not\b`, `\bdon't\b`, `\bnot allowed\b`, `\bnot permitted\b`, `\bprohibit\w*\b`, `\bforbid\w*\b`, `\bno \w+ without\b`, `\bfrozen\b`, `\bfreeze\b`),
+	newRule(Deadline, `\bdeadline\b`, `\bdue (?:by|on|in)\b`, `\bno later than\b`, `\bmust (?:ship|be done|be completed|be submitted|be operational|be delivered|launch|start|finish)\b`, `\bexpires?\b`),
+	newRule(Budget, `\bbudget (?:cap|limit|ceiling)\b`, `\bcapped at\b`, `\bspend(?:ing)? (?:cap|limit)\b`, `\bmaximum \$`, `\bmax(?:imum)? (?:\w+ )?spend\b`, `\bnot exceed \$`),
+	newRule(Policy, `\bpolicy\b`, `\brequires? (?:\w+ ){0,3}approval\b`, `\bmust be approved\b`, `\bcomplian\w*\b`, `\bnon-negotiable\b`, `\bmandat\w*\b`, `\bregulation\b`),
+	newRule(Limit, `\bat most\b`, `\bno more than\b`, `\bat least\b`, `\bmax\b`, `\bmaximum\b`, `\bminimum\b`, `\bup to\b`, `\bcap(?:ped)?\b`, `\bceiling\b`, `\blimit(?:ed to)?\b`, `\bexceed\b`),
+	newRule(Requirement, `\bmust\b`, `\brequired\b`, `\brequires?\b`, `\bhas to\b`, `\bhave to\b`, `\bneeds? to\b`, `\bmandatory\b`, `\bshall\b`),
+}
+
+// rule is one type's phrases: a case-insensitive regular expression, and
+// the literal lower-case words every match starts with, derived from the
+// phrases, so that text holding none of them skips the expression (most
+// facts state no constraint, and the expressions dominate a write's cost).
+type rule struct {
+	typ      Type
+	re       *regexp.Regexp
+	triggers []string
+}
+
+func newRule(t Type, phrases ...string) rule {
+	r := rule{typ: t, re: regexp.MustCompile(`(?i)` + strings.Join(phrases, "|"))}
+	for _, p := range phrases {
+		r.triggers = append(r.triggers, literalPrefix(p))
+	}
+	return r
+}
+
+// literalPrefix returns the literal text a phrase's matches start with:
+// the phrase after a leading \b, up to its first operator (a character
+// made optional by ?, * or {} is left out).
+func literalPrefix(phrase string) string {
+	p := strings.TrimPrefix(phrase, `\b`)
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '?', '*', '{':
+			return p[:max(i-1, 0)]
+		case '\\', '(', '[', '|', '.', '+', '^', '$':
+			return p[:i]
+		}
+	}
+	return p
+}
+
+// find returns the leftmost cue of r in p (lower is p in lower case).
+func (r rule) find(p, lower string) string {
+	for _, t := range r.triggers {
+		if strings.Contains(lower, t) {
+			return r.re.FindString(p)
+		}
+	}
+	return ""
 }
 
 // Match is a constraint found in text.
@@ -58,9 +99,13 @@ type Match struct {
 // passage that has them and the leftmost phrase. ok is false when no
 // passage states a constraint.
 func Classify(passages ...string) (m Match, ok bool) {
+	lower := make([]string, len(passages))
+	for i, p := range passages {
+		lower[i] = strings.ToLower(p)
+	}
 	for _, r := range rules {
-		for _, p := range passages {
-			if cue := r.re.FindString(p); cue != "" {
+		for i, p := range passages {
+			if cue := r.find(p, lower[i]); cue != "" {
 				return Match{Type: r.typ, Cue: strings.ToLower(cue), Text: p}, true
 			}
 		}
