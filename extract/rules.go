@@ -210,13 +210,11 @@ var Rules = []Rule{
 			}
 			v := m.get("val")[fm[0]:fm[1]]
 			ent := c.selfKey
-			if np := m.get("np"); np != "" {
-				s, ok := normNP(np, c.selfKey)
-				if !ok {
-					return Statement{}, false
-				}
-				ent = s.entity
+			e, named := c.entityOf(m.get("np"), ent)
+			if !named {
+				return Statement{}, false
 			}
+			ent = e
 			return c.statement(ent, "flight", v, KindBooking), true
 		},
 	},
@@ -457,13 +455,11 @@ var Rules = []Rule{
 				}
 				ent = h // "Node 20 is our runtime" → runtime.choice
 			}
-			if t := m.get("topic"); t != "" {
-				s, ok := normNP(t, c.selfKey)
-				if !ok {
-					return Statement{}, false
-				}
-				ent = s.entity
+			e, named := c.entityOf(m.get("topic"), ent)
+			if !named {
+				return Statement{}, false
 			}
+			ent = e
 			return c.statement(ent, "choice", v, KindChoice), true
 		},
 	},
@@ -848,13 +844,11 @@ func buildChoice(c *clause, m match) (Statement, bool) {
 func buildContact(attr string) func(c *clause, m match) (Statement, bool) {
 	return func(c *clause, m match) (Statement, bool) {
 		ent := c.selfKey
-		if np := m.get("np"); np != "" {
-			s, ok := normNP(np, c.selfKey)
-			if !ok {
-				return Statement{}, false
-			}
-			ent = s.entity
+		e, named := c.entityOf(m.get("np"), ent)
+		if !named {
+			return Statement{}, false
 		}
+		ent = e
 		return c.statement(ent, attr, strings.TrimSpace(m.get("val")), KindContact), true
 	}
 }
@@ -905,4 +899,14 @@ func endsNear(val, status string) bool {
 		}
 	}
 	return false
+}
+
+// entityOf returns the entity the noun phrase np names, or def when np is
+// empty; false when np names none.
+func (c *clause) entityOf(np, def string) (string, bool) {
+	if np == "" {
+		return def, true
+	}
+	s, ok := normNP(np, c.selfKey)
+	return s.entity, ok
 }
