@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"golang.org/x/sys/unix"
 )
 
 // Group commit.
@@ -139,19 +137,6 @@ func vlogWritten() int64 {
 		return v.Value()
 	}
 	return -1
-}
-
-// fdatasync syncs the file or directory at path; one that is gone (a
-// flushed memtable's log) needs nothing.
-func fdatasync(path string) error {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return errors.Join(unix.Fdatasync(int(f.Fd())), f.Close())
 }
 
 // SyncStats counts the commits that waited to be made durable and the syncs
