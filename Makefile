@@ -37,12 +37,14 @@ check-generate:
 $(TOOLS)/staticcheck:
 	GOBIN=$(TOOLS) $(GO) install $(STATICCHECK)
 
-## lint: gofmt, go vet and staticcheck
+## lint: gofmt, go vet and staticcheck (and go vet for macOS and Windows: the service builds there too)
 lint: $(TOOLS)/staticcheck
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './bin/*')); \
 		if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(TOOLS)/staticcheck ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./store ./cmd/...
+	GOOS=windows GOARCH=amd64 $(GO) vet ./store ./cmd/...
 
 ## test: every check and every test, with the race detector, and a short crashtest
 test: check-generate lint test-go crashtest-short
