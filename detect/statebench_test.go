@@ -184,9 +184,6 @@ func describe(r Result) string {
 func TestStateBenchDetection(t *testing.T) {
 	for _, split := range []string{"train.jsonl", "dev.jsonl"} {
 		t.Run(split, func(t *testing.T) {
-			if split == "train.jsonl" && (testing.Short() || raceEnabled) {
-				t.Skip("train replay skipped in -short and -race runs")
-			}
 			path := filepath.Join("../testdata/statebench", split)
 			ts, err := statebench.LoadFile(path)
 			if err != nil {
