@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/store"
 )
@@ -95,13 +96,7 @@ func FuzzCard(f *testing.F) {
 // forgotten fact. The cache never answers with a card the store has
 // replaced, and answers from memory while nothing changed.
 func TestCardsFollowWrites(t *testing.T) {
-	o := store.DefaultOptions("")
-	o.InMemory, o.SyncWrites = true, false
-	st, err := store.Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
+	st := storetest.Open(t)
 	clock := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	svc := NewService(st, nil, authority.MustDefaultOrder())
 	caller := authority.Identity{UserID: "u", Org: "o", Authority: "manager", Kind: authority.KindAgent}

@@ -11,6 +11,7 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/store"
@@ -29,13 +30,7 @@ type testPipeline struct {
 
 func newTestPipeline(t testing.TB) testPipeline {
 	t.Helper()
-	o := store.DefaultOptions("")
-	o.InMemory, o.SyncWrites = true, false
-	st, err := store.Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
+	st := storetest.Open(t)
 	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	fs := facts.NewService(st, clock, authority.MustDefaultOrder())
 	return testPipeline{pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: fs}), fs, st, clock}

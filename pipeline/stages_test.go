@@ -10,6 +10,7 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
@@ -29,13 +30,7 @@ type stageEnv struct {
 
 func newStageEnv(t *testing.T, callerAuthority string) stageEnv {
 	t.Helper()
-	o := store.DefaultOptions("")
-	o.InMemory, o.SyncWrites = true, false
-	st, err := store.Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
+	st := storetest.Open(t)
 	clock := temporal.NewManual(t0)
 	p := New(Options{
 		Store: st, Clock: clock, Facts: facts.NewService(st, clock, authority.MustDefaultOrder()),

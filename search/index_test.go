@@ -10,6 +10,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
@@ -40,13 +41,7 @@ func caller(t *testing.T) context.Context {
 // retry when they do) and the statistics count every document exactly; a
 // supersession takes the retired document out.
 func TestStatsUnderConcurrentWrites(t *testing.T) {
-	o := store.DefaultOptions("")
-	o.InMemory, o.SyncWrites = true, false
-	st, err := store.Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
+	st := storetest.Open(t)
 	ix := search.New()
 	fs := pipeline.New(pipeline.Options{
 		Store: st, Clock: temporal.System{}, Facts: facts.NewService(st, temporal.System{}, authority.MustDefaultOrder()), Index: ix,

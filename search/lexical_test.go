@@ -6,6 +6,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
@@ -19,13 +20,7 @@ import (
 // kept ("Café"), and only those: the index and the query share one
 // tokenizer.
 func TestQueryMeetsIndex(t *testing.T) {
-	o := store.DefaultOptions("")
-	o.InMemory, o.SyncWrites = true, false
-	st, err := store.Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
+	st := storetest.Open(t)
 	ix := search.New()
 	fs := pipeline.New(pipeline.Options{
 		Store: st, Clock: temporal.System{}, Facts: facts.NewService(st, temporal.System{}, authority.MustDefaultOrder()), Index: ix,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
@@ -20,22 +21,6 @@ import (
 )
 
 var secret = []byte("backup-test-secret-0123456789abcd")
-
-func openStore(t testing.TB) *store.Store {
-	t.Helper()
-	o := store.DefaultOptions("")
-	o.InMemory, o.SyncWrites = true, false
-	st, err := store.Open(o)
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := st.Close(); err != nil {
-			t.Errorf("close store: %v", err)
-		}
-	})
-	return st
-}
 
 // caller returns a context carrying a verified identity of org and user.
 func caller(t testing.TB, org, user string) context.Context {
@@ -147,7 +132,7 @@ func compare(t testing.TB, got, want map[string]record) {
 }
 
 func TestBackupRestore(t *testing.T) {
-	src := openStore(t)
+	src := storetest.Open(t)
 	populate(t, src, "org-a")
 	populate(t, src, "org-b")
 	populate(t, src, "org-ab") // shares a text prefix with org-a, not a key prefix
@@ -170,7 +155,7 @@ func TestBackupRestore(t *testing.T) {
 			if err := src.Backup(context.Background(), &buf, tc.org); err != nil {
 				t.Fatal(err)
 			}
-			dst := openStore(t)
+			dst := storetest.Open(t)
 			before := dump(t, dst, nil) // the fresh store's own metadata
 			stats, err := dst.Restore(context.Background(), bytes.NewReader(buf.Bytes()))
 			if err != nil {
@@ -206,7 +191,7 @@ func merge(a, b map[string]record) map[string]record {
 }
 
 func TestRestoreRejectsGarbage(t *testing.T) {
-	src := openStore(t)
+	src := storetest.Open(t)
 	populate(t, src, "org-a")
 	var buf bytes.Buffer
 	if err := src.Backup(context.Background(), &buf, "org-a"); err != nil {
@@ -222,7 +207,7 @@ func TestRestoreRejectsGarbage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dst := openStore(t)
+			dst := storetest.Open(t)
 			before := dump(t, dst, nil)
 			_, err := dst.Restore(context.Background(), bytes.NewReader(tc.in))
 			if !errors.Is(err, store.ErrBadBackup) {

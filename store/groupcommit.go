@@ -162,3 +162,16 @@ func (s *Store) durable() error {
 	}
 	return s.gsync.wait()
 }
+
+// fdatasync syncs the file or directory at path (syncFile); one that is
+// gone (a flushed memtable's log) needs nothing.
+func fdatasync(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return errors.Join(syncFile(f), f.Close())
+}

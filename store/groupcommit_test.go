@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/store"
 )
 
@@ -93,7 +94,7 @@ func TestGroupCommit(t *testing.T) {
 
 // TestInMemoryStoreDoesNotSync: an in-memory store has nothing to sync.
 func TestInMemoryStoreDoesNotSync(t *testing.T) {
-	st := openStore(t)
+	st := storetest.Open(t)
 	writeConcurrently(t, st, 4, 5)
 	if got := st.SyncStats(); got != (store.SyncStats{}) {
 		t.Errorf("SyncStats = %+v, want zero", got)

@@ -7,13 +7,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/store"
 )
 
 // TestOwnWritesInScans: a transaction's scans and gets see its own puts and
 // deletes merged with what was committed before, in key order both ways.
 func TestOwnWritesInScans(t *testing.T) {
-	st := openStore(t)
+	st := storetest.Open(t)
 	ctx := context.Background()
 	p := partition(t, "acme", "alice", "")
 	sp := p.Shared()

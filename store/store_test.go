@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
 )
@@ -40,7 +41,7 @@ func TestUnverifiedIdentityHasNoPartition(t *testing.T) {
 }
 
 func TestForeignSpacesAreRefused(t *testing.T) {
-	st := openStore(t)
+	st := storetest.Open(t)
 	ctx := context.Background()
 	alice := partition(t, "acme", "alice", "billing")
 	bob := partition(t, "acme", "bob", "")
@@ -94,7 +95,7 @@ func TestForeignSpacesAreRefused(t *testing.T) {
 }
 
 func TestUpdateRetriesConflicts(t *testing.T) {
-	st := openStore(t)
+	st := storetest.Open(t)
 	p := partition(t, "acme", "alice", "")
 	ctx := context.Background()
 	if err := st.Update(ctx, p, func(tx *store.Txn) error { return tx.Put(p.Shared(), store.TableFact, []byte("n"), 0, 0) }); err != nil {
@@ -135,7 +136,7 @@ func TestUpdateRetriesConflicts(t *testing.T) {
 }
 
 func TestUpdateIsAllOrNothing(t *testing.T) {
-	st := openStore(t)
+	st := storetest.Open(t)
 	p := partition(t, "acme", "alice", "")
 	ctx := context.Background()
 	boom := errors.New("boom")
@@ -184,7 +185,7 @@ func TestReopenKeepsData(t *testing.T) {
 }
 
 func TestScanOrderAndStart(t *testing.T) {
-	st := openStore(t)
+	st := storetest.Open(t)
 	p := partition(t, "acme", "alice", "")
 	ctx := context.Background()
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
