@@ -31,23 +31,9 @@ import (
 // It writes nothing: link applies what it decided.
 func (p *Pipeline) arbitrate(tx *store.Txn, w *write) error {
 	in := &w.in
-	explicit := in.Detection == "" && in.PromotedFrom == ""
-	var st *facts.Staleness
-	if p.arbiter != nil && explicit && in.Supersedes == "" {
-		replaces, cue, outranked, err := p.arbiter.Directive(tx, w.caller, w.f)
-		if err != nil {
-			return err
-		}
-		st = outranked
-		if replaces != "" && outranked == nil {
-			in.Supersedes, in.Kind, in.Detection, in.Cue = replaces, facts.Change, facts.DetectionAuthority, cue
-		}
-	}
-	if st == nil && p.arbiter != nil && in.Detection == "" && in.PromotedFrom == "" {
-		var err error
-		if st, err = p.arbiter.Stale(tx, w.f, in.ValidFrom != nil); err != nil {
-			return err
-		}
+	st, err := p.judge(tx, w)
+	if err != nil {
+		return err
 	}
 	if st != nil {
 		w.stale = true
@@ -147,4 +133,27 @@ func (p *Pipeline) stayInSpace(w *write, old facts.Fact, oldSpace tenancy.Space)
 	}
 	w.space, w.f.Owner = oldSpace, oldSpace.Owner()
 	return nil
+}
+
+// judge asks the Arbiter about an explicit write (not a detection's, not a
+// promotion's): one naming no target may replace an instruction it
+// outranks (w's input then names it) or be outranked; one that replaces
+// nothing may restate a value the conversation replaced. The staleness
+// returned, if any, means w is stored invalid from birth.
+func (p *Pipeline) judge(tx *store.Txn, w *write) (*facts.Staleness, error) {
+	in := &w.in
+	if p.arbiter == nil || in.Detection != "" || in.PromotedFrom != "" {
+		return nil, nil
+	}
+	if in.Supersedes == "" {
+		replaces, cue, outranked, err := p.arbiter.Directive(tx, w.caller, w.f)
+		if err != nil || outranked != nil {
+			return outranked, err
+		}
+		if replaces != "" {
+			in.Supersedes, in.Kind, in.Detection, in.Cue = replaces, facts.Change, facts.DetectionAuthority, cue
+			return nil, nil
+		}
+	}
+	return p.arbiter.Stale(tx, w.f, in.ValidFrom != nil)
 }
