@@ -9,6 +9,7 @@ import (
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
@@ -217,7 +218,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		return Candidates{}, err
 	}
 	var c Candidates
-	hyp := AboutHypothetical(q.Text)
+	hyp := detect.AboutHypothetical(q.Text)
 	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
 	for _, rc := range ranked {

@@ -74,7 +74,7 @@ func Relate(q Query, sets ...Candidates) Related {
 	r.Facts, r.Withheld, r.successor = fo.kept, r.Withheld+fo.withheld, fo.successor
 	r.Excluded = append(r.Excluded, fo.exclusions()...)
 
-	real := !AboutHypothetical(q.Text)
+	real := !detect.AboutHypothetical(q.Text)
 	working, out := relateItems(q, real, items)
 	r.Working = working
 	r.Excluded = append(r.Excluded, out...)
@@ -135,7 +135,7 @@ func sortExclusions(es []assemble.Exclusion) {
 }
 
 // factVerdict is the rule for one visible fact candidate: keep it (""), or
-// the reason it is excluded. hyp is AboutHypothetical(q.Text).
+// the reason it is excluded. hyp is detect.AboutHypothetical(q.Text).
 func factVerdict(q Query, hyp bool, c FactCandidate) assemble.Reason {
 	f := c.Fact
 	switch {
@@ -202,7 +202,7 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 		visible bool
 	}
 	var preds []pred
-	hyp := AboutHypothetical(q.Text)
+	hyp := detect.AboutHypothetical(q.Text)
 	for _, c := range ordered {
 		if !c.Visible {
 			// A withheld fact is only counted, never named, not even as

@@ -87,10 +87,6 @@ func Asides(turns []string) []bool {
 	return out
 }
 
-// AboutHypothetical reports whether a query asks about hypothetical or
-// draft content (detect.AboutHypothetical).
-func AboutHypothetical(query string) bool { return detect.AboutHypothetical(query) }
-
 // states reports whether a turn's text states a retired value: it
 // contains the whole value, or one of the value's distinctive values
 // (amounts, percentages, dates, times, names) that the value replacing it
