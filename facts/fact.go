@@ -146,6 +146,14 @@ type Source struct {
 	Identity   string     `json:"identity,omitempty"`
 	TurnIndex  *int       `json:"turnIndex,omitempty"`
 	EventIndex *int       `json:"eventIndex,omitempty"`
+	// Set on a fact extracted from a conversation turn (package extract):
+	// the turn's id, the index of the sentence in it, who spoke it (as
+	// named), whom they relayed ("the COO"), and the extraction rule.
+	Turn     string `json:"turn,omitempty"`
+	Sentence *int   `json:"sentence,omitempty"`
+	Speaker  string `json:"speaker,omitempty"`
+	Cited    string `json:"cited,omitempty"`
+	Rule     string `json:"rule,omitempty"`
 }
 
 // Supersession is the edge from the fact a fact replaced: how, why, by whom
