@@ -23,6 +23,7 @@ type Statement struct {
 	Rule       string // the Rule.Name that fired
 	Cited      string // whom the speaker relays ("the COO" in "The COO says …"), or ""
 	Sentence   string // the sentence it came from, as said
+	Index      int    // the index of that sentence in Result.Sentences
 }
 
 // Kinds of statement.
@@ -63,10 +64,23 @@ type Skip struct {
 	Reason   string
 }
 
+// Sentence is one sentence (or heading line) of a turn, in the order said.
+type Sentence struct {
+	Index int
+	Text  string
+	// Reason is why the sentence as a whole states nothing real: a
+	// heading, question, draft, hypothetical, negated, proposal,
+	// declined, past, other-subject, suggestion, hearsay or request
+	// sentence (the Reason* constants). It is "" when the sentence states
+	// something, whether or not a rule structured it.
+	Reason string
+}
+
 // Result is everything Analyze found in a turn.
 type Result struct {
 	Statements []Statement
 	Skipped    []Skip
+	Sentences  []Sentence
 }
 
 // maxClause bounds the clause the rules read: longer ones are run-ons or
@@ -101,6 +115,7 @@ func Analyze(t Turn) Result {
 		}
 		if inFence || isHeading(trimmed) {
 			a.skip(trimmed, ReasonHeading)
+			a.res.Sentences = append(a.res.Sentences, Sentence{Index: len(a.res.Sentences), Text: trimmed, Reason: ReasonHeading})
 			continue
 		}
 		body, item := stripListMarker(trimmed)

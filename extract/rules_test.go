@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,10 +84,27 @@ func TestStatementFields(t *testing.T) {
 	want := Statement{
 		Entity: "room", Attribute: "capacity", Key: "room.capacity", Value: "40",
 		Kind: KindAmount, Correction: true, Rule: "capacity-verb",
-		Sentence: "Actually the room holds 40, not 60.",
+		Sentence: "Actually the room holds 40, not 60.", Index: 1,
 	}
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("Extract = %+v, want [%+v]", got, want)
+	}
+}
+
+// TestSentenceVerdicts checks that every sentence and heading line of a turn is
+// listed once, in order, with the reason it states nothing real.
+func TestSentenceVerdicts(t *testing.T) {
+	text := "## Plan\nWhat if we moved to Lisbon? Maybe later. The venue is Café Lumière.\n- We are not changing the caterer."
+	got := Analyze(Turn{Text: text, Speaker: "user", At: turnTime}).Sentences
+	want := []Sentence{
+		{Index: 0, Text: "## Plan", Reason: ReasonHeading},
+		{Index: 1, Text: "What if we moved to Lisbon?", Reason: ReasonQuestion},
+		{Index: 2, Text: "Maybe later."},
+		{Index: 3, Text: "The venue is Café Lumière."},
+		{Index: 4, Text: "We are not changing the caterer."},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Sentences =\n%+v\nwant\n%+v", got, want)
 	}
 }
 

@@ -228,8 +228,11 @@ func selfKeys(speaker string) (string, string) {
 // sentence reads one sentence; item marks a list item.
 func (a *analyzer) sentence(raw string, item bool) {
 	low := fold(raw)
+	idx := len(a.res.Sentences)
+	a.res.Sentences = append(a.res.Sentences, Sentence{Index: idx, Text: raw})
 	if r := a.sentenceFilter(raw, low); r != "" {
 		a.skip(raw, r)
+		a.res.Sentences[idx].Reason = r
 		return
 	}
 	body := raw
@@ -312,12 +315,13 @@ func (a *analyzer) sentence(raw string, item bool) {
 		}
 		st.Correction = corr || c2
 		st.Cited = cited
+		st.Index = idx
 		a.res.Statements = append(a.res.Statements, st)
 		found = true
 	}
 	if !found {
 		if st, ok := a.mentionedContact(raw, low, selfKey); ok {
-			st.Correction = corr
+			st.Correction, st.Index = corr, idx
 			a.res.Statements = append(a.res.Statements, st)
 		}
 	}
