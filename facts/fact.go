@@ -169,6 +169,16 @@ type Supersession struct {
 	At        time.Time `json:"at"`
 }
 
+// Retraction says who took a fact back, why, and what said so (By: the
+// conversation turn, when a turn retracted it).
+type Retraction struct {
+	By     string    `json:"by,omitempty"`
+	Reason string    `json:"reason"`
+	Cue    string    `json:"cue,omitempty"`
+	Actor  string    `json:"actor"`
+	At     time.Time `json:"at"`
+}
+
 // Staleness says why a write was recorded as stale: the value it restated
 // had already been replaced, by ReplacedBy, in a change found at At.
 type Staleness struct {
@@ -214,6 +224,10 @@ type Fact struct {
 	RestrictedTo *permissions.Restriction `json:"restrictedTo,omitempty"`
 	// Forgotten is set when the fact was forgotten; its value is erased.
 	Forgotten *Tombstone `json:"forgotten,omitempty"`
+	// Retracted is set when the fact was taken back without a successor
+	// ("that was wrong"): a correction to nothing. Its valid time is then
+	// empty, from SupersededAt on, like a corrected fact's.
+	Retracted *Retraction `json:"retracted,omitempty"`
 	// PromotedFrom is the state assertion this fact was promoted from by
 	// an explicit decision (promoteState), if any.
 	PromotedFrom string `json:"promotedFrom,omitempty"`
@@ -238,7 +252,7 @@ func (f Fact) In(v temporal.View) (Fact, bool) {
 		return Fact{}, false
 	}
 	if f.SupersededAt != nil && !v.Known(*f.SupersededAt) {
-		f.SupersededBy, f.SupersededAt, f.ValidTo = "", nil, nil
+		f.SupersededBy, f.SupersededAt, f.ValidTo, f.Retracted = "", nil, nil, nil
 	}
 	if f.NeedsReviewAt != nil && !v.Known(*f.NeedsReviewAt) {
 		f.NeedsReviewAt = nil

@@ -61,6 +61,8 @@ type Indexer interface {
 	FactWritten(tx *store.Txn, written facts.Fact, superseded *facts.Fact) error
 	// FactForgotten erases what was derived from before's text.
 	FactForgotten(tx *store.Txn, before facts.Fact) error
+	// FactRetired retires a fact taken back without a successor.
+	FactRetired(tx *store.Txn, retired facts.Fact) error
 }
 
 // Reactor reacts to a stored fact inside its transaction (package

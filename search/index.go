@@ -201,26 +201,44 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 	}
 	var delta statsDelta
 	delta.add(sp, d, written.Key, +1)
-	if superseded == nil {
-		return delta.apply(tx)
+	if superseded != nil {
+		if err := retire(tx, *superseded, &delta); err != nil {
+			return err
+		}
 	}
-	osp, err := facts.SpaceOf(tx.Partition(), superseded.MemoryType)
+	return delta.apply(tx)
+}
+
+// FactRetired moves the postings of a fact retired without a successor (a
+// retraction) to history, in tx.
+func (ix *Index) FactRetired(tx *store.Txn, retired facts.Fact) error {
+	var delta statsDelta
+	if err := retire(tx, retired, &delta); err != nil {
+		return err
+	}
+	return delta.apply(tx)
+}
+
+// retire moves old's live postings to history with its retired times and
+// takes it out of the statistics (delta).
+func retire(tx *store.Txn, old facts.Fact, delta *statsDelta) error {
+	osp, err := facts.SpaceOf(tx.Partition(), old.MemoryType)
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	od := docOf(*superseded)
-	ohv, err := json.Marshal(histValue{ValidFrom: superseded.ValidFrom, ValidTo: superseded.ValidTo, SupersededAt: superseded.SupersededAt})
+	od := docOf(old)
+	ohv, err := json.Marshal(histValue{ValidFrom: old.ValidFrom, ValidTo: old.ValidTo, SupersededAt: old.SupersededAt})
 	if err != nil {
 		return err
 	}
 	// A fact written before the index existed has no live postings and
 	// nothing to take out of the statistics.
-	live, err := tx.Exists(osp, store.TableSearchLive, postingKey(TermAll, superseded.RecordedAt, superseded.ID, 1, od.length))
+	live, err := tx.Exists(osp, store.TableSearchLive, postingKey(TermAll, old.RecordedAt, old.ID, 1, od.length))
 	if err != nil {
 		return err
 	}
-	for t, n := range od.postingTerms(*superseded) {
-		k := postingKey(t, superseded.RecordedAt, superseded.ID, n, od.length)
+	for t, n := range od.postingTerms(old) {
+		k := postingKey(t, old.RecordedAt, old.ID, n, od.length)
 		if live {
 			if err := tx.Delete(osp, store.TableSearchLive, k); err != nil {
 				return err
@@ -231,9 +249,9 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 		}
 	}
 	if live {
-		delta.add(osp, od, superseded.Key, -1)
+		delta.add(osp, od, old.Key, -1)
 	}
-	return delta.apply(tx)
+	return nil
 }
 
 // FactForgotten erases every posting of the forgotten fact, live and

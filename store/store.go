@@ -282,6 +282,27 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 	}
 }
 
+// Preview runs fn in a read-write transaction of partition p and discards
+// it: fn sees its own writes, nothing is committed, and functions given to
+// AfterCommit never run. It answers "what would this change".
+func (s *Store) Preview(ctx context.Context, p tenancy.Partition, fn func(tx *Txn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	txn := s.db.NewTransaction(true)
+	defer txn.Discard()
+	tx := &Txn{txn: txn, p: p, pend: newPendingWrites()}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.pend.apply(txn); errors.Is(err, badger.ErrTxnTooBig) {
+		return fault.New(fault.BadInput, "the request changes too many records in one transaction; split it")
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
 // View runs fn in a read-only transaction of partition p.
 func (s *Store) View(ctx context.Context, p tenancy.Partition, fn func(tx *Txn) error) error {
 	if err := ctx.Err(); err != nil {
