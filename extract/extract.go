@@ -18,6 +18,7 @@ type Statement struct {
 	Attribute  string // normalised like Entity
 	Key        string // "entity.attribute", e.g. "onboarding_deck.owner"
 	Value      string // the new value only, as said, or a resolved date
+	Said       string // for a resolved date, the phrase as said ("next Friday"), when it differs
 	Kind       string // one of the Kind* constants
 	Correction bool   // the sentence says the earlier value was wrong
 	Rule       string // the Rule.Name that fired

@@ -98,18 +98,30 @@ func keyWords(s string) []string {
 	return ws
 }
 
+// whenAttrs name the same thing: when something happens.
+var whenAttrs = map[string]bool{"date": true, "time": true, "when": true}
+
 // Matches reports whether a fact keyed key (as a client named it) is the
 // fact s states: the same attribute, and the same entity, or no entity in
 // the key when s is about the speaker ("home_address" matches user.address;
 // "addr" matches user.address; "travel_budget" does not match
-// marketing.budget).
+// marketing.budget). A key that names only s's entity by an attribute word
+// ("budget") is the fact of a statement about that entity's value ("the
+// budget is $40k", budget.amount).
 func (s Statement) Matches(key string) bool {
 	ent, attr := NormalizeKey(key)
-	if attr == "" || attr != s.Attribute {
-		return false
+	if attr != s.Attribute && whenAttrs[attr] && whenAttrs[s.Attribute] {
+		attr = s.Attribute // "demo_time" holds the demo's date and hour
 	}
-	if ent == s.Entity {
+	switch {
+	case attr == "":
+		return false
+	case attr == s.Attribute && ent == s.Entity:
+		return true
+	case attr == s.Attribute:
+		return (ent == "" || ent == "user" || ent == "my" || ent == "current") && s.Entity == "user"
+	case ent == "" && attr == s.Entity:
 		return true
 	}
-	return (ent == "" || ent == "user" || ent == "my" || ent == "current") && s.Entity == "user"
+	return false
 }

@@ -30,8 +30,10 @@ func TestNormalizeKey(t *testing.T) {
 func TestStatementMatches(t *testing.T) {
 	address := Extract(Turn{Text: "I'm at 12 Elm Row now.", Speaker: "user", At: turnTime})
 	budget := Extract(Turn{Text: "The marketing budget was cut to $40k.", Speaker: "user", At: turnTime})
-	if len(address) != 1 || len(budget) != 1 {
-		t.Fatalf("setup: address %+v, budget %+v", address, budget)
+	total := Extract(Turn{Text: "The budget is $40k.", Speaker: "user", At: turnTime})
+	deck := Extract(Turn{Text: "Jonas owns the onboarding deck.", Speaker: "user", At: turnTime})
+	if len(address) != 1 || len(budget) != 1 || len(total) != 1 || len(deck) != 1 {
+		t.Fatalf("setup: address %+v, budget %+v, total %+v, deck %+v", address, budget, total, deck)
 	}
 	tests := []struct {
 		st   Statement
@@ -47,6 +49,13 @@ func TestStatementMatches(t *testing.T) {
 		{budget[0], "marketing.budget", true},
 		{budget[0], "travel_budget", false},
 		{budget[0], "budget", false},
+		{total[0], "budget", true},
+		{total[0], "budget_amount", true},
+		{total[0], "travel_budget", false},
+		{deck[0], "onboarding_deck_owner", true},
+		{deck[0], "onboardingDeckOwner", true},
+		{deck[0], "deck_owner", false},
+		{deck[0], "onboarding_deck", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.st.Key+"~"+tc.key, func(t *testing.T) {

@@ -34,6 +34,7 @@ type clause struct {
 	topic       string // a normalised topic from "For the X, …", or ""
 	firstPerson bool   // the clause opens with I, we or let's
 	sentence    string
+	said        string // the last date phrase resolved, as said
 }
 
 // match is a rule's submatches by group name. The rule ran on the clause
@@ -321,7 +322,7 @@ var Rules = []Rule{
 		re:       compile(`{NP}\s+{AUX}(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till))\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
-			v, ok2 := takeDate(m.get("val"), c.at)
+			v, ok2 := c.date(m.get("val"))
 			if !ok || !ok2 {
 				return Statement{}, false
 			}
@@ -353,7 +354,7 @@ var Rules = []Rule{
 			if fold(m.get("prep")) == "in" {
 				dateText = "in " + val
 			}
-			if v, ok := takeDate(dateText, c.at); ok {
+			if v, ok := c.date(dateText); ok {
 				attr := s.attr
 				if attr == "" || !isDateAttr(attr) {
 					if s.attr != "" {
@@ -617,7 +618,7 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		}
 		return Statement{}, false
 	case dateAttrs[head]:
-		if v, ok := takeDate(val, c.at); ok {
+		if v, ok := c.date(val); ok {
 			return c.statement(s.entity, orDefault(attr, "date"), v, KindDate), true
 		}
 		return Statement{}, false
@@ -660,7 +661,8 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	if v, ok := takeMoney(val); ok {
 		return c.statement(s.entity, "amount", v, KindAmount), true
 	}
-	if v, at, ok := takeDateAt(val, c.at); ok && (changed || at == 0) {
+	if v, said, at, ok := takeDateAt(val, c.at); ok && (changed || at == 0) {
+		c.said = said
 		attr := "date"
 		if !reResolved.MatchString(v) {
 			attr = "time"

@@ -368,6 +368,7 @@ func (a *analyzer) apply(c *clause) (Statement, bool) {
 			r.fp && !c.firstPerson || r.list && !statusTopics[c.topic] {
 			continue
 		}
+		c.said = ""
 		re := r.re
 		if v, ok := fromVariant[re]; ok && strings.Contains(c.low, " from ") {
 			re = v
@@ -381,6 +382,9 @@ func (a *analyzer) apply(c *clause) (Statement, bool) {
 			continue
 		}
 		st.Rule = r.Name
+		if st.Kind == KindDate && reResolved.MatchString(st.Value) && c.said != st.Value {
+			st.Said = c.said
+		}
 		return st, true
 	}
 	return Statement{}, false

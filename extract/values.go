@@ -243,22 +243,29 @@ func takeStatus(v string) (string, bool) {
 // the date as 2006-01-02 (with " 15:04" when a time of day was said), or a
 // bare time of day as said.
 func takeDate(v string, at time.Time) (string, bool) {
-	d, _, ok := takeDateAt(v, at)
+	d, _, _, ok := takeDateAt(v, at)
 	return d, ok
 }
 
-// takeDateAt is takeDate that also returns where in v the date phrase
-// starts (0 when v opens with it).
-func takeDateAt(v string, at time.Time) (string, int, bool) {
+// date is takeDate that remembers the phrase as said in c.said.
+func (c *clause) date(v string) (string, bool) {
+	d, said, _, ok := takeDateAt(v, c.at)
+	c.said = said
+	return d, ok
+}
+
+// takeDateAt is takeDate that also returns the date phrase as said and
+// where in v it starts (0 when v opens with it).
+func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" || !hasDateCue(v) {
-		return "", 0, false
+		return "", "", 0, false
 	}
 	if m := reISODate.FindStringSubmatch(v); m != nil {
 		if d, err := time.Parse("2006-01-02", m[0]); err == nil {
-			return d.Format("2006-01-02"), 0, true
+			return d.Format("2006-01-02"), m[0], 0, true
 		}
-		return "", 0, false
+		return "", "", 0, false
 	}
 	if m := reYearDate.FindStringSubmatch(v); m != nil {
 		mon, day, year := m[1], m[2], m[3]
@@ -266,7 +273,7 @@ func takeDateAt(v string, at time.Time) (string, int, bool) {
 			mon, day, year = m[5], m[4], m[6]
 		}
 		if d, err := time.Parse("2006 1 2", year+" "+strconv.Itoa(int(monthNumber[strings.ToLower(mon)]))+" "+day); err == nil {
-			return d.Format("2006-01-02"), 0, true
+			return d.Format("2006-01-02"), strings.TrimSpace(m[0]), 0, true
 		}
 	}
 	// Date phrases are short: the library reads only the value's opening.
@@ -279,18 +286,18 @@ func takeDateAt(v string, at time.Time) (string, int, bool) {
 	}
 	r, err := dateParser.Parse(v, at)
 	if err != nil || r == nil || r.Index > 12 {
-		return "", 0, false
+		return "", "", 0, false
 	}
 	matched := strings.TrimSpace(r.Text)
 	if reAmbiguousDate.MatchString(matched) {
-		return "", 0, false
+		return "", "", 0, false
 	}
 	// A bare time of day ("at 3pm") stays as said.
 	if !reDateWord.MatchString(matched) {
 		if reTimeOfDay.MatchString(matched) {
-			return cleanValue(matched), r.Index, true
+			return cleanValue(matched), "", r.Index, true
 		}
-		return "", 0, false
+		return "", "", 0, false
 	}
 	d := r.Time
 	dayOf := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
@@ -300,9 +307,9 @@ func takeDateAt(v string, at time.Time) (string, int, bool) {
 		}
 	}
 	if reTimeOfDay.MatchString(matched) {
-		return d.Format("2006-01-02 15:04"), r.Index, true
+		return d.Format("2006-01-02 15:04"), matched, r.Index, true
 	}
-	return d.Format("2006-01-02"), r.Index, true
+	return d.Format("2006-01-02"), matched, r.Index, true
 }
 
 // dateWords are the words a date phrase is made of.

@@ -8,6 +8,7 @@
 package revision
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,13 +17,16 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/oklog/ulid/v2"
 
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/constraint"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
+	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/permissions"
@@ -98,6 +102,19 @@ type Result struct {
 	Scope      detect.Scope
 	Detections []Detection
 	Constraint *Constraint
+	// Extracted are the statements extracted from the turn's real
+	// sentences and what each did.
+	Extracted []Extraction
+	// Superseded are the facts the turn superseded (by extraction or
+	// detection) or retracted, as they now stand.
+	Superseded []Retired
+	// RetiredTurns are earlier turns the turn took back ("scratch that").
+	RetiredTurns []string
+	// Skipped are the sentences and clauses that changed nothing, and why.
+	Skipped []extract.Skip
+	// Speaker is who the turn is attributed to, and Authority the
+	// authority their word carries.
+	Speaker, Authority string
 }
 
 // Assertions is what revision needs of the state assertions.
@@ -120,6 +137,7 @@ type Service struct {
 	assertions Assertions
 	rules      *permissions.Rules
 	detect     detect.Options
+	relayFrom  string
 	changes    changeCache
 }
 
@@ -170,7 +188,15 @@ type Options struct {
 	Rules *permissions.Rules
 	// Detect tunes detection; its Order is replaced by Order.
 	Detect detect.Options
+	// RelayFrom is the lowest authority whose relayed claims ("the COO
+	// says …") carry the cited role's authority; default "subordinate"
+	// (anyone inside the organization). A relayed claim never carries
+	// policy authority.
+	RelayFrom string
 }
+
+// DefaultRelayFrom is Options.RelayFrom's default.
+const DefaultRelayFrom = "subordinate"
 
 // New returns a Service and installs it as the write pipeline's Arbiter
 // (call it at wiring time, before serving).
@@ -178,6 +204,7 @@ func New(o Options) *Service {
 	s := &Service{
 		store: o.Store, clock: o.Clock, facts: o.Facts, write: o.Pipeline, index: o.Index,
 		sessions: o.Sessions, assertions: o.Assertions, rules: o.Rules, detect: o.Detect,
+		relayFrom: cmp.Or(o.RelayFrom, DefaultRelayFrom),
 	}
 	s.detect.Order = o.Order
 	o.Pipeline.SetArbiter(arbiter{s})
@@ -197,8 +224,19 @@ type change struct {
 }
 
 // RecordTurn records in's turn in the caller's session and applies what it
-// supersedes, all in one transaction.
+// states, all in one transaction: retractions, the facts extracted from
+// its real sentences, and the supersessions detection finds in them.
 func (s *Service) RecordTurn(ctx context.Context, in session.TurnInput) (Result, error) {
+	return s.run(ctx, in, s.store.Update)
+}
+
+// PreviewTurn answers what RecordTurn would do with in, and changes
+// nothing: the same transaction, discarded.
+func (s *Service) PreviewTurn(ctx context.Context, in session.TurnInput) (Result, error) {
+	return s.run(ctx, in, s.store.Preview)
+}
+
+func (s *Service) run(ctx context.Context, in session.TurnInput, txn func(context.Context, tenancy.Partition, func(*store.Txn) error) error) (Result, error) {
 	caller, err := authority.FromContext(ctx)
 	if err != nil {
 		return Result{}, err
@@ -208,7 +246,7 @@ func (s *Service) RecordTurn(ctx context.Context, in session.TurnInput) (Result,
 		return Result{}, err
 	}
 	var res Result
-	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
+	err = txn(ctx, p, func(tx *store.Txn) error {
 		var err error
 		res, err = s.recordTx(tx, caller, in)
 		return err
@@ -217,35 +255,88 @@ func (s *Service) RecordTurn(ctx context.Context, in session.TurnInput) (Result,
 }
 
 func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.TurnInput) (Result, error) {
-	if sc := detect.ScopeOf(in.Text); sc != detect.ScopeGlobal {
-		in.Scope = facts.Scope(sc)
+	spk, err := s.speakerOf(tx, caller, in)
+	if err != nil {
+		return Result{}, err
+	}
+	at := s.clock.Now()
+	if in.At != nil {
+		at = in.At.UTC()
+	}
+	ar := extract.Analyze(extract.Turn{Text: in.Text, Speaker: spk.name, At: at})
+	real := realText(ar)
+	scope := turnScope(in.Text, real, ar)
+	if scope != detect.ScopeGlobal && in.Scope == "" {
+		in.Scope = facts.Scope(scope)
 	}
 	t, err := s.sessions.RecordTurnTx(tx, in)
 	if err != nil {
 		return Result{}, err
+	}
+	res := Result{Turn: t, Scope: scope, Skipped: ar.Skipped, Speaker: spk.name, Authority: spk.authority}
+	if c, ok := constraint.Classify(constraintSentences(ar)...); ok {
+		// The API spells the taxonomy's types in lower case.
+		res.Constraint = &Constraint{Type: strings.ToLower(string(c.Type)), Cue: c.Cue, Text: c.Text}
+	}
+	if scope != detect.ScopeGlobal {
+		// Hypothetical, draft and task talk changes no real state.
+		return res, nil
 	}
 	now := s.clock.Now()
 	k, err := s.known(tx, caller, t, now)
 	if err != nil {
 		return Result{}, err
 	}
-	ar := detect.Analyze(detect.Turn{Text: t.Text, Speaker: strings.ToLower(string(t.Speaker)), Authority: caller.Authority, At: t.At}, k.records, s.detect)
-	res := Result{Turn: t, Scope: ar.Scope}
-	if c := ar.Constraint; c != nil {
-		// The API spells the taxonomy's types in lower case.
-		res.Constraint = &Constraint{Type: strings.ToLower(string(c.Type)), Cue: c.Cue, Text: c.Text}
+	if err := s.retract(tx, caller, t, spk, ar, k, now, &res); err != nil {
+		return Result{}, err
 	}
-	if ar.Scope != detect.ScopeGlobal {
-		// Hypothetical, draft and task talk changes no real state.
-		return res, nil
+	var dets []detect.Detection
+	if real != "" {
+		dr := detect.Analyze(detect.Turn{Text: real, Speaker: strings.ToLower(string(t.Speaker)), Authority: spk.authority, At: t.At}, k.records, s.detect)
+		if dr.Scope == detect.ScopeGlobal {
+			dets = dr.Detections
+		}
 	}
-	for _, d := range ar.Detections {
+	found := map[string]detect.Detection{}
+	for _, d := range dets {
+		for _, r := range d.Superseded {
+			if _, ok := found[r.ID]; !ok && r.Kind == detect.RecordFact && !d.Blocked {
+				found[r.ID] = d
+			}
+		}
+	}
+	if err := s.applyExtraction(tx, caller, t, spk, ar, k, found, &res); err != nil {
+		return Result{}, err
+	}
+	var ids []string
+	replaced := map[string]*Extraction{} // fact id -> the extraction that superseded it
+	for i := range res.Extracted {
+		x := &res.Extracted[i]
+		if x.Fact != nil {
+			ids = append(ids, x.Fact.ID)
+		}
+		if x.Previous == nil {
+			continue
+		}
+		if x.Outcome == OutcomeSuperseded {
+			replaced[x.Previous.ID] = x
+		}
+		// Extraction settled this fact: detection does not rewrite it.
+		delete(k.facts, x.Previous.ID)
+	}
+	if err := session.NoteFactsTx(tx, t, ids); err != nil {
+		return Result{}, err
+	}
+	dets = reconcile(dets, replaced, res.Extracted, k)
+	writer := caller
+	writer.Authority = spk.authority
+	for _, d := range dets {
 		out := Detection{
 			Kind: d.Kind, Cue: d.Cue, Key: d.Key, Previous: d.Previous, Replacement: d.Replacement,
 			Confidence: d.Confidence, Blocked: d.Blocked,
 		}
 		if !d.Blocked {
-			if out.Superseded, out.Blocked, err = s.apply(tx, caller, t, d, k, now); err != nil {
+			if out.Superseded, out.Blocked, err = s.apply(tx, writer, t, d, k, replaced, now, &res); err != nil {
 				return Result{}, err
 			}
 			if len(out.Superseded) == 0 && !out.Blocked {
@@ -260,6 +351,151 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	return res, nil
 }
 
+// reconcile merges the supersessions extraction made with detection's:
+// a detection of a fact extraction replaced reports extraction's value
+// (the new value only, as said); a replacement detection did not find is
+// reported as a detection of its own (EXPLICIT when the sentence corrects
+// or changes, IMPLICIT otherwise), so that every supersession a turn made
+// is listed, with the earlier turns that stated the replaced value.
+func reconcile(dets []detect.Detection, replaced map[string]*Extraction, xs []Extraction, k known) []detect.Detection {
+	covered := map[string]bool{}
+	for i, d := range dets {
+		for _, r := range d.Superseded {
+			if x, ok := replaced[r.ID]; ok && r.Kind == detect.RecordFact {
+				dets[i].Replacement, dets[i].Key = x.Value, changeKey(x.Previous)
+				dets[i].Previous = x.Previous.ValueText()
+				covered[r.ID] = true
+			}
+		}
+	}
+	for _, x := range xs {
+		if x.Outcome != OutcomeSuperseded || covered[x.Previous.ID] {
+			continue
+		}
+		d := detect.Detection{
+			Kind: detect.Kind(x.Fact.Supersession.Detection), Cue: x.Fact.Supersession.Cue, Key: changeKey(x.Previous),
+			Previous: x.Previous.ValueText(), Replacement: x.Value, Confidence: 0.9,
+			Superseded: []detect.Ref{{ID: x.Previous.ID, Kind: detect.RecordFact}},
+		}
+		prev := x.Previous.ValueText()
+		for _, o := range k.turns {
+			if prev != "" && containsFold(o.Text, prev) && !containsFold(o.Text, x.Value) {
+				d.Superseded = append(d.Superseded, detect.Ref{ID: o.ID, Kind: detect.RecordTurn})
+			}
+		}
+		slices.SortFunc(d.Superseded[1:], func(a, b detect.Ref) int { return strings.Compare(a.ID, b.ID) })
+		dets = append(dets, d)
+	}
+	return dets
+}
+
+// changeKey is the key a change of fact f is recorded under, for
+// staleness checks: its key, or none when extraction named it (the key is
+// then ours, not a client's, and a later write of the replaced value is
+// stale whatever it calls it).
+func changeKey(f *facts.Fact) string {
+	if f.Source.Rule != "" {
+		return ""
+	}
+	return f.Key
+}
+
+// changeWords mark a sentence that says a value changed.
+var changeWords = []string{
+	"actually", "instead", "now", "no longer", "moved", "changed", "switched", "updated", "update", "correction",
+	"taking over", "takes over", "taken over", "replaced", "rescheduled", "pushed", "cut", "raised", "increased",
+	"decreased", "reduced", "bumped", "going with", "make that", "new ",
+}
+
+func changeWord(sentence string) bool {
+	low := " " + strings.ToLower(sentence) + " "
+	for _, w := range changeWords {
+		if strings.Contains(low, " "+w) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+// constraintSentences are the sentences of a turn that may state a rule:
+// all but questions, hypotheticals, drafts and headings (a negated
+// sentence often is one: "do not share customer data").
+func constraintSentences(ar extract.Result) []string {
+	var out []string
+	for _, s := range ar.Sentences {
+		switch s.Reason {
+		case extract.ReasonQuestion, extract.ReasonHypothetical, extract.ReasonDraft, extract.ReasonHeading, extract.ReasonPast, extract.ReasonOtherSubject:
+			continue
+		}
+		out = append(out, s.Text)
+	}
+	return out
+}
+
+// speakerOf is who said the turn: the assistant; the caller's user; or
+// the person speakerId names, with the authority of their role in the
+// organization's profile facts (a valid fact keyed like "<id>.role"), else
+// the lowest authority: a named stranger's word replaces nothing.
+func (s *Service) speakerOf(tx *store.Txn, caller authority.Identity, in session.TurnInput) (speaker, error) {
+	switch {
+	case in.Speaker == session.SpeakerAssistant:
+		return speaker{name: "assistant", id: "assistant", authority: caller.Authority, assistant: true, turn: in.Speaker}, nil
+	case in.SpeakerID == "" || in.SpeakerID == caller.UserID:
+		return speaker{name: "user", id: caller.UserID, authority: caller.Authority, turn: in.Speaker}, nil
+	}
+	spk := speaker{name: in.SpeakerID, id: in.SpeakerID, turn: in.Speaker}
+	if s.detect.Order != nil {
+		spk.authority = s.detect.Order.Lowest()
+	}
+	auth, err := s.profileAuthority(tx, caller, in.SpeakerID)
+	if err != nil {
+		return speaker{}, err
+	}
+	if auth != "" {
+		spk.authority = auth
+	}
+	return spk, nil
+}
+
+// profileWords name the attribute of a person's role in a profile fact.
+var profileWords = map[string]bool{"role": true, "title": true, "position": true, "authority": true, "job": true}
+
+// profileAuthority is the authority of the role the organization's
+// valid profile facts give person id, or "" when none does.
+func (s *Service) profileAuthority(tx *store.Txn, caller authority.Identity, id string) (string, error) {
+	if s.detect.Order == nil || !facts.ValidID(id) {
+		return "", nil
+	}
+	fs, err := s.relevantFacts(tx, caller, id)
+	if err != nil {
+		return "", err
+	}
+	want := strings.ToLower(id)
+	var best facts.Fact
+	found := false
+	for _, f := range fs {
+		ws := strings.FieldsFunc(strings.ToLower(f.Key), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if !slices.Contains(ws, want) || !slices.ContainsFunc(ws, func(w string) bool { return profileWords[w] }) {
+			continue
+		}
+		if !found || f.RecordedAt.After(best.RecordedAt) {
+			best, found = f, true
+		}
+	}
+	if !found {
+		return "", nil
+	}
+	name, ok := s.detect.Order.Resolve(best.ValueText())
+	if !ok {
+		return "", nil
+	}
+	return name, nil
+}
+
 // known is what a turn is compared with.
 type known struct {
 	records    []detect.Record
@@ -267,13 +503,18 @@ type known struct {
 	turns      map[string]session.Turn
 	assertions map[string]bool
 	env        map[string]environment.Entry
+	// previous is each speaker's latest earlier live turn (speaker.turnKey).
+	previous map[string]session.Turn
 }
 
 // known gathers the valid facts the turn's words index (all of them in a
 // small partition), the session's recent live turns and the active
 // assertions of the organization.
 func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn, now time.Time) (known, error) {
-	k := known{facts: map[string]facts.Fact{}, turns: map[string]session.Turn{}, assertions: map[string]bool{}, env: map[string]environment.Entry{}}
+	k := known{
+		facts: map[string]facts.Fact{}, turns: map[string]session.Turn{}, assertions: map[string]bool{},
+		env: map[string]environment.Entry{}, previous: map[string]session.Turn{},
+	}
 	fs, err := s.relevantFacts(tx, caller, t.Text)
 	if err != nil {
 		return k, err
@@ -298,6 +539,7 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 			continue
 		}
 		k.turns[o.ID] = o
+		k.previous[turnKeyOf(o, caller)] = o
 		k.records = append(k.records, detect.Record{ID: o.ID, Kind: detect.RecordTurn, Value: o.Text, At: o.At})
 	}
 	// Live environment signals: a turn announcing a newer value of a
@@ -328,6 +570,17 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 		})
 	}
 	return k, nil
+}
+
+// turnKeyOf keys a recorded turn like speaker.turnKey.
+func turnKeyOf(t session.Turn, caller authority.Identity) string {
+	switch {
+	case t.Speaker == session.SpeakerAssistant:
+		return string(t.Speaker) + "/assistant"
+	case t.SpeakerID == "":
+		return string(t.Speaker) + "/" + caller.UserID
+	}
+	return string(t.Speaker) + "/" + t.SpeakerID
 }
 
 // relevantFacts returns the real, currently valid facts the caller may
@@ -388,11 +641,16 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 // apply supersedes what detection d names: facts get a successor holding
 // the replacement, turns are marked superseded, assertions revoked. It
 // returns what was superseded.
-func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn, d detect.Detection, k known, now time.Time) (done []Ref, blocked bool, err error) {
+func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn, d detect.Detection, k known, replaced map[string]*Extraction, now time.Time, res *Result) (done []Ref, blocked bool, err error) {
 	reason := fmt.Sprintf("turn %s: %s", t.ID, d.Cue)
 	for _, r := range d.Superseded {
 		switch r.Kind {
 		case detect.RecordFact:
+			if _, ok := replaced[r.ID]; ok {
+				// Extraction wrote its successor already.
+				done = append(done, Ref{ID: r.ID, Kind: RefFact})
+				continue
+			}
 			old, ok := k.facts[r.ID]
 			if !ok || !replaces(d, t.Text, old) {
 				continue
@@ -417,7 +675,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			if from.Before(old.ValidFrom) {
 				from = old.ValidFrom
 			}
-			_, err = s.write.WriteTx(tx, caller, facts.WriteInput{
+			succ, err := s.write.WriteTx(tx, caller, facts.WriteInput{
 				Key: old.Key, Value: value,
 				Source:     &facts.Source{Type: facts.SourceUser, Authority: caller.Authority, Identity: caller.UserID},
 				MemoryType: old.MemoryType, Scope: old.Scope, ScopeID: old.ScopeID,
@@ -427,6 +685,10 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			if err != nil {
 				return nil, false, err
 			}
+			delete(k.facts, old.ID)
+			retired := old
+			retired.SupersededBy, retired.ValidTo = succ.ID, ptr(succ.ValidFrom)
+			res.Superseded = append(res.Superseded, Retired{Fact: retired, By: &succ, Reason: fmt.Sprintf("%s (%s): %q replaces %q", strings.ToLower(string(d.Kind)), d.Cue, d.Replacement, old.ValueText())})
 			done = append(done, Ref{ID: r.ID, Kind: RefFact})
 		case detect.RecordTurn:
 			o, ok := k.turns[r.ID]

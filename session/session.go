@@ -92,13 +92,17 @@ func (it Item) Expired(now time.Time) bool {
 
 // Turn is one conversation turn of a session.
 type Turn struct {
-	ID         string    `json:"id"`
-	SessionID  string    `json:"sessionId"`
-	Speaker    Speaker   `json:"speaker"`
+	ID        string  `json:"id"`
+	SessionID string  `json:"sessionId"`
+	Speaker   Speaker `json:"speaker"`
+	// SpeakerID names who spoke, when the turn said (speakerId).
+	SpeakerID  string    `json:"speakerId,omitempty"`
 	Text       string    `json:"text"`
 	At         time.Time `json:"at"`
 	RecordedAt time.Time `json:"recordedAt"`
 	ExpiresAt  time.Time `json:"expiresAt"`
+	// Facts are the ids of the facts extracted from the turn.
+	Facts []string `json:"facts,omitempty"`
 	// Scope is the reach of the turn's content: HYPOTHETICAL and DRAFT
 	// turns are never presented as real. Empty means GLOBAL.
 	Scope facts.Scope `json:"scope,omitempty"`
@@ -237,6 +241,9 @@ func (s *Service) PutItem(ctx context.Context, in ItemInput) (Item, error) {
 type TurnInput struct {
 	SessionID string
 	Speaker   Speaker
+	// SpeakerID names who spoke (a person of the organization); empty:
+	// the caller's user for USER turns.
+	SpeakerID string
 	Text      string
 	At        *time.Time  // default now
 	Scope     facts.Scope // default GLOBAL
@@ -262,7 +269,7 @@ func (s *Service) RecordTurnTx(tx *store.Txn, in TurnInput) (Turn, error) {
 	}
 	now := s.clock.Now()
 	t := Turn{
-		ID: "T-" + ulid.Make().String(), SessionID: in.SessionID, Speaker: in.Speaker, Text: in.Text,
+		ID: "T-" + ulid.Make().String(), SessionID: in.SessionID, Speaker: in.Speaker, SpeakerID: in.SpeakerID, Text: in.Text,
 		At: now, RecordedAt: now, ExpiresAt: now.Add(DefaultTTL), Scope: in.Scope,
 	}
 	if in.At != nil {
@@ -284,6 +291,8 @@ func (in TurnInput) validate() error {
 	switch {
 	case !in.Speaker.Valid():
 		return fault.BadInputf("speaker", "unknown speaker %q", in.Speaker)
+	case in.SpeakerID != "" && !facts.ValidID(in.SpeakerID):
+		return fault.BadInputf("speakerId", "speakerId %q is not valid: use 1 to 128 letters, digits and . _ : # -, starting with a letter or digit", in.SpeakerID)
 	case strings.TrimSpace(in.Text) == "" || len(in.Text) > MaxTurnLen || !utf8.ValidString(in.Text):
 		return fault.BadInputf("text", "text must be non-empty valid UTF-8 of at most %d bytes", MaxTurnLen)
 	case in.At != nil && temporal.Check(*in.At) != nil:
@@ -301,6 +310,16 @@ func putTurn(tx *store.Txn, t Turn) error {
 		return err
 	}
 	return tx.Put(sp, store.TableTurnByID, store.Suffix(nil).Raw(t.ID), turnRef{SessionID: t.SessionID, At: t.At}, ttl)
+}
+
+// NoteFactsTx records on turn t the ids of the facts extracted from it, so
+// that a later "that was wrong" can find them.
+func NoteFactsTx(tx *store.Txn, t Turn, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	t.Facts = append(t.Facts, ids...)
+	return putTurn(tx, t)
 }
 
 // SupersedeTurnTx marks turn t superseded by the record named by, so that

@@ -869,6 +869,8 @@ func (ec *executionContext) fieldContext_Decision_promoted(_ context.Context, fi
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -1139,6 +1141,8 @@ func (ec *executionContext) fieldContext_Entity_facts(_ context.Context, field g
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -2059,6 +2063,8 @@ func (ec *executionContext) fieldContext_StateAssertion_promotedTo(_ context.Con
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":

@@ -385,6 +385,8 @@ func (ec *executionContext) fieldContext_CompleteObjectiveResult_promoted(_ cont
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -1602,6 +1604,222 @@ func (ec *executionContext) fieldContext_TurnResult_constraint(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _TurnResult_speaker(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_speaker,
+		func(ctx context.Context) (any, error) {
+			return obj.Speaker, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_speaker(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TurnResult_authority(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_authority,
+		func(ctx context.Context) (any, error) {
+			return obj.Authority, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_authority(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TurnResult_extracted(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_extracted,
+		func(ctx context.Context) (any, error) {
+			return obj.Extracted, nil
+		},
+		nil,
+		ec.marshalNExtractedStatement2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐExtractionᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_extracted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "key":
+				return ec.fieldContext_ExtractedStatement_key(ctx, field)
+			case "entity":
+				return ec.fieldContext_ExtractedStatement_entity(ctx, field)
+			case "attribute":
+				return ec.fieldContext_ExtractedStatement_attribute(ctx, field)
+			case "value":
+				return ec.fieldContext_ExtractedStatement_value(ctx, field)
+			case "kind":
+				return ec.fieldContext_ExtractedStatement_kind(ctx, field)
+			case "rule":
+				return ec.fieldContext_ExtractedStatement_rule(ctx, field)
+			case "sentence":
+				return ec.fieldContext_ExtractedStatement_sentence(ctx, field)
+			case "correction":
+				return ec.fieldContext_ExtractedStatement_correction(ctx, field)
+			case "cited":
+				return ec.fieldContext_ExtractedStatement_cited(ctx, field)
+			case "outcome":
+				return ec.fieldContext_ExtractedStatement_outcome(ctx, field)
+			case "reason":
+				return ec.fieldContext_ExtractedStatement_reason(ctx, field)
+			case "fact":
+				return ec.fieldContext_ExtractedStatement_fact(ctx, field)
+			case "previous":
+				return ec.fieldContext_ExtractedStatement_previous(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ExtractedStatement", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TurnResult_superseded(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_superseded,
+		func(ctx context.Context) (any, error) {
+			return obj.Superseded, nil
+		},
+		nil,
+		ec.marshalNSupersededFact2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐRetiredᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_superseded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "fact":
+				return ec.fieldContext_SupersededFact_fact(ctx, field)
+			case "by":
+				return ec.fieldContext_SupersededFact_by(ctx, field)
+			case "reason":
+				return ec.fieldContext_SupersededFact_reason(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type SupersededFact", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TurnResult_retiredTurns(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_retiredTurns,
+		func(ctx context.Context) (any, error) {
+			return obj.RetiredTurns, nil
+		},
+		nil,
+		ec.marshalNID2ᚕstringᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_retiredTurns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TurnResult_skipped(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_skipped,
+		func(ctx context.Context) (any, error) {
+			return obj.Skipped, nil
+		},
+		nil,
+		ec.marshalNSkippedSentence2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋextractᚐSkipᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_skipped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "sentence":
+				return ec.fieldContext_SkippedSentence_sentence(ctx, field)
+			case "reason":
+				return ec.fieldContext_SkippedSentence_reason(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type SkippedSentence", field.Name)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _WorkingItem_id(ctx context.Context, field graphql.CollectedField, obj *session.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2046,7 +2264,7 @@ func (ec *executionContext) unmarshalInputTurnInput(ctx context.Context, obj any
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"sessionId", "speaker", "text", "at"}
+	fieldsInOrder := [...]string{"sessionId", "speaker", "text", "at", "speakerId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2081,6 +2299,13 @@ func (ec *executionContext) unmarshalInputTurnInput(ctx context.Context, obj any
 				return it, err
 			}
 			it.At = data
+		case "speakerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("speakerId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpeakerID = data
 		}
 	}
 	return it, nil
@@ -2682,6 +2907,36 @@ func (ec *executionContext) _TurnResult(ctx context.Context, sel ast.SelectionSe
 			}
 		case "constraint":
 			out.Values[i] = ec._TurnResult_constraint(ctx, field, obj)
+		case "speaker":
+			out.Values[i] = ec._TurnResult_speaker(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "authority":
+			out.Values[i] = ec._TurnResult_authority(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "extracted":
+			out.Values[i] = ec._TurnResult_extracted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "superseded":
+			out.Values[i] = ec._TurnResult_superseded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "retiredTurns":
+			out.Values[i] = ec._TurnResult_retiredTurns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "skipped":
+			out.Values[i] = ec._TurnResult_skipped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

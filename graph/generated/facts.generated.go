@@ -393,6 +393,16 @@ func (ec *executionContext) fieldContext_Fact_source(_ context.Context, field gr
 				return ec.fieldContext_Source_turnIndex(ctx, field)
 			case "eventIndex":
 				return ec.fieldContext_Source_eventIndex(ctx, field)
+			case "turn":
+				return ec.fieldContext_Source_turn(ctx, field)
+			case "sentence":
+				return ec.fieldContext_Source_sentence(ctx, field)
+			case "speaker":
+				return ec.fieldContext_Source_speaker(ctx, field)
+			case "cited":
+				return ec.fieldContext_Source_cited(ctx, field)
+			case "rule":
+				return ec.fieldContext_Source_rule(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Source", field.Name)
 		},
@@ -578,6 +588,8 @@ func (ec *executionContext) fieldContext_Fact_supersedes(_ context.Context, fiel
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -661,6 +673,8 @@ func (ec *executionContext) fieldContext_Fact_supersededBy(_ context.Context, fi
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -720,6 +734,47 @@ func (ec *executionContext) fieldContext_Fact_supersession(_ context.Context, fi
 				return ec.fieldContext_Supersession_at(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Supersession", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Fact_retracted(ctx context.Context, field graphql.CollectedField, obj *facts.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Fact_retracted,
+		func(ctx context.Context) (any, error) {
+			return obj.Retracted, nil
+		},
+		nil,
+		ec.marshalORetraction2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐRetraction,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Fact_retracted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Fact",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "by":
+				return ec.fieldContext_Retraction_by(ctx, field)
+			case "reason":
+				return ec.fieldContext_Retraction_reason(ctx, field)
+			case "cue":
+				return ec.fieldContext_Retraction_cue(ctx, field)
+			case "actor":
+				return ec.fieldContext_Retraction_actor(ctx, field)
+			case "at":
+				return ec.fieldContext_Retraction_at(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Retraction", field.Name)
 		},
 	}
 	return fc, nil
@@ -787,6 +842,8 @@ func (ec *executionContext) fieldContext_Fact_dependsOn(_ context.Context, field
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -870,6 +927,8 @@ func (ec *executionContext) fieldContext_Fact_derivedFacts(_ context.Context, fi
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -1271,6 +1330,8 @@ func (ec *executionContext) fieldContext_FactEdge_node(_ context.Context, field 
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -1287,6 +1348,151 @@ func (ec *executionContext) fieldContext_FactEdge_node(_ context.Context, field 
 				return ec.fieldContext_Fact_stale(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Retraction_by(ctx context.Context, field graphql.CollectedField, obj *facts.Retraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Retraction_by,
+		func(ctx context.Context) (any, error) {
+			return obj.By, nil
+		},
+		nil,
+		ec.marshalOID2string,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Retraction_by(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Retraction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Retraction_reason(ctx context.Context, field graphql.CollectedField, obj *facts.Retraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Retraction_reason,
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Retraction_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Retraction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Retraction_cue(ctx context.Context, field graphql.CollectedField, obj *facts.Retraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Retraction_cue,
+		func(ctx context.Context) (any, error) {
+			return obj.Cue, nil
+		},
+		nil,
+		ec.marshalOString2string,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Retraction_cue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Retraction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Retraction_actor(ctx context.Context, field graphql.CollectedField, obj *facts.Retraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Retraction_actor,
+		func(ctx context.Context) (any, error) {
+			return obj.Actor, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Retraction_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Retraction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Retraction_at(ctx context.Context, field graphql.CollectedField, obj *facts.Retraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Retraction_at,
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		ec.marshalNTime2timeᚐTime,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Retraction_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Retraction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Time does not have child fields")
 		},
 	}
 	return fc, nil
@@ -1432,6 +1638,151 @@ func (ec *executionContext) fieldContext_Source_eventIndex(_ context.Context, fi
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Source_turn(ctx context.Context, field graphql.CollectedField, obj *facts.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Source_turn,
+		func(ctx context.Context) (any, error) {
+			return obj.Turn, nil
+		},
+		nil,
+		ec.marshalOID2string,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Source_turn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Source_sentence(ctx context.Context, field graphql.CollectedField, obj *facts.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Source_sentence,
+		func(ctx context.Context) (any, error) {
+			return obj.Sentence, nil
+		},
+		nil,
+		ec.marshalOInt2ᚖint,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Source_sentence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Source_speaker(ctx context.Context, field graphql.CollectedField, obj *facts.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Source_speaker,
+		func(ctx context.Context) (any, error) {
+			return obj.Speaker, nil
+		},
+		nil,
+		ec.marshalOString2string,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Source_speaker(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Source_cited(ctx context.Context, field graphql.CollectedField, obj *facts.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Source_cited,
+		func(ctx context.Context) (any, error) {
+			return obj.Cited, nil
+		},
+		nil,
+		ec.marshalOString2string,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Source_cited(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Source_rule(ctx context.Context, field graphql.CollectedField, obj *facts.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Source_rule,
+		func(ctx context.Context) (any, error) {
+			return obj.Rule, nil
+		},
+		nil,
+		ec.marshalOString2string,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Source_rule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
 		},
 	}
 	return fc, nil
@@ -2039,6 +2390,8 @@ func (ec *executionContext) _Fact(ctx context.Context, sel ast.SelectionSet, obj
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "supersession":
 			out.Values[i] = ec._Fact_supersession(ctx, field, obj)
+		case "retracted":
+			out.Values[i] = ec._Fact_retracted(ctx, field, obj)
 		case "dependsOn":
 			field := field
 
@@ -2294,6 +2647,59 @@ func (ec *executionContext) _FactEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var retractionImplementors = []string{"Retraction"}
+
+func (ec *executionContext) _Retraction(ctx context.Context, sel ast.SelectionSet, obj *facts.Retraction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, retractionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Retraction")
+		case "by":
+			out.Values[i] = ec._Retraction_by(ctx, field, obj)
+		case "reason":
+			out.Values[i] = ec._Retraction_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cue":
+			out.Values[i] = ec._Retraction_cue(ctx, field, obj)
+		case "actor":
+			out.Values[i] = ec._Retraction_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._Retraction_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var sourceImplementors = []string{"Source"}
 
 func (ec *executionContext) _Source(ctx context.Context, sel ast.SelectionSet, obj *facts.Source) graphql.Marshaler {
@@ -2318,6 +2724,16 @@ func (ec *executionContext) _Source(ctx context.Context, sel ast.SelectionSet, o
 			out.Values[i] = ec._Source_turnIndex(ctx, field, obj)
 		case "eventIndex":
 			out.Values[i] = ec._Source_eventIndex(ctx, field, obj)
+		case "turn":
+			out.Values[i] = ec._Source_turn(ctx, field, obj)
+		case "sentence":
+			out.Values[i] = ec._Source_sentence(ctx, field, obj)
+		case "speaker":
+			out.Values[i] = ec._Source_speaker(ctx, field, obj)
+		case "cited":
+			out.Values[i] = ec._Source_cited(ctx, field, obj)
+		case "rule":
+			out.Values[i] = ec._Source_rule(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -2618,6 +3034,13 @@ func (ec *executionContext) marshalOMemoryType2ᚖgithubᚗcomᚋstategraphᚋst
 	_ = ctx
 	res := graphql.MarshalString(string(*v))
 	return res
+}
+
+func (ec *executionContext) marshalORetraction2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐRetraction(ctx context.Context, sel ast.SelectionSet, v *facts.Retraction) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Retraction(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOScope2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐScope(ctx context.Context, v any) (*facts.Scope, error) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -29,6 +30,553 @@ import (
 // endregion ************************** directives.gotpl **************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _ExtractedStatement_key(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_key,
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_entity(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_entity,
+		func(ctx context.Context) (any, error) {
+			return obj.Entity, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_entity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_attribute(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_attribute,
+		func(ctx context.Context) (any, error) {
+			return obj.Attribute, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_attribute(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_value(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_value,
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_kind(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_kind,
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_rule(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_rule,
+		func(ctx context.Context) (any, error) {
+			return obj.Rule, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_rule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_sentence(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_sentence,
+		func(ctx context.Context) (any, error) {
+			return obj.Sentence, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_sentence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_correction(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_correction,
+		func(ctx context.Context) (any, error) {
+			return obj.Correction, nil
+		},
+		nil,
+		ec.marshalNBoolean2bool,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_correction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_cited(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_cited,
+		func(ctx context.Context) (any, error) {
+			return obj.Cited, nil
+		},
+		nil,
+		ec.marshalOString2string,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_cited(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_outcome(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_outcome,
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		ec.marshalNExtractionOutcome2githubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐOutcome,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ExtractionOutcome does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_reason(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_reason,
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_fact(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_fact,
+		func(ctx context.Context) (any, error) {
+			return obj.Fact, nil
+		},
+		nil,
+		ec.marshalOFact2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFact,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_fact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Fact_id(ctx, field)
+			case "key":
+				return ec.fieldContext_Fact_key(ctx, field)
+			case "value":
+				return ec.fieldContext_Fact_value(ctx, field)
+			case "text":
+				return ec.fieldContext_Fact_text(ctx, field)
+			case "isValid":
+				return ec.fieldContext_Fact_isValid(ctx, field)
+			case "needsReview":
+				return ec.fieldContext_Fact_needsReview(ctx, field)
+			case "memoryType":
+				return ec.fieldContext_Fact_memoryType(ctx, field)
+			case "scope":
+				return ec.fieldContext_Fact_scope(ctx, field)
+			case "scopeId":
+				return ec.fieldContext_Fact_scopeId(ctx, field)
+			case "isConstraint":
+				return ec.fieldContext_Fact_isConstraint(ctx, field)
+			case "constraintType":
+				return ec.fieldContext_Fact_constraintType(ctx, field)
+			case "source":
+				return ec.fieldContext_Fact_source(ctx, field)
+			case "validFrom":
+				return ec.fieldContext_Fact_validFrom(ctx, field)
+			case "validTo":
+				return ec.fieldContext_Fact_validTo(ctx, field)
+			case "recordedAt":
+				return ec.fieldContext_Fact_recordedAt(ctx, field)
+			case "supersededAt":
+				return ec.fieldContext_Fact_supersededAt(ctx, field)
+			case "supersedes":
+				return ec.fieldContext_Fact_supersedes(ctx, field)
+			case "supersededBy":
+				return ec.fieldContext_Fact_supersededBy(ctx, field)
+			case "supersession":
+				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
+			case "dependsOn":
+				return ec.fieldContext_Fact_dependsOn(ctx, field)
+			case "derivedFacts":
+				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExtractedStatement_previous(ctx context.Context, field graphql.CollectedField, obj *revision.Extraction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_ExtractedStatement_previous,
+		func(ctx context.Context) (any, error) {
+			return obj.Previous, nil
+		},
+		nil,
+		ec.marshalOFact2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFact,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_ExtractedStatement_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExtractedStatement",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Fact_id(ctx, field)
+			case "key":
+				return ec.fieldContext_Fact_key(ctx, field)
+			case "value":
+				return ec.fieldContext_Fact_value(ctx, field)
+			case "text":
+				return ec.fieldContext_Fact_text(ctx, field)
+			case "isValid":
+				return ec.fieldContext_Fact_isValid(ctx, field)
+			case "needsReview":
+				return ec.fieldContext_Fact_needsReview(ctx, field)
+			case "memoryType":
+				return ec.fieldContext_Fact_memoryType(ctx, field)
+			case "scope":
+				return ec.fieldContext_Fact_scope(ctx, field)
+			case "scopeId":
+				return ec.fieldContext_Fact_scopeId(ctx, field)
+			case "isConstraint":
+				return ec.fieldContext_Fact_isConstraint(ctx, field)
+			case "constraintType":
+				return ec.fieldContext_Fact_constraintType(ctx, field)
+			case "source":
+				return ec.fieldContext_Fact_source(ctx, field)
+			case "validFrom":
+				return ec.fieldContext_Fact_validFrom(ctx, field)
+			case "validTo":
+				return ec.fieldContext_Fact_validTo(ctx, field)
+			case "recordedAt":
+				return ec.fieldContext_Fact_recordedAt(ctx, field)
+			case "supersededAt":
+				return ec.fieldContext_Fact_supersededAt(ctx, field)
+			case "supersedes":
+				return ec.fieldContext_Fact_supersedes(ctx, field)
+			case "supersededBy":
+				return ec.fieldContext_Fact_supersededBy(ctx, field)
+			case "supersession":
+				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
+			case "dependsOn":
+				return ec.fieldContext_Fact_dependsOn(ctx, field)
+			case "derivedFacts":
+				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SkippedSentence_sentence(ctx context.Context, field graphql.CollectedField, obj *extract.Skip) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_SkippedSentence_sentence,
+		func(ctx context.Context) (any, error) {
+			return obj.Sentence, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_SkippedSentence_sentence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SkippedSentence",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SkippedSentence_reason(ctx context.Context, field graphql.CollectedField, obj *extract.Skip) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_SkippedSentence_reason,
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_SkippedSentence_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SkippedSentence",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
 
 func (ec *executionContext) _Staleness_reason(ctx context.Context, field graphql.CollectedField, obj *facts.Staleness) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -112,6 +660,205 @@ func (ec *executionContext) fieldContext_Staleness_at(_ context.Context, field g
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type Time does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SupersededFact_fact(ctx context.Context, field graphql.CollectedField, obj *revision.Retired) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_SupersededFact_fact,
+		func(ctx context.Context) (any, error) {
+			return obj.Fact, nil
+		},
+		nil,
+		ec.marshalNFact2githubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFact,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_SupersededFact_fact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SupersededFact",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Fact_id(ctx, field)
+			case "key":
+				return ec.fieldContext_Fact_key(ctx, field)
+			case "value":
+				return ec.fieldContext_Fact_value(ctx, field)
+			case "text":
+				return ec.fieldContext_Fact_text(ctx, field)
+			case "isValid":
+				return ec.fieldContext_Fact_isValid(ctx, field)
+			case "needsReview":
+				return ec.fieldContext_Fact_needsReview(ctx, field)
+			case "memoryType":
+				return ec.fieldContext_Fact_memoryType(ctx, field)
+			case "scope":
+				return ec.fieldContext_Fact_scope(ctx, field)
+			case "scopeId":
+				return ec.fieldContext_Fact_scopeId(ctx, field)
+			case "isConstraint":
+				return ec.fieldContext_Fact_isConstraint(ctx, field)
+			case "constraintType":
+				return ec.fieldContext_Fact_constraintType(ctx, field)
+			case "source":
+				return ec.fieldContext_Fact_source(ctx, field)
+			case "validFrom":
+				return ec.fieldContext_Fact_validFrom(ctx, field)
+			case "validTo":
+				return ec.fieldContext_Fact_validTo(ctx, field)
+			case "recordedAt":
+				return ec.fieldContext_Fact_recordedAt(ctx, field)
+			case "supersededAt":
+				return ec.fieldContext_Fact_supersededAt(ctx, field)
+			case "supersedes":
+				return ec.fieldContext_Fact_supersedes(ctx, field)
+			case "supersededBy":
+				return ec.fieldContext_Fact_supersededBy(ctx, field)
+			case "supersession":
+				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
+			case "dependsOn":
+				return ec.fieldContext_Fact_dependsOn(ctx, field)
+			case "derivedFacts":
+				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SupersededFact_by(ctx context.Context, field graphql.CollectedField, obj *revision.Retired) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_SupersededFact_by,
+		func(ctx context.Context) (any, error) {
+			return obj.By, nil
+		},
+		nil,
+		ec.marshalOFact2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐFact,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_SupersededFact_by(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SupersededFact",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Fact_id(ctx, field)
+			case "key":
+				return ec.fieldContext_Fact_key(ctx, field)
+			case "value":
+				return ec.fieldContext_Fact_value(ctx, field)
+			case "text":
+				return ec.fieldContext_Fact_text(ctx, field)
+			case "isValid":
+				return ec.fieldContext_Fact_isValid(ctx, field)
+			case "needsReview":
+				return ec.fieldContext_Fact_needsReview(ctx, field)
+			case "memoryType":
+				return ec.fieldContext_Fact_memoryType(ctx, field)
+			case "scope":
+				return ec.fieldContext_Fact_scope(ctx, field)
+			case "scopeId":
+				return ec.fieldContext_Fact_scopeId(ctx, field)
+			case "isConstraint":
+				return ec.fieldContext_Fact_isConstraint(ctx, field)
+			case "constraintType":
+				return ec.fieldContext_Fact_constraintType(ctx, field)
+			case "source":
+				return ec.fieldContext_Fact_source(ctx, field)
+			case "validFrom":
+				return ec.fieldContext_Fact_validFrom(ctx, field)
+			case "validTo":
+				return ec.fieldContext_Fact_validTo(ctx, field)
+			case "recordedAt":
+				return ec.fieldContext_Fact_recordedAt(ctx, field)
+			case "supersededAt":
+				return ec.fieldContext_Fact_supersededAt(ctx, field)
+			case "supersedes":
+				return ec.fieldContext_Fact_supersedes(ctx, field)
+			case "supersededBy":
+				return ec.fieldContext_Fact_supersededBy(ctx, field)
+			case "supersession":
+				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
+			case "dependsOn":
+				return ec.fieldContext_Fact_dependsOn(ctx, field)
+			case "derivedFacts":
+				return ec.fieldContext_Fact_derivedFacts(ctx, field)
+			case "promotedFrom":
+				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "level":
+				return ec.fieldContext_Fact_level(ctx, field)
+			case "restrictedTo":
+				return ec.fieldContext_Fact_restrictedTo(ctx, field)
+			case "forgotten":
+				return ec.fieldContext_Fact_forgotten(ctx, field)
+			case "stale":
+				return ec.fieldContext_Fact_stale(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Fact", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SupersededFact_reason(ctx context.Context, field graphql.CollectedField, obj *revision.Retired) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_SupersededFact_reason,
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		ec.marshalNString2string,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_SupersededFact_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SupersededFact",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
 		},
 	}
 	return fc, nil
@@ -512,6 +1259,140 @@ func (ec *executionContext) fieldContext_TurnDetection_blocked(_ context.Context
 
 // region    **************************** object.gotpl ****************************
 
+var extractedStatementImplementors = []string{"ExtractedStatement"}
+
+func (ec *executionContext) _ExtractedStatement(ctx context.Context, sel ast.SelectionSet, obj *revision.Extraction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, extractedStatementImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExtractedStatement")
+		case "key":
+			out.Values[i] = ec._ExtractedStatement_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entity":
+			out.Values[i] = ec._ExtractedStatement_entity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attribute":
+			out.Values[i] = ec._ExtractedStatement_attribute(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._ExtractedStatement_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._ExtractedStatement_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rule":
+			out.Values[i] = ec._ExtractedStatement_rule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sentence":
+			out.Values[i] = ec._ExtractedStatement_sentence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "correction":
+			out.Values[i] = ec._ExtractedStatement_correction(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cited":
+			out.Values[i] = ec._ExtractedStatement_cited(ctx, field, obj)
+		case "outcome":
+			out.Values[i] = ec._ExtractedStatement_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._ExtractedStatement_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fact":
+			out.Values[i] = ec._ExtractedStatement_fact(ctx, field, obj)
+		case "previous":
+			out.Values[i] = ec._ExtractedStatement_previous(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var skippedSentenceImplementors = []string{"SkippedSentence"}
+
+func (ec *executionContext) _SkippedSentence(ctx context.Context, sel ast.SelectionSet, obj *extract.Skip) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, skippedSentenceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SkippedSentence")
+		case "sentence":
+			out.Values[i] = ec._SkippedSentence_sentence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._SkippedSentence_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var stalenessImplementors = []string{"Staleness"}
 
 func (ec *executionContext) _Staleness(ctx context.Context, sel ast.SelectionSet, obj *facts.Staleness) graphql.Marshaler {
@@ -535,6 +1416,52 @@ func (ec *executionContext) _Staleness(ctx context.Context, sel ast.SelectionSet
 			}
 		case "at":
 			out.Values[i] = ec._Staleness_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var supersededFactImplementors = []string{"SupersededFact"}
+
+func (ec *executionContext) _SupersededFact(ctx context.Context, sel ast.SelectionSet, obj *revision.Retired) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, supersededFactImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SupersededFact")
+		case "fact":
+			out.Values[i] = ec._SupersededFact_fact(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "by":
+			out.Values[i] = ec._SupersededFact_by(ctx, field, obj)
+		case "reason":
+			out.Values[i] = ec._SupersededFact_reason(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -741,6 +1668,83 @@ func (ec *executionContext) marshalNDetectionKind2githubᚗcomᚋstategraphᚋst
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNExtractedStatement2githubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐExtraction(ctx context.Context, sel ast.SelectionSet, v revision.Extraction) graphql.Marshaler {
+	return ec._ExtractedStatement(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExtractedStatement2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐExtractionᚄ(ctx context.Context, sel ast.SelectionSet, v []revision.Extraction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExtractedStatement2githubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐExtraction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNExtractionOutcome2githubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐOutcome(ctx context.Context, v any) (revision.Outcome, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := revision.Outcome(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExtractionOutcome2githubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐOutcome(ctx context.Context, sel ast.SelectionSet, v revision.Outcome) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNSkippedSentence2githubᚗcomᚋstategraphᚋstategraphᚋextractᚐSkip(ctx context.Context, sel ast.SelectionSet, v extract.Skip) graphql.Marshaler {
+	return ec._SkippedSentence(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSkippedSentence2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋextractᚐSkipᚄ(ctx context.Context, sel ast.SelectionSet, v []extract.Skip) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSkippedSentence2githubᚗcomᚋstategraphᚋstategraphᚋextractᚐSkip(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSupersededFact2githubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐRetired(ctx context.Context, sel ast.SelectionSet, v revision.Retired) graphql.Marshaler {
+	return ec._SupersededFact(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSupersededFact2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐRetiredᚄ(ctx context.Context, sel ast.SelectionSet, v []revision.Retired) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSupersededFact2githubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐRetired(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNSupersededKind2githubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐRefKind(ctx context.Context, v any) (revision.RefKind, error) {

@@ -131,6 +131,22 @@ type ComplexityRoot struct {
 		Reason func(childComplexity int) int
 	}
 
+	ExtractedStatement struct {
+		Attribute  func(childComplexity int) int
+		Cited      func(childComplexity int) int
+		Correction func(childComplexity int) int
+		Entity     func(childComplexity int) int
+		Fact       func(childComplexity int) int
+		Key        func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		Outcome    func(childComplexity int) int
+		Previous   func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		Rule       func(childComplexity int) int
+		Sentence   func(childComplexity int) int
+		Value      func(childComplexity int) int
+	}
+
 	Fact struct {
 		ConstraintType func(childComplexity int) int
 		DependsOn      func(childComplexity int) int
@@ -146,6 +162,7 @@ type ComplexityRoot struct {
 		PromotedFrom   func(childComplexity int) int
 		RecordedAt     func(childComplexity int) int
 		RestrictedTo   func(childComplexity int) int
+		Retracted      func(childComplexity int) int
 		Scope          func(childComplexity int) int
 		ScopeID        func(childComplexity int) int
 		Source         func(childComplexity int) int
@@ -221,6 +238,7 @@ type ComplexityRoot struct {
 		FactHistory     func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
 		Facts           func(childComplexity int, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) int
 		Me              func(childComplexity int) int
+		PreviewTurn     func(childComplexity int, input model.TurnInput) int
 		StateAssertion  func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		StateAssertions func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string) int
 		Transcript      func(childComplexity int, sessionID string) int
@@ -233,10 +251,28 @@ type ComplexityRoot struct {
 		Roles        func(childComplexity int) int
 	}
 
+	Retraction struct {
+		Actor  func(childComplexity int) int
+		At     func(childComplexity int) int
+		By     func(childComplexity int) int
+		Cue    func(childComplexity int) int
+		Reason func(childComplexity int) int
+	}
+
+	SkippedSentence struct {
+		Reason   func(childComplexity int) int
+		Sentence func(childComplexity int) int
+	}
+
 	Source struct {
 		Authority  func(childComplexity int) int
+		Cited      func(childComplexity int) int
 		EventIndex func(childComplexity int) int
 		Identity   func(childComplexity int) int
+		Rule       func(childComplexity int) int
+		Sentence   func(childComplexity int) int
+		Speaker    func(childComplexity int) int
+		Turn       func(childComplexity int) int
 		TurnIndex  func(childComplexity int) int
 		Type       func(childComplexity int) int
 	}
@@ -314,6 +350,12 @@ type ComplexityRoot struct {
 		UntilEvent func(childComplexity int) int
 	}
 
+	SupersededFact struct {
+		By     func(childComplexity int) int
+		Fact   func(childComplexity int) int
+		Reason func(childComplexity int) int
+	}
+
 	SupersededRecord struct {
 		ID   func(childComplexity int) int
 		Kind func(childComplexity int) int
@@ -373,10 +415,16 @@ type ComplexityRoot struct {
 	}
 
 	TurnResult struct {
-		Constraint func(childComplexity int) int
-		Detections func(childComplexity int) int
-		Scope      func(childComplexity int) int
-		Turn       func(childComplexity int) int
+		Authority    func(childComplexity int) int
+		Constraint   func(childComplexity int) int
+		Detections   func(childComplexity int) int
+		Extracted    func(childComplexity int) int
+		RetiredTurns func(childComplexity int) int
+		Scope        func(childComplexity int) int
+		Skipped      func(childComplexity int) int
+		Speaker      func(childComplexity int) int
+		Superseded   func(childComplexity int) int
+		Turn         func(childComplexity int) int
 	}
 
 	WorkingItem struct {
@@ -840,6 +888,97 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ExcludedRecord.Reason(childComplexity), true
 
+	case "ExtractedStatement.attribute":
+		if e.ComplexityRoot.ExtractedStatement.Attribute == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Attribute(childComplexity), true
+
+	case "ExtractedStatement.cited":
+		if e.ComplexityRoot.ExtractedStatement.Cited == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Cited(childComplexity), true
+
+	case "ExtractedStatement.correction":
+		if e.ComplexityRoot.ExtractedStatement.Correction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Correction(childComplexity), true
+
+	case "ExtractedStatement.entity":
+		if e.ComplexityRoot.ExtractedStatement.Entity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Entity(childComplexity), true
+
+	case "ExtractedStatement.fact":
+		if e.ComplexityRoot.ExtractedStatement.Fact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Fact(childComplexity), true
+
+	case "ExtractedStatement.key":
+		if e.ComplexityRoot.ExtractedStatement.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Key(childComplexity), true
+
+	case "ExtractedStatement.kind":
+		if e.ComplexityRoot.ExtractedStatement.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Kind(childComplexity), true
+
+	case "ExtractedStatement.outcome":
+		if e.ComplexityRoot.ExtractedStatement.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Outcome(childComplexity), true
+
+	case "ExtractedStatement.previous":
+		if e.ComplexityRoot.ExtractedStatement.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Previous(childComplexity), true
+
+	case "ExtractedStatement.reason":
+		if e.ComplexityRoot.ExtractedStatement.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Reason(childComplexity), true
+
+	case "ExtractedStatement.rule":
+		if e.ComplexityRoot.ExtractedStatement.Rule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Rule(childComplexity), true
+
+	case "ExtractedStatement.sentence":
+		if e.ComplexityRoot.ExtractedStatement.Sentence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Sentence(childComplexity), true
+
+	case "ExtractedStatement.value":
+		if e.ComplexityRoot.ExtractedStatement.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExtractedStatement.Value(childComplexity), true
+
 	case "Fact.constraintType":
 		if e.ComplexityRoot.Fact.ConstraintType == nil {
 			break
@@ -937,6 +1076,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Fact.RestrictedTo(childComplexity), true
+
+	case "Fact.retracted":
+		if e.ComplexityRoot.Fact.Retracted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.Retracted(childComplexity), true
 
 	case "Fact.scope":
 		if e.ComplexityRoot.Fact.Scope == nil {
@@ -1421,6 +1567,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
 
+	case "Query.previewTurn":
+		if e.ComplexityRoot.Query.PreviewTurn == nil {
+			break
+		}
+
+		args, err := ec.field_Query_previewTurn_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PreviewTurn(childComplexity, args["input"].(model.TurnInput)), true
+
 	case "Query.stateAssertion":
 		if e.ComplexityRoot.Query.StateAssertion == nil {
 			break
@@ -1485,12 +1643,68 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Restriction.Roles(childComplexity), true
 
+	case "Retraction.actor":
+		if e.ComplexityRoot.Retraction.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Retraction.Actor(childComplexity), true
+
+	case "Retraction.at":
+		if e.ComplexityRoot.Retraction.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Retraction.At(childComplexity), true
+
+	case "Retraction.by":
+		if e.ComplexityRoot.Retraction.By == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Retraction.By(childComplexity), true
+
+	case "Retraction.cue":
+		if e.ComplexityRoot.Retraction.Cue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Retraction.Cue(childComplexity), true
+
+	case "Retraction.reason":
+		if e.ComplexityRoot.Retraction.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Retraction.Reason(childComplexity), true
+
+	case "SkippedSentence.reason":
+		if e.ComplexityRoot.SkippedSentence.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SkippedSentence.Reason(childComplexity), true
+
+	case "SkippedSentence.sentence":
+		if e.ComplexityRoot.SkippedSentence.Sentence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SkippedSentence.Sentence(childComplexity), true
+
 	case "Source.authority":
 		if e.ComplexityRoot.Source.Authority == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Source.Authority(childComplexity), true
+
+	case "Source.cited":
+		if e.ComplexityRoot.Source.Cited == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Cited(childComplexity), true
 
 	case "Source.eventIndex":
 		if e.ComplexityRoot.Source.EventIndex == nil {
@@ -1505,6 +1719,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Source.Identity(childComplexity), true
+
+	case "Source.rule":
+		if e.ComplexityRoot.Source.Rule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Rule(childComplexity), true
+
+	case "Source.sentence":
+		if e.ComplexityRoot.Source.Sentence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Sentence(childComplexity), true
+
+	case "Source.speaker":
+		if e.ComplexityRoot.Source.Speaker == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Speaker(childComplexity), true
+
+	case "Source.turn":
+		if e.ComplexityRoot.Source.Turn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Turn(childComplexity), true
 
 	case "Source.turnIndex":
 		if e.ComplexityRoot.Source.TurnIndex == nil {
@@ -1842,6 +2084,27 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StateValidity.UntilEvent(childComplexity), true
 
+	case "SupersededFact.by":
+		if e.ComplexityRoot.SupersededFact.By == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SupersededFact.By(childComplexity), true
+
+	case "SupersededFact.fact":
+		if e.ComplexityRoot.SupersededFact.Fact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SupersededFact.Fact(childComplexity), true
+
+	case "SupersededFact.reason":
+		if e.ComplexityRoot.SupersededFact.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SupersededFact.Reason(childComplexity), true
+
 	case "SupersededRecord.id":
 		if e.ComplexityRoot.SupersededRecord.ID == nil {
 			break
@@ -2101,6 +2364,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TurnDetection.Superseded(childComplexity), true
 
+	case "TurnResult.authority":
+		if e.ComplexityRoot.TurnResult.Authority == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Authority(childComplexity), true
+
 	case "TurnResult.constraint":
 		if e.ComplexityRoot.TurnResult.Constraint == nil {
 			break
@@ -2115,12 +2385,47 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TurnResult.Detections(childComplexity), true
 
+	case "TurnResult.extracted":
+		if e.ComplexityRoot.TurnResult.Extracted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Extracted(childComplexity), true
+
+	case "TurnResult.retiredTurns":
+		if e.ComplexityRoot.TurnResult.RetiredTurns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.RetiredTurns(childComplexity), true
+
 	case "TurnResult.scope":
 		if e.ComplexityRoot.TurnResult.Scope == nil {
 			break
 		}
 
 		return e.ComplexityRoot.TurnResult.Scope(childComplexity), true
+
+	case "TurnResult.skipped":
+		if e.ComplexityRoot.TurnResult.Skipped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Skipped(childComplexity), true
+
+	case "TurnResult.speaker":
+		if e.ComplexityRoot.TurnResult.Speaker == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Speaker(childComplexity), true
+
+	case "TurnResult.superseded":
+		if e.ComplexityRoot.TurnResult.Superseded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Superseded(childComplexity), true
 
 	case "TurnResult.turn":
 		if e.ComplexityRoot.TurnResult.Turn == nil {
@@ -2740,6 +3045,13 @@ input TurnInput {
   text: String!
   "When the turn was spoken; default now."
   at: Time
+  """
+  Who spoke, when not the caller's user: a person of the organization.
+  Their authority is their role's, from the organization's profile facts
+  (a valid fact keyed like "<speakerId>.role" or "<speakerId>_title"),
+  else the lowest: the turn does not borrow the recording agent's.
+  """
+  speakerId: ID
 }
 
 type Turn {
@@ -2901,6 +3213,26 @@ type Source {
   identity: String
   turnIndex: Int
   eventIndex: Int
+  "The conversation turn the fact was extracted from."
+  turn: ID
+  "The index of the sentence in that turn."
+  sentence: Int
+  "Who said it (user, assistant, or a person)."
+  speaker: String
+  "Whom the speaker relayed (\"the COO\"), when the fact carries that authority."
+  cited: String
+  "The extraction rule that made the fact."
+  rule: String
+}
+
+"A fact taken back without a successor (\"that was wrong\"): it was never true."
+type Retraction {
+  "The turn that took it back."
+  by: ID
+  reason: String!
+  cue: String
+  actor: String!
+  at: Time!
 }
 
 "The edge from a superseded fact to the fact that replaced it."
@@ -2939,6 +3271,8 @@ type Fact {
   supersededBy: Fact
   "How this fact replaced the one it supersedes."
   supersession: Supersession
+  "Set when the fact was taken back without a successor (\"that was wrong\")."
+  retracted: Retraction
   dependsOn: [Fact!]!
   derivedFacts: [Fact!]!
 }
@@ -3126,6 +3460,87 @@ type Staleness {
 extend type Fact {
   "Set when the write restated a replaced value: the fact was never valid."
   stale: Staleness
+}
+
+extend type Query {
+  """
+  What recordTurn would do with this turn, answered exactly as recordTurn
+  would: what it extracts, supersedes, retracts and detects. Nothing is
+  stored: no turn, fact, audit entry or change. Ids in the answer are not
+  reserved.
+  """
+  previewTurn(input: TurnInput!): TurnResult!
+}
+
+extend type TurnResult {
+  "Who the turn is attributed to: user, assistant, or the person speakerId named."
+  speaker: String!
+  "The authority the speaker's word carries (a relayed claim may carry the cited role's, see extracted.cited)."
+  authority: String!
+  "The (entity, attribute, value) statements extracted from the turn's real sentences, and what each did."
+  extracted: [ExtractedStatement!]!
+  "The facts this turn superseded (by extraction or detection) or retracted, as they now stand."
+  superseded: [SupersededFact!]!
+  "Earlier turns this turn took back (\"scratch that\"): no longer replayed."
+  retiredTurns: [ID!]!
+  "Sentences and clauses that changed nothing, and why (negated, question, hypothetical, past, ...)."
+  skipped: [SkippedSentence!]!
+}
+
+"What an extracted statement did."
+enum ExtractionOutcome {
+  "A new fact holds it."
+  WRITTEN
+  "A new fact holds it and replaced the fact that held another value."
+  SUPERSEDED
+  "A valid fact already holds the value."
+  UNCHANGED
+  "A fact the speaker may not replace holds another value."
+  BLOCKED
+  "Nothing was written (see reason)."
+  SKIPPED
+}
+
+"An (entity, attribute, value) statement extracted from one sentence of a turn."
+type ExtractedStatement {
+  "Normalised entity.attribute, e.g. onboarding_deck.owner."
+  key: String!
+  entity: String!
+  attribute: String!
+  "The new value only, as said, or a resolved date (2006-01-02)."
+  value: String!
+  "ownership, location, amount, count, date, choice, status, contact, booking or person."
+  kind: String!
+  "The extraction rule that fired."
+  rule: String!
+  "The sentence it came from."
+  sentence: String!
+  "The sentence says the earlier value was wrong: the new fact corrects it."
+  correction: Boolean!
+  "Whom the speaker relayed (\"the COO\"), if anyone."
+  cited: String
+  outcome: ExtractionOutcome!
+  reason: String!
+  "The fact written (WRITTEN, SUPERSEDED)."
+  fact: Fact
+  "The fact replaced (SUPERSEDED), already holding the value (UNCHANGED) or standing in the way (BLOCKED)."
+  previous: Fact
+}
+
+"A fact a turn superseded or retracted."
+type SupersededFact {
+  "The fact as it now stands: no longer valid."
+  fact: Fact!
+  "The fact that replaced it; null when it was retracted."
+  by: Fact
+  reason: String!
+}
+
+"A sentence or clause that changed nothing."
+type SkippedSentence {
+  sentence: String!
+  "heading, list-item, question, draft, hypothetical, negated, proposal, declined, past, other-subject, suggestion, hearsay, request or no-rule."
+  reason: String!
 }
 `, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# stategraph GraphQL schema: root types and shared scalars.

@@ -60,6 +60,7 @@ type QueryResolver interface {
 	Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error)
 	CurrentValue(ctx context.Context, key string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
 	FactHistory(ctx context.Context, key string, asOf *time.Time, knownAt *time.Time) ([]*facts.Fact, error)
+	PreviewTurn(ctx context.Context, input model.TurnInput) (*revision.Result, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -435,6 +436,17 @@ func (ec *executionContext) field_Query_facts_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["knownAt"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_previewTurn_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNTurnInput2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐTurnInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -1080,6 +1092,8 @@ func (ec *executionContext) fieldContext_Mutation_promoteState(ctx context.Conte
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -1206,6 +1220,18 @@ func (ec *executionContext) fieldContext_Mutation_recordTurn(ctx context.Context
 				return ec.fieldContext_TurnResult_detections(ctx, field)
 			case "constraint":
 				return ec.fieldContext_TurnResult_constraint(ctx, field)
+			case "speaker":
+				return ec.fieldContext_TurnResult_speaker(ctx, field)
+			case "authority":
+				return ec.fieldContext_TurnResult_authority(ctx, field)
+			case "extracted":
+				return ec.fieldContext_TurnResult_extracted(ctx, field)
+			case "superseded":
+				return ec.fieldContext_TurnResult_superseded(ctx, field)
+			case "retiredTurns":
+				return ec.fieldContext_TurnResult_retiredTurns(ctx, field)
+			case "skipped":
+				return ec.fieldContext_TurnResult_skipped(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type TurnResult", field.Name)
 		},
@@ -1391,6 +1417,8 @@ func (ec *executionContext) fieldContext_Mutation_writeFact(ctx context.Context,
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -1486,6 +1514,8 @@ func (ec *executionContext) fieldContext_Mutation_writeFacts(ctx context.Context
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -1581,6 +1611,8 @@ func (ec *executionContext) fieldContext_Mutation_forgetFact(ctx context.Context
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -2334,6 +2366,8 @@ func (ec *executionContext) fieldContext_Query_fact(ctx context.Context, field g
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -2476,6 +2510,8 @@ func (ec *executionContext) fieldContext_Query_currentValue(ctx context.Context,
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -2571,6 +2607,8 @@ func (ec *executionContext) fieldContext_Query_factHistory(ctx context.Context, 
 				return ec.fieldContext_Fact_supersededBy(ctx, field)
 			case "supersession":
 				return ec.fieldContext_Fact_supersession(ctx, field)
+			case "retracted":
+				return ec.fieldContext_Fact_retracted(ctx, field)
 			case "dependsOn":
 				return ec.fieldContext_Fact_dependsOn(ctx, field)
 			case "derivedFacts":
@@ -2597,6 +2635,69 @@ func (ec *executionContext) fieldContext_Query_factHistory(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_factHistory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_previewTurn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_previewTurn,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PreviewTurn(ctx, fc.Args["input"].(model.TurnInput))
+		},
+		nil,
+		ec.marshalNTurnResult2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋrevisionᚐResult,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_previewTurn(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "turn":
+				return ec.fieldContext_TurnResult_turn(ctx, field)
+			case "scope":
+				return ec.fieldContext_TurnResult_scope(ctx, field)
+			case "detections":
+				return ec.fieldContext_TurnResult_detections(ctx, field)
+			case "constraint":
+				return ec.fieldContext_TurnResult_constraint(ctx, field)
+			case "speaker":
+				return ec.fieldContext_TurnResult_speaker(ctx, field)
+			case "authority":
+				return ec.fieldContext_TurnResult_authority(ctx, field)
+			case "extracted":
+				return ec.fieldContext_TurnResult_extracted(ctx, field)
+			case "superseded":
+				return ec.fieldContext_TurnResult_superseded(ctx, field)
+			case "retiredTurns":
+				return ec.fieldContext_TurnResult_retiredTurns(ctx, field)
+			case "skipped":
+				return ec.fieldContext_TurnResult_skipped(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type TurnResult", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_previewTurn_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -3306,6 +3407,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_factHistory(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "previewTurn":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_previewTurn(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

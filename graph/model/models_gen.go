@@ -219,6 +219,11 @@ type TurnInput struct {
 	Text      string          `json:"text"`
 	// When the turn was spoken; default now.
 	At *time.Time `json:"at,omitempty"`
+	// Who spoke, when not the caller's user: a person of the organization.
+	// Their authority is their role's, from the organization's profile facts
+	// (a valid fact keyed like "<speakerId>.role" or "<speakerId>_title"),
+	// else the lowest: the turn does not borrow the recording agent's.
+	SpeakerID *string `json:"speakerId,omitempty"`
 }
 
 type WorkingItemInput struct {

@@ -37,7 +37,7 @@ func (r *mutationResolver) PutWorkingItem(ctx context.Context, input model.Worki
 }
 
 func (r *mutationResolver) RecordTurn(ctx context.Context, input model.TurnInput) (*revision.Result, error) {
-	res, err := r.Revision.RecordTurn(ctx, session.TurnInput{SessionID: input.SessionID, Speaker: input.Speaker, Text: input.Text, At: input.At})
+	res, err := r.Revision.RecordTurn(ctx, turnInput(input))
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
+	"github.com/stategraph/stategraph/graph/model"
+	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/temporal"
 )
 
@@ -60,4 +62,8 @@ func nonNilOutput(out assemble.Output) *assemble.Output {
 		out.Notes = []string{}
 	}
 	return &out
+}
+
+func turnInput(in model.TurnInput) session.TurnInput {
+	return session.TurnInput{SessionID: in.SessionID, Speaker: in.Speaker, SpeakerID: deref(in.SpeakerID), Text: in.Text, At: in.At}
 }

@@ -1,0 +1,411 @@
+package revision
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/extract"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/pipeline"
+	"github.com/stategraph/stategraph/session"
+	"github.com/stategraph/stategraph/store"
+)
+
+// Outcome says what an extracted statement did.
+type Outcome string
+
+// The outcomes.
+const (
+	// OutcomeWritten: a new fact holds the statement.
+	OutcomeWritten Outcome = "WRITTEN"
+	// OutcomeSuperseded: a new fact holds the statement and replaced the
+	// fact that held another value for the same (entity, attribute).
+	OutcomeSuperseded Outcome = "SUPERSEDED"
+	// OutcomeUnchanged: a valid fact already holds the value.
+	OutcomeUnchanged Outcome = "UNCHANGED"
+	// OutcomeBlocked: a fact the speaker may not replace holds another
+	// value (higher authority, or the user's word against the assistant's).
+	OutcomeBlocked Outcome = "BLOCKED"
+	// OutcomeSkipped: nothing was written (see the reason).
+	OutcomeSkipped Outcome = "SKIPPED"
+)
+
+// Extraction is one statement extracted from a turn and what became of it.
+type Extraction struct {
+	extract.Statement
+	Outcome Outcome
+	Reason  string
+	// Fact is the fact written (WRITTEN, SUPERSEDED).
+	Fact *facts.Fact
+	// Previous is the fact replaced (SUPERSEDED), holding the value
+	// already (UNCHANGED), or standing in the way (BLOCKED).
+	Previous *facts.Fact
+}
+
+// Retired is a fact a turn superseded or retracted, as it now stands.
+type Retired struct {
+	Fact facts.Fact
+	// By is the fact that replaced it; nil when it was retracted.
+	By     *facts.Fact
+	Reason string
+}
+
+// speaker is who said a turn, and the authority their word carries.
+type speaker struct {
+	name      string // "user", "assistant", or the person speakerId named
+	id        string // the recorded identity: speakerId, or the caller's user id
+	authority string
+	assistant bool
+	turn      session.Speaker
+}
+
+// turnKey keys the speaker's turns: their kind and who they are.
+func (s speaker) turnKey() string { return string(s.turn) + "/" + s.id }
+
+// MaxExtracted bounds the statements one turn writes.
+const MaxExtracted = 50
+
+// applyExtraction writes the statements of ar that a real sentence made,
+// each as a new fact or as the successor of the valid fact holding
+// another value for the same (entity, attribute), in tx.
+//
+// found are the detections of the turn by the facts they would supersede:
+// a successor records the detection's kind and cue on its edge, or, when
+// detection did not find it, the kind the statement shows (kindOf).
+func (s *Service) applyExtraction(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, ar extract.Result, k known, found map[string]detect.Detection, res *Result) error {
+	written := map[string]bool{} // keys written by this turn: a later clause of it wins
+	for i, st := range ar.Statements {
+		if i >= MaxExtracted {
+			break
+		}
+		x := Extraction{Statement: st}
+		if err := s.extractOne(tx, caller, t, spk, st, k, written, found, &x, res); err != nil {
+			return err
+		}
+		res.Extracted = append(res.Extracted, x)
+	}
+	return nil
+}
+
+func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, st extract.Statement, k known, written map[string]bool, found map[string]detect.Detection, x *Extraction, res *Result) error {
+	if len(st.Value) > MaxReplacement {
+		x.Outcome, x.Reason = OutcomeSkipped, "the value is longer than a value"
+		return nil
+	}
+	if s.write.Volatile(st.Key) {
+		x.Outcome, x.Reason = OutcomeSkipped, "the key names volatile state, which is asserted, not stored as a fact"
+		return nil
+	}
+	auth, cited := s.relayed(spk, st)
+	targets, err := s.targets(tx, caller, st, k)
+	if err != nil {
+		return err
+	}
+	// A valid fact already holding the value: nothing to write.
+	for _, f := range targets {
+		if holds(f.ValueText(), st) {
+			x.Outcome, x.Previous, x.Reason = OutcomeUnchanged, ptr(f), "fact "+f.ID+" holds this value"
+			return nil
+		}
+	}
+	var old *facts.Fact
+	for _, f := range targets {
+		switch {
+		case spk.assistant && f.Source.Speaker != "assistant":
+			x.Outcome, x.Previous, x.Reason = OutcomeBlocked, ptr(f), "an assistant's statement does not replace what the user stated"
+			return nil
+		case s.rules != nil && !s.rules.Supersedes(auth, f.Source.Authority):
+			x.Outcome, x.Previous = OutcomeBlocked, ptr(f)
+			x.Reason = fmt.Sprintf("fact %s has authority %s, above the speaker's %s", f.ID, s.rules.Describe(f.Source.Authority), s.rules.Describe(auth))
+			return nil
+		}
+		if old == nil || f.RecordedAt.After(old.RecordedAt) {
+			old = ptr(f)
+		}
+	}
+	if old == nil && spk.assistant && st.Entity != "user" {
+		// An assistant's statement becomes state only when it is about
+		// the user (a restatement); the rest stays evidence.
+		x.Outcome, x.Reason = OutcomeSkipped, "an assistant's statement about something other than the user is not stored as a fact"
+		return nil
+	}
+	value, err := json.Marshal(valueOf(st))
+	if err != nil {
+		return err
+	}
+	idx := st.Index
+	in := facts.WriteInput{
+		Key: st.Key, Value: value,
+		Source: &facts.Source{
+			Type: facts.SourceUser, Authority: auth, Identity: spk.id,
+			Turn: t.ID, Sentence: &idx, Speaker: spk.name, Cited: cited, Rule: st.Rule,
+		},
+		Reason: fmt.Sprintf("turn %s: %s", t.ID, st.Sentence),
+	}
+	from := t.At
+	in.ValidFrom = &from
+	if old == nil {
+		in.MemoryType = facts.MemoryUser
+	} else {
+		in.Key, in.Supersedes, in.Kind = old.Key, old.ID, facts.Change
+		in.Detection, in.Cue = string(kindOf(st, auth != spk.authority)), st.Rule
+		if d, ok := found[old.ID]; ok {
+			in.Detection, in.Cue = string(d.Kind), d.Cue
+		}
+		in.MemoryType, in.Scope, in.ScopeID = old.MemoryType, old.Scope, old.ScopeID
+		switch {
+		case st.Correction || written[old.Key]:
+			// The earlier value was never true (or was said a clause ago).
+			in.Kind, in.ValidFrom = facts.Correction, nil
+		case from.Before(old.ValidFrom):
+			in.ValidFrom = &old.ValidFrom
+		}
+	}
+	writer := caller
+	writer.Authority = auth
+	f, err := s.write.WriteTx(tx, writer, in)
+	var fe *fault.Error
+	if errors.As(err, &fe) {
+		x.Outcome, x.Reason = OutcomeSkipped, fe.Msg
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	written[f.Key] = true
+	x.Fact = &f
+	if old == nil {
+		x.Outcome, x.Reason = OutcomeWritten, "rule "+st.Rule
+		return nil
+	}
+	x.Outcome, x.Previous = OutcomeSuperseded, old
+	x.Reason = fmt.Sprintf("%s: %q replaces %q", strings.ToLower(string(in.Kind)), st.Value, old.ValueText())
+	retired := *old
+	if sp, err := facts.SpaceOf(tx.Partition(), old.MemoryType); err == nil {
+		if got, found, err := facts.LoadTx(tx, sp, old.ID); err != nil {
+			return err
+		} else if found {
+			retired = got
+		}
+	}
+	res.Superseded = append(res.Superseded, Retired{Fact: retired, By: &f, Reason: x.Reason})
+	delete(k.facts, old.ID)
+	return nil
+}
+
+// targets returns the valid, real facts the caller may read that hold the
+// statement's (entity, attribute), whatever their keys are called.
+func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.Statement, k known) ([]facts.Fact, error) {
+	var out []facts.Fact
+	seen := map[string]bool{}
+	for _, f := range k.facts {
+		if st.Matches(f.Key) && !seen[f.ID] {
+			seen[f.ID] = true
+			out = append(out, f)
+		}
+	}
+	exact, err := s.facts.ValidByKey(tx, st.Key)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range exact {
+		if !seen[f.ID] && f.Scope.Real() && (s.rules == nil || s.rules.CanRead(caller, f.RestrictedTo)) {
+			seen[f.ID] = true
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b facts.Fact) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// relayed is the authority a statement carries and whom it cites: the
+// speaker's own, or, for a relayed claim ("the COO says …"), the cited
+// role's when the speaker may relay (Options.RelayFrom) and it ranks
+// higher, capped below policy, so that a relayed claim never outranks a
+// policy fact.
+func (s *Service) relayed(spk speaker, st extract.Statement) (auth, cited string) {
+	auth = spk.authority
+	if st.Cited == "" || s.detect.Order == nil {
+		return auth, ""
+	}
+	o := s.detect.Order
+	role := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(st.Cited), "the "), "our "))
+	name, ok := o.Resolve(role)
+	if !ok || spk.assistant || o.Rank(spk.authority) < o.Rank(s.relayFrom) {
+		return auth, st.Cited
+	}
+	if top := o.Rank("policy"); top > 0 && o.Rank(name) >= top {
+		name = o.Names()[top-1]
+	}
+	if o.Rank(name) > o.Rank(auth) {
+		auth = name
+	}
+	return auth, st.Cited
+}
+
+// valueOf is the value a statement stores: as said, and a resolved date
+// with the phrase that said it ("2026-03-10 (March 10)").
+func valueOf(st extract.Statement) string {
+	if st.Said != "" {
+		return st.Value + " (" + st.Said + ")"
+	}
+	return st.Value
+}
+
+var reISODay = regexp.MustCompile(`\b\d{4}-\d\d-\d\d(?: \d\d:\d\d)?\b`)
+
+// kindOf is the detection kind a statement shows by its own words:
+// AUTHORITY when it relays a higher role, EXPLICIT when it corrects or
+// names a change, TEMPORAL when it dates the value to now, else IMPLICIT.
+func kindOf(st extract.Statement, relayed bool) detect.Kind {
+	low := " " + strings.ToLower(st.Sentence) + " "
+	switch {
+	case relayed:
+		return detect.KindAuthority
+	case st.Correction || changeWord(st.Sentence):
+		return detect.KindExplicit
+	case strings.Contains(low, " as of ") || strings.Contains(low, " currently ") || strings.Contains(low, " today "):
+		return detect.KindTemporal
+	}
+	return detect.KindImplicit
+}
+
+// holds reports whether a stored value already says what st says: the
+// same value, or the same date phrase as said.
+func holds(stored string, st extract.Statement) bool {
+	return sameValue(stored, valueOf(st)) || st.Said != "" && sameValue(stored, st.Said)
+}
+
+// sameValue reports whether a stored value says v: the same resolved
+// date, or equal once case, spacing and punctuation are set aside, or
+// containing v as words.
+func sameValue(stored, v string) bool {
+	if d := reISODay.FindString(v); d != "" && strings.HasPrefix(v, d) {
+		if e := reISODay.FindString(stored); e != "" {
+			return d == e
+		}
+	}
+	a, b := foldValue(stored), foldValue(v)
+	if b == "" {
+		return false
+	}
+	return a == b || strings.Contains(" "+a+" ", " "+b+" ")
+}
+
+func foldValue(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(r)
+			space = false
+		} else {
+			space = true
+		}
+	}
+	return b.String()
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// retract takes back what the turn's retractions point to: with a topic,
+// the most recent (or, for "the first …", the earliest) valid fact on it;
+// without one, what the speaker's previous turn said: the facts extracted
+// from it, and the turn itself, which is no longer replayed. A fact whose
+// authority ranks above the speaker's, or a user's fact retracted by the
+// assistant, stays.
+func (s *Service) retract(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, ar extract.Result, k known, now time.Time, res *Result) error {
+	for _, r := range extract.Retractions(ar) {
+		var picked []facts.Fact
+		if r.Topic != "" {
+			if f, ok := pickTopic(k, r); ok {
+				picked = append(picked, f)
+			}
+		} else if prev, ok := k.previous[spk.turnKey()]; ok {
+			for _, id := range prev.Facts {
+				f, _, err := s.facts.FindVisible(tx, caller, id)
+				if errors.Is(err, store.ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				if f.IsValid() {
+					picked = append(picked, f)
+				}
+			}
+			if !prev.Superseded {
+				if err := session.SupersedeTurnTx(tx, prev, t.ID, now); err != nil {
+					return err
+				}
+				res.RetiredTurns = append(res.RetiredTurns, prev.ID)
+			}
+		}
+		for _, f := range picked {
+			if spk.assistant && f.Source.Speaker != "assistant" {
+				continue
+			}
+			writer := caller
+			writer.Authority = spk.authority
+			got, err := s.write.RetractTx(tx, writer, f.ID, pipeline.Retraction{
+				Reason: fmt.Sprintf("turn %s: %s", t.ID, r.Sentence), Cue: r.Cue, By: t.ID,
+			})
+			var fe *fault.Error
+			if errors.Is(err, pipeline.ErrOutranked) || errors.As(err, &fe) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			delete(k.facts, f.ID)
+			res.Superseded = append(res.Superseded, Retired{Fact: got, Reason: "retracted: " + r.Cue})
+		}
+	}
+	return nil
+}
+
+// pickTopic finds the fact a retraction names: its key or value speaks
+// of the topic's words; the latest such, or the earliest for "the first".
+func pickTopic(k known, r extract.Retraction) (facts.Fact, bool) {
+	words := strings.Split(r.Topic, "_")
+	var best facts.Fact
+	found := false
+	for _, f := range k.facts {
+		if !aboutTopic(f, words) {
+			continue
+		}
+		switch {
+		case !found,
+			r.First && f.ValidFrom.Before(best.ValidFrom),
+			!r.First && f.RecordedAt.After(best.RecordedAt),
+			f.RecordedAt.Equal(best.RecordedAt) && f.ID > best.ID:
+			best, found = f, true
+		}
+	}
+	return best, found
+}
+
+func aboutTopic(f facts.Fact, words []string) bool {
+	ent, attr := extract.NormalizeKey(f.Key)
+	key := " " + strings.ReplaceAll(ent+"_"+attr, "_", " ") + " "
+	val := " " + foldValue(f.ValueText()) + " "
+	for _, w := range words {
+		w = strings.TrimSuffix(w, "s")
+		if !strings.Contains(key, " "+w) && !strings.Contains(val, " "+w) {
+			return false
+		}
+	}
+	return len(words) > 0
+}

@@ -1,0 +1,92 @@
+package revision
+
+import (
+	"strings"
+
+	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/extract"
+)
+
+// refused are the reasons a sentence (or clause) asserts no new state:
+// supersession detection never reads it.
+var refused = map[string]bool{
+	extract.ReasonHeading: true, extract.ReasonQuestion: true, extract.ReasonDraft: true,
+	extract.ReasonHypothetical: true, extract.ReasonNegated: true, extract.ReasonProposal: true,
+	extract.ReasonDeclined: true, extract.ReasonPast: true, extract.ReasonOtherSubject: true,
+	extract.ReasonSuggestion: true, extract.ReasonHearsay: true,
+}
+
+// realText is the part of a turn that asserts state, judged sentence by
+// sentence and clause by clause with extract's filters: refused sentences
+// are left out, and so are refused clauses of the sentences kept ("We
+// are not moving the launch, but the venue is now Hall B" keeps "the
+// venue is now Hall B"). Supersession detection reads only this, so a
+// negated, questioned, hypothetical, declined, past or other-subject
+// sentence never supersedes, whatever else the turn says.
+func realText(ar extract.Result) string {
+	var b strings.Builder
+	for _, s := range ar.Sentences {
+		if refused[s.Reason] {
+			continue
+		}
+		text := s.Text
+		for _, sk := range ar.Skipped {
+			if refused[sk.Reason] && sk.Sentence != s.Text && sk.Sentence != "" {
+				text = strings.Replace(text, sk.Sentence, " ", 1)
+			}
+		}
+		text = strings.TrimSpace(strings.Trim(strings.TrimSpace(text), ",;:—–-"))
+		if text == "" || !hasLetter(text) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(text)
+	}
+	return b.String()
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 {
+			return true
+		}
+	}
+	return false
+}
+
+// turnScope is the reach of a turn: HYPOTHETICAL or DRAFT when it asserts
+// nothing real and frames itself so (its opening sentence, or every
+// sentence refused as such), TASK when what it asserts holds for the task
+// at hand only ("for now", "just this once"), GLOBAL otherwise. A "maybe"
+// in one sentence does not make the turn hypothetical.
+func turnScope(text, real string, ar extract.Result) detect.Scope {
+	if real == "" {
+		switch extract.Scope(text) {
+		case extract.ScopeHypothetical:
+			return detect.ScopeHypothetical
+		case extract.ScopeDraft:
+			return detect.ScopeDraft
+		}
+		hypo, draft := false, false
+		for _, s := range ar.Sentences {
+			hypo = hypo || s.Reason == extract.ReasonHypothetical
+			draft = draft || s.Reason == extract.ReasonDraft
+		}
+		for _, sk := range ar.Skipped {
+			hypo = hypo || sk.Reason == extract.ReasonHypothetical
+		}
+		switch {
+		case draft:
+			return detect.ScopeDraft
+		case hypo:
+			return detect.ScopeHypothetical
+		}
+		return detect.ScopeGlobal
+	}
+	if detect.ScopeOf(real) == detect.ScopeTask {
+		return detect.ScopeTask
+	}
+	return detect.ScopeGlobal
+}
