@@ -46,6 +46,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -106,7 +107,8 @@ var cases = map[string][]string{
 	},
 	"Query.transcript":           {"(sessionId: {name})"},
 	"Mutation.putWorkingItem":    {`(input: {sessionId: {name}, key: "sweep.item", value: "probe", itemType: CONTEXT})`, `(input: {sessionId: "sweep-s", key: {key}, value: "probe", itemType: OBJECTIVE})`},
-	"Mutation.recordTurn":        {`(input: {sessionId: {name}, speaker: USER, text: "probe"})`},
+	"Mutation.recordTurn":        {`(input: {sessionId: {name}, speaker: USER, text: "probe"})`, `(input: {sessionId: "sweep-s", speaker: USER, speakerId: {name}, text: "Scratch that."})`},
+	"Query.previewTurn":          {`(input: {sessionId: {name}, speaker: USER, text: "probe"})`, `(input: {sessionId: "sweep-s", speaker: USER, speakerId: {name}, text: "Ignore what I said about the probe."})`},
 	"Mutation.completeObjective": {"(input: {sessionId: {name}})", `(input: {sessionId: "sweep-s", promote: [{key}]})`},
 	"Mutation.setEnvironment":    {`(input: [{key: {key}, value: "probe", scope: ORGANIZATION}])`, `(input: [{key: {name}, value: "probe"}])`},
 }
@@ -115,6 +117,23 @@ var cases = map[string][]string{
 // assembled prompt), so they are checked for canaries and errors but not
 // compared with the answer for a ghost reference.
 var echoes = map[string]bool{"Query.assembleContext": true}
+
+// minting are queries whose answers carry ids minted for the call (a
+// preview's turn), which differ from call to call: ids that are not the
+// victim's are masked before answers are compared, so a victim's id in an
+// answer still shows.
+var minting = map[string]bool{"Query.previewTurn": true}
+
+var mintedID = regexp.MustCompile(`\b[A-Z]{1,3}-[0-9A-HJKMNP-TV-Z]{26}\b`)
+
+func maskMinted(s string, v victim) string {
+	return mintedID.ReplaceAllStringFunc(s, func(id string) string {
+		if slices.Contains(v.ids, id) {
+			return id
+		}
+		return "MINTED"
+	})
+}
 
 // victim is what the attacker aims at.
 type victim struct {
@@ -231,7 +250,11 @@ func sweep(t *testing.T, env *apitest.Env, v victim, attacker string, others ...
 						check(t, v, field+c.args, res)
 						if phase.ghost && c.ref != "" && !echoes[field] {
 							ghost := env.Do(t, attacker, strings.ToLower(op)+" { "+name+c.ghost+sel+" }", nil)
-							if got, want := strings.ReplaceAll(string(res.Raw), jsonString(c.ref), jsonString(c.ghostRef)), string(ghost.Raw); got != want {
+							got, want := strings.ReplaceAll(string(res.Raw), jsonString(c.ref), jsonString(c.ghostRef)), string(ghost.Raw)
+							if minting[field] {
+								got, want = maskMinted(got, v), maskMinted(want, v)
+							}
+							if got != want {
 								t.Errorf("%s%s answers differently for the victim's reference than for nothing:\n got  %s\n want %s", field, c.args, got, want)
 							}
 						}
