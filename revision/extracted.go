@@ -105,6 +105,10 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 		x.Outcome, x.Reason = OutcomeSkipped, "the key names volatile state, which is asserted, not stored as a fact"
 		return nil
 	}
+	if reason := unfit(st); reason != "" {
+		x.Outcome, x.Reason = OutcomeSkipped, reason
+		return nil
+	}
 	auth, cited := s.relayed(spk, st)
 	targets, err := s.targets(tx, caller, st, k)
 	if err != nil {
@@ -130,6 +134,18 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 		}
 		if old == nil || f.RecordedAt.After(old.RecordedAt) {
 			old = ptr(f)
+		}
+	}
+	if old == nil {
+		if r, ok := heldElsewhere(k, st); ok {
+			// Another record (an environment signal, an assertion, a
+			// fact under another name) holds the value: a second copy
+			// would compete with it.
+			x.Outcome, x.Reason = OutcomeUnchanged, fmt.Sprintf("%s %s holds this value", strings.ToLower(string(r.Kind)), r.ID)
+			if f, ok := k.facts[r.ID]; ok {
+				x.Previous = ptr(f)
+			}
+			return nil
 		}
 	}
 	if old == nil && spk.assistant && st.Entity != "user" {
@@ -262,6 +278,53 @@ func valueOf(st extract.Statement) string {
 }
 
 var reISODay = regexp.MustCompile(`\b\d{4}-\d\d-\d\d(?: \d\d:\d\d)?\b`)
+
+// qualifiers are entities that name an earlier or other version of a
+// thing, not the thing ("the original date was …").
+var qualifiers = map[string]bool{
+	"original": true, "previous": true, "old": true, "initial": true, "former": true, "earlier": true,
+	"first": true, "last": true, "other": true, "next": true, "same": true, "new": true, "current": true,
+}
+
+// derivedMarks open or join a conclusion drawn from other facts ("which
+// means the launch slips to May"): it is kept as said, in the turn, and
+// follows what it was drawn from rather than becoming a fact of its own.
+var derivedMarks = []string{" means ", " meaning ", " therefore ", " thus ", " hence ", " which puts ", " so that ", ", so ", " consequently "}
+
+// unfit says why a statement is not stored as a fact, or "": it names no
+// topic (a bare "choice"), its entity is a qualifier or a run of words
+// rather than a thing, or it is a conclusion drawn from other facts.
+func unfit(st extract.Statement) string {
+	low := " " + strings.ToLower(strings.TrimLeft(st.Sentence, "⚠️*_-–— ")) + " "
+	switch {
+	case strings.HasPrefix(low, " so:") || strings.HasPrefix(low, " so,") || strings.HasPrefix(low, " therefore") || strings.HasPrefix(low, " thus"):
+		return "a conclusion drawn from other facts stays in the conversation"
+	case st.Entity == "":
+		return "the statement names no topic"
+	case qualifiers[st.Entity] || strings.Count(st.Entity, "_") >= 3:
+		return "the statement's subject is not a thing: " + st.Entity
+	}
+	for _, m := range derivedMarks {
+		if strings.Contains(low, m) {
+			return "a conclusion drawn from other facts stays in the conversation"
+		}
+	}
+	return ""
+}
+
+// heldElsewhere finds a known record other than a turn that already
+// states the statement's value.
+func heldElsewhere(k known, st extract.Statement) (detect.Record, bool) {
+	for _, r := range k.records {
+		if r.Kind == detect.RecordTurn {
+			continue
+		}
+		if holds(r.Value, st) {
+			return r, true
+		}
+	}
+	return detect.Record{}, false
+}
 
 // kindOf is the detection kind a statement shows by its own words:
 // AUTHORITY when it relays a higher role, EXPLICIT when it corrects or

@@ -336,6 +336,11 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 			Confidence: d.Confidence, Blocked: d.Blocked,
 		}
 		if !d.Blocked {
+			for _, r := range d.Superseded {
+				if f, ok := k.facts[r.ID]; ok && f.Source.Rule != "" {
+					d.Key = changeKey(&f)
+				}
+			}
 			if out.Superseded, out.Blocked, err = s.apply(tx, writer, t, d, k, replaced, now, &res); err != nil {
 				return Result{}, err
 			}
@@ -652,7 +657,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				continue
 			}
 			old, ok := k.facts[r.ID]
-			if !ok || !replaces(d, t.Text, old) {
+			if !ok || !replaces(d, t.Text, old) && !restates(d, t.Text, old) {
 				continue
 			}
 			if s.rules != nil && !s.rules.Supersedes(caller.Authority, old.Source.Authority) {
@@ -677,7 +682,12 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			}
 			succ, err := s.write.WriteTx(tx, caller, facts.WriteInput{
 				Key: old.Key, Value: value,
-				Source:     &facts.Source{Type: facts.SourceUser, Authority: caller.Authority, Identity: caller.UserID},
+				// The successor comes from this turn; a key extraction
+				// named stays extraction's.
+				Source: &facts.Source{
+					Type: facts.SourceUser, Authority: caller.Authority, Identity: caller.UserID,
+					Turn: t.ID, Rule: old.Source.Rule,
+				},
 				MemoryType: old.MemoryType, Scope: old.Scope, ScopeID: old.ScopeID,
 				ValidFrom: &from, Supersedes: old.ID, Reason: reason,
 				Detection: string(d.Kind), Cue: d.Cue,
@@ -742,6 +752,15 @@ func replaces(d detect.Detection, text string, f facts.Fact) bool {
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement &&
 		!detect.Quoted(text, replacement) && detect.Names(text, f.Key, f.ValueText())
+}
+
+// restates reports whether a fact extracted from the conversation holds
+// the value detection d replaces: "make that $150,000" after "the budget
+// is $50,000" names no key, but the fact the earlier turn made is the one
+// it changes.
+func restates(d detect.Detection, text string, f facts.Fact) bool {
+	return f.Source.Rule != "" && d.Previous != "" && sameValue(f.ValueText(), d.Previous) &&
+		detect.Substantive(d.Replacement) && len(d.Replacement) <= MaxReplacement && !detect.Quoted(text, d.Replacement)
 }
 
 // putChange records the change d made, for staleness checks of later
