@@ -449,15 +449,22 @@ func pickTopic(k known, r extract.Retraction) (facts.Fact, bool) {
 		if !aboutTopic(f, words) {
 			continue
 		}
-		switch {
-		case !found,
-			r.First && f.ValidFrom.Before(best.ValidFrom),
-			!r.First && f.RecordedAt.After(best.RecordedAt),
-			f.RecordedAt.Equal(best.RecordedAt) && f.ID > best.ID:
+		if !found || before(f, best) == r.First {
 			best, found = f, true
 		}
 	}
 	return best, found
+}
+
+// before orders facts by valid time, then recorded time, then id.
+func before(a, b facts.Fact) bool {
+	switch {
+	case !a.ValidFrom.Equal(b.ValidFrom):
+		return a.ValidFrom.Before(b.ValidFrom)
+	case !a.RecordedAt.Equal(b.RecordedAt):
+		return a.RecordedAt.Before(b.RecordedAt)
+	}
+	return a.ID < b.ID
 }
 
 func aboutTopic(f facts.Fact, words []string) bool {

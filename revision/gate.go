@@ -22,11 +22,16 @@ var refused = map[string]bool{
 // are not moving the launch, but the venue is now Hall B" keeps "the
 // venue is now Hall B"). Supersession detection reads only this, so a
 // negated, questioned, hypothetical, declined, past or other-subject
-// sentence never supersedes, whatever else the turn says.
+// sentence never supersedes, whatever else the turn says. A retraction
+// ("that was wrong") is left out too: it retires, it states no value.
 func realText(ar extract.Result) string {
+	retracts := map[int]bool{}
+	for _, r := range extract.Retractions(ar) {
+		retracts[r.Index] = true // it retires, it states no new value
+	}
 	var b strings.Builder
 	for _, s := range ar.Sentences {
-		if refused[s.Reason] {
+		if refused[s.Reason] || retracts[s.Index] {
 			continue
 		}
 		text := s.Text

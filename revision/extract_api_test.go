@@ -1,0 +1,325 @@
+package revision_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stategraph/stategraph/internal/apitest"
+)
+
+// The fields recordTurn and previewTurn answer about extraction.
+const extractFields = `turn { id } scope speaker authority
+  extracted { key entity attribute value kind rule sentence correction cited outcome reason fact { id key value source { turn sentence speaker cited rule authority } } previous { id value } }
+  superseded { fact { id value isValid retracted { by reason cue } } by { id value } reason }
+  retiredTurns skipped { sentence reason }`
+
+const (
+	recordTurnX  = `mutation($in: TurnInput!) { recordTurn(input: $in) { ` + extractFields + ` } }`
+	previewTurnX = `query($in: TurnInput!) { previewTurn(input: $in) { ` + extractFields + ` } }`
+)
+
+type extracted struct {
+	Key, Entity, Attribute, Value, Kind, Rule, Sentence string
+	Correction                                          bool
+	Cited                                               *string
+	Outcome, Reason                                     string
+	Fact                                                *struct {
+		ID, Key, Value string
+		Source         struct {
+			Turn      *string
+			Sentence  *int
+			Speaker   *string
+			Cited     *string
+			Rule      *string
+			Authority *string
+		}
+	}
+	Previous *struct{ ID, Value string }
+}
+
+type shown struct {
+	Turn               struct{ ID string }
+	Scope              string
+	Speaker, Authority string
+	Extracted          []extracted
+	Superseded         []struct {
+		Fact struct {
+			ID, Value string
+			IsValid   bool
+			Retracted *struct{ By, Reason, Cue string }
+		}
+		By     *struct{ ID, Value string }
+		Reason string
+	}
+	RetiredTurns []string
+	Skipped      []struct{ Sentence, Reason string }
+}
+
+func say(t *testing.T, env *apitest.Env, tok string, in map[string]any) shown {
+	t.Helper()
+	in["sessionId"] = "s1"
+	if in["speaker"] == nil {
+		in["speaker"] = "USER"
+	}
+	var out struct{ RecordTurn shown }
+	env.MustDo(t, tok, recordTurnX, map[string]any{"in": in}, &out)
+	return out.RecordTurn
+}
+
+// TestExtractionSupersedes: a statement said only in conversation becomes
+// a fact with its provenance, and a later statement about the same
+// (entity, attribute) supersedes it, reported with both facts; the
+// context then carries the new value only.
+func TestExtractionSupersedes(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	first := say(t, env, tok, map[string]any{"text": "Lena owns the onboarding deck."})
+	if len(first.Extracted) != 1 || first.Extracted[0].Outcome != "WRITTEN" || first.Extracted[0].Fact == nil {
+		t.Fatalf("first turn extracted %+v, want one WRITTEN fact", first.Extracted)
+	}
+	x := first.Extracted[0]
+	src := x.Fact.Source
+	if x.Key != "onboarding_deck.owner" || x.Value != "Lena" || deref(src.Turn) != first.Turn.ID || src.Sentence == nil || *src.Sentence != 0 ||
+		deref(src.Speaker) != "user" || deref(src.Rule) != x.Rule || x.Rule == "" {
+		t.Errorf("extracted %+v with source %+v", x, src)
+	}
+	second := say(t, env, tok, map[string]any{"text": "Quick update: Jonas is taking the onboarding deck off Lena's hands."})
+	if len(second.Extracted) != 1 || second.Extracted[0].Outcome != "SUPERSEDED" || second.Extracted[0].Value != "Jonas" {
+		t.Fatalf("second turn extracted %+v, want Jonas superseding", second.Extracted)
+	}
+	if len(second.Superseded) != 1 || second.Superseded[0].Fact.ID != x.Fact.ID || second.Superseded[0].Fact.IsValid ||
+		second.Superseded[0].By == nil || second.Superseded[0].By.Value != "Jonas" {
+		t.Errorf("superseded %+v, want %s replaced by Jonas", second.Superseded, x.Fact.ID)
+	}
+	var out struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "who owns the onboarding deck?", "budget": 2000}}, &out)
+	if !strings.Contains(out.AssembleContext.Text, "Jonas") || strings.Contains(out.AssembleContext.Text, "Lena") {
+		t.Errorf("context should name Jonas and never Lena:\n%s", out.AssembleContext.Text)
+	}
+}
+
+// TestNonChangesKeepTheFact: sentences that mention a change without
+// making it leave the fact current, and say why they changed nothing.
+func TestNonChangesKeepTheFact(t *testing.T) {
+	tests := []struct{ text, reason string }{
+		{"We are not moving the offsite to Porto.", "negated"},
+		{"Don't move the offsite to Porto.", "request"},
+		{"Should we move the offsite to Porto?", "question"},
+		{"Suppose the offsite moved to Porto.", "hypothetical"},
+		{"Priya proposed Porto for the offsite, but we said no.", "declined"},
+		{"Two years ago the offsite was in Porto.", "past"},
+		{"My sister moved her offsite to Porto.", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			env := apitest.New(t)
+			tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+			id := write(t, env, tok, map[string]any{"key": "offsite_location", "value": "Lisbon"})
+			res := say(t, env, tok, map[string]any{"text": tc.text})
+			if len(res.Superseded) != 0 || currentOf(t, env, tok, "offsite_location").ID != id {
+				t.Fatalf("%q superseded the fact: %+v", tc.text, res.Superseded)
+			}
+			for _, x := range res.Extracted {
+				if x.Outcome == "WRITTEN" || x.Outcome == "SUPERSEDED" {
+					t.Errorf("%q wrote %+v", tc.text, x)
+				}
+			}
+			if tc.reason == "" {
+				return
+			}
+			found := false
+			for _, s := range res.Skipped {
+				found = found || s.Reason == tc.reason
+			}
+			if !found {
+				t.Errorf("skipped %+v, want a %s sentence", res.Skipped, tc.reason)
+			}
+		})
+	}
+}
+
+// TestCorrectionStoresTheNewValueOnly: "40, not 60" stores 40, as a
+// correction of the fact holding 60, and 60 leaves the context.
+func TestCorrectionStoresTheNewValueOnly(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	id := write(t, env, tok, map[string]any{"key": "room_capacity", "value": "60"})
+	res := say(t, env, tok, map[string]any{"text": "Actually the room holds 40, not 60."})
+	if len(res.Extracted) != 1 || res.Extracted[0].Value != "40" || !res.Extracted[0].Correction || res.Extracted[0].Outcome != "SUPERSEDED" {
+		t.Fatalf("extracted %+v, want 40 correcting", res.Extracted)
+	}
+	cur := currentOf(t, env, tok, "room_capacity")
+	if cur.ID == id || cur.Value != "40" {
+		t.Errorf("current %+v, want 40", cur)
+	}
+	var out struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "room capacity", "budget": 2000}}, &out)
+	if strings.Contains(out.AssembleContext.Text, "60") {
+		t.Errorf("context carries the corrected value:\n%s", out.AssembleContext.Text)
+	}
+}
+
+// TestRetractionByReference: a sentence that takes back what was said
+// retires the fact it points to, as a retraction recorded with the turn.
+func TestRetractionByReference(t *testing.T) {
+	t.Run("topic", func(t *testing.T) {
+		env := apitest.New(t)
+		tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+		first := write(t, env, tok, map[string]any{"key": "diagnosis", "value": "tendinitis", "validFrom": "2026-01-01T00:00:00Z"})
+		second := write(t, env, tok, map[string]any{"key": "second_diagnosis", "value": "a sprain"})
+		res := say(t, env, tok, map[string]any{"text": "The first diagnosis was wrong."})
+		if len(res.Superseded) != 1 || res.Superseded[0].Fact.ID != first || res.Superseded[0].Fact.Retracted == nil ||
+			res.Superseded[0].Fact.Retracted.By != res.Turn.ID || res.Superseded[0].By != nil {
+			t.Fatalf("superseded %+v, want %s retracted by the turn", res.Superseded, first)
+		}
+		if currentOf(t, env, tok, "second_diagnosis").ID != second {
+			t.Error("the later diagnosis was retracted too")
+		}
+	})
+	t.Run("ignore what I said about", func(t *testing.T) {
+		env := apitest.New(t)
+		tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+		id := write(t, env, tok, map[string]any{"key": "rollout_plan", "value": "region by region"})
+		res := say(t, env, tok, map[string]any{"text": "Please ignore what I said about the rollout."})
+		if len(res.Superseded) != 1 || res.Superseded[0].Fact.ID != id {
+			t.Fatalf("superseded %+v, want %s", res.Superseded, id)
+		}
+		var out struct{ CurrentValue *current }
+		env.MustDo(t, tok, currentValue, map[string]any{"k": "rollout_plan"}, &out)
+		if out.CurrentValue != nil {
+			t.Errorf("a retracted fact is current: %+v", out.CurrentValue)
+		}
+	})
+	t.Run("that was wrong", func(t *testing.T) {
+		env := apitest.New(t)
+		tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+		said := say(t, env, tok, map[string]any{"text": "We're going with Café Lumière for the catering."})
+		if len(said.Extracted) != 1 || said.Extracted[0].Fact == nil || said.Extracted[0].Value != "Café Lumière" {
+			t.Fatalf("extracted %+v", said.Extracted)
+		}
+		res := say(t, env, tok, map[string]any{"text": "Sorry, that was wrong."})
+		if len(res.Superseded) != 1 || res.Superseded[0].Fact.ID != said.Extracted[0].Fact.ID {
+			t.Errorf("superseded %+v, want the venue fact", res.Superseded)
+		}
+		if len(res.RetiredTurns) != 1 || res.RetiredTurns[0] != said.Turn.ID {
+			t.Errorf("retired turns %v, want %s", res.RetiredTurns, said.Turn.ID)
+		}
+	})
+	t.Run("not a retraction", func(t *testing.T) {
+		env := apitest.New(t)
+		tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+		id := write(t, env, tok, map[string]any{"key": "diagnosis", "value": "tendinitis"})
+		for _, text := range []string{"Was the diagnosis wrong?", "What if the diagnosis was wrong?", "The diagnosis wasn't wrong."} {
+			if res := say(t, env, tok, map[string]any{"text": text}); len(res.Superseded) != 0 {
+				t.Errorf("%q retracted %+v", text, res.Superseded)
+			}
+		}
+		if currentOf(t, env, tok, "diagnosis").ID != id {
+			t.Error("the diagnosis is no longer current")
+		}
+	})
+}
+
+// TestRelayedAuthority: "the COO says …" carries the COO's authority for
+// a speaker who may relay it, records whom it cites, and outranks a
+// peer's fact but never a policy.
+func TestRelayedAuthority(t *testing.T) {
+	env := apitest.New(t)
+	loader := apitest.Identity("org-a", "loader")
+	loader.Authority = "policy"
+	ltok := apitest.Token(t, loader)
+	peerFact := write(t, env, ltok, map[string]any{"key": "freeze.start", "value": "Monday", "source": map[string]any{"authority": "executive"}})
+	policy := write(t, env, ltok, map[string]any{"key": "travel.budget", "value": "$2,000", "source": map[string]any{"authority": "policy"}})
+
+	rep := apitest.Identity("org-a", "sam")
+	rep.Authority = "employee"
+	tok := apitest.Token(t, rep)
+	own := say(t, env, tok, map[string]any{"text": "The freeze starts on Wednesday."})
+	if len(own.Superseded) != 0 || currentOf(t, env, tok, "freeze.start").ID != peerFact {
+		t.Fatalf("an employee's own word replaced an executive's fact: %+v", own.Extracted)
+	}
+	res := say(t, env, tok, map[string]any{"text": "The COO says the freeze starts on Friday."})
+	if len(res.Extracted) != 1 || deref(res.Extracted[0].Cited) != "The COO" || res.Extracted[0].Outcome != "SUPERSEDED" {
+		t.Fatalf("extracted %+v, want the COO's claim superseding", res.Extracted)
+	}
+	src := res.Extracted[0].Fact.Source
+	if deref(src.Cited) != "The COO" || deref(src.Authority) != "executive" || deref(src.Speaker) != "user" {
+		t.Errorf("source %+v, want the speaker and the cited executive", src)
+	}
+	blocked := say(t, env, tok, map[string]any{"text": "Per the CEO, the travel budget is $5,000."})
+	if len(blocked.Superseded) != 0 || currentOf(t, env, tok, "travel.budget").ID != policy {
+		t.Errorf("a relayed claim outranked a policy: %+v", blocked.Extracted)
+	}
+}
+
+// TestSpeakerID: a named speaker carries their own role's authority from
+// the organization's profile facts, not the recording agent's; an unknown
+// one carries the lowest.
+func TestSpeakerID(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice")) // a manager
+	write(t, env, tok, map[string]any{"key": "priya.role", "value": "Intern", "memoryType": "ORGANIZATIONAL"})
+	id := write(t, env, tok, map[string]any{"key": "launch_city", "value": "Berlin"})
+	res := say(t, env, tok, map[string]any{"text": "The launch city is now Paris.", "speakerId": "priya"})
+	if res.Speaker != "priya" || res.Authority != "subordinate" {
+		t.Errorf("speaker %q authority %q, want priya as subordinate", res.Speaker, res.Authority)
+	}
+	if len(res.Superseded) != 0 || currentOf(t, env, tok, "launch_city").ID != id {
+		t.Errorf("an intern's word replaced a manager's fact: %+v", res.Extracted)
+	}
+	stranger := say(t, env, tok, map[string]any{"text": "Hello there.", "speakerId": "zed"})
+	if stranger.Speaker != "zed" || stranger.Authority != "unverified" {
+		t.Errorf("unknown speaker %q authority %q, want zed as unverified", stranger.Speaker, stranger.Authority)
+	}
+	bad := env.Do(t, tok, recordTurnX, map[string]any{"in": map[string]any{"sessionId": "s1", "speaker": "USER", "text": "hi", "speakerId": "no spaces allowed"}})
+	if bad.Code() != "BAD_USER_INPUT" || !strings.Contains(bad.String(), "speakerId") {
+		t.Errorf("a bad speakerId answered %s, want BAD_USER_INPUT naming speakerId", bad)
+	}
+}
+
+// TestPreviewTurnChangesNothing: previewTurn answers what recordTurn
+// would do, and nothing is stored.
+func TestPreviewTurnChangesNothing(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	id := write(t, env, tok, map[string]any{"key": "room_capacity", "value": "60"})
+	var out struct{ PreviewTurn shown }
+	env.MustDo(t, tok, previewTurnX, map[string]any{"in": map[string]any{"sessionId": "s1", "speaker": "USER", "text": "Actually the room holds 40, not 60."}}, &out)
+	if len(out.PreviewTurn.Superseded) != 1 || out.PreviewTurn.Superseded[0].Fact.ID != id {
+		t.Fatalf("preview %+v, want the capacity superseded", out.PreviewTurn)
+	}
+	if cur := currentOf(t, env, tok, "room_capacity"); cur.ID != id {
+		t.Errorf("a preview changed the fact: %+v", cur)
+	}
+	var ctx struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "room", "budget": 2000, "sessionId": "s1"}}, &ctx)
+	if strings.Contains(ctx.AssembleContext.Text, "40") {
+		t.Errorf("a previewed turn reached the context:\n%s", ctx.AssembleContext.Text)
+	}
+	rec := say(t, env, tok, map[string]any{"text": "Actually the room holds 40, not 60."})
+	if len(rec.Superseded) != 1 || rec.Superseded[0].Fact.ID != id {
+		t.Errorf("recordTurn after the preview %+v, want the same supersession", rec.Superseded)
+	}
+}
+
+// TestMaybeInOneSentence: a "maybe" in one sentence neither makes the
+// turn hypothetical nor stops its other sentences from changing state.
+func TestMaybeInOneSentence(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	id := write(t, env, tok, map[string]any{"key": "offsite_location", "value": "Lisbon"})
+	res := say(t, env, tok, map[string]any{"text": "Maybe we should book a bigger room. The offsite is in Porto now."})
+	if res.Scope != "GLOBAL" {
+		t.Errorf("scope %s, want GLOBAL", res.Scope)
+	}
+	if len(res.Superseded) != 1 || res.Superseded[0].Fact.ID != id || res.Superseded[0].By == nil || res.Superseded[0].By.Value != "Porto" {
+		t.Errorf("superseded %+v, want Lisbon replaced by Porto", res.Superseded)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
