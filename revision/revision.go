@@ -17,13 +17,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/oklog/ulid/v2"
-
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/pipeline"
@@ -121,6 +120,7 @@ type Service struct {
 	rules      *permissions.Rules
 	detect     detect.Options
 	changes    changeCache
+	ids        *ids.Generator
 }
 
 // changeCache keeps, per organization, the latest recorded changes as
@@ -170,6 +170,8 @@ type Options struct {
 	Rules *permissions.Rules
 	// Detect tunes detection; its Order is replaced by Order.
 	Detect detect.Options
+	// IDs makes the ids of recorded changes; nil makes them with ulid.Make.
+	IDs *ids.Generator
 }
 
 // New returns a Service and installs it as the write pipeline's Arbiter
@@ -177,7 +179,7 @@ type Options struct {
 func New(o Options) *Service {
 	s := &Service{
 		store: o.Store, clock: o.Clock, facts: o.Facts, write: o.Pipeline, index: o.Index,
-		sessions: o.Sessions, assertions: o.Assertions, rules: o.Rules, detect: o.Detect,
+		sessions: o.Sessions, assertions: o.Assertions, rules: o.Rules, detect: o.Detect, ids: o.IDs,
 	}
 	s.detect.Order = o.Order
 	o.Pipeline.SetArbiter(arbiter{s})
@@ -488,10 +490,10 @@ func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, n
 	c := change{Key: d.Key, Old: d.Previous, New: d.Replacement, At: t.At, Turn: t.ID, Kind: string(d.Kind), Cue: d.Cue, Record: now}
 	// A new version of the organization's changes: cached lists of the
 	// old one are not used again.
-	if err := tx.PutRaw(tx.Partition().Shared(), store.TableRevisionMarker, nil, []byte(ulid.Make().String())); err != nil {
+	if err := tx.PutRaw(tx.Partition().Shared(), store.TableRevisionMarker, nil, []byte(s.ids.New(""))); err != nil {
 		return err
 	}
-	return tx.Put(tx.Partition().Shared(), store.TableRevisionChange, store.Suffix(nil).Time(t.At).Raw(ulid.Make().String()), c, 0)
+	return tx.Put(tx.Partition().Shared(), store.TableRevisionChange, store.Suffix(nil).Time(t.At).Raw(s.ids.New("")), c, 0)
 }
 
 // arbiter is the service as the write pipeline's Arbiter.
