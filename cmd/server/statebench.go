@@ -94,7 +94,7 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	}
 	printReport(stdout, res)
 	if out != "" {
-		return writeOutputs(out, res)
+		return writeOutputs(out, budget, res)
 	}
 	return nil
 }
@@ -174,12 +174,16 @@ func printReport(w io.Writer, res statebench.Result) {
 		row(name, res.Report.Tracks[name])
 	}
 	row("overall", res.Report.Overall)
+	if o := res.Report.Overall; o.ClockOnly > 0 {
+		fmt.Fprintf(w, "\n%d of the %d contexts counted in cSFRR hold a forbidden phrase only in their date/now lines (the timeline's own time, such as its weekday); without them cSFRR is %.1f%%\n",
+			o.ClockOnly, o.Resurrected, 100*float64(o.Resurrected-o.ClockOnly)/float64(max(o.Queries, 1)))
+	}
 	if res.Rejected > 0 {
 		fmt.Fprintf(w, "\n%d warnings: writes the server refused or the runner adjusted, initial facts not loaded (listed in summary.json with --out)\n", res.Rejected)
 	}
 }
 
-func writeOutputs(dir string, res statebench.Result) error {
+func writeOutputs(dir string, budget int, res statebench.Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create --out: %w", err)
 	}
@@ -210,7 +214,7 @@ func writeOutputs(dir string, res statebench.Result) error {
 		return err
 	}
 	sum, err := json.MarshalIndent(map[string]any{
-		"overall": res.Report.Overall, "tracks": res.Report.Tracks, "warnings": res.Warnings,
+		"budget": budget, "overall": res.Report.Overall, "tracks": res.Report.Tracks, "warnings": res.Warnings,
 	}, "", "  ")
 	if err != nil {
 		return err
