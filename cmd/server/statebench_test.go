@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
