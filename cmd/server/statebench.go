@@ -60,6 +60,15 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	if err != nil {
 		return err
 	}
+	// No more workers (and loopback servers, about 40 MB each) than
+	// timelines to replay.
+	n := 0
+	for _, tl := range timelines {
+		if track == "" || tl.Track == track {
+			n++
+		}
+	}
+	workers = max(1, min(workers, n))
 	secret := []byte(j.secret)
 	// A shared server needs organizations of their own for each run; the
 	// loopback servers are this run's alone, and a fixed run id keeps the
