@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oklog/ulid/v2"
+
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/internal/apitest"
@@ -136,6 +138,17 @@ func TestReplayOnTheTimelinesClock(t *testing.T) {
 	}
 	if w := [2]string{"2025-03-14T09:10:00Z", "2025-03-14T09:10:00Z"}; venueFirst != w {
 		t.Errorf("first launch_venue: validFrom, recordedAt = %v, want %v", venueFirst, w)
+	}
+
+	// The ids the server made carry the time of their event.
+	for i, want := range []time.Time{time.Date(2025, 3, 14, 9, 5, 0, 0, time.UTC), time.Date(2025, 3, 17, 10, 20, 0, 0, time.UTC)} {
+		id, err := ulid.ParseStrict(strings.TrimPrefix(res.Turns[i].ID, "T-"))
+		if err != nil {
+			t.Fatalf("turn %d id %q: %v", i, res.Turns[i].ID, err)
+		}
+		if got := ulid.Time(id.Time()); !got.Equal(want) {
+			t.Errorf("turn %d id %s carries %v, want the turn's time %v", i, res.Turns[i].ID, got.UTC(), want)
+		}
 	}
 
 	// A second replay on another server makes the same ids: the output
