@@ -13,13 +13,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/oklog/ulid/v2"
-
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -35,6 +34,8 @@ type Options struct {
 	// leases; 0 disables it (reads still see expiry).
 	SweepInterval time.Duration
 	Logger        *slog.Logger
+	// IDs makes assertion and audit ids; nil makes them with ulid.Make.
+	IDs *ids.Generator
 }
 
 // DefaultOptions returns the defaults: a 30-day maximum lease, no
@@ -124,7 +125,7 @@ func (s *Service) Assert(ctx context.Context, in Input) (Assertion, error) {
 	if err := admit(&in, now, s.opts.MaxLease); err != nil {
 		return Assertion{}, err
 	}
-	a := newAssertion(in, caller, now)
+	a := newAssertion(s.opts.IDs.New("ST-"), in, caller, now)
 	sp := p.Shared()
 	var out Assertion
 	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
@@ -163,7 +164,7 @@ func (s *Service) Assert(ctx context.Context, in Input) (Assertion, error) {
 	return out, err
 }
 
-func newAssertion(in Input, caller authority.Identity, now time.Time) Assertion {
+func newAssertion(id string, in Input, caller authority.Identity, now time.Time) Assertion {
 	prov := *in.Provenance
 	if prov.Author.ID == "" {
 		prov.Author = Author{Kind: string(caller.Kind), ID: caller.UserID}
@@ -179,7 +180,7 @@ func newAssertion(in Input, caller authority.Identity, now time.Time) Assertion 
 		obj.Write(in.Object)
 	}
 	return Assertion{
-		ID: "ST-" + ulid.Make().String(), Subject: strings.TrimSpace(in.Subject), Predicate: strings.TrimSpace(in.Predicate),
+		ID: id, Subject: strings.TrimSpace(in.Subject), Predicate: strings.TrimSpace(in.Predicate),
 		Object: obj.Bytes(), Context: strings.TrimSpace(in.Context), EpistemicStatus: in.EpistemicStatus,
 		Validity: v, Provenance: prov, Refs: in.Refs, Visibility: in.Visibility, Tags: in.Tags,
 		HypothesisGroup: in.HypothesisGroup, Authority: caller.Authority, Actor: audit.Actor(caller),
@@ -257,7 +258,7 @@ func (s *Service) endTx(tx *store.Txn, actor string, a *Assertion, st Status, no
 		}
 	}
 	return audit.Record(tx, sp, audit.Entry{
-		At: now, Actor: actor, Action: string(st), Record: a.ID, Kind: "assertion",
+		ID: audit.NewID(s.opts.IDs), At: now, Actor: actor, Action: string(st), Record: a.ID, Kind: "assertion",
 		By: cmp.Or(revokedBy, decisionID), Detail: detail,
 	})
 }
@@ -284,7 +285,7 @@ func (s *Service) contest(tx *store.Txn, caller authority.Identity, sp tenancy.S
 	win := policy.Select(contenders)
 	kept := cands[win]
 	d := conflicts.Decision{
-		ID: conflicts.NewDecisionID(), Kept: &kept, Policy: string(policy), Actor: audit.Actor(caller),
+		ID: s.conflicts.NewDecisionID(), Kept: &kept, Policy: string(policy), Actor: audit.Actor(caller),
 		Reason: fmt.Sprintf("policy %s of predicate %q kept %s", policy, a.Predicate, kept.ID),
 	}
 	for i := range all {
@@ -462,7 +463,7 @@ func (s *Service) Promote(ctx context.Context, id string, d DecisionInput) (fact
 			return fault.BadInputf("id", "only an active assertion can be promoted; %q is %s", id, cur.Status)
 		}
 		dec := conflicts.Decision{
-			ID: conflicts.NewDecisionID(), Kept: &conflicts.Candidate{Kind: conflicts.KindAssertion, ID: a.ID, At: now},
+			ID: s.conflicts.NewDecisionID(), Kept: &conflicts.Candidate{Kind: conflicts.KindAssertion, ID: a.ID, At: now},
 			Reason: d.Reason, Actor: audit.Actor(caller), At: now,
 		}
 		f, err := s.write.WriteTx(tx, caller, facts.WriteInput{

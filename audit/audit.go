@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/oklog/ulid/v2"
-
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -44,12 +43,18 @@ func Actor(id authority.Identity) string {
 	return id.UserID
 }
 
-// Record appends e to the trail of space sp inside tx. ID is assigned.
+// NewID returns a fresh audit entry id made by g.
+func NewID(g *ids.Generator) string { return g.New("AU-") }
+
+// Record appends e to the trail of space sp inside tx. An empty ID is
+// assigned (ulid.Make); services set it with NewID, from their generator.
 func Record(tx *store.Txn, sp tenancy.Space, e Entry) error {
 	if e.Record == "" || e.Action == "" || e.At.IsZero() {
 		return errors.New("audit: entry needs a record, an action and a time")
 	}
-	e.ID = "AU-" + ulid.Make().String()
+	if e.ID == "" {
+		e.ID = NewID(nil)
+	}
 	if err := tx.Put(sp, store.TableAudit, store.Suffix(nil).Time(e.At).Raw(e.ID), e, 0); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}

@@ -10,12 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/oklog/ulid/v2"
-
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -46,6 +45,7 @@ type Service struct {
 	// OnOpened and OnResolved, when set, are called once for each conflict
 	// opened or resolved, after its transaction commits.
 	OnOpened, OnResolved func()
+	ids                  *ids.Generator
 }
 
 // FactWriter writes a fact inside a transaction (the write pipeline).
@@ -59,8 +59,12 @@ func NewService(st *store.Store, clock temporal.Clock, fs *facts.Service, w Fact
 	return &Service{store: st, clock: clock, facts: fs, write: w}
 }
 
-func newConflictID() string { return "CF-" + ulid.Make().String() }
-func newDecisionID() string { return "DC-" + ulid.Make().String() }
+// WithIDs makes the service's conflict, decision and audit ids with g
+// (nil: ulid.Make) and returns the service.
+func (s *Service) WithIDs(g *ids.Generator) *Service { s.ids = g; return s }
+
+func (s *Service) newConflictID() string { return s.ids.New("CF-") }
+func (s *Service) newDecisionID() string { return s.ids.New("DC-") }
 
 func slotPrefix(s Slot) store.Suffix {
 	return store.Suffix(nil).Str(s.Context).Str(s.Subject).Str(s.Predicate)
@@ -75,7 +79,7 @@ func (s *Service) OpenTx(tx *store.Txn, sp tenancy.Space, slot Slot, cands []Can
 		return Conflict{}, err
 	}
 	if !found {
-		c = Conflict{ID: newConflictID(), Slot: slot, Status: Open, OpenedAt: now, Reason: reason}
+		c = Conflict{ID: s.newConflictID(), Slot: slot, Status: Open, OpenedAt: now, Reason: reason}
 		if s.OnOpened != nil {
 			tx.AfterCommit(s.OnOpened)
 		}
@@ -141,7 +145,7 @@ func (s *Service) DecideTx(tx *store.Txn, sp tenancy.Space, slot Slot, cands []C
 		return Conflict{}, Decision{}, err
 	}
 	if d.ID == "" {
-		d.ID = newDecisionID()
+		d.ID = s.newDecisionID()
 	}
 	d.ConflictID, d.At = c.ID, now
 	if err := s.resolveTx(tx, sp, &c, d); err != nil {
@@ -166,7 +170,7 @@ func (s *Service) resolveTx(tx *store.Txn, sp tenancy.Space, c *Conflict, d Deci
 	if d.Policy != "" {
 		detail = "resolved by policy " + d.Policy
 	}
-	return audit.Record(tx, sp, audit.Entry{At: d.At, Actor: d.Actor, Action: "RESOLVED", Record: c.ID, Kind: "conflict", By: d.ID, Detail: detail})
+	return audit.Record(tx, sp, audit.Entry{ID: audit.NewID(s.ids), At: d.At, Actor: d.Actor, Action: "RESOLVED", Record: c.ID, Kind: "conflict", By: d.ID, Detail: detail})
 }
 
 // PutDecisionTx stores d in space sp.
@@ -182,7 +186,7 @@ func (s *Service) PutDecisionTx(tx *store.Txn, sp tenancy.Space, d Decision) err
 
 // NewDecisionID returns a fresh decision id, for decisions recorded with
 // PutDecisionTx.
-func NewDecisionID() string { return newDecisionID() }
+func (s *Service) NewDecisionID() string { return s.newDecisionID() }
 
 // FactWritten is the write pipeline's react stage: every valid rival of f
 // with a different value, in the same memory and applying to the same
@@ -488,7 +492,7 @@ func (s *Service) Resolve(ctx context.Context, id, keep, reason string) (Conflic
 		}
 		kept := c.Candidates[i]
 		now := s.clock.Now()
-		d := Decision{ID: newDecisionID(), ConflictID: c.ID, Kept: &kept, Reason: reason, Actor: audit.Actor(caller), At: now}
+		d := Decision{ID: s.newDecisionID(), ConflictID: c.ID, Kept: &kept, Reason: reason, Actor: audit.Actor(caller), At: now}
 		var keptFact facts.Fact
 		switch kept.Kind {
 		case KindAssertion:

@@ -50,6 +50,8 @@ type Input struct {
 	FactShare *float64 // default assemble.DefaultFactShare
 	SessionID string   // optional: the session whose working set is layer 3
 	View      temporal.View
+	// Now is the caller's clock reading; nil reads the service clock.
+	Now *time.Time
 }
 
 // Query is what every Source sees of a request. Sources receive a copy
@@ -62,7 +64,7 @@ type Query struct {
 	Budget    int
 	View      temporal.View
 	// Now is the time the context is for: the view's asOf, else its
-	// knownAt, else the clock.
+	// knownAt, else the caller's now, else the clock.
 	Now time.Time
 }
 
@@ -110,6 +112,8 @@ func (in Input) validate() error {
 		return fault.BadInputf("factShare", "factShare must be greater than 0 and at most 1")
 	case in.SessionID != "" && !facts.ValidID(in.SessionID):
 		return fault.BadInputf("sessionId", "sessionId %q is not valid", in.SessionID)
+	case in.Now != nil && temporal.Check(*in.Now) != nil:
+		return fault.BadInputf("now", "now must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999999Z in UTC")
 	}
 	return nil
 }
@@ -125,8 +129,13 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 	if err != nil {
 		return assemble.Output{}, err
 	}
-	// The instant the context is assembled for: asOf, else knownAt, else now.
-	q := Query{Caller: caller, Text: in.Query, Terms: QueryTerms(in.Query), SessionID: in.SessionID, Budget: in.Budget, View: in.View, Now: in.View.Instant(s.clock.Now())}
+	// The instant the context is assembled for: asOf, else knownAt, else
+	// the caller's now, else the clock's.
+	now := s.clock.Now()
+	if in.Now != nil {
+		now = in.Now.UTC()
+	}
+	q := Query{Caller: caller, Text: in.Query, Terms: QueryTerms(in.Query), SessionID: in.SessionID, Budget: in.Budget, View: in.View, Now: in.View.Instant(now)}
 
 	// Providers answer about the present only: a view of the past cannot
 	// call them, and says so.

@@ -18,9 +18,8 @@ import (
 	_ "time/tzdata" // timezone names resolve on hosts without zoneinfo
 	"unicode/utf8"
 
-	"github.com/oklog/ulid/v2"
-
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -113,12 +112,17 @@ type Input struct {
 type Service struct {
 	store *store.Store
 	clock temporal.Clock
+	ids   *ids.Generator
 }
 
 // NewService returns a Service.
 func NewService(st *store.Store, clock temporal.Clock) *Service {
 	return &Service{store: st, clock: clock}
 }
+
+// WithIDs makes the service's entry ids with g (nil: ulid.Make) and
+// returns the service.
+func (s *Service) WithIDs(g *ids.Generator) *Service { s.ids = g; return s }
 
 func validate(i int, in Input) error {
 	field := func(f string) string { return "input[" + itoa(i) + "]." + f }
@@ -157,7 +161,7 @@ func (s *Service) Set(ctx context.Context, in []Input) ([]Entry, error) {
 		if err := validate(i, e); err != nil {
 			return nil, err
 		}
-		out[i] = Entry{ID: "V-" + ulid.Make().String(), Key: e.Key, Value: e.Value, Scope: cmp.Or(e.Scope, ScopeUser), At: now, RecordedAt: now}
+		out[i] = Entry{ID: s.ids.New("V-"), Key: e.Key, Value: e.Value, Scope: cmp.Or(e.Scope, ScopeUser), At: now, RecordedAt: now}
 		if e.At != nil {
 			out[i].At = e.At.UTC()
 		}

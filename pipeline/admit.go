@@ -5,8 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/oklog/ulid/v2"
-
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
@@ -100,7 +98,7 @@ func (p *Pipeline) admit(tx *store.Txn, caller authority.Identity, in facts.Writ
 		}
 	}
 	if f.ID == "" {
-		f.ID = "F-" + ulid.Make().String()
+		f.ID = p.ids.New("F-")
 	} else if _, _, err := p.facts.Find(tx, f.ID); err == nil {
 		return nil, fault.New(fault.Conflict, "a fact with id %q already exists", f.ID)
 	} else if !errors.Is(err, store.ErrNotFound) {

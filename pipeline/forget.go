@@ -65,7 +65,7 @@ func (p *Pipeline) Forget(ctx context.Context, id string) (facts.Fact, error) {
 		}
 		e := Event{Kind: ActionForgotten, Fact: f, Org: part.Org(), Actor: audit.Actor(caller), At: now}
 		if err := audit.Record(tx, sp, audit.Entry{
-			At: now, Actor: e.Actor, Action: string(ActionForgotten), Record: f.ID, Kind: "fact",
+			ID: audit.NewID(p.ids), At: now, Actor: e.Actor, Action: string(ActionForgotten), Record: f.ID, Kind: "fact",
 		}); err != nil {
 			return err
 		}

@@ -27,7 +27,7 @@ type Action string
 // transaction has committed.
 func (p *Pipeline) observe(tx *store.Txn, w *write) error {
 	e := Event{Kind: ActionWritten, Fact: w.f, Superseded: w.old, Org: tx.Partition().Org(), Actor: audit.Actor(w.caller), At: w.now}
-	entry := audit.Entry{At: w.now, Actor: e.Actor, Record: w.f.ID, Kind: "fact"}
+	entry := audit.Entry{ID: audit.NewID(p.ids), At: w.now, Actor: e.Actor, Record: w.f.ID, Kind: "fact"}
 	if w.stale {
 		e.Kind, entry.Detail = ActionStale, w.f.Stale.Reason
 	}
@@ -39,7 +39,7 @@ func (p *Pipeline) observe(tx *store.Txn, w *write) error {
 		e.Kind = ActionSuperseded
 		s := w.f.Supersession
 		if err := audit.Record(tx, w.oldSpace, audit.Entry{
-			At: w.now, Actor: e.Actor, Action: string(ActionSuperseded), Record: w.old.ID, Kind: "fact",
+			ID: audit.NewID(p.ids), At: w.now, Actor: e.Actor, Action: string(ActionSuperseded), Record: w.old.ID, Kind: "fact",
 			By: w.f.ID, Detail: string(s.Kind) + " (" + s.Detection + ")",
 		}); err != nil {
 			return err

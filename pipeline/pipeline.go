@@ -32,6 +32,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
@@ -109,6 +110,8 @@ type Options struct {
 	Volatile func(key string) bool
 	// Index is the search index kept with every write; nil keeps none.
 	Index Indexer
+	// IDs makes fact and audit ids; nil makes them with ulid.Make.
+	IDs *ids.Generator
 }
 
 // Pipeline writes facts. Its Arbiter, Reactors and Observers are set at
@@ -123,13 +126,14 @@ type Pipeline struct {
 	arbiter   Arbiter
 	reactors  []Reactor
 	observers []Observer
+	ids       *ids.Generator
 }
 
 // New returns a Pipeline.
 func New(o Options) *Pipeline {
 	return &Pipeline{
 		store: o.Store, clock: o.Clock, facts: o.Facts, rules: o.Facts.Rules(),
-		volatile: o.Volatile, index: o.Index,
+		volatile: o.Volatile, index: o.Index, ids: o.IDs,
 	}
 }
 

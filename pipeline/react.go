@@ -22,7 +22,7 @@ func (p *Pipeline) react(tx *store.Txn, w *write) error {
 	}
 	if old := w.refused; old != nil {
 		if err := audit.Record(tx, w.space, audit.Entry{
-			At: w.now, Actor: audit.Actor(w.caller), Action: ActionSupersessionRefused,
+			ID: audit.NewID(p.ids), At: w.now, Actor: audit.Actor(w.caller), Action: ActionSupersessionRefused,
 			Record: w.f.ID, Kind: "fact", By: old.ID,
 			Detail: fmt.Sprintf("authority %s cannot supersede authority %s",
 				p.rules.Describe(w.f.Source.Authority), p.rules.Describe(old.Source.Authority)),

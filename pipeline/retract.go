@@ -64,7 +64,7 @@ func (p *Pipeline) RetractTx(tx *store.Txn, caller authority.Identity, id string
 		}
 	}
 	if err := audit.Record(tx, sp, audit.Entry{
-		At: now, Actor: actor, Action: string(ActionRetracted), Record: f.ID, Kind: "fact", By: r.By, Detail: r.Reason,
+		ID: audit.NewID(p.ids), At: now, Actor: actor, Action: string(ActionRetracted), Record: f.ID, Kind: "fact", By: r.By, Detail: r.Reason,
 	}); err != nil {
 		return facts.Fact{}, err
 	}

@@ -19,8 +19,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/oklog/ulid/v2"
-
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/constraint"
@@ -28,6 +26,7 @@ import (
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/pipeline"
@@ -139,6 +138,7 @@ type Service struct {
 	detect     detect.Options
 	relayFrom  string
 	changes    changeCache
+	ids        *ids.Generator
 }
 
 // changeCache keeps, per organization, the latest recorded changes as
@@ -193,6 +193,8 @@ type Options struct {
 	// (anyone inside the organization). A relayed claim never carries
 	// policy authority.
 	RelayFrom string
+	// IDs makes the ids of recorded changes; nil makes them with ulid.Make.
+	IDs *ids.Generator
 }
 
 // DefaultRelayFrom is Options.RelayFrom's default.
@@ -203,7 +205,7 @@ const DefaultRelayFrom = "subordinate"
 func New(o Options) *Service {
 	s := &Service{
 		store: o.Store, clock: o.Clock, facts: o.Facts, write: o.Pipeline, index: o.Index,
-		sessions: o.Sessions, assertions: o.Assertions, rules: o.Rules, detect: o.Detect,
+		sessions: o.Sessions, assertions: o.Assertions, rules: o.Rules, detect: o.Detect, ids: o.IDs,
 		relayFrom: cmp.Or(o.RelayFrom, DefaultRelayFrom),
 	}
 	s.detect.Order = o.Order
@@ -769,10 +771,10 @@ func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, n
 	c := change{Key: d.Key, Old: d.Previous, New: d.Replacement, At: t.At, Turn: t.ID, Kind: string(d.Kind), Cue: d.Cue, Record: now}
 	// A new version of the organization's changes: cached lists of the
 	// old one are not used again.
-	if err := tx.PutRaw(tx.Partition().Shared(), store.TableRevisionMarker, nil, []byte(ulid.Make().String())); err != nil {
+	if err := tx.PutRaw(tx.Partition().Shared(), store.TableRevisionMarker, nil, []byte(s.ids.New(""))); err != nil {
 		return err
 	}
-	return tx.Put(tx.Partition().Shared(), store.TableRevisionChange, store.Suffix(nil).Time(t.At).Raw(ulid.Make().String()), c, 0)
+	return tx.Put(tx.Partition().Shared(), store.TableRevisionChange, store.Suffix(nil).Time(t.At).Raw(s.ids.New("")), c, 0)
 }
 
 // arbiter is the service as the write pipeline's Arbiter.

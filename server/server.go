@@ -26,6 +26,7 @@ import (
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/graph/resolvers"
 	"github.com/stategraph/stategraph/httpguard"
+	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/revision"
@@ -56,7 +57,11 @@ type Options struct {
 	// lower-authority supersession.
 	Permissions permissions.Options
 	Clock       temporal.Clock
-	Logger      *slog.Logger
+	// IDs makes the ids of new records; nil: ids.New(Clock), the clock's
+	// time and crypto entropy. A replay passes ids.Seeded on its manual
+	// clock, so that its ids are the same on every run.
+	IDs    *ids.Generator
+	Logger *slog.Logger
 
 	// Limits bound each GraphQL request (complexity, depth, aliases,
 	// operations, parser tokens); zero fields take graph.DefaultLimits.
@@ -140,6 +145,9 @@ func New(o Options) (*Server, error) {
 	if o.Clock == nil {
 		o.Clock = temporal.System{}
 	}
+	if o.IDs == nil {
+		o.IDs = ids.New(o.Clock)
+	}
 	if o.RequestTimeout <= 0 {
 		return nil, errors.New("server: request timeout must be positive")
 	}
@@ -192,7 +200,7 @@ func New(o Options) (*Server, error) {
 
 	fs := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
 	index := search.New()
-	pl := pipeline.New(pipeline.Options{Store: st, Clock: o.Clock, Facts: fs, Volatile: volatile.Match, Index: index})
+	pl := pipeline.New(pipeline.Options{Store: st, Clock: o.Clock, Facts: fs, Volatile: volatile.Match, Index: index, IDs: o.IDs})
 	pl.AddObserver(pipeline.ObserverFunc(func(e pipeline.Event) {
 		switch e.Kind {
 		case pipeline.ActionWritten, pipeline.ActionStale:
@@ -202,11 +210,11 @@ func New(o Options) (*Server, error) {
 			metrics.Superseded(e.Fact.Supersession.Detection)
 		}
 	}))
-	cs := conflicts.NewService(st, o.Clock, fs, pl)
+	cs := conflicts.NewService(st, o.Clock, fs, pl).WithIDs(o.IDs)
 	cs.OnOpened, cs.OnResolved = metrics.ConflictOpened, metrics.ConflictResolved
 	pl.AddReactor(cs)
 	as, err := assertions.NewService(st, o.Clock, order, fs, pl, cs, assertions.Options{
-		MaxLease: o.MaxLease, Policies: policies, SweepInterval: o.LeaseSweepInterval, Logger: o.Logger,
+		MaxLease: o.MaxLease, Policies: policies, SweepInterval: o.LeaseSweepInterval, Logger: o.Logger, IDs: o.IDs,
 	})
 	if err != nil {
 		return nil, errors.Join(err, st.Close())
@@ -214,10 +222,10 @@ func New(o Options) (*Server, error) {
 	as.OnExpired = func() { metrics.AssertionsExpired(1) }
 	cs.Assertions = as
 	cache := tokens.NewCache(counter, contextCacheLines)
-	sessions := session.NewService(st, o.Clock, pl)
+	sessions := session.NewService(st, o.Clock, pl).WithIDs(o.IDs)
 	rev := revision.New(revision.Options{
 		Store: st, Clock: o.Clock, Facts: fs, Pipeline: pl, Index: index, Sessions: sessions,
-		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(),
+		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(), IDs: o.IDs,
 	})
 	s := &Server{store: st, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 	res := &resolvers.Resolver{
@@ -228,7 +236,7 @@ func New(o Options) (*Server, error) {
 		ConflictService:  cs,
 		Sessions:         sessions,
 		Revision:         rev,
-		Environment:      environment.NewService(st, o.Clock),
+		Environment:      environment.NewService(st, o.Clock).WithIDs(o.IDs),
 		Context: contextasm.New(contextasm.Options{
 			Store: st, Clock: o.Clock,
 			Counter: cache,

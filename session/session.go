@@ -19,11 +19,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/oklog/ulid/v2"
-
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/ids"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -143,6 +142,7 @@ type Service struct {
 	store *store.Store
 	clock temporal.Clock
 	facts FactWriter
+	ids   *ids.Generator
 }
 
 // FactWriter writes a fact inside a transaction (the write pipeline).
@@ -223,7 +223,7 @@ func (s *Service) PutItem(ctx context.Context, in ItemInput) (Item, error) {
 	}
 	now := s.clock.Now()
 	it := Item{
-		ID: "W-" + ulid.Make().String(), SessionID: in.SessionID, Key: in.Key, Value: in.Value,
+		ID: s.ids.New("W-"), SessionID: in.SessionID, Key: in.Key, Value: in.Value,
 		ItemType: in.ItemType, Scope: cmp.Or(in.Scope, facts.ScopeGlobal), Priority: in.Priority,
 		RecordedAt: now, ExpiresAt: now.Add(cmp.Or(in.TTL, DefaultTTL)),
 	}
@@ -269,7 +269,7 @@ func (s *Service) RecordTurnTx(tx *store.Txn, in TurnInput) (Turn, error) {
 	}
 	now := s.clock.Now()
 	t := Turn{
-		ID: "T-" + ulid.Make().String(), SessionID: in.SessionID, Speaker: in.Speaker, SpeakerID: in.SpeakerID, Text: in.Text,
+		ID: s.ids.New("T-"), SessionID: in.SessionID, Speaker: in.Speaker, SpeakerID: in.SpeakerID, Text: in.Text,
 		At: now, RecordedAt: now, ExpiresAt: now.Add(DefaultTTL), Scope: in.Scope,
 	}
 	if in.At != nil {

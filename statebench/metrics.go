@@ -1,6 +1,7 @@
 package statebench
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -60,6 +61,11 @@ type QueryScore struct {
 	Hits        []string // must_mention phrases present in the context
 	Violations  []string // must_not_mention phrases present in the context
 	MustMention int      // number of must_mention phrases (the cMMR denominator)
+	// ClockOnly: every violation matches only in the environment's clock
+	// lines ("- date: Friday, 2025-11-28", "- now: ..."), the timeline's
+	// own time rather than a stored value (a superseded weekday matching
+	// today's). Still counted as resurrected; reported apart.
+	ClockOnly bool
 }
 
 // Resurrected reports whether the context contains a forbidden phrase.
@@ -78,18 +84,30 @@ func Score(context string, gt GroundTruth) QueryScore {
 			s.Hits = append(s.Hits, string(p))
 		}
 	}
+	clockless := ""
 	for _, p := range gt.MustNotMention {
 		if Contains(context, string(p)) {
+			if s.Violations == nil {
+				clockless = clockLines.ReplaceAllString(context, "")
+				s.ClockOnly = true
+			}
 			s.Violations = append(s.Violations, string(p))
+			s.ClockOnly = s.ClockOnly && !Contains(clockless, string(p))
 		}
 	}
 	return s
 }
 
+// clockLines are the environment lines an assembled context states the
+// time in.
+var clockLines = regexp.MustCompile(`(?m)^- (?:date|now): .*$`)
+
 // Metrics summarises a set of queries.
 type Metrics struct {
-	Queries     int     `json:"queries"`     // queries scored
-	Resurrected int     `json:"resurrected"` // queries whose context held a must_not_mention phrase
+	Queries     int `json:"queries"`     // queries scored
+	Resurrected int `json:"resurrected"` // queries whose context held a must_not_mention phrase
+	// ClockOnly of Resurrected held it only in the date/now lines.
+	ClockOnly   int     `json:"resurrectedInClockLinesOnly"`
 	Hits        int     `json:"hits"`        // must_mention phrases found, pooled over queries
 	MustMention int     `json:"mustMention"` // must_mention phrases, pooled over queries
 	Tokens      int     `json:"tokens"`      // context tokens, summed
@@ -102,6 +120,9 @@ func (m *Metrics) add(s QueryScore, tokens int) {
 	m.Queries++
 	if s.Resurrected() {
 		m.Resurrected++
+		if s.ClockOnly {
+			m.ClockOnly++
+		}
 	}
 	m.Hits += len(s.Hits)
 	m.MustMention += s.MustMention

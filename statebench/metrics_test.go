@@ -229,3 +229,36 @@ func BenchmarkScore(b *testing.B) {
 		Score(ctx, gt)
 	}
 }
+
+// TestScoreClockOnly tells a forbidden phrase found only in the
+// environment's date/now lines from one found in stored content; both
+// count as resurrected.
+func TestScoreClockOnly(t *testing.T) {
+	gt := GroundTruth{MustNotMention: []Text{"Friday", "2025-11-28", "Hall B"}}
+	tests := []struct {
+		name      string
+		context   string
+		violation bool
+		clockOnly bool
+	}{
+		{"weekday in the date line only", "## Environment\n- date: Friday, 2025-11-28\n- now: 2025-11-28T13:13:00Z\n## Facts\n- launch_date: Monday March 18th", true, true},
+		{"weekday in a fact too", "## Environment\n- date: Friday, 2025-11-28\n## Facts\n- launch_date: Friday", true, false},
+		{"another forbidden value beside the clock", "## Environment\n- date: Friday, 2025-11-28\n## Facts\n- venue: Hall B", true, false},
+		{"a date line inside a fact is not the clock", "## Facts\n- note: the date: Friday", true, false},
+		{"clean", "## Environment\n- date: Monday, 2025-12-01", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Score(tc.context, gt)
+			if got.Resurrected() != tc.violation || got.ClockOnly != tc.clockOnly {
+				t.Errorf("resurrected %v, clock only %v; want %v, %v (violations %q)", got.Resurrected(), got.ClockOnly, tc.violation, tc.clockOnly, got.Violations)
+			}
+		})
+	}
+	var tl Tally
+	tl.Add("a", Score(tests[0].context, gt), 10)
+	tl.Add("a", Score(tests[1].context, gt), 10)
+	if m := tl.Report().Tracks["a"]; m.Resurrected != 2 || m.ClockOnly != 1 {
+		t.Errorf("tally: resurrected %d, clock only %d; want 2, 1", m.Resurrected, m.ClockOnly)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/ids"
 )
 
 // The GraphQL operations the runner uses: the same a real client would.
@@ -24,10 +25,30 @@ const (
 	placeholderID = "W-AUTO"
 )
 
-// ReplayTime is the time a server started for a replay alone is set to
-// (and kept at): after every time in the StateBench data, and fixed, so
+// ReplayTime is the time a timeline that gives no time at all (no
+// environment now, no event or fact timestamp) is replayed at: fixed, so
 // that the wall clock never reaches a replay's output.
 var ReplayTime = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+
+// Server is a server a worker replays its timelines on. A server the
+// runner controls (the loopback server of `stategraph statebench`) gives
+// its Clock and Reseed; each worker then needs one of its own, since the
+// runner moves its clock along one timeline at a time.
+type Server struct {
+	Client *Client
+	// Clock, when set, is the server's clock: the replay sets it to the
+	// timeline's start, then to each event's time before sending the
+	// event (never backwards within a timeline), so that what an event
+	// writes is recorded at the event's time. Nil for a server keeping its
+	// own time: the recorded times are then that server's.
+	Clock interface{ Set(time.Time) }
+	// Reseed, when set, restarts the server's id generator from a seed
+	// derived from the timeline's id before the timeline replays, so that
+	// its ids are the same on every run, whatever the server replayed
+	// before. Without it the ids are the server's own and the output names
+	// them G1, G2, ... in the order the replay met them.
+	Reseed func(seed uint64)
+}
 
 // Options configure a run.
 type Options struct {
@@ -35,8 +56,8 @@ type Options struct {
 	Budget int
 	// Track, when set, replays only timelines of that track.
 	Track string
-	// Workers is how many timelines replay at once.
-	Workers int
+	// Seed is mixed into every timeline's id seed (Server.Reseed).
+	Seed uint64
 	// RunID prefixes every organization, so that runs against a shared
 	// server never meet.
 	RunID string
@@ -81,9 +102,13 @@ type Result struct {
 	Warnings []string
 }
 
-// Run replays timelines against the server behind c and scores every
-// query's assembled context.
-func Run(ctx context.Context, c *Client, timelines []Timeline, o Options) (Result, error) {
+// Run replays timelines and scores every query's assembled context. Each
+// server is one worker, which replays one timeline at a time; the
+// output is the same whatever the number of servers.
+func Run(ctx context.Context, servers []Server, timelines []Timeline, o Options) (Result, error) {
+	if len(servers) == 0 {
+		return Result{}, errors.New("statebench: no server")
+	}
 	if o.Budget <= 0 {
 		return Result{}, errors.New("statebench: budget must be positive")
 	}
@@ -96,7 +121,6 @@ func Run(ctx context.Context, c *Client, timelines []Timeline, o Options) (Resul
 			todo = append(todo, tl)
 		}
 	}
-	workers := max(1, o.Workers)
 	type outcome struct {
 		idx      int
 		queries  []QueryResult
@@ -107,12 +131,12 @@ func Run(ctx context.Context, c *Client, timelines []Timeline, o Options) (Resul
 	jobs := make(chan int)
 	results := make(chan outcome)
 	var wg sync.WaitGroup
-	for range workers {
+	for _, srv := range servers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				r := &replay{c: c, tl: todo[i], o: o}
+				r := &replay{c: srv.Client, srv: srv, tl: todo[i], o: o}
 				err := r.run(ctx)
 				results <- outcome{idx: i, queries: r.queries, turns: r.turns, warnings: r.warnings, err: err}
 			}
@@ -179,9 +203,12 @@ func groundTruth(tl Timeline, n int) GroundTruth {
 
 // replay plays one timeline.
 type replay struct {
-	c  *Client
-	tl Timeline
-	o  Options
+	c   *Client
+	srv Server
+	tl  Timeline
+	o   Options
+	// now is the timeline's time: its start, then the latest event time.
+	now time.Time
 
 	loader, user string // tokens
 	session      string
@@ -204,8 +231,12 @@ var generatedID = regexp.MustCompile(`\b[A-Z]{1,3}-[0-9A-HJKMNP-TV-Z]{26}\b`)
 // stable replaces every server-generated id in s by a name that depends
 // only on the replay: G1, G2, ... in the order the replay met them. The
 // replay of a timeline is sequential, so the names are the same however
-// many timelines run at once.
+// many timelines run at once. A server whose ids the runner seeds makes
+// the same ids on every run: they are kept.
 func (r *replay) stable(s string) string {
+	if r.srv.Reseed != nil {
+		return s
+	}
 	return generatedID.ReplaceAllStringFunc(s, func(id string) string {
 		if n, ok := r.names[id]; ok {
 			return n
@@ -258,11 +289,24 @@ func (r *replay) run(ctx context.Context) error {
 	r.session = "s-" + r.tl.ID
 	r.ids = map[string]string{}
 	r.names = map[string]string{}
+	if r.srv.Reseed != nil {
+		r.srv.Reseed(ids.SeedOf(r.o.Seed, r.tl.ID))
+	}
+	r.now = r.tl.Start()
+	if r.now.IsZero() {
+		r.now = ReplayTime
+	}
+	if r.srv.Clock != nil {
+		r.srv.Clock.Set(r.now)
+	}
 	if err := r.loadInitial(ctx); err != nil {
 		return err
 	}
 	q := 0
 	for i, e := range r.tl.Events {
+		if err = r.advance(ctx, e.TS); err != nil {
+			return fmt.Errorf("event %d (%s): %w", i, e.Kind, err)
+		}
 		switch e.Kind {
 		case KindTurn:
 			err = r.turn(ctx, e)
@@ -287,6 +331,32 @@ func (r *replay) run(ctx context.Context) error {
 		}
 	}
 	return r.flush(ctx)
+}
+
+// advance moves the timeline's time to an event's time t (a zero t, or
+// one before the timeline's time, leaves it), and the server's clock with
+// it. Fact writes still batched are sent first, at the time of their
+// event.
+func (r *replay) advance(ctx context.Context, t time.Time) error {
+	if t.IsZero() || !t.After(r.now) {
+		return nil
+	}
+	if err := r.flush(ctx); err != nil {
+		return err
+	}
+	r.now = t
+	if r.srv.Clock != nil {
+		r.srv.Clock.Set(t)
+	}
+	return nil
+}
+
+// at returns an event's time: its timestamp, else the timeline's time.
+func (r *replay) at(t time.Time) time.Time {
+	if t.IsZero() {
+		return r.now
+	}
+	return t
 }
 
 // nextIsWrite reports whether the event after i writes state.
@@ -351,7 +421,7 @@ func (r *replay) loadInitial(ctx context.Context) error {
 		if reservedEnv[k] {
 			continue
 		}
-		env = append(env, map[string]any{"key": k, "value": string(is.Environment[k])})
+		env = append(env, map[string]any{"key": k, "value": string(is.Environment[k]), "at": r.now})
 	}
 	if len(env) > 0 {
 		return r.do(ctx, r.loader, opSetEnv, env)
@@ -383,7 +453,7 @@ func (r *replay) write(ctx context.Context, w Write, event int, at time.Time) er
 		if err := r.flush(ctx); err != nil {
 			return err
 		}
-		return r.do(ctx, r.loader, opSetEnv, []map[string]any{{"key": w.Key, "value": string(w.Value)}})
+		return r.do(ctx, r.loader, opSetEnv, []map[string]any{{"key": w.Key, "value": string(w.Value), "at": r.at(at)}})
 	case LayerWorkingSet:
 		if err := r.flush(ctx); err != nil {
 			return err
@@ -554,10 +624,7 @@ func (r *replay) turn(ctx context.Context, e Event) error {
 	if strings.EqualFold(string(e.Speaker), "assistant") {
 		speaker = "ASSISTANT"
 	}
-	in := map[string]any{"sessionId": r.session, "speaker": speaker, "text": string(e.Text)}
-	if !e.TS.IsZero() {
-		in["at"] = e.TS
-	}
+	in := map[string]any{"sessionId": r.session, "speaker": speaker, "text": string(e.Text), "at": r.at(e.TS)}
 	var out struct {
 		RecordTurn struct {
 			Turn       struct{ ID string }
@@ -588,7 +655,8 @@ func (r *replay) query(ctx context.Context, e Event, n int) error {
 			Excluded json.RawMessage `json:"excluded"`
 		}
 	}
-	in := map[string]any{"query": string(e.Prompt), "budget": r.o.Budget, "sessionId": r.session}
+	// The context is for the query's time, never the server's.
+	in := map[string]any{"query": string(e.Prompt), "budget": r.o.Budget, "sessionId": r.session, "now": r.at(e.TS)}
 	if err := r.c.Do(ctx, r.user, opAssemble, map[string]any{"in": in}, &out); err != nil {
 		return err
 	}

@@ -102,6 +102,28 @@ type Fact struct {
 	ConstraintType Text      `json:"constraint_type"`
 }
 
+// Start returns the time a timeline starts at: its initial environment's
+// now, else its first event's timestamp, else its earliest initial fact's;
+// zero when it gives none (or an environment now in no known layout and
+// no other time).
+func (tl Timeline) Start() time.Time {
+	if t, err := ParseTime(string(tl.InitialState.Environment["now"])); err == nil && !t.IsZero() {
+		return t
+	}
+	for _, e := range tl.Events {
+		if !e.TS.IsZero() {
+			return e.TS
+		}
+	}
+	var first time.Time
+	for _, f := range tl.InitialState.PersistentFacts {
+		if !f.TS.IsZero() && (first.IsZero() || f.TS.Before(first)) {
+			first = f.TS
+		}
+	}
+	return first
+}
+
 // Valid reports whether the fact is valid (absent is_valid means valid).
 func (f Fact) Valid() bool { return f.IsValid == nil || *f.IsValid }
 

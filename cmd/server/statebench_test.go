@@ -7,10 +7,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/statebench"
 )
 
 // devSample is the first 30 timelines of the StateBench dev split (MIT,
@@ -102,7 +105,9 @@ func TestStatebenchCommand(t *testing.T) {
 }
 
 // TestStatebenchWorkersSameOutput replays the dev sample with one worker and
-// with four: queries.jsonl, turns.jsonl and summary.json are the same bytes.
+// with four: queries.jsonl, turns.jsonl and summary.json are the same bytes,
+// with the servers' own ids in them (seeded on the timeline, not renamed),
+// and no context carries a date that is not the timeline's.
 func TestStatebenchWorkersSameOutput(t *testing.T) {
 	outputs := map[string]map[string][]byte{}
 	for _, workers := range []string{"1", "4"} {
@@ -120,6 +125,21 @@ func TestStatebenchWorkersSameOutput(t *testing.T) {
 			}
 			outputs[workers][name] = raw
 		}
+	}
+	queries := string(outputs["1"]["queries.jsonl"])
+	if !regexp.MustCompile(`"F-[0-9A-HJKMNP-TV-Z]{26}"`).MatchString(queries) || !regexp.MustCompile(`"T-[0-9A-HJKMNP-TV-Z]{26}"`).MatchString(queries) {
+		t.Errorf("queries.jsonl holds no server-made fact or turn id")
+	}
+	if regexp.MustCompile(`"G[0-9]+"`).MatchString(queries) {
+		t.Errorf("queries.jsonl renames the server's ids")
+	}
+	for _, foreign := range []string{time.Now().UTC().Format("2006-01-02"), statebench.ReplayTime.Format("2006-01-02")} {
+		if regexp.MustCompile(`date: [A-Za-z]+, ` + foreign).MatchString(queries) {
+			t.Errorf("a context carries %s, a date not the timeline's", foreign)
+		}
+	}
+	if !strings.Contains(queries, `date: Thursday, 2025-11-27\n`) {
+		t.Errorf("no context gives the first timeline's date, Thursday, 2025-11-27")
 	}
 	for name, one := range outputs["1"] {
 		if four := outputs["4"][name]; !bytes.Equal(one, four) {

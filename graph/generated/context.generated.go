@@ -2137,7 +2137,7 @@ func (ec *executionContext) unmarshalInputContextInput(ctx context.Context, obj 
 		asMap["factShare"] = 0.700000
 	}
 
-	fieldsInOrder := [...]string{"query", "budget", "factShare", "sessionId", "asOf", "knownAt"}
+	fieldsInOrder := [...]string{"query", "budget", "factShare", "sessionId", "asOf", "knownAt", "now"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2186,6 +2186,13 @@ func (ec *executionContext) unmarshalInputContextInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.KnownAt = data
+		case "now":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("now"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Now = data
 		}
 	}
 	return it, nil

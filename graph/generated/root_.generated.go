@@ -2944,6 +2944,13 @@ input ContextInput {
   sessionId: ID
   asOf: Time
   knownAt: Time
+  """
+  The caller's clock reading; default the server's clock. The environment's
+  now and date lines and every expiry (working-set items, turns, environment
+  entries) are judged at it. A replay passes each event's time. With asOf or
+  knownAt the context is for that instant instead.
+  """
+  now: Time
 }
 
 enum ContextRecordKind {

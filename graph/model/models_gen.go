@@ -53,6 +53,11 @@ type ContextInput struct {
 	SessionID *string    `json:"sessionId,omitempty"`
 	AsOf      *time.Time `json:"asOf,omitempty"`
 	KnownAt   *time.Time `json:"knownAt,omitempty"`
+	// The caller's clock reading; default the server's clock. The environment's
+	// now and date lines and every expiry (working-set items, turns, environment
+	// entries) are judged at it. A replay passes each event's time. With asOf or
+	// knownAt the context is for that instant instead.
+	Now *time.Time `json:"now,omitempty"`
 }
 
 type DecisionInput struct {

@@ -68,7 +68,7 @@ func (r *queryResolver) AssembleContext(ctx context.Context, input model.Context
 	start := time.Now()
 	out, err := r.Context.Assemble(ctx, contextasm.Input{
 		Query: input.Query, Budget: input.Budget, FactShare: input.FactShare,
-		SessionID: deref(input.SessionID), View: view(input.AsOf, input.KnownAt),
+		SessionID: deref(input.SessionID), View: view(input.AsOf, input.KnownAt), Now: input.Now,
 	})
 	if err != nil {
 		return nil, err
