@@ -50,7 +50,7 @@ func (WorkingSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	c.Turns = make([]TurnCandidate, 0, len(turns))
 	for _, t := range turns {
 		c.Turns = append(c.Turns, TurnCandidate{
-			Turn:    assemble.Turn{ID: t.ID, Speaker: string(t.Speaker), Text: t.Text, At: t.At},
+			Turn:    assemble.Turn{ID: t.ID, Speaker: string(t.Speaker), Text: t.Replay(), At: t.At},
 			Scope:   assemble.Scope(t.Scope),
 			Expired: t.Expired(q.Now), Superseded: t.SupersededIn(q.View),
 		})

@@ -1,7 +1,9 @@
 package extract
 
 import (
+	"slices"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -102,12 +104,16 @@ func keyWords(s string) []string {
 var whenAttrs = map[string]bool{"date": true, "time": true, "when": true}
 
 // Matches reports whether a fact keyed key (as a client named it) is the
-// fact s states: the same attribute, and the same entity, or no entity in
-// the key when s is about the speaker ("home_address" matches user.address;
-// "addr" matches user.address; "travel_budget" does not match
-// marketing.budget). A key that names only s's entity by an attribute word
-// ("budget") is the fact of a statement about that entity's value ("the
-// budget is $40k", budget.amount).
+// fact s states: the same attribute (date, time and "when" are one), and
+// the same entity, or one entity's words within the other's
+// ("offsite_city" and the team offsite's location; "churnOwner" and the
+// churn analysis's owner), or no entity in the key when s is about the
+// speaker ("home_address" matches user.address; "addr" matches
+// user.address; "travel_budget" does not match marketing.budget). A key
+// that names only s's entity by an attribute word ("budget") is the fact
+// of a statement about that entity's value ("the budget is $40k",
+// budget.amount). A key that names only the entity ("vetAppointment")
+// holds its main value: use MatchesValue to check the value's kind.
 func (s Statement) Matches(key string) bool {
 	ent, attr := NormalizeKey(key)
 	if attr != s.Attribute && whenAttrs[attr] && whenAttrs[s.Attribute] {
@@ -116,7 +122,7 @@ func (s Statement) Matches(key string) bool {
 	switch {
 	case attr == "":
 		return false
-	case attr == s.Attribute && ent == s.Entity:
+	case attr == s.Attribute && sameEntity(ent, s.Entity):
 		return true
 	case attr == s.Attribute:
 		return (ent == "" || ent == "user" || ent == "my" || ent == "current") && s.Entity == "user"
@@ -124,4 +130,51 @@ func (s Statement) Matches(key string) bool {
 		return true
 	}
 	return false
+}
+
+// MatchesValue is Matches, and also accepts a key that names only s's
+// entity ("vetAppointment" for vet_appointment.date) when its stored
+// value is of s's kind (a date for a date, an amount for an amount).
+func (s Statement) MatchesValue(key, stored string, at time.Time) bool {
+	if s.Matches(key) {
+		return true
+	}
+	ent, attr := NormalizeKey(key)
+	if attr != "" || !sameEntity(ent, s.Entity) || s.Entity == "" {
+		return false
+	}
+	switch s.Kind {
+	case KindDate:
+		_, ok := takeDate(stored, at)
+		return ok
+	case KindAmount:
+		_, ok := takeMoney(stored)
+		return ok
+	case KindContact:
+		return reEmail.MatchString(stored) || rePhone.MatchString(stored)
+	case KindOwnership, KindChoice, KindLocation, KindCount:
+		return true
+	}
+	return false
+}
+
+// sameEntity reports whether two normalised entities name one thing: equal,
+// or the words of one all among the other's ("offsite", "team_offsite").
+func sameEntity(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if a == "" || b == "" {
+		return false
+	}
+	aw, bw := strings.Split(a, "_"), strings.Split(b, "_")
+	if len(aw) > len(bw) {
+		aw, bw = bw, aw
+	}
+	for _, w := range aw {
+		if !slices.Contains(bw, w) {
+			return false
+		}
+	}
+	return true
 }

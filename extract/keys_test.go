@@ -54,7 +54,9 @@ func TestStatementMatches(t *testing.T) {
 		{total[0], "travel_budget", false},
 		{deck[0], "onboarding_deck_owner", true},
 		{deck[0], "onboardingDeckOwner", true},
-		{deck[0], "deck_owner", false},
+		{deck[0], "deck_owner", true},
+		{deck[0], "sales_deck_owner", false},
+		{deck[0], "deckOwner", true},
 		{deck[0], "onboarding_deck", false},
 	}
 	for _, tc := range tests {

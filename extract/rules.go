@@ -141,6 +141,30 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "owner-with", Kind: KindOwnership,
+		Matches:  "Y sits / lies / rests with X: y.owner = X",
+		Examples: []string{"The quarterly budget review sits with Jonas.", "Responsibility for the audit now rests with Dana"},
+		triggers: []string{"sits with", "sit with", "lies with", "rests with", "rest with"},
+		re:       compile(`{NP}\s+{AUX}(?:sits|sit|lies|rests|rest)\s+with\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			np := m.get("np")
+			if i := strings.Index(fold(np), "responsibility for "); i == 0 {
+				np = np[len("responsibility for "):]
+			}
+			return ownerOfNP(c, np, m.get("val"))
+		},
+	},
+	{
+		Name: "owner-assign-gerund", Kind: KindOwnership,
+		Matches:  "Reassigning / handing Y to X: y.owner = X",
+		Examples: []string{"Reassigning the quarterly budget review to Yusuf.", "Handing the release notes over to Tobias"},
+		triggers: []string{"reassigning", "assigning", "handing", "passing", "transferring", "giving"},
+		re:       compile(`^(?:reassigning|assigning|handing|passing|transferring|giving)\s+(?:over\s+|off\s+)?{OBJ}\s+(?:over\s+|off\s+|on\s+)?to\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			return ownerOfNP(c, m.get("obj"), m.get("val"))
+		},
+	},
+	{
 		Name: "owner-assign", Kind: KindOwnership,
 		Matches:  "someone assigned / handed Y to X: y.owner = X",
 		Examples: []string{"I handed the budget review over to Sam.", "We've reassigned the audit to Dana"},

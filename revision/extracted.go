@@ -110,7 +110,7 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 		return nil
 	}
 	auth, cited := s.relayed(spk, st)
-	targets, err := s.targets(tx, caller, st, k)
+	targets, err := s.targets(tx, caller, st, k, t.At)
 	if err != nil {
 		return err
 	}
@@ -220,11 +220,11 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 
 // targets returns the valid, real facts the caller may read that hold the
 // statement's (entity, attribute), whatever their keys are called.
-func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.Statement, k known) ([]facts.Fact, error) {
+func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.Statement, k known, at time.Time) ([]facts.Fact, error) {
 	var out []facts.Fact
 	seen := map[string]bool{}
 	for _, f := range k.facts {
-		if st.Matches(f.Key) && !seen[f.ID] {
+		if !seen[f.ID] && st.MatchesValue(f.Key, f.ValueText(), at) {
 			seen[f.ID] = true
 			out = append(out, f)
 		}
@@ -238,6 +238,17 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 			seen[f.ID] = true
 			out = append(out, f)
 		}
+	}
+	// Facts named exactly as the statement names its subject win over
+	// those whose names are only part of it.
+	var named []facts.Fact
+	for _, f := range out {
+		if ent, _ := extract.NormalizeKey(f.Key); ent == st.Entity || f.Key == st.Key {
+			named = append(named, f)
+		}
+	}
+	if len(named) > 0 {
+		out = named
 	}
 	slices.SortFunc(out, func(a, b facts.Fact) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil

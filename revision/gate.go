@@ -95,3 +95,30 @@ func turnScope(text, real string, ar extract.Result) detect.Scope {
 	}
 	return detect.ScopeGlobal
 }
+
+// omitted are the sentences of a turn not to replay in the working set:
+// those whose statement a fact now holds (written, superseding or already
+// held), retractions, and those that assert nothing real. What is left is
+// what the turn says beyond the state it changed.
+func omitted(ar extract.Result, xs []Extraction) []string {
+	absorbed := map[int]bool{}
+	for _, x := range xs {
+		switch x.Outcome {
+		case OutcomeWritten, OutcomeSuperseded, OutcomeUnchanged:
+			absorbed[x.Index] = true
+		}
+	}
+	for _, r := range extract.Retractions(ar) {
+		absorbed[r.Index] = true
+	}
+	var out []string
+	for _, s := range ar.Sentences {
+		if s.Reason == extract.ReasonQuestion {
+			continue // the context's own rule drops questions
+		}
+		if absorbed[s.Index] || refused[s.Reason] || realText(extract.Result{Sentences: []extract.Sentence{s}, Skipped: ar.Skipped}) == "" {
+			out = append(out, s.Text)
+		}
+	}
+	return out
+}

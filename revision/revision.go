@@ -326,7 +326,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		// Extraction settled this fact: detection does not rewrite it.
 		delete(k.facts, x.Previous.ID)
 	}
-	if err := session.NoteFactsTx(tx, t, ids); err != nil {
+	if err := session.NoteTx(tx, t, ids, omitted(ar, res.Extracted)); err != nil {
 		return Result{}, err
 	}
 	dets = reconcile(dets, replaced, res.Extracted, k)

@@ -102,6 +102,10 @@ type Turn struct {
 	ExpiresAt  time.Time `json:"expiresAt"`
 	// Facts are the ids of the facts extracted from the turn.
 	Facts []string `json:"facts,omitempty"`
+	// Omit are the sentences of Text that are not replayed: their
+	// statement became a fact (the fact carries it), or they assert
+	// nothing real (hypothetical, negated, declined, past, ...).
+	Omit []string `json:"omit,omitempty"`
 	// Scope is the reach of the turn's content: HYPOTHETICAL and DRAFT
 	// turns are never presented as real. Empty means GLOBAL.
 	Scope facts.Scope `json:"scope,omitempty"`
@@ -312,14 +316,27 @@ func putTurn(tx *store.Txn, t Turn) error {
 	return tx.Put(sp, store.TableTurnByID, store.Suffix(nil).Raw(t.ID), turnRef{SessionID: t.SessionID, At: t.At}, ttl)
 }
 
-// NoteFactsTx records on turn t the ids of the facts extracted from it, so
-// that a later "that was wrong" can find them.
-func NoteFactsTx(tx *store.Txn, t Turn, ids []string) error {
-	if len(ids) == 0 {
+// NoteTx records on turn t the ids of the facts extracted from it, so that
+// a later "that was wrong" can find them, and the sentences not to replay.
+func NoteTx(tx *store.Txn, t Turn, ids, omit []string) error {
+	if len(ids) == 0 && len(omit) == 0 {
 		return nil
 	}
 	t.Facts = append(t.Facts, ids...)
+	t.Omit = append(t.Omit, omit...)
 	return putTurn(tx, t)
+}
+
+// Replay is the turn's text as replayed: without its Omit sentences.
+func (t Turn) Replay() string {
+	if len(t.Omit) == 0 {
+		return t.Text
+	}
+	text := t.Text
+	for _, s := range t.Omit {
+		text = strings.Replace(text, s, "", 1)
+	}
+	return strings.Join(strings.Fields(text), " ")
 }
 
 // SupersedeTurnTx marks turn t superseded by the record named by, so that
