@@ -121,6 +121,9 @@ func takeWho(v, self string, lowerClause bool) (string, bool) {
 	if strings.HasSuffix(low, " to") {
 		return "", false // "Ask Jonas to take over …"
 	}
+	if len(strings.Fields(v)) > 5 {
+		return "", false // a clause, not someone: "Practising your race-day breakfast … runs"
+	}
 	if m := reTeam.FindStringSubmatch(v); m != nil {
 		return cleanValue(m[1]), true
 	}
@@ -129,7 +132,7 @@ func takeWho(v, self string, lowerClause bool) (string, bool) {
 	}
 	if m := reName.FindStringSubmatch(v); m != nil {
 		n := cleanValue(m[1])
-		if n == "" || pronouns[fold(n)] || isDatePhrase(n) {
+		if n == "" || pronouns[fold(n)] || isDatePhrase(n) || strings.HasSuffix(fold(n), "ing") && !strings.Contains(n, " ") {
 			return "", false
 		}
 		return n, true

@@ -14,6 +14,9 @@ var refused = map[string]bool{
 	extract.ReasonHypothetical: true, extract.ReasonNegated: true, extract.ReasonProposal: true,
 	extract.ReasonDeclined: true, extract.ReasonPast: true, extract.ReasonOtherSubject: true,
 	extract.ReasonSuggestion: true, extract.ReasonHearsay: true,
+	// A list item no rule structures names a topic or an option: it is not
+	// a new value ("- **Keep a contingency**: …").
+	extract.ReasonListItem: true,
 }
 
 // realText is the part of a turn that asserts state, judged sentence by
@@ -116,8 +119,20 @@ func omitted(ar extract.Result, xs []Extraction) []string {
 		if s.Reason == extract.ReasonQuestion {
 			continue // the context's own rule drops questions
 		}
-		if absorbed[s.Index] || refused[s.Reason] || realText(extract.Result{Sentences: []extract.Sentence{s}, Skipped: ar.Skipped}) == "" {
+		if absorbed[s.Index] || refused[s.Reason] || realText(extract.Result{Sentences: []extract.Sentence{s}, Skipped: notListed(ar.Skipped)}) == "" {
 			out = append(out, s.Text)
+		}
+	}
+	return out
+}
+
+// notListed are the skips other than list items: a list item is not a new
+// value, but it is replayed as said.
+func notListed(sk []extract.Skip) []extract.Skip {
+	var out []extract.Skip
+	for _, s := range sk {
+		if s.Reason != extract.ReasonListItem {
+			out = append(out, s)
 		}
 	}
 	return out

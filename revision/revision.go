@@ -329,6 +329,9 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	if err := session.NoteTx(tx, t, ids, omitted(ar, res.Extracted)); err != nil {
 		return Result{}, err
 	}
+	if spk.assistant {
+		dets = assistantsOwn(dets, k)
+	}
 	dets = reconcile(dets, replaced, res.Extracted, k)
 	writer := caller
 	writer.Authority = spk.authority
@@ -356,6 +359,34 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		res.Detections = append(res.Detections, out)
 	}
 	return res, nil
+}
+
+// assistantsOwn keeps, of what detection found in an assistant's turn,
+// only the supersession of what the assistant itself said: an assistant's
+// restatement or suggestion never replaces what the user stated or what
+// the organization recorded.
+func assistantsOwn(dets []detect.Detection, k known) []detect.Detection {
+	var out []detect.Detection
+	for _, d := range dets {
+		var refs []detect.Ref
+		for _, r := range d.Superseded {
+			switch r.Kind {
+			case detect.RecordFact:
+				if f, ok := k.facts[r.ID]; ok && f.Source.Speaker == "assistant" {
+					refs = append(refs, r)
+				}
+			case detect.RecordTurn:
+				if o, ok := k.turns[r.ID]; ok && o.Speaker == session.SpeakerAssistant {
+					refs = append(refs, r)
+				}
+			}
+		}
+		if len(refs) > 0 {
+			d.Superseded = refs
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // reconcile merges the supersessions extraction made with detection's:

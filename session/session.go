@@ -336,7 +336,17 @@ func (t Turn) Replay() string {
 	for _, s := range t.Omit {
 		text = strings.Replace(text, s, "", 1)
 	}
-	return strings.Join(strings.Fields(text), " ")
+	// Keep the lines as said, less those left empty (or only a list
+	// marker); spaces where a sentence was cut collapse.
+	var lines []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		if strings.Trim(line, "-*+•0123456789.) ") == "" {
+			continue
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // SupersedeTurnTx marks turn t superseded by the record named by, so that
