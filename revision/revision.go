@@ -23,6 +23,8 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
+	"github.com/stategraph/stategraph/evidence"
+	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/permissions"
@@ -222,6 +224,10 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	}
 	t, err := s.sessions.RecordTurnTx(tx, in)
 	if err != nil {
+		return Result{}, err
+	}
+	sentences := extract.Analyze(extract.Turn{Text: t.Text, Speaker: strings.ToLower(string(t.Speaker)), At: t.At}).Sentences
+	if err := evidence.IndexTurnTx(tx, evidence.Turn{ID: t.ID, SessionID: t.SessionID, Speaker: string(t.Speaker), At: t.At, RecordedAt: t.RecordedAt, Scope: t.Scope}, sentences); err != nil {
 		return Result{}, err
 	}
 	now := s.clock.Now()
@@ -434,6 +440,9 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				continue
 			}
 			if err := session.SupersedeTurnTx(tx, o, t.ID, now); err != nil {
+				return nil, false, err
+			}
+			if err := evidence.RetireTurnTx(tx, o.ID, t.ID, now); err != nil {
 				return nil, false, err
 			}
 			done = append(done, Ref{ID: r.ID, Kind: RefTurn})

@@ -130,6 +130,22 @@ const (
 	// under the version.
 	TableRevisionMarker Table = 'q'
 
+	// Evidence (package evidence), in the caller's private space, kept
+	// without a TTL: the sentences of recorded turns, searchable by BM25.
+	//
+	// TableEvidence: turn id seg, sentence index (2 bytes) -> sentence.
+	TableEvidence Table = 'N'
+	// TableEvidencePosting: term seg, recordedAt, at, turn id seg,
+	// sentence index, tf, length (2 bytes each) -> nil; the reserved term
+	// "" lists every sentence.
+	TableEvidencePosting Table = 'n'
+	// TableEvidenceRetired: turn id seg, sentence index -> the
+	// sentence's retirement (when, by what, its length).
+	TableEvidenceRetired Table = 'O'
+	// TableEvidenceStats: empty suffix -> the number of sentences ever
+	// indexed and their total length, in terms.
+	TableEvidenceStats Table = 'o'
+
 	// Keep this list the single register of table bytes.
 )
 

@@ -2648,6 +2648,8 @@ enum ContextRecordKind {
   WORK_ITEM
   TURN
   ASSERTION
+  "A sentence of an earlier turn; its id is the turn's id, '#', the sentence's index."
+  EVIDENCE
 }
 
 enum ExclusionReason {
