@@ -18,13 +18,19 @@
 //
 // Key layout (store.TableEvidence*):
 //
-//	TableEvidence         turn id seg | index (2)                          -> Sentence (JSON)
+//	TableEvidence         turn id seg | index (2)                 -> Sentence (JSON)
 //	TableEvidencePosting  term seg | recordedAt | at | turn id seg | index (2) tf (2) len (2) -> nil
-//	TableEvidenceRetired  turn id seg | index (2)                          -> retirement (JSON)
-//	TableEvidenceStats    (empty)                                          -> docs, length (varints)
+//	TableEvidenceHist     the same keys, of retired sentences      -> nil
+//	TableEvidenceRetired  turn id seg | index (2)                 -> retirement (JSON)
+//	TableEvidenceStats    shard (1)                               -> live docs, length (varints)
 //
 // The reserved term "" (lexical.Terms never yields it) has a posting for
 // every sentence, so that the statistics of any view are an index read.
+// Retiring a sentence moves its postings from the live table to the
+// history and takes it out of the statistics, so a current search reads
+// live postings and stored totals only, whatever was retired; a view of
+// the past reads both tables and the retirements, and evaluates each
+// posting with temporal.View.
 package evidence
 
 import (
@@ -32,6 +38,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -87,9 +94,8 @@ type Hit struct {
 
 // retirement is the value of store.TableEvidenceRetired.
 type retirement struct {
-	At  time.Time `json:"at"`
-	By  string    `json:"by"`
-	Len int       `json:"len"`
+	At time.Time `json:"at"`
+	By string    `json:"by"`
 }
 
 // Evidence reports whether a sentence of the given extract reason may be
@@ -141,16 +147,25 @@ func parsePosting(suffix []byte, skip int) (posting, error) {
 	return p, nil
 }
 
-// readStats reads the corpus totals: sentences ever indexed and their
-// total length.
+// statShards is how many records the totals are split over.
+const statShards = 16
+
+// readStats returns the live sentences and their total length, summed
+// over the shards.
 func readStats(tx *store.Txn) (docs, length int, err error) {
-	b, err := tx.GetRaw(tx.Partition().Private(), store.TableEvidenceStats, nil)
-	if errors.Is(err, store.ErrNotFound) {
-		return 0, 0, nil
-	}
-	if err != nil {
-		return 0, 0, err
-	}
+	err = tx.Scan(tx.Partition().Private(), store.TableEvidenceStats, nil, store.ScanOptions{},
+		func(_ []byte, it store.Item) (bool, error) {
+			err := it.Value(func(b []byte) error {
+				d, l, err := decodeCounts(b)
+				docs, length = docs+d, length+l
+				return err
+			})
+			return err == nil, err
+		})
+	return docs, length, err
+}
+
+func decodeCounts(b []byte) (docs, length int, err error) {
 	for _, p := range []*int{&docs, &length} {
 		v, n := binary.Varint(b)
 		if n <= 0 {
@@ -159,6 +174,42 @@ func readStats(tx *store.Txn) (docs, length int, err error) {
 		*p, b = int(v), b[n:]
 	}
 	return docs, length, nil
+}
+
+// addStats adds docs and length to a shard drawn at random (a shard may go
+// below zero; only the sum means anything). The shard is read before it
+// is written, so two writers of one shard conflict and retry instead of
+// losing a count.
+func addStats(tx *store.Txn, docs, length int) error {
+	sp := tx.Partition().Private()
+	k := []byte{byte(rand.IntN(statShards))}
+	var d, l int
+	b, err := tx.GetRaw(sp, store.TableEvidenceStats, k)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return err
+	default:
+		if d, l, err = decodeCounts(b); err != nil {
+			return err
+		}
+	}
+	d, l = d+docs, l+length
+	if d == 0 && l == 0 {
+		return tx.Delete(sp, store.TableEvidenceStats, k)
+	}
+	return tx.PutRaw(sp, store.TableEvidenceStats, k, binary.AppendVarint(binary.AppendVarint(nil, int64(d)), int64(l)))
+}
+
+// termFreqs returns the posting terms of text and their frequencies: its
+// index terms, and the reserved term.
+func termFreqs(text string) (map[string]int, int) {
+	terms := lexical.Terms(text)
+	tf := map[string]int{termAll: 1}
+	for _, t := range terms {
+		tf[t]++
+	}
+	return tf, min(len(terms), maxCount)
 }
 
 // IndexTurnTx stores and indexes the evidence among sentences, the
@@ -175,23 +226,19 @@ func IndexTurnTx(tx *store.Txn, t Turn, sentences []extract.Sentence) error {
 		if !Evidence(es.Reason) || es.Index < 0 || es.Index > maxCount {
 			continue
 		}
-		terms := lexical.Terms(es.Text)
-		if len(terms) == 0 {
+		tf, n := termFreqs(es.Text)
+		if n == 0 {
 			continue
 		}
 		s := Sentence{
-			TurnID: t.ID, SessionID: t.SessionID, Index: es.Index, Text: strings.TrimSpace(es.Text),
-			Speaker: t.Speaker, At: t.At, RecordedAt: t.RecordedAt, Len: min(len(terms), maxCount),
+			TurnID: t.ID, SessionID: t.SessionID, Index: es.Index, Text: es.Text,
+			Speaker: t.Speaker, At: t.At, RecordedAt: t.RecordedAt, Len: n,
 		}
 		if err := tx.Put(sp, store.TableEvidence, sentenceKey(t.ID, es.Index), s, 0); err != nil {
 			return err
 		}
-		tf := map[string]int{termAll: 1}
-		for _, term := range terms {
-			tf[term]++
-		}
-		for term, n := range tf {
-			if err := tx.PutRaw(sp, store.TableEvidencePosting, postingKey(term, s, n), nil); err != nil {
+		for term, f := range tf {
+			if err := tx.PutRaw(sp, store.TableEvidencePosting, postingKey(term, s, f), nil); err != nil {
 				return err
 			}
 		}
@@ -201,14 +248,7 @@ func IndexTurnTx(tx *store.Txn, t Turn, sentences []extract.Sentence) error {
 	if docs == 0 {
 		return nil
 	}
-	// Read before write: two writers of the totals conflict and retry.
-	d, l, err := readStats(tx)
-	if err != nil {
-		return err
-	}
-	b := binary.AppendVarint(nil, int64(d+docs))
-	b = binary.AppendVarint(b, int64(l+length))
-	return tx.PutRaw(sp, store.TableEvidenceStats, nil, b)
+	return addStats(tx, docs, length)
 }
 
 // RetireSentenceTx retires sentence index of turn turnID in the caller's
@@ -257,6 +297,8 @@ func RetireTurnTx(tx *store.Txn, turnID, by string, at time.Time) error {
 	return nil
 }
 
+// retire records s's retirement, moves its postings to the history and
+// takes it out of the statistics.
 func retire(tx *store.Txn, s Sentence, by string, at time.Time) error {
 	sp := tx.Partition().Private()
 	k := sentenceKey(s.TurnID, s.Index)
@@ -264,10 +306,24 @@ func retire(tx *store.Txn, s Sentence, by string, at time.Time) error {
 	if err != nil || done {
 		return err
 	}
-	return tx.Put(sp, store.TableEvidenceRetired, k, retirement{At: at.UTC(), By: by, Len: s.Len}, 0)
+	if err := tx.Put(sp, store.TableEvidenceRetired, k, retirement{At: at.UTC(), By: by}, 0); err != nil {
+		return err
+	}
+	tf, _ := termFreqs(s.Text)
+	for term, f := range tf {
+		pk := postingKey(term, s, f)
+		if err := tx.Delete(sp, store.TableEvidencePosting, pk); err != nil {
+			return err
+		}
+		if err := tx.PutRaw(sp, store.TableEvidenceHist, pk, nil); err != nil {
+			return err
+		}
+	}
+	return addStats(tx, -1, -s.Len)
 }
 
-// loadRetired reads every retirement of the caller's sentences, by ref.
+// loadRetired reads every retirement of the caller's sentences, by ref:
+// views of the past need them all.
 func loadRetired(tx *store.Txn) (map[string]retirement, error) {
 	out := map[string]retirement{}
 	err := tx.Scan(tx.Partition().Private(), store.TableEvidenceRetired, nil, store.ScanOptions{},
@@ -299,42 +355,53 @@ func SearchTx(tx *store.Txn, query string, v temporal.View, limit int) ([]Hit, e
 		return nil, nil
 	}
 	sp := tx.Partition().Private()
-	retired, err := loadRetired(tx)
-	if err != nil {
-		return nil, err
-	}
-	holds := func(p posting) bool {
-		rec := temporal.Record{Valid: temporal.Interval{From: p.at}, RecordedAt: p.recordedAt}
-		if rt, ok := retired[p.ref()]; ok {
-			rec.Retirement = temporal.Ended(rt.At)
+	// The current view reads the live postings, all of which hold in it;
+	// a view of the past reads the history too, and judges each posting.
+	tables := []store.Table{store.TableEvidencePosting}
+	holds := func(posting) bool { return true }
+	if !v.Current() {
+		retired, err := loadRetired(tx)
+		if err != nil {
+			return nil, err
 		}
-		// Without an AsOf, a sentence holds until retired: the clock is
-		// not needed.
-		return v.Holds(rec, time.Time{})
+		tables = append(tables, store.TableEvidenceHist)
+		holds = func(p posting) bool {
+			rec := temporal.Record{Valid: temporal.Interval{From: p.at}, RecordedAt: p.recordedAt}
+			if rt, ok := retired[p.ref()]; ok {
+				rec.Retirement = temporal.Ended(rt.At)
+			}
+			// Without an AsOf, a sentence holds until retired: the
+			// clock is not needed.
+			return v.Holds(rec, time.Time{})
+		}
 	}
 	scan := func(term string, fn func(posting)) error {
 		prefix := store.Suffix(nil).Str(term)
-		return tx.Scan(sp, store.TableEvidencePosting, prefix, store.ScanOptions{KeysOnly: true},
-			func(suffix []byte, _ store.Item) (bool, error) {
-				p, err := parsePosting(suffix, len(prefix))
-				if err != nil {
-					return false, err
-				}
-				if holds(p) {
-					fn(p)
-				}
-				return true, nil
-			})
+		for _, table := range tables {
+			err := tx.Scan(sp, table, prefix, store.ScanOptions{KeysOnly: true},
+				func(suffix []byte, _ store.Item) (bool, error) {
+					p, err := parsePosting(suffix, len(prefix))
+					if err != nil {
+						return false, err
+					}
+					if holds(p) {
+						fn(p)
+					}
+					return true, nil
+				})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 
 	// Corpus statistics of the view.
 	var docs, length int
+	var err error
 	if v.Current() {
 		if docs, length, err = readStats(tx); err != nil {
 			return nil, err
-		}
-		for _, rt := range retired {
-			docs, length = docs-1, length-rt.Len
 		}
 	} else if err := scan(termAll, func(p posting) { docs, length = docs+1, length+p.len }); err != nil {
 		return nil, err
