@@ -297,6 +297,49 @@ func RetireTurnTx(tx *store.Txn, turnID, by string, at time.Time) error {
 	return nil
 }
 
+// EraseSentenceTx erases sentence index of turn turnID from the caller's
+// private space: its text, its postings (live and history) and its
+// retirement, so that no view finds it again. A sentence that is not
+// stored is left as it is.
+func EraseSentenceTx(tx *store.Txn, turnID string, index int) error {
+	if index < 0 || index > maxCount {
+		return nil
+	}
+	sp := tx.Partition().Private()
+	k := sentenceKey(turnID, index)
+	var s Sentence
+	err := tx.Get(sp, store.TableEvidence, k, &s)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	retired, err := tx.Exists(sp, store.TableEvidenceRetired, k)
+	if err != nil {
+		return err
+	}
+	tf, _ := termFreqs(s.Text)
+	for term, f := range tf {
+		pk := postingKey(term, s, f)
+		if err := tx.Delete(sp, store.TableEvidencePosting, pk); err != nil {
+			return err
+		}
+		if err := tx.Delete(sp, store.TableEvidenceHist, pk); err != nil {
+			return err
+		}
+	}
+	for _, t := range []store.Table{store.TableEvidence, store.TableEvidenceRetired} {
+		if err := tx.Delete(sp, t, k); err != nil {
+			return err
+		}
+	}
+	if retired {
+		return nil // already out of the statistics
+	}
+	return addStats(tx, -1, -s.Len)
+}
+
 // retire records s's retirement, moves its postings to the history and
 // takes it out of the statistics.
 func retire(tx *store.Txn, s Sentence, by string, at time.Time) error {

@@ -36,6 +36,7 @@ func newWorld(t testing.TB) *world {
 	fs := facts.NewService(st, clock, authority.MustDefaultOrder())
 	pl := pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: fs})
 	pl.AddReactor(evidence.Retirer{})
+	pl.AddEraser(evidence.Retirer{})
 	caller := verified(t, authority.Identity{UserID: "alice", Org: "org-a", Authority: "manager", Kind: authority.KindAgent})
 	p, err := tenancy.For(caller)
 	if err != nil {
@@ -207,6 +208,52 @@ func TestRetireThroughPipeline(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestForgetErasesSentence: forgetting a fact extracted from a sentence
+// erases the sentence, in every view, retired or not; the other sentences
+// of the turn stay.
+func TestForgetErasesSentence(t *testing.T) {
+	w := newWorld(t)
+	w.turn(t, "T-1", "My therapist is Dr. Sauer in Kreuzberg. The sessions are on Mondays.", facts.ScopeGlobal)
+	w.turn(t, "T-2", "My dentist is Dr. Sauer too, funnily enough.", facts.ScopeGlobal)
+	before := w.clock.Now()
+	ctx := authority.NewContext(context.Background(), w.caller)
+	write := func(turn, value string, supersedes string) facts.Fact {
+		t.Helper()
+		zero := 0
+		f, err := w.pl.Write(ctx, facts.WriteInput{
+			Key: "user.care", Value: []byte(value), MemoryType: facts.MemoryUser, Supersedes: supersedes,
+			Source: &facts.Source{Type: facts.SourceUser, Turn: turn, Sentence: &zero},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.clock.Advance(time.Minute)
+		return f
+	}
+	first := write("T-1", `"Dr. Sauer"`, "")
+	second := write("T-2", `"Dr. Sauer, dentist"`, first.ID) // retires T-1#0
+	for _, id := range []string{first.ID, second.ID} {
+		if _, err := w.pl.Forget(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, v := range []temporal.View{{}, {KnownAt: &before}, {AsOf: &before}} {
+		got := ids(w.search(t, "Dr. Sauer therapist dentist sessions Mondays", v))
+		if slices.Contains(got, "T-1#0") || slices.Contains(got, "T-2#0") || !slices.Contains(got, "T-1#1") {
+			t.Errorf("view %+v: %v, want only T-1#1", v, got)
+		}
+	}
+	// The statistics no longer count the erased sentences: the one left
+	// scores as the only sentence of the corpus would.
+	alone := newWorld(t)
+	alone.turn(t, "T-1", "The sessions are on Mondays.", facts.ScopeGlobal)
+	want := alone.search(t, "sessions Mondays", temporal.View{})
+	got := w.search(t, "sessions Mondays", temporal.View{})
+	if len(got) != 1 || len(want) != 1 || got[0].Score != want[0].Score {
+		t.Errorf("score after erasure %v, want %v", got, want)
 	}
 }
 

@@ -7,14 +7,18 @@ import (
 	"github.com/stategraph/stategraph/store"
 )
 
-// Retirer is the write pipeline's reactor that retires evidence: when a
-// written fact supersedes one that was extracted from a sentence
-// (facts.Source names its turn and sentence), that sentence is retired as
-// of the new fact's transaction time, so a superseded value is not
-// offered again as something said.
+// Retirer keeps evidence in step with the facts extracted from it
+// (facts.Source names their turn and sentence). As the write pipeline's
+// reactor, when a written fact supersedes such a fact, it retires the
+// sentence as of the new fact's transaction time, so a superseded value
+// is not offered again as something said. As an eraser, when such a fact
+// is forgotten, it erases the sentence.
 type Retirer struct{}
 
-var _ pipeline.Reactor = Retirer{}
+var (
+	_ pipeline.Reactor = Retirer{}
+	_ pipeline.Eraser  = Retirer{}
+)
 
 // FactWritten implements pipeline.Reactor.
 func (Retirer) FactWritten(tx *store.Txn, _ authority.Identity, f facts.Fact, _ []facts.Fact) error {
@@ -33,4 +37,12 @@ func (Retirer) FactWritten(tx *store.Txn, _ authority.Identity, f facts.Fact, _ 
 		return nil
 	}
 	return RetireSentenceTx(tx, old.Source.Turn, *old.Source.Sentence, f.ID, f.RecordedAt)
+}
+
+// FactForgotten implements pipeline.Eraser.
+func (Retirer) FactForgotten(tx *store.Txn, before facts.Fact) error {
+	if before.Source.Turn == "" || before.Source.Sentence == nil {
+		return nil
+	}
+	return EraseSentenceTx(tx, before.Source.Turn, *before.Source.Sentence)
 }

@@ -212,6 +212,7 @@ func New(o Options) (*Server, error) {
 	cs.OnOpened, cs.OnResolved = metrics.ConflictOpened, metrics.ConflictResolved
 	pl.AddReactor(cs)
 	pl.AddReactor(evidence.Retirer{})
+	pl.AddEraser(evidence.Retirer{})
 	as, err := assertions.NewService(st, o.Clock, order, fs, pl, cs, assertions.Options{
 		MaxLease: o.MaxLease, Policies: policies, SweepInterval: o.LeaseSweepInterval, Logger: o.Logger,
 	})
