@@ -27,6 +27,7 @@ const (
 	secReview
 	secState
 	secWorking
+	secEvidence
 	secTurns
 	numSections
 )
@@ -39,12 +40,13 @@ var sectionTitles = [numSections]string{
 	"Needs recalculation (derived from a changed value; old result withheld)",
 	"Current state",
 	"Working set",
+	"Earlier in the conversation",
 	"Recent conversation",
 }
 
 var sectionLayers = [numSections]int{
 	LayerIdentity, LayerEnvironment, LayerFacts, LayerFacts, LayerFacts,
-	LayerWorking, LayerWorking, LayerWorking,
+	LayerWorking, LayerWorking, LayerWorking, LayerWorking,
 }
 
 // line is one candidate line of the text.
@@ -123,6 +125,11 @@ func Build(in Input, c Counter) Output {
 	// Whatever the fact share could not hold gets what the others left.
 	for _, l := range deferred {
 		b.tryOrExclude(l)
+	}
+	// Evidence of earlier turns fills what is left, best first.
+	evidence, evChrono := rankEvidence(in.Evidence)
+	for i, e := range evidence {
+		b.tryOrExclude(b.newLine(secEvidence, evChrono[i], evidenceLine(e), Included{ID: e.ID, Kind: KindEvidence, Layer: LayerWorking, Reason: scoreReason(e.Score), Score: e.Score}))
 	}
 
 	// Verify the real text and back off from the lowest priority if the
@@ -337,6 +344,9 @@ func (b *builder) truncated(in Input, out Output, id []string) Output {
 	}
 	for _, t := range in.Turns {
 		over(t.ID, KindTurn)
+	}
+	for _, e := range in.Evidence {
+		over(e.ID, KindEvidence)
 	}
 	out.Excluded = b.excluded(in.Excluded)
 	return out
@@ -659,4 +669,43 @@ func rankTurns(ts []Turn) (ranked []Turn, chrono []int) {
 
 func turnLine(t Turn) string {
 	return "- " + cmp.Or(strings.ToLower(clean(t.Speaker)), "unknown") + ": " + clean(t.Text)
+}
+
+// rankEvidence ranks evidence for packing (score, recency, ID) and returns,
+// for each ranked sentence, its position in chronological order, the
+// order in which they are rendered.
+func rankEvidence(es []Evidence) (ranked []Evidence, chrono []int) {
+	ranked = slices.Clone(es)
+	for i := range ranked {
+		ranked[i].Score = finite(ranked[i].Score)
+	}
+	slices.SortStableFunc(ranked, func(x, y Evidence) int {
+		return cmp.Or(
+			cmp.Compare(y.Score, x.Score),
+			y.At.Compare(x.At),
+			strings.Compare(x.ID, y.ID),
+			strings.Compare(x.Text, y.Text),
+		)
+	})
+	idx := make([]int, len(ranked))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		x, y := ranked[i], ranked[j]
+		// Sentence numbers grow in length: a shorter ID of the same turn
+		// comes first.
+		return cmp.Or(x.At.Compare(y.At), cmp.Compare(len(x.ID), len(y.ID)), strings.Compare(x.ID, y.ID), cmp.Compare(i, j))
+	})
+	chrono = make([]int, len(ranked))
+	for pos, i := range idx {
+		chrono[i] = pos
+	}
+	return ranked, chrono
+}
+
+// evidenceLine renders a sentence with its provenance: the day it was said
+// (UTC) and who said it.
+func evidenceLine(e Evidence) string {
+	return "- " + e.At.UTC().Format("2006-01-02") + " " + cmp.Or(strings.ToLower(clean(e.Speaker)), "unknown") + ": " + clean(e.Text)
 }

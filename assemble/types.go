@@ -83,6 +83,7 @@ const (
 	KindWorkItem    Kind = "WORK_ITEM"
 	KindTurn        Kind = "TURN"
 	KindAssertion   Kind = "ASSERTION"
+	KindEvidence    Kind = "EVIDENCE"
 )
 
 // Reason is why a record is not (or not fully) in the text.
@@ -149,6 +150,17 @@ type Turn struct {
 	Score   float64
 }
 
+// Evidence is a sentence said earlier in the conversation (package
+// evidence), retrieved for its relevance to the query: it fills the budget
+// that facts and the working set leave free.
+type Evidence struct {
+	ID      string // names the turn and the sentence
+	Speaker string
+	Text    string
+	At      time.Time // when it was said
+	Score   float64
+}
+
 // Lease is the validity lease of a state assertion.
 type Lease struct {
 	Kind  LeaseKind
@@ -185,6 +197,7 @@ type Input struct {
 	Working     []WorkItem
 	Turns       []Turn
 	Assertions  []Assertion
+	Evidence    []Evidence
 	Excluded    []Exclusion // already excluded by the caller, passed through
 	Withheld    int         // records the caller may not see: only the count is reported
 }

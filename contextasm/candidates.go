@@ -17,6 +17,9 @@ type Candidates struct {
 	Items []ItemCandidate
 	// Turns are the session's recent conversation turns, in any order.
 	Turns []TurnCandidate
+	// Evidence are sentences of earlier turns, ranked against the query
+	// by the evidence index, as they hold in the view.
+	Evidence []EvidenceCandidate
 	// Environment holds environment entries (layer 4).
 	Environment []EnvCandidate
 	// Retired are values that facts superseded (or that writes restated
@@ -65,6 +68,13 @@ type TurnCandidate struct {
 	// Superseded: supersession detection marked the turn replaced, in a
 	// transaction the view knows.
 	Superseded bool
+}
+
+// EvidenceCandidate is a sentence of an earlier turn that holds in the
+// request's view (not retired), with its relevance score.
+type EvidenceCandidate struct {
+	Evidence assemble.Evidence // ID names turn and sentence
+	TurnID   string
 }
 
 // EnvCandidate is an environment entry. A Fresh one comes from a

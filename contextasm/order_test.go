@@ -132,6 +132,7 @@ func (w *orderWorld) service(t *testing.T, order []string, rng *rand.Rand) *cont
 		"environment": contextasm.EnvironmentSource{},
 		"facts":       &contextasm.FactSource{Index: search.New(), Order: authority.MustDefaultOrder(), Counter: cache, Visible: fs.Readable(), Cards: facts.NewCards()},
 		"working":     contextasm.WorkingSource{},
+		"evidence":    contextasm.EvidenceSource{},
 	}
 	var sources []contextasm.Source
 	for _, n := range order {
@@ -159,6 +160,7 @@ func (s shuffled) Gather(tx *store.Txn, q contextasm.Query) (contextasm.Candidat
 	s.rng.Shuffle(len(c.Facts), func(i, j int) { c.Facts[i], c.Facts[j] = c.Facts[j], c.Facts[i] })
 	s.rng.Shuffle(len(c.Items), func(i, j int) { c.Items[i], c.Items[j] = c.Items[j], c.Items[i] })
 	s.rng.Shuffle(len(c.Turns), func(i, j int) { c.Turns[i], c.Turns[j] = c.Turns[j], c.Turns[i] })
+	s.rng.Shuffle(len(c.Evidence), func(i, j int) { c.Evidence[i], c.Evidence[j] = c.Evidence[j], c.Evidence[i] })
 	s.rng.Shuffle(len(c.Environment), func(i, j int) { c.Environment[i], c.Environment[j] = c.Environment[j], c.Environment[i] })
 	s.rng.Shuffle(len(c.Retired), func(i, j int) { c.Retired[i], c.Retired[j] = c.Retired[j], c.Retired[i] })
 	s.rng.Shuffle(len(c.Excluded), func(i, j int) { c.Excluded[i], c.Excluded[j] = c.Excluded[j], c.Excluded[i] })
@@ -213,7 +215,7 @@ func TestSourceOrder(t *testing.T) {
 		reqs = append(reqs, request{"alice", known})
 	}
 
-	names := []string{"environment", "facts", "working"} // the server's order
+	names := []string{"environment", "facts", "working", "evidence"} // the server's order
 	orders := permutations(names)
 	rng := rand.New(rand.NewSource(11))
 	services := make([]*contextasm.Service, 0, 2*len(orders))

@@ -17,6 +17,7 @@ type Related struct {
 	Facts       []assemble.Fact
 	Working     []assemble.WorkItem
 	Turns       []assemble.Turn
+	Evidence    []assemble.Evidence
 	Excluded    []assemble.Exclusion
 	Withheld    int
 	Notes       []string
@@ -48,7 +49,12 @@ type Related struct {
 //     closed aside, or stating nothing (questions only); EXPIRED when their
 //     lifetime ended; SUPERSEDED when marked so, or when they state a
 //     retired value or tell the history of a current one. The others are
-//     scored among themselves, by what they state.
+//     scored among themselves, by what they state;
+//   - evidence (sentences of earlier turns) of a turn that is a candidate
+//     of the working set, and not expired, is dropped: the working set
+//     replays or judges that turn itself. Evidence stating a retired value
+//     or telling the history of a current one is SUPERSEDED, as turns are.
+//     The rest keeps the index's score.
 func Relate(q Query, sets ...Candidates) Related {
 	var r Related
 	var cands []FactCandidate
@@ -56,7 +62,9 @@ func Relate(q Query, sets ...Candidates) Related {
 	var turns []TurnCandidate
 	var env []EnvCandidate
 	var retired []Retired
+	var ev []EvidenceCandidate
 	for _, s := range sets {
+		ev = append(ev, s.Evidence...)
 		cands = append(cands, s.Facts...)
 		items = append(items, s.Items...)
 		turns = append(turns, s.Turns...)
@@ -87,6 +95,8 @@ func Relate(q Query, sets ...Candidates) Related {
 	}
 	kept, out := relateTurns(q, real, turns, retired, current)
 	r.Turns = kept
+	r.Excluded = append(r.Excluded, out...)
+	r.Evidence, out = relateEvidence(ev, turns, retired, current)
 	r.Excluded = append(r.Excluded, out...)
 	sortExclusions(r.Excluded)
 	return r
@@ -123,7 +133,7 @@ func (r Related) Input(budget int, factShare float64, id assemble.Identity) asse
 	return assemble.Input{
 		Budget: budget, FactShare: factShare, Identity: id,
 		Environment: r.Environment, EnvIssues: r.Notes,
-		Facts: r.Facts, Working: r.Working, Turns: r.Turns,
+		Facts: r.Facts, Working: r.Working, Turns: r.Turns, Evidence: r.Evidence,
 		Excluded: r.Excluded, Withheld: r.Withheld,
 	}
 }
@@ -360,4 +370,33 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 		keep[i].Score = scores[i]
 	}
 	return keep, out
+}
+
+// relateEvidence applies the evidence rules to ev, in ID order; a sentence
+// met twice counts once.
+func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Retired, current []string) ([]assemble.Evidence, []assemble.Exclusion) {
+	ev = slices.Clone(ev)
+	slices.SortFunc(ev, func(x, y EvidenceCandidate) int {
+		return cmp.Or(strings.Compare(x.Evidence.ID, y.Evidence.ID), cmp.Compare(y.Evidence.Score, x.Evidence.Score))
+	})
+	ev = slices.CompactFunc(ev, func(a, b EvidenceCandidate) bool { return a.Evidence.ID == b.Evidence.ID })
+	working := make(map[string]bool, len(turns))
+	for _, t := range turns {
+		if !t.Expired {
+			working[t.Turn.ID] = true
+		}
+	}
+	retired = stillRetired(retired, current)
+	var kept []assemble.Evidence
+	var out []assemble.Exclusion
+	for _, c := range ev {
+		switch {
+		case working[c.TurnID]:
+		case states(c.Evidence.Text, retired, current):
+			out = append(out, assemble.Exclusion{ID: c.Evidence.ID, Kind: assemble.KindEvidence, Reason: assemble.ReasonSuperseded})
+		default:
+			kept = append(kept, c.Evidence)
+		}
+	}
+	return kept, out
 }

@@ -1,6 +1,7 @@
 package contextasm
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,8 +12,11 @@ import (
 	"github.com/stategraph/stategraph/store"
 )
 
-// RecentTurns is how many of a session's latest turns are candidates.
-const RecentTurns = 50
+// DefaultWorkingTurns is how many of a session's latest turns are
+// candidates for verbatim replay when WorkingSource.Turns is not set;
+// older turns reach a context as evidence (EvidenceSource), sentence by
+// sentence.
+const DefaultWorkingTurns = 8
 
 // minStaleValue is the shortest superseded value a turn is matched on;
 // shorter ones ("no", "5") would match too much.
@@ -21,10 +25,14 @@ const minStaleValue = 3
 // WorkingSource gathers the session's working set (layer 3): its live
 // items, its expired ones (excluded as EXPIRED), and its recent turns with
 // what the view knows of them. Relate decides which turns are replayed.
-type WorkingSource struct{}
+type WorkingSource struct {
+	// Turns is how many of the latest turns are candidates;
+	// DefaultWorkingTurns when not positive.
+	Turns int
+}
 
 // Gather implements Source.
-func (WorkingSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
+func (ws WorkingSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	var c Candidates
 	if q.SessionID == "" {
 		return c, nil
@@ -43,7 +51,7 @@ func (WorkingSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	for _, it := range expired {
 		c.Excluded = append(c.Excluded, assemble.Exclusion{ID: it.ID, Kind: assemble.KindWorkItem, Reason: assemble.ReasonExpired})
 	}
-	turns, err := session.TurnsTx(tx, q.SessionID, q.View, RecentTurns)
+	turns, err := session.TurnsTx(tx, q.SessionID, q.View, cmp.Or(max(ws.Turns, 0), DefaultWorkingTurns))
 	if err != nil {
 		return c, err
 	}

@@ -21,8 +21,8 @@ import (
 //
 // It runs the stages a write does, for erasure: admit (the fact exists,
 // is readable, is user memory, is not forgotten yet), link (it leaves the
-// valid heads; derived facts need review), index (postings erased),
-// observe (audit, observers).
+// valid heads; derived facts need review), index (postings erased, and
+// whatever the erasers keep of its text), observe (audit, observers).
 func (p *Pipeline) Forget(ctx context.Context, id string) (facts.Fact, error) {
 	caller, part, err := tenancy.Caller(ctx)
 	if err != nil {
@@ -45,6 +45,11 @@ func (p *Pipeline) Forget(ctx context.Context, id string) (facts.Fact, error) {
 		}
 		if p.index != nil {
 			if err := p.index.FactForgotten(tx, f); err != nil {
+				return err
+			}
+		}
+		for _, e := range p.erasers {
+			if err := e.FactForgotten(tx, f); err != nil {
 				return err
 			}
 		}

@@ -74,6 +74,13 @@ type Reactor interface {
 	FactWritten(tx *store.Txn, caller authority.Identity, f facts.Fact, rivals []facts.Fact) error
 }
 
+// Eraser erases, inside the transaction that forgets a fact, what a
+// package keeps of the fact's text outside the fact (package evidence
+// erases the sentence it was extracted from). An error aborts the forget.
+type Eraser interface {
+	FactForgotten(tx *store.Txn, before facts.Fact) error
+}
+
 // Event is what an Observer is told after a write committed.
 type Event struct {
 	Kind Action
@@ -125,6 +132,7 @@ type Pipeline struct {
 	index     Indexer
 	arbiter   Arbiter
 	reactors  []Reactor
+	erasers   []Eraser
 	observers []Observer
 	ids       *ids.Generator
 }
@@ -142,6 +150,9 @@ func (p *Pipeline) SetArbiter(a Arbiter) { p.arbiter = a }
 
 // AddReactor adds a react-stage participant.
 func (p *Pipeline) AddReactor(r Reactor) { p.reactors = append(p.reactors, r) }
+
+// AddEraser adds a participant in forgetting.
+func (p *Pipeline) AddEraser(e Eraser) { p.erasers = append(p.erasers, e) }
 
 // AddObserver adds an observer of committed writes.
 func (p *Pipeline) AddObserver(o Observer) { p.observers = append(p.observers, o) }

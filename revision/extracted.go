@@ -12,6 +12,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
@@ -422,6 +423,9 @@ func (s *Service) retract(tx *store.Txn, caller authority.Identity, t session.Tu
 			}
 			if !prev.Superseded {
 				if err := session.SupersedeTurnTx(tx, prev, t.ID, now); err != nil {
+					return err
+				}
+				if err := evidence.RetireTurnTx(tx, prev.ID, t.ID, now); err != nil {
 					return err
 				}
 				res.RetiredTurns = append(res.RetiredTurns, prev.ID)

@@ -24,6 +24,7 @@ import (
 	"github.com/stategraph/stategraph/constraint"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
+	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/ids"
@@ -273,6 +274,10 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	}
 	t, err := s.sessions.RecordTurnTx(tx, in)
 	if err != nil {
+		return Result{}, err
+	}
+	// Every sentence stays retrievable as evidence, however old.
+	if err := evidence.IndexTurnTx(tx, evidence.Turn{ID: t.ID, SessionID: t.SessionID, Speaker: spk.name, At: t.At, RecordedAt: t.RecordedAt, Scope: t.Scope}, ar.Sentences); err != nil {
 		return Result{}, err
 	}
 	res := Result{Turn: t, Scope: scope, Skipped: ar.Skipped, Speaker: spk.name, Authority: spk.authority}
@@ -739,6 +744,9 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				continue
 			}
 			if err := session.SupersedeTurnTx(tx, o, t.ID, now); err != nil {
+				return nil, false, err
+			}
+			if err := evidence.RetireTurnTx(tx, o.ID, t.ID, now); err != nil {
 				return nil, false, err
 			}
 			done = append(done, Ref{ID: r.ID, Kind: RefTurn})

@@ -21,6 +21,7 @@ import (
 	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
+	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/graph"
@@ -95,6 +96,10 @@ type Options struct {
 	// EnvironmentTimeout (environment.DefaultTimeout when 0).
 	EnvironmentProviders []environment.Provider
 	EnvironmentTimeout   time.Duration
+	// WorkingTurns is how many of a session's latest turns assembleContext
+	// replays verbatim (contextasm.DefaultWorkingTurns when not positive);
+	// older turns reach it as evidence.
+	WorkingTurns int
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -119,6 +124,7 @@ func DefaultOptions(dir string) Options {
 		MaxLease:           assertions.DefaultMaxLease,
 		VolatilePredicates: assertions.DefaultVolatile,
 		LeaseSweepInterval: time.Minute,
+		WorkingTurns:       contextasm.DefaultWorkingTurns,
 	}
 }
 
@@ -213,6 +219,8 @@ func New(o Options) (*Server, error) {
 	cs := conflicts.NewService(st, o.Clock, fs, pl).WithIDs(o.IDs)
 	cs.OnOpened, cs.OnResolved = metrics.ConflictOpened, metrics.ConflictResolved
 	pl.AddReactor(cs)
+	pl.AddReactor(evidence.Retirer{})
+	pl.AddEraser(evidence.Retirer{})
 	as, err := assertions.NewService(st, o.Clock, order, fs, pl, cs, assertions.Options{
 		MaxLease: o.MaxLease, Policies: policies, SweepInterval: o.LeaseSweepInterval, Logger: o.Logger, IDs: o.IDs,
 	})
@@ -244,7 +252,8 @@ func New(o Options) (*Server, error) {
 			Sources: []contextasm.Source{
 				contextasm.EnvironmentSource{},
 				&contextasm.FactSource{Index: index, Order: order, Counter: cache, Visible: fs.Readable(), Cards: facts.NewCards()},
-				contextasm.WorkingSource{},
+				contextasm.WorkingSource{Turns: o.WorkingTurns},
+				contextasm.EvidenceSource{},
 			},
 		}),
 		Metrics: metrics,

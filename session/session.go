@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/ids"
@@ -563,6 +564,11 @@ func archive(tx *store.Txn, session string, now time.Time, promoted map[string]s
 		}
 	}
 	for _, id := range turnIDs {
+		// The transcript is never read for context: neither is the
+		// turn's evidence, from now on.
+		if err := evidence.RetireTurnTx(tx, id, "session:"+session, now); err != nil {
+			return 0, err
+		}
 		if err := tx.Delete(sp, store.TableTurnByID, store.Suffix(nil).Raw(id)); err != nil {
 			return 0, err
 		}

@@ -130,6 +130,28 @@ const (
 	// under the version.
 	TableRevisionMarker Table = 'q'
 
+	// Evidence (package evidence), in the caller's private space, kept
+	// without a TTL: the sentences of recorded turns, searchable by BM25.
+	//
+	// TableEvidence: turn id seg, sentence index (2 bytes) -> sentence.
+	TableEvidence Table = 'N'
+	// TableEvidencePosting holds the postings of sentences not (yet)
+	// retired: term seg, recordedAt, at, turn id seg, sentence index, tf,
+	// length (2 bytes each) -> nil; the reserved term "" lists every
+	// sentence. A current search reads only these.
+	TableEvidencePosting Table = 'n'
+	// TableEvidenceHist holds the postings of retired sentences, moved
+	// there from TableEvidencePosting, same key -> nil; views of the past
+	// read both.
+	TableEvidenceHist Table = 'p'
+	// TableEvidenceRetired: turn id seg, sentence index -> the
+	// sentence's retirement (when, by what).
+	TableEvidenceRetired Table = 'O'
+	// TableEvidenceStats: shard (1 byte) -> the number of live sentences
+	// and their total length in terms (varints), split in shards so that
+	// concurrent writers rarely meet; readers add the shards up.
+	TableEvidenceStats Table = 'o'
+
 	// Keep this list the single register of table bytes.
 )
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/permissions"
@@ -34,6 +35,7 @@ type serveConfig struct {
 	authorityRoles            string
 	policyMinAuthority        string
 	authorityViolation        string
+	workingTurns              int
 	limits                    graph.Limits
 	maxBodyBytes              int64
 	rateLimit                 float64
@@ -83,6 +85,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.StringVar(&c.volatilePredicates, "volatile-predicates", strings.Join(assertions.DefaultVolatile, ","), "fact keys and predicates that are state, refused by writeFact (comma-separated; a trailing * is a prefix)")
 	fs.Var(&c.conflictPolicies, "conflict-policy", "predicate=latest|highest_authority|highest_confidence: decide conflicts of that predicate deterministically (repeatable)")
 	fs.Var(&c.envProviders, "environment-provider", "name=URL of an HTTP endpoint returning a JSON object of environment signals, called at every assembly (repeatable)")
+	fs.IntVar(&c.workingTurns, "working-turns", contextasm.DefaultWorkingTurns, "latest turns of a session replayed verbatim in assembleContext (older ones reach it as evidence, sentence by sentence)")
 	fs.DurationVar(&c.envTimeout, "environment-timeout", environment.DefaultTimeout, "how long assembly waits for each environment provider")
 	c.jwt.register(fs)
 	c.registerLimits(fs)
@@ -119,6 +122,10 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 		return errors.New("--environment-timeout must be positive")
 	}
 	opts.EnvironmentTimeout = c.envTimeout
+	if c.workingTurns <= 0 {
+		return errors.New("--working-turns must be positive")
+	}
+	opts.WorkingTurns = c.workingTurns
 	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
 		return err
 	}

@@ -2960,6 +2960,8 @@ enum ContextRecordKind {
   WORK_ITEM
   TURN
   ASSERTION
+  "A sentence of an earlier turn; its id is the turn's id, '#', the sentence's index."
+  EVIDENCE
 }
 
 enum ExclusionReason {
