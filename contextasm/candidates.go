@@ -52,6 +52,9 @@ type FactCandidate struct {
 	// PredecessorVisible whether the caller may read that one.
 	Supersedes         string
 	PredecessorVisible bool
+	// Said is the evidence id of the sentence the fact was extracted from
+	// (evidence.ID), or "": the fact stands for that sentence.
+	Said string
 }
 
 // ItemCandidate is a live (not expired) working-set item.

@@ -186,7 +186,7 @@ func TestWorkingTurns(t *testing.T) {
 			})
 			tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
 			for i := range 12 {
-				recordTurn(t, env, tok, "s1", "USER", fmt.Sprintf("Crate %d holds %d lanterns.", i, 10+i))
+				recordTurn(t, env, tok, "s1", "USER", fmt.Sprintf("Crate %d: I counted the lanterns in it twice, %d times in all.", i, 10+i))
 				env.Clock.Advance(time.Minute)
 			}
 			got := assemble(t, env, tok, map[string]any{"query": "", "budget": 4000, "sessionId": "s1"})
@@ -194,7 +194,7 @@ func TestWorkingTurns(t *testing.T) {
 			if n := strings.Count(recent, "\n") + 1; recent == "" || n != tc.replays {
 				t.Errorf("%d turns replayed, want %d:\n%s", n, tc.replays, got.Text)
 			}
-			if first := fmt.Sprintf("Crate %d holds", 12-tc.replays); !strings.Contains(recent, first) {
+			if first := fmt.Sprintf("Crate %d:", 12-tc.replays); !strings.Contains(recent, first) {
 				t.Errorf("the oldest replayed turn should be %q:\n%s", first, recent)
 			}
 			got = assemble(t, env, tok, map[string]any{"query": "lanterns crate", "budget": 4000, "sessionId": "s1"})

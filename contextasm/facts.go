@@ -10,6 +10,7 @@ import (
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
@@ -255,6 +256,9 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			ScopeID: f.ScopeID, Visible: true,
 			Valid: f.IsValid(), Superseded: f.SupersededBy != "",
 			Supersedes: f.Supersedes, PredecessorVisible: true,
+		}
+		if f.Source.Turn != "" && f.Source.Sentence != nil {
+			fc.Said = evidence.ID(f.Source.Turn, *f.Source.Sentence)
 		}
 		if factVerdict(q, hyp, fc) == "" {
 			if !rc.always {

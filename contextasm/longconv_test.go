@@ -136,7 +136,7 @@ func TestLongConversationRecall(t *testing.T) {
 					resurrected++
 				}
 			case !ok:
-				t.Errorf("seed %d: %q: %q is not in the context (%d tokens)", seed, v.query, v.want, got.Tokens)
+				t.Errorf("seed %d: %q: %q is not in the context (%d tokens)\n%s", seed, v.query, v.want, got.Tokens, got.Text)
 			}
 			if got.Tokens > 8000 {
 				t.Errorf("%d tokens over the budget", got.Tokens)

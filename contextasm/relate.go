@@ -53,7 +53,9 @@ type Related struct {
 //   - evidence (sentences of earlier turns) of a turn that is a candidate
 //     of the working set, and not expired, is dropped: the working set
 //     replays or judges that turn itself. Evidence stating a retired value
-//     or telling the history of a current one is SUPERSEDED, as turns are.
+//     or telling the history of a current one is SUPERSEDED, as turns are;
+//     a sentence a kept fact was extracted from is dropped too: the fact
+//     stands for it, with the new value only.
 //     The rest keeps the index's score.
 func Relate(q Query, sets ...Candidates) Related {
 	var r Related
@@ -93,10 +95,20 @@ func Relate(q Query, sets ...Candidates) Related {
 			current = append(current, f.Value)
 		}
 	}
-	kept, out := relateTurns(q, real, turns, retired, current)
-	r.Turns = kept
+	turnsKept, out := relateTurns(q, real, turns, retired, current)
+	r.Turns = turnsKept
 	r.Excluded = append(r.Excluded, out...)
-	r.Evidence, out = relateEvidence(ev, turns, retired, current)
+	kept := map[string]bool{}
+	for _, f := range r.Facts {
+		kept[f.ID] = true
+	}
+	said := map[string]bool{} // sentences a kept fact stands for
+	for _, c := range cands {
+		if c.Said != "" && kept[c.Fact.ID] {
+			said[c.Said] = true
+		}
+	}
+	r.Evidence, out = relateEvidence(ev, turns, retired, current, said)
 	r.Excluded = append(r.Excluded, out...)
 	sortExclusions(r.Excluded)
 	return r
@@ -374,7 +386,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 
 // relateEvidence applies the evidence rules to ev, in ID order; a sentence
 // met twice counts once.
-func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Retired, current []string) ([]assemble.Evidence, []assemble.Exclusion) {
+func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Retired, current []string, said map[string]bool) ([]assemble.Evidence, []assemble.Exclusion) {
 	ev = slices.Clone(ev)
 	slices.SortFunc(ev, func(x, y EvidenceCandidate) int {
 		return cmp.Or(strings.Compare(x.Evidence.ID, y.Evidence.ID), cmp.Compare(y.Evidence.Score, x.Evidence.Score))
@@ -391,7 +403,7 @@ func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Ret
 	var out []assemble.Exclusion
 	for _, c := range ev {
 		switch {
-		case working[c.TurnID]:
+		case working[c.TurnID], said[c.Evidence.ID]:
 		case states(c.Evidence.Text, retired, current):
 			out = append(out, assemble.Exclusion{ID: c.Evidence.ID, Kind: assemble.KindEvidence, Reason: assemble.ReasonSuperseded})
 		default:

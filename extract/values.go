@@ -30,6 +30,7 @@ var (
 	reLeadFiller = regexp.MustCompile(`(?i)^(?:about|around|roughly|approximately|approx\.?|only|just|exactly|up to|at most|at least|under|over|now|officially|finally|actually|also|still|to|the|a|an)\s+`)
 	reMoney      = regexp.MustCompile(`^` + moneyPat)
 	reNum        = regexp.MustCompile(`(?i)^` + numPat + `\b`)
+	reNumWords   = regexp.MustCompile(`(?i)^\d[\d,]*(?:\.\d+)?\s+(?:` + unitWords + `)\b(?:\s+(?:per|a|an|each)\s+(?:second|minute|hour|day|week|month|year|person|head|user|seat|night|request))?`)
 	reNumUnit    = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?(?:%|[a-zA-Z]{1,3}\b|\s(?:GB|MB|TB|KB|GiB|MiB|TiB|ms|mg|kg|km|mph|rps|qps)\b)`)
 	reName       = regexp.MustCompile(`^(?:[Tt]he\s+)?(` + nameSeq + `)`)
 	reTeam       = regexp.MustCompile(`(?i)^(?:the\s+)?((?:[\p{L}-]+\s+){0,2}team)\b`)
@@ -75,8 +76,15 @@ func cleanValue(v string) string {
 	v = strings.TrimSpace(v)
 	v = strings.TrimRight(v, " .,;:!?)\"”")
 	v = strings.TrimLeft(v, " \"“(")
+	if m := reTrailTime.FindStringIndex(v); m != nil && m[0] > 0 {
+		// "Postgres 16 last night": when it changed is not the value.
+		v = strings.TrimRight(v[:m[0]], " ,")
+	}
 	return strings.TrimSpace(v)
 }
+
+// reTrailTime is a time adverbial closing a value.
+var reTrailTime = regexp.MustCompile(`(?i)\s+(?:last night|yesterday|this morning|this afternoon|this evening|earlier today|just now|recently|as of today|from now on|going forward|effective immediately)$`)
 
 // stripFiller removes leading fillers ("about", "the", "now").
 func stripFiller(v string) string {
@@ -103,10 +111,19 @@ func takeNum(v string) (string, bool) {
 	if m := reNumUnit.FindString(v); m != "" {
 		return m, true
 	}
+	if m := reNumWords.FindString(v); m != "" {
+		return m, true // "3 days", "300 requests per minute": the unit is part of the value
+	}
 	m := reNum.FindString(v)
 	m = strings.TrimRight(m, ",.")
 	return m, m != ""
 }
+
+// unitWords are units a count or amount is said in.
+const unitWords = `seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|requests?|calls?|queries|messages?|events?|` +
+	`people|persons?|guests?|attendees?|participants?|users?|seats?|places|spots?|rooms?|beds?|tables?|items?|units?|pieces?|pages?|copies|` +
+	`servers?|nodes?|replicas?|instances?|pods?|cores?|laptops?|tickets?|licen[cs]es?|interviews?|candidates?|employees?|engineers?|` +
+	`euros?|dollars?|pounds?|francs?|yen|percent|points?|miles?|kilomet(?:re|er)s?|metres?|meters?|km|kilos?|litres?|liters?|times`
 
 // takeWho reads a person or team: a capitalised name, "the design team",
 // or the first person (the speaker).

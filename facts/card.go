@@ -32,7 +32,7 @@ type Card struct {
 
 // cardVersion is the first byte of an encoded card; a card of another
 // version is ignored and the record read instead.
-const cardVersion = 1
+const cardVersion = 2
 
 // Presence bits of a card's optional fields.
 const (
@@ -43,6 +43,7 @@ const (
 	cardRestricted
 	cardForgotten
 	cardStale
+	cardSaid
 )
 
 // CardOf returns the card of f.
@@ -50,7 +51,7 @@ func CardOf(f Fact) Card {
 	c := Card{Fact: Fact{
 		ID: f.ID, Key: f.Key, Scope: f.Scope, ScopeID: f.ScopeID,
 		IsConstraint: f.IsConstraint, ConstraintType: f.ConstraintType,
-		Source:    Source{Type: f.Source.Type, Authority: f.Source.Authority},
+		Source:    Source{Type: f.Source.Type, Authority: f.Source.Authority, Turn: f.Source.Turn, Sentence: f.Source.Sentence},
 		ValidFrom: f.ValidFrom, ValidTo: f.ValidTo, RecordedAt: f.RecordedAt,
 		Supersedes: f.Supersedes, SupersededBy: f.SupersededBy, SupersededAt: f.SupersededAt,
 		NeedsReviewAt: f.NeedsReviewAt, RestrictedTo: f.RestrictedTo, Forgotten: f.Forgotten, Stale: f.Stale,
@@ -76,6 +77,7 @@ func encodeCard(c Card) ([]byte, error) {
 	set(cardRestricted, f.RestrictedTo != nil)
 	set(cardForgotten, f.Forgotten != nil)
 	set(cardStale, f.Stale != nil)
+	set(cardSaid, f.Source.Turn != "" && f.Source.Sentence != nil)
 	b := make([]byte, 0, 96+len(f.Key)+len(c.Text))
 	b = append(b, cardVersion)
 	b = binary.AppendUvarint(b, bits)
@@ -113,6 +115,10 @@ func encodeCard(c Card) ([]byte, error) {
 		str(f.Stale.Reason)
 		str(f.Stale.ReplacedBy)
 		tm(f.Stale.At)
+	}
+	if f.Source.Turn != "" && f.Source.Sentence != nil {
+		str(f.Source.Turn)
+		b = binary.AppendUvarint(b, uint64(*f.Source.Sentence))
 	}
 	return b, nil
 }
@@ -191,6 +197,11 @@ func decodeCard(b []byte) (c Card, ok bool, err error) {
 	if bits&cardStale != 0 {
 		f.Stale = &Staleness{Reason: str(), ReplacedBy: str()}
 		f.Stale.At = tm()
+	}
+	if bits&cardSaid != 0 {
+		f.Source.Turn = str()
+		n := int(min(uv(), 1<<20))
+		f.Source.Sentence = &n
 	}
 	if bad || len(b) != 0 {
 		return Card{}, false, errBadCard

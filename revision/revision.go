@@ -548,6 +548,9 @@ type known struct {
 	env        map[string]environment.Entry
 	// previous is each speaker's latest earlier live turn (speaker.turnKey).
 	previous map[string]session.Turn
+	// recent are the ids of the last three earlier turns: what "make that
+	// …" can refer to.
+	recent map[string]bool
 }
 
 // known gathers the valid facts the turn's words index (all of them in a
@@ -556,7 +559,7 @@ type known struct {
 func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn, now time.Time) (known, error) {
 	k := known{
 		facts: map[string]facts.Fact{}, turns: map[string]session.Turn{}, assertions: map[string]bool{},
-		env: map[string]environment.Entry{}, previous: map[string]session.Turn{},
+		env: map[string]environment.Entry{}, previous: map[string]session.Turn{}, recent: map[string]bool{},
 	}
 	fs, err := s.relevantFacts(tx, caller, t.Text)
 	if err != nil {
@@ -584,6 +587,11 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 		k.turns[o.ID] = o
 		k.previous[turnKeyOf(o, caller)] = o
 		k.records = append(k.records, detect.Record{ID: o.ID, Kind: detect.RecordTurn, Value: o.Text, At: o.At})
+	}
+	for i := len(turns) - 1; i >= 0 && len(k.recent) < 3; i-- {
+		if turns[i].ID != t.ID {
+			k.recent[turns[i].ID] = true
+		}
 	}
 	// Live environment signals: a turn announcing a newer value of a
 	// signal ("Update: the renewal is tomorrow") replaces it.
@@ -695,7 +703,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				continue
 			}
 			old, ok := k.facts[r.ID]
-			if !ok || !replaces(d, t.Text, old) && !restates(d, t.Text, old) {
+			if !ok || !replaces(d, t.Text, old) && !restates(d, t.Text, old, k.recent) {
 				continue
 			}
 			if s.rules != nil && !s.rules.Supersedes(caller.Authority, old.Source.Authority) {
@@ -792,15 +800,30 @@ func replaces(d detect.Detection, text string, f facts.Fact) bool {
 		return false
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement &&
-		!detect.Quoted(text, replacement) && detect.Names(text, f.Key, f.ValueText())
+		!detect.Quoted(text, replacement) && namedWith(text, replacement, f)
+}
+
+// namedWith reports whether one sentence of text both names fact f (a
+// word of its key or one of its values) and says the replacement: "the
+// dentist appointment reminders took long. The API client is done" names
+// the dentist in one sentence and "API" in another, and replaces nothing.
+func namedWith(text, replacement string, f facts.Fact) bool {
+	for _, s := range extract.Analyze(extract.Turn{Text: text}).Sentences {
+		if containsFold(s.Text, replacement) && detect.Names(s.Text, f.Key, f.ValueText()) {
+			return true
+		}
+	}
+	return false
 }
 
 // restates reports whether a fact extracted from the conversation holds
 // the value detection d replaces: "make that $150,000" after "the budget
 // is $50,000" names no key, but the fact the earlier turn made is the one
-// it changes.
-func restates(d detect.Detection, text string, f facts.Fact) bool {
-	return f.Source.Rule != "" && d.Previous != "" && sameValue(f.ValueText(), d.Previous) &&
+// it changes. A change without a change word (IMPLICIT) does not: another
+// "crate 2 holds 12" is about another crate.
+func restates(d detect.Detection, text string, f facts.Fact, recent map[string]bool) bool {
+	named := namedWith(text, d.Replacement, f) || recent[f.Source.Turn]
+	return named && f.Source.Rule != "" && d.Kind != detect.KindImplicit && d.Previous != "" && sameValue(f.ValueText(), d.Previous) &&
 		detect.Substantive(d.Replacement) && len(d.Replacement) <= MaxReplacement && !detect.Quoted(text, d.Replacement)
 }
 
