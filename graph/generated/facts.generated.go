@@ -1695,9 +1695,6 @@ func (ec *executionContext) unmarshalInputFactInput(ctx context.Context, obj any
 		asMap[k] = v
 	}
 
-	if _, present := asMap["scope"]; !present {
-		asMap["scope"] = "GLOBAL"
-	}
 	if _, present := asMap["supersessionKind"]; !present {
 		asMap["supersessionKind"] = "CHANGE"
 	}
