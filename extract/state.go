@@ -138,15 +138,21 @@ func State(text string, at time.Time) (StateClaim, bool) {
 		draftStarts.startsWith(n) || draftCues.in(n) || hearsay.in(n) || pasts.in(n) || statePast.in(n) || stateHabitual.in(n) {
 		return StateClaim{}, false
 	}
+	hasLease := leaseGate.in(n)
+	if !hasLease && !conditionGate(n) {
+		return StateClaim{}, false
+	}
 	c := StateClaim{}
 	dated := false
 	rest := s
-	if l, ok := findLease(s, at); ok {
+	if l, ok := findLeaseIf(hasLease, s, at); ok {
 		c.Lease, c.Until, c.Event, c.Cue = l.kind, l.until, l.event, strings.TrimSpace(s[l.start:l.end])
 		dated = l.dated
 		rest = s[:l.start] + " " + s[l.end:]
 	}
-	rest = reSince.ReplaceAllString(rest, " ")
+	if strings.Contains(n, " since ") {
+		rest = reSince.ReplaceAllString(rest, " ")
+	}
 	if stateFuture.in(padded(fold(rest))) {
 		return StateClaim{}, false
 	}
@@ -227,6 +233,30 @@ var (
 	choiceStarts = phrases("going with|sticking with|going for|picking|choosing|switching to|moving to|taking over|handing|using|the plan|the pick|the choice|our pick|our choice")
 )
 
+// leaseGate holds a word of every lease phrase: a sentence without one
+// has none, and the lease expressions are not run on it.
+var leaseGate = phrases("until|till|til|'til|minute|minutes|min|mins|hour|hours|hr|hrs|h|day|days|week|weeks|weekend|month|today|tonight|morning|afternoon|evening|right now|at the moment|at present|as we speak|for now|time being|at the minute|as of now|as of right now|temporarily|momentarily")
+
+// conditionGate reports a sentence that may state a condition: it has a
+// copula and a word that opens a condition.
+func conditionGate(n string) bool {
+	copula, cond := false, false
+	for _, w := range strings.Fields(n) {
+		switch {
+		case w == "is" || w == "are" || w == "am" || w == "been" || w == "be" || w == "remains" || w == "remain" ||
+			w == "stays" || w == "stay" || w == "isn't" || w == "aren't" || w == "ain't" ||
+			strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "'re") || strings.HasSuffix(w, "'m"):
+			copula = true
+		case stateConditions[w] != nil:
+			cond = true
+		}
+		if copula && cond {
+			return true
+		}
+	}
+	return false
+}
+
 // lease is a lease phrase found in a sentence.
 type lease struct {
 	start, end int // the phrase's span in the sentence
@@ -251,6 +281,14 @@ var (
 	reEndOf    = regexp.MustCompile(`(?i)^(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(day|week|month)\b|^(eod|cob|close\s+of\s+business)\b`)
 	reDayWords = regexp.MustCompile(`(?i)^(?:noon|midday|midnight|tonight|this\s+evening|tomorrow|the\s+weekend|next\s+week|next\s+month|lunch|lunchtime|further\s+notice)\b`)
 )
+
+// findLeaseIf is findLease when gate is true.
+func findLeaseIf(gate bool, s string, at time.Time) (lease, bool) {
+	if !gate {
+		return lease{}, false
+	}
+	return findLease(s, at)
+}
 
 // findLease returns the lease phrase of s, the first kind found in the
 // order of the rule set.

@@ -175,3 +175,15 @@ func FuzzState(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkState(b *testing.B) {
+	sentences := []string{
+		"The build is red right now.", "Alice is the on-call lead for the payments team.",
+		"Our office is in Lisbon.", "I'm in a meeting until 3", "value 17 of batch 3, a short sentence about the project",
+		"Person 4", "$3000", "2027-05-15", "Lena owns the onboarding deck.",
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		State(sentences[i%len(sentences)], stateAt)
+	}
+}
