@@ -48,7 +48,8 @@ import (
 //  5. The complement is a condition when it opens with one of the
 //     transient conditions (see stateConditions): a system's outage or
 //     health ("down", "offline", "degraded", "failing", "flaky",
-//     "unreachable", "under maintenance", "back up"; "red" / "green" /
+//     "unreachable", "under maintenance", "back up"; not "down to 3" or
+//     "up by 5%", which count; "red" / "green" /
 //     "yellow" only when the subject is a build, pipeline, test run,
 //     check, branch, job or dashboard); a person's presence or availability
 //     ("in a meeting", "on a call", "busy", "away", "out of office", "on
@@ -60,9 +61,10 @@ import (
 //  6. The sentence is state when it has a lease phrase and a complement
 //     that is not a date or time ("the launch is today" schedules an
 //     event), not a choice ("we're going with Postgres for now", "the plan
-//     is X for now") and, after "until <date>", a condition or a place
-//     ("submissions are accepted until Dec 3" is a deadline, "I'm in
-//     Porto until Dec 3" state); or when it has no lease phrase but its
+//     is X for now") and, after "until <date>" or "until <event>", a
+//     condition or a place ("submissions are accepted until Dec 3" and
+//     "purchases are frozen until Q2" are dated rules, "I'm in Porto
+//     until Dec 3" and "the build is red until the test is fixed" state); or when it has no lease phrase but its
 //     complement is a condition: such state takes DefaultLease. Recurring
 //     conditions ("every Sunday", "usually", "on Fridays") are facts.
 //
@@ -147,7 +149,7 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	rest := s
 	if l, ok := findLeaseIf(hasLease, s, at); ok {
 		c.Lease, c.Until, c.Event, c.Cue = l.kind, l.until, l.event, strings.TrimSpace(s[l.start:l.end])
-		dated = l.dated
+		dated = l.dated || l.kind == LeaseEvent
 		rest = s[:l.start] + " " + s[l.end:]
 	}
 	if strings.Contains(n, " since ") {
@@ -168,16 +170,17 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	}
 	obj, neg2 := stripStateAdverbs(obj)
 	negated = negated || neg2
-	if obj == "" || reTimeObject.MatchString(obj) {
+	if obj == "" || reTimeObject.MatchString(obj) || scheduleWords[strings.ToLower(firstWord(obj))] {
 		return StateClaim{}, false
 	}
 	subjFold := strings.Fields(fold(subj))
 	cond, condOK := matchCondition(subjFold, obj)
 	switch {
 	case c.Lease != "":
-		if !condOK && (choiceObject(subjFold, obj) || dated && !rePlaceObject.MatchString(obj)) {
+		if !condOK && (choiceObject(subjFold, obj) || dated && !placeObject(obj)) {
 			// A choice, or a deadline ("submissions are accepted until
-			// Dec 3"): a fact with a date, not state.
+			// Dec 3", "purchases are frozen until Q2"): a fact with a
+			// date or an end, not state.
 			return StateClaim{}, false
 		}
 		c.Rule = StateRuleLease
@@ -203,7 +206,7 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	switch {
 	case condOK:
 		c.Predicate = cond.predicate
-	case rePlaceObject.MatchString(obj):
+	case placeObject(obj):
 		c.Predicate = "location"
 	case strings.HasSuffix(firstWord(fold(obj)), "ing"):
 		c.Predicate = "activity"
@@ -227,7 +230,9 @@ var (
 	reTimeObject = regexp.MustCompile(`(?i)^(?:(?:at|on|by|from|before|after|around|due|scheduled|set for|planned for)\s+\d|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m|p\.m|o'clock)|\d{1,2}:\d\d|\d{4}-\d\d|\d{1,2}/\d{1,2})|^(?:(?:at|on|by|from|before|after|around|due|scheduled|set for|planned for)\s+)?(?:noon\b|midnight\b|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|(?:` + monthNames + `)\b|today\b|tonight\b|tomorrow\b|this (?:week|month|year)\b|next\b)`)
 
 	// rePlaceObject is a complement that places its subject.
-	rePlaceObject = regexp.MustCompile(`(?i)^(?:in|at|on site|onsite|based in|staying (?:in|at)|working from|home\b|remote\b|abroad\b|away\b|out of town\b|off\b)`)
+	rePlaceObject = regexp.MustCompile(`(?i)^(?:(?:in|at)\b|on site|onsite|based in|staying (?:in|at)|working from|home\b|remote\b|abroad\b|away\b|out of town\b)`)
+	// reNotPlace is "in"/"at" that places nothing: "in effect", "at risk".
+	reNotPlace = regexp.MustCompile(`(?i)^(?:in|at)\s+(?:effect|force|place|progress|review|stock|use|charge|scope|draft|beta|production|preview|front|favou?r|line|time|least|most|full|general|principle|theory|risk|capacity|stake|odds|issue)\b`)
 
 	// choiceStarts open a complement that chooses ("going with X").
 	choiceStarts = phrases("going with|sticking with|going for|picking|choosing|switching to|moving to|taking over|handing|using|the plan|the pick|the choice|our pick|our choice")
@@ -257,6 +262,15 @@ func conditionGate(n string) bool {
 	return false
 }
 
+// scheduleWords open a complement that schedules ("due this week",
+// "scheduled for today"): a date, not a state.
+var scheduleWords = map[string]bool{"due": true, "scheduled": true, "planned": true, "expected": true, "set": true, "booked": true, "slated": true}
+
+// placeObject reports a complement that places its subject.
+func placeObject(obj string) bool {
+	return rePlaceObject.MatchString(obj) && !reNotPlace.MatchString(obj)
+}
+
 // lease is a lease phrase found in a sentence.
 type lease struct {
 	start, end int // the phrase's span in the sentence
@@ -272,7 +286,7 @@ var (
 	reUntil     = regexp.MustCompile(`(?i)\b(?:up\s+)?(?:until|till|til|'til|’til)\s+([^,;]+)`)
 	reFor       = regexp.MustCompile(`(?i)\bfor\s+(?:the\s+next\s+|another\s+|the\s+)?(` + numAlt + `)\s+(minutes?|mins?|hours?|hrs?|h|days?|weeks?)\b`)
 	reRestOf    = regexp.MustCompile(`(?i)\b(?:for\s+)?the\s+rest\s+of\s+(?:the\s+|this\s+)?(day|today|morning|afternoon|evening|week|weekend|month)\b|\b(?:for\s+the|all)\s+(day|week|weekend|month|morning|afternoon|evening)\b`)
-	reDayPart   = regexp.MustCompile(`(?i)\b(?:today|tonight|this\s+(morning|afternoon|evening))\b`)
+	reDayPart   = regexp.MustCompile(`(?i)\b(?:for\s+)?(?:today|tonight|this\s+(morning|afternoon|evening))\b`)
 	reWeekMonth = regexp.MustCompile(`(?i)\bthis\s+(week|weekend|month)\b`)
 	rePresent   = regexp.MustCompile(`(?i)\b(?:right\s+now|at\s+the\s+moment|at\s+present|as\s+we\s+speak|for\s+now|for\s+the\s+time\s+being|at\s+the\s+minute|as\s+of\s+(?:right\s+)?now|temporarily|momentarily)\b`)
 
@@ -683,7 +697,7 @@ type condition struct {
 var stateConditions = func() map[string][]condition {
 	table := []struct{ predicate, phrases string }{
 		{"status", "down|offline|online|unreachable|unavailable|degraded|failing|flaky|broken|back up|up|up and running|up again|out|under maintenance|in maintenance|in maintenance mode|on fire|overloaded|having issues|having problems|acting up|restarting|rebooting|deploying|rolling back|being deployed|in an outage|experiencing an outage|experiencing issues|erroring|crashing|timing out|red|green|yellow|amber|passing"},
-		{"availability", "busy|away|afk|ooo|out of office|out of the office|in a meeting|in meetings|in an interview|in a call|on a call|on the phone|on a flight|on a plane|on the train|in transit|on the road|on my way|on his way|on her way|on their way|on our way|on the way|en route|off sick|out sick|sick|ill|unwell|on leave|on sick leave|on parental leave|on vacation|on holiday|on holidays|on pto|on break|on a break|at lunch|out to lunch|on lunch|asleep|heads-down|heads down|running late|late|stuck in traffic|at the doctor|at the dentist|at the gym|at home|in the office|at the office|working from home|wfh|working remotely|off"},
+		{"availability", "busy|away|afk|ooo|out of office|out of the office|in a meeting|in meetings|in an interview|in a call|on a call|on the phone|on a flight|on a plane|on the train|in transit|on the road|on my way|on his way|on her way|on their way|on our way|on the way|en route|off sick|out sick|sick|ill|unwell|on leave|on sick leave|on parental leave|on vacation|on holiday|on holidays|on pto|on break|on a break|at lunch|out to lunch|on lunch|asleep|heads-down|heads down|running late|late|stuck in traffic|at the doctor|at the dentist|at the gym|at home|in the office|at the office|working from home|wfh|working remotely"},
 		{"on_call", "on call|on-call|on duty|on pager|on pager duty|on the pager|holding the pager|on rota"},
 		{"activity", "driving|commuting|travelling|traveling|flying|sleeping|presenting|debugging|investigating|firefighting"},
 	}
@@ -697,11 +711,11 @@ var stateConditions = func() map[string][]condition {
 	return out
 }()
 
-// exactConditions must be the whole complement: "up", "out", "off",
+// exactConditions must be the whole complement: "up", "out",
 // "late" and the places open many other complements ("up 5%", "out of
 // stock", "in the office park").
 var exactConditions = map[string]bool{
-	"up": true, "out": true, "off": true, "late": true, "at home": true, "in the office": true,
+	"up": true, "out": true, "late": true, "at home": true, "in the office": true,
 	"at the office": true, "ill": true, "sick": true, "passing": true, "broken": true,
 }
 
@@ -727,6 +741,10 @@ var conditionTail = map[string]bool{
 	"while": true, "of": true, "everywhere": true, "now": true, "-": true, "—": true,
 }
 
+// countTail are conditions that "to" or "by" make a count: "down to 3
+// candidates", "up by 5%".
+var countTail = map[string]bool{"down": true, "up": true}
+
 // matchCondition finds the longest transient condition opening obj.
 func matchCondition(subj []string, obj string) (condition, bool) {
 	ws := strings.Fields(padded(fold(obj)))
@@ -743,7 +761,7 @@ func matchCondition(subj []string, obj string) (condition, bool) {
 		if exactConditions[c.phrase] && len(cw) != len(ws) {
 			continue
 		}
-		if len(cw) < len(ws) && !conditionTail[ws[len(cw)]] {
+		if len(cw) < len(ws) && (!conditionTail[ws[len(cw)]] || countTail[c.phrase] && (ws[len(cw)] == "to" || ws[len(cw)] == "by")) {
 			continue
 		}
 		if colourConditions[c.phrase] && !anyIn(subj, buildSubjects) {

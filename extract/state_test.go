@@ -30,7 +30,7 @@ func TestStateClaims(t *testing.T) {
 		{"Heads up: the deploy pipeline is red.", "deploy pipeline", "status", "red", LeaseDefault, byDefault, false},
 		{"The API has been down since 9am.", "API", "status", "down", LeaseDefault, byDefault, false},
 		{"I'm working from home today.", "I", "availability", "working from home", LeaseDay, endOfDay, false},
-		{"I'm off today", "I", "availability", "off", LeaseDay, endOfDay, false},
+		{"I'm off today", "I", "state", "off", LeaseDay, endOfDay, false},
 		{"Priya is in Lisbon this week.", "Priya", "location", "in Lisbon", LeaseWeek, endOfWeek, false},
 		{"Our office is in Lisbon at the moment.", "Our office", "location", "in Lisbon", LeaseDefault, byDefault, false},
 		{"Jonas is out sick.", "Jonas", "availability", "out sick", LeaseDefault, byDefault, false},
@@ -49,6 +49,9 @@ func TestStateClaims(t *testing.T) {
 		{"The build is red until the flaky test is fixed.", "build", "status", "red", LeaseEvent, time.Time{}, false},
 		{"Tom is on leave this month.", "Tom", "availability", "on leave", LeaseMonth, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
 		{"It's raining right now.", "It", "activity", "raining", LeaseDefault, byDefault, false},
+		{"I'm done for today.", "I", "state", "done", LeaseDay, endOfDay, false},
+		{"The wifi is down again.", "wifi", "status", "down again", LeaseDefault, byDefault, false},
+		{"The kids are at school until 3.", "kids", "location", "at school", LeaseUntil, time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC), false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.sentence, func(t *testing.T) {
@@ -99,6 +102,12 @@ func TestStateRefusesFacts(t *testing.T) {
 		"Prices are up 5% this quarter.",
 		"The widget is out of stock.",
 		"Submissions are accepted until December 3.",
+		"All purchases over $25k are frozen until Q2.",
+		"The hiring freeze is in effect until the board approves the budget.",
+		"The audit is not due this week.",
+		"We're down to 3 candidates.",
+		"The feature flag is off.",
+		"The report is scheduled for today.",
 		"The server room is down the hall.",
 		"Bob is sick of meetings.",
 		"The API is slow.",

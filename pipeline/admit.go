@@ -184,7 +184,33 @@ func StateContent(key string, value json.RawMessage, now time.Time) (extract.Sta
 	if c, ok := extract.State(text, now); ok {
 		return c, true
 	}
+	if !bare(text) {
+		return extract.StateClaim{}, false
+	}
 	return extract.State(keyPhrase(key)+" is "+text, now)
+}
+
+// maxBare is the most words of a value read with its key.
+const maxBare = 8
+
+// bare reports a value that is a complement only: a few words without a
+// copula or a label of their own ("in a meeting until 3", "red"), which
+// the key completes into a sentence.
+func bare(text string) bool {
+	ws := strings.Fields(strings.ToLower(text))
+	if len(ws) > maxBare || strings.ContainsAny(text, ":[]()") {
+		return false
+	}
+	for _, w := range ws {
+		switch strings.Trim(w, ",.;!") {
+		case "is", "are", "am", "was", "were", "be", "been", "isn't", "aren't":
+			return false
+		}
+		if strings.Contains(w, "'") || strings.Contains(w, "’") {
+			return false
+		}
+	}
+	return true
 }
 
 // keyPhrase renders a key's last segment as words: "Entity#42.build_status"

@@ -72,6 +72,8 @@ func TestStateIsNotAFact(t *testing.T) {
 		{"last_known_city", "last_known_city", "Porto", false},
 		{"recurring", "api.maintenance", "The API is down for maintenance every Sunday", false},
 		{"state words in a scenario", "incident.plan", "Suppose the API is down right now: page Bob.", false},
+		{"dated rule", "instruction_b", "[C_LEVEL] Carol (CEO): All purchases over $25k are frozen until Q2", false},
+		{"labelled state", "standup.note", "Ops: the API is down at the moment", true},
 	}
 	want := 0
 	for _, tc := range cases {
