@@ -174,6 +174,10 @@ func State(text string, at time.Time) (StateClaim, bool) {
 		return StateClaim{}, false
 	}
 	subjFold := strings.Fields(fold(subj))
+	if i := strings.IndexAny(obj, ",;—–"); i > 0 {
+		// A comma ends the complement: "on a call, back in ten".
+		obj = obj[:i]
+	}
 	cond, condOK := matchCondition(subjFold, obj)
 	switch {
 	case c.Lease != "":
@@ -219,7 +223,7 @@ var (
 	statePast = phrases("yesterday|last night|last week|last month|earlier today|this past|was|were|wasn't|weren't|had been")
 	// stateHabitual marks a recurring condition, which is a fact: "the
 	// service is down for maintenance every Sunday".
-	stateHabitual = phrases("every|each|usually|always|often|sometimes|typically|normally|generally|weekly|daily|nightly|whenever|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays|routinely|regularly")
+	stateHabitual = phrases("every|each|usually|always|often|sometimes|typically|normally|generally|whenever|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays|routinely|regularly")
 	// stateFuture marks a plan: state that starts later is not true now.
 	stateFuture = phrases("tomorrow|next week|next month|next year|later|soon|starting|from monday|from tuesday|from wednesday|from thursday|from friday|from saturday|from sunday|on monday|on tuesday|on wednesday|on thursday|on friday|on saturday|on sunday|in two weeks|in a week|in a month|the day after")
 

@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -194,5 +196,44 @@ func BenchmarkState(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		State(sentences[i%len(sentences)], stateAt)
+	}
+}
+
+// TestStateHeldOut reads testdata/state_heldout.tsv, written after the
+// rules: no fact may read as state (writeFact would refuse it), and at
+// least 90% of the state sentences must.
+func TestStateHeldOut(t *testing.T) {
+	raw, err := os.ReadFile("testdata/state_heldout.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states, caught int
+	for _, line := range strings.Split(string(raw), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		sentence, want, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("bad line %q", line)
+		}
+		_, got := State(sentence, stateAt)
+		switch want {
+		case "state":
+			states++
+			if got {
+				caught++
+			} else {
+				t.Logf("missed state: %q", sentence)
+			}
+		case "fact":
+			if got {
+				t.Errorf("fact read as state: %q", sentence)
+			}
+		default:
+			t.Fatalf("bad verdict %q", want)
+		}
+	}
+	if recall := float64(caught) / float64(states); recall < 0.9 {
+		t.Errorf("state recall %.1f%% (%d of %d), want >= 90%%", 100*recall, caught, states)
 	}
 }
