@@ -106,7 +106,10 @@ const (
 	StateRuleCondition = "condition"    // a transient condition, no lease phrase
 )
 
-// StateClaim is a sentence read as short-lived state.
+// StateClaim is a sentence read as short-lived state. Asserted with
+// assertState, its lease is UNTIL_TIME with expiresAt Until, except
+// LeaseChanged (UNTIL_CHANGED) and LeaseEvent (UNTIL_EVENT with Event);
+// Negated says the condition does not hold ("the API isn't down").
 type StateClaim struct {
 	Subject   string    // as said, without an opening "the": "build", "Alice", "I"
 	Predicate string    // the kind of state: status, availability, on_call, location, activity or state
