@@ -213,3 +213,30 @@ func TestScopeFromText(t *testing.T) {
 		})
 	}
 }
+
+// TestPromotedStateIsAdmitted: the state-content rule refuses a direct
+// write, but state asserted with a lease may still become a fact through
+// an explicit promoteState decision.
+func TestPromotedStateIsAdmitted(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("acme", "alice"))
+	const value = "in a meeting until 3pm"
+	r := env.Do(t, tok, writeScopeQ, map[string]any{"in": map[string]any{"key": "Entity#42.availability", "value": value}})
+	if r.Code() != "BAD_USER_INPUT" {
+		t.Fatalf("direct write of state: %s", r)
+	}
+	var asserted struct{ AssertState struct{ ID string } }
+	env.MustDo(t, tok, `mutation($in: StateAssertionInput!) { assertState(input: $in) { id } }`, map[string]any{"in": map[string]any{
+		"subject": "Entity#42", "predicate": "availability", "object": value, "context": "thread-1",
+		"epistemicStatus": "INFERENCE", "validity": map[string]any{"mode": "UNTIL_CHANGED"},
+		"provenance": map[string]any{"author": map[string]any{"kind": "agent", "id": "a1"}, "confidence": 0.5, "method": "inferred"},
+	}}, &asserted)
+	var promoted struct {
+		PromoteState struct{ Key, Value string }
+	}
+	env.MustDo(t, tok, `mutation($id: ID!) { promoteState(id: $id, decision: {reason: "standing meeting"}) { key value } }`,
+		map[string]any{"id": asserted.AssertState.ID}, &promoted)
+	if promoted.PromoteState.Key != "Entity#42.availability" || promoted.PromoteState.Value != value {
+		t.Errorf("promoted %+v, want Entity#42.availability = %q", promoted.PromoteState, value)
+	}
+}
