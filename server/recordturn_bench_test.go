@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/server"
 )
 
 // benchFacts is how many facts the partition holds before recordTurn is
@@ -32,14 +33,25 @@ var benchTurns = []struct{ speaker, text string }{
 }
 
 // BenchmarkRecordTurn measures recordTurn over HTTP (GraphQL with a real
-// signed token, the full handler, an in-memory Badger store) with 10,000
-// facts in the caller's partition: 2,000 projects with an owner, a
-// budget, a deadline, a location and a status each. The turns rotate over
-// benchTurns, each about a project that exists, one second apart on the
-// server's clock. Reported: p50 and p99 latency per turn in ms (target:
-// p50 <= 2 ms), and allocations per turn (client and server together).
+// signed token, the full handler) with 10,000 facts in the caller's
+// partition: 2,000 projects with an owner, a budget, a deadline, a
+// location and a status each. The turns rotate over benchTurns, each about
+// a project that exists, one second apart on the server's clock. Two
+// stores: an in-memory Badger (store=memory), and the served default, on
+// disk with SyncWrites on, so every turn waits for its fsync
+// (store=disk). Reported: p50 and p99 latency per turn in ms (target: p50
+// <= 2 ms), and allocations per turn (client and server together).
 func BenchmarkRecordTurn(b *testing.B) {
-	env := apitest.New(b)
+	b.Run("store=memory", func(b *testing.B) { benchRecordTurn(b, apitest.New(b)) })
+	b.Run("store=disk", func(b *testing.B) {
+		dir := b.TempDir()
+		benchRecordTurn(b, apitest.New(b, func(o *server.Options) {
+			o.Store.InMemory, o.Store.Dir, o.Store.SyncWrites = false, dir, true
+		}))
+	})
+}
+
+func benchRecordTurn(b *testing.B, env *apitest.Env) {
 	tok := apitest.Token(b, apitest.Identity("bench", "agent"))
 	seedFacts(b, env, tok, benchFacts)
 	const q = `mutation($in: TurnInput!) { recordTurn(input: $in) { turn { id } detections { kind } } }`
