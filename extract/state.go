@@ -42,6 +42,8 @@ import (
 //     "am", "'s", "'re", "'m", "has been", "remains", "stays", negated
 //     forms ("isn't", "is not", "is no longer": Negated), and "will be" /
 //     "'ll be" only with an "until" or "for <n> …" lease, which starts now.
+//     A relayed claim ("Per the COO, …", "Ops says …") is read without its
+//     frame, and Cited names whom it cites.
 //     The subject is one to six words and does not open with a subordinator
 //     ("when", "because", "there" …). Opening adverbs of the complement
 //     ("currently", "still", "now", "temporarily", "back") are dropped.
@@ -119,6 +121,7 @@ type StateClaim struct {
 	Lease     string    // how Until was set: one of the Lease* constants
 	Until     time.Time // when the state lapses; zero for LeaseChanged and LeaseEvent
 	Event     string    // the event that ends a LeaseEvent lease, as said
+	Cited     string    // whom the speaker relays ("the COO" in "Per the COO, …", "Ops says …"), or ""
 	Rule      string    // StateRuleLease or StateRuleCondition
 }
 
@@ -164,6 +167,13 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	rest = strings.Trim(strings.Join(strings.Fields(rest), " "), " ,;:—–-")
 	rest, _ = stripLead(rest)
 	rest = strings.Trim(rest, " ,;:—–-")
+	if m := reRelayPer.FindStringSubmatchIndex(rest); m != nil {
+		c.Cited, rest = rest[m[2]:m[3]], rest[m[1]:]
+	} else if containsAny(fold(rest), relayVerbs) {
+		if m := reRelaySay.FindStringSubmatchIndex(rest); m != nil && citable(rest[m[2]:m[3]]) {
+			c.Cited, rest = rest[m[2]:m[3]], rest[m[1]:]
+		}
+	}
 	subj, obj, future, negated, ok := copula(rest)
 	if !ok {
 		return StateClaim{}, false

@@ -126,6 +126,21 @@ func TestStateRefusesFacts(t *testing.T) {
 	}
 }
 
+// TestStateCited: a relayed state is read without its frame and names
+// whom it cites.
+func TestStateCited(t *testing.T) {
+	for _, tc := range []struct{ sentence, subject, cited string }{
+		{"Per the COO, the API is down right now.", "API", "the COO"},
+		{"Ops says the payments API is degraded.", "payments API", "Ops"},
+		{"The API is down right now.", "API", ""},
+	} {
+		c, ok := State(tc.sentence, stateAt)
+		if !ok || c.Subject != tc.subject || c.Cited != tc.cited {
+			t.Errorf("State(%q) = %+v, %v; want subject %q cited %q", tc.sentence, c, ok, tc.subject, tc.cited)
+		}
+	}
+}
+
 // TestStateOpeningSentence: only the opening sentence is read.
 func TestStateOpeningSentence(t *testing.T) {
 	if _, ok := State("Our office is in Lisbon. The API is down right now.", stateAt); ok {
