@@ -5,7 +5,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 TOOLS       := $(CURDIR)/bin/tools
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all run build generate check-generate lint vet staticcheck test test-go crashtest crashtest-short bench bench-writes bench-scaling fuzz clean
+.PHONY: all run build generate check-generate lint vet staticcheck test test-go crashtest crashtest-short bench bench-turn bench-writes bench-scaling fuzz clean
 
 all: build
 
@@ -61,9 +61,13 @@ crashtest: build
 crashtest-short: build
 	$(GO) run ./cmd/crashtest -bin $(BIN) -cycles 3 -max-run 800ms
 
-## bench: the benchmarks (writeFact throughput, writeFacts, group commit, scaling replay, assembleContext latency and RSS)
+## bench: the benchmarks (writeFact throughput, writeFacts, group commit, recordTurn with 10k facts, scaling replay, assembleContext latency and RSS)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 60m ./...
+
+## bench-turn: recordTurn over HTTP with 10,000 facts in the partition (p50 target <= 2 ms), 5 runs
+bench-turn:
+	$(GO) test -run '^$$' -bench 'RecordTurn$$' -benchtime 500x -count 5 ./server
 
 ## bench-writes: acknowledged writes over HTTP with SyncWrites on (1 and 32 clients), writeFacts of 1,000, commits per sync
 bench-writes:

@@ -175,8 +175,11 @@ func ObjectRef(object json.RawMessage) (string, bool) {
 	return s, ok
 }
 
-// DefaultVolatile is the default --volatile-predicates.
-var DefaultVolatile = []string{"location", "status", "availability", "current_*", "last_known_*"}
+// DefaultVolatile is the default --volatile-predicates: none. A key's
+// name alone does not make a value state ("current_address" is a natural
+// name for a fact); the write pipeline's state-content rule judges the
+// value. An operator may still list names to refuse outright.
+var DefaultVolatile []string
 
 // Volatile matches keys and predicates against volatile patterns: a name,
 // or a prefix ending in '*'. A fact key matches when it, or its last

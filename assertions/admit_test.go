@@ -106,7 +106,7 @@ func TestLeaseIn(t *testing.T) {
 }
 
 func TestVolatile(t *testing.T) {
-	v, err := NewVolatile(DefaultVolatile)
+	v, err := NewVolatile([]string{"location", "status", "availability", "current_*", "last_known_*"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,6 +121,16 @@ func TestVolatile(t *testing.T) {
 	for _, bad := range [][]string{{""}, {"*"}, {"a*b"}, {"*a"}} {
 		if _, err := NewVolatile(bad); err == nil {
 			t.Errorf("NewVolatile(%q) accepted", bad)
+		}
+	}
+	// By default no key is refused for its name alone.
+	def, err := NewVolatile(DefaultVolatile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"location", "current_address", "user.status", "now_playing", "last_known_city"} {
+		if def.Match(key) {
+			t.Errorf("default Match(%q) = true, want false", key)
 		}
 	}
 }

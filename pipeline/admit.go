@@ -2,10 +2,14 @@ package pipeline
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/store"
@@ -53,6 +57,12 @@ func (p *Pipeline) admit(tx *store.Txn, caller authority.Identity, in facts.Writ
 		return nil, fault.BadInputf("key", "admission rule volatile-predicate: key %q names volatile state, which is not stored as a fact; record it with assertState (a state assertion with a lease) and promote it with promoteState if it must persist", in.Key)
 	}
 	w := &write{caller: caller, in: in, now: p.clock.Now()}
+	scope := inferScope(in)
+	if in.PromotedFrom == "" && scope.Real() {
+		if c, ok := StateContent(in.Key, in.Value, w.now); ok {
+			return nil, fault.BadInputf("value", "admission rule %s: the value reads as short-lived state (%s %s, %q), which is not stored as a fact; record it with assertState (a state assertion with a lease) and promote it with promoteState if it must persist", RuleStateContent, c.Subject, c.Object, c.Cue)
+		}
+	}
 	src := facts.DefaultSource(caller)
 	if in.Source != nil {
 		given := *in.Source
@@ -72,7 +82,7 @@ func (p *Pipeline) admit(tx *store.Txn, caller authority.Identity, in facts.Writ
 	}
 	f := facts.Fact{
 		ID: in.ID, Key: in.Key, Value: facts.Compact(in.Value), MemoryType: mt,
-		Scope: cmp.Or(in.Scope, facts.ScopeGlobal), ScopeID: in.ScopeID,
+		Scope: scope, ScopeID: in.ScopeID,
 		Source: src, DependsOn: facts.Dedupe(in.DependsOn),
 		ValidFrom: w.now, RecordedAt: w.now, PromotedFrom: in.PromotedFrom,
 	}
@@ -153,4 +163,100 @@ func (p *Pipeline) gateMemory(caller authority.Identity, f *facts.Fact, level fa
 		return fault.BadInputf("level", "level applies to CAPABILITY memory only; this fact is %s memory", f.MemoryType)
 	}
 	return nil
+}
+
+// RuleStateContent names the admission rule that refuses a fact whose
+// value reads as short-lived state.
+const RuleStateContent = "state-content"
+
+// StateContent judges a fact's value as extract.State does a sentence, at
+// now: the value's opening sentence, else, for a bare value, "<key> is
+// <value>" ("availability": "in a meeting until 3", "build_status":
+// "red"). Only string values are judged; a key's name alone never makes
+// state ("current_address": "12 Elm Row" is a fact).
+func StateContent(key string, value json.RawMessage, now time.Time) (extract.StateClaim, bool) {
+	var text string
+	if json.Unmarshal(value, &text) != nil || strings.TrimSpace(text) == "" {
+		return extract.StateClaim{}, false
+	}
+	if c, ok := extract.State(text, now); ok {
+		return c, true
+	}
+	if !bare(text) {
+		return extract.StateClaim{}, false
+	}
+	return extract.State(keyPhrase(key)+" is "+text, now)
+}
+
+// maxBare is the most words of a value read with its key.
+const maxBare = 8
+
+// bare reports a value that is a complement only: a few words without a
+// copula or a label of their own ("in a meeting until 3", "red"), which
+// the key completes into a sentence.
+func bare(text string) bool {
+	ws := strings.Fields(strings.ToLower(text))
+	if len(ws) > maxBare || strings.ContainsAny(text, ":[]()") {
+		return false
+	}
+	for _, w := range ws {
+		switch strings.Trim(w, ",.;!") {
+		case "is", "are", "am", "was", "were", "be", "been", "isn't", "aren't":
+			return false
+		}
+		if strings.Contains(w, "'") || strings.Contains(w, "’") {
+			return false
+		}
+	}
+	return true
+}
+
+// keyPhrase renders a key's last segment as words: "Entity#42.build_status"
+// → "build status".
+func keyPhrase(key string) string {
+	if i := strings.LastIndexAny(key, ".:/"); i >= 0 {
+		key = key[i+1:]
+	}
+	return strings.TrimSpace(strings.NewReplacer("_", " ", "-", " ").Replace(key))
+}
+
+// inferScope is the scope the write asks for, else the one its value's
+// opening words ask for ("Hypothetically, …", "Suppose …", "What if …",
+// "Draft: …", "[DRAFT] …"; see extract.Scope), else GLOBAL. Only the
+// opening two words are read, and a conditional opener ("If …", "Unless
+// …", "In case …") does not count: "If the budget exceeds $10k, ask the
+// CFO" and "Refunds within 30 days, if the receipt is kept" are rules,
+// stored as real facts.
+func inferScope(in facts.WriteInput) facts.Scope {
+	if in.Scope != "" {
+		return in.Scope
+	}
+	var text string
+	if json.Unmarshal(in.Value, &text) == nil {
+		switch extract.Scope(opening(text)) {
+		case extract.ScopeHypothetical:
+			return facts.ScopeHypothetical
+		case extract.ScopeDraft:
+			return facts.ScopeDraft
+		}
+	}
+	return facts.ScopeGlobal
+}
+
+// conditionalOpeners open a rule, not a scenario.
+var conditionalOpeners = map[string]bool{"if": true, "unless": true, "whether": true, "when": true, "in case": true}
+
+// opening returns the first two words of text, or "" when they open a
+// condition.
+func opening(text string) string {
+	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
+	})
+	if len(ws) > 2 {
+		ws = ws[:2]
+	}
+	if len(ws) > 0 && (conditionalOpeners[ws[0]] || conditionalOpeners[strings.Join(ws, " ")]) {
+		return ""
+	}
+	return strings.Join(ws, " ")
 }

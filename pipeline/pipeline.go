@@ -4,7 +4,8 @@
 // in order, inside the caller's transaction:
 //
 //  1. admit: validate the input, infer memory type, scope and constraint,
-//     apply the admission rules (volatile state is not a fact) and the
+//     apply the admission rules (state is not a fact: a value that reads as
+//     short-lived state, or a key configured as volatile) and the
 //     write gates (policy authority, memory levels), place the fact in its
 //     space, check its id and its dependencies;
 //  2. arbitrate: decide what the write replaces and how: an attributed
@@ -28,6 +29,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
@@ -160,6 +162,18 @@ func (p *Pipeline) AddObserver(o Observer) { p.observers = append(p.observers, o
 // Volatile reports whether key names volatile state, which the admit stage
 // refuses for every write but a promotion.
 func (p *Pipeline) Volatile(key string) bool { return p.volatile != nil && p.volatile(key) }
+
+// IsState reports whether the admit stage would refuse a fact of key
+// with value as state (admission rules volatile-predicate and
+// state-content), so that a writer that derives facts (a recorded turn)
+// can leave such a value to a state assertion instead of failing.
+func (p *Pipeline) IsState(key string, value json.RawMessage) bool {
+	if p.Volatile(key) {
+		return true
+	}
+	_, ok := StateContent(key, value, p.clock.Now())
+	return ok
+}
 
 // Write records one fact for the caller of ctx, in one transaction.
 func (p *Pipeline) Write(ctx context.Context, in facts.WriteInput) (facts.Fact, error) {

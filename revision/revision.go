@@ -716,7 +716,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			if err != nil {
 				return nil, false, err
 			}
-			if len(value) > facts.MaxValueLen || s.write.Volatile(old.Key) {
+			if len(value) > facts.MaxValueLen || s.write.IsState(old.Key, value) {
 				// writeFact would refuse this successor (state is
 				// asserted, not stored as a fact): the detection
 				// supersedes the rest.

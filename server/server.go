@@ -83,8 +83,9 @@ type Options struct {
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// MaxLease bounds UNTIL_TIME leases of state assertions.
 	MaxLease time.Duration
-	// VolatilePredicates are the keys and predicates writeFact refuses
-	// (state, asserted with assertState); a trailing * is a prefix.
+	// VolatilePredicates are keys writeFact refuses by name alone (state,
+	// asserted with assertState); a trailing * is a prefix. None by
+	// default: the admission rule state-content judges values.
 	VolatilePredicates []string
 	// ConflictPolicies are "predicate=policy" settings (latest,
 	// highest_authority, highest_confidence).

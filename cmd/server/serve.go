@@ -82,7 +82,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.StringVar(&c.policyMinAuthority, "policy-min-authority", "manager", "lowest authority that may write a policy fact (source POLICY, or a constraint with authority policy)")
 	fs.StringVar(&c.authorityViolation, "authority-violation", "conflict", "a write superseding a fact of higher authority: conflict (store it beside the fact and open a conflict) or reject (FORBIDDEN)")
 	fs.DurationVar(&c.maxLease, "max-lease", assertions.DefaultMaxLease, "longest UNTIL_TIME lease a state assertion may ask for")
-	fs.StringVar(&c.volatilePredicates, "volatile-predicates", strings.Join(assertions.DefaultVolatile, ","), "fact keys and predicates that are state, refused by writeFact (comma-separated; a trailing * is a prefix)")
+	fs.StringVar(&c.volatilePredicates, "volatile-predicates", strings.Join(assertions.DefaultVolatile, ","), "fact keys refused by writeFact by name alone, as state (comma-separated; a trailing * is a prefix; default none: values are judged by content)")
 	fs.Var(&c.conflictPolicies, "conflict-policy", "predicate=latest|highest_authority|highest_confidence: decide conflicts of that predicate deterministically (repeatable)")
 	fs.Var(&c.envProviders, "environment-provider", "name=URL of an HTTP endpoint returning a JSON object of environment signals, called at every assembly (repeatable)")
 	fs.IntVar(&c.workingTurns, "working-turns", contextasm.DefaultWorkingTurns, "latest turns of a session replayed verbatim in assembleContext (older ones reach it as evidence, sentence by sentence)")

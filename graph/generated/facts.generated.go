@@ -2046,9 +2046,6 @@ func (ec *executionContext) unmarshalInputFactInput(ctx context.Context, obj any
 		asMap[k] = v
 	}
 
-	if _, present := asMap["scope"]; !present {
-		asMap["scope"] = "GLOBAL"
-	}
 	if _, present := asMap["supersessionKind"]; !present {
 		asMap["supersessionKind"] = "CHANGE"
 	}

@@ -3201,7 +3201,8 @@ input FactInput {
   source: SourceInput
   "Inferred from the source when absent."
   memoryType: MemoryType
-  scope: Scope = GLOBAL
+  "Inferred from the value's text when absent: a value that reads \"Hypothetically, …\", \"Suppose …\" or \"What if …\" is HYPOTHETICAL, \"Draft: …\" or \"[DRAFT] …\" is DRAFT; anything else is GLOBAL."
+  scope: Scope
   scopeId: String
   dependsOn: [ID!]
   "Inferred from the text when absent."

@@ -108,9 +108,10 @@ type FactInput struct {
 	Source *SourceInput `json:"source,omitempty"`
 	// Inferred from the source when absent.
 	MemoryType *facts.MemoryType `json:"memoryType,omitempty"`
-	Scope      *facts.Scope      `json:"scope,omitempty"`
-	ScopeID    *string           `json:"scopeId,omitempty"`
-	DependsOn  []string          `json:"dependsOn,omitempty"`
+	// Inferred from the value's text when absent: a value that reads "Hypothetically, …", "Suppose …" or "What if …" is HYPOTHETICAL, "Draft: …" or "[DRAFT] …" is DRAFT; anything else is GLOBAL.
+	Scope     *facts.Scope `json:"scope,omitempty"`
+	ScopeID   *string      `json:"scopeId,omitempty"`
+	DependsOn []string     `json:"dependsOn,omitempty"`
 	// Inferred from the text when absent.
 	IsConstraint   *bool   `json:"isConstraint,omitempty"`
 	ConstraintType *string `json:"constraintType,omitempty"`
