@@ -121,47 +121,57 @@ func (s *Service) Assert(ctx context.Context, in Input) (Assertion, error) {
 	if err != nil {
 		return Assertion{}, err
 	}
+	if err := admit(&in, s.clock.Now(), s.opts.MaxLease); err != nil {
+		return Assertion{}, err
+	}
+	var out Assertion
+	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
+		var err error
+		out, err = s.AssertTx(tx, caller, in)
+		return err
+	})
+	return out, err
+}
+
+// AssertTx is Assert inside tx, for a writer that derives assertions in
+// its own transaction (a recorded turn stating short-lived state).
+func (s *Service) AssertTx(tx *store.Txn, caller authority.Identity, in Input) (Assertion, error) {
 	now := s.clock.Now()
 	if err := admit(&in, now, s.opts.MaxLease); err != nil {
 		return Assertion{}, err
 	}
 	a := newAssertion(s.opts.IDs.New("ST-"), in, caller, now)
-	sp := p.Shared()
-	var out Assertion
-	err = s.store.Update(ctx, p, func(tx *store.Txn) error {
-		a := a // a retry starts from the admitted assertion
-		slot, err := s.slotTx(tx, sp, a.Context, a.Subject, a.Predicate)
-		if err != nil {
-			return err
+	sp := tx.Partition().Shared()
+	slot, err := s.slotTx(tx, sp, a.Context, a.Subject, a.Predicate)
+	if err != nil {
+		return Assertion{}, err
+	}
+	var rivals []Assertion
+	for _, old := range slot {
+		if cur, _ := old.In(temporal.View{}, now); cur.Status != Active {
+			continue
 		}
-		var rivals []Assertion
-		for _, old := range slot {
-			if cur, _ := old.In(temporal.View{}, now); cur.Status != Active {
-				continue
+		switch {
+		case a.HypothesisGroup != "" && old.HypothesisGroup == a.HypothesisGroup:
+			// Competing hypotheses of one group coexist.
+		case old.Validity.Mode == UntilChanged:
+			if err := s.endTx(tx, audit.Actor(caller), &old, Revoked, now, a.ID, "", "changed: a newer assertion for the same context, subject and predicate revoked it"); err != nil {
+				return Assertion{}, err
 			}
-			switch {
-			case a.HypothesisGroup != "" && old.HypothesisGroup == a.HypothesisGroup:
-				// Competing hypotheses of one group coexist.
-			case old.Validity.Mode == UntilChanged:
-				if err := s.endTx(tx, audit.Actor(caller), &old, Revoked, now, a.ID, "", "changed: a newer assertion for the same context, subject and predicate revoked it"); err != nil {
-					return err
-				}
-			default:
-				rivals = append(rivals, old)
-			}
+		default:
+			rivals = append(rivals, old)
 		}
-		if err := s.putNew(tx, sp, a); err != nil {
-			return err
+	}
+	if err := s.putNew(tx, sp, a); err != nil {
+		return Assertion{}, err
+	}
+	if len(rivals) > 0 {
+		if err := s.contest(tx, caller, sp, &a, rivals, now); err != nil {
+			return Assertion{}, err
 		}
-		if len(rivals) > 0 {
-			if err := s.contest(tx, caller, sp, &a, rivals, now); err != nil {
-				return err
-			}
-		}
-		out, _ = a.In(temporal.View{}, now)
-		return nil
-	})
-	return out, err
+	}
+	out, _ := a.In(temporal.View{}, now)
+	return out, nil
 }
 
 func newAssertion(id string, in Input, caller authority.Identity, now time.Time) Assertion {

@@ -323,3 +323,43 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestStateIsAsserted: a turn stating short-lived state becomes a state
+// assertion with the lease it said, not a fact; a lasting statement in
+// the same turn becomes a fact.
+func TestStateIsAsserted(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	var out struct {
+		RecordTurn struct {
+			Asserted []struct {
+				ID, Subject, Predicate, Status string
+				Validity                       struct {
+					Mode      string
+					ExpiresAt *string
+				}
+			}
+			Extracted []struct{ Key, Value, Outcome string }
+		}
+	}
+	env.MustDo(t, tok, `mutation($in: TurnInput!) { recordTurn(input: $in) {
+	  asserted { id subject predicate status validity { mode expiresAt } }
+	  extracted { key value outcome } } }`, map[string]any{"in": map[string]any{
+		"sessionId": "s1", "speaker": "USER", "text": "The build is red right now. Our office is in Lisbon.",
+	}}, &out)
+	rt := out.RecordTurn
+	if len(rt.Asserted) != 1 || rt.Asserted[0].Status != "ACTIVE" || rt.Asserted[0].Validity.Mode != "UNTIL_TIME" || rt.Asserted[0].Validity.ExpiresAt == nil {
+		t.Fatalf("asserted %+v, want the build's state with a lease", rt.Asserted)
+	}
+	if !strings.Contains(strings.ToLower(rt.Asserted[0].Subject), "build") {
+		t.Errorf("subject %q, want the build", rt.Asserted[0].Subject)
+	}
+	for _, x := range rt.Extracted {
+		if strings.Contains(x.Key, "build") {
+			t.Errorf("the build's state became a fact: %+v", x)
+		}
+	}
+	if len(rt.Extracted) != 1 || rt.Extracted[0].Value != "Lisbon" || rt.Extracted[0].Outcome != "WRITTEN" {
+		t.Errorf("extracted %+v, want the office in Lisbon written", rt.Extracted)
+	}
+}

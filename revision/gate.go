@@ -101,10 +101,13 @@ func turnScope(text, real string, ar extract.Result) detect.Scope {
 
 // omitted are the sentences of a turn not to replay in the working set:
 // those whose statement a fact now holds (written, superseding or already
-// held), retractions, and those that assert nothing real. What is left is
+// held) or a state assertion carries (stated), retractions, and those that assert nothing real. What is left is
 // what the turn says beyond the state it changed.
-func omitted(ar extract.Result, xs []Extraction) []string {
+func omitted(ar extract.Result, xs []Extraction, stated map[int]bool) []string {
 	absorbed := map[int]bool{}
+	for i := range stated {
+		absorbed[i] = true // an assertion carries it, with its lease
+	}
 	for _, x := range xs {
 		switch x.Outcome {
 		case OutcomeWritten, OutcomeSuperseded, OutcomeUnchanged:

@@ -110,6 +110,9 @@ type Result struct {
 	Superseded []Retired
 	// RetiredTurns are earlier turns the turn took back ("scratch that").
 	RetiredTurns []string
+	// Asserted are the state assertions the turn's short-lived statements
+	// became ("the build is red right now"), each with its lease.
+	Asserted []assertions.Assertion
 	// Skipped are the sentences and clauses that changed nothing, and why.
 	Skipped []extract.Skip
 	// Speaker is who the turn is attributed to, and Authority the
@@ -120,6 +123,7 @@ type Result struct {
 // Assertions is what revision needs of the state assertions.
 type Assertions interface {
 	ActiveTx(tx *store.Txn, now time.Time, limit int) ([]assertions.Assertion, error)
+	AssertTx(tx *store.Txn, caller authority.Identity, in assertions.Input) (assertions.Assertion, error)
 	RetractTx(tx *store.Txn, caller authority.Identity, id, by, detail string, now time.Time) (bool, error)
 }
 
@@ -312,7 +316,11 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 			}
 		}
 	}
-	if err := s.applyExtraction(tx, caller, t, spk, ar, k, found, &res); err != nil {
+	stated, err := s.assertStates(tx, caller, t, spk, ar, &res)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := s.applyExtraction(tx, caller, t, spk, withoutSentences(ar, stated), k, found, &res); err != nil {
 		return Result{}, err
 	}
 	var ids []string
@@ -331,7 +339,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		// Extraction settled this fact: detection does not rewrite it.
 		delete(k.facts, x.Previous.ID)
 	}
-	if err := session.NoteTx(tx, t, ids, omitted(ar, res.Extracted)); err != nil {
+	if err := session.NoteTx(tx, t, ids, omitted(ar, res.Extracted, stated)); err != nil {
 		return Result{}, err
 	}
 	if spk.assistant {

@@ -1756,6 +1756,85 @@ func (ec *executionContext) fieldContext_TurnResult_superseded(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _TurnResult_asserted(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_TurnResult_asserted,
+		func(ctx context.Context) (any, error) {
+			return obj.Asserted, nil
+		},
+		nil,
+		ec.marshalNStateAssertion2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋassertionsᚐAssertionᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_TurnResult_asserted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TurnResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_StateAssertion_id(ctx, field)
+			case "subject":
+				return ec.fieldContext_StateAssertion_subject(ctx, field)
+			case "predicate":
+				return ec.fieldContext_StateAssertion_predicate(ctx, field)
+			case "object":
+				return ec.fieldContext_StateAssertion_object(ctx, field)
+			case "context":
+				return ec.fieldContext_StateAssertion_context(ctx, field)
+			case "epistemicStatus":
+				return ec.fieldContext_StateAssertion_epistemicStatus(ctx, field)
+			case "validity":
+				return ec.fieldContext_StateAssertion_validity(ctx, field)
+			case "provenance":
+				return ec.fieldContext_StateAssertion_provenance(ctx, field)
+			case "refs":
+				return ec.fieldContext_StateAssertion_refs(ctx, field)
+			case "visibility":
+				return ec.fieldContext_StateAssertion_visibility(ctx, field)
+			case "tags":
+				return ec.fieldContext_StateAssertion_tags(ctx, field)
+			case "hypothesisGroup":
+				return ec.fieldContext_StateAssertion_hypothesisGroup(ctx, field)
+			case "authority":
+				return ec.fieldContext_StateAssertion_authority(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_StateAssertion_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_StateAssertion_updatedAt(ctx, field)
+			case "status":
+				return ec.fieldContext_StateAssertion_status(ctx, field)
+			case "endedAt":
+				return ec.fieldContext_StateAssertion_endedAt(ctx, field)
+			case "subjectEntity":
+				return ec.fieldContext_StateAssertion_subjectEntity(ctx, field)
+			case "objectEntity":
+				return ec.fieldContext_StateAssertion_objectEntity(ctx, field)
+			case "conflicts":
+				return ec.fieldContext_StateAssertion_conflicts(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_StateAssertion_revokedBy(ctx, field)
+			case "decision":
+				return ec.fieldContext_StateAssertion_decision(ctx, field)
+			case "promotedTo":
+				return ec.fieldContext_StateAssertion_promotedTo(ctx, field)
+			case "history":
+				return ec.fieldContext_StateAssertion_history(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type StateAssertion", field.Name)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _TurnResult_retiredTurns(ctx context.Context, field graphql.CollectedField, obj *revision.Result) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2931,6 +3010,11 @@ func (ec *executionContext) _TurnResult(ctx context.Context, sel ast.SelectionSe
 			}
 		case "superseded":
 			out.Values[i] = ec._TurnResult_superseded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "asserted":
+			out.Values[i] = ec._TurnResult_asserted(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -415,6 +415,7 @@ type ComplexityRoot struct {
 	}
 
 	TurnResult struct {
+		Asserted     func(childComplexity int) int
 		Authority    func(childComplexity int) int
 		Constraint   func(childComplexity int) int
 		Detections   func(childComplexity int) int
@@ -2364,6 +2365,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TurnDetection.Superseded(childComplexity), true
 
+	case "TurnResult.asserted":
+		if e.ComplexityRoot.TurnResult.Asserted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TurnResult.Asserted(childComplexity), true
+
 	case "TurnResult.authority":
 		if e.ComplexityRoot.TurnResult.Authority == nil {
 			break
@@ -3491,6 +3499,8 @@ extend type TurnResult {
   extracted: [ExtractedStatement!]!
   "The facts this turn superseded (by extraction or detection) or retracted, as they now stand."
   superseded: [SupersededFact!]!
+  "Short-lived state the turn stated (\"the build is red right now\"), asserted with the lease it said."
+  asserted: [StateAssertion!]!
   "Earlier turns this turn took back (\"scratch that\"): no longer replayed."
   retiredTurns: [ID!]!
   "Sentences and clauses that changed nothing, and why (negated, question, hypothetical, past, ...)."

@@ -1228,6 +1228,8 @@ func (ec *executionContext) fieldContext_Mutation_recordTurn(ctx context.Context
 				return ec.fieldContext_TurnResult_extracted(ctx, field)
 			case "superseded":
 				return ec.fieldContext_TurnResult_superseded(ctx, field)
+			case "asserted":
+				return ec.fieldContext_TurnResult_asserted(ctx, field)
 			case "retiredTurns":
 				return ec.fieldContext_TurnResult_retiredTurns(ctx, field)
 			case "skipped":
@@ -2682,6 +2684,8 @@ func (ec *executionContext) fieldContext_Query_previewTurn(ctx context.Context, 
 				return ec.fieldContext_TurnResult_extracted(ctx, field)
 			case "superseded":
 				return ec.fieldContext_TurnResult_superseded(ctx, field)
+			case "asserted":
+				return ec.fieldContext_TurnResult_asserted(ctx, field)
 			case "retiredTurns":
 				return ec.fieldContext_TurnResult_retiredTurns(ctx, field)
 			case "skipped":
