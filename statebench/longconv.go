@@ -39,7 +39,7 @@ func Long(w io.Writer, n int, seed uint64) error {
 	rng := rand.New(rand.NewPCG(seed, 0x10c0ffee))
 	for i := range n {
 		g := newConvGen(rng)
-		tl := g.long(fmt.Sprintf("LONG-%d-%03d", seed, i+1))
+		tl := g.long(fmt.Sprintf("LONG-%d-%03d", seed, i+1), 0)
 		if err := writeLine(w, tl); err != nil {
 			return err
 		}
@@ -350,9 +350,14 @@ func sibling(th theme) (theme, bool) {
 	return theme{}, false
 }
 
-func (g *convGen) long(id string) map[string]any {
+// long builds a long conversation of about 250 turns, or of turns turns
+// when turns > 0.
+func (g *convGen) long(id string, turns int) map[string]any {
 	g.newStart()
 	nTurns := 240 + 2*g.rng.IntN(11) // even: user and assistant alternate
+	if turns > 0 {
+		nTurns = turns &^ 1
+	}
 	users := nTurns / 2
 	kinds := make([]slotKind, numKinds)
 	for k := range numKinds {

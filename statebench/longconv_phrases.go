@@ -342,7 +342,7 @@ var assistantAcks = []string{
 
 // askTemplates ask for a slot's current value at the end.
 var askTemplates = [numKinds][]string{
-	kindCount:        {"What's {S} at now?", "Remind me — what number did we settle on for {S}?", "How many is {S} these days?"},
+	kindCount:        {"What's {S} at now?", "Remind me — what number did we settle on for {S}?", "What's the latest on {S}?"},
 	kindChoice:       {"What did we pick for {S} in the end?", "Which option is {S} now?", "Remind me what {S} is."},
 	kindOwner:        {"Who owns {S} at this point?", "Who has {S} now?", "Who do I chase about {S}?"},
 	kindWorkDate:     {"When is {S} now?", "What's the date for {S}?", "Remind me when {S} happens."},
