@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"text/tabwriter"
@@ -288,6 +289,7 @@ func TestConversationHarness(t *testing.T) {
 			row("transcript replay", base.Overall)
 			tw.Flush()
 			t.Logf("%s conversations at budget %d (replayed in %s, %d runner warnings):\n%s", tc.name, budget, time.Since(start).Round(time.Second), res.Rejected, b.String())
+			logBreakdown(t, tc.timelines, res)
 			logMisses(t, tc.timelines, res)
 			if got.CSFRR > tc.goal.maxCSFRR {
 				t.Errorf("cSFRR %.1f%%, want <= %.0f%%", 100*got.CSFRR, 100*tc.goal.maxCSFRR)
@@ -325,6 +327,59 @@ func replayConversations(t *testing.T, timelines []statebench.Timeline, budget i
 		t.Fatalf("replay: %v", err)
 	}
 	return res
+}
+
+// logBreakdown reports recall and resurrection per kind of value (the
+// query's decision_type) and for values that changed and values that did
+// not.
+func logBreakdown(t *testing.T, timelines []statebench.Timeline, res statebench.Result) {
+	t.Helper()
+	gts := map[string][]statebench.GroundTruth{}
+	for _, tl := range timelines {
+		for _, e := range tl.Events {
+			if e.Kind == statebench.KindQuery {
+				gts[tl.ID] = append(gts[tl.ID], e.GroundTruth)
+			}
+		}
+	}
+	type counts struct{ queries, hits, required, resurrected int }
+	by := map[string]*counts{}
+	add := func(name string, q statebench.QueryResult, gt statebench.GroundTruth) {
+		c := by[name]
+		if c == nil {
+			c = new(counts)
+			by[name] = c
+		}
+		c.queries++
+		c.hits += len(q.Hits)
+		c.required += len(gt.MustMention)
+		if len(q.Violations) > 0 {
+			c.resurrected++
+		}
+	}
+	for _, q := range res.Queries {
+		gt := gts[q.Timeline][q.Query]
+		add("kind "+string(gt.DecisionType), q, gt)
+		if len(gt.MustNotMention) > 0 {
+			add("value changed", q, gt)
+		} else {
+			add("value unchanged", q, gt)
+		}
+	}
+	names := make([]string, 0, len(by))
+	for n := range by {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\tqueries\tcSFRR\tcMMR\t")
+	for _, n := range names {
+		c := by[n]
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f%%\t\n", n, c.queries, 100*float64(c.resurrected)/float64(c.queries), 100*float64(c.hits)/float64(max(c.required, 1)))
+	}
+	tw.Flush()
+	t.Logf("by kind of value:\n%s", b.String())
 }
 
 // logMisses lists the queries whose context lacked a required phrase or

@@ -76,6 +76,13 @@ func writeLine(w io.Writer, v any) error {
 	return err
 }
 
+// kindNames name the kinds in a query's decision_type, so that results can
+// be broken down by kind.
+var kindNames = [numKinds]string{
+	kindCount: "count", kindChoice: "choice", kindOwner: "owner", kindWorkDate: "work_date", kindPersonalDate: "personal_date",
+	kindAddress: "address", kindPrice: "price", kindLocation: "location", kindContact: "contact",
+}
+
 // slot is one value the user talks about, and its history.
 type slot struct {
 	kind   slotKind
@@ -540,7 +547,7 @@ func (g *convGen) query(s *slot) {
 		"type": KindQuery, "ts": g.tick(1, 3),
 		"prompt": g.fill(g.pick(askTemplates[s.kind]), s, cur, "", ""),
 		"ground_truth": map[string]any{
-			"decision": cur, "decision_type": "recall",
+			"decision": cur, "decision_type": kindNames[s.kind],
 			"must_mention": []string{s.phrase(cur)}, "must_not_mention": nonNil(forbidden),
 			"reasoning": fmt.Sprintf("%s is %s now; %d earlier value(s) were replaced", s.subject(), cur, len(forbidden)),
 		},
