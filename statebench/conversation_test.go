@@ -248,7 +248,7 @@ func TestConversationHarness(t *testing.T) {
 	switch {
 	case *full:
 		err = statebench.Long(&b, statebench.LongSet, 1)
-	case raceEnabled:
+	case statebench.RaceEnabled:
 		// A long replay takes minutes under -race: half the short
 		// timelines and one conversation of 60 turns of the same shape.
 		shorts = shorts[:len(shorts)/2]

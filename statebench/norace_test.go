@@ -1,7 +1,7 @@
 //go:build !race
 
-package statebench_test
+package statebench
 
-// raceEnabled is true when the tests run under the race detector, which
+// RaceEnabled is true when the tests run under the race detector, which
 // slows a replay about tenfold.
-const raceEnabled = false
+const RaceEnabled = false
