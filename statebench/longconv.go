@@ -90,6 +90,7 @@ type slot struct {
 	values []string // values[0] is stated first; each later one replaces the one before
 	alts   []string // values it never takes
 	said   int      // how many of values have been said so far (during generation)
+	cur    string   // a price's currency: one per slot
 }
 
 func (s *slot) subject() string { return s.th.det + " " + s.th.noun }
@@ -127,7 +128,7 @@ func (g *convGen) chance(p float64) bool { return g.rng.Float64() < p }
 // newSlot makes a slot of kind with nValues values (the first and its
 // replacements) and nAlts values it never takes.
 func (g *convGen) newSlot(kind slotKind, th theme, nValues, nAlts int) *slot {
-	s := &slot{kind: kind, th: th}
+	s := &slot{kind: kind, th: th, cur: g.pick([]string{"$", "€", "£"})}
 	for len(s.values) < nValues {
 		s.values = append(s.values, g.value(s))
 	}
@@ -187,8 +188,7 @@ func (g *convGen) draw(s *slot) string {
 	case kindAddress:
 		return strconv.Itoa(2+g.rng.IntN(180)) + " " + g.pick(streets) + ", " + g.pick(towns)
 	case kindPrice:
-		cur := g.pick([]string{"$", "€", "£"})
-		return cur + thousands(500+50*g.rng.IntN(900))
+		return s.cur + thousands(500+50*g.rng.IntN(900))
 	case kindContact:
 		if g.chance(0.5) {
 			return fmt.Sprintf("+44 7700 900%03d", g.rng.IntN(1000))
@@ -264,8 +264,11 @@ func (s *slot) current() string { return s.values[max(s.said, 1)-1] }
 // distract is a sentence that mentions s without changing it.
 func (g *convGen) distract(s *slot) string {
 	pool := distractorTemplates
-	if s.kind == kindAddress {
+	switch s.kind {
+	case kindAddress:
 		pool = addressDistractors
+	case kindContact:
+		pool = contactDistractors
 	}
 	d := pool[g.rng.IntN(len(pool))]
 	return g.fill(d.text, s, s.current(), "", g.pick(s.alts))

@@ -323,6 +323,20 @@ var addressDistractors = []distractor{
 	{"draft", "I'm drafting an offer letter for {ALT}; it may never go anywhere."},
 }
 
+// contactDistractors never change how to reach a contact: other people's
+// details, guesses, offers turned down.
+var contactDistractors = []distractor{
+	{"other", "{R} gave me their plumber's details: {ALT}."},
+	{"other", "{P}'s contractor is on {ALT}, not that it matters to us."},
+	{"negation", "Don't use {ALT} for {S}; that's someone else entirely."},
+	{"question", "Is {ALT} the right way to reach {S}?"},
+	{"hypothetical", "If {S} switched providers, it might end up as something like {ALT}."},
+	{"declined", "{P} suggested I contact {S} via {ALT}, but I'm sticking with what I have."},
+	{"draft", "I'm drafting a message to {ALT} to check whether it reaches {S}; not sent."},
+	{"past", "Years ago {S} was on {ALT}."},
+	{"keep", "Still {V} for {S}, in case you wondered."},
+}
+
 // assistantSuggestions are the assistant's own ideas: never a change.
 var assistantSuggestions = []string{
 	"You could also consider {ALT} for {S} — maybe worth a quick look.",
