@@ -412,3 +412,45 @@ func logMisses(t *testing.T, timelines []statebench.Timeline, res statebench.Res
 		t.Logf("%d queries missed a required phrase or carried a forbidden one; the first %d:\n%s", n, min(n, 25), b.String())
 	}
 }
+
+// BenchmarkRecordTurn10kFacts records user turns of our long conversations,
+// one per op, over GraphQL on a real server whose partition already holds
+// 10,000 facts (issue 12, point 10: recordTurn p50 <= 2 ms). It reports the
+// median latency of one recordTurn as p50-ms; compare runs with benchstat.
+func BenchmarkRecordTurn10kFacts(b *testing.B) {
+	env := apitest.New(b)
+	tok := apitest.Token(b, apitest.Identity("bench-turns", "u1"))
+	const facts, batch = 10_000, 1_000
+	for i := 0; i < facts; i += batch {
+		in := make([]map[string]any, batch)
+		for j := range in {
+			n := i + j
+			in[j] = map[string]any{"key": fmt.Sprintf("item_%d_owner", n), "value": fmt.Sprintf("person %d owns item %d in project %d", n%97, n, n%13)}
+		}
+		var out struct{ WriteFacts []struct{ ID string } }
+		env.MustDo(b, tok, `mutation($in: [FactInput!]!) { writeFacts(input: $in) { id } }`, map[string]any{"in": in}, &out)
+	}
+	var turns []string
+	for _, tl := range conversations(b, "long.jsonl")[:1] {
+		for _, e := range tl.Events {
+			if e.Kind == statebench.KindTurn && e.Speaker == "user" {
+				turns = append(turns, string(e.Text))
+			}
+		}
+	}
+	took := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		env.Clock.Advance(time.Second)
+		start := time.Now()
+		resp := env.Do(b, tok, opRecordTurn, map[string]any{"in": map[string]any{"sessionId": "bench", "speaker": "USER", "text": turns[i%len(turns)]}})
+		took = append(took, time.Since(start))
+		if len(resp.Errors) > 0 {
+			b.Fatalf("recordTurn: %s", resp.Raw)
+		}
+	}
+	b.StopTimer()
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+}
