@@ -124,6 +124,7 @@ func TestSentenceSupersession(t *testing.T) {
 		}
 	}
 	recall := float64(caught) / float64(max(changes, 1))
+	logSentenceKinds(t, out)
 	t.Logf("sentences: %d changes, %d caught (recall %.1f%%); %d non-changes, %d falsely superseded", changes, caught, 100*recall, keeps, falseSup)
 	if len(misses) > 0 {
 		var b strings.Builder
@@ -146,6 +147,42 @@ func TestSentenceSupersession(t *testing.T) {
 			t.Errorf("%s could not be checked: %s", o.row.id, o.note)
 		}
 	}
+}
+
+// logSentenceKinds reports, per kind of sentence, how many rows came out
+// right.
+func logSentenceKinds(t *testing.T, out []sentenceOutcome) {
+	t.Helper()
+	type counts struct{ rows, right int }
+	by := map[string]*counts{}
+	var kinds []string
+	for _, o := range out {
+		name := o.row.kind
+		if o.row.changes {
+			name = "change: " + name
+		} else {
+			name = "no change: " + name
+		}
+		c := by[name]
+		if c == nil {
+			c = new(counts)
+			by[name] = c
+			kinds = append(kinds, name)
+		}
+		c.rows++
+		if o.note == "" {
+			c.right++
+		}
+	}
+	slices.Sort(kinds)
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "kind\trows\tright\t")
+	for _, k := range kinds {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t\n", k, by[k].rows, by[k].right)
+	}
+	tw.Flush()
+	t.Logf("by kind of sentence:\n%s", b.String())
 }
 
 // runSentence plays one row against env.
