@@ -5,7 +5,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 TOOLS       := $(CURDIR)/bin/tools
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all run build generate check-generate lint vet staticcheck test test-go crashtest crashtest-short bench bench-turn bench-writes bench-scaling fuzz clean
+.PHONY: all run build generate check-generate lint vet staticcheck test test-go crashtest crashtest-short bench bench-turn bench-writes bench-scaling bench-conversations fuzz clean
 
 all: build
 
@@ -78,6 +78,12 @@ bench-writes:
 ## bench-scaling: the scaling timeline (N=1,000 and N=5,000) replayed end to end by statebench, 5 runs each
 bench-scaling:
 	$(GO) test -run '^$$' -bench ScalingReplay -benchtime 1x -count 5 -timeout 30m ./cmd/server
+
+## bench-conversations: our own conversations (20 long, 30 short; testdata/longconv) replayed through the
+## StateBench runner, and the sentence table: prints cSFRR / cMMR next to transcript replay, and recall and
+## false supersessions per sentence; fails while the goals of issue 12 are not met
+bench-conversations:
+	$(GO) test -run 'TestConversationHarness$$|TestSentenceSupersession$$' -count=1 -v -timeout 30m ./statebench -args -longconv.full
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s); their seeds also run in make test
 FUZZTIME ?= 30s

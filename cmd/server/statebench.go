@@ -26,6 +26,7 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	var (
 		data, serverURL, out, track string
 		budget, workers, scaling    int
+		long, short                 int
 		seed                        uint64
 		j                           jwtFlags
 	)
@@ -38,13 +39,20 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	fs.StringVar(&track, "track", "", "replay only this track")
 	fs.IntVar(&workers, "workers", 4, "timelines replayed at once")
 	fs.IntVar(&scaling, "generate-scaling", 0, "write the scaling timeline of `N` fact writes (N/10 turns, 20 queries) to stdout and exit")
-	fs.Uint64Var(&seed, "seed", 1, "seed of --generate-scaling, and of the loopback servers' ids")
+	fs.IntVar(&long, "generate-long", 0, "write `N` long conversations (about 250 turns, 100k tokens each) to stdout and exit")
+	fs.IntVar(&short, "generate-short", 0, "write `N` short conversation timelines (5 to 20 turns) to stdout and exit")
+	fs.Uint64Var(&seed, "seed", 1, "seed of --generate-scaling, --generate-long and --generate-short, and of the loopback servers' ids")
 	j.register(fs)
 	if err := parse(fs, args, env); err != nil {
 		return err
 	}
-	if scaling > 0 {
+	switch {
+	case scaling > 0:
 		return statebench.Scaling(stdout, scaling, seed)
+	case long > 0:
+		return statebench.Long(stdout, long, seed)
+	case short > 0:
+		return statebench.Short(stdout, short, seed)
 	}
 	switch {
 	case data == "":
