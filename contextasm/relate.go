@@ -4,9 +4,12 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/extract"
+	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/search"
 )
 
@@ -95,7 +98,7 @@ func Relate(q Query, sets ...Candidates) Related {
 			current = append(current, f.Value)
 		}
 	}
-	turnsKept, out := relateTurns(q, real, turns, retired, current)
+	turnsKept, out := relateTurns(q, real, turns, retired, current, factTopics(r.Facts))
 	r.Turns = turnsKept
 	r.Excluded = append(r.Excluded, out...)
 	kept := map[string]bool{}
@@ -108,7 +111,7 @@ func Relate(q Query, sets ...Candidates) Related {
 			said[c.Said] = true
 		}
 	}
-	r.Evidence, out = relateEvidence(ev, turns, retired, current, said)
+	r.Evidence, out = relateEvidence(ev, turns, retired, current, said, r.Facts)
 	r.Excluded = append(r.Excluded, out...)
 	sortExclusions(r.Excluded)
 	return r
@@ -335,7 +338,7 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 
 // relateTurns applies the turn rules to turns, in chronological order, and
 // scores the kept ones among themselves.
-func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, current []string) ([]assemble.Turn, []assemble.Exclusion) {
+func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, current []string, topics []topic) ([]assemble.Turn, []assemble.Exclusion) {
 	turns = slices.Clone(turns)
 	// The order of the session's keys: time, then the length-prefixed ID.
 	slices.SortFunc(turns, func(x, y TurnCandidate) int {
@@ -362,7 +365,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 			exclude(t.ID, assemble.ReasonOutOfScope)
 		case tc.Expired:
 			exclude(t.ID, assemble.ReasonExpired)
-		case tc.Superseded || states(t.Text, retired, current):
+		case tc.Superseded || states(t.Text, retired, current) || contradicts(t.Text, t.At, topics):
 			exclude(t.ID, assemble.ReasonSuperseded)
 		default:
 			// Questions are not state: only what a turn states is replayed.
@@ -386,7 +389,8 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 
 // relateEvidence applies the evidence rules to ev, in ID order; a sentence
 // met twice counts once.
-func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Retired, current []string, said map[string]bool) ([]assemble.Evidence, []assemble.Exclusion) {
+func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Retired, current []string, said map[string]bool, kept []assemble.Fact) ([]assemble.Evidence, []assemble.Exclusion) {
+	topics := factTopics(kept)
 	ev = slices.Clone(ev)
 	slices.SortFunc(ev, func(x, y EvidenceCandidate) int {
 		return cmp.Or(strings.Compare(x.Evidence.ID, y.Evidence.ID), cmp.Compare(y.Evidence.Score, x.Evidence.Score))
@@ -399,16 +403,91 @@ func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Ret
 		}
 	}
 	retired = stillRetired(retired, current)
-	var kept []assemble.Evidence
+	var keep []assemble.Evidence
 	var out []assemble.Exclusion
 	for _, c := range ev {
 		switch {
 		case working[c.TurnID], said[c.Evidence.ID]:
-		case states(c.Evidence.Text, retired, current):
+		case states(c.Evidence.Text, retired, current), contradicts(c.Evidence.Text, c.Evidence.At, topics):
 			out = append(out, assemble.Exclusion{ID: c.Evidence.ID, Kind: assemble.KindEvidence, Reason: assemble.ReasonSuperseded})
 		default:
-			kept = append(kept, c.Evidence)
+			keep = append(keep, c.Evidence)
 		}
 	}
-	return kept, out
+	return keep, out
+}
+
+// topic is what a current fact is about, for contradicts: the stems of
+// the words naming it, and its value.
+type topic struct {
+	terms []string
+	value string
+	at    time.Time
+}
+
+func factTopics(fs []assemble.Fact) []topic {
+	var out []topic
+	for _, f := range fs {
+		if f.NeedsReview || f.Value == "" {
+			continue
+		}
+		ent, attr := extract.NormalizeKey(f.Key)
+		name := ent
+		if name == "" {
+			name = attr
+		}
+		terms := lexical.Terms(strings.ReplaceAll(name, "_", " "))
+		if len(terms) == 0 {
+			continue
+		}
+		out = append(out, topic{terms: terms, value: f.Value, at: f.RecordedAt})
+	}
+	return out
+}
+
+// contradicts reports whether text, said at at, names what a current fact
+// is about (every word of its name) and gives it a value of the same kind
+// that the fact does not hold, before the fact was recorded: "We're
+// holding the team offsite in Valencia" once the offsite is in Seville.
+// The fact holds what is current; the older sentence would bring the
+// replaced value back.
+func contradicts(text string, at time.Time, topics []topic) bool {
+	if len(topics) == 0 {
+		return false
+	}
+	have := map[string]bool{}
+	for _, t := range lexical.Terms(text) {
+		have[t] = true
+	}
+	var vals []string
+	for _, tp := range topics {
+		if !at.Before(tp.at) || !all(tp.terms, have) {
+			continue
+		}
+		if vals == nil {
+			vals = detect.Distinctive(text)
+		}
+		numeric := strings.ContainsAny(tp.value, "0123456789")
+		name := map[string]bool{}
+		for _, t := range tp.terms {
+			name[t] = true
+		}
+		for _, v := range vals {
+			// A value, not a word of the topic's own name ("Beta").
+			if vt := lexical.Terms(v); len(vt) > 0 && !all(vt, name) &&
+				strings.ContainsAny(v, "0123456789") == numeric && !detect.Mentions(tp.value, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func all(terms []string, in map[string]bool) bool {
+	for _, t := range terms {
+		if !in[t] {
+			return false
+		}
+	}
+	return true
 }

@@ -105,15 +105,19 @@ var (
 	hypoSentence = phrases("suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
-	hypoClause = phrases("might|maybe|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or")
+	hypoClause = phrases("might|maybe|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or")
 
 	negations = phrases("not|never|no longer|nobody|no one|none|neither|nor|cannot|no|without|nothing|nowhere|ain't|anymore")
+
+	// general marks talk about things in general ("rents in the area went
+	// up to £1,240 on average"): no value of the speaker's.
+	general = phrases("on average|in general|generally speaking|typically|most people|nationwide|across the industry|the market rate|the going rate")
 
 	declines = phrases("said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go")
 
 	proposals = phrases("proposed|proposes|propose|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion")
 
-	pasts = phrases("years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
+	pasts = phrases("last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
 	// hearsay marks an uncertain report ("apparently", "I heard").
 	hearsay = phrases("apparently|reportedly|rumor|rumour|rumored|rumoured|allegedly|supposedly|i heard|we heard|heard that|thinks|think|thought|believes|believe|believed|claims|claimed|seems|seemed|sounds like|looks like")
@@ -188,6 +192,16 @@ var imperatives = map[string]bool{
 	"say": true, "imagine": true, "consider": true,
 }
 
+// setsValue reports an instruction that sets a value ("Bump the workshop
+// cap to 36", "Hand the hiring plan to Dmitri", "Please use
+// sam@fastmail.com from now on"): the speaker states the new value, and a
+// rule reads it.
+func setsValue(n string) bool {
+	return reSetsValue.MatchString(strings.TrimSpace(n))
+}
+
+var reSetsValue = regexp.MustCompile(`^(?:please\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b`)
+
 func firstWordRaw(s string) string {
 	s = strings.TrimLeft(s, " *_-")
 	if i := strings.IndexAny(s, " :,"); i >= 0 {
@@ -224,9 +238,9 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonPast
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
-	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":"):
+	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n):
 		return ReasonRequest
-	case hearsay.in(n):
+	case hearsay.in(n), general.in(n):
 		return ReasonHearsay
 	case hypoSentence.in(n):
 		return ReasonHypothetical

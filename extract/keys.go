@@ -119,13 +119,18 @@ func (s Statement) Matches(key string) bool {
 	if attr != s.Attribute && whenAttrs[attr] && whenAttrs[s.Attribute] {
 		attr = s.Attribute // "demo_time" holds the demo's date and hour
 	}
+	if s.Entity != "" && joinKey(keyWords(key)) == s.Entity+"_"+s.Attribute {
+		return true // "workshop_cap" is the workshop's cap, whatever "cap" means
+	}
 	switch {
 	case attr == "":
 		return false
 	case attr == s.Attribute && sameEntity(ent, s.Entity):
 		return true
 	case attr == s.Attribute:
-		return (ent == "" || ent == "user" || ent == "my" || ent == "current") && s.Entity == "user"
+		// A key that names no entity ("headcount", "budget") is the one
+		// such value the client keeps, whoever's it is said to be.
+		return ent == "" || (ent == "user" || ent == "my" || ent == "current") && s.Entity == "user"
 	case ent == "" && attr == s.Entity:
 		return true
 	}
@@ -140,6 +145,14 @@ func (s Statement) MatchesValue(key, stored string, at time.Time) bool {
 		return true
 	}
 	ent, attr := NormalizeKey(key)
+	if attr == "" && ent != "" && (s.Kind == KindCount || s.Kind == KindAmount) {
+		// "guests" holds a count of guests: "we're up to 95 guests".
+		ws := strings.Fields(fold(s.Value))
+		es := strings.Split(ent, "_")
+		if len(ws) >= 2 && singular(ws[len(ws)-1]) == es[len(es)-1] {
+			return true
+		}
+	}
 	if attr != "" || !sameEntity(ent, s.Entity) || s.Entity == "" {
 		return false
 	}
@@ -170,6 +183,16 @@ func sameEntity(a, b string) bool {
 	aw, bw := strings.Split(a, "_"), strings.Split(b, "_")
 	if len(aw) > len(bw) {
 		aw, bw = bw, aw
+	}
+	if len(aw) == 1 && len(bw) >= 2 && len(aw[0]) == len(bw) {
+		// An initialism: "qbr" is the quarterly budget review.
+		initials := make([]byte, 0, len(bw))
+		for _, w := range bw {
+			initials = append(initials, w[0])
+		}
+		if string(initials) == aw[0] {
+			return true
+		}
 	}
 	for _, w := range aw {
 		if !slices.Contains(bw, w) {

@@ -48,7 +48,7 @@ func TestStatementMatches(t *testing.T) {
 		{budget[0], "marketing_budget", true},
 		{budget[0], "marketing.budget", true},
 		{budget[0], "travel_budget", false},
-		{budget[0], "budget", false},
+		{budget[0], "budget", true},
 		{total[0], "budget", true},
 		{total[0], "budget_amount", true},
 		{total[0], "travel_budget", false},
@@ -57,6 +57,7 @@ func TestStatementMatches(t *testing.T) {
 		{deck[0], "deck_owner", true},
 		{deck[0], "sales_deck_owner", false},
 		{deck[0], "deckOwner", true},
+		{deck[0], "od_owner", true},
 		{deck[0], "onboarding_deck", false},
 	}
 	for _, tc := range tests {

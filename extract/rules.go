@@ -131,6 +131,39 @@ var Rules = []Rule{
 		build:    buildOwner,
 	},
 	{
+		Name: "owner-new-role", Kind: KindOwnership,
+		Matches:  "X is the new lead / owner / manager / DRI / point person (of a team or thing said before the role): <thing>.owner = X",
+		Examples: []string{"Elif is the new team lead.", "Omar is now the release owner"},
+		triggers: []string{"lead", "owner", "manager", "dri", "point person", "head"},
+		re:       compile(`^(?P<who>(?:[^\s,;:!?()]+ ){0,2}?[^\s,;:!?()]+)\s+{BE}\s+(?:now\s+)?(?:the|our)\s+(?:new\s+)?(?P<what>(?:[\p{L}-]+\s+){1,3}?)(?:lead|owner|manager|dri|point person|head)(?:\s+now)?$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			return ownerOfNP(c, m.get("what"), m.get("who"))
+		},
+	},
+	{
+		Name: "count-first-person", Kind: KindCount,
+		Matches:  "we're up to / down to / we need N things: <noun>.count",
+		Examples: []string{"We're up to 95 guests after the last RSVPs.", "We need 15 laptops, not 12"},
+		triggers: []string{"up to", "down to", "need"},
+		re:       compile(`^{FP}\s+{AUX}(?:up to|down to|need|needs|now need)\s+(?P<n>{NUM})\s+(?P<noun>[\p{L}-]+)`),
+		build:    buildCountHave,
+	},
+	{
+		Name: "we-launch-on", Kind: KindDate,
+		Matches:  "we're launching / shipping / going live / kicking off on D: launch.date (ship.date, go_live.date, kickoff.date)",
+		Examples: []string{"We're now launching on April 7.", "we are shipping on the 12th of May"},
+		triggers: []string{"launching", "shipping", "going live", "kicking off", "releasing"},
+		re:       compile(`^{FP}\s+{AUX}(?P<verb>launching|shipping|going live|kicking off|releasing)\s+(?:on\s+|in\s+)?{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, ok := c.date(m.get("val"))
+			if !ok {
+				return Statement{}, false
+			}
+			ent := map[string]string{"launching": "launch", "shipping": "ship", "going live": "go_live", "kicking off": "kickoff", "releasing": "release"}[fold(m.get("verb"))]
+			return c.statement(ent, "date", v, KindDate), true
+		},
+	},
+	{
 		Name: "owner-passive", Kind: KindOwnership,
 		Matches:  "Y is owned by / assigned to / handed over to X: y.owner = X",
 		Examples: []string{"The vendor contract is now owned by Priya.", "The Q3 report was reassigned to Omar"},
@@ -277,13 +310,31 @@ var Rules = []Rule{
 		Name: "change-to", Kind: "",
 		Matches:  "Y was cut / raised / set / changed to V, or went from X to V: typed by V (amount, date, place, choice)",
 		Examples: []string{"The marketing budget was cut to $40k.", "The price went from $10 to $12"},
-		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "capp", "adjust", "updat", "went", "goes", "rose", "fell", "came", "going", "coming"},
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "capp", "adjust", "updat", "went", "goes", "rose", "fell", "came", "going", "coming", "grew", "grow", "jump", "climb", "shrank", "shrunk", "expand", "up to", "down to"},
 		also:     []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?{FROM}to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|going|came|coming) (?:up|down)|rose|fell)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:went\s+(?:up\s+|down\s+)?{FROM}to|(?:cut|reduced|raised|increased|lowered|bumped|dropped|trimmed|slashed|set|changed|capped|adjusted|updated|(?:went|goes|going|came|coming) (?:up|down)|rose|fell|grew|grown|jumped|climbed|shrank|shrunk|expanded|(?:is|are|['’]s|['’]re) (?:now )?(?:up|down))\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at))\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
 				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
+		Name: "imperative-set", Kind: "",
+		Matches:  "Change / set / update / bump / move Y to V (an instruction that sets the value): typed by V; hand / reassign / give Y to X: y.owner = X",
+		Examples: []string{"Bump the workshop cap to 36.", "Reassign the onboarding deck to Dmitri", "Please move the review to Friday"},
+		triggers: []string{"change", "set", "update", "move", "bump", "raise", "lower", "cut", "reduce", "increase", "push", "reschedule", "switch", "hand", "reassign", "assign", "give", "make"},
+		re:       compile(`^(?:please\s+)?(?P<verb>change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s+(?:up\s+|down\s+|back\s+|over\s+)?{OBJ}\s+(?:up\s+|down\s+|back\s+|over\s+)?to\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("obj"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			switch fold(m.get("verb")) {
+			case "hand", "reassign", "assign", "give":
+				return ownerStatement(c, s.entity, m.get("val"))
 			}
 			return c.typed(s, m.get("val"), true)
 		},

@@ -1,6 +1,7 @@
 package revision
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/stategraph/stategraph/detect"
@@ -34,7 +35,7 @@ func realText(ar extract.Result) string {
 	}
 	var b strings.Builder
 	for _, s := range ar.Sentences {
-		if refused[s.Reason] || retracts[s.Index] {
+		if refused[s.Reason] || retracts[s.Index] || reOtherPossessor.MatchString(s.Text) {
 			continue
 		}
 		text := s.Text
@@ -54,6 +55,11 @@ func realText(ar extract.Result) string {
 	}
 	return b.String()
 }
+
+// reOtherPossessor opens a sentence about someone else's thing ("The
+// neighbour's roof quote was $6,000"): it states their value, not the
+// speaker's.
+var reOtherPossessor = regexp.MustCompile(`(?i)^(?:the\s+|my\s+|our\s+|a\s+)?(?:neighbou?r|sister|brother|friend|colleague|cousin|mum|mom|dad|father|mother|parents|boss|competitor|rival|other team|design team|sales team|marketing team|another team|old manager|previous tenant)s?['’]s?\s`)
 
 func hasLetter(s string) bool {
 	for _, r := range s {

@@ -710,6 +710,11 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				done = append(done, Ref{ID: r.ID, Kind: RefFact})
 				continue
 			}
+			if old, ok := k.facts[r.ID]; ok && aboutOther(res.Extracted, old) {
+				// The turn's statements are about another entity's value
+				// ("the marketing budget was cut" beside a travel budget).
+				continue
+			}
 			old, ok := k.facts[r.ID]
 			if !ok || !replaces(d, t.Text, old) && !restates(d, t.Text, old, k.recent) {
 				continue
@@ -807,8 +812,13 @@ func replaces(d detect.Detection, text string, f facts.Fact) bool {
 		// a name, ...) replaces a fact; a bare number is too ambiguous.
 		return false
 	}
-	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement &&
+	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) &&
 		!detect.Quoted(text, replacement) && namedWith(text, replacement, f)
+}
+
+// oneValue reports whether s could be one value: not two sentences.
+func oneValue(s string) bool {
+	return !strings.Contains(s, ". ") && !strings.Contains(s, "! ") && !strings.Contains(s, "? ")
 }
 
 // namedWith reports whether one sentence of text both names fact f (a
@@ -824,6 +834,31 @@ func namedWith(text, replacement string, f facts.Fact) bool {
 	return false
 }
 
+// aboutOther reports whether one of the turn's extracted statements gives
+// the attribute of fact f to another named entity ("the marketing budget
+// was cut" beside a travel budget, "the design team's sync moved" beside
+// the weekly sync): detection then does not replace f on the strength of
+// the shared word.
+func aboutOther(xs []Extraction, f facts.Fact) bool {
+	ent, attr := extract.NormalizeKey(f.Key)
+	if ent == "" || attr == "" {
+		return false
+	}
+	for _, x := range xs {
+		if x.Matches(f.Key) {
+			return false
+		}
+	}
+	for _, x := range xs {
+		if x.Attribute == attr || whenAttr(x.Attribute) && whenAttr(attr) {
+			return true
+		}
+	}
+	return false
+}
+
+func whenAttr(a string) bool { return a == "date" || a == "time" || a == "when" }
+
 // restates reports whether a fact extracted from the conversation holds
 // the value detection d replaces: "make that $150,000" after "the budget
 // is $50,000" names no key, but the fact the earlier turn made is the one
@@ -832,6 +867,7 @@ func namedWith(text, replacement string, f facts.Fact) bool {
 func restates(d detect.Detection, text string, f facts.Fact, recent map[string]bool) bool {
 	named := namedWith(text, d.Replacement, f) || recent[f.Source.Turn]
 	return named && f.Source.Rule != "" && d.Kind != detect.KindImplicit && d.Previous != "" && sameValue(f.ValueText(), d.Previous) &&
+		detect.Typed(d.Replacement) && oneValue(d.Replacement) &&
 		detect.Substantive(d.Replacement) && len(d.Replacement) <= MaxReplacement && !detect.Quoted(text, d.Replacement)
 }
 
