@@ -192,6 +192,10 @@ var imperatives = map[string]bool{
 	"say": true, "imagine": true, "consider": true,
 }
 
+// reNounLead opens with a noun that looks like an imperative: "Change of
+// city: …", "Change to my appointment: …", "Update on the budget: …".
+var reNounLead = regexp.MustCompile(`^\s*(?:change|update|switch) (?:of|to|on) `)
+
 // setsValue reports an instruction that sets a value ("Bump the workshop
 // cap to 36", "Hand the hiring plan to Dmitri", "Please use
 // sam@fastmail.com from now on"): the speaker states the new value, and a
@@ -238,7 +242,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonPast
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
-	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n):
+	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n):
 		return ReasonRequest
 	case hearsay.in(n), general.in(n):
 		return ReasonHearsay

@@ -34,6 +34,7 @@ var attributeSynonyms = map[string]string{
 	"flight": "flight", "flight_number": "flight",
 	"version": "version", "rate": "rate", "rent": "rent", "salary": "salary",
 	"venue": "venue", "hotel": "hotel", "limit": "limit", "quota": "quota",
+	"where": "location", "place": "location",
 }
 
 // NormalizeKey returns the (entity, attribute) a client's key name stands
@@ -55,6 +56,11 @@ func NormalizeKey(name string) (entity, attribute string) {
 		if a, ok := attributeSynonyms[strings.Join(ws[len(ws)-n:], "_")]; ok {
 			return joinKey(ws[:len(ws)-n]), a
 		}
+	}
+	if len(ws) == 1 {
+		// One word names what the value is ("caterer", "quote"): an
+		// attribute of whatever the client keeps it for.
+		return "", joinKey(ws)
 	}
 	return joinKey(ws), ""
 }
@@ -131,8 +137,8 @@ func (s Statement) Matches(key string) bool {
 		// A key that names no entity ("headcount", "budget") is the one
 		// such value the client keeps, whoever's it is said to be.
 		return ent == "" || (ent == "user" || ent == "my" || ent == "current") && s.Entity == "user"
-	case ent == "" && attr == s.Entity:
-		return true
+	case ent == "" && sameEntity(attr, s.Entity):
+		return true // "quote" holds the roof repair quote's amount
 	}
 	return false
 }
@@ -195,9 +201,33 @@ func sameEntity(a, b string) bool {
 		}
 	}
 	for _, w := range aw {
-		if !slices.Contains(bw, w) {
+		if !slices.ContainsFunc(bw, func(x string) bool { return x == w || abbreviates(w, x) || abbreviates(x, w) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// abbreviates reports whether a is a short form of w: at least three
+// letters that open it ("conf", "conference").
+func abbreviates(a, w string) bool {
+	return len(a) >= 3 && len(a) < len(w) && strings.HasPrefix(w, a)
+}
+
+// Fits reports whether a stored value could be the previous value of what
+// s states: a date for a date, a number for an amount or a count, an
+// address or contact for those, and, for the other kinds, a value that is
+// not a date (a fact keyed "dentist" holding "January 15" is an
+// appointment, not who the dentist is).
+func (s Statement) Fits(stored string, at time.Time) bool {
+	_, isDate := takeDate(stored, at)
+	switch s.Kind {
+	case KindDate:
+		return isDate || reTimeOfDay.MatchString(stored)
+	case KindAmount, KindCount:
+		return strings.ContainsAny(stored, "0123456789")
+	case KindContact:
+		return reEmail.MatchString(stored) || rePhone.MatchString(stored)
+	}
+	return !isDate
 }

@@ -164,6 +164,20 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "label-new-value", Kind: "",
+		Matches:  "New / final / revised figure (number, date, price, ...) for Y: V: typed by V",
+		Examples: []string{"New figure for the headcount for the offsite: 82.", "Final number on the venue hire: £25,950", "Revised date for the audit: March 3"},
+		triggers: []string{"new", "final", "revised", "updated", "latest"},
+		re:       compile(`^(?:new|final|revised|updated|latest)\s+(?:figure|number|count|total|value|price|date|estimate|amount|cost|quote|time|deadline|address|contact|owner|pick|choice)\s+(?:for|on|of)\s+(?P<np>[^:]{1,60}):\s*{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
 		Name: "owner-passive", Kind: KindOwnership,
 		Matches:  "Y is owned by / assigned to / handed over to X: y.owner = X",
 		Examples: []string{"The vendor contract is now owned by Priya.", "The Q3 report was reassigned to Omar"},

@@ -16,10 +16,10 @@ var (
 
 	// A correction that names the old value: ", not 60", "(not 60)",
 	// "not Porto but Lisbon".
-	reCommaNot = regexp.MustCompile(`(?i)(?:,|\s[—–-])\s*(?:and\s+|but\s+)?not\s+[^,;!?()]*`)
+	reCommaNot = regexp.MustCompile(`(?i)(?:,|\s[—–-])\s*(?:and\s+|but\s+)?not\s+(?:[^,;!?()]|,\d)*`)
 	reParenNot = regexp.MustCompile(`(?i)\s*\(\s*not\s+[^)]*\)`)
 	reNotBut   = regexp.MustCompile(`(?i)\bnot\s+[^,;.!?]{1,40}?,?\s+but\s+(?:rather\s+|instead\s+)?`)
-	reInstead  = regexp.MustCompile(`(?i),?\s*\b(?:instead of|rather than)\s+[^,;!?]*`)
+	reInstead  = regexp.MustCompile(`(?i),?\s*\b(?:instead of|rather than)\s+(?:[^,;!?]|,\d)*`)
 
 	// A relayed claim: "Per the CEO, …", "The COO says (that) …".
 	reRelayPer = regexp.MustCompile(`(?i)^(?:per|according to)\s+([^,]{1,40}),\s*`)

@@ -251,6 +251,7 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 	if len(named) > 0 {
 		out = named
 	}
+	out = slices.DeleteFunc(out, func(f facts.Fact) bool { return !st.Fits(f.ValueText(), at) })
 	slices.SortFunc(out, func(a, b facts.Fact) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
 }
