@@ -913,11 +913,16 @@ func buildChoice(c *clause, m match) (Statement, bool) {
 	topic := c.topic
 	lowVal := fold(val)
 	// "… for the team dinner" / "… as the caterer" names the topic.
+	attr := "choice"
 	for _, sep := range []string{" for ", " as "} {
 		if i := strings.Index(lowVal, sep); i > 0 {
-			t := strings.TrimRight(val[i+len(sep):], " .!,;")
-			if s, ok := normNP(t, c.selfKey); ok && len(strings.Fields(t)) <= 4 && !hasDateCue(t) {
+			t := reChoiceTail.ReplaceAllString(strings.TrimRight(val[i+len(sep):], " .!,;"), "")
+			if s, ok := normNP(t, c.selfKey); ok && len(strings.Fields(t)) <= 7 && !hasDateCue(t) {
 				topic = s.entity
+				if strings.Contains(fold(t), " for ") && s.head != "" && !strings.Contains(s.entity, s.head) {
+					// "the caterer for the launch party": the party's caterer.
+					attr = s.head
+				}
 			}
 			break
 		}
@@ -929,8 +934,11 @@ func buildChoice(c *clause, m match) (Statement, bool) {
 	if !ok {
 		return Statement{}, false
 	}
-	return c.statement(topic, "choice", v, KindChoice), true
+	return c.statement(topic, attr, v, KindChoice), true
 }
+
+// reChoiceTail closes a choice's topic with a word of time or change.
+var reChoiceTail = regexp.MustCompile(`(?i)\s+(?:instead|now|after all|from now on|going forward|this time|from today|for now)$`)
 
 func buildContact(attr string) func(c *clause, m match) (Statement, bool) {
 	return func(c *clause, m match) (Statement, bool) {
