@@ -34,7 +34,7 @@ var attributeSynonyms = map[string]string{
 	"flight": "flight", "flight_number": "flight",
 	"version": "version", "rate": "rate", "rent": "rent", "salary": "salary",
 	"venue": "venue", "hotel": "hotel", "limit": "limit", "quota": "quota",
-	"where": "location", "place": "location",
+	"where": "location", "place": "location", "contact": "contact", "contact_details": "contact", "details": "contact",
 }
 
 // NormalizeKey returns the (entity, attribute) a client's key name stands
@@ -106,8 +106,12 @@ func keyWords(s string) []string {
 	return ws
 }
 
-// whenAttrs name the same thing: when something happens.
-var whenAttrs = map[string]bool{"date": true, "time": true, "when": true}
+// whenAttrs name the same thing: when something happens; contactAttrs how
+// to reach someone.
+var (
+	whenAttrs    = map[string]bool{"date": true, "time": true, "when": true}
+	contactAttrs = map[string]bool{"email": true, "phone": true, "contact": true}
+)
 
 // Matches reports whether a fact keyed key (as a client named it) is the
 // fact s states: the same attribute (date, time and "when" are one), and
@@ -122,8 +126,8 @@ var whenAttrs = map[string]bool{"date": true, "time": true, "when": true}
 // holds its main value: use MatchesValue to check the value's kind.
 func (s Statement) Matches(key string) bool {
 	ent, attr := NormalizeKey(key)
-	if attr != s.Attribute && whenAttrs[attr] && whenAttrs[s.Attribute] {
-		attr = s.Attribute // "demo_time" holds the demo's date and hour
+	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute]) {
+		attr = s.Attribute // "demo_time" holds the demo's date and hour; "contractor_phone" how to reach them
 	}
 	if s.Entity != "" && joinKey(keyWords(key)) == s.Entity+"_"+s.Attribute {
 		return true // "workshop_cap" is the workshop's cap, whatever "cap" means

@@ -578,6 +578,33 @@ var Rules = []Rule{
 		build:    buildContact("phone"),
 	},
 	{
+		Name: "contact-of", Kind: KindContact,
+		Matches:  "reach Y at / Y's contact (number, email) is / Y is on / the best way to reach Y is E: y.email or y.phone",
+		Examples: []string{"You can reach our account manager at the cloud vendor at +44 7700 900963.", "The venue coordinator's contact is +44 7700 900302.", "The contractor is on dana.bright@quillworks.com now.", "The best way to get hold of the venue coordinator is +44 7700 900762."},
+		triggers: []string{"@", "+", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"},
+		also:     []string{"reach", "contact", "number", "phone", "email", "e-mail", "details", " on ", "hold of"},
+		re:       regexp.MustCompile(`(?i)^(?:(?:you can |we can |i can )?(?:reach|contact|get hold of|call|text|ping)\s+(?P<np>.+?)\s+(?:at|on|via)\s+|the best way to (?:reach|contact|get hold of)\s+(?P<np2>.+?)\s+is\s+(?:via\s+|by\s+|on\s+)?|(?P<np3>.+?)(?:['’]s)?\s+(?:new\s+)?(?:contact(?: details)?|number|phone number|phone|mobile|email address|email|e-mail|details)\s+(?:is|are)\s+(?:now\s+)?|(?P<np4>.+?)\s+(?:is|are)\s+(?:now\s+)?(?:on|at)\s+)(?P<val>` + emailPat + `|` + phonePat + `)`),
+		build: func(c *clause, m match) (Statement, bool) {
+			np := m.get("np") + m.get("np2") + m.get("np3") + m.get("np4")
+			// "my accountant" is the accountant, not the speaker.
+			if w := fold(firstWord(np)); w == "my" || w == "our" {
+				np = strings.TrimSpace(np[len(w):])
+			}
+			s, ok := normNP(np, c.selfKey)
+			if !ok || s.entity == "" {
+				return Statement{}, false
+			}
+			v := strings.TrimSpace(m.get("val"))
+			attr := "phone"
+			if strings.Contains(v, "@") {
+				attr = "email"
+			} else if len(v) < 7 {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, attr, v, KindContact), true
+		},
+	},
+	{
 		Name: "status-item", Kind: KindStatus,
 		Matches:  "an item of a \"Status:\" line: Y done / blocked / in progress: y.status",
 		Examples: []string{"Status: API migration done, billing migration blocked on legal, search revamp in progress."},
