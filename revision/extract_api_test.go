@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/server"
 )
 
 // The fields recordTurn and previewTurn answer about extraction.
@@ -361,5 +362,30 @@ func TestStateIsAsserted(t *testing.T) {
 	}
 	if len(rt.Extracted) != 1 || rt.Extracted[0].Value != "Lisbon" || rt.Extracted[0].Outcome != "WRITTEN" {
 		t.Errorf("extracted %+v, want the office in Lisbon written", rt.Extracted)
+	}
+}
+
+// TestRelayFrom: with --relay-authority manager, an employee's relayed
+// claim carries the employee's own authority; an unknown authority is
+// refused at start.
+func TestRelayFrom(t *testing.T) {
+	env := apitest.New(t, func(o *server.Options) { o.RelayFrom = "manager" })
+	loader := apitest.Identity("org-a", "loader")
+	loader.Authority = "policy"
+	fact := write(t, env, apitest.Token(t, loader), map[string]any{"key": "freeze.start", "value": "Monday", "source": map[string]any{"authority": "executive"}})
+	rep := apitest.Identity("org-a", "sam")
+	rep.Authority = "employee"
+	tok := apitest.Token(t, rep)
+	res := say(t, env, tok, map[string]any{"text": "The COO says the freeze starts on Friday."})
+	if len(res.Superseded) != 0 || currentOf(t, env, tok, "freeze.start").ID != fact {
+		t.Errorf("an employee relayed the COO's authority with --relay-authority manager: %+v", res.Extracted)
+	}
+	o := server.DefaultOptions("")
+	o.Store.InMemory = true
+	o.Verifier.Secret = []byte("0123456789abcdef0123456789abcdef")
+	o.RelayFrom = "nobody"
+	if srv, err := server.New(o); err == nil {
+		srv.Close()
+		t.Error("server.New accepted an unknown relay authority")
 	}
 }

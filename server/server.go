@@ -54,6 +54,10 @@ type Options struct {
 	// AuthorityRoles map free-text roles onto the order, before the
 	// default role table (authority.DefaultRoles).
 	AuthorityRoles []authority.RoleRule
+	// RelayFrom is the lowest authority whose relayed claims in a turn
+	// ("the COO says …") carry the cited role's authority; "" means
+	// revision.DefaultRelayFrom.
+	RelayFrom string
 	// Permissions set the policy write minimum and the treatment of a
 	// lower-authority supersession.
 	Permissions permissions.Options
@@ -232,9 +236,13 @@ func New(o Options) (*Server, error) {
 	cs.Assertions = as
 	cache := tokens.NewCache(counter, contextCacheLines)
 	sessions := session.NewService(st, o.Clock, pl).WithIDs(o.IDs)
+	if o.RelayFrom != "" && !order.Known(o.RelayFrom) {
+		return nil, fmt.Errorf("relay authority %q is not an authority of the order", o.RelayFrom)
+	}
 	rev := revision.New(revision.Options{
 		Store: st, Clock: o.Clock, Facts: fs, Pipeline: pl, Index: index, Sessions: sessions,
 		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(), IDs: o.IDs,
+		RelayFrom: o.RelayFrom,
 	})
 	s := &Server{store: st, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 	res := &resolvers.Resolver{

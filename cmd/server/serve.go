@@ -33,6 +33,7 @@ type serveConfig struct {
 	requestTimeout, drain     time.Duration
 	authorityOrder            string
 	authorityRoles            string
+	relayAuthority            string
 	policyMinAuthority        string
 	authorityViolation        string
 	workingTurns              int
@@ -78,6 +79,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.DurationVar(&c.requestTimeout, "request-timeout", 30*time.Second, "deadline of every request")
 	fs.DurationVar(&c.drain, "shutdown-timeout", 15*time.Second, "how long shutdown waits for requests to finish")
 	fs.StringVar(&c.authorityOrder, "authority-order", strings.Join(authority.DefaultOrder, ","), "authorities, lowest first, comma-separated")
+	fs.StringVar(&c.relayAuthority, "relay-authority", "", "lowest authority (default subordinate) whose relayed claims in a turn (\"the COO says …\") carry the cited role's authority, never policy's")
 	fs.StringVar(&c.authorityRoles, "authority-roles", "", `free-text roles mapped onto the order, "pattern=authority,..." (a * word matches one or more words; e.g. "Staff Engineer=manager,Head of *=executive"); consulted before the built-in table`)
 	fs.StringVar(&c.policyMinAuthority, "policy-min-authority", "manager", "lowest authority that may write a policy fact (source POLICY, or a constraint with authority policy)")
 	fs.StringVar(&c.authorityViolation, "authority-violation", "conflict", "a write superseding a fact of higher authority: conflict (store it beside the fact and open a conflict) or reject (FORBIDDEN)")
@@ -105,6 +107,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	if opts.AuthorityRoles, err = authority.ParseRoles(c.authorityRoles); err != nil {
 		return fmt.Errorf("--authority-roles: %w", err)
 	}
+	opts.RelayFrom = c.relayAuthority
 	opts.Permissions = permissions.Options{PolicyMinAuthority: c.policyMinAuthority, Violation: permissions.Violation(c.authorityViolation)}
 	opts.MaxLease = c.maxLease
 	opts.VolatilePredicates = splitList(c.volatilePredicates)
