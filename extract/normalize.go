@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -144,9 +145,17 @@ type subject struct {
 
 // normNP normalises a noun phrase said by speaker. It reports false for a
 // pronoun or an empty phrase.
+// reRelative is a reduced relative clause closing a noun phrase: "… I'm
+// buying", "… we booked", "… you recommended".
+var reRelative = regexp.MustCompile(`(?i)\s+(?:i|we|you)(?:['’]m|['’]re|['’]ve| am| are| have)?\s+(?:just\s+|finally\s+|already\s+)?[\p{L}]+(?:ing|ed)$`)
+
 func normNP(np, self string) (subject, bool) {
 	if strings.ContainsRune(np, '`') {
 		return subject{}, false // code, not a thing the user has
+	}
+	if m := reRelative.FindStringIndex(np); m != nil && m[0] > 0 {
+		// "the road bike I'm buying": the bike; the speaker is buying it.
+		np = np[:m[0]]
 	}
 	proper := properName(np)
 	low := fold(strings.TrimSpace(np))

@@ -178,6 +178,20 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "self-home", Kind: KindLocation,
+		Matches:  "home is A / send everything to A (from now on): user.address",
+		Examples: []string{"Finally done with the move; home is 161 Gillespie Crescent, Nottingham.", "Send everything to 5 Tannery Yard, Exeter from now on."},
+		triggers: []string{"home", "send"},
+		re:       compile(`^(?:(?:my\s+)?home(?:\s+address)?\s+{BE}\s+(?:now\s+)?|(?:please\s+)?send\s+(?:everything|all (?:my\s+)?(?:mail|post|deliveries|parcels)|my\s+(?:mail|post|deliveries|parcels))\s+to\s+)(?P<val>.+)$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, ok := takePlace(m.get("val"))
+			if !ok || !reAddress.MatchString(v) {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "address", v, KindLocation), true
+		},
+	},
+	{
 		Name: "owner-passive", Kind: KindOwnership,
 		Matches:  "Y is owned by / assigned to / handed over to X: y.owner = X",
 		Examples: []string{"The vendor contract is now owned by Priya.", "The Q3 report was reassigned to Omar"},
@@ -234,6 +248,26 @@ var Rules = []Rule{
 		re:       compile(`{NP}\s+{AUX}(?:replaced|replaces|replacing|succeeded|succeeds|succeeding)\s+\S+(?:\s+\S+)?\s+as\s+(?:the\s+)?(?:new\s+)?(?:owner|lead|dri|manager|head|point person)\s+(?:of|for|on)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			return ownerOfNP(c, strings.TrimRight(m.get("val"), " .!"), m.get("np"))
+		},
+	},
+	{
+		Name: "choice-replaces", Kind: KindChoice,
+		Matches:  "X replaces Z as (the) Y: y.choice = X",
+		Examples: []string{"Lit replaces Angular as the frontend framework for the dashboard.", "Postgres replaced MySQL as our main database"},
+		triggers: []string{"replac"},
+		also:     []string{" as "},
+		re:       compile(`^(?P<who>(?:[^\s,;:!?()]+ ){0,3}?[^\s,;:!?()]+)\s+(?:replaces|replaced|is replacing|has replaced)\s+(?:[^\s,;:!?()]+ ){0,3}?[^\s,;:!?()]+\s+as\s+(?P<np>.+)$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(strings.TrimRight(m.get("np"), " .!"), c.selfKey)
+			v, ok2 := takeChoice(m.get("who"))
+			if !ok || !ok2 || s.entity == "" {
+				return Statement{}, false
+			}
+			attr := s.attr
+			if attr == "" {
+				attr = "choice"
+			}
+			return c.statement(s.entity, attr, v, KindChoice), true
 		},
 	},
 	{
@@ -690,6 +724,13 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	head := attr
 	if head == "" {
 		head = s.head
+	}
+	v := strings.TrimSpace(stripFiller(val))
+	if m := reEmail.FindStringIndex(v); m != nil && m[0] == 0 {
+		return c.statement(s.entity, "email", strings.TrimRight(v[:m[1]], "."), KindContact), true
+	}
+	if m := rePhone.FindStringIndex(v); m != nil && m[0] == 0 && m[1]-m[0] >= 7 && !strings.ContainsAny(v[m[1]:min(m[1]+1, len(v))], "%") && (strings.HasPrefix(v, "+") || strings.Count(v[:m[1]], " ") >= 2) {
+		return c.statement(s.entity, "phone", strings.TrimSpace(v[:m[1]]), KindContact), true
 	}
 	switch {
 	case head == "owner":
