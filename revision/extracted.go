@@ -216,6 +216,36 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	}
 	res.Superseded = append(res.Superseded, Retired{Fact: retired, By: &f, Reason: x.Reason})
 	delete(k.facts, old.ID)
+	// The same value under the client's other names for it ("homeAddress"
+	// beside user.address) changes too: none of them may keep the old one.
+	for _, other := range targets {
+		if other.ID == old.ID {
+			continue
+		}
+		in2 := in
+		in2.Key, in2.Supersedes = other.Key, other.ID
+		in2.MemoryType, in2.Scope, in2.ScopeID = other.MemoryType, other.Scope, other.ScopeID
+		if in2.ValidFrom != nil && in2.ValidFrom.Before(other.ValidFrom) {
+			in2.ValidFrom = &other.ValidFrom
+		}
+		g, err := s.write.WriteTx(tx, writer, in2)
+		if errors.As(err, &fe) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		was := other
+		if sp, err := facts.SpaceOf(tx.Partition(), other.MemoryType); err == nil {
+			if got, found, err := facts.LoadTx(tx, sp, other.ID); err != nil {
+				return err
+			} else if found {
+				was = got
+			}
+		}
+		res.Superseded = append(res.Superseded, Retired{Fact: was, By: &g, Reason: x.Reason})
+		delete(k.facts, other.ID)
+	}
 	return nil
 }
 
