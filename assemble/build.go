@@ -644,27 +644,37 @@ func rankTurns(ts []Turn) (ranked []Turn, chrono []int) {
 	for i := range ranked {
 		ranked[i].Score = finite(ranked[i].Score)
 	}
-	slices.SortStableFunc(ranked, func(x, y Turn) int {
-		return cmp.Or(
-			cmp.Compare(y.Score, x.Score),
-			y.At.Compare(x.At),
-			strings.Compare(x.ID, y.ID),
-			strings.Compare(x.Text, y.Text),
-		)
+	return rankChrono(ranked, func(t Turn) rankKey { return rankKey{t.Score, t.At, t.ID, t.Text} }, strings.Compare)
+}
+
+// rankKey is what packing ranks a record by.
+type rankKey struct {
+	score    float64
+	at       time.Time
+	id, text string
+}
+
+// rankChrono sorts items best first (score, then recency, then ID and
+// text) and returns, for each, its position in chronological order (time,
+// then ID as compareID orders IDs).
+func rankChrono[T any](items []T, key func(T) rankKey, compareID func(a, b string) int) ([]T, []int) {
+	slices.SortStableFunc(items, func(a, b T) int {
+		x, y := key(a), key(b)
+		return cmp.Or(cmp.Compare(y.score, x.score), y.at.Compare(x.at), strings.Compare(x.id, y.id), strings.Compare(x.text, y.text))
 	})
-	idx := make([]int, len(ranked))
+	idx := make([]int, len(items))
 	for i := range idx {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(i, j int) int {
-		x, y := ranked[i], ranked[j]
-		return cmp.Or(x.At.Compare(y.At), strings.Compare(x.ID, y.ID), cmp.Compare(i, j))
+		x, y := key(items[i]), key(items[j])
+		return cmp.Or(x.at.Compare(y.at), compareID(x.id, y.id), cmp.Compare(i, j))
 	})
-	chrono = make([]int, len(ranked))
+	chrono := make([]int, len(items))
 	for pos, i := range idx {
 		chrono[i] = pos
 	}
-	return ranked, chrono
+	return items, chrono
 }
 
 func turnLine(t Turn) string {
@@ -679,29 +689,10 @@ func rankEvidence(es []Evidence) (ranked []Evidence, chrono []int) {
 	for i := range ranked {
 		ranked[i].Score = finite(ranked[i].Score)
 	}
-	slices.SortStableFunc(ranked, func(x, y Evidence) int {
-		return cmp.Or(
-			cmp.Compare(y.Score, x.Score),
-			y.At.Compare(x.At),
-			strings.Compare(x.ID, y.ID),
-			strings.Compare(x.Text, y.Text),
-		)
-	})
-	idx := make([]int, len(ranked))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(i, j int) int {
-		x, y := ranked[i], ranked[j]
-		// Sentence numbers grow in length: a shorter ID of the same turn
-		// comes first.
-		return cmp.Or(x.At.Compare(y.At), cmp.Compare(len(x.ID), len(y.ID)), strings.Compare(x.ID, y.ID), cmp.Compare(i, j))
-	})
-	chrono = make([]int, len(ranked))
-	for pos, i := range idx {
-		chrono[i] = pos
-	}
-	return ranked, chrono
+	// Sentence numbers grow in length: a shorter ID of the same turn comes
+	// first.
+	byID := func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) }
+	return rankChrono(ranked, func(e Evidence) rankKey { return rankKey{e.Score, e.At, e.ID, e.Text} }, byID)
 }
 
 // evidenceLine renders a sentence with its provenance: the day it was said

@@ -206,13 +206,9 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	}
 	x.Outcome, x.Previous = OutcomeSuperseded, old
 	x.Reason = fmt.Sprintf("%s: %q replaces %q", strings.ToLower(string(in.Kind)), st.Value, old.ValueText())
-	retired := *old
-	if sp, err := facts.SpaceOf(tx.Partition(), old.MemoryType); err == nil {
-		if got, found, err := facts.LoadTx(tx, sp, old.ID); err != nil {
-			return err
-		} else if found {
-			retired = got
-		}
+	retired, err := asStored(tx, *old)
+	if err != nil {
+		return err
 	}
 	res.Superseded = append(res.Superseded, Retired{Fact: retired, By: &f, Reason: x.Reason})
 	delete(k.facts, old.ID)
@@ -235,18 +231,27 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 		if err != nil {
 			return err
 		}
-		was := other
-		if sp, err := facts.SpaceOf(tx.Partition(), other.MemoryType); err == nil {
-			if got, found, err := facts.LoadTx(tx, sp, other.ID); err != nil {
-				return err
-			} else if found {
-				was = got
-			}
+		was, err := asStored(tx, other)
+		if err != nil {
+			return err
 		}
 		res.Superseded = append(res.Superseded, Retired{Fact: was, By: &g, Reason: x.Reason})
 		delete(k.facts, other.ID)
 	}
 	return nil
+}
+
+// asStored is f as tx now stores it (after its supersession).
+func asStored(tx *store.Txn, f facts.Fact) (facts.Fact, error) {
+	sp, err := facts.SpaceOf(tx.Partition(), f.MemoryType)
+	if err != nil {
+		return f, nil
+	}
+	got, found, err := facts.LoadTx(tx, sp, f.ID)
+	if err != nil || !found {
+		return f, err
+	}
+	return got, nil
 }
 
 // targets returns the valid, real facts the caller may read that hold the

@@ -755,8 +755,10 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				return nil, false, err
 			}
 			delete(k.facts, old.ID)
-			retired := old
-			retired.SupersededBy, retired.ValidTo = succ.ID, ptr(succ.ValidFrom)
+			retired, err := asStored(tx, old)
+			if err != nil {
+				return nil, false, err
+			}
 			res.Superseded = append(res.Superseded, Retired{Fact: retired, By: &succ, Reason: fmt.Sprintf("%s (%s): %q replaces %q", strings.ToLower(string(d.Kind)), d.Cue, d.Replacement, old.ValueText())})
 			done = append(done, Ref{ID: r.ID, Kind: RefFact})
 		case detect.RecordTurn:
