@@ -195,7 +195,7 @@ func splitSentences(s string) []string {
 		}
 		if c == '.' {
 			w := lastWord(s[start:i])
-			if abbreviations[strings.ToLower(w)] || (len(w) == 1 && w != "I") {
+			if abbreviations[strings.ToLower(w)] || (len(w) == 1 && w != "I" && (w[0] < '0' || w[0] > '9')) {
 				i = j - 1
 				continue
 			}

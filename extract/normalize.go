@@ -201,7 +201,17 @@ done:
 			if len(rest) == 0 {
 				return subject{}, false
 			}
+			for j := 1; j < len(rest); j++ {
+				// "the number of laptops we need to order": the laptops.
+				if personal[rest[j]] || rest[j] == "which" || rest[j] == "who" || rest[j] == "that" {
+					rest = rest[:j]
+					break
+				}
+			}
 			head := ws[:i]
+			if len(head) == 1 && head[0] == "number" {
+				head = []string{"count"} // "the number of testers" counts them; a phone number is "X's number"
+			}
 			ws = append(append([]string{}, rest...), head...)
 			break
 		}

@@ -689,7 +689,7 @@ func (c *clause) statement(entity, attr, value, kind string) Statement {
 var placeAttrs = map[string]bool{"address": true, "location": true, "venue": true, "destination": true, "city": true, "hotel": true}
 var dateAttrs = map[string]bool{"date": true, "deadline": true, "time": true, "start": true, "end": true}
 var moneyAttrs = map[string]bool{"price": true, "budget": true, "rent": true, "salary": true, "rate": true}
-var countAttrs = map[string]bool{"capacity": true, "headcount": true, "count": true, "total": true, "limit": true, "quota": true, "cap": true, "threshold": true, "timeout": true, "target": true, "goal": true, "dose": true}
+var countAttrs = map[string]bool{"number": true, "capacity": true, "headcount": true, "count": true, "total": true, "limit": true, "quota": true, "cap": true, "threshold": true, "timeout": true, "target": true, "goal": true, "dose": true}
 
 func isPlaceAttr(a string) bool { return placeAttrs[a] }
 func isDateAttr(a string) bool  { return dateAttrs[a] }
@@ -768,8 +768,11 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	case countAttrs[head]:
 		if v, ok := takeNum(val); ok {
 			kind, def := KindAmount, "amount"
-			if head == "headcount" || head == "count" || head == "total" {
+			if head == "headcount" || head == "count" || head == "total" || head == "number" {
 				kind, def = KindCount, "count"
+			}
+			if attr == "number" {
+				attr = "count" // "the number of laptops": a count of laptops
 			}
 			return c.statement(s.entity, orDefault(attr, def), v, kind), true
 		}
