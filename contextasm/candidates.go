@@ -64,7 +64,11 @@ type ItemCandidate struct {
 
 // TurnCandidate is a conversation turn and what the view knows of it.
 type TurnCandidate struct {
-	Turn  assemble.Turn // Text as recorded; Score is set by Relate
+	Turn assemble.Turn // Text as replayed; Score is set by Relate
+	// Said is the turn's text as recorded, which Relate judges (a turn
+	// telling the history of a value is left out even when the sentence
+	// with the final value is not replayed); "" means Turn.Text.
+	Said  string
 	Scope assemble.Scope
 	// Expired: the turn's lifetime ended before the request's time.
 	Expired bool

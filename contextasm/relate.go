@@ -347,7 +347,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 	turns = slices.CompactFunc(turns, func(a, b TurnCandidate) bool { return a.Turn.ID == b.Turn.ID })
 	texts := make([]string, len(turns))
 	for i, t := range turns {
-		texts[i] = t.Turn.Text
+		texts[i] = cmp.Or(t.Said, t.Turn.Text)
 	}
 	aside := Asides(texts)
 	var out []assemble.Exclusion
@@ -365,7 +365,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 			exclude(t.ID, assemble.ReasonOutOfScope)
 		case tc.Expired:
 			exclude(t.ID, assemble.ReasonExpired)
-		case tc.Superseded || states(t.Text, retired, current) || contradicts(t.Text, t.At, topics):
+		case tc.Superseded || states(t.Text, retired, current) || narrates(texts[i], current) || contradicts(t.Text, t.At, topics):
 			exclude(t.ID, assemble.ReasonSuperseded)
 		default:
 			// Questions are not state: only what a turn states is replayed.

@@ -59,6 +59,7 @@ func (ws WorkingSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	for _, t := range turns {
 		c.Turns = append(c.Turns, TurnCandidate{
 			Turn:    assemble.Turn{ID: t.ID, Speaker: string(t.Speaker), Text: t.Replay(), At: t.At},
+			Said:    t.Text,
 			Scope:   assemble.Scope(t.Scope),
 			Expired: t.Expired(q.Now), Superseded: t.SupersededIn(q.View),
 		})
@@ -105,10 +106,8 @@ func Asides(turns []string) []bool {
 // does not bring it back), unless a current fact holds that value again:
 // retired holds only values no current fact holds again (stillRetired).
 func states(text string, retired []Retired, current []string) bool {
-	for _, c := range current {
-		if detect.Narrates(text, c) {
-			return true // the fact holds the final value; the turn its history
-		}
+	if narrates(text, current) {
+		return true
 	}
 	for _, r := range retired {
 		v := strings.TrimSpace(r.Value)
@@ -116,6 +115,17 @@ func states(text string, retired []Retired, current []string) bool {
 			return true
 		}
 		if distinctiveOld(text, v, r.New) {
+			return true
+		}
+	}
+	return false
+}
+
+// narrates reports whether text tells the history of a current value:
+// the fact holds the final value; the turn its history.
+func narrates(text string, current []string) bool {
+	for _, c := range current {
+		if detect.Narrates(text, c) {
 			return true
 		}
 	}
