@@ -389,3 +389,19 @@ func TestRelayFrom(t *testing.T) {
 		t.Error("server.New accepted an unknown relay authority")
 	}
 }
+
+// TestSwapByName: a sentence that drops a stored value by name and takes
+// up another replaces the fact holding it, whatever its key is called.
+func TestSwapByName(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	id := write(t, env, tok, map[string]any{"key": "gym", "value": "PureGym"})
+	res := say(t, env, tok, map[string]any{"text": "I cancelled PureGym and joined The Climbing Hangar."})
+	if len(res.Superseded) != 1 || res.Superseded[0].Fact.ID != id || res.Superseded[0].By == nil || res.Superseded[0].By.Value != "The Climbing Hangar" {
+		t.Fatalf("superseded %+v, want PureGym replaced by The Climbing Hangar", res.Superseded)
+	}
+	other := write(t, env, tok, map[string]any{"key": "car", "value": "Golf"})
+	if res := say(t, env, tok, map[string]any{"text": "We dropped the Golf off at the garage."}); len(res.Superseded) != 0 || currentOf(t, env, tok, "car").ID != other {
+		t.Errorf("dropping the car off replaced it: %+v", res.Superseded)
+	}
+}

@@ -1,6 +1,7 @@
 package revision
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -93,6 +94,48 @@ func (s *Service) applyExtraction(tx *store.Txn, caller authority.Identity, t se
 			return err
 		}
 		res.Extracted = append(res.Extracted, x)
+	}
+	return nil
+}
+
+// applySwaps reads the real sentences that drop a valid fact's value by
+// name and take up another ("I cancelled PureGym and joined The Climbing
+// Hangar", extract.Swap): the fact's successor holds the new value. Facts
+// extraction already settled are left alone.
+func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, ar extract.Result, k known, found map[string]detect.Detection, res *Result) error {
+	if spk.assistant {
+		return nil
+	}
+	ids := make([]string, 0, len(k.facts))
+	for id := range k.facts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	written := map[string]bool{}
+	for _, sent := range ar.Sentences {
+		if sent.Reason != "" {
+			continue
+		}
+		for _, id := range ids {
+			f, ok := k.facts[id]
+			if !ok {
+				continue
+			}
+			v, ok := extract.Swap(sent.Text, f.ValueText())
+			if !ok {
+				continue
+			}
+			ent, attr := extract.NormalizeKey(f.Key)
+			st := extract.Statement{
+				Entity: cmp.Or(ent, attr), Attribute: attr, Key: f.Key, Value: v, Kind: extract.KindChoice,
+				Rule: "swap", Sentence: sent.Text, Index: sent.Index,
+			}
+			x := Extraction{Statement: st}
+			if err := s.extractOne(tx, caller, t, spk, st, k, written, found, &x, res); err != nil {
+				return err
+			}
+			res.Extracted = append(res.Extracted, x)
+		}
 	}
 	return nil
 }

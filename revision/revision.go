@@ -323,6 +323,9 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	if err := s.applyExtraction(tx, caller, t, spk, withoutSentences(ar, stated), k, found, &res); err != nil {
 		return Result{}, err
 	}
+	if err := s.applySwaps(tx, caller, t, spk, ar, k, found, &res); err != nil {
+		return Result{}, err
+	}
 	var ids []string
 	replaced := map[string]*Extraction{} // fact id -> the extraction that superseded it
 	for i := range res.Extracted {
