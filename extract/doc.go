@@ -73,6 +73,12 @@
 // is about, so a caller can find the fact to supersede whatever its key is
 // called.
 //
+// Retractions lists the sentences that take something back ("that was
+// wrong", "ignore what I said about the rollout"); Swap reads a sentence
+// that drops a stored value by name and takes up another ("I cancelled
+// PureGym and joined The Climbing Hangar"); State reads a sentence of
+// short-lived state ("the build is red right now") with its lease.
+//
 // Scope applies the draft and hypothetical filters to a free text such as
 // a fact's value ("Draft: …", "Hypothetically, …").
 //
