@@ -61,7 +61,9 @@ func mentionsAt(rest, old string) bool {
 	return len(w) >= 4 && (rest == w || strings.HasPrefix(rest, w+" ") || strings.HasPrefix(rest, w+",") || strings.HasPrefix(rest, w+"."))
 }
 
-func isUpperRune(r rune) bool { return strings.ToUpper(string(r)) == string(r) && strings.ToLower(string(r)) != string(r) }
+func isUpperRune(r rune) bool {
+	return strings.ToUpper(string(r)) == string(r) && strings.ToLower(string(r)) != string(r)
+}
 
 var (
 	reDrop = regexp.MustCompile(`\b(?:dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|got rid of|moved away from|switched away from|stopped using|gave up)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
