@@ -418,6 +418,20 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: RuleActionSet, Kind: "",
+		Matches:  "I've updated / rebooked / moved / changed Y to (for) V (an action done): typed by V",
+		Examples: []string{"Done — I've rebooked the dentist appointment for January 30.", "I've updated the delivery address to 5 Tannery Yard, Exeter, as you asked."},
+		triggers: []string{"updated", "rebooked", "booked", "moved", "changed", "rescheduled", "set", "switched"},
+		re:       compile(`^{FP}\s+{AUX}(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched)\s+{OBJ}\s+(?:to|for)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("obj"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			return c.typed(s, reAsAsked.ReplaceAllString(m.get("val"), ""), true)
+		},
+	},
+	{
 		Name: "upgrade-to-active", Kind: KindChoice,
 		Matches:  "the speaker upgraded / migrated / renamed Y to V: y.version (upgrades) or y.choice",
 		Examples: []string{"We upgraded the cluster to Kubernetes 1.31.", "We migrated the auth service to Go"},
@@ -614,19 +628,23 @@ var Rules = []Rule{
 	{
 		Name: "contact-of", Kind: KindContact,
 		Matches:  "reach Y at / Y's contact (number, email) is / Y is on / the best way to reach Y is E: y.email or y.phone",
-		Examples: []string{"You can reach our account manager at the cloud vendor at +44 7700 900963.", "The venue coordinator's contact is +44 7700 900302.", "The contractor is on dana.bright@quillworks.com now.", "The best way to get hold of the venue coordinator is +44 7700 900762."},
+		Examples: []string{"You can reach our account manager at the cloud vendor at +44 7700 900963.", "The venue coordinator's contact is +44 7700 900302.", "The contractor is on dana.bright@quillworks.com now.", "The best way to get hold of the venue coordinator is +44 7700 900762.", "The contractor has a new number: +44 7700 900456.", "Please use sam.r@fastmail.com for me from now on."},
 		triggers: []string{"@", "+", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"},
-		also:     []string{"reach", "contact", "number", "phone", "email", "e-mail", "details", " on ", "hold of"},
-		re:       regexp.MustCompile(`(?i)^(?:(?:you can |we can |i can )?(?:reach|contact|get hold of|call|text|ping)\s+(?P<np>.+?)\s+(?:at|on|via)\s+|the best way to (?:reach|contact|get hold of)\s+(?P<np2>.+?)\s+is\s+(?:via\s+|by\s+|on\s+)?|(?P<np3>.+?)(?:['’]s)?\s+(?:new\s+)?(?:contact(?: details)?|number|phone number|phone|mobile|email address|email|e-mail|details)\s+(?:is|are)\s+(?:now\s+)?|(?P<np4>.+?)\s+(?:is|are)\s+(?:now\s+)?(?:on|at)\s+)(?P<val>` + emailPat + `|` + phonePat + `)`),
+		also:     []string{"reach", "contact", "number", "phone", "email", "e-mail", "details", " on ", "hold of", "use "},
+		re:       regexp.MustCompile(`(?i)^(?:(?:you can |we can |i can )?(?:reach|contact|get hold of|call|text|ping)\s+(?P<np>.+?)\s+(?:at|on|via)\s+|the best way to (?:reach|contact|get hold of)\s+(?P<np2>.+?)\s+is\s+(?:via\s+|by\s+|on\s+)?|(?P<np3>.+?)(?:['’]s)?\s+(?:new\s+)?(?:contact(?: details)?|number|phone number|phone|mobile|email address|email|e-mail|details)\s+(?:is|are)\s+(?:now\s+)?|(?P<np4>.+?)\s+(?:is|are)\s+(?:now\s+)?(?:on|at)\s+|(?P<np5>.+?)\s+(?:has|have|got)\s+a\s+new\s+(?:number|phone number|phone|mobile|email address|email|e-mail|contact)\s*:?\s*|(?:please\s+)?use\s+(?P<me>))(?P<val>` + emailPat + `|` + phonePat + `)`),
 		build: func(c *clause, m match) (Statement, bool) {
-			np := m.get("np") + m.get("np2") + m.get("np3") + m.get("np4")
-			// "my accountant" is the accountant, not the speaker.
-			if w := fold(firstWord(np)); w == "my" || w == "our" {
-				np = strings.TrimSpace(np[len(w):])
-			}
-			s, ok := normNP(np, c.selfKey)
-			if !ok || s.entity == "" {
-				return Statement{}, false
+			np := m.get("np") + m.get("np2") + m.get("np3") + m.get("np4") + m.get("np5")
+			entity := c.selfKey // "Please use sam@x.io for me from now on"
+			if np != "" {
+				// "my accountant" is the accountant, not the speaker.
+				if w := fold(firstWord(np)); w == "my" || w == "our" {
+					np = strings.TrimSpace(np[len(w):])
+				}
+				s, ok := normNP(np, c.selfKey)
+				if !ok || s.entity == "" {
+					return Statement{}, false
+				}
+				entity = s.entity
 			}
 			v := strings.TrimSpace(m.get("val"))
 			attr := "phone"
@@ -635,7 +653,7 @@ var Rules = []Rule{
 			} else if len(v) < 7 {
 				return Statement{}, false
 			}
-			return c.statement(s.entity, attr, v, KindContact), true
+			return c.statement(entity, attr, v, KindContact), true
 		},
 	},
 	{
@@ -1007,6 +1025,14 @@ func buildChoice(c *clause, m match) (Statement, bool) {
 	}
 	return c.statement(topic, attr, v, KindChoice), true
 }
+
+// RuleActionSet is the rule of a completed action the speaker reports
+// ("I've rebooked your appointment for January 30"): said by the
+// assistant, it states a change the assistant made.
+const RuleActionSet = "action-set"
+
+// reAsAsked closes a value with who asked for it.
+var reAsAsked = regexp.MustCompile(`(?i),?\s+(?:as (?:you )?(?:asked|requested|discussed|agreed)|like you asked|per your request)\b.*$`)
 
 // reChoiceTail closes a choice's topic with a word of time or change.
 var reChoiceTail = regexp.MustCompile(`(?i)\s+(?:instead|now|after all|from now on|going forward|this time|from today|for now)$`)

@@ -168,7 +168,9 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	var old *facts.Fact
 	for _, f := range targets {
 		switch {
-		case spk.assistant && f.Source.Speaker != "assistant":
+		case spk.assistant && f.Source.Speaker != "assistant" && st.Rule != extract.RuleActionSet:
+			// The assistant's own completed action ("I've rebooked your
+			// appointment for …") is the exception: it did the change.
 			x.Outcome, x.Previous, x.Reason = OutcomeBlocked, ptr(f), "an assistant's statement does not replace what the user stated"
 			return nil
 		case s.rules != nil && !s.rules.Supersedes(auth, f.Source.Authority):
@@ -192,7 +194,7 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 			return nil
 		}
 	}
-	if old == nil && spk.assistant && st.Entity != "user" {
+	if old == nil && spk.assistant && st.Entity != "user" && st.Rule != extract.RuleActionSet {
 		// An assistant's statement becomes state only when it is about
 		// the user (a restatement); the rest stays evidence.
 		x.Outcome, x.Reason = OutcomeSkipped, "an assistant's statement about something other than the user is not stored as a fact"
