@@ -123,7 +123,7 @@ var (
 // that names only s's entity by an attribute word ("budget") is the fact
 // of a statement about that entity's value ("the budget is $40k",
 // budget.amount). A key that names only the entity ("vetAppointment")
-// holds its main value: use MatchesValue to check the value's kind.
+// holds its main value: About accepts it, and Fits checks the value's kind.
 func (s Statement) Matches(key string) bool {
 	ent, attr := NormalizeKey(key)
 	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute]) {
@@ -147,15 +147,19 @@ func (s Statement) Matches(key string) bool {
 	return false
 }
 
-// MatchesValue is Matches, and also accepts a key that names only s's
-// entity ("vetAppointment" for vet_appointment.date) when its stored
-// value is of s's kind (a date for a date, an amount for an amount).
-func (s Statement) MatchesValue(key, stored string, at time.Time) bool {
+// About reports whether a fact keyed key may hold what s states:
+// Matches, or a key that names only s's entity ("vetAppointment" for
+// vet_appointment.date), or a count's unit ("beta_testers" for "350
+// testers"). Fits then tells whether the stored value is of s's kind.
+func (s Statement) About(key string) bool {
 	if s.Matches(key) {
 		return true
 	}
 	ent, attr := NormalizeKey(key)
-	if attr == "" && ent != "" && (s.Kind == KindCount || s.Kind == KindAmount) {
+	if attr != "" || ent == "" {
+		return false
+	}
+	if s.Kind == KindCount || s.Kind == KindAmount {
 		// "guests" holds a count of guests: "we're up to 95 guests".
 		ws := strings.Fields(fold(s.Value))
 		es := strings.Split(ent, "_")
@@ -163,22 +167,7 @@ func (s Statement) MatchesValue(key, stored string, at time.Time) bool {
 			return true
 		}
 	}
-	if attr != "" || !sameEntity(ent, s.Entity) || s.Entity == "" {
-		return false
-	}
-	switch s.Kind {
-	case KindDate:
-		_, ok := takeDate(stored, at)
-		return ok
-	case KindAmount:
-		_, ok := takeMoney(stored)
-		return ok
-	case KindContact:
-		return reEmail.MatchString(stored) || rePhone.MatchString(stored)
-	case KindOwnership, KindChoice, KindLocation, KindCount:
-		return true
-	}
-	return false
+	return s.Entity != "" && sameEntity(ent, s.Entity)
 }
 
 // sameEntity reports whether two normalised entities name one thing: equal,

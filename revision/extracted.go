@@ -305,7 +305,7 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 	var out []facts.Fact
 	seen := map[string]bool{}
 	for _, f := range k.facts {
-		if !seen[f.ID] && st.MatchesValue(f.Key, f.ValueText(), at) {
+		if !seen[f.ID] && st.About(f.Key) {
 			seen[f.ID] = true
 			out = append(out, f)
 		}
@@ -320,6 +320,8 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 			out = append(out, f)
 		}
 	}
+	// Only a value of the statement's kind can be its previous value.
+	out = slices.DeleteFunc(out, func(f facts.Fact) bool { return !st.Fits(f.ValueText(), at) })
 	// Facts named exactly as the statement names its subject win over
 	// those whose names are only part of it.
 	var named []facts.Fact
@@ -331,7 +333,6 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 	if len(named) > 0 {
 		out = named
 	}
-	out = slices.DeleteFunc(out, func(f facts.Fact) bool { return !st.Fits(f.ValueText(), at) })
 	slices.SortFunc(out, func(a, b facts.Fact) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
 }
@@ -482,8 +483,8 @@ func ptr[T any](v T) *T { return &v }
 // from it, and the turn itself, which is no longer replayed. A fact whose
 // authority ranks above the speaker's, or a user's fact retracted by the
 // assistant, stays.
-func (s *Service) retract(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, ar extract.Result, k known, now time.Time, res *Result) error {
-	for _, r := range extract.Retractions(ar) {
+func (s *Service) retract(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, rs []extract.Retraction, k known, now time.Time, res *Result) error {
+	for _, r := range rs {
 		var picked []facts.Fact
 		if r.Topic != "" {
 			if f, ok := pickTopic(k, r); ok {

@@ -28,24 +28,14 @@ var refused = map[string]bool{
 // negated, questioned, hypothetical, declined, past or other-subject
 // sentence never supersedes, whatever else the turn says. A retraction
 // ("that was wrong") is left out too: it retires, it states no value.
-func realText(ar extract.Result) string {
-	retracts := map[int]bool{}
-	for _, r := range extract.Retractions(ar) {
-		retracts[r.Index] = true // it retires, it states no new value
-	}
+func realText(ar extract.Result, retracts map[int]bool) string {
 	var b strings.Builder
 	for _, s := range ar.Sentences {
 		if refused[s.Reason] || retracts[s.Index] || reOtherPossessor.MatchString(s.Text) {
 			continue
 		}
-		text := s.Text
-		for _, sk := range ar.Skipped {
-			if refused[sk.Reason] && sk.Sentence != s.Text && sk.Sentence != "" {
-				text = strings.Replace(text, sk.Sentence, " ", 1)
-			}
-		}
-		text = strings.TrimSpace(strings.Trim(strings.TrimSpace(text), ",;:—–-"))
-		if text == "" || !hasLetter(text) {
+		text := realSentence(s, ar.Skipped)
+		if text == "" {
 			continue
 		}
 		if b.Len() > 0 {
@@ -54,6 +44,22 @@ func realText(ar extract.Result) string {
 		b.WriteString(text)
 	}
 	return b.String()
+}
+
+// realSentence is what sentence s asserts once the clauses skipped for a
+// refusing reason are cut out of it, or "" when nothing is left.
+func realSentence(s extract.Sentence, skipped []extract.Skip) string {
+	text := s.Text
+	for _, sk := range skipped {
+		if refused[sk.Reason] && sk.Sentence != s.Text && sk.Sentence != "" {
+			text = strings.Replace(text, sk.Sentence, " ", 1)
+		}
+	}
+	text = strings.TrimSpace(strings.Trim(strings.TrimSpace(text), ",;:—–-"))
+	if !hasLetter(text) {
+		return ""
+	}
+	return text
 }
 
 // reOtherPossessor opens a sentence about someone else's thing ("The
@@ -109,7 +115,7 @@ func turnScope(text, real string, ar extract.Result) detect.Scope {
 // those whose statement a fact now holds (written, superseding or already
 // held) or a state assertion carries (stated), retractions, and those that assert nothing real. What is left is
 // what the turn says beyond the state it changed.
-func omitted(ar extract.Result, xs []Extraction, stated map[int]bool) []string {
+func omitted(ar extract.Result, xs []Extraction, stated, retracts map[int]bool) []string {
 	absorbed := map[int]bool{}
 	for i := range stated {
 		absorbed[i] = true // an assertion carries it, with its lease
@@ -120,15 +126,16 @@ func omitted(ar extract.Result, xs []Extraction, stated map[int]bool) []string {
 			absorbed[x.Index] = true
 		}
 	}
-	for _, r := range extract.Retractions(ar) {
-		absorbed[r.Index] = true
+	for i := range retracts {
+		absorbed[i] = true
 	}
+	listed := notListed(ar.Skipped)
 	var out []string
 	for _, s := range ar.Sentences {
 		if s.Reason == extract.ReasonQuestion {
 			continue // the context's own rule drops questions
 		}
-		if absorbed[s.Index] || refused[s.Reason] || realText(extract.Result{Sentences: []extract.Sentence{s}, Skipped: notListed(ar.Skipped)}) == "" {
+		if absorbed[s.Index] || refused[s.Reason] || reOtherPossessor.MatchString(s.Text) || realSentence(s, listed) == "" {
 			out = append(out, s.Text)
 		}
 	}

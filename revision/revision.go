@@ -271,7 +271,12 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		at = in.At.UTC()
 	}
 	ar := extract.Analyze(extract.Turn{Text: in.Text, Speaker: spk.name, At: at})
-	real := realText(ar)
+	rs := extract.Retractions(ar)
+	retracts := map[int]bool{}
+	for _, r := range rs {
+		retracts[r.Index] = true // it retires, it states no new value
+	}
+	real := realText(ar, retracts)
 	scope := turnScope(in.Text, real, ar)
 	if scope != detect.ScopeGlobal && in.Scope == "" {
 		in.Scope = facts.Scope(scope)
@@ -298,7 +303,11 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	if err != nil {
 		return Result{}, err
 	}
-	if err := s.retract(tx, caller, t, spk, ar, k, now, &res); err != nil {
+	k.sentences = make([]string, len(ar.Sentences))
+	for i, sent := range ar.Sentences {
+		k.sentences[i] = sent.Text
+	}
+	if err := s.retract(tx, caller, t, spk, rs, k, now, &res); err != nil {
 		return Result{}, err
 	}
 	var dets []detect.Detection
@@ -342,7 +351,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		// Extraction settled this fact: detection does not rewrite it.
 		delete(k.facts, x.Previous.ID)
 	}
-	if err := session.NoteTx(tx, t, ids, omitted(ar, res.Extracted, stated)); err != nil {
+	if err := session.NoteTx(tx, t, ids, omitted(ar, res.Extracted, stated, retracts)); err != nil {
 		return Result{}, err
 	}
 	if spk.assistant {
@@ -562,6 +571,8 @@ type known struct {
 	// recent are the ids of the last three earlier turns: what "make that
 	// …" can refer to.
 	recent map[string]bool
+	// sentences are the turn's sentences, as extract.Analyze cut them.
+	sentences []string
 }
 
 // known gathers the valid facts the turn's words index (all of them in a
@@ -719,7 +730,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				continue
 			}
 			old, ok := k.facts[r.ID]
-			if !ok || !replaces(d, t.Text, old) && !restates(d, t.Text, old, k.recent) {
+			if !ok || !replaces(d, t.Text, k.sentences, old) && !restates(d, t.Text, k.sentences, old, k.recent) {
 				continue
 			}
 			if s.rules != nil && !s.rules.Supersedes(caller.Authority, old.Source.Authority) {
@@ -810,7 +821,7 @@ const MaxReplacement = 100
 // the replacement says something (not "This"), is a value rather than a
 // paragraph, and is not quoted in the turn (a quoted value is being talked
 // about, typically as the old one).
-func replaces(d detect.Detection, text string, f facts.Fact) bool {
+func replaces(d detect.Detection, text string, sentences []string, f facts.Fact) bool {
 	replacement := d.Replacement
 	if d.Kind == detect.KindImplicit && !detect.Typed(replacement) {
 		// Without a change word, only a typed value (an amount, a date,
@@ -818,7 +829,7 @@ func replaces(d detect.Detection, text string, f facts.Fact) bool {
 		return false
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) &&
-		!detect.Quoted(text, replacement) && namedWith(text, replacement, f)
+		!detect.Quoted(text, replacement) && namedWith(sentences, replacement, f)
 }
 
 // oneValue reports whether s could be one value: not two sentences.
@@ -826,13 +837,14 @@ func oneValue(s string) bool {
 	return !strings.Contains(s, ". ") && !strings.Contains(s, "! ") && !strings.Contains(s, "? ")
 }
 
-// namedWith reports whether one sentence of text both names fact f (a
-// word of its key or one of its values) and says the replacement: "the
-// dentist appointment reminders took long. The API client is done" names
-// the dentist in one sentence and "API" in another, and replaces nothing.
-func namedWith(text, replacement string, f facts.Fact) bool {
-	for _, s := range extract.Analyze(extract.Turn{Text: text}).Sentences {
-		if containsFold(s.Text, replacement) && detect.Names(s.Text, f.Key, f.ValueText()) {
+// namedWith reports whether one of the turn's sentences both names fact
+// f (a word of its key or one of its values) and says the replacement:
+// "the dentist appointment reminders took long. The API client is done"
+// names the dentist in one sentence and "API" in another, and replaces
+// nothing.
+func namedWith(sentences []string, replacement string, f facts.Fact) bool {
+	for _, s := range sentences {
+		if containsFold(s, replacement) && detect.Names(s, f.Key, f.ValueText()) {
 			return true
 		}
 	}
@@ -869,8 +881,8 @@ func whenAttr(a string) bool { return a == "date" || a == "time" || a == "when" 
 // is $50,000" names no key, but the fact the earlier turn made is the one
 // it changes. A change without a change word (IMPLICIT) does not: another
 // "crate 2 holds 12" is about another crate.
-func restates(d detect.Detection, text string, f facts.Fact, recent map[string]bool) bool {
-	named := namedWith(text, d.Replacement, f) || recent[f.Source.Turn]
+func restates(d detect.Detection, text string, sentences []string, f facts.Fact, recent map[string]bool) bool {
+	named := namedWith(sentences, d.Replacement, f) || recent[f.Source.Turn]
 	return named && f.Source.Rule != "" && d.Kind != detect.KindImplicit && d.Previous != "" && sameValue(f.ValueText(), d.Previous) &&
 		detect.Typed(d.Replacement) && oneValue(d.Replacement) &&
 		detect.Substantive(d.Replacement) && len(d.Replacement) <= MaxReplacement && !detect.Quoted(text, d.Replacement)
