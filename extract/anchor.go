@@ -77,7 +77,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				continue
 			}
 			others++
-			if linked(cl, tspans, v, attrs) {
+			if linked(cl, tspans, v, kind, attrs) {
 				found = append(found, v)
 			}
 		}
@@ -401,7 +401,7 @@ func dateSpans(cl string, at time.Time) []span {
 
 // linked reports whether v is no topic word and only linking words, at
 // most six, stand between it and the nearest topic word on one side.
-func linked(cl string, topic []span, v span, attrs []string) bool {
+func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	left, right := -1, len(cl)+1
 	for _, t := range topic {
 		if t.overlaps(v) {
@@ -414,22 +414,34 @@ func linked(cl string, topic []span, v span, attrs []string) bool {
 			right = min(right, t.start)
 		}
 	}
-	return left >= 0 && onlyLinks(cl[left:v.start], attrs) || right <= len(cl) && onlyLinks(cl[v.end:right], attrs)
+	return left >= 0 && onlyLinks(cl[left:v.start], kind, attrs) || right <= len(cl) && onlyLinks(cl[v.end:right], kind, attrs)
 }
 
 // onlyLinks reports whether between holds at most six words, each a
 // linking word or one of the key's attribute words.
-func onlyLinks(between string, attrs []string) bool {
+func onlyLinks(between, kind string, attrs []string) bool {
 	ws := words(fold(between))
 	if len(ws) > 6 {
 		return false
 	}
 	for _, w := range ws {
-		if !linkWords[w] && !slices.Contains(attrs, singular(w)) {
+		if !linkWords[w] && !slices.Contains(attrs, singular(w)) && !slices.Contains(kindNouns[kind], singular(w)) {
 			return false
 		}
 	}
 	return true
+}
+
+// kindNouns name the value of a kind in a compound ("the venue hire was
+// cut to £8,550", "the dentist appointment moved to May 3"): they may
+// stand between a topic and a value of that kind.
+var kindNouns = map[string][]string{
+	anchorMoney: {"hire", "fee", "cost", "price", "quote", "total", "bill", "charge", "rate", "amount", "rent", "figure", "spend"},
+	anchorDate:  {"date", "day", "time", "deadline", "appointment", "appt", "slot", "session", "meeting", "booking"},
+	anchorCount: {"count", "number", "total", "headcount", "size", "figure"},
+	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor"},
+	anchorEmail: {"email", "address", "contact"},
+	anchorPhone: {"phone", "number", "mobile", "contact"},
 }
 
 // stative reports a clause that says what held before ("we had 500
@@ -504,3 +516,26 @@ var linkWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// Names reports whether text names the fact keyed key by one of its
+// words: a word of the key occurs in text, as itself, its plural or a
+// short form of four letters or more.
+func Names(text, key string) bool {
+	topic, attrs := anchorWords(key)
+	topic = append(topic, attrs...)
+	ws := map[string]bool{}
+	for _, w := range words(fold(text)) {
+		ws[singular(strings.TrimSuffix(w, "'s"))] = true
+	}
+	for _, t := range topic {
+		if ws[t] {
+			return true
+		}
+		for w := range ws {
+			if shortFor(t, w) || shortFor(w, t) {
+				return true
+			}
+		}
+	}
+	return false
+}

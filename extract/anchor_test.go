@@ -71,3 +71,22 @@ func FuzzAnchor(f *testing.F) {
 		}
 	})
 }
+
+func TestActsOnOurs(t *testing.T) {
+	tests := []struct {
+		clause string
+		other  bool
+	}{
+		{"they revised the widget price to €2,500", false},
+		{"she moved our sync to friday", false},
+		{"they reassigned me parking spot c4", false},
+		{"they moved to leeds", true},
+		{"she changed her caterer to casa verde", true},
+		{"my sister moved her dentist appointment to january 28", true},
+	}
+	for _, tt := range tests {
+		if got := clauseFilter(tt.clause) == ReasonOtherSubject; got != tt.other {
+			t.Errorf("clauseFilter(%q) other-subject = %v, want %v", tt.clause, got, tt.other)
+		}
+	}
+}

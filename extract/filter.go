@@ -214,6 +214,12 @@ func firstWordRaw(s string) string {
 	return s
 }
 
+// reActsOnOurs is someone acting on the speaker's things ("they revised
+// the widget price to €2,500", "she moved our sync to Friday", "they
+// reassigned me parking spot C4"): the thing and its value are the
+// speaker's, whoever changed them.
+var reActsOnOurs = regexp.MustCompile(`^(?:he|she|they) (?:\w+ed|cut|set|put|bumped|moved|gave|sent)(?: (?:up|down|back|over))? (?:the|my|our|me|us)\b`)
+
 // otherSubjectStarts are the first words reOtherSubject can match.
 var otherSubjectStarts = map[string]bool{
 	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,
@@ -271,7 +277,7 @@ func clauseFilter(low string) string {
 		return ReasonDeclined
 	case proposals.in(n):
 		return ReasonProposal
-	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low):
+	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !reActsOnOurs.MatchString(low):
 		return ReasonOtherSubject
 	}
 	return ""

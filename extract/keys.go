@@ -111,6 +111,9 @@ func keyWords(s string) []string {
 var (
 	whenAttrs    = map[string]bool{"date": true, "time": true, "when": true}
 	contactAttrs = map[string]bool{"email": true, "phone": true, "contact": true}
+	// costAttrs name what a thing costs: "venue_price" holds the venue
+	// hire's amount. A budget is not among them: it is what may be spent.
+	costAttrs = map[string]bool{"price": true, "amount": true, "cost": true, "fee": true, "hire": true, "charge": true}
 )
 
 // Matches reports whether a fact keyed key (as a client named it) is the
@@ -126,7 +129,7 @@ var (
 // holds its main value: About accepts it, and Fits checks the value's kind.
 func (s Statement) Matches(key string) bool {
 	ent, attr := NormalizeKey(key)
-	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute]) {
+	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute] || costAttrs[attr] && costAttrs[s.Attribute]) {
 		attr = s.Attribute // "demo_time" holds the demo's date and hour; "contractor_phone" how to reach them
 	}
 	if s.Entity != "" && joinKey(keyWords(key)) == s.Entity+"_"+s.Attribute {

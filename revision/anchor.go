@@ -60,26 +60,34 @@ func (s *Service) applyAnchors(tx *store.Txn, caller authority.Identity, t sessi
 	return nil
 }
 
-// implicitAnchored keeps an IMPLICIT detection's supersession of a fact
+// implicitAnchored keeps a detection's supersession of a fact only when
+// the turn's real text names the fact (its key's words, or its value), and
+// an IMPLICIT detection's supersession of a fact
 // (a value said for the fact's key with no word of change) only when a
 // real sentence of the turn links the fact's topic to a new value of its
 // kind (extract.Anchor): detection reads a key and any value near it, so
 // "Design review prep starts February 1" is not a new review date, and
 // "Design review is still February 2" restates the fact. Its other
 // references (earlier turns) are kept.
-func implicitAnchored(dets []detect.Detection, ar extract.Result, skip map[int]bool, k known, at time.Time) []detect.Detection {
+func implicitAnchored(dets []detect.Detection, ar extract.Result, real string, skip map[int]bool, k known, keys map[string]string, at time.Time) []detect.Detection {
 	out := dets[:0]
 	for _, d := range dets {
-		if d.Kind != detect.KindImplicit {
-			out = append(out, d)
-			continue
-		}
 		var refs []detect.Ref
 		for _, r := range d.Superseded {
 			f, ok := k.facts[r.ID]
-			if r.Kind != detect.RecordFact || !ok || anchored(ar, skip, f.Key, f.ValueText(), at) {
-				refs = append(refs, r)
+			switch {
+			case r.Kind != detect.RecordFact || !ok:
+			case d.Kind == detect.KindImplicit && !anchored(ar, skip, f.Key, f.ValueText(), at):
+				continue
+			case !extract.Names(real, f.Key) && !containsFold(real, f.ValueText()) && namesOther(real, f.ID, keys):
+				// A change word next to another fact's topic: "We
+				// dropped Harbour Grey; the paint colour is Oat Milk
+				// now" does not move the workshop. ("Make that
+				// $150,000" names nothing, and keeps what detection
+				// found.)
+				continue
 			}
+			refs = append(refs, r)
 		}
 		if len(refs) > 0 {
 			d.Superseded = refs
@@ -101,4 +109,25 @@ func anchored(ar extract.Result, skip map[int]bool, key, stored string, at time.
 		}
 	}
 	return false
+}
+
+// namesOther reports whether text names a fact of keys (id → key) other
+// than id.
+func namesOther(text, id string, keys map[string]string) bool {
+	for gid, key := range keys {
+		if gid != id && extract.Names(text, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// factKeys maps the known facts' ids to their keys, before the turn's
+// extraction settles any.
+func factKeys(k known) map[string]string {
+	m := make(map[string]string, len(k.facts))
+	for id, f := range k.facts {
+		m[id] = f.Key
+	}
+	return m
 }

@@ -435,3 +435,32 @@ func TestAnchoredChange(t *testing.T) {
 		t.Errorf("extracted %+v, want the anchor rule storing 2026-02-09", res.Extracted)
 	}
 }
+
+// TestDetectionNamesItsFact: a change word next to one fact's topic does
+// not move another fact the sentence does not name.
+func TestDetectionNamesItsFact(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	say(t, env, tok, map[string]any{"text": "The product workshop will be in Newcastle. We chose Harbour Grey as the paint colour for the living room."})
+	moved := say(t, env, tok, map[string]any{"text": "We moved the product workshop to Cardiff."})
+	var workshop, key string
+	for _, x := range moved.Extracted {
+		if x.Fact != nil && x.Value == "Cardiff" {
+			workshop, key = x.Fact.ID, x.Fact.Key
+		}
+	}
+	if workshop == "" {
+		t.Fatalf("the move was not extracted: %+v", moved.Extracted)
+	}
+	res := say(t, env, tok, map[string]any{"text": "We dropped Harbour Grey; the paint colour for the living room is Oat Milk now."})
+	for _, s := range res.Superseded {
+		if s.Fact.ID == workshop {
+			t.Errorf("the workshop's location was superseded: %+v", s)
+		}
+	}
+	var out struct{ CurrentValue struct{ Value string } }
+	env.MustDo(t, tok, currentValue, map[string]any{"k": key}, &out)
+	if out.CurrentValue.Value != "Cardiff" {
+		t.Errorf("%s = %q, want Cardiff", key, out.CurrentValue.Value)
+	}
+}

@@ -303,6 +303,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	if err != nil {
 		return Result{}, err
 	}
+	named := factKeys(k)
 	k.sentences = make([]string, len(ar.Sentences))
 	for i, sent := range ar.Sentences {
 		k.sentences[i] = sent.Text
@@ -360,7 +361,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	if spk.assistant {
 		dets = assistantsOwn(dets, k)
 	}
-	dets = implicitAnchored(dets, ar, stated, k, t.At)
+	dets = implicitAnchored(dets, ar, real, stated, k, named, t.At)
 	dets = reconcile(dets, replaced, res.Extracted, k)
 	writer := caller
 	writer.Authority = spk.authority
