@@ -105,8 +105,13 @@ type WriteInput struct {
 	// Level is the abstraction level of capability memory (default
 	// EVENT); it is an error for the other memory types.
 	Level MemoryLevel
-	// RestrictedTo limits who may read the fact.
+	// RestrictedTo limits who may read the fact. A successor's is joined
+	// with its predecessor's (it only tightens), unless Declassify.
 	RestrictedTo *permissions.Restriction
+	// Declassify asks that the successor carry RestrictedTo as given,
+	// even when that is looser than the predecessor's; it needs
+	// Supersedes and the authority the predecessor's restriction asks for.
+	Declassify bool
 	// PromotedFrom names the state assertion being promoted; only
 	// promoteState sets it.
 	PromotedFrom string
@@ -136,6 +141,8 @@ func (in *WriteInput) Validate() error {
 		return fault.BadInputf("supersedes", "unknown supersession kind %q", in.Kind)
 	case in.Kind != "" && in.Supersedes == "":
 		return fault.BadInputf("supersedes", "a supersession kind needs supersedes")
+	case in.Declassify && in.Supersedes == "":
+		return fault.BadInputf("declassify", "declassify loosens the restriction of the fact a write supersedes; name that fact in supersedes")
 	case in.Source != nil && in.Source.Type != "" && !in.Source.Type.Valid():
 		return fault.BadInputf("source.type", "unknown source type %q", in.Source.Type)
 	case len(in.ScopeID) > MaxKeyLen || len(in.Reason) > 1024 || len(in.ConstraintType) > 64:

@@ -26,7 +26,9 @@ import (
 //     higher one (the write is refused beside it, or rejected);
 //   - a CHANGE ends the old valid time at the new validFrom; a CORRECTION
 //     gives the new fact the old one's valid time and empties the old one;
-//   - the successor's restriction is at least the predecessor's.
+//   - the successor's restriction is at least the predecessor's (joined
+//     with what the write asks for), unless the write declassifies: then
+//     it is what the write asks for, if the writer may (see inherit).
 //
 // It writes nothing: link applies what it decided.
 func (p *Pipeline) arbitrate(tx *store.Txn, w *write) error {
@@ -107,16 +109,41 @@ func (p *Pipeline) supersede(tx *store.Txn, w *write) error {
 		never := old.ValidFrom
 		old.ValidTo = &never
 	}
-	f.RestrictedTo = p.rules.Join(old.RestrictedTo, f.RestrictedTo)
+	declassified, err := p.inherit(w, old)
+	if err != nil {
+		return err
+	}
 	at := w.now
 	old.SupersededBy, old.SupersededAt = f.ID, &at
 	f.Supersedes = old.ID
 	f.Supersession = &facts.Supersession{
 		Kind: kind, Detection: cmp.Or(in.Detection, facts.DetectionExplicitWrite),
 		Cue: in.Cue, Reason: in.Reason, Actor: cmp.Or(w.caller.UserName, w.caller.UserID), At: w.now,
+		Declassified: declassified,
 	}
 	w.old, w.oldSpace = &old, oldSpace
 	return nil
+}
+
+// inherit sets the restriction of w's fact, the successor of old: never
+// less restricted than old (the join of old's restriction and the one the
+// write gave: a writer may only tighten), whatever wrote it. Only an
+// explicit write with Declassify may loosen it, and only when its writer
+// may declassify old (permissions.Rules.Declassify): the successor then
+// carries exactly the restriction the write gave. declassified reports a
+// successor that is in fact looser than old. A write that reached this
+// point could read old (the target is resolved among the facts the
+// caller may read), so its refusal reveals nothing new.
+func (p *Pipeline) inherit(w *write, old facts.Fact) (declassified bool, err error) {
+	f := &w.f
+	if !w.in.Declassify {
+		f.RestrictedTo = p.rules.Join(old.RestrictedTo, f.RestrictedTo)
+		return false, nil
+	}
+	if err := p.rules.Declassify(w.caller, f.Source.Authority, old.RestrictedTo); err != nil {
+		return false, err
+	}
+	return p.rules.Looser(f.RestrictedTo, old.RestrictedTo), nil
 }
 
 // stayInSpace keeps a successor in its predecessor's memory: a write that

@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -137,5 +138,150 @@ func TestRestrictionSurvivesEverySuccessor(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDeclassify: only an explicit write with declassify: true gives a
+// successor less restriction than its predecessor, only from a writer who
+// reads the old fact with the authority its restriction asks for; the
+// declassification is on the edge and in both facts' audit trails.
+func TestDeclassify(t *testing.T) {
+	const q = `mutation($in: FactInput!) { writeFact(input: $in) {
+		id value restrictedTo { minAuthority } supersession { declassified } } }`
+	type result struct {
+		WriteFact struct {
+			ID, Value    string
+			RestrictedTo *struct{ MinAuthority string }
+			Supersession *struct{ Declassified bool }
+		}
+	}
+	cases := []struct {
+		name string
+		in   map[string]any
+		// oldAuthority is the source authority of the restricted fact.
+		oldAuthority string
+		code         string // the write's error code, "" for success
+		wantMin      string // the successor's minAuthority, "" for none
+		declassified bool
+		peerReads    bool
+	}{
+		{name: "to everyone", in: map[string]any{"declassify": true}, declassified: true, peerReads: true},
+		{name: "to managers", in: map[string]any{"declassify": true, "restrictedTo": map[string]any{"minAuthority": "manager"}},
+			wantMin: "manager", declassified: true},
+		{name: "to peers", in: map[string]any{"declassify": true, "restrictedTo": map[string]any{"minAuthority": "peer"}},
+			wantMin: "peer", declassified: true, peerReads: true},
+		{name: "declassify but tighter", in: map[string]any{"declassify": true, "restrictedTo": map[string]any{"minAuthority": "executive", "roles": []string{"executive"}}},
+			wantMin: "executive"},
+		{name: "without declassify", in: map[string]any{"restrictedTo": map[string]any{"minAuthority": "peer"}}, wantMin: "executive"},
+		{name: "declassify false", in: map[string]any{"declassify": false}, wantMin: "executive"},
+		{name: "speaking below the restriction", in: map[string]any{"declassify": true, "source": map[string]any{"authority": "manager"}},
+			oldAuthority: "peer", code: "FORBIDDEN"},
+		{name: "without supersedes", in: map[string]any{"declassify": true, "supersedes": nil}, code: "BAD_USER_INPUT"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tm := newTeam(t)
+			const key = "merger.codename"
+			old := map[string]any{"key": key, "value": "Project zebra", "memoryType": "ORGANIZATIONAL", "restrictedTo": restrictedExec}
+			if tc.oldAuthority != "" {
+				old["source"] = map[string]any{"authority": tc.oldAuthority}
+			}
+			var was written
+			tm.env.MustDo(t, tm.exec, writeQ, map[string]any{"in": old}, &was)
+			tm.env.Clock.Advance(time.Minute)
+			in := map[string]any{"key": key, "value": "Project quokka", "supersedes": key}
+			for k, v := range tc.in {
+				if v == nil {
+					delete(in, k)
+				} else {
+					in[k] = v
+				}
+			}
+			res := tm.env.Do(t, tm.exec, q, map[string]any{"in": in})
+			if res.Code() != tc.code {
+				t.Fatalf("code %q, want %q: %s", res.Code(), tc.code, res.Raw)
+			}
+			if tc.code != "" {
+				if strings.Contains(string(res.Raw), "zebra") {
+					t.Errorf("the refusal names the old value: %s", res.Raw)
+				}
+				return
+			}
+			var got result
+			res.Decode(t, &got)
+			wf := got.WriteFact
+			if min := ""; wf.RestrictedTo != nil && wf.RestrictedTo.MinAuthority != tc.wantMin || wf.RestrictedTo == nil && tc.wantMin != min {
+				t.Errorf("successor restriction %+v, want minAuthority %q", wf.RestrictedTo, tc.wantMin)
+			}
+			if wf.Supersession == nil || wf.Supersession.Declassified != tc.declassified {
+				t.Errorf("supersession %+v, want declassified %v", wf.Supersession, tc.declassified)
+			}
+			seen := tm.peerView(t, key, "merger codename project zebra quokka", was.WriteFact.ID, wf.ID)
+			if strings.Contains(seen, "zebra") || strings.Contains(seen, was.WriteFact.ID) {
+				t.Errorf("the peer reads the declassified fact's predecessor: %s", seen)
+			}
+			if strings.Contains(seen, "quokka") != tc.peerReads {
+				t.Errorf("the peer reads the successor: %v, want %v: %s", !tc.peerReads, tc.peerReads, seen)
+			}
+			type entry struct{ Action, By string }
+			trail := func(tok, id string) []entry {
+				var out struct{ AuditTrail []entry }
+				tm.env.MustDo(t, tok, `query($id: ID!) { auditTrail(recordId: $id) { action by } }`, map[string]any{"id": id}, &out)
+				return out.AuditTrail
+			}
+			wantOld := []entry{{"WRITTEN", ""}, {"SUPERSEDED", wf.ID}}
+			wantNew := []entry{{"WRITTEN", ""}}
+			if tc.declassified {
+				wantOld = append(wantOld, entry{"DECLASSIFIED", wf.ID})
+				wantNew = append(wantNew, entry{"DECLASSIFIED", ""})
+			}
+			if got := trail(tm.exec, was.WriteFact.ID); !slices.Equal(got, wantOld) {
+				t.Errorf("the old fact's trail %+v, want %+v", got, wantOld)
+			}
+			if got := trail(tm.exec, wf.ID); !slices.Equal(got, wantNew) {
+				t.Errorf("the successor's trail %+v, want %+v", got, wantNew)
+			}
+			if got := trail(tm.peer, was.WriteFact.ID); len(got) != 0 {
+				t.Errorf("the peer reads the old fact's trail %+v", got)
+			}
+		})
+	}
+}
+
+// TestCannotSupersedeWhatYouCannotRead: a peer's write or turn naming a
+// restricted fact it cannot read answers exactly as naming nothing does
+// (the same error, or a new fact of the peer's own); the hidden fact stays
+// current for those who read it, with its old value.
+func TestCannotSupersedeWhatYouCannotRead(t *testing.T) {
+	tm := newTeam(t)
+	hidden := tm.writeRestricted(t, "board_meeting.date", "March 3")
+	unknown := func(ref string) apitest.Response {
+		return tm.env.Do(t, tm.peer, writeQ, map[string]any{"in": map[string]any{"key": "board_meeting.date", "value": "March 17",
+			"memoryType": "ORGANIZATIONAL", "supersedes": ref}})
+	}
+	for _, tc := range []struct{ name, ref string }{
+		{"by key", "board_meeting.date"},
+		{"by id", hidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, want := unknown(tc.ref), unknown("no_such.key")
+			if got.Code() != "NOT_FOUND" || want.Code() != "NOT_FOUND" {
+				t.Fatalf("codes %q and %q, want NOT_FOUND: %s", got.Code(), want.Code(), got.Raw)
+			}
+			if g, w := strings.ReplaceAll(got.Errors[0].Message, tc.ref, "K"), strings.ReplaceAll(want.Errors[0].Message, "no_such.key", "K"); g != w {
+				t.Errorf("message %q, but for a key nobody wrote %q", g, w)
+			}
+		})
+	}
+	tm.turn(t, tm.peer, "Correction: the board meeting is on March 17, not March 3.")
+	var cv struct{ CurrentValue struct{ ID, Value string } }
+	tm.env.MustDo(t, tm.exec, `{ currentValue(key: "board_meeting.date") { id value } }`, nil, &cv)
+	if cv.CurrentValue.ID != hidden || cv.CurrentValue.Value != "March 3" {
+		t.Errorf("the executive's current value %+v, want the hidden fact %s unchanged", cv.CurrentValue, hidden)
+	}
+	var hist struct{ FactHistory []struct{ ID string } }
+	tm.env.MustDo(t, tm.exec, `{ factHistory(key: "board_meeting.date") { id } }`, nil, &hist)
+	if len(hist.FactHistory) != 1 {
+		t.Errorf("the executive's history %+v, want the hidden fact alone", hist.FactHistory)
 	}
 }

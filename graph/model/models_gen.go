@@ -124,8 +124,17 @@ type FactInput struct {
 	Reason *string `json:"reason,omitempty"`
 	// The level of CAPABILITY memory (default EVENT); an error for the other memory types.
 	Level *facts.MemoryLevel `json:"level,omitempty"`
-	// Who may read the fact; absent: everyone who can reach its memory.
+	// Who may read the fact; absent: everyone who can reach its memory. A
+	// successor is never less restricted than the fact it supersedes: this is
+	// joined with the predecessor's restriction (it can only tighten it),
+	// unless declassify is true.
 	RestrictedTo *permissions.Restriction `json:"restrictedTo,omitempty"`
+	// Loosen the restriction of the superseded fact: the successor carries
+	// restrictedTo exactly as given (absent: unrestricted). Needs supersedes, a
+	// fact the caller can read, and the authority the old restriction asks for;
+	// otherwise FORBIDDEN. Recorded on the supersession edge (declassified) and
+	// as a DECLASSIFIED audit entry.
+	Declassify *bool `json:"declassify,omitempty"`
 }
 
 type Mutation struct {
