@@ -42,12 +42,23 @@ func (tm team) writeRestricted(t *testing.T, key, value string) string {
 
 func (tm team) turn(t *testing.T, tok, text string) json.RawMessage {
 	t.Helper()
+	return tm.turnBy(t, tok, "", text)
+}
+
+// turnBy records a turn spoken by the person speakerID names ("" for the
+// token's user).
+func (tm team) turnBy(t *testing.T, tok, speakerID, text string) json.RawMessage {
+	t.Helper()
+	in := map[string]any{"sessionId": "s1", "speaker": "USER", "text": text}
+	if speakerID != "" {
+		in["speakerId"] = speakerID
+	}
 	var out struct{ RecordTurn json.RawMessage }
 	tm.env.MustDo(t, tok, `mutation($in: TurnInput!) { recordTurn(input: $in) {
 		turn { id } extracted { key value outcome reason fact { id } previous { id } }
 		detections { kind superseded { id kind } blocked }
 		superseded { fact { id } by { id } }
-	} }`, map[string]any{"in": map[string]any{"sessionId": "s1", "speaker": "USER", "text": text}}, &out)
+	} }`, map[string]any{"in": in}, &out)
 	tm.env.Clock.Advance(time.Minute)
 	return out.RecordTurn
 }
@@ -111,6 +122,21 @@ func TestRestrictionSurvivesEverySuccessor(t *testing.T) {
 			secret: []string{"March"}, newWord: "March 10",
 			succeed: func(t *testing.T, tm team, _, _ string) {
 				t.Logf("turn: %s", tm.turn(t, tm.exec, "Correction: the kickoff moved to March 10."))
+			}},
+		{name: "turn detection instead", key: "hotel", old: "Hilton Garden", query: "hotel hilton marriott staying",
+			secret: []string{"Hilton", "Marriott"}, newWord: "Marriott",
+			succeed: func(t *testing.T, tm team, _, _ string) {
+				t.Logf("turn: %s", tm.turn(t, tm.exec, "Actually we are staying at the Marriott Downtown instead of the Hilton Garden."))
+			}},
+		{name: "turn implicit amount", key: "marketing_budget", old: "$40,000", query: "marketing budget",
+			secret: []string{"40,000", "55,000"}, newWord: "55,000",
+			succeed: func(t *testing.T, tm team, _, _ string) {
+				t.Logf("turn: %s", tm.turn(t, tm.exec, "The marketing budget is $55,000."))
+			}},
+		{name: "turn temporal update", key: "license_price", old: "$30 per seat", query: "license price seat",
+			secret: []string{"$30", "$36"}, newWord: "$36",
+			succeed: func(t *testing.T, tm team, _, _ string) {
+				t.Logf("turn: %s", tm.turn(t, tm.exec, "As of today the license price is $36 per seat."))
 			}},
 	}
 	for _, tc := range cases {
@@ -273,15 +299,40 @@ func TestCannotSupersedeWhatYouCannotRead(t *testing.T) {
 			}
 		})
 	}
-	tm.turn(t, tm.peer, "Correction: the board meeting is on March 17, not March 3.")
-	var cv struct{ CurrentValue struct{ ID, Value string } }
-	tm.env.MustDo(t, tm.exec, `{ currentValue(key: "board_meeting.date") { id value } }`, nil, &cv)
-	if cv.CurrentValue.ID != hidden || cv.CurrentValue.Value != "March 3" {
-		t.Errorf("the executive's current value %+v, want the hidden fact %s unchanged", cv.CurrentValue, hidden)
+	var low written
+	tm.env.MustDo(t, tm.exec, writeQ, map[string]any{"in": map[string]any{"key": "license_price", "value": "$30 per seat",
+		"memoryType": "ORGANIZATIONAL", "restrictedTo": restrictedExec, "source": map[string]any{"authority": "peer"}}}, &low)
+	tm.env.MustDo(t, tm.exec, writeQ, map[string]any{"in": map[string]any{"key": "pat.role", "value": "peer", "memoryType": "ORGANIZATIONAL"}}, &written{})
+	// The peer's turns, and the peer's words recorded by the executive's
+	// agent (speakerId), replace, correct and retract none of them, even
+	// where the peer's authority would reach the fact's.
+	for _, tc := range []struct{ tok, speaker, text string }{
+		{tm.peer, "", "Correction: the board meeting is on March 17, not March 3."},
+		{tm.exec, "pat", "Correction: the board meeting is on March 17, not March 3."},
+		{tm.exec, "pat", "The board meeting date is March 20."},
+		{tm.peer, "", "As of today the license price is $36 per seat."},
+		{tm.exec, "pat", "As of today the license price is $36 per seat."},
+		{tm.exec, "pat", "Actually the license price is $38 per seat, not $30."},
+		{tm.exec, "pat", "The license price was wrong."},
+	} {
+		tm.turnBy(t, tc.tok, tc.speaker, tc.text)
 	}
-	var hist struct{ FactHistory []struct{ ID string } }
-	tm.env.MustDo(t, tm.exec, `{ factHistory(key: "board_meeting.date") { id } }`, nil, &hist)
-	if len(hist.FactHistory) != 1 {
-		t.Errorf("the executive's history %+v, want the hidden fact alone", hist.FactHistory)
+	for id, value := range map[string]string{hidden: "March 3", low.WriteFact.ID: "$30 per seat"} {
+		var got struct {
+			Fact struct {
+				Value        string
+				IsValid      bool
+				SupersededBy *struct{ ID string }
+			}
+		}
+		tm.env.MustDo(t, tm.exec, `query($id: ID!) { fact(id: $id) { value isValid supersededBy { id } } }`, map[string]any{"id": id}, &got)
+		if f := got.Fact; f.Value != value || !f.IsValid || f.SupersededBy != nil {
+			t.Errorf("the hidden fact %s now %+v, want %q valid and not superseded", id, f, value)
+		}
+	}
+	var cv struct{ CurrentValue struct{ ID string } }
+	tm.env.MustDo(t, tm.exec, `{ currentValue(key: "board_meeting.date") { id } }`, nil, &cv)
+	if cv.CurrentValue.ID != hidden {
+		t.Errorf("the executive's current value %+v, want the hidden fact %s", cv.CurrentValue, hidden)
 	}
 }
