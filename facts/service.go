@@ -194,11 +194,14 @@ func (s *Service) flagDerived(tx *store.Txn, id string, now time.Time) error {
 }
 
 // resolve finds the fact a supersedes field names, among those caller may
-// see: an id, or else the currently valid fact with that key; in the given
-// spaces only, when some are given.
-func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string, spaces ...tenancy.Space) (Fact, tenancy.Space, error) {
+// see and keep accepts (nil: all): an id, or else the currently valid fact
+// with that key; in the given spaces only, when some are given.
+func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string, keep func(Fact) bool, spaces ...tenancy.Space) (Fact, tenancy.Space, error) {
+	if keep == nil {
+		keep = func(Fact) bool { return true }
+	}
 	f, sp, err := s.findVisible(tx, caller, ref)
-	if err == nil && (len(spaces) == 0 || slices.Contains(spaces, sp)) {
+	if err == nil && (len(spaces) == 0 || slices.Contains(spaces, sp)) && keep(f) {
 		return f, sp, nil
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -210,7 +213,7 @@ func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string, 
 	}
 	var valid []Fact
 	for _, h := range heads {
-		if h.Key == ref && s.visible(caller, h) {
+		if h.Key == ref && s.visible(caller, h) && keep(h) {
 			valid = append(valid, h)
 		}
 	}

@@ -59,12 +59,27 @@ func (p *Pipeline) supersede(tx *store.Txn, w *write) error {
 		// The write says which memory it is for: it supersedes there.
 		within = append(within, w.space)
 	}
-	old, oldSpace, err := p.facts.Resolve(tx, w.caller, in.Supersedes, within...)
+	var keep func(facts.Fact) bool
+	if scopeNamed(in, *f) {
+		// The write says which scope it is for: it supersedes there.
+		keep = func(g facts.Fact) bool { return g.Scope == f.Scope && g.ScopeID == f.ScopeID }
+	}
+	old, oldSpace, err := p.facts.Resolve(tx, w.caller, in.Supersedes, keep, within...)
+	if w.directed && fault.KindOf(err) == fault.NotFound {
+		// The instruction the Arbiter named lives in another memory or
+		// scope than the write: the write replaces nothing.
+		in.Supersedes, in.Kind, in.Detection, in.Cue = "", "", "", ""
+		w.in = in
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	if err := p.stayInSpace(w, old, oldSpace); err != nil {
 		return err
+	}
+	if keep == nil {
+		f.Scope, f.ScopeID = old.Scope, old.ScopeID
 	}
 	if old.Forgotten != nil {
 		return fault.New(fault.Conflict, "fact %q was forgotten; it cannot be superseded", old.ID)
@@ -146,6 +161,16 @@ func (p *Pipeline) inherit(w *write, old facts.Fact) (declassified bool, err err
 	return p.rules.Looser(f.RestrictedTo, old.RestrictedTo), nil
 }
 
+// scopeNamed reports whether a write says which scope its fact is for: a
+// scope or scopeId given, or a value that opens as a hypothetical or a
+// draft (f's scope is then not GLOBAL). Such a write supersedes only a
+// fact of that scope; one that says nothing takes its predecessor's, so a
+// successor never moves a fact between the real world, a project, a
+// hypothetical and a draft.
+func scopeNamed(in facts.WriteInput, f facts.Fact) bool {
+	return in.Scope != "" || in.ScopeID != "" || f.Scope != facts.ScopeGlobal
+}
+
 // stayInSpace keeps a successor in its predecessor's memory: a write that
 // named no memory type takes the predecessor's (an agent with a capability
 // correcting an organization fact writes an organization fact), under the
@@ -179,6 +204,7 @@ func (p *Pipeline) judge(tx *store.Txn, w *write) (*facts.Staleness, error) {
 		}
 		if replaces != "" {
 			in.Supersedes, in.Kind, in.Detection, in.Cue = replaces, facts.Change, facts.DetectionAuthority, cue
+			w.directed = true
 			return nil, nil
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/apitest"
 )
 
@@ -334,5 +335,105 @@ func TestCannotSupersedeWhatYouCannotRead(t *testing.T) {
 	tm.env.MustDo(t, tm.exec, `{ currentValue(key: "board_meeting.date") { id } }`, nil, &cv)
 	if cv.CurrentValue.ID != hidden {
 		t.Errorf("the executive's current value %+v, want the hidden fact %s", cv.CurrentValue, hidden)
+	}
+}
+
+// TestMemorySpacesHold: a successor stays in its predecessor's memory and
+// scope, and supersedes resolves a key only where the writer's memory and
+// scope are: another user's agent never reaches a user's memory (the same
+// NOT_FOUND as a key nobody wrote), a write that names a memory or a scope
+// supersedes only there, and one that names neither takes its
+// predecessor's.
+func TestMemorySpacesHold(t *testing.T) {
+	const q = `mutation($in: FactInput!) { writeFact(input: $in) { id memoryType scope scopeId supersedes { id } } }`
+	type result struct {
+		WriteFact struct {
+			ID, MemoryType, Scope string
+			ScopeID               *string
+			Supersedes            *struct{ ID string }
+		}
+	}
+	nicoleID := apitest.Identity("acme", "nicole")
+	nicoleBotID := nicoleID
+	nicoleBotID.Capability = "travel"
+	omarID := apitest.Identity("acme", "omar")
+
+	cases := []struct {
+		name     string
+		old      map[string]any // written by nicole's agent
+		writer   authority.Identity
+		in       map[string]any // supersedes the old fact's key
+		code     string
+		wantMem  string
+		wantScop string
+	}{
+		{name: "her agent, her memory", old: map[string]any{"memoryType": "USER"}, writer: nicoleID,
+			in: map[string]any{}, wantMem: "USER", wantScop: "GLOBAL"},
+		{name: "her agent with a capability, no memory named", old: map[string]any{"memoryType": "USER"}, writer: nicoleBotID,
+			in: map[string]any{}, wantMem: "USER", wantScop: "GLOBAL"},
+		{name: "her agent with a capability, organization fact", old: map[string]any{"memoryType": "ORGANIZATIONAL"}, writer: nicoleBotID,
+			in: map[string]any{}, wantMem: "ORGANIZATIONAL", wantScop: "GLOBAL"},
+		{name: "another user's agent", old: map[string]any{"memoryType": "USER"}, writer: omarID,
+			in: map[string]any{}, code: "NOT_FOUND"},
+		{name: "another user's agent, naming user memory", old: map[string]any{"memoryType": "USER"}, writer: omarID,
+			in: map[string]any{"memoryType": "USER"}, code: "NOT_FOUND"},
+		{name: "USER write over an organization fact", old: map[string]any{"memoryType": "ORGANIZATIONAL"}, writer: nicoleID,
+			in: map[string]any{"memoryType": "USER"}, code: "NOT_FOUND"},
+		{name: "a hypothetical over a real fact", old: map[string]any{"memoryType": "ORGANIZATIONAL"}, writer: nicoleID,
+			in: map[string]any{"value": "Hypothetically, Lisbon"}, code: "NOT_FOUND"},
+		{name: "a draft over a real fact", old: map[string]any{"memoryType": "ORGANIZATIONAL"}, writer: nicoleID,
+			in: map[string]any{"scope": "DRAFT"}, code: "NOT_FOUND"},
+		{name: "a project write over a global fact", old: map[string]any{"memoryType": "ORGANIZATIONAL"}, writer: nicoleID,
+			in: map[string]any{"scope": "PROJECT", "scopeId": "p1"}, code: "NOT_FOUND"},
+		{name: "no scope named over a project fact", old: map[string]any{"memoryType": "ORGANIZATIONAL", "scope": "PROJECT", "scopeId": "p1"}, writer: nicoleID,
+			in: map[string]any{}, wantMem: "ORGANIZATIONAL", wantScop: "PROJECT"},
+		{name: "the same project", old: map[string]any{"memoryType": "ORGANIZATIONAL", "scope": "PROJECT", "scopeId": "p1"}, writer: nicoleID,
+			in: map[string]any{"scope": "PROJECT", "scopeId": "p1"}, wantMem: "ORGANIZATIONAL", wantScop: "PROJECT"},
+		{name: "another project", old: map[string]any{"memoryType": "ORGANIZATIONAL", "scope": "PROJECT", "scopeId": "p1"}, writer: nicoleID,
+			in: map[string]any{"scope": "PROJECT", "scopeId": "p2"}, code: "NOT_FOUND"},
+		{name: "a hypothetical over a hypothetical", old: map[string]any{"memoryType": "ORGANIZATIONAL", "value": "Hypothetically, Porto"}, writer: nicoleID,
+			in: map[string]any{"value": "Hypothetically, Lisbon"}, wantMem: "ORGANIZATIONAL", wantScop: "HYPOTHETICAL"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env := apitest.New(t)
+			const key = "offsite.city"
+			old := map[string]any{"key": key, "value": "Madrid"}
+			for k, v := range tc.old {
+				old[k] = v
+			}
+			var was written
+			env.MustDo(t, apitest.Token(t, nicoleID), writeQ, map[string]any{"in": old}, &was)
+			env.Clock.Advance(time.Minute)
+			in := map[string]any{"key": key, "value": "Lisbon", "supersedes": key}
+			for k, v := range tc.in {
+				in[k] = v
+			}
+			tok := apitest.Token(t, tc.writer)
+			res := env.Do(t, tok, q, map[string]any{"in": in})
+			if res.Code() != tc.code {
+				t.Fatalf("code %q, want %q: %s", res.Code(), tc.code, res.Raw)
+			}
+			if tc.code != "" {
+				// Exactly what a key nobody wrote answers.
+				in["supersedes"], in["key"] = "nobody.wrote", "nobody.wrote"
+				none := env.Do(t, tok, q, map[string]any{"in": in})
+				if g, w := strings.ReplaceAll(res.Errors[0].Message, key, "K"), strings.ReplaceAll(none.Errors[0].Message, "nobody.wrote", "K"); g != w {
+					t.Errorf("message %q, but for a key nobody wrote %q", g, w)
+				}
+				var cv struct{ CurrentValue *struct{ ID string } }
+				env.MustDo(t, apitest.Token(t, nicoleID), `query($k: String!) { currentValue(key: $k) { id } }`, map[string]any{"k": key}, &cv)
+				if real := tc.old["value"] == nil; real && (cv.CurrentValue == nil || cv.CurrentValue.ID != was.WriteFact.ID) {
+					t.Errorf("nicole's current value %+v, want %s unchanged", cv.CurrentValue, was.WriteFact.ID)
+				}
+				return
+			}
+			var got result
+			res.Decode(t, &got)
+			wf := got.WriteFact
+			if wf.MemoryType != tc.wantMem || wf.Scope != tc.wantScop || wf.Supersedes == nil || wf.Supersedes.ID != was.WriteFact.ID {
+				t.Errorf("successor %+v, want %s %s memory superseding %s", wf, tc.wantScop, tc.wantMem, was.WriteFact.ID)
+			}
+		})
 	}
 }
