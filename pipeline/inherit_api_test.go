@@ -437,3 +437,29 @@ func TestMemorySpacesHold(t *testing.T) {
 		})
 	}
 }
+
+// TestDecisionKeepsRestriction: resolving a conflict by keeping an
+// executive's restricted fact over a peer's never lets the peer read the
+// kept value, whatever the decision writes.
+func TestDecisionKeepsRestriction(t *testing.T) {
+	tm := newTeam(t)
+	secret := tm.writeRestricted(t, "deal.floor", "secret floor 40k zebra")
+	var peers written
+	tm.env.MustDo(t, tm.peer, writeQ, map[string]any{"in": map[string]any{"key": "deal.floor", "value": "30k", "memoryType": "ORGANIZATIONAL"}}, &peers)
+	var cs struct {
+		Conflicts struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
+	}
+	tm.env.MustDo(t, tm.exec, `{ conflicts(filter: {subject: "deal.floor"}) { edges { node { id } } } }`, nil, &cs)
+	if len(cs.Conflicts.Edges) != 1 {
+		t.Fatalf("the executive sees %d conflicts, want 1", len(cs.Conflicts.Edges))
+	}
+	tm.env.Clock.Advance(time.Minute)
+	tm.env.MustDo(t, tm.exec, `mutation($id: ID!, $keep: ID!) { resolveConflict(id: $id, keep: $keep, reason: "board decision") { id } }`,
+		map[string]any{"id": cs.Conflicts.Edges[0].Node.ID, "keep": secret}, &struct{}{})
+	seen := tm.peerView(t, "deal.floor", "deal floor secret zebra 40k", secret, peers.WriteFact.ID)
+	if strings.Contains(seen, "zebra") || strings.Contains(seen, secret) {
+		t.Errorf("the peer reads the kept restricted value: %s", seen)
+	}
+}
