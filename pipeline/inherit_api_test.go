@@ -1,6 +1,8 @@
 package pipeline_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -9,6 +11,8 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/server"
+	"github.com/stategraph/stategraph/store"
 )
 
 // restrictedExec is the restriction every restricted fact of these tests
@@ -461,5 +465,50 @@ func TestDecisionKeepsRestriction(t *testing.T) {
 	seen := tm.peerView(t, "deal.floor", "deal floor secret zebra 40k", secret, peers.WriteFact.ID)
 	if strings.Contains(seen, "zebra") || strings.Contains(seen, secret) {
 		t.Errorf("the peer reads the kept restricted value: %s", seen)
+	}
+}
+
+// TestRestoreKeepsRestrictions: an organization's backup restored into a
+// fresh store brings back a restricted chain as it was: still unreadable
+// to the peer, still the executive's current value, and a new successor
+// written after the restore inherits the restriction.
+func TestRestoreKeepsRestrictions(t *testing.T) {
+	tm := newTeam(t)
+	old := tm.writeRestricted(t, "board.date", "March 3 zebra")
+	tm.env.MustDo(t, tm.exec, writeQ, map[string]any{"in": map[string]any{"key": "board.date", "value": "March 17 quokka", "supersedes": old}}, &written{})
+	var buf bytes.Buffer
+	if err := tm.env.Server.Store().Backup(context.Background(), &buf, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	o := store.DefaultOptions(dir)
+	o.SyncWrites = false
+	st, err := store.Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Restore(context.Background(), bytes.NewReader(buf.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fresh := team{env: apitest.New(t, func(o *server.Options) { o.Store.Dir, o.Store.InMemory = dir, false }), exec: tm.exec, peer: tm.peer}
+	fresh.env.Clock.Set(tm.env.Clock.Now().Add(time.Minute))
+	var got written
+	fresh.env.MustDo(t, fresh.exec, writeQ, map[string]any{"in": map[string]any{"key": "board.date", "value": "March 24 okapi", "supersedes": "board.date"}}, &got)
+	if r := got.WriteFact.RestrictedTo; r == nil || r.MinAuthority != "executive" {
+		t.Errorf("a successor written after the restore is restricted %+v, want minAuthority executive", r)
+	}
+	seen := fresh.peerView(t, "board.date", "board date march zebra quokka okapi", old, got.WriteFact.ID)
+	for _, w := range []string{"March", "zebra", "quokka", "okapi"} {
+		if strings.Contains(seen, w) {
+			t.Errorf("after the restore the peer reads %q: %s", w, seen)
+		}
+	}
+	var hist struct{ FactHistory []struct{ Value string } }
+	fresh.env.MustDo(t, fresh.exec, `{ factHistory(key: "board.date") { value } }`, nil, &hist)
+	if len(hist.FactHistory) != 3 {
+		t.Errorf("the executive's history after the restore %+v, want the three values", hist.FactHistory)
 	}
 }
