@@ -512,3 +512,50 @@ func TestRestoreKeepsRestrictions(t *testing.T) {
 		t.Errorf("the executive's history after the restore %+v, want the three values", hist.FactHistory)
 	}
 }
+
+// TestRetractionAndPromotionKeepRestriction: a retraction by turn keeps
+// the retracted fact's restriction; a promotion into a restricted fact's
+// key supersedes nothing (the restricted fact stays valid for the
+// executive) and reveals nothing of it to the peer.
+func TestRetractionAndPromotionKeepRestriction(t *testing.T) {
+	t.Run("retraction", func(t *testing.T) {
+		tm := newTeam(t)
+		id := tm.writeRestricted(t, "diagnosis", "zebra fever")
+		tm.turn(t, tm.exec, "The diagnosis was wrong.")
+		var got struct {
+			Fact struct {
+				IsValid      bool
+				Retracted    *struct{ By string }
+				RestrictedTo *struct{ MinAuthority string }
+			}
+		}
+		tm.env.MustDo(t, tm.exec, `query($id: ID!) { fact(id: $id) { isValid retracted { by } restrictedTo { minAuthority } } }`, map[string]any{"id": id}, &got)
+		if f := got.Fact; f.IsValid || f.Retracted == nil || f.RestrictedTo == nil || f.RestrictedTo.MinAuthority != "executive" {
+			t.Errorf("the retracted fact %+v, want retracted and still restricted", f)
+		}
+		if seen := tm.peerView(t, "diagnosis", "diagnosis zebra fever", id); strings.Contains(seen, "zebra") || strings.Contains(seen, id) {
+			t.Errorf("the peer reads the retracted fact: %s", seen)
+		}
+	})
+	t.Run("promotion", func(t *testing.T) {
+		tm := newTeam(t)
+		id := tm.writeRestricted(t, "board.date", "March 3 zebra")
+		var a struct{ AssertState struct{ ID string } }
+		tm.env.MustDo(t, tm.exec, `mutation($in: StateAssertionInput!) { assertState(input: $in) { id } }`, map[string]any{"in": map[string]any{
+			"subject": "board", "predicate": "venue", "object": "Room 7", "context": "t1", "epistemicStatus": "INFERENCE",
+			"validity":   map[string]any{"mode": "UNTIL_CHANGED"},
+			"provenance": map[string]any{"author": map[string]any{"kind": "agent", "id": "a1"}, "confidence": 0.5, "method": "inferred"},
+		}}, &a)
+		var p struct{ PromoteState struct{ ID string } }
+		tm.env.MustDo(t, tm.exec, `mutation($id: ID!) { promoteState(id: $id, decision: {reason: "settled", key: "board.date"}) { id } }`,
+			map[string]any{"id": a.AssertState.ID}, &p)
+		var got struct{ Fact struct{ IsValid bool } }
+		tm.env.MustDo(t, tm.exec, `query($id: ID!) { fact(id: $id) { isValid } }`, map[string]any{"id": id}, &got)
+		if !got.Fact.IsValid {
+			t.Errorf("the promotion retired the restricted fact %s", id)
+		}
+		if seen := tm.peerView(t, "board.date", "board date march zebra", id); strings.Contains(seen, "zebra") || strings.Contains(seen, id) {
+			t.Errorf("the peer reads the restricted fact: %s", seen)
+		}
+	})
+}
