@@ -76,7 +76,10 @@
 // Retractions lists the sentences that take something back ("that was
 // wrong", "ignore what I said about the rollout"); Swap reads a sentence
 // that drops a stored value by name and takes up another ("I cancelled
-// PureGym and joined The Climbing Hangar"); State reads a sentence of
+// PureGym and joined The Climbing Hangar"); Anchor reads a sentence against
+// one stored fact and finds the fact's new value when the sentence links
+// the fact's topic to one value of the stored value's kind ("Board review
+// is February 19 now"); State reads a sentence of
 // short-lived state ("the build is red right now") with its lease.
 //
 // Scope applies the draft and hypothetical filters to a free text such as

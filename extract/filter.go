@@ -117,7 +117,7 @@ var (
 
 	proposals = phrases("proposed|proposes|propose|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion")
 
-	pasts = phrases("last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
+	pasts = phrases("last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
 	// hearsay marks an uncertain report ("apparently", "I heard").
 	hearsay = phrases("apparently|reportedly|rumor|rumour|rumored|rumoured|allegedly|supposedly|i heard|we heard|heard that|thinks|think|thought|believes|believe|believed|claims|claimed|seems|seemed|sounds like|looks like")
@@ -229,14 +229,21 @@ var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague",
 // sentenceFilter returns why a whole sentence is refused, or "".
 func (a *analyzer) sentenceFilter(raw, low string) string {
 	n := padded(low)
+	// A proposal or a refusal after a dash or a semicolon is an aside
+	// ("Board review is February 19 now — the chair asked for an extra
+	// week"): it refuses its own clause (clauseFilter), not the sentence.
+	head := n
+	if i := strings.IndexAny(low, ";—–"); i > 0 {
+		head = padded(low[:i])
+	}
 	switch {
 	case isQuestion(raw, n):
 		return ReasonQuestion
 	case draftStarts.startsWith(n), draftCues.in(n):
 		return ReasonDraft
-	case declines.in(n):
+	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(n):
+	case proposals.in(head):
 		return ReasonProposal
 	case pasts.in(n), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
@@ -260,6 +267,10 @@ func clauseFilter(low string) string {
 		return ReasonHypothetical
 	case negations.in(n), strings.Contains(n, "n't "):
 		return ReasonNegated
+	case declines.in(n):
+		return ReasonDeclined
+	case proposals.in(n):
+		return ReasonProposal
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low):
 		return ReasonOtherSubject
 	}

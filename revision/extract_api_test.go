@@ -405,3 +405,33 @@ func TestSwapByName(t *testing.T) {
 		t.Errorf("dropping the car off replaced it: %+v", res.Superseded)
 	}
 }
+
+// TestAnchoredChange: a phrasing no extraction rule reads still moves the
+// fact it names when it links the fact's topic to one new value of the
+// stored value's kind (extract.Anchor), recorded with the rule "anchor";
+// an aside after a dash ("the chair asked for …") does not make the
+// sentence a proposal, and a sentence that links the topic to nothing new
+// changes nothing.
+func TestAnchoredChange(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	id := write(t, env, tok, map[string]any{"key": "design_review_date", "value": "February 2"})
+	for _, text := range []string{"Design review prep starts February 1.", "Design review is still February 2."} {
+		if res := say(t, env, tok, map[string]any{"text": text}); len(res.Superseded) != 0 {
+			t.Errorf("%q superseded %+v", text, res.Superseded)
+		}
+	}
+	res := say(t, env, tok, map[string]any{"text": "Design review lands on February 9 now — the chair asked for a week more."})
+	if len(res.Superseded) != 1 || res.Superseded[0].Fact.ID != id || res.Superseded[0].By == nil {
+		t.Fatalf("superseded %+v, want %s", res.Superseded, id)
+	}
+	var x *extracted
+	for i := range res.Extracted {
+		if res.Extracted[i].Outcome == "SUPERSEDED" {
+			x = &res.Extracted[i]
+		}
+	}
+	if x == nil || x.Rule != "anchor" || x.Fact == nil || !strings.Contains(x.Fact.Value, "2026-02-09") || deref(x.Fact.Source.Rule) != "anchor" {
+		t.Errorf("extracted %+v, want the anchor rule storing 2026-02-09", res.Extracted)
+	}
+}

@@ -335,6 +335,9 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	if err := s.applySwaps(tx, caller, t, spk, ar, k, found, &res); err != nil {
 		return Result{}, err
 	}
+	if err := s.applyAnchors(tx, caller, t, spk, ar, stated, k, found, &res); err != nil {
+		return Result{}, err
+	}
 	var ids []string
 	replaced := map[string]*Extraction{} // fact id -> the extraction that superseded it
 	for i := range res.Extracted {
@@ -357,6 +360,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	if spk.assistant {
 		dets = assistantsOwn(dets, k)
 	}
+	dets = implicitAnchored(dets, ar, stated, k, t.At)
 	dets = reconcile(dets, replaced, res.Extracted, k)
 	writer := spk.as(caller)
 	for _, d := range dets {

@@ -1,0 +1,506 @@
+package extract
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Anchor reads a sentence against one stored fact (its key and value) and
+// reports the fact's new value when the sentence names the fact's topic
+// and, linked to it, says one new value of the stored value's kind:
+// "Board review is February 19 now" for board_review_date = February 12,
+// "The beta group grew to 350 testers" for beta_testers = 200, "Buildkite
+// is the pick for CI" for ci_provider = CircleCI, "They reassigned me
+// parking spot C4" for parking_spot = B12.
+//
+// It is the reading of last resort, for phrasings no rule of Analyze
+// knows, so it is narrow where rules are broad:
+//   - every word of the key that names a thing ("board", "review",
+//     "beta", "testers", "parking") is in the clause; a word that names an
+//     attribute ("date", "owner", "provider") is in it or is implied by the
+//     value's kind (a date is a date, a name is an owner or a choice);
+//   - the stored value has a kind Anchor can read (a date or a time, an
+//     amount of money, a count, an email address, a phone number, a
+//     version, a code like "B12", or a name), and the clause says exactly
+//     one other value of that kind;
+//   - only linking words ("is now", "moved to", "grew to", "is the pick
+//     for", "takes over") stand between the topic and the value, so a
+//     value that belongs to something else in the clause is not taken;
+//   - the clause passes the clause filters (negation, hedges, other
+//     people's things); the caller passes only sentences whose Reason is
+//     "" and never an assistant's.
+func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
+	stored = strings.TrimSpace(stored)
+	if stored == "" || len(sentence) > maxClause || len(stored) > 80 {
+		return Statement{}, false
+	}
+	topic, attrs := anchorWords(key)
+	if len(topic) == 0 {
+		topic, attrs = attrs, nil // "headcount": the attribute is the topic
+	}
+	if len(topic) == 0 {
+		return Statement{}, false
+	}
+	// Cheap test first: every topic word occurs somewhere.
+	low := fold(sentence)
+	for _, w := range topic {
+		if !strings.Contains(low, w[:min(len(w), 4)]) {
+			return Statement{}, false
+		}
+	}
+	kind := kindOfStored(stored, at)
+	if kind == "" || !implied(kind, attrs, low) {
+		return Statement{}, false
+	}
+	body, corr := stripLead(sentence)
+	body, corr2 := stripOldValue(body)
+	for _, cl := range splitClauses(body) {
+		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
+		clow := fold(cl)
+		if cl == "" || clauseFilter(clow) != "" {
+			continue
+		}
+		tspans, ok := topicSpans(cl, topic)
+		if !ok {
+			continue
+		}
+		if stative(clow) || qualified(cl, tspans) {
+			continue
+		}
+		var found []span
+		others := 0
+		for _, v := range candidates(cl, kind, at) {
+			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
+				continue
+			}
+			others++
+			if linked(cl, tspans, v, attrs) {
+				found = append(found, v)
+			}
+		}
+		if len(found) != 1 || others != 1 {
+			continue // none, or two new values: which is it?
+		}
+		ent, attr := NormalizeKey(key)
+		st := Statement{
+			Entity: ent, Attribute: attr, Key: key, Value: found[0].text, Kind: found[0].kind,
+			Rule: RuleAnchor, Sentence: sentence, Correction: corr || corr2,
+		}
+		if st.Entity == "" {
+			st.Entity = attr
+		}
+		if kind == anchorDate {
+			if d, said, _, ok := takeDateAt(found[0].text, at); ok {
+				st.Value, st.Said = d, said
+			}
+		}
+		return st, true
+	}
+	return Statement{}, false
+}
+
+// RuleAnchor names statements Anchor reads.
+const RuleAnchor = "anchor"
+
+// The kinds of stored value Anchor reads.
+const (
+	anchorDate    = "date"
+	anchorMoney   = "money"
+	anchorCount   = "count"
+	anchorEmail   = "email"
+	anchorPhone   = "phone"
+	anchorVersion = "version"
+	anchorCode    = "code"
+	anchorName    = "name"
+)
+
+var (
+	reWholeMoney   = regexp.MustCompile(`^` + moneyPat + `$`)
+	reWholeCount   = regexp.MustCompile(`^\d[\d,]*$`)
+	reWholeVersion = regexp.MustCompile(`^v?\d+(?:\.\d+)+$`)
+	reWholeCode    = regexp.MustCompile(`^[A-Z]{1,3}-?\d{1,5}$`)
+	reWholeEmail   = regexp.MustCompile(`^` + emailPat + `$`)
+	reWholePhone   = regexp.MustCompile(`^` + phonePat + `$`)
+	reWholeName    = regexp.MustCompile(`^(?:The\s+)?` + nameSeq + `$`)
+
+	reAnyMoney   = regexp.MustCompile(moneyPat)
+	reAnyCount   = regexp.MustCompile(`\b\d[\d,]*\b`)
+	reAnyVersion = regexp.MustCompile(`\bv?\d+(?:\.\d+)+\b`)
+	reAnyCode    = regexp.MustCompile(`\b[A-Z]{1,3}-?\d{1,5}\b`)
+	reAnyName    = regexp.MustCompile(nameSeq)
+)
+
+// kindOfStored names the kind of a stored value, or "" when Anchor does not
+// read it.
+func kindOfStored(v string, at time.Time) string {
+	switch {
+	case reWholeEmail.MatchString(v):
+		return anchorEmail
+	case reWholeMoney.MatchString(v):
+		return anchorMoney
+	case reWholeVersion.MatchString(v):
+		return anchorVersion
+	case reWholeCode.MatchString(v):
+		return anchorCode
+	case reWholeCount.MatchString(v):
+		return anchorCount
+	case reWholePhone.MatchString(v) && strings.Count(v, " ")+strings.Count(v, "-") >= 1:
+		return anchorPhone
+	}
+	if _, ok := takeDate(v, at); ok {
+		return anchorDate
+	}
+	if base, _, _ := strings.Cut(v, " ("); base != v {
+		if _, ok := takeDate(base, at); ok {
+			return anchorDate // "2026-03-10 (March 10)"
+		}
+	}
+	if reWholeName.MatchString(v) && !strings.ContainsAny(v, "0123456789") && len(strings.Fields(v)) <= 4 {
+		return anchorName
+	}
+	return ""
+}
+
+// anchorAttrs are key words that name an attribute of a thing rather
+// than the thing; each kind of value implies some of them.
+var anchorAttrs = map[string][]string{
+	"date": {anchorDate}, "day": {anchorDate}, "time": {anchorDate}, "deadline": {anchorDate}, "when": {anchorDate},
+	"appointment": {anchorDate}, "appt": {anchorDate}, "booking": {anchorDate}, "slot": {anchorDate}, "schedule": {anchorDate},
+	"owner": {anchorName}, "lead": {anchorName}, "choice": {anchorName}, "provider": {anchorName}, "vendor": {anchorName},
+	"pick": {anchorName}, "name": {anchorName}, "location": {anchorName}, "city": {anchorName}, "venue": {anchorName},
+	"tool": {anchorName}, "platform": {anchorName}, "assignee": {anchorName}, "contact": {anchorName, anchorEmail, anchorPhone},
+	"email": {anchorEmail}, "mail": {anchorEmail}, "phone": {anchorPhone}, "number": {anchorPhone, anchorCount},
+	"version": {anchorVersion}, "count": {anchorCount}, "size": {anchorCount}, "total": {anchorCount},
+	"price": {anchorMoney}, "cost": {anchorMoney}, "amount": {anchorMoney}, "fee": {anchorMoney}, "rate": {anchorMoney},
+	"capacity": nil, "status": nil, "id": {anchorCode}, "code": {anchorCode}, "spot": {anchorName, anchorCode},
+	"host": {anchorName}, "done": {anchorCount}, "headcount": {anchorCount}, "cap": {anchorCount}, "limit": {anchorCount},
+}
+
+// anchorWords splits a key into the words that name its thing, which the
+// sentence must say, and those that name an attribute.
+func anchorWords(key string) (topic, attrs []string) {
+	for _, w := range keyWords(key) {
+		w = singular(w)
+		switch {
+		case len(w) < 2 || stopKeyWords[w]:
+		case anchorAttrs[w] != nil || w == "capacity" || w == "status":
+			// "capacity" and "status" are implied by no kind: say them.
+			attrs = append(attrs, w)
+		default:
+			topic = append(topic, w)
+		}
+	}
+	return topic, attrs
+}
+
+// stopKeyWords carry no topic ("user.current_address").
+var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true, "primary": false}
+
+// implied reports whether every attribute word of the key is said in the
+// sentence or implied by a value of kind k.
+func implied(k string, attrs []string, low string) bool {
+	for _, a := range attrs {
+		if slices.Contains(anchorAttrs[a], k) || strings.Contains(low, a) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// span is a piece of a clause, by byte offsets.
+type span struct {
+	start, end int
+	text, kind string
+}
+
+func (s span) overlaps(o span) bool { return s.start < o.end && o.start < s.end }
+
+// topicSpans finds the topic words in cl, each as a word (or its plural,
+// or a word it abbreviates), when they lie close together (within three
+// words more than there are topic words), and returns where each is.
+func topicSpans(cl string, topic []string) ([]span, bool) {
+	var toks []span
+	start := -1
+	for i, r := range cl + " " {
+		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case letter && start < 0:
+			start = i
+		case !letter && start >= 0:
+			toks = append(toks, span{start: start, end: i, text: singular(fold(cl[start:i]))})
+			start = -1
+		}
+	}
+	var out []span
+	first, last := -1, -1
+	for _, w := range topic {
+		at := slices.IndexFunc(toks, func(t span) bool { return t.text == w || shortFor(w, t.text) || shortFor(t.text, w) })
+		if at < 0 {
+			return nil, false
+		}
+		if first < 0 || at < first {
+			first = at
+		}
+		last = max(last, at)
+		out = append(out, toks[at])
+	}
+	return out, last-first <= len(topic)+3
+}
+
+// shortFor reports whether a is a short form of w that no common word
+// could be: four letters or more that open it ("conf", "conference").
+func shortFor(a, w string) bool { return len(a) >= 4 && abbreviates(a, w) }
+
+// candidates finds the values of kind k in cl.
+func candidates(cl, k string, at time.Time) []span {
+	var re *regexp.Regexp
+	switch k {
+	case anchorDate:
+		return dateSpans(cl, at)
+	case anchorMoney:
+		re = reAnyMoney
+	case anchorCount:
+		re = reAnyCount
+	case anchorEmail:
+		re = reEmail
+	case anchorPhone:
+		re = rePhone
+	case anchorVersion:
+		re = reAnyVersion
+	case anchorCode:
+		re = reAnyCode
+	case anchorName:
+		re = reAnyName
+	}
+	var out []span
+	for _, m := range re.FindAllStringIndex(cl, -1) {
+		v := span{start: m[0], end: m[1], text: cl[m[0]:m[1]], kind: anchorStatementKind(k)}
+		if k == anchorName {
+			if v, ok := nameCandidate(cl, v); ok {
+				out = append(out, v)
+			}
+			continue
+		}
+		if k == anchorCount && (inMoneyOrDate(cl, v) || strings.HasPrefix(cl[v.end:], ".") && v.end+1 < len(cl) && cl[v.end+1] >= '0' && cl[v.end+1] <= '9') {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// anchorStatementKind is the Statement kind of an anchor kind.
+func anchorStatementKind(k string) string {
+	switch k {
+	case anchorDate:
+		return KindDate
+	case anchorMoney:
+		return KindAmount
+	case anchorCount:
+		return KindCount
+	case anchorEmail, anchorPhone:
+		return KindContact
+	case anchorName:
+		return KindChoice
+	}
+	return KindStatus
+}
+
+// sameAs reports whether v says the stored value: the same day for dates,
+// else the same words (or some of them, for a name: "Astoria" is "Hotel
+// Astoria").
+func sameAs(stored, v, kind string, at time.Time) bool {
+	if kind == anchorDate {
+		a, okA := takeDate(strings.TrimSpace(strings.SplitN(stored, " (", 2)[0]), at)
+		b, okB := takeDate(v, at)
+		return okA && okB && a == b
+	}
+	a, b := strings.Join(words(fold(stored)), " "), strings.Join(words(fold(v)), " ")
+	if kind == anchorName {
+		return strings.Contains(" "+a+" ", " "+b+" ") || strings.Contains(" "+b+" ", " "+a+" ")
+	}
+	return a == b
+}
+
+// nameCandidate keeps a capitalised run that names something: not the
+// clause's first word unless a verb of choosing follows it, not a pronoun,
+// a weekday or a month, at most four words.
+func nameCandidate(cl string, v span) (span, bool) {
+	v.text = strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(v.text, "'s"), "’s"), ".'’")
+	v.end = v.start + len(v.text)
+	ws := strings.Fields(v.text)
+	if len(ws) == 0 || len(ws) > 4 {
+		return v, false
+	}
+	first := fold(ws[0])
+	if nameStops[first] || dateWords[first] {
+		if len(ws) == 1 {
+			return v, false
+		}
+		v.start += len(ws[0]) + 1
+		v.text = strings.Join(ws[1:], " ")
+	}
+	if strings.TrimSpace(cl[:v.start]) == "" && !reChooseAfter.MatchString(cl[v.end:]) {
+		return v, false
+	}
+	return v, true
+}
+
+// nameStops are capitalised words that open a clause or name no thing.
+var nameStops = map[string]bool{"i": true, "i'm": true, "i've": true, "i'll": true, "i'd": true, "we": true, "the": true, "a": true, "an": true, "our": true, "my": true, "it": true, "this": true, "that": true, "ok": true, "okay": true, "so": true, "and": true, "but": true, "from": true, "as": true, "ops": true, "hr": true, "it's": true, "they": true, "he": true, "she": true}
+
+var reChooseAfter = regexp.MustCompile(`^\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs)\b`)
+
+// inMoneyOrDate reports a number that is part of an amount, a date, a
+// time of day or a version.
+func inMoneyOrDate(cl string, v span) bool {
+	for _, re := range []*regexp.Regexp{reAnyMoney, reAnyVersion, reTimeOfDay} {
+		for _, m := range re.FindAllStringIndex(cl, -1) {
+			if m[0] <= v.start && v.end <= m[1] && (m[1]-m[0] > v.end-v.start) {
+				return true
+			}
+		}
+	}
+	for _, d := range dateSpans(cl, time.Time{}) {
+		if d.start <= v.start && v.end <= d.end {
+			return true
+		}
+	}
+	before := strings.TrimSpace(cl[:v.start])
+	return strings.HasSuffix(before, "$") || strings.HasSuffix(before, "£") || strings.HasSuffix(before, "€")
+}
+
+// dateSpans finds the date phrases of cl with the date library.
+func dateSpans(cl string, at time.Time) []span {
+	if !hasDateCue(cl) {
+		return nil
+	}
+	var out []span
+	off := 0
+	for i := 0; i < 4 && off < len(cl); i++ {
+		r, err := dateParser.Parse(cl[off:], at)
+		if err != nil || r == nil {
+			break
+		}
+		text := strings.TrimSpace(r.Text)
+		s := off + r.Index
+		if !reAmbiguousDate.MatchString(fold(text)) && (reDateWord.MatchString(text) || reTimeOfDay.MatchString(text)) {
+			out = append(out, span{start: s, end: s + len(r.Text), text: text, kind: KindDate})
+		}
+		off = s + len(r.Text)
+		if len(r.Text) == 0 {
+			break
+		}
+	}
+	return out
+}
+
+// linked reports whether v is no topic word and only linking words, at
+// most six, stand between it and the nearest topic word on one side.
+func linked(cl string, topic []span, v span, attrs []string) bool {
+	left, right := -1, len(cl)+1
+	for _, t := range topic {
+		if t.overlaps(v) {
+			return false
+		}
+		if t.end <= v.start {
+			left = max(left, t.end)
+		}
+		if t.start >= v.end {
+			right = min(right, t.start)
+		}
+	}
+	return left >= 0 && onlyLinks(cl[left:v.start], attrs) || right <= len(cl) && onlyLinks(cl[v.end:right], attrs)
+}
+
+// onlyLinks reports whether between holds at most six words, each a
+// linking word or one of the key's attribute words.
+func onlyLinks(between string, attrs []string) bool {
+	ws := words(fold(between))
+	if len(ws) > 6 {
+		return false
+	}
+	for _, w := range ws {
+		if !linkWords[w] && !slices.Contains(attrs, singular(w)) {
+			return false
+		}
+	}
+	return true
+}
+
+// stative reports a clause that says what held before ("we had 500
+// testers", "the room was 60"), not what holds now.
+func stative(clow string) bool {
+	ws := words(clow)
+	for i, w := range ws {
+		switch w {
+		case "had", "used", "were", "was":
+			if w == "had" && i+1 < len(ws) && ws[i+1] == "to" {
+				continue // "we had to move it"
+			}
+			if (w == "was" || w == "were") && i+1 < len(ws) && participle(ws[i+1]) {
+				continue // "was cut to $9,000"
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func participle(w string) bool {
+	return strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || w == "cut" || w == "set" || w == "put" || w == "now" || w == "just" || w == "finally" || w == "officially"
+}
+
+// qualified reports a topic said of another thing of its kind: "the small
+// meeting room next door", "the other team's sync", "the old budget".
+func qualified(cl string, topic []span) bool {
+	first := topic[0]
+	for _, t := range topic {
+		if t.start < first.start {
+			first = t
+		}
+	}
+	before := words(fold(cl[:first.start]))
+	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
+		w := before[i]
+		if otherQualifiers[w] || strings.HasSuffix(w, "'s") && i == len(before)-1 && w != "user's" {
+			return true
+		}
+	}
+	last := topic[0]
+	for _, t := range topic {
+		if t.end > last.end {
+			last = t
+		}
+	}
+	after := fold(cl[last.end:])
+	return hasPrefixAny(strings.TrimSpace(after), []string{"next door", "upstairs", "downstairs", "across", "down the", "of my", "of our other", "of the other", "of another"})
+}
+
+// otherQualifiers set a thing apart from others of its kind.
+var otherQualifiers = map[string]bool{"other": true, "another": true, "next": true, "small": true, "smaller": true, "big": true, "bigger": true,
+	"large": true, "larger": true, "second": true, "spare": true, "old": true, "older": true, "former": true, "previous": true, "backup": true,
+	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true}
+
+// linkWords may stand between a topic and its new value.
+var linkWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`is are was were 's be been being will now has have had got gets get
+		moved move moves moving shifted shift slipped slips pushed push pulled brought changed change changes
+		switched switch rescheduled set fixed confirmed officially finally actually just going goes to on at in
+		for with from forward back up down grew grown rose risen dropped fell went gone increased decreased
+		reduced raised cut bumped the a an new our my its it pick choice winner we're we've we they've they're
+		takes take took taken taking over owns own runs leads handles writes does doing do signs speaks picked
+		number his her their it's contact address
+		updated update reassigned assigned me us group team currently officially landed lands falls fall
+		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
+		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
+		heading headed happening scheduled planned due`) {
+		m[w] = true
+	}
+	return m
+}()

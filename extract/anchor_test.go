@@ -1,0 +1,73 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestAnchor(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		key, stored, sentence string
+		want                  string // "" when the sentence must not move the fact
+	}{
+		// A new value linked to the fact's topic.
+		{"design_review_date", "February 2", "Design review is on February 9 now.", "2026-02-09"},
+		{"release_date", "2026-04-01 (April 1)", "The release got moved to April 15.", "2026-04-15"},
+		{"pilot_users", "120", "The pilot grew to 180 users over the weekend.", "180"},
+		{"seats", "25", "We're at 31 seats after the new hires.", "31"},
+		{"hosting_provider", "Heroku", "Render is the pick for hosting now.", "Render"},
+		{"newsletter_owner", "Ravi", "Ines runs the newsletter from this week.", "Ines"},
+		{"retreat_city", "Madrid", "The retreat is in Seville this year.", "Seville"},
+		{"plumber_phone", "+44 7700 900111", "The plumber's number is now +44 7700 900222.", "+44 7700 900222"},
+		{"support_email", "help@acme.io", "Support email changed to care@acme.io.", "care@acme.io"},
+		{"node_version", "18.2", "The node version is 20.11 after the bump.", "20.11"},
+		{"desk", "D14", "My desk moved to F3.", "F3"},
+		{"subscription_price", "$12", "The subscription price went up to $15.", "$15"},
+		{"headcount", "40", "Headcount is 44 now.", "44"},
+
+		// Nothing new, or not linked, or about another thing.
+		{"design_review_date", "February 2", "Design review is still February 2.", ""},
+		{"design_review_date", "February 2", "Design review prep starts February 1.", ""},
+		{"pilot_users", "120", "Last autumn the pilot had 300 users.", ""},
+		{"pilot_users", "120", "The pilot was 90 users when we started.", ""},
+		{"room_capacity", "60", "The small meeting room next door holds 25.", ""},
+		{"room_capacity", "60", "The room is booked for 25 minutes.", ""},
+		{"travel_budget", "$12,000", "The marketing budget went down to $9,000.", ""},
+		{"hosting_provider", "Heroku", "Render and Fly are both cheaper for hosting.", ""},
+		{"retreat_city", "Madrid", "The retreat is not in Seville.", ""},
+		{"retreat_city", "Madrid", "Maybe the retreat moves to Seville.", ""},
+		{"retreat_city", "Madrid", "The other team's retreat is in Seville.", ""},
+		{"newsletter_owner", "Ravi", "Ravi still runs the newsletter.", ""},
+		{"interviews_done", "14", "I've done 17 of the 20 interviews.", ""}, // two new numbers: which?
+		{"seats", "25", "", ""},
+		{"", "25", "We're at 31 seats.", ""},
+	}
+	for _, tt := range tests {
+		st, ok := Anchor(tt.sentence, tt.key, tt.stored, at)
+		switch {
+		case tt.want == "" && ok:
+			t.Errorf("Anchor(%q, %s=%q) = %q, want nothing", tt.sentence, tt.key, tt.stored, st.Value)
+		case tt.want != "" && !ok:
+			t.Errorf("Anchor(%q, %s=%q) found nothing, want %q", tt.sentence, tt.key, tt.stored, tt.want)
+		case ok && !strings.EqualFold(st.Value, tt.want):
+			t.Errorf("Anchor(%q, %s=%q) = %q, want %q", tt.sentence, tt.key, tt.stored, st.Value, tt.want)
+		case ok && (st.Key != tt.key || st.Rule != RuleAnchor || st.Sentence != tt.sentence):
+			t.Errorf("Anchor(%q): statement %+v does not name the fact's key, the rule and the sentence", tt.sentence, st)
+		}
+	}
+}
+
+func FuzzAnchor(f *testing.F) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	f.Add("Design review is on February 9 now.", "design_review_date", "February 2")
+	f.Add("The pilot grew to 180 users.", "pilot_users", "120")
+	f.Add("Render is the pick for hosting now.", "hosting_provider", "Heroku")
+	f.Fuzz(func(t *testing.T, sentence, key, stored string) {
+		st, ok := Anchor(sentence, key, stored, at)
+		if ok && (st.Value == "" || !strings.Contains(sentence, st.Said) || st.Key != key) {
+			t.Fatalf("Anchor(%q, %q, %q) = %+v", sentence, key, stored, st)
+		}
+	})
+}
