@@ -3226,7 +3226,12 @@ input FactInput {
   constraintType: String
   "When the fact became true in the world. Defaults to now."
   validFrom: Time
-  "A fact id, or a key meaning the currently valid fact with that key."
+  """
+  A fact id, or a key meaning the currently valid fact with that key, among
+  the facts the caller may read (one it may not read answers NOT_FOUND, as
+  a key nobody wrote does), in the memoryType and scope the write names.
+  A write that names neither takes its predecessor's memory and scope.
+  """
   supersedes: String
   supersessionKind: SupersessionKind = CHANGE
   "Why the old fact is superseded; recorded on the supersession edge."

@@ -117,7 +117,10 @@ type FactInput struct {
 	ConstraintType *string `json:"constraintType,omitempty"`
 	// When the fact became true in the world. Defaults to now.
 	ValidFrom *time.Time `json:"validFrom,omitempty"`
-	// A fact id, or a key meaning the currently valid fact with that key.
+	// A fact id, or a key meaning the currently valid fact with that key, among
+	// the facts the caller may read (one it may not read answers NOT_FOUND, as
+	// a key nobody wrote does), in the memoryType and scope the write names.
+	// A write that names neither takes its predecessor's memory and scope.
 	Supersedes       *string                 `json:"supersedes,omitempty"`
 	SupersessionKind *facts.SupersessionKind `json:"supersessionKind,omitempty"`
 	// Why the old fact is superseded; recorded on the supersession edge.
