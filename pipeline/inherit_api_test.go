@@ -118,27 +118,27 @@ func TestRestrictionSurvivesEverySuccessor(t *testing.T) {
 					map[string]any{"key": key, "value": "March 17 quokka", "supersedes": key},
 				}}, &struct{}{})
 			}},
-		{name: "turn extraction correction", key: "board_meeting.date", old: "March 3", query: "board meeting date march",
+		{name: "turn correction (extraction)", key: "board_meeting.date", old: "March 3", query: "board meeting date march",
 			secret: []string{"March", "03-03", "03-17"}, newWord: "03-17",
 			succeed: func(t *testing.T, tm team, _, _ string) {
 				t.Logf("turn: %s", tm.turn(t, tm.exec, "Correction: the board meeting is on March 17, not March 3."))
 			}},
-		{name: "turn detection", key: "kickoff_date", old: "March 3", query: "kickoff date march",
+		{name: "turn change (extraction)", key: "kickoff_date", old: "March 3", query: "kickoff date march",
 			secret: []string{"March"}, newWord: "March 10",
 			succeed: func(t *testing.T, tm team, _, _ string) {
 				t.Logf("turn: %s", tm.turn(t, tm.exec, "Correction: the kickoff moved to March 10."))
 			}},
-		{name: "turn detection instead", key: "hotel", old: "Hilton Garden", query: "hotel hilton marriott staying",
+		{name: "turn instead (detection)", key: "hotel", old: "Hilton Garden", query: "hotel hilton marriott staying",
 			secret: []string{"Hilton", "Marriott"}, newWord: "Marriott",
 			succeed: func(t *testing.T, tm team, _, _ string) {
 				t.Logf("turn: %s", tm.turn(t, tm.exec, "Actually we are staying at the Marriott Downtown instead of the Hilton Garden."))
 			}},
-		{name: "turn implicit amount", key: "marketing_budget", old: "$40,000", query: "marketing budget",
+		{name: "turn implicit amount (extraction)", key: "marketing_budget", old: "$40,000", query: "marketing budget",
 			secret: []string{"40,000", "55,000"}, newWord: "55,000",
 			succeed: func(t *testing.T, tm team, _, _ string) {
 				t.Logf("turn: %s", tm.turn(t, tm.exec, "The marketing budget is $55,000."))
 			}},
-		{name: "turn temporal update", key: "license_price", old: "$30 per seat", query: "license price seat",
+		{name: "turn temporal update (detection)", key: "license_price", old: "$30 per seat", query: "license price seat",
 			secret: []string{"$30", "$36"}, newWord: "$36",
 			succeed: func(t *testing.T, tm team, _, _ string) {
 				t.Logf("turn: %s", tm.turn(t, tm.exec, "As of today the license price is $36 per seat."))
