@@ -286,16 +286,21 @@ func TestDeclassify(t *testing.T) {
 func TestCannotSupersedeWhatYouCannotRead(t *testing.T) {
 	tm := newTeam(t)
 	hidden := tm.writeRestricted(t, "board_meeting.date", "March 3")
-	unknown := func(ref string) apitest.Response {
+	unknown := func(ref string, declassify bool) apitest.Response {
 		return tm.env.Do(t, tm.peer, writeQ, map[string]any{"in": map[string]any{"key": "board_meeting.date", "value": "March 17",
-			"memoryType": "ORGANIZATIONAL", "supersedes": ref}})
+			"memoryType": "ORGANIZATIONAL", "supersedes": ref, "declassify": declassify}})
 	}
-	for _, tc := range []struct{ name, ref string }{
-		{"by key", "board_meeting.date"},
-		{"by id", hidden},
+	for _, tc := range []struct {
+		name, ref  string
+		declassify bool
+	}{
+		{"by key", "board_meeting.date", false},
+		{"by id", hidden, false},
+		{"by key, declassifying", "board_meeting.date", true},
+		{"by id, declassifying", hidden, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, want := unknown(tc.ref), unknown("no_such.key")
+			got, want := unknown(tc.ref, tc.declassify), unknown("no_such.key", tc.declassify)
 			if got.Code() != "NOT_FOUND" || want.Code() != "NOT_FOUND" {
 				t.Fatalf("codes %q and %q, want NOT_FOUND: %s", got.Code(), want.Code(), got.Raw)
 			}
