@@ -551,7 +551,10 @@ func (s *Service) revoke(tx *store.Txn, caller authority.Identity, cd Candidate,
 			Key: loser.Key, Value: kept.Value, MemoryType: loser.MemoryType, Scope: loser.Scope, ScopeID: loser.ScopeID,
 			Source:     &facts.Source{Type: kept.Source.Type, Authority: kept.Source.Authority, Identity: kept.Source.Identity},
 			Supersedes: loser.ID, Kind: facts.Correction,
-			Reason: fmt.Sprintf("conflict %s resolved by decision %s: %s", d.ConflictID, d.ID, d.Reason),
+			// The successor carries the kept value: it keeps the kept
+			// fact's restriction (the pipeline joins the loser's).
+			RestrictedTo: kept.RestrictedTo,
+			Reason:       fmt.Sprintf("conflict %s resolved by decision %s: %s", d.ConflictID, d.ID, d.Reason),
 		})
 		return err == nil, err
 	}

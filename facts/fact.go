@@ -167,6 +167,9 @@ type Supersession struct {
 	Reason    string    `json:"reason,omitempty"`
 	Actor     string    `json:"actor"`
 	At        time.Time `json:"at"`
+	// Declassified is set when the newer fact was written less restricted
+	// than the one it replaced, by an explicit declassification.
+	Declassified bool `json:"declassified,omitempty"`
 }
 
 // Retraction says who took a fact back, why, and what said so (By: the

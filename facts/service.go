@@ -105,8 +105,13 @@ type WriteInput struct {
 	// Level is the abstraction level of capability memory (default
 	// EVENT); it is an error for the other memory types.
 	Level MemoryLevel
-	// RestrictedTo limits who may read the fact.
+	// RestrictedTo limits who may read the fact. A successor's is joined
+	// with its predecessor's (it only tightens), unless Declassify.
 	RestrictedTo *permissions.Restriction
+	// Declassify asks that the successor carry RestrictedTo as given,
+	// even when that is looser than the predecessor's; it needs
+	// Supersedes and the authority the predecessor's restriction asks for.
+	Declassify bool
 	// PromotedFrom names the state assertion being promoted; only
 	// promoteState sets it.
 	PromotedFrom string
@@ -136,6 +141,8 @@ func (in *WriteInput) Validate() error {
 		return fault.BadInputf("supersedes", "unknown supersession kind %q", in.Kind)
 	case in.Kind != "" && in.Supersedes == "":
 		return fault.BadInputf("supersedes", "a supersession kind needs supersedes")
+	case in.Declassify && in.Supersedes == "":
+		return fault.BadInputf("declassify", "declassify loosens the restriction of the fact a write supersedes; name that fact in supersedes")
 	case in.Source != nil && in.Source.Type != "" && !in.Source.Type.Valid():
 		return fault.BadInputf("source.type", "unknown source type %q", in.Source.Type)
 	case len(in.ScopeID) > MaxKeyLen || len(in.Reason) > 1024 || len(in.ConstraintType) > 64:
@@ -187,11 +194,14 @@ func (s *Service) flagDerived(tx *store.Txn, id string, now time.Time) error {
 }
 
 // resolve finds the fact a supersedes field names, among those caller may
-// see: an id, or else the currently valid fact with that key; in the given
-// spaces only, when some are given.
-func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string, spaces ...tenancy.Space) (Fact, tenancy.Space, error) {
+// see and keep accepts (nil: all): an id, or else the currently valid fact
+// with that key; in the given spaces only, when some are given.
+func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string, keep func(Fact) bool, spaces ...tenancy.Space) (Fact, tenancy.Space, error) {
+	if keep == nil {
+		keep = func(Fact) bool { return true }
+	}
 	f, sp, err := s.findVisible(tx, caller, ref)
-	if err == nil && (len(spaces) == 0 || slices.Contains(spaces, sp)) {
+	if err == nil && (len(spaces) == 0 || slices.Contains(spaces, sp)) && keep(f) {
 		return f, sp, nil
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -203,7 +213,7 @@ func (s *Service) resolve(tx *store.Txn, caller authority.Identity, ref string, 
 	}
 	var valid []Fact
 	for _, h := range heads {
-		if h.Key == ref && s.visible(caller, h) {
+		if h.Key == ref && s.visible(caller, h) && keep(h) {
 			valid = append(valid, h)
 		}
 	}

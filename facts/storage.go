@@ -24,11 +24,12 @@ func (s *Service) FindVisible(tx *store.Txn, caller authority.Identity, id strin
 }
 
 // Resolve finds the fact a supersedes field names, among those caller may
-// read: an id, or else the current value of that key; in the given spaces
-// only, when some are given. A reference naming nothing is a
+// read and keep accepts (nil accepts all): an id, or else the current value
+// of that key; in the given spaces only, when some are given. A reference
+// naming nothing, or only facts caller may not read, is the same
 // fault.NotFound error.
-func (s *Service) Resolve(tx *store.Txn, caller authority.Identity, ref string, spaces ...tenancy.Space) (Fact, tenancy.Space, error) {
-	return s.resolve(tx, caller, ref, spaces...)
+func (s *Service) Resolve(tx *store.Txn, caller authority.Identity, ref string, keep func(Fact) bool, spaces ...tenancy.Space) (Fact, tenancy.Space, error) {
+	return s.resolve(tx, caller, ref, keep, spaces...)
 }
 
 // Head returns the last member of f's chain as it stands now.

@@ -301,6 +301,61 @@ func (r *Rules) Join(a, b *Restriction) *Restriction {
 	}
 }
 
+// Declassify checks that caller, writing with source authority
+// writeAuthority, may give a successor less restriction than old, its
+// predecessor's: the caller must satisfy old (read the fact) and the
+// write's own authority must reach old's minimum authority (a writer who
+// attributes a lower authority to the statement speaks below it). The
+// denial is FORBIDDEN and never describes old beyond the authority it
+// asks for, which the caller, able to read the fact, already knows.
+func (r *Rules) Declassify(caller authority.Identity, writeAuthority string, old *Restriction) error {
+	if old == nil || old.Empty() {
+		return nil
+	}
+	if !r.CanRead(caller, old) {
+		return &fault.Error{Kind: fault.Forbidden, Field: "declassify",
+			Msg: "declassify needs a caller who can read the superseded fact"}
+	}
+	if old.MinAuthority != "" && r.order.Rank(writeAuthority) < r.order.Rank(old.MinAuthority) {
+		return &fault.Error{Kind: fault.Forbidden, Field: "declassify",
+			Msg: fmt.Sprintf("declassifying this fact needs the write's authority to be %s or above; it is %s (drop source.authority, or supersede without declassify to keep the restriction)",
+				old.MinAuthority, r.describe(writeAuthority))}
+	}
+	return nil
+}
+
+// Looser reports whether a successor restricted by next may be read by
+// someone its predecessor, restricted by prev, kept out: whether next
+// gives up any part of prev.
+func (r *Rules) Looser(next, prev *Restriction) bool {
+	return !r.same(r.Join(prev, next), next)
+}
+
+// same reports whether a and b restrict the same readers, criterion by
+// criterion (lists compared as sets of normalised entries).
+func (r *Rules) same(a, b *Restriction) bool {
+	ae, be := a == nil || a.Empty(), b == nil || b.Empty()
+	if ae || be {
+		return ae == be
+	}
+	if r.order.Rank(a.MinAuthority) != r.order.Rank(b.MinAuthority) || (a.MinAuthority == "") != (b.MinAuthority == "") {
+		return false
+	}
+	return sameSet(a.Roles, b.Roles) && sameSet(a.Permissions, b.Permissions) && sameSet(a.Departments, b.Departments)
+}
+
+func sameSet(a, b []string) bool {
+	norm := func(l []string) []string {
+		out := make([]string, len(l))
+		for i, s := range l {
+			out[i] = normal(s)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	return slices.Equal(norm(a), norm(b))
+}
+
 func joinList(a, b []string) []string {
 	switch {
 	case len(a) == 0:

@@ -33,6 +33,7 @@ type write struct {
 	old      *facts.Fact // the fact retired, as it now stands
 	oldSpace tenancy.Space
 	refused  *facts.Fact // a higher-authority fact the write asked to supersede
+	directed bool        // the Arbiter, not the write, named what it supersedes
 }
 
 // dependency is a fact the write depends on, and the space it lives in.

@@ -26,7 +26,9 @@ import (
 //     higher one (the write is refused beside it, or rejected);
 //   - a CHANGE ends the old valid time at the new validFrom; a CORRECTION
 //     gives the new fact the old one's valid time and empties the old one;
-//   - the successor's restriction is at least the predecessor's.
+//   - the successor's restriction is at least the predecessor's (joined
+//     with what the write asks for), unless the write declassifies: then
+//     it is what the write asks for, if the writer may (see inherit).
 //
 // It writes nothing: link applies what it decided.
 func (p *Pipeline) arbitrate(tx *store.Txn, w *write) error {
@@ -57,12 +59,27 @@ func (p *Pipeline) supersede(tx *store.Txn, w *write) error {
 		// The write says which memory it is for: it supersedes there.
 		within = append(within, w.space)
 	}
-	old, oldSpace, err := p.facts.Resolve(tx, w.caller, in.Supersedes, within...)
+	var keep func(facts.Fact) bool
+	if scopeNamed(in, *f) {
+		// The write says which scope it is for: it supersedes there.
+		keep = func(g facts.Fact) bool { return g.Scope == f.Scope && g.ScopeID == f.ScopeID }
+	}
+	old, oldSpace, err := p.facts.Resolve(tx, w.caller, in.Supersedes, keep, within...)
+	if w.directed && fault.KindOf(err) == fault.NotFound {
+		// The instruction the Arbiter named lives in another memory or
+		// scope than the write: the write replaces nothing.
+		in.Supersedes, in.Kind, in.Detection, in.Cue = "", "", "", ""
+		w.in = in
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	if err := p.stayInSpace(w, old, oldSpace); err != nil {
 		return err
+	}
+	if keep == nil {
+		f.Scope, f.ScopeID = old.Scope, old.ScopeID
 	}
 	if old.Forgotten != nil {
 		return fault.New(fault.Conflict, "fact %q was forgotten; it cannot be superseded", old.ID)
@@ -107,16 +124,51 @@ func (p *Pipeline) supersede(tx *store.Txn, w *write) error {
 		never := old.ValidFrom
 		old.ValidTo = &never
 	}
-	f.RestrictedTo = p.rules.Join(old.RestrictedTo, f.RestrictedTo)
+	declassified, err := p.inherit(w, old)
+	if err != nil {
+		return err
+	}
 	at := w.now
 	old.SupersededBy, old.SupersededAt = f.ID, &at
 	f.Supersedes = old.ID
 	f.Supersession = &facts.Supersession{
 		Kind: kind, Detection: cmp.Or(in.Detection, facts.DetectionExplicitWrite),
 		Cue: in.Cue, Reason: in.Reason, Actor: cmp.Or(w.caller.UserName, w.caller.UserID), At: w.now,
+		Declassified: declassified,
 	}
 	w.old, w.oldSpace = &old, oldSpace
 	return nil
+}
+
+// inherit sets the restriction of w's fact, the successor of old: never
+// less restricted than old (the join of old's restriction and the one the
+// write gave: a writer may only tighten), whatever wrote it. Only an
+// explicit write with Declassify may loosen it, and only when its writer
+// may declassify old (permissions.Rules.Declassify): the successor then
+// carries exactly the restriction the write gave. declassified reports a
+// successor that is in fact looser than old. A write that reached this
+// point could read old (the target is resolved among the facts the
+// caller may read), so its refusal reveals nothing new.
+func (p *Pipeline) inherit(w *write, old facts.Fact) (declassified bool, err error) {
+	f := &w.f
+	if !w.in.Declassify {
+		f.RestrictedTo = p.rules.Join(old.RestrictedTo, f.RestrictedTo)
+		return false, nil
+	}
+	if err := p.rules.Declassify(w.caller, f.Source.Authority, old.RestrictedTo); err != nil {
+		return false, err
+	}
+	return p.rules.Looser(f.RestrictedTo, old.RestrictedTo), nil
+}
+
+// scopeNamed reports whether a write says which scope its fact is for: a
+// scope or scopeId given, or a value that opens as a hypothetical or a
+// draft (f's scope is then not GLOBAL). Such a write supersedes only a
+// fact of that scope; one that says nothing takes its predecessor's, so a
+// successor never moves a fact between the real world, a project, a
+// hypothetical and a draft.
+func scopeNamed(in facts.WriteInput, f facts.Fact) bool {
+	return in.Scope != "" || in.ScopeID != "" || f.Scope != facts.ScopeGlobal
 }
 
 // stayInSpace keeps a successor in its predecessor's memory: a write that
@@ -152,6 +204,7 @@ func (p *Pipeline) judge(tx *store.Txn, w *write) (*facts.Staleness, error) {
 		}
 		if replaces != "" {
 			in.Supersedes, in.Kind, in.Detection, in.Cue = replaces, facts.Change, facts.DetectionAuthority, cue
+			w.directed = true
 			return nil, nil
 		}
 	}

@@ -17,6 +17,11 @@ const (
 	ActionStale Action = "STALE"
 	// ActionForgotten: a fact's value was erased.
 	ActionForgotten Action = "FORGOTTEN"
+	// ActionDeclassified: a fact was superseded by a less restricted one
+	// (the entry's By), by an explicit declassification; recorded in the
+	// trail of both facts (the successor's names no predecessor: its
+	// readers may not be the predecessor's).
+	ActionDeclassified Action = "DECLASSIFIED"
 )
 
 // Action names what happened to a fact, in the audit trail and in events.
@@ -44,9 +49,30 @@ func (p *Pipeline) observe(tx *store.Txn, w *write) error {
 		}); err != nil {
 			return err
 		}
+		if s.Declassified {
+			if err := p.auditDeclassified(tx, w, e.Actor); err != nil {
+				return err
+			}
+		}
 	}
 	p.notify(tx, e)
 	return nil
+}
+
+// auditDeclassified records w's declassification in the trail of the
+// retired fact (By: the successor) and of the successor.
+func (p *Pipeline) auditDeclassified(tx *store.Txn, w *write, actor string) error {
+	const detail = "the successor is less restricted than the fact it supersedes"
+	if err := audit.Record(tx, w.oldSpace, audit.Entry{
+		ID: audit.NewID(p.ids), At: w.now, Actor: actor, Action: string(ActionDeclassified), Record: w.old.ID, Kind: "fact",
+		By: w.f.ID, Detail: detail,
+	}); err != nil {
+		return err
+	}
+	return audit.Record(tx, w.space, audit.Entry{
+		ID: audit.NewID(p.ids), At: w.now, Actor: actor, Action: string(ActionDeclassified), Record: w.f.ID, Kind: "fact",
+		Detail: detail,
+	})
 }
 
 // notify hands e to the observers after tx commits.

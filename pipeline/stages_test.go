@@ -238,6 +238,15 @@ func TestArbitrate(t *testing.T) {
 					t.Errorf("stale %v, old %v, edge %+v; want the first fact replaced by authority", w.stale, w.old, w.f.Supersession)
 				}
 			}, ""},
+		{"a directive outside the write's scope replaces nothing", "peer", &arbiterStub{replaces: "", cue: "outranks"},
+			func(f facts.Fact) facts.WriteInput {
+				return facts.WriteInput{Key: "k2", Value: val("new"), Scope: facts.ScopeProject, ScopeID: "p1"}
+			},
+			func(t *testing.T, w *write, first facts.Fact) {
+				if w.stale || w.old != nil || w.f.Supersedes != "" || w.f.Scope != facts.ScopeProject {
+					t.Errorf("stale %v, old %v, supersedes %q, scope %s; want a new PROJECT fact replacing nothing", w.stale, w.old, w.f.Supersedes, w.f.Scope)
+				}
+			}, ""},
 		{"stale write", "peer", &arbiterStub{stale: &facts.Staleness{Reason: "restates"}},
 			func(f facts.Fact) facts.WriteInput { return facts.WriteInput{Key: "k", Value: val("old again")} },
 			func(t *testing.T, w *write, first facts.Fact) {

@@ -70,6 +70,21 @@ type speaker struct {
 	turn      session.Speaker
 }
 
+// as is the identity a turn by s reads with, and writes with unless a
+// relayed authority raises it: the caller's, at the speaker's authority. A
+// person the turn names (speakerId) holds none of the caller's
+// permissions or department either. The turn compares, replaces and
+// retracts only what this identity may read: a speaker's word never
+// reaches a fact the speaker cannot read.
+func (s speaker) as(caller authority.Identity) authority.Identity {
+	id := caller
+	id.Authority = s.authority
+	if !s.assistant && s.id != caller.UserID {
+		id.Permissions, id.Department = nil, ""
+	}
+	return id
+}
+
 // turnKey keys the speaker's turns: their kind and who they are.
 func (s speaker) turnKey() string { return string(s.turn) + "/" + s.id }
 
@@ -154,7 +169,7 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 		return nil
 	}
 	auth, cited := s.relayed(spk, st)
-	targets, err := s.targets(tx, caller, st, k, t.At)
+	targets, err := s.targets(tx, spk.as(caller), st, k, t.At)
 	if err != nil {
 		return err
 	}
@@ -492,7 +507,7 @@ func (s *Service) retract(tx *store.Txn, caller authority.Identity, t session.Tu
 			}
 		} else if prev, ok := k.previous[spk.turnKey()]; ok {
 			for _, id := range prev.Facts {
-				f, _, err := s.facts.FindVisible(tx, caller, id)
+				f, _, err := s.facts.FindVisible(tx, spk.as(caller), id)
 				if errors.Is(err, store.ErrNotFound) {
 					continue
 				}
@@ -517,9 +532,7 @@ func (s *Service) retract(tx *store.Txn, caller authority.Identity, t session.Tu
 			if spk.assistant && f.Source.Speaker != "assistant" {
 				continue
 			}
-			writer := caller
-			writer.Authority = spk.authority
-			got, err := s.write.RetractTx(tx, writer, f.ID, pipeline.Retraction{
+			got, err := s.write.RetractTx(tx, spk.as(caller), f.ID, pipeline.Retraction{
 				Reason: fmt.Sprintf("turn %s: %s", t.ID, r.Sentence), Cue: r.Cue, By: t.ID,
 			})
 			var fe *fault.Error

@@ -299,7 +299,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		return res, nil
 	}
 	now := s.clock.Now()
-	k, err := s.known(tx, caller, t, now)
+	k, err := s.known(tx, spk.as(caller), t, now)
 	if err != nil {
 		return Result{}, err
 	}
@@ -363,8 +363,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	}
 	dets = implicitAnchored(dets, ar, real, stated, k, named, t.At)
 	dets = reconcile(dets, replaced, res.Extracted, k)
-	writer := caller
-	writer.Authority = spk.authority
+	writer := spk.as(caller)
 	for _, d := range dets {
 		out := Detection{
 			Kind: d.Kind, Cue: d.Cue, Key: d.Key, Previous: d.Previous, Replacement: d.Replacement,

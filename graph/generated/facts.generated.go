@@ -732,6 +732,8 @@ func (ec *executionContext) fieldContext_Fact_supersession(_ context.Context, fi
 				return ec.fieldContext_Supersession_actor(ctx, field)
 			case "at":
 				return ec.fieldContext_Supersession_at(ctx, field)
+			case "declassified":
+				return ec.fieldContext_Supersession_declassified(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Supersession", field.Name)
 		},
@@ -1962,6 +1964,35 @@ func (ec *executionContext) fieldContext_Supersession_at(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Supersession_declassified(ctx context.Context, field graphql.CollectedField, obj *facts.Supersession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Supersession_declassified,
+		func(ctx context.Context) (any, error) {
+			return obj.Declassified, nil
+		},
+		nil,
+		ec.marshalNBoolean2bool,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Supersession_declassified(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Supersession",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
@@ -2049,8 +2080,11 @@ func (ec *executionContext) unmarshalInputFactInput(ctx context.Context, obj any
 	if _, present := asMap["supersessionKind"]; !present {
 		asMap["supersessionKind"] = "CHANGE"
 	}
+	if _, present := asMap["declassify"]; !present {
+		asMap["declassify"] = false
+	}
 
-	fieldsInOrder := [...]string{"id", "key", "value", "source", "memoryType", "scope", "scopeId", "dependsOn", "isConstraint", "constraintType", "validFrom", "supersedes", "supersessionKind", "reason", "level", "restrictedTo"}
+	fieldsInOrder := [...]string{"id", "key", "value", "source", "memoryType", "scope", "scopeId", "dependsOn", "isConstraint", "constraintType", "validFrom", "supersedes", "supersessionKind", "reason", "level", "restrictedTo", "declassify"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2169,6 +2203,13 @@ func (ec *executionContext) unmarshalInputFactInput(ctx context.Context, obj any
 				return it, err
 			}
 			it.RestrictedTo = data
+		case "declassify":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("declassify"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Declassify = data
 		}
 	}
 	return it, nil
@@ -2786,6 +2827,11 @@ func (ec *executionContext) _Supersession(ctx context.Context, sel ast.Selection
 			}
 		case "at":
 			out.Values[i] = ec._Supersession_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "declassified":
+			out.Values[i] = ec._Supersession_declassified(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -362,12 +362,13 @@ type ComplexityRoot struct {
 	}
 
 	Supersession struct {
-		Actor     func(childComplexity int) int
-		At        func(childComplexity int) int
-		Cue       func(childComplexity int) int
-		Detection func(childComplexity int) int
-		Kind      func(childComplexity int) int
-		Reason    func(childComplexity int) int
+		Actor        func(childComplexity int) int
+		At           func(childComplexity int) int
+		Cue          func(childComplexity int) int
+		Declassified func(childComplexity int) int
+		Detection    func(childComplexity int) int
+		Kind         func(childComplexity int) int
+		Reason       func(childComplexity int) int
 	}
 
 	Tombstone struct {
@@ -2141,6 +2142,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Supersession.Cue(childComplexity), true
 
+	case "Supersession.declassified":
+		if e.ComplexityRoot.Supersession.Declassified == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Supersession.Declassified(childComplexity), true
+
 	case "Supersession.detection":
 		if e.ComplexityRoot.Supersession.Detection == nil {
 			break
@@ -3218,7 +3226,12 @@ input FactInput {
   constraintType: String
   "When the fact became true in the world. Defaults to now."
   validFrom: Time
-  "A fact id, or a key meaning the currently valid fact with that key."
+  """
+  A fact id, or a key meaning the currently valid fact with that key, among
+  the facts the caller may read (one it may not read answers NOT_FOUND, as
+  a key nobody wrote does), in the memoryType and scope the write names.
+  A write that names neither takes its predecessor's memory and scope.
+  """
   supersedes: String
   supersessionKind: SupersessionKind = CHANGE
   "Why the old fact is superseded; recorded on the supersession edge."
@@ -3262,6 +3275,8 @@ type Supersession {
   reason: String
   actor: String!
   at: Time!
+  "The successor was written less restricted than the fact it replaced (a writeFact with declassify: true)."
+  declassified: Boolean!
 }
 
 type Fact {
@@ -3380,8 +3395,21 @@ type Tombstone {
 extend input FactInput {
   "The level of CAPABILITY memory (default EVENT); an error for the other memory types."
   level: MemoryLevel
-  "Who may read the fact; absent: everyone who can reach its memory."
+  """
+  Who may read the fact; absent: everyone who can reach its memory. A
+  successor is never less restricted than the fact it supersedes: this is
+  joined with the predecessor's restriction (it can only tighten it),
+  unless declassify is true.
+  """
   restrictedTo: RestrictionInput
+  """
+  Loosen the restriction of the superseded fact: the successor carries
+  restrictedTo exactly as given (absent: unrestricted). Needs supersedes, a
+  fact the caller can read, and the authority the old restriction asks for;
+  otherwise FORBIDDEN. Recorded on the supersession edge (declassified) and
+  as a DECLASSIFIED audit entry.
+  """
+  declassify: Boolean = false
 }
 
 extend type Fact {

@@ -117,15 +117,27 @@ type FactInput struct {
 	ConstraintType *string `json:"constraintType,omitempty"`
 	// When the fact became true in the world. Defaults to now.
 	ValidFrom *time.Time `json:"validFrom,omitempty"`
-	// A fact id, or a key meaning the currently valid fact with that key.
+	// A fact id, or a key meaning the currently valid fact with that key, among
+	// the facts the caller may read (one it may not read answers NOT_FOUND, as
+	// a key nobody wrote does), in the memoryType and scope the write names.
+	// A write that names neither takes its predecessor's memory and scope.
 	Supersedes       *string                 `json:"supersedes,omitempty"`
 	SupersessionKind *facts.SupersessionKind `json:"supersessionKind,omitempty"`
 	// Why the old fact is superseded; recorded on the supersession edge.
 	Reason *string `json:"reason,omitempty"`
 	// The level of CAPABILITY memory (default EVENT); an error for the other memory types.
 	Level *facts.MemoryLevel `json:"level,omitempty"`
-	// Who may read the fact; absent: everyone who can reach its memory.
+	// Who may read the fact; absent: everyone who can reach its memory. A
+	// successor is never less restricted than the fact it supersedes: this is
+	// joined with the predecessor's restriction (it can only tighten it),
+	// unless declassify is true.
 	RestrictedTo *permissions.Restriction `json:"restrictedTo,omitempty"`
+	// Loosen the restriction of the superseded fact: the successor carries
+	// restrictedTo exactly as given (absent: unrestricted). Needs supersedes, a
+	// fact the caller can read, and the authority the old restriction asks for;
+	// otherwise FORBIDDEN. Recorded on the supersession edge (declassified) and
+	// as a DECLASSIFIED audit entry.
+	Declassify *bool `json:"declassify,omitempty"`
 }
 
 type Mutation struct {

@@ -27,6 +27,9 @@ func writeInput(input model.FactInput) facts.WriteInput {
 	if in.Supersedes != "" {
 		in.Kind = deref(input.SupersessionKind)
 	}
+	if input.Declassify != nil {
+		in.Declassify = *input.Declassify
+	}
 	if s := input.Source; s != nil {
 		in.Source = &facts.Source{
 			Type: deref(s.Type), Authority: deref(s.Authority), Identity: deref(s.Identity),
