@@ -1,10 +1,13 @@
 package facts
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/fault"
@@ -355,6 +358,10 @@ type Page struct {
 	Facts   []Fact
 	Cursors []string
 	HasNext bool
+	// HasPrevious and Total are set by Connection: whether facts precede
+	// the page, and how many the caller may read in all.
+	HasPrevious bool
+	Total       int
 	// Withheld counts the facts of the page's range that match the filter
 	// but that the caller may not see. Only the count is ever reported
 	// (assembled context says that something was withheld, never what).
@@ -416,7 +423,59 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 	return pg, nil
 }
 
-// listSpace returns up to n matching facts of space sp after start.
+// Connection is one Relay page of the caller's facts matching fl in view
+// v, oldest recorded first, with the count of every fact the caller may read
+// under the same filter and view. Facts the caller may not read are neither
+// listed, counted nor positioned: cursors are made only of listed facts.
+func (s *Service) Connection(ctx context.Context, fl Filter, pa store.PageArgs, v temporal.View) (Page, error) {
+	switch fl.Validity {
+	case "", ValidOnly, InvalidOnly, AnyValidity:
+	default:
+		return Page{}, fault.BadInputf("filter.validity", "unknown validity %q", fl.Validity)
+	}
+	var pg Page
+	err := s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
+		w, err := pa.Window(store.Scope("facts", tx.Partition(), fl.canonical()))
+		if err != nil {
+			return err
+		}
+		var all []listed
+		for _, sp := range tx.Partition().Spaces() {
+			got, err := s.listSpace(tx, caller, sp, fl, -1, nil, v)
+			if err != nil {
+				return err
+			}
+			for _, l := range got {
+				if !l.hidden {
+					all = append(all, l)
+				}
+			}
+		}
+		slices.SortFunc(all, func(a, b listed) int { return bytes.Compare(a.cursor, b.cursor) })
+		lo, hi := w.Slice(len(all), func(i int) []byte { return all[i].cursor })
+		pg.Total, pg.HasPrevious, pg.HasNext = len(all), lo > 0, hi < len(all)
+		for _, l := range all[lo:hi] {
+			pg.Facts = append(pg.Facts, l.f)
+			pg.Cursors = append(pg.Cursors, w.Cursor(l.cursor))
+		}
+		return nil
+	})
+	return pg, err
+}
+
+// canonical is fl's text for cursor scopes.
+func (fl Filter) canonical() string {
+	b := func(p *bool) string {
+		if p == nil {
+			return "-"
+		}
+		return strconv.FormatBool(*p)
+	}
+	return fmt.Sprintf("%q %q %q %q %s %s", fl.Key, fl.MemoryType, fl.Scope, cmp.Or(fl.Validity, ValidOnly), b(fl.NeedsReview), b(fl.IsConstraint))
+}
+
+// listSpace returns up to n matching facts of space sp after start. A negative n
+// means every one.
 func (s *Service) listSpace(tx *store.Txn, caller authority.Identity, sp tenancy.Space, fl Filter, n int, start []byte, v temporal.View) ([]listed, error) {
 	table, prefix := store.TableFactByTime, []byte(nil)
 	if fl.Key != "" {
@@ -453,7 +512,7 @@ func (s *Service) listSpace(tx *store.Txn, caller authority.Identity, sp tenancy
 			}
 			out = append(out, listed{f: f, hidden: hidden, cursor: append([]byte(nil), tail...)})
 		}
-		return shown < n, nil
+		return n < 0 || shown < n, nil
 	})
 	return out, err
 }

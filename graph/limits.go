@@ -9,6 +9,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/stategraph/stategraph/store"
 )
 
 // Limits bound what one GraphQL request may ask for. A request over any
@@ -16,8 +18,9 @@ import (
 // resolver runs. Zero fields take their DefaultLimits value.
 type Limits struct {
 	// MaxComplexity bounds the operation's cost: every field costs 1 plus
-	// the cost of its selection; a field with a `first` argument (a page)
-	// multiplies its selection's cost by the page size, and any other list
+	// the cost of its selection; a field with `first`/`last` arguments (a
+	// page) multiplies its selection's cost by the page size (first or
+	// last, store.DefaultPageSize when neither), and any other list
 	// field by ListCost. Connection plumbing (fields of a *Connection type)
 	// is not multiplied again.
 	MaxComplexity int
@@ -45,7 +48,7 @@ func DefaultLimits() Limits {
 }
 
 // ListCost is the assumed length of a list field that takes no `first`
-// argument, for the complexity estimate.
+// and `last` arguments, for the complexity estimate.
 const ListCost = 10
 
 func (l Limits) withDefaults() Limits {
@@ -162,10 +165,15 @@ func (w *walker) field(f *ast.Field, depth int) int {
 // size, ListCost for other lists, 1 for single objects.
 func multiplier(f *ast.Field, vars map[string]any) int {
 	if f.Definition != nil && f.Definition.Arguments.ForName("first") != nil {
-		if n, ok := intArg(f, "first", vars); ok {
-			return max(n, 1)
+		// A page: first or last items, DefaultPageSize when neither.
+		n, ok := intArg(f, "first", vars)
+		if !ok {
+			n, ok = intArg(f, "last", vars)
 		}
-		return ListCost
+		if !ok {
+			n = store.DefaultPageSize
+		}
+		return max(n, 1)
 	}
 	if f.ObjectDefinition != nil && strings.HasSuffix(f.ObjectDefinition.Name, "Connection") {
 		return 1 // edges of a page already costed by its first
