@@ -427,6 +427,11 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 // v, oldest recorded first, with the count of every fact the caller may read
 // under the same filter and view. Facts the caller may not read are neither
 // listed, counted nor positioned: cursors are made only of listed facts.
+//
+// The count needs every fact of the range judged, so the filter, the view
+// and the read restriction are evaluated on the facts' cards (a compact
+// binary projection, no JSON, cached while their space is not written);
+// only the page's records are decoded.
 func (s *Service) Connection(ctx context.Context, fl Filter, pa store.PageArgs, v temporal.View) (Page, error) {
 	switch fl.Validity {
 	case "", ValidOnly, InvalidOnly, AnyValidity:
@@ -435,28 +440,74 @@ func (s *Service) Connection(ctx context.Context, fl Filter, pa store.PageArgs, 
 	}
 	var pg Page
 	err := s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
-		w, err := pa.Window(store.Scope("facts", tx.Partition(), fl.canonical()))
+		p := tx.Partition()
+		w, err := pa.Window(store.Scope("facts", p, fl.canonical()))
 		if err != nil {
 			return err
 		}
+		type listed struct {
+			sp   tenancy.Space
+			tail []byte // recordedAt, id
+			id   string
+		}
 		var all []listed
-		for _, sp := range tx.Partition().Spaces() {
-			got, err := s.listSpace(tx, caller, sp, fl, -1, nil, v)
+		for _, mt := range []MemoryType{MemoryUser, MemoryCapability, MemoryOrganizational} {
+			if fl.MemoryType != "" && fl.MemoryType != mt {
+				continue
+			}
+			sp, err := SpaceOf(p, mt)
+			if err != nil { // no capability: no capability memory
+				continue
+			}
+			table, prefix := store.TableFactByTime, []byte(nil)
+			if fl.Key != "" {
+				table, prefix = store.TableFactByKey, store.Suffix(nil).Str(fl.Key)
+			}
+			restricted, err := tx.Exists(sp, store.TableFactRestricted, nil)
 			if err != nil {
 				return err
 			}
-			for _, l := range got {
-				if !l.hidden {
-					all = append(all, l)
+			epoch, err := s.cards.Epoch(tx, sp)
+			if err != nil {
+				return err
+			}
+			err = tx.Scan(sp, table, prefix, store.ScanOptions{KeysOnly: true}, func(suffix []byte, _ store.Item) (bool, error) {
+				tail := suffix[len(prefix):]
+				r := store.NewReader(tail)
+				at := r.Time()
+				id := r.Rest()
+				if err := r.Err(); err != nil {
+					return false, err
 				}
+				if !v.Known(at) {
+					return true, nil
+				}
+				c, err := s.cards.Read(tx, sp, epoch, id)
+				if err != nil {
+					return false, err
+				}
+				f, ok := c.Fact.In(v)
+				f.MemoryType = mt
+				if ok && fl.match(f) && (!restricted || s.visible(caller, f)) {
+					all = append(all, listed{sp, append([]byte(nil), tail...), id})
+				}
+				return true, nil
+			})
+			if err != nil {
+				return err
 			}
 		}
-		slices.SortFunc(all, func(a, b listed) int { return bytes.Compare(a.cursor, b.cursor) })
-		lo, hi := w.Slice(len(all), func(i int) []byte { return all[i].cursor })
+		slices.SortFunc(all, func(a, b listed) int { return bytes.Compare(a.tail, b.tail) })
+		lo, hi := w.Slice(len(all), func(i int) []byte { return all[i].tail })
 		pg.Total, pg.HasPrevious, pg.HasNext = len(all), lo > 0, hi < len(all)
 		for _, l := range all[lo:hi] {
-			pg.Facts = append(pg.Facts, l.f)
-			pg.Cursors = append(pg.Cursors, w.Cursor(l.cursor))
+			var raw Fact
+			if err := tx.Get(l.sp, store.TableFact, store.Suffix(nil).Raw(l.id), &raw); err != nil {
+				return err
+			}
+			f, _ := raw.In(v)
+			pg.Facts = append(pg.Facts, f)
+			pg.Cursors = append(pg.Cursors, w.Cursor(l.tail))
 		}
 		return nil
 	})
