@@ -208,7 +208,7 @@ func TestSweepUsers(t *testing.T) {
 // unlimited lifts the request limits: the sweep's batched requests are
 // deliberately large, and the limits have their own tests.
 func unlimited(o *server.Options) {
-	o.Limits = graph.Limits{MaxComplexity: 1 << 30, MaxDepth: 64, MaxAliases: 1 << 20, MaxOperations: 64, ParserTokens: 1 << 24}
+	o.Limits = graph.Limits{MaxComplexity: 1 << 30, MaxDepth: 64, MaxAliases: 1 << 20, MaxOperations: 64, ParserTokens: 1 << 24, MaxQueryBytes: 64 << 20, MaxSelections: 1 << 24}
 	o.MaxBodyBytes = 64 << 20
 }
 
