@@ -525,8 +525,7 @@ func (fl Filter) canonical() string {
 	return fmt.Sprintf("%q %q %q %q %s %s", fl.Key, fl.MemoryType, fl.Scope, cmp.Or(fl.Validity, ValidOnly), b(fl.NeedsReview), b(fl.IsConstraint))
 }
 
-// listSpace returns up to n matching facts of space sp after start. A negative n
-// means every one.
+// listSpace returns up to n matching facts of space sp after start.
 func (s *Service) listSpace(tx *store.Txn, caller authority.Identity, sp tenancy.Space, fl Filter, n int, start []byte, v temporal.View) ([]listed, error) {
 	table, prefix := store.TableFactByTime, []byte(nil)
 	if fl.Key != "" {
@@ -563,7 +562,7 @@ func (s *Service) listSpace(tx *store.Txn, caller authority.Identity, sp tenancy
 			}
 			out = append(out, listed{f: f, hidden: hidden, cursor: append([]byte(nil), tail...)})
 		}
-		return n < 0 || shown < n, nil
+		return shown < n, nil
 	})
 	return out, err
 }

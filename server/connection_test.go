@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/server"
 )
 
 // page is one decoded connection page.
@@ -234,5 +236,25 @@ func TestConnectionCursors(t *testing.T) {
 				t.Errorf("the error echoes the cursor: %s", raw)
 			}
 		})
+	}
+}
+
+// TestConnectionComplexity: a backward page costs what a forward page of
+// the same size costs.
+func TestConnectionComplexity(t *testing.T) {
+	env := apitest.New(t, func(o *server.Options) { o.Limits = graph.Limits{MaxComplexity: 500} })
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	for _, tc := range []struct {
+		query    string
+		wantCode string
+	}{
+		{`{ facts(last: 10) { edges { node { id key value text } } } }`, ""},
+		{`{ facts(last: 100) { edges { node { id key value text } } } }`, "BAD_USER_INPUT"},
+		{`{ conflicts(last: 200, before: null) { edges { node { id status } } } }`, "BAD_USER_INPUT"},
+		{`{ stateAssertions { totalCount edges { node { id subject predicate object context status history { id } } } } }`, "BAD_USER_INPUT"},
+	} {
+		if r := env.Do(t, tok, tc.query, nil); r.Code() != tc.wantCode {
+			t.Errorf("%s: %s, want code %q", tc.query, r, tc.wantCode)
+		}
 	}
 }
