@@ -48,8 +48,8 @@ type Options struct {
 
 // NewHandler returns the GraphQL endpoint: POST and GET transports only,
 // errors presented with extensions.code (transport errors included),
-// per-request loaders. It expects
-// the identity to be in the request context already.
+// per-request loaders. It expects the identity to be in the request
+// context already.
 func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
