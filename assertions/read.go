@@ -87,6 +87,10 @@ type Page struct {
 	Assertions []Assertion
 	Cursors    []string
 	HasNext    bool
+	// HasPrevious and Total are set by Connection: whether assertions
+	// precede the page, and how many match in all.
+	HasPrevious bool
+	Total       int
 }
 
 // List returns the assertions of the caller's organization matching fl in

@@ -386,6 +386,10 @@ type Page struct {
 	Conflicts []Conflict
 	Cursors   []string
 	HasNext   bool
+	// HasPrevious and Total are set by Connection: whether conflicts
+	// precede the page, and how many the caller may see in all.
+	HasPrevious bool
+	Total       int
 }
 
 // List returns the caller's conflicts matching fl, oldest opened first,

@@ -1,10 +1,13 @@
 package facts
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/fault"
@@ -355,6 +358,10 @@ type Page struct {
 	Facts   []Fact
 	Cursors []string
 	HasNext bool
+	// HasPrevious and Total are set by Connection: whether facts precede
+	// the page, and how many the caller may read in all.
+	HasPrevious bool
+	Total       int
 	// Withheld counts the facts of the page's range that match the filter
 	// but that the caller may not see. Only the count is ever reported
 	// (assembled context says that something was withheld, never what).
@@ -414,6 +421,108 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 	}
 	pg.Withheld += pending
 	return pg, nil
+}
+
+// Connection is one Relay page of the caller's facts matching fl in view
+// v, oldest recorded first, with the count of every fact the caller may read
+// under the same filter and view. Facts the caller may not read are neither
+// listed, counted nor positioned: cursors are made only of listed facts.
+//
+// The count needs every fact of the range judged, so the filter, the view
+// and the read restriction are evaluated on the facts' cards (a compact
+// binary projection, no JSON, cached while their space is not written);
+// only the page's records are decoded.
+func (s *Service) Connection(ctx context.Context, fl Filter, pa store.PageArgs, v temporal.View) (Page, error) {
+	switch fl.Validity {
+	case "", ValidOnly, InvalidOnly, AnyValidity:
+	default:
+		return Page{}, fault.BadInputf("filter.validity", "unknown validity %q", fl.Validity)
+	}
+	var pg Page
+	err := s.view(ctx, func(tx *store.Txn, caller authority.Identity) error {
+		p := tx.Partition()
+		w, err := pa.Window(store.Scope("facts", p, fl.canonical()))
+		if err != nil {
+			return err
+		}
+		type listed struct {
+			sp   tenancy.Space
+			tail []byte // recordedAt, id
+			id   string
+		}
+		var all []listed
+		for _, mt := range []MemoryType{MemoryUser, MemoryCapability, MemoryOrganizational} {
+			if fl.MemoryType != "" && fl.MemoryType != mt {
+				continue
+			}
+			sp, err := SpaceOf(p, mt)
+			if err != nil { // no capability: no capability memory
+				continue
+			}
+			table, prefix := store.TableFactByTime, []byte(nil)
+			if fl.Key != "" {
+				table, prefix = store.TableFactByKey, store.Suffix(nil).Str(fl.Key)
+			}
+			restricted, err := tx.Exists(sp, store.TableFactRestricted, nil)
+			if err != nil {
+				return err
+			}
+			epoch, err := s.cards.Epoch(tx, sp)
+			if err != nil {
+				return err
+			}
+			err = tx.Scan(sp, table, prefix, store.ScanOptions{KeysOnly: true}, func(suffix []byte, _ store.Item) (bool, error) {
+				tail := suffix[len(prefix):]
+				r := store.NewReader(tail)
+				at := r.Time()
+				id := r.Rest()
+				if err := r.Err(); err != nil {
+					return false, err
+				}
+				if !v.Known(at) {
+					return true, nil
+				}
+				c, err := s.cards.Read(tx, sp, epoch, id)
+				if err != nil {
+					return false, err
+				}
+				f, ok := c.Fact.In(v)
+				f.MemoryType = mt
+				if ok && fl.match(f) && (!restricted || s.visible(caller, f)) {
+					all = append(all, listed{sp, append([]byte(nil), tail...), id})
+				}
+				return true, nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		slices.SortFunc(all, func(a, b listed) int { return bytes.Compare(a.tail, b.tail) })
+		lo, hi := w.Slice(len(all), func(i int) []byte { return all[i].tail })
+		pg.Total, pg.HasPrevious, pg.HasNext = len(all), lo > 0, hi < len(all)
+		for _, l := range all[lo:hi] {
+			var raw Fact
+			if err := tx.Get(l.sp, store.TableFact, store.Suffix(nil).Raw(l.id), &raw); err != nil {
+				return err
+			}
+			f, _ := raw.In(v)
+			pg.Facts = append(pg.Facts, f)
+			pg.Cursors = append(pg.Cursors, w.Cursor(l.tail))
+		}
+		return nil
+	})
+	return pg, err
+}
+
+// canonical is fl's text for cursor scopes.
+func (fl Filter) canonical() string {
+	b := func(p *bool) string {
+		if p == nil {
+			return "-"
+		}
+		return strconv.FormatBool(*p)
+	}
+	return fmt.Sprintf("%q %q %q %q %s %s", fl.Key, fl.MemoryType, fl.Scope, cmp.Or(fl.Validity, ValidOnly), b(fl.NeedsReview), b(fl.IsConstraint))
 }
 
 // listSpace returns up to n matching facts of space sp after start.

@@ -42,6 +42,7 @@ type Service struct {
 	clock temporal.Clock
 	order *authority.Order
 	rules *permissions.Rules
+	cards *Cards // Connection's card cache
 }
 
 // Option configures a Service.
@@ -55,7 +56,7 @@ func WithPermissions(r *permissions.Rules) Option {
 
 // NewService returns a Service over st.
 func NewService(st *store.Store, clock temporal.Clock, order *authority.Order, opts ...Option) *Service {
-	s := &Service{store: st, clock: clock, order: order}
+	s := &Service{store: st, clock: clock, order: order, cards: NewCards()}
 	for _, o := range opts {
 		o(s)
 	}

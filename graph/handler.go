@@ -47,8 +47,9 @@ type Options struct {
 }
 
 // NewHandler returns the GraphQL endpoint: POST and GET transports only,
-// errors presented with extensions.code, per-request loaders. It expects
-// the identity to be in the request context already.
+// errors presented with extensions.code (transport errors included),
+// per-request loaders. It expects the identity to be in the request
+// context already.
 func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -68,6 +69,7 @@ func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 	}
 	srv.Use(limitsExtension{o.Limits})
 	srv.AroundFields(markInternal)
+	srv.AroundFields(guardIntrospection)
 	if o.WriteGuard != nil {
 		srv.AroundFields(guardWrites(o.WriteGuard))
 	}
@@ -80,7 +82,7 @@ func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 		o.Logger.ErrorContext(ctx, "resolver panic", "panic", v, "request_id", o.RequestID(ctx))
 		return internalError{errors.New("panic in resolver")}
 	})
-	return r.Middleware(srv)
+	return guardTransport(r.Middleware(srv))
 }
 
 // guardWrites refuses every root mutation field while guard fails.

@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/stategraph/stategraph/store"
 )
 
 // Limits bound what one GraphQL request may ask for. A request over any
@@ -16,8 +20,9 @@ import (
 // resolver runs. Zero fields take their DefaultLimits value.
 type Limits struct {
 	// MaxComplexity bounds the operation's cost: every field costs 1 plus
-	// the cost of its selection; a field with a `first` argument (a page)
-	// multiplies its selection's cost by the page size, and any other list
+	// the cost of its selection; a field with `first`/`last` arguments (a
+	// page) multiplies its selection's cost by the page size (first or
+	// last, store.DefaultPageSize when neither), and any other list
 	// field by ListCost. Connection plumbing (fields of a *Connection type)
 	// is not multiplied again.
 	MaxComplexity int
@@ -29,6 +34,17 @@ type Limits struct {
 	MaxOperations int
 	// ParserTokens bounds the lexical tokens of the document.
 	ParserTokens int
+	// MaxQueryBytes bounds the document's text, checked before anything
+	// else reads it (POST bodies are bounded separately, by the server's
+	// MaxBodyBytes, which also covers variables).
+	MaxQueryBytes int
+	// MaxSelections bounds the selections (fields, fragment spreads and
+	// inline fragments) of the whole document, each fragment counted
+	// where it is spread, right after parsing and before validation: validation compares selections of a
+	// set pairwise (OverlappingFieldsCanBeMerged), so a document of many
+	// duplicate fields would otherwise cost quadratic time before any
+	// other limit is checked.
+	MaxSelections int
 }
 
 // DefaultLimits are generous for real agents and frontends (a page of 100
@@ -41,11 +57,13 @@ func DefaultLimits() Limits {
 		MaxAliases:    30,
 		MaxOperations: 10,
 		ParserTokens:  15000,
+		MaxQueryBytes: 64 << 10,
+		MaxSelections: 1500,
 	}
 }
 
 // ListCost is the assumed length of a list field that takes no `first`
-// argument, for the complexity estimate.
+// and `last` arguments, for the complexity estimate.
 const ListCost = 10
 
 func (l Limits) withDefaults() Limits {
@@ -65,21 +83,88 @@ func (l Limits) withDefaults() Limits {
 	if l.ParserTokens <= 0 {
 		l.ParserTokens = d.ParserTokens
 	}
+	if l.MaxQueryBytes <= 0 {
+		l.MaxQueryBytes = d.MaxQueryBytes
+	}
+	if l.MaxSelections <= 0 {
+		l.MaxSelections = d.MaxSelections
+	}
 	return l
 }
 
-// limitsExtension enforces Limits once the document is parsed and
-// validated and the variables are known (page sizes may be variables).
+// limitsExtension enforces Limits: the size of the document before it is
+// parsed and its selections before it is validated (a parameter mutator,
+// which gqlgen runs first), the rest once the document is validated and
+// the variables are known (page sizes may be variables).
 type limitsExtension struct{ l Limits }
 
 var _ interface {
 	graphql.HandlerExtension
+	graphql.OperationParameterMutator
 	graphql.OperationContextMutator
 } = limitsExtension{}
 
 func (limitsExtension) ExtensionName() string                   { return "StategraphLimits" }
 func (limitsExtension) Validate(graphql.ExecutableSchema) error { return nil }
-func (e limitsExtension) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+
+// MutateOperationParameters refuses a document over MaxQueryBytes or
+// MaxSelections before gqlgen parses and validates it. Counting needs a
+// parse (linear, bounded by ParserTokens); a document that does not parse
+// is left to gqlgen, which reports the syntax error.
+func (e limitsExtension) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+	if n := len(p.Query); n > e.l.MaxQueryBytes {
+		return limitError("the query is %d bytes, more than the limit of %d", n, e.l.MaxQueryBytes)
+	}
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: p.Query}, e.l.ParserTokens)
+	if err != nil {
+		return nil
+	}
+	if n := selections(doc, e.l.MaxSelections); n > e.l.MaxSelections {
+		return limitError("the query has more than %d selections (fields and fragments): ask for fewer fields, or split the request", e.l.MaxSelections)
+	}
+	return nil
+}
+
+// selections counts the selections of every operation and fragment of
+// doc, fragment spreads expanded (as validation and execution see them),
+// stopping once the count passes limit, which also ends a fragment cycle.
+func selections(doc *ast.QueryDocument, limit int) int {
+	n := 0
+	var count func(set ast.SelectionSet)
+	count = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			if n > limit {
+				return
+			}
+			n++
+			switch s := sel.(type) {
+			case *ast.Field:
+				count(s.SelectionSet)
+			case *ast.InlineFragment:
+				count(s.SelectionSet)
+			case *ast.FragmentSpread:
+				if f := doc.Fragments.ForName(s.Name); f != nil {
+					count(f.SelectionSet)
+				}
+			}
+		}
+	}
+	for _, op := range doc.Operations {
+		count(op.SelectionSet)
+	}
+	for _, f := range doc.Fragments {
+		count(f.SelectionSet)
+	}
+	return n
+}
+
+// MutateOperationContext refuses a GET request's mutation, then checks
+// the validated operation against the limits.
+func (e limitsExtension) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if requestMethod(ctx) == http.MethodGet && oc.Operation.Operation != ast.Query {
+		// gqlgen's GET transport refuses it too, but without a code.
+		return limitError("a GET request may only run a query: send the %s with POST", oc.Operation.Operation)
+	}
 	return e.l.check(oc.Doc, oc.Operation, oc.Variables)
 }
 
@@ -162,10 +247,15 @@ func (w *walker) field(f *ast.Field, depth int) int {
 // size, ListCost for other lists, 1 for single objects.
 func multiplier(f *ast.Field, vars map[string]any) int {
 	if f.Definition != nil && f.Definition.Arguments.ForName("first") != nil {
-		if n, ok := intArg(f, "first", vars); ok {
-			return max(n, 1)
+		// A page: first or last items, DefaultPageSize when neither.
+		n, ok := intArg(f, "first", vars)
+		if !ok {
+			n, ok = intArg(f, "last", vars)
 		}
-		return ListCost
+		if !ok {
+			n = store.DefaultPageSize
+		}
+		return max(n, 1)
 	}
 	if f.ObjectDefinition != nil && strings.HasSuffix(f.ObjectDefinition.Name, "Connection") {
 		return 1 // edges of a page already costed by its first

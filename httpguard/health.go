@@ -2,6 +2,7 @@ package httpguard
 
 import (
 	"context"
+	"errors"
 	"net/http"
 )
 
@@ -36,4 +37,39 @@ func writeText(w http.ResponseWriter, status int, msg string) {
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(msg + "\n"))
+}
+
+// Check is one named readiness check.
+type Check struct {
+	// Name is what anyone may read when the check fails ("store",
+	// "disk"): a constant, free of paths and tenant data.
+	Name string
+	Run  func(context.Context) error
+}
+
+// Readiness returns the readiness handler for the public: it runs checks in
+// order with the request's context and answers 200 "ok" when all pass, or
+// 503 "not ready: NAME" naming the first failing check (with "low disk
+// space" when the disk guard failed for that reason). The failing check's
+// error text, which may hold a path, is shown only to requests detail
+// approves (an operator's), as Readyz shows it.
+func Readiness(detail func(*http.Request) bool, checks ...Check) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, c := range checks {
+			err := c.Run(r.Context())
+			if err == nil {
+				continue
+			}
+			msg := "not ready: " + c.Name
+			switch {
+			case detail != nil && detail(r):
+				msg += ": " + err.Error()
+			case errors.Is(err, ErrLowDisk):
+				msg += ": low disk space"
+			}
+			writeText(w, http.StatusServiceUnavailable, msg)
+			return
+		}
+		writeText(w, http.StatusOK, "ok")
+	})
 }

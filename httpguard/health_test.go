@@ -56,3 +56,37 @@ func TestReadyzPassesRequestContext(t *testing.T) {
 		t.Errorf("check saw context value %v, want the request's", got)
 	}
 }
+
+func TestReadiness(t *testing.T) {
+	low := NewDiskGuard("/data/tenant-x", 100, func(string) (uint64, error) { return 1, nil })
+	store := Check{Name: "store", Run: func(context.Context) error { return errors.New("store: open /data/tenant-x/MANIFEST: broken") }}
+	disk := Check{Name: "disk", Run: low.Ready}
+	pass := Check{Name: "pass", Run: func(context.Context) error { return nil }}
+	operator := func(r *http.Request) bool { return r.Header.Get("X-Operator") == "yes" }
+	tests := []struct {
+		name       string
+		checks     []Check
+		operator   bool
+		wantStatus int
+		wantBody   string
+	}{
+		{"all pass", []Check{pass, pass}, false, 200, "ok\n"},
+		{"store, public", []Check{pass, store, disk}, false, 503, "not ready: store\n"},
+		{"store, operator", []Check{pass, store, disk}, true, 503, "not ready: store: store: open /data/tenant-x/MANIFEST: broken\n"},
+		{"low disk, public", []Check{disk, store}, false, 503, "not ready: disk: low disk space\n"},
+		{"low disk, operator", []Check{disk}, true, 503, "not ready: disk: httpguard: low disk space: /data/tenant-x has 1 bytes free, minimum 100\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest(http.MethodGet, "/readyz", nil)
+			if tc.operator {
+				req.Header.Set("X-Operator", "yes")
+			}
+			Readiness(operator, tc.checks...).ServeHTTP(rec, req)
+			if rec.Code != tc.wantStatus || rec.Body.String() != tc.wantBody {
+				t.Errorf("got %d %q, want %d %q", rec.Code, rec.Body.String(), tc.wantStatus, tc.wantBody)
+			}
+		})
+	}
+}

@@ -98,7 +98,7 @@ func healthy(t testing.TB, env *apitest.Env, tok string) {
 }
 
 func TestMetricsEndpoint(t *testing.T) {
-	env := apitest.New(t)
+	env := apitest.New(t, func(o *server.Options) { o.OperatorOrg = "ops" })
 	tok := apitest.Token(t, apitest.Identity("org-secret-42", "user-secret-7"))
 	first := writeID(t, env, tok, map[string]any{"key": "budget", "value": 100})
 	writeID(t, env, tok, map[string]any{"key": "budget", "value": 120, "supersedes": first})
@@ -107,7 +107,8 @@ func TestMetricsEndpoint(t *testing.T) {
 	}
 	request(t, env, http.MethodPost, "/graphql", "", gqlBody(t, `{ me { userId } }`, nil)) // 401
 
-	r := request(t, env, http.MethodGet, "/metrics", "", nil)
+	// The operator's scrape (TestMetricsPublic checks everyone else's).
+	r := request(t, env, http.MethodGet, "/metrics", serviceToken(t, "ops"), nil)
 	if r.status != http.StatusOK {
 		t.Fatalf("/metrics: %s", r)
 	}
@@ -314,7 +315,7 @@ func TestAccessLog(t *testing.T) {
 }
 
 func TestAdminBackup(t *testing.T) {
-	env := apitest.New(t)
+	env := apitest.New(t, func(o *server.Options) { o.OperatorOrg = "ops" })
 	alice := apitest.Token(t, apitest.Identity("org-a", "alice"))
 	bob := apitest.Token(t, apitest.Identity("org-b", "bob"))
 	first := writeID(t, env, alice, map[string]any{"key": "budget", "value": 100})
@@ -340,6 +341,13 @@ func TestAdminBackup(t *testing.T) {
 		{"own organization", service("org-a", server.PermBackup), "?org=org-a", http.StatusOK},
 		{"any organization with backup-all", service("ops", server.PermBackupAll), "?org=org-b", http.StatusOK},
 		{"whole store with backup-all", service("ops", server.PermBackupAll), "", http.StatusOK},
+		{"own organization with backup-all", service("org-a", server.PermBackupAll), "?org=org-a", http.StatusOK},
+		{"backup-all outside the operator organization, another", service("org-a", server.PermBackupAll), "?org=org-b", http.StatusForbidden},
+		{"backup-all outside the operator organization, whole store", service("org-a", server.PermBackupAll), "", http.StatusForbidden},
+		{"operator organization without backup-all", service("ops", server.PermBackup), "", http.StatusForbidden},
+		{"an agent of the operator organization", apitest.Token(t, apitest.Identity("ops", "agent")), "", http.StatusForbidden},
+		{"unknown organization", service("ops", server.PermBackupAll), "?org=org-none", http.StatusNotFound},
+		{"unknown organization, not allowed", service("org-a", server.PermBackup), "?org=org-none", http.StatusForbidden},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -350,6 +358,11 @@ func TestAdminBackup(t *testing.T) {
 			if tc.wantStatus == http.StatusForbidden {
 				if errs := r.errs(t); len(errs) != 1 || errs[0].Extensions["code"] != "FORBIDDEN" {
 					t.Errorf("body %s, want one FORBIDDEN error", r)
+				}
+			}
+			if tc.wantStatus == http.StatusNotFound {
+				if errs := r.errs(t); len(errs) != 1 || errs[0].Extensions["code"] != "NOT_FOUND" {
+					t.Errorf("body %s, want one NOT_FOUND error", r)
 				}
 			}
 		})
@@ -406,5 +419,30 @@ func restoreInto(t testing.TB, dir string, backup []byte) {
 	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAdminBackupNoOperator: without an operator organization configured,
+// nobody exports the whole store or another organization, whatever their
+// permissions; everyone may still export their own.
+func TestAdminBackupNoOperator(t *testing.T) {
+	env := apitest.New(t)
+	writeID(t, env, apitest.Token(t, apitest.Identity("org-a", "alice")), map[string]any{"key": "budget", "value": 100})
+	writeID(t, env, apitest.Token(t, apitest.Identity("ops", "alice")), map[string]any{"key": "budget", "value": 100})
+	tests := []struct {
+		name, token, query string
+		wantStatus         int
+	}{
+		{"whole store", serviceToken(t, "ops", server.PermBackupAll), "", http.StatusForbidden},
+		{"another organization", serviceToken(t, "ops", server.PermBackupAll), "?org=org-a", http.StatusForbidden},
+		{"own organization", serviceToken(t, "ops", server.PermBackupAll), "?org=ops", http.StatusOK},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := request(t, env, http.MethodGet, "/admin/backup"+tc.query, tc.token, nil)
+			if r.status != tc.wantStatus {
+				t.Fatalf("status %s, want %d", r, tc.wantStatus)
+			}
+		})
 	}
 }

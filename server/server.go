@@ -101,6 +101,12 @@ type Options struct {
 	// EnvironmentTimeout (environment.DefaultTimeout when 0).
 	EnvironmentProviders []environment.Provider
 	EnvironmentTimeout   time.Duration
+	// OperatorOrg is the organization whose service tokens are the
+	// operator's: they may export the whole store or any organization
+	// (with admin:backup-all) and read the detail of /readyz and /metrics.
+	// "" (the default) means no operator: nobody exports beyond their own
+	// organization, and those endpoints show their public form only.
+	OperatorOrg string
 	// WorkingTurns is how many of a session's latest turns assembleContext
 	// replays verbatim (contextasm.DefaultWorkingTurns when not positive);
 	// older turns reach it as evidence.
@@ -140,6 +146,7 @@ const contextCacheLines = 1 << 16
 // Server is a wired stategraph service.
 type Server struct {
 	store      *store.Store
+	verifier   *authority.Verifier
 	handler    http.Handler
 	logger     *slog.Logger
 	opts       Options
@@ -244,7 +251,7 @@ func New(o Options) (*Server, error) {
 		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(), IDs: o.IDs,
 		RelayFrom: o.RelayFrom,
 	})
-	s := &Server{store: st, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
+	s := &Server{store: st, verifier: verifier, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
 	res := &resolvers.Resolver{
 		FactService:      fs,
 		Pipeline:         pl,
@@ -300,13 +307,18 @@ func New(o Options) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", guarded(graph.Timeout(o.RequestTimeout, gql)))
 	mux.Handle("GET /admin/backup", guarded(http.HandlerFunc(s.serveBackup)))
+	mux.HandleFunc("/graphql/", notFound)
 	mux.Handle("GET /healthz", httpguard.Healthz())
-	readiness := []func(context.Context) error{}
+	readiness := []httpguard.Check{}
 	if disk != nil {
-		readiness = append(readiness, disk.Ready)
+		readiness = append(readiness, httpguard.Check{Name: "disk", Run: disk.Ready})
 	}
-	mux.Handle("GET /readyz", httpguard.Readyz(append(readiness, st.Ping)...))
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	readiness = append(readiness, httpguard.Check{Name: "store", Run: st.Ping})
+	mux.Handle("GET /readyz", httpguard.Readiness(s.operator, readiness...))
+	mux.Handle("GET /metrics", s.serveMetrics(
+		promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
+		promhttp.HandlerFor(publicGatherer{reg}, promhttp.HandlerOpts{Registry: reg}),
+	))
 	if o.Dev {
 		mux.Handle("GET /{$}", playground.Handler("stategraph", "/graphql"))
 	}

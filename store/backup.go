@@ -52,6 +52,16 @@ func (s *Store) Backup(ctx context.Context, w io.Writer, org string) error {
 	return nil
 }
 
+// HasOrg reports whether organization org holds any record, for an
+// operator's backup of it (an unknown organization is not backed up as an
+// empty stream).
+func (s *Store) HasOrg(org string) (bool, error) {
+	if org == "" || len(org) > maxSeg {
+		return false, nil
+	}
+	return s.hasPrefix(OrgPrefix(org))
+}
+
 // OrgPrefix returns the prefix every key of organization org starts with.
 func OrgPrefix(org string) []byte { return Suffix(nil).Str(org) }
 

@@ -29,6 +29,7 @@ type serveConfig struct {
 	inMemory, dev, syncWrites bool
 	jwt                       jwtFlags
 	introspection             bool
+	operatorOrg               string
 	logLevel, logFormat       string
 	requestTimeout, drain     time.Duration
 	authorityOrder            string
@@ -74,6 +75,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.BoolVar(&c.dev, "dev", false, "development mode: generated secret, GraphiQL at /, introspection, a demo token")
 	fs.BoolVar(&c.syncWrites, "sync-writes", true, "fsync every commit before acknowledging it (false trades durability for speed)")
 	fs.BoolVar(&c.introspection, "introspection", false, "enable schema introspection outside dev mode")
+	fs.StringVar(&c.operatorOrg, "operator-org", "", "organization whose service tokens are the operator's: backups of the whole store or of any organization (with admin:backup-all), detail of /readyz and /metrics (none by default)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.DurationVar(&c.requestTimeout, "request-timeout", 30*time.Second, "deadline of every request")
@@ -102,6 +104,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.Store.InMemory = c.inMemory
 	opts.Store.SyncWrites = c.syncWrites
 	opts.Dev, opts.Introspection = c.dev, c.introspection
+	opts.OperatorOrg = c.operatorOrg
 	opts.RequestTimeout = c.requestTimeout
 	opts.AuthorityOrder = strings.Split(c.authorityOrder, ",")
 	if opts.AuthorityRoles, err = authority.ParseRoles(c.authorityRoles); err != nil {
@@ -159,11 +162,13 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 // registerLimits adds the flags of the request limits and timeouts.
 func (c *serveConfig) registerLimits(fs *flag.FlagSet) {
 	d, dl := server.DefaultOptions(""), graph.DefaultLimits()
-	fs.IntVar(&c.limits.MaxComplexity, "max-complexity", dl.MaxComplexity, "largest query complexity (each field 1; a page multiplies its selection by first, other lists by 10)")
+	fs.IntVar(&c.limits.MaxComplexity, "max-complexity", dl.MaxComplexity, "largest query complexity (each field 1; a page multiplies its selection by first or last, 50 when neither, other lists by 10)")
 	fs.IntVar(&c.limits.MaxDepth, "max-depth", dl.MaxDepth, "deepest selection nesting of a query")
 	fs.IntVar(&c.limits.MaxAliases, "max-aliases", dl.MaxAliases, "most aliased fields in one query")
 	fs.IntVar(&c.limits.MaxOperations, "max-operations", dl.MaxOperations, "most operation definitions in one document")
 	fs.IntVar(&c.limits.ParserTokens, "max-tokens", dl.ParserTokens, "most lexical tokens in one GraphQL document")
+	fs.IntVar(&c.limits.MaxQueryBytes, "max-query-bytes", dl.MaxQueryBytes, "largest GraphQL document in bytes, checked before it is parsed")
+	fs.IntVar(&c.limits.MaxSelections, "max-selections", dl.MaxSelections, "most selections (fields and fragments, each fragment counted where spread) in one document, checked before it is validated")
 	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", d.MaxBodyBytes, "largest request body in bytes (413 above)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", d.RateLimit, "requests per second per organization, sustained (0 disables; 429 with Retry-After above)")
 	fs.IntVar(&c.rateBurst, "rate-burst", d.RateBurst, "requests an organization may send in a burst above --rate-limit")

@@ -79,8 +79,9 @@ type ComplexityRoot struct {
 	}
 
 	ConflictConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	ConflictEdge struct {
@@ -178,8 +179,9 @@ type ComplexityRoot struct {
 	}
 
 	FactConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	FactEdge struct {
@@ -222,25 +224,27 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Query struct {
 		AssembleContext func(childComplexity int, input model.ContextInput) int
 		AuditTrail      func(childComplexity int, recordID string, asOf *time.Time, knownAt *time.Time) int
 		Conflict        func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
-		Conflicts       func(childComplexity int, filter *model.ConflictFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) int
+		Conflicts       func(childComplexity int, filter *model.ConflictFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) int
 		CurrentValue    func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
 		Decision        func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		Entity          func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		Fact            func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		FactHistory     func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
-		Facts           func(childComplexity int, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) int
+		Facts           func(childComplexity int, filter *model.FactFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) int
 		Me              func(childComplexity int) int
 		PreviewTurn     func(childComplexity int, input model.TurnInput) int
 		StateAssertion  func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
-		StateAssertions func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string) int
+		StateAssertions func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string, last *int, before *string) int
 		Transcript      func(childComplexity int, sessionID string) int
 	}
 
@@ -311,8 +315,9 @@ type ComplexityRoot struct {
 	}
 
 	StateAssertionConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	StateAssertionEdge struct {
@@ -679,6 +684,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConflictConnection.PageInfo(childComplexity), true
+
+	case "ConflictConnection.totalCount":
+		if e.ComplexityRoot.ConflictConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConflictConnection.TotalCount(childComplexity), true
 
 	case "ConflictEdge.cursor":
 		if e.ComplexityRoot.ConflictEdge.Cursor == nil {
@@ -1184,6 +1196,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FactConnection.PageInfo(childComplexity), true
 
+	case "FactConnection.totalCount":
+		if e.ComplexityRoot.FactConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FactConnection.TotalCount(childComplexity), true
+
 	case "FactEdge.cursor":
 		if e.ComplexityRoot.FactEdge.Cursor == nil {
 			break
@@ -1442,6 +1461,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
 	case "Query.assembleContext":
 		if e.ComplexityRoot.Query.AssembleContext == nil {
 			break
@@ -1488,7 +1521,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Conflicts(childComplexity, args["filter"].(*model.ConflictFilter), args["first"].(*int), args["after"].(*string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
+		return e.ComplexityRoot.Query.Conflicts(childComplexity, args["filter"].(*model.ConflictFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
 
 	case "Query.currentValue":
 		if e.ComplexityRoot.Query.CurrentValue == nil {
@@ -1560,7 +1593,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Facts(childComplexity, args["filter"].(*model.FactFilter), args["first"].(*int), args["after"].(*string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
+		return e.ComplexityRoot.Query.Facts(childComplexity, args["filter"].(*model.FactFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
 
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
@@ -1603,7 +1636,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.StateAssertions(childComplexity, args["filter"].(*model.StateAssertionFilter), args["asOf"].(*time.Time), args["knownAt"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.StateAssertions(childComplexity, args["filter"].(*model.StateAssertionFilter), args["asOf"].(*time.Time), args["knownAt"].(*time.Time), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "Query.transcript":
 		if e.ComplexityRoot.Query.Transcript == nil {
@@ -1966,6 +1999,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StateAssertionConnection.PageInfo(childComplexity), true
+
+	case "StateAssertionConnection.totalCount":
+		if e.ComplexityRoot.StateAssertionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StateAssertionConnection.TotalCount(childComplexity), true
 
 	case "StateAssertionEdge.cursor":
 		if e.ComplexityRoot.StateAssertionEdge.Cursor == nil {
@@ -2786,6 +2826,11 @@ type StateAssertionEdge {
 type StateAssertionConnection {
   edges: [StateAssertionEdge!]!
   pageInfo: PageInfo!
+  """
+  How many records the caller may read match the filter in the view
+  (asOf, knownAt), whatever the page.
+  """
+  totalCount: Int!
 }
 
 "A conflict's candidate: a state assertion or a persistent fact."
@@ -2843,6 +2888,11 @@ type ConflictEdge {
 type ConflictConnection {
   edges: [ConflictEdge!]!
   pageInfo: PageInfo!
+  """
+  How many records the caller may read match the filter in the view
+  (asOf, knownAt), whatever the page.
+  """
+  totalCount: Int!
 }
 
 """
@@ -2874,16 +2924,19 @@ extend type Fact {
 extend type Query {
   "A state assertion by id; null when it does not exist for the caller."
   stateAssertion(id: ID!, asOf: Time, knownAt: Time): StateAssertion
-  "The caller's organization's assertions, oldest first, as of asOf and known at knownAt."
-  stateAssertions(filter: StateAssertionFilter, asOf: Time, knownAt: Time, first: Int = 50, after: String): StateAssertionConnection!
+  """
+  The caller's organization's assertions, oldest first, as of asOf and
+  known at knownAt; paged like facts.
+  """
+  stateAssertions(filter: StateAssertionFilter, asOf: Time, knownAt: Time, first: Int, after: String, last: Int, before: String): StateAssertionConnection!
   """
   A conflict by id, as it stood at valid time asOf as known at knownAt (each
   defaults to now; a conflict's valid time is its transaction time): null
   when it was not open yet, OPEN when its resolution came later.
   """
   conflict(id: ID!, asOf: Time, knownAt: Time): Conflict
-  "The caller's conflicts, oldest first, as of asOf and known at knownAt."
-  conflicts(filter: ConflictFilter, first: Int = 50, after: String, asOf: Time, knownAt: Time): ConflictConnection!
+  "The caller's conflicts, oldest first, as of asOf and known at knownAt; paged like facts."
+  conflicts(filter: ConflictFilter, first: Int, after: String, last: Int, before: String, asOf: Time, knownAt: Time): ConflictConnection!
   "A decision by id, as of asOf and known at knownAt: null when it was made later."
   decision(id: ID!, asOf: Time, knownAt: Time): Decision
   "An entity by id (e.g. Entity#42); null when nothing the caller can see names it."
@@ -3327,13 +3380,23 @@ type FactEdge {
 type FactConnection {
   edges: [FactEdge!]!
   pageInfo: PageInfo!
+  """
+  How many records the caller may read match the filter in the view
+  (asOf, knownAt), whatever the page.
+  """
+  totalCount: Int!
 }
 
 extend type Query {
   "A fact by id; null when it does not exist for the caller."
   fact(id: ID!, asOf: Time, knownAt: Time): Fact
-  "The caller's facts, oldest recorded first."
-  facts(filter: FactFilter, first: Int = 50, after: String, asOf: Time, knownAt: Time): FactConnection!
+  """
+  The caller's facts, oldest recorded first, one Relay page at a time:
+  first (with after) pages forwards, last (with before) backwards, at most
+  500 at a time; with neither, the first 50. A cursor is valid only with
+  the filter and caller that returned it (BAD_USER_INPUT otherwise).
+  """
+  facts(filter: FactFilter, first: Int, after: String, last: Int, before: String, asOf: Time, knownAt: Time): FactConnection!
   "The valid head of the supersession chain of the fact with this key."
   currentValue(key: String!, asOf: Time, knownAt: Time): Fact
   "Every chain containing a fact with this key, oldest first."
@@ -3622,9 +3685,18 @@ type Identity {
   capability: String
 }
 
-"Relay page information."
+"""
+Relay page information (https://relay.dev/graphql/connections.htm). Both
+flags are exact, whichever way the page was asked for: hasPreviousPage is
+true when records the caller may read precede the page, hasNextPage when
+some follow it.
+"""
 type PageInfo {
+  hasPreviousPage: Boolean!
   hasNextPage: Boolean!
+  "The first edge's cursor; null on an empty page."
+  startCursor: String
+  "The last edge's cursor; null on an empty page."
   endCursor: String
 }
 `, BuiltIn: false},

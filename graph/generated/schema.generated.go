@@ -48,16 +48,16 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Me(ctx context.Context) (*authority.Identity, error)
 	StateAssertion(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*assertions.Assertion, error)
-	StateAssertions(ctx context.Context, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string) (*model.StateAssertionConnection, error)
+	StateAssertions(ctx context.Context, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string, last *int, before *string) (*model.StateAssertionConnection, error)
 	Conflict(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*conflicts.Conflict, error)
-	Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.ConflictConnection, error)
+	Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) (*model.ConflictConnection, error)
 	Decision(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*conflicts.Decision, error)
 	Entity(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*assertions.Entity, error)
 	AuditTrail(ctx context.Context, recordID string, asOf *time.Time, knownAt *time.Time) ([]*audit.Entry, error)
 	AssembleContext(ctx context.Context, input model.ContextInput) (*assemble.Output, error)
 	Transcript(ctx context.Context, sessionID string) ([]*session.Entry, error)
 	Fact(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
-	Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error)
+	Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error)
 	CurrentValue(ctx context.Context, key string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
 	FactHistory(ctx context.Context, key string, asOf *time.Time, knownAt *time.Time) ([]*facts.Fact, error)
 	PreviewTurn(ctx context.Context, input model.TurnInput) (*revision.Result, error)
@@ -290,16 +290,26 @@ func (ec *executionContext) field_Query_conflicts_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
 	if err != nil {
 		return nil, err
 	}
-	args["asOf"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOString2ᚖstring)
 	if err != nil {
 		return nil, err
 	}
-	args["knownAt"] = arg4
+	args["before"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["asOf"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg6
 	return args, nil
 }
 
@@ -426,16 +436,26 @@ func (ec *executionContext) field_Query_facts_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
 	if err != nil {
 		return nil, err
 	}
-	args["asOf"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOString2ᚖstring)
 	if err != nil {
 		return nil, err
 	}
-	args["knownAt"] = arg4
+	args["before"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "asOf", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["asOf"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "knownAt", ec.unmarshalOTime2ᚖtimeᚐTime)
+	if err != nil {
+		return nil, err
+	}
+	args["knownAt"] = arg6
 	return args, nil
 }
 
@@ -499,6 +519,16 @@ func (ec *executionContext) field_Query_stateAssertions_args(ctx context.Context
 		return nil, err
 	}
 	args["after"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOString2ᚖstring)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg6
 	return args, nil
 }
 
@@ -1647,6 +1677,35 @@ func (ec *executionContext) fieldContext_Mutation_forgetFact(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_PageInfo_hasPreviousPage,
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		ec.marshalNBoolean2bool,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageInfo",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1671,6 +1730,35 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_PageInfo_startCursor,
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		ec.marshalOString2ᚖstring,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageInfo",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
 		},
 	}
 	return fc, nil
@@ -1853,7 +1941,7 @@ func (ec *executionContext) _Query_stateAssertions(ctx context.Context, field gr
 		ec.fieldContext_Query_stateAssertions,
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().StateAssertions(ctx, fc.Args["filter"].(*model.StateAssertionFilter), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().StateAssertions(ctx, fc.Args["filter"].(*model.StateAssertionFilter), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		ec.marshalNStateAssertionConnection2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐStateAssertionConnection,
@@ -1874,6 +1962,8 @@ func (ec *executionContext) fieldContext_Query_stateAssertions(ctx context.Conte
 				return ec.fieldContext_StateAssertionConnection_edges(ctx, field)
 			case "pageInfo":
 				return ec.fieldContext_StateAssertionConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_StateAssertionConnection_totalCount(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type StateAssertionConnection", field.Name)
 		},
@@ -1965,7 +2055,7 @@ func (ec *executionContext) _Query_conflicts(ctx context.Context, field graphql.
 		ec.fieldContext_Query_conflicts,
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Conflicts(ctx, fc.Args["filter"].(*model.ConflictFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
+			return ec.Resolvers.Query().Conflicts(ctx, fc.Args["filter"].(*model.ConflictFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
 		},
 		nil,
 		ec.marshalNConflictConnection2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐConflictConnection,
@@ -1986,6 +2076,8 @@ func (ec *executionContext) fieldContext_Query_conflicts(ctx context.Context, fi
 				return ec.fieldContext_ConflictConnection_edges(ctx, field)
 			case "pageInfo":
 				return ec.fieldContext_ConflictConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_ConflictConnection_totalCount(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type ConflictConnection", field.Name)
 		},
@@ -2410,7 +2502,7 @@ func (ec *executionContext) _Query_facts(ctx context.Context, field graphql.Coll
 		ec.fieldContext_Query_facts,
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Facts(ctx, fc.Args["filter"].(*model.FactFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
+			return ec.Resolvers.Query().Facts(ctx, fc.Args["filter"].(*model.FactFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["asOf"].(*time.Time), fc.Args["knownAt"].(*time.Time))
 		},
 		nil,
 		ec.marshalNFactConnection2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐFactConnection,
@@ -2431,6 +2523,8 @@ func (ec *executionContext) fieldContext_Query_facts(ctx context.Context, field 
 				return ec.fieldContext_FactConnection_edges(ctx, field)
 			case "pageInfo":
 				return ec.fieldContext_FactConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_FactConnection_totalCount(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type FactConnection", field.Name)
 		},
@@ -3084,11 +3178,18 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("PageInfo")
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "hasNextPage":
 			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 		default:

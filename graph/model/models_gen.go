@@ -29,6 +29,9 @@ type CompleteObjectiveResult struct {
 type ConflictConnection struct {
 	Edges    []*ConflictEdge `json:"edges"`
 	PageInfo *PageInfo       `json:"pageInfo"`
+	// How many records the caller may read match the filter in the view
+	// (asOf, knownAt), whatever the page.
+	TotalCount int `json:"totalCount"`
 }
 
 type ConflictEdge struct {
@@ -83,6 +86,9 @@ type EnvironmentEntryInput struct {
 type FactConnection struct {
 	Edges    []*FactEdge `json:"edges"`
 	PageInfo *PageInfo   `json:"pageInfo"`
+	// How many records the caller may read match the filter in the view
+	// (asOf, knownAt), whatever the page.
+	TotalCount int `json:"totalCount"`
 }
 
 type FactEdge struct {
@@ -143,10 +149,17 @@ type FactInput struct {
 type Mutation struct {
 }
 
-// Relay page information.
+// Relay page information (https://relay.dev/graphql/connections.htm). Both
+// flags are exact, whichever way the page was asked for: hasPreviousPage is
+// true when records the caller may read precede the page, hasNextPage when
+// some follow it.
 type PageInfo struct {
-	HasNextPage bool    `json:"hasNextPage"`
-	EndCursor   *string `json:"endCursor,omitempty"`
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	HasNextPage     bool `json:"hasNextPage"`
+	// The first edge's cursor; null on an empty page.
+	StartCursor *string `json:"startCursor,omitempty"`
+	// The last edge's cursor; null on an empty page.
+	EndCursor *string `json:"endCursor,omitempty"`
 }
 
 type Query struct {
@@ -163,6 +176,9 @@ type SourceInput struct {
 type StateAssertionConnection struct {
 	Edges    []*StateAssertionEdge `json:"edges"`
 	PageInfo *PageInfo             `json:"pageInfo"`
+	// How many records the caller may read match the filter in the view
+	// (asOf, knownAt), whatever the page.
+	TotalCount int `json:"totalCount"`
 }
 
 type StateAssertionEdge struct {

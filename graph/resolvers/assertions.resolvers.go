@@ -112,21 +112,18 @@ func (r *queryResolver) StateAssertion(ctx context.Context, id string, asOf *tim
 	return r.assertion(ctx, id, view(asOf, knownAt))
 }
 
-func (r *queryResolver) StateAssertions(ctx context.Context, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string) (*model.StateAssertionConnection, error) {
+func (r *queryResolver) StateAssertions(ctx context.Context, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string, last *int, before *string) (*model.StateAssertionConnection, error) {
 	var fl assertions.Filter
 	if filter != nil {
 		fl = assertions.Filter{Subject: deref(filter.Subject), Predicate: deref(filter.Predicate), Context: deref(filter.Context), Status: deref(filter.Status)}
 	}
-	pg, err := r.AssertionService.List(ctx, fl, deref(first), deref(after), view(asOf, knownAt))
+	pg, err := r.AssertionService.Connection(ctx, fl, pageArgs(first, after, last, before), view(asOf, knownAt))
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.StateAssertionConnection{Edges: make([]*model.StateAssertionEdge, len(pg.Assertions)), PageInfo: &model.PageInfo{HasNextPage: pg.HasNext}}
+	conn := &model.StateAssertionConnection{Edges: make([]*model.StateAssertionEdge, len(pg.Assertions)), PageInfo: pageInfo(pg.Cursors, pg.HasPrevious, pg.HasNext), TotalCount: pg.Total}
 	for i := range pg.Assertions {
 		conn.Edges[i] = &model.StateAssertionEdge{Cursor: pg.Cursors[i], Node: &pg.Assertions[i]}
-	}
-	if n := len(pg.Cursors); n > 0 {
-		conn.PageInfo.EndCursor = &pg.Cursors[n-1]
 	}
 	return conn, nil
 }
@@ -139,21 +136,18 @@ func (r *queryResolver) Conflict(ctx context.Context, id string, asOf *time.Time
 	return &c, nil
 }
 
-func (r *queryResolver) Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.ConflictConnection, error) {
+func (r *queryResolver) Conflicts(ctx context.Context, filter *model.ConflictFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) (*model.ConflictConnection, error) {
 	var fl conflicts.Filter
 	if filter != nil {
 		fl = conflicts.Filter{Status: deref(filter.Status), Subject: deref(filter.Subject), Predicate: deref(filter.Predicate), Context: filter.Context}
 	}
-	pg, err := r.ConflictService.List(ctx, fl, deref(first), deref(after), view(asOf, knownAt))
+	pg, err := r.ConflictService.Connection(ctx, fl, pageArgs(first, after, last, before), view(asOf, knownAt))
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.ConflictConnection{Edges: make([]*model.ConflictEdge, len(pg.Conflicts)), PageInfo: &model.PageInfo{HasNextPage: pg.HasNext}}
+	conn := &model.ConflictConnection{Edges: make([]*model.ConflictEdge, len(pg.Conflicts)), PageInfo: pageInfo(pg.Cursors, pg.HasPrevious, pg.HasNext), TotalCount: pg.Total}
 	for i := range pg.Conflicts {
 		conn.Edges[i] = &model.ConflictEdge{Cursor: pg.Cursors[i], Node: &pg.Conflicts[i]}
-	}
-	if n := len(pg.Cursors); n > 0 {
-		conn.PageInfo.EndCursor = &pg.Cursors[n-1]
 	}
 	return conn, nil
 }

@@ -88,7 +88,7 @@ func (r *queryResolver) Fact(ctx context.Context, id string, asOf *time.Time, kn
 }
 
 // Facts is the resolver for the facts field.
-func (r *queryResolver) Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error) {
+func (r *queryResolver) Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error) {
 	var fl facts.Filter
 	if filter != nil {
 		fl = facts.Filter{
@@ -96,16 +96,13 @@ func (r *queryResolver) Facts(ctx context.Context, filter *model.FactFilter, fir
 			Validity: deref(filter.Validity), NeedsReview: filter.NeedsReview, IsConstraint: filter.IsConstraint,
 		}
 	}
-	pg, err := r.FactService.List(ctx, fl, deref(first), deref(after), view(asOf, knownAt))
+	pg, err := r.FactService.Connection(ctx, fl, pageArgs(first, after, last, before), view(asOf, knownAt))
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.FactConnection{Edges: make([]*model.FactEdge, len(pg.Facts)), PageInfo: &model.PageInfo{HasNextPage: pg.HasNext}}
+	conn := &model.FactConnection{Edges: make([]*model.FactEdge, len(pg.Facts)), PageInfo: pageInfo(pg.Cursors, pg.HasPrevious, pg.HasNext), TotalCount: pg.Total}
 	for i := range pg.Facts {
 		conn.Edges[i] = &model.FactEdge{Cursor: pg.Cursors[i], Node: &pg.Facts[i]}
-	}
-	if n := len(pg.Cursors); n > 0 {
-		conn.PageInfo.EndCursor = &pg.Cursors[n-1]
 	}
 	return conn, nil
 }

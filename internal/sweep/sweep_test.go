@@ -67,7 +67,7 @@ import (
 var cases = map[string][]string{
 	"Query.me":           {""},
 	"Query.fact":         {"(id: {id})", "(id: {id}, asOf: {time}, knownAt: {time})"},
-	"Query.facts":        {"(filter: {validity: ALL}, first: 500)", "(filter: {key: {key}, validity: ALL})", "(filter: {key: {key}, validity: INVALID}, asOf: {time})"},
+	"Query.facts":        {"(filter: {validity: ALL}, first: 500)", "(filter: {validity: ALL}, last: 500)", "(filter: {key: {key}, validity: ALL})", "(filter: {key: {key}, validity: INVALID}, asOf: {time})"},
 	"Query.currentValue": {"(key: {key})", "(key: {key}, asOf: {time}, knownAt: {time})"},
 	"Query.factHistory":  {"(key: {key})", "(key: {key}, knownAt: {time})"},
 	"Query.auditTrail":   {"(recordId: {id})", "(recordId: {id}, asOf: {time}, knownAt: {time})"},
@@ -87,9 +87,9 @@ var cases = map[string][]string{
 	"Mutation.forgetFact": {"(id: {id})"},
 
 	"Query.stateAssertion":  {"(id: {id}, asOf: {time}, knownAt: {time})"},
-	"Query.stateAssertions": {"(first: 500)", "(filter: {subject: {name}})", "(filter: {context: {name}}, first: 500)"},
+	"Query.stateAssertions": {"(first: 500)", "(last: 500)", "(filter: {subject: {name}})", "(filter: {context: {name}}, first: 500)"},
 	"Query.conflict":        {"(id: {id})", "(id: {id}, asOf: {time}, knownAt: {time})"},
-	"Query.conflicts":       {"(first: 500)", "(filter: {subject: {key}})", "(filter: {subject: {name}})", "(first: 500, asOf: {time}, knownAt: {time})"},
+	"Query.conflicts":       {"(first: 500)", "(last: 500, asOf: {time})", "(filter: {subject: {key}})", "(filter: {subject: {name}})", "(first: 500, asOf: {time}, knownAt: {time})"},
 	"Query.decision":        {"(id: {id})", "(id: {id}, asOf: {time}, knownAt: {time})"},
 	"Query.entity":          {"(id: {name})"},
 	"Mutation.assertState": {
@@ -208,7 +208,7 @@ func TestSweepUsers(t *testing.T) {
 // unlimited lifts the request limits: the sweep's batched requests are
 // deliberately large, and the limits have their own tests.
 func unlimited(o *server.Options) {
-	o.Limits = graph.Limits{MaxComplexity: 1 << 30, MaxDepth: 64, MaxAliases: 1 << 20, MaxOperations: 64, ParserTokens: 1 << 24}
+	o.Limits = graph.Limits{MaxComplexity: 1 << 30, MaxDepth: 64, MaxAliases: 1 << 20, MaxOperations: 64, ParserTokens: 1 << 24, MaxQueryBytes: 64 << 20, MaxSelections: 1 << 24}
 	o.MaxBodyBytes = 64 << 20
 }
 
