@@ -478,7 +478,7 @@ func (s *Service) Promote(ctx context.Context, id string, d DecisionInput) (fact
 		}
 		f, err := s.write.WriteTx(tx, caller, facts.WriteInput{
 			Key: cmp.Or(strings.TrimSpace(d.Key), a.Subject+"."+a.Predicate), Value: a.Object,
-			MemoryType: d.MemoryType, Scope: d.Scope, PromotedFrom: a.ID,
+			MemoryType: d.MemoryType, Scope: d.Scope, PromotedFrom: a.ID, ReplaceKey: true,
 		})
 		if err != nil {
 			return err

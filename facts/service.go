@@ -116,6 +116,11 @@ type WriteInput struct {
 	// PromotedFrom names the state assertion being promoted; only
 	// promoteState sets it.
 	PromotedFrom string
+	// ReplaceKey asks, when Supersedes is empty, that the write supersede
+	// the currently valid fact with its key that the writer may read, if
+	// there is one (a promotion onto a key takes its place, and inherits
+	// its restriction); with none, the write replaces nothing.
+	ReplaceKey bool
 }
 
 // Validate checks the shape of a write: lengths, enumerations, ids and

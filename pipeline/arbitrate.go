@@ -44,6 +44,11 @@ func (p *Pipeline) arbitrate(tx *store.Txn, w *write) error {
 		w.f.ValidTo = &never
 		return nil
 	}
+	if in.Supersedes == "" && in.ReplaceKey {
+		// A promotion onto a key takes the place of the fact holding it,
+		// if the writer reads one (else it replaces nothing).
+		in.Supersedes, w.directed = in.Key, true
+	}
 	if in.Supersedes == "" {
 		return nil
 	}
@@ -104,6 +109,9 @@ func (p *Pipeline) supersede(tx *store.Txn, w *write) error {
 			return fault.New(fault.Forbidden, "fact %q has authority %s, above this write's %s: a lower authority cannot supersede it",
 				old.ID, p.rules.Describe(old.Source.Authority), p.rules.Describe(f.Source.Authority))
 		}
+		// Refused, it is stored beside old as a rival: no less
+		// restricted than what it meant to replace.
+		f.RestrictedTo = p.rules.Join(old.RestrictedTo, f.RestrictedTo)
 		w.refused = &old
 		return nil
 	}

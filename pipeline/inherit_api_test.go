@@ -551,16 +551,23 @@ func TestRetractionAndPromotionKeepRestriction(t *testing.T) {
 			"validity":   map[string]any{"mode": "UNTIL_CHANGED"},
 			"provenance": map[string]any{"author": map[string]any{"kind": "agent", "id": "a1"}, "confidence": 0.5, "method": "inferred"},
 		}}, &a)
-		var p struct{ PromoteState struct{ ID string } }
-		tm.env.MustDo(t, tm.exec, `mutation($id: ID!) { promoteState(id: $id, decision: {reason: "settled", key: "board.date"}) { id } }`,
-			map[string]any{"id": a.AssertState.ID}, &p)
-		var got struct{ Fact struct{ IsValid bool } }
-		tm.env.MustDo(t, tm.exec, `query($id: ID!) { fact(id: $id) { isValid } }`, map[string]any{"id": id}, &got)
-		if !got.Fact.IsValid {
-			t.Errorf("the promotion retired the restricted fact %s", id)
+		// A promotion onto the key takes the restricted fact's place, and
+		// its restriction.
+		var p struct {
+			PromoteState struct {
+				ID           string
+				Supersedes   *struct{ ID string }
+				RestrictedTo *struct{ MinAuthority string }
+			}
 		}
-		if seen := tm.peerView(t, "board.date", "board date march zebra", id); strings.Contains(seen, "zebra") || strings.Contains(seen, id) {
-			t.Errorf("the peer reads the restricted fact: %s", seen)
+		tm.env.MustDo(t, tm.exec, `mutation($id: ID!) { promoteState(id: $id, decision: {reason: "settled", key: "board.date"}) { id supersedes { id } restrictedTo { minAuthority } } }`,
+			map[string]any{"id": a.AssertState.ID}, &p)
+		if p.PromoteState.Supersedes == nil || p.PromoteState.Supersedes.ID != id || p.PromoteState.RestrictedTo == nil {
+			t.Errorf("the promoted fact %+v should supersede %s and keep its restriction", p.PromoteState, id)
+		}
+		if seen := tm.peerView(t, "board.date", "board date march zebra room", id); strings.Contains(seen, "zebra") || strings.Contains(seen, id) ||
+			strings.Contains(seen, "Room 7") && strings.Contains(seen, "board.date") {
+			t.Errorf("the peer reads the restricted fact or its successor: %s", seen)
 		}
 	})
 }

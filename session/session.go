@@ -459,7 +459,7 @@ func (s *Service) CompleteObjective(ctx context.Context, session string, promote
 				continue
 			}
 			val, _ := json.Marshal(it.Value)
-			f, err := s.facts.WriteTx(tx, caller, facts.WriteInput{Key: it.Key, Value: val, Scope: it.Scope})
+			f, err := s.facts.WriteTx(tx, caller, facts.WriteInput{Key: it.Key, Value: val, Scope: it.Scope, ReplaceKey: true})
 			if err != nil {
 				return err
 			}
