@@ -587,16 +587,12 @@ func (s *Service) contendersTx(tx *store.Txn, c Conflict) ([]contender, error) {
 func (s *Service) gate(caller authority.Identity, c Conflict, cands []contender) error {
 	rules := s.facts.Rules()
 	order := rules.Order()
-	highest := ""
+	highest, policy := "", false
 	for _, cd := range cands {
 		if !cd.current {
 			continue
 		}
-		if cd.policy {
-			if err := rules.WritePolicy(caller); err != nil {
-				return fault.New(fault.Forbidden, "deciding conflict %q needs the authority that writes policies, since one of its candidates is a policy: %s", c.ID, policyReason(err))
-			}
-		}
+		policy = policy || cd.policy
 		if highest == "" || order.Rank(cd.authority) > order.Rank(highest) {
 			highest = cd.authority
 		}
@@ -604,6 +600,11 @@ func (s *Service) gate(caller authority.Identity, c Conflict, cands []contender)
 	if highest != "" && !rules.Supersedes(caller.Authority, highest) {
 		return fault.New(fault.Forbidden, "deciding conflict %q needs authority %s or above, the highest of its candidates; yours is %s: ask someone of that authority to decide it",
 			c.ID, rules.Describe(highest), rules.Describe(caller.Authority))
+	}
+	if policy {
+		if err := rules.WritePolicy(caller); err != nil {
+			return fault.New(fault.Forbidden, "deciding conflict %q needs the authority that writes policies, since one of its candidates is a policy: %s", c.ID, policyReason(err))
+		}
 	}
 	return nil
 }

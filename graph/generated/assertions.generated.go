@@ -877,6 +877,8 @@ func (ec *executionContext) fieldContext_Decision_promoted(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1149,6 +1151,8 @@ func (ec *executionContext) fieldContext_Entity_facts(_ context.Context, field g
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -2071,6 +2075,8 @@ func (ec *executionContext) fieldContext_StateAssertion_promotedTo(_ context.Con
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":

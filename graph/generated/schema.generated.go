@@ -1100,6 +1100,8 @@ func (ec *executionContext) fieldContext_Mutation_promoteState(ctx context.Conte
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1427,6 +1429,8 @@ func (ec *executionContext) fieldContext_Mutation_writeFact(ctx context.Context,
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1524,6 +1528,8 @@ func (ec *executionContext) fieldContext_Mutation_writeFacts(ctx context.Context
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1621,6 +1627,8 @@ func (ec *executionContext) fieldContext_Mutation_forgetFact(ctx context.Context
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -2376,6 +2384,8 @@ func (ec *executionContext) fieldContext_Query_fact(ctx context.Context, field g
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -2520,6 +2530,8 @@ func (ec *executionContext) fieldContext_Query_currentValue(ctx context.Context,
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -2617,6 +2629,8 @@ func (ec *executionContext) fieldContext_Query_factHistory(ctx context.Context, 
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
