@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/server"
 )
 
 const writeFactQ = `mutation($in: FactInput!) { writeFact(input: $in) { id } }`
@@ -139,6 +140,31 @@ func TestDecisionGated(t *testing.T) {
 	r := env.Do(t, cfo, resolveQ, map[string]any{"id": high, "k": policy, "r": "again"})
 	if r.Code() != "CONFLICT" {
 		t.Errorf("deciding a resolved conflict: %s", r)
+	}
+}
+
+// TestDecisionPolicyMinimum: a conflict with a policy candidate needs the
+// configured --policy-min-authority, even when the policy was attributed
+// less authority.
+func TestDecisionPolicyMinimum(t *testing.T) {
+	env := apitest.New(t, func(o *server.Options) { o.Permissions.PolicyMinAuthority = "executive" })
+	ident := func(user, auth string) string {
+		id := apitest.Identity("acme", user)
+		id.Authority = auth
+		return apitest.Token(t, id)
+	}
+	exec, mgr := ident("vp", "executive"), ident("mgr", "manager")
+	writeFact(t, env, exec, map[string]any{"key": "travel.class", "value": "economy only", "source": map[string]any{"type": "POLICY", "authority": "manager"}})
+	rival := writeFact(t, env, ident("peer", "peer"), map[string]any{"key": "travel.class", "value": "business on long flights", "memoryType": "ORGANIZATIONAL"})
+	cid := openConflict(t, env, mgr, "travel.class")
+	r := env.Do(t, mgr, resolveQ, map[string]any{"id": cid, "k": rival, "r": "long flights"})
+	if r.Code() != "FORBIDDEN" || !strings.Contains(r.Errors[0].Message, "executive") || strings.Contains(r.Errors[0].Message, "economy") {
+		t.Fatalf("a manager deciding against a policy with the minimum at executive: %s", r)
+	}
+	var res resolved
+	env.MustDo(t, exec, resolveQ, map[string]any{"id": cid, "k": rival, "r": "long flights"}, &res)
+	if res.ResolveConflict.Status != "RESOLVED" {
+		t.Errorf("the executive's decision = %+v", res.ResolveConflict)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/store"
 )
 
@@ -17,7 +18,7 @@ const ActionRevoked Action = "REVOKED"
 // is later, so it was never valid), no successor is written, and the fact
 // records the decision (facts.Revocation). It runs the stages a
 // supersession does for the retired fact: admit (the caller may read it
-// and its authority does not rank above the caller's: else ErrOutranked),
+// and its authority does not rank above the caller's: else FORBIDDEN),
 // link (it leaves the valid heads; facts derived from it need review),
 // index (its postings move to history), observe (a REVOKED audit entry
 // naming the decision, observers). A fact no longer valid is left alone
@@ -34,7 +35,8 @@ func (p *Pipeline) RevokeTx(tx *store.Txn, caller authority.Identity, id string,
 		return f, false, nil
 	}
 	if !p.rules.Supersedes(caller.Authority, f.Source.Authority) {
-		return facts.Fact{}, false, ErrOutranked
+		return facts.Fact{}, false, fault.New(fault.Forbidden, "fact %q was written with authority %s, above yours (%s): a decision cannot retire it",
+			f.ID, p.rules.Describe(f.Source.Authority), p.rules.Describe(caller.Authority))
 	}
 	now, actor := r.At, audit.Actor(caller)
 	r.Actor = actor
