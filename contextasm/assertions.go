@@ -12,7 +12,7 @@ import (
 // MaxAssertions is how many of the most recent state assertions known in
 // the view AssertionSource gathers by default: active assertions are few
 // (leases end), so the newest are the ones that can still hold.
-const MaxAssertions = 256
+const MaxAssertions = 128
 
 // AssertionSource gathers state assertions: the most recent ones that
 // exist in the request's view, judged at the request's instant (Query.Now:
