@@ -39,7 +39,7 @@ func (s AssertionSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		ac := AssertionCandidate{
 			Assertion: assemble.Assertion{
 				ID: a.ID, Subject: a.Subject, Predicate: a.Predicate, Object: facts.ValueText(a.Object),
-				Status: string(a.EpistemicStatus), Lease: lease(a.Validity), At: a.CreatedAt,
+				Status: string(a.EpistemicStatus), Hypothesis: a.HypothesisGroup, Lease: lease(a.Validity), At: a.CreatedAt,
 			},
 			Context: a.Context, Session: a.Provenance.Origin.SessionID,
 		}

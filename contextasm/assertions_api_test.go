@@ -167,3 +167,37 @@ func TestAssertionsInContext(t *testing.T) {
 		}
 	})
 }
+
+// TestAssertionHypotheses: rival assertions of one slot that share a
+// hypothesis group are both current, each labelled as a hypothesis, so
+// the context never presents either as established.
+func TestAssertionHypotheses(t *testing.T) {
+	env := apitest.New(t)
+	alice := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	var ids []string
+	for _, room := range []string{"Room#1", "Room#2"} {
+		var out struct{ AssertState struct{ ID string } }
+		env.MustDo(t, alice, `mutation($in: StateAssertionInput!) { assertState(input: $in) { id } }`, map[string]any{"in": map[string]any{
+			"subject": "Entity#9", "predicate": "location", "object": room, "context": "s1", "epistemicStatus": "ASSUMPTION",
+			"validity":        map[string]any{"mode": "UNTIL_CHANGED"},
+			"provenance":      map[string]any{"author": map[string]any{"kind": "agent", "id": "a1"}, "confidence": 0.4, "method": "guessed"},
+			"hypothesisGroup": "where-is-9",
+		}}, &out)
+		ids = append(ids, out.AssertState.ID)
+	}
+	got := assemble(t, env, alice, map[string]any{"query": "where is Entity#9", "budget": 500, "sessionId": "s1"})
+	state := section(got, "Current state")
+	for _, want := range []string{
+		"- Entity#9 location Room#1 (assumption, hypothesis where-is-9, until changed)",
+		"- Entity#9 location Room#2 (assumption, hypothesis where-is-9, until changed)",
+	} {
+		if !strings.Contains(state, want) {
+			t.Errorf("current state lacks %q:\n%s", want, state)
+		}
+	}
+	for _, id := range ids {
+		if !got.includes(id) {
+			t.Errorf("%s is not included", id)
+		}
+	}
+}
