@@ -560,10 +560,13 @@ func (s *Service) contendersTx(tx *store.Txn, c Conflict) ([]contender, error) {
 		switch cd.Kind {
 		case KindAssertion:
 			st, auth, err := s.Assertions.CandidateTx(tx, cd.ID)
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
+			if errors.Is(err, store.ErrNotFound) {
+				st, err = "no longer stored", nil
+			}
+			if err != nil {
 				return nil, err
 			}
-			ct.status, ct.authority, ct.current = st, auth, err == nil && st == "ACTIVE"
+			ct.status, ct.authority, ct.current = st, auth, st == "ACTIVE"
 		case KindFact:
 			f, ok, err := s.currentFact(tx, cd.ID)
 			if err != nil {
