@@ -580,6 +580,9 @@ func assertionLine(a Assertion) string {
 	if s := strings.ToLower(clean(a.Status)); s != "" {
 		meta = append(meta, s)
 	}
+	if h := clean(a.Hypothesis); h != "" {
+		meta = append(meta, "hypothesis "+h)
+	}
 	switch a.Lease.Kind {
 	case LeaseUntilChanged:
 		meta = append(meta, "until changed")

@@ -219,10 +219,11 @@ func TestBuildRules(t *testing.T) {
 			in: assemble.Input{Budget: 1000, Assertions: []assemble.Assertion{
 				{ID: "A1", Subject: "room", Predicate: "is", Object: "booked", Status: "OBSERVED", Lease: assemble.Lease{Kind: assemble.LeaseUntilChanged}, Score: 2},
 				{ID: "A2", Subject: "Bob", Predicate: "is", Object: "away", Lease: assemble.Lease{Kind: assemble.LeaseUntilTime, Until: t0}},
+				{ID: "A3", Subject: "Bob", Predicate: "is in", Object: "Lyon", Status: "ASSUMPTION", Hypothesis: "trip", Lease: assemble.Lease{Kind: assemble.LeaseUntilEvent, Event: "back"}},
 			}},
 			check: func(t *testing.T, o assemble.Output) {
 				body, _ := section(o, "Current state")
-				if want := "- room is booked (observed, until changed)\n- Bob is away (until 2025-11-27T16:00:00Z)"; body != want {
+				if want := "- room is booked (observed, until changed)\n- Bob is away (until 2025-11-27T16:00:00Z)\n- Bob is in Lyon (assumption, hypothesis trip, until back)"; body != want {
 					t.Errorf("assertions = %q, want %q", body, want)
 				}
 			},

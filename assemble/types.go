@@ -173,9 +173,12 @@ type Assertion struct {
 	ID                         string
 	Subject, Predicate, Object string
 	Status                     string // epistemic status, e.g. "OBSERVED"
-	Lease                      Lease
-	At                         time.Time
-	Score                      float64
+	// Hypothesis names the hypothesis group of an assertion that may
+	// coexist with rivals of its slot; it is labelled as a hypothesis.
+	Hypothesis string
+	Lease      Lease
+	At         time.Time
+	Score      float64
 }
 
 // Exclusion is a record left out of the text, with the reason.

@@ -353,15 +353,15 @@ func getTx(tx *store.Txn, id string) (Assertion, error) {
 	return a, err
 }
 
-// CurrentTx returns the status of assertion id now. It implements
-// conflicts.Assertions.
-func (s *Service) CurrentTx(tx *store.Txn, id string) (string, error) {
+// CandidateTx returns the status of assertion id now and the authority it
+// was asserted with. It implements conflicts.Assertions.
+func (s *Service) CandidateTx(tx *store.Txn, id string) (status, auth string, err error) {
 	a, err := getTx(tx, id)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	cur, _ := a.In(temporal.View{}, s.clock.Now())
-	return string(cur.Status), nil
+	return string(cur.Status), a.Authority, nil
 }
 
 // RevokeTx revokes assertion id, if still active, by decision decisionID.

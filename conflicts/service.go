@@ -24,9 +24,10 @@ import (
 // implemented by *assertions.Service. Both methods run inside the caller's
 // transaction and see only its partition.
 type Assertions interface {
-	// CurrentTx returns the status of assertion id now ("ACTIVE",
-	// "EXPIRED", ...), or store.ErrNotFound.
-	CurrentTx(tx *store.Txn, id string) (status string, err error)
+	// CandidateTx returns the status of assertion id now ("ACTIVE",
+	// "EXPIRED", ...) and the authority it was asserted with, or
+	// store.ErrNotFound.
+	CandidateTx(tx *store.Txn, id string) (status, auth string, err error)
 	// RevokeTx revokes the assertion id if it is still active, naming the
 	// decision that revoked it; an assertion no longer active is left
 	// alone and false is returned.
@@ -39,7 +40,7 @@ type Service struct {
 	store *store.Store
 	clock temporal.Clock
 	facts *facts.Service
-	write FactWriter
+	write FactRevoker
 	// Assertions revokes assertion candidates on resolution.
 	Assertions Assertions
 	// OnOpened and OnResolved, when set, are called once for each conflict
@@ -53,9 +54,17 @@ type FactWriter interface {
 	WriteTx(tx *store.Txn, caller authority.Identity, in facts.WriteInput) (facts.Fact, error)
 }
 
+// FactRevoker retires, inside a decision's transaction, a fact candidate
+// the decision did not keep (the write pipeline implements it).
+type FactRevoker interface {
+	// RevokeTx ends the valid time of fact id at r.At and records r on
+	// it; a fact no longer valid is left alone and ok is false.
+	RevokeTx(tx *store.Txn, caller authority.Identity, id string, r facts.Revocation) (f facts.Fact, ok bool, err error)
+}
+
 // NewService returns a Service over st; fs reads the candidate facts and w
-// writes the corrections that resolve fact conflicts.
-func NewService(st *store.Store, clock temporal.Clock, fs *facts.Service, w FactWriter) *Service {
+// retires the fact candidates a decision revokes.
+func NewService(st *store.Store, clock temporal.Clock, fs *facts.Service, w FactRevoker) *Service {
 	return &Service{store: st, clock: clock, facts: fs, write: w}
 }
 
@@ -460,10 +469,13 @@ func (s *Service) List(ctx context.Context, fl Filter, first int, after string, 
 }
 
 // Resolve keeps candidate keep of conflict id and revokes every other
-// candidate still current, recording a Decision, in one transaction. An
-// assertion candidate is revoked; a fact candidate is corrected: a new fact
-// with the kept value supersedes it (CORRECTION), so its chain records the
-// decision.
+// candidate still current, recording a Decision, in one transaction. The
+// caller needs authority at least as high as the highest current
+// candidate's, and the policy authority (permissions.Rules.WritePolicy)
+// when a candidate is a policy fact: else FORBIDDEN. A revoked assertion
+// becomes REVOKED; a revoked fact is retired (its valid time ends at the
+// decision's time and it names the decision). The kept candidate is left
+// as it is: it stays the one current record, restriction and all.
 func (s *Service) Resolve(ctx context.Context, id, keep, reason string) (Conflict, error) {
 	caller, p, err := tenancy.Caller(ctx)
 	if err != nil {
@@ -494,39 +506,32 @@ func (s *Service) Resolve(ctx context.Context, id, keep, reason string) (Conflic
 		if i < 0 {
 			return fault.BadInputf("keep", "keep %q is not a candidate of conflict %q", keep, c.ID)
 		}
-		kept := c.Candidates[i]
-		now := s.clock.Now()
-		d := Decision{ID: s.newDecisionID(), ConflictID: c.ID, Kept: &kept, Reason: reason, Actor: audit.Actor(caller), At: now}
-		var keptFact facts.Fact
-		switch kept.Kind {
-		case KindAssertion:
-			st, err := s.Assertions.CurrentTx(tx, kept.ID)
-			if err != nil {
-				return err
-			}
-			if st != "ACTIVE" {
-				return fault.BadInputf("keep", "candidate %q is %s: an expired, revoked or promoted assertion cannot be kept by a decision", kept.ID, st)
-			}
-		case KindFact:
-			f, ok, err := s.currentFact(tx, kept.ID)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return fault.BadInputf("keep", "candidate %q is no longer a valid fact and cannot be kept", kept.ID)
-			}
-			keptFact = f
+		cands, err := s.contendersTx(tx, c)
+		if err != nil {
+			return err
 		}
-		for _, cd := range c.Candidates {
-			if cd.ID == kept.ID {
+		if err := s.gate(caller, c, cands); err != nil {
+			return err
+		}
+		kept := cands[i]
+		if !kept.current {
+			if kept.Kind == KindAssertion {
+				return fault.BadInputf("keep", "candidate %q is %s: an expired, revoked or promoted assertion cannot be kept by a decision", kept.ID, kept.status)
+			}
+			return fault.BadInputf("keep", "candidate %q is no longer a valid fact and cannot be kept", kept.ID)
+		}
+		now := s.clock.Now()
+		d := Decision{ID: s.newDecisionID(), ConflictID: c.ID, Kept: &kept.Candidate, Reason: reason, Actor: audit.Actor(caller), At: now}
+		for _, cd := range cands {
+			if cd.ID == kept.ID || !cd.current {
 				continue
 			}
-			revoked, err := s.revoke(tx, caller, cd, keptFact, d, now)
+			revoked, err := s.revoke(tx, caller, cd.Candidate, d)
 			if err != nil {
 				return err
 			}
 			if revoked {
-				d.Revoked = append(d.Revoked, cd)
+				d.Revoked = append(d.Revoked, cd.Candidate)
 			}
 		}
 		if err := s.resolveTx(tx, sp, &c, d); err != nil {
@@ -538,29 +543,100 @@ func (s *Service) Resolve(ctx context.Context, id, keep, reason string) (Conflic
 	return out, err
 }
 
-func (s *Service) revoke(tx *store.Txn, caller authority.Identity, cd Candidate, kept facts.Fact, d Decision, now time.Time) (bool, error) {
+// contender is a candidate as a decision sees it: whether it is still
+// current, its status (assertions), the authority it was written with, and
+// whether it is a policy.
+type contender struct {
+	Candidate
+	current   bool
+	status    string
+	authority string
+	policy    bool
+}
+
+// contendersTx loads what a decision needs of each of c's candidates, in
+// c's order.
+func (s *Service) contendersTx(tx *store.Txn, c Conflict) ([]contender, error) {
+	rules := s.facts.Rules()
+	out := make([]contender, 0, len(c.Candidates))
+	for _, cd := range c.Candidates {
+		ct := contender{Candidate: cd}
+		switch cd.Kind {
+		case KindAssertion:
+			st, auth, err := s.Assertions.CandidateTx(tx, cd.ID)
+			if errors.Is(err, store.ErrNotFound) {
+				st, err = "no longer stored", nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			ct.status, ct.authority, ct.current = st, auth, st == "ACTIVE"
+		case KindFact:
+			f, ok, err := s.currentFact(tx, cd.ID)
+			if err != nil {
+				return nil, err
+			}
+			ct.current = ok
+			if ok {
+				ct.authority = f.Source.Authority
+				ct.policy = rules.IsPolicy(f.Source.Type == facts.SourcePolicy, f.IsConstraint, f.Source.Authority)
+			}
+		}
+		out = append(out, ct)
+	}
+	return out, nil
+}
+
+// gate checks that caller may decide conflict c: its authority ranks at
+// least as high as every current candidate's, and it may write policies
+// when a current candidate is one. The message names authorities only,
+// never a candidate's value.
+func (s *Service) gate(caller authority.Identity, c Conflict, cands []contender) error {
+	rules := s.facts.Rules()
+	order := rules.Order()
+	highest, policy := "", false
+	for _, cd := range cands {
+		if !cd.current {
+			continue
+		}
+		policy = policy || cd.policy
+		if highest == "" || order.Rank(cd.authority) > order.Rank(highest) {
+			highest = cd.authority
+		}
+	}
+	if highest != "" && !rules.Supersedes(caller.Authority, highest) {
+		return fault.New(fault.Forbidden, "deciding conflict %q needs authority %s or above, the highest of its candidates; yours is %s: ask someone of that authority to decide it",
+			c.ID, rules.Describe(highest), rules.Describe(caller.Authority))
+	}
+	if policy {
+		if err := rules.WritePolicy(caller); err != nil {
+			return fault.New(fault.Forbidden, "deciding conflict %q needs the authority that writes policies, since one of its candidates is a policy: %s", c.ID, policyReason(err))
+		}
+	}
+	return nil
+}
+
+// policyReason is the message of a WritePolicy denial.
+func policyReason(err error) string {
+	var fe *fault.Error
+	if errors.As(err, &fe) {
+		return fe.Msg
+	}
+	return err.Error()
+}
+
+// revoke revokes candidate cd by decision d: an assertion is revoked, a
+// fact retired at the decision's time.
+func (s *Service) revoke(tx *store.Txn, caller authority.Identity, cd Candidate, d Decision) (bool, error) {
 	switch cd.Kind {
 	case KindAssertion:
-		return s.Assertions.RevokeTx(tx, caller, cd.ID, d.ID, now)
+		return s.Assertions.RevokeTx(tx, caller, cd.ID, d.ID, d.At)
 	case KindFact:
-		loser, ok, err := s.currentFact(tx, cd.ID)
-		if err != nil || !ok {
-			return false, err
-		}
-		if kept.ID == "" {
-			// Fact conflicts only ever hold facts.
-			return false, fault.BadInputf("keep", "a fact candidate can only lose to another fact")
-		}
-		_, err = s.write.WriteTx(tx, caller, facts.WriteInput{
-			Key: loser.Key, Value: kept.Value, MemoryType: loser.MemoryType, Scope: loser.Scope, ScopeID: loser.ScopeID,
-			Source:     &facts.Source{Type: kept.Source.Type, Authority: kept.Source.Authority, Identity: kept.Source.Identity},
-			Supersedes: loser.ID, Kind: facts.Correction,
-			// The successor carries the kept value: it keeps the kept
-			// fact's restriction (the pipeline joins the loser's).
-			RestrictedTo: kept.RestrictedTo,
-			Reason:       fmt.Sprintf("conflict %s resolved by decision %s: %s", d.ConflictID, d.ID, d.Reason),
+		_, ok, err := s.write.RevokeTx(tx, caller, cd.ID, facts.Revocation{
+			Decision: d.ID, Conflict: d.ConflictID, At: d.At,
+			Reason: fmt.Sprintf("conflict %s resolved by decision %s: %s", d.ConflictID, d.ID, d.Reason),
 		})
-		return err == nil, err
+		return ok, err
 	}
 	return false, nil
 }

@@ -20,6 +20,9 @@ type Candidates struct {
 	// Evidence are sentences of earlier turns, ranked against the query
 	// by the evidence index, as they hold in the view.
 	Evidence []EvidenceCandidate
+	// Assertions are state assertions as they stand in the view, active
+	// or ended.
+	Assertions []AssertionCandidate
 	// Environment holds environment entries (layer 4).
 	Environment []EnvCandidate
 	// Retired are values that facts superseded (or that writes restated
@@ -82,6 +85,20 @@ type TurnCandidate struct {
 type EvidenceCandidate struct {
 	Evidence assemble.Evidence // ID names turn and sentence
 	TurnID   string
+}
+
+// AssertionCandidate is a state assertion and what the view knows of it.
+type AssertionCandidate struct {
+	// Assertion is the assertion as it would be packed (object as text;
+	// Score is set by Relate).
+	Assertion assemble.Assertion
+	// Context is the thread or context the assertion holds in, and
+	// Session the session it came through, if any: it is in the context
+	// of a request for either.
+	Context, Session string
+	// Ended says why it no longer holds in the view: "" while active,
+	// else its status there (EXPIRED, REVOKED or PROMOTED).
+	Ended string
 }
 
 // EnvCandidate is an environment entry. A Fresh one comes from a

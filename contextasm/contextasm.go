@@ -2,23 +2,24 @@
 // steps:
 //
 //   - gather: each Source (facts, the session's working set and turns,
-//     environment entries; the environment providers too) reads its kind
-//     of record, as of the requested view, in one shared read transaction,
-//     and returns its own typed Candidates. Sources share no state: they
+//     state assertions, environment entries; the environment providers
+//     too) reads its kind of record, as of the requested view, in one
+//     shared read transaction, and returns its own typed Candidates. Sources share no state: they
 //     get a copy of the Query and return a result, so their order cannot
 //     change anything;
 //   - relate: Relate combines the candidate sets, pure and in a canonical
 //     order: it removes what is superseded, expired, withheld or out of
 //     scope, recording each exclusion with its reason (turns restating a
 //     retired value, hypothetical content for a real query, a fact the
-//     caller may not read), and scores the working set and the turns;
+//     caller may not read, an expired assertion), and scores the working
+//     set, the assertions and the turns;
 //   - pack: assemble.Build packs the result into the token budget with its
 //     provenance, and Related.Prune drops the supersessions of facts that
 //     did not make it into the text.
 //
-// A new kind of record, such as state assertions, is one more Source and
-// one more rule in Relate; permission filtering is the facts source's
-// Visibility.
+// A new kind of record is one more Source and one more rule in Relate, as
+// state assertions are (AssertionSource, assertionVerdict); permission
+// filtering is the facts source's Visibility.
 package contextasm
 
 import (

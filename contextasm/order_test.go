@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +105,19 @@ func newOrderWorld(t *testing.T) *orderWorld {
 	putItem(t, env, alice, map[string]any{"sessionId": "s1", "key": "checklist", "value": "launch checklist for the vendor", "itemType": "ARTIFACT", "priority": 2})
 	putItem(t, env, alice, map[string]any{"sessionId": "s1", "key": "email", "value": "Dear vendor, the launch moves", "itemType": "ARTIFACT", "scope": "DRAFT"})
 	putItem(t, env, alice, map[string]any{"sessionId": "s1", "key": "call", "value": "call the vendor about the launch", "itemType": "PENDING_ACTION", "ttl": 120})
+	state := func(subject, predicate, object, context string, validity map[string]any) {
+		env.MustDo(t, alice, `mutation($in: StateAssertionInput!) { assertState(input: $in) { id } }`, map[string]any{"in": map[string]any{
+			"subject": subject, "predicate": predicate, "object": object, "context": context, "epistemicStatus": "PERCEPTION",
+			"validity":   validity,
+			"provenance": map[string]any{"author": map[string]any{"kind": "agent", "id": "a1"}, "confidence": 0.9, "method": "observed"},
+			"refs":       []map[string]any{{"kind": "sensor", "locator": "badge-reader-3"}},
+		}}, &struct{}{})
+	}
+	state("Entity#7", "location", "Room#4", "s1", map[string]any{"mode": "UNTIL_TIME", "expiresAt": env.Clock.Now().Add(3 * time.Minute).Format(time.RFC3339)})
+	state("launch", "status", "ready for the vendor", "s1", map[string]any{"mode": "UNTIL_CHANGED"})
+	tick()
+	state("launch", "status", "delayed by the vendor", "s1", map[string]any{"mode": "UNTIL_CHANGED"})
+	state("vendor", "contact", "Bob at Acme", "s2", map[string]any{"mode": "UNTIL_EVENT", "untilEvent": "call-done"})
 	now := env.Clock.Now()
 	env.MustDo(t, alice, `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { id } }`, map[string]any{"in": []map[string]any{
 		{"key": "location", "value": "Berlin office", "scope": "ORGANIZATION", "at": now.Add(-time.Hour).Format(time.RFC3339)},
@@ -132,6 +146,7 @@ func (w *orderWorld) service(t *testing.T, order []string, rng *rand.Rand) *cont
 		"environment": contextasm.EnvironmentSource{},
 		"facts":       &contextasm.FactSource{Index: search.New(), Order: authority.MustDefaultOrder(), Counter: cache, Visible: fs.Readable(), Cards: facts.NewCards()},
 		"working":     contextasm.WorkingSource{},
+		"assertions":  contextasm.AssertionSource{},
 		"evidence":    contextasm.EvidenceSource{},
 	}
 	var sources []contextasm.Source
@@ -161,6 +176,7 @@ func (s shuffled) Gather(tx *store.Txn, q contextasm.Query) (contextasm.Candidat
 	s.rng.Shuffle(len(c.Items), func(i, j int) { c.Items[i], c.Items[j] = c.Items[j], c.Items[i] })
 	s.rng.Shuffle(len(c.Turns), func(i, j int) { c.Turns[i], c.Turns[j] = c.Turns[j], c.Turns[i] })
 	s.rng.Shuffle(len(c.Evidence), func(i, j int) { c.Evidence[i], c.Evidence[j] = c.Evidence[j], c.Evidence[i] })
+	s.rng.Shuffle(len(c.Assertions), func(i, j int) { c.Assertions[i], c.Assertions[j] = c.Assertions[j], c.Assertions[i] })
 	s.rng.Shuffle(len(c.Environment), func(i, j int) { c.Environment[i], c.Environment[j] = c.Environment[j], c.Environment[i] })
 	s.rng.Shuffle(len(c.Retired), func(i, j int) { c.Retired[i], c.Retired[j] = c.Retired[j], c.Retired[i] })
 	s.rng.Shuffle(len(c.Excluded), func(i, j int) { c.Excluded[i], c.Excluded[j] = c.Excluded[j], c.Excluded[i] })
@@ -181,8 +197,8 @@ func permutations(xs []string) [][]string {
 	return out
 }
 
-// TestSourceOrder assembles the same contexts with the sources in every
-// order, and with every source's candidates shuffled, and requires
+// TestSourceOrder assembles the same contexts with the sources in many
+// orders, and with every source's candidates shuffled, and requires
 // byte-identical output; the first order is the server's, and its output
 // must also be what the API answers.
 func TestSourceOrder(t *testing.T) {
@@ -215,8 +231,15 @@ func TestSourceOrder(t *testing.T) {
 		reqs = append(reqs, request{"alice", known})
 	}
 
-	names := []string{"environment", "facts", "working", "evidence"} // the server's order
-	orders := permutations(names)
+	// Every order of four sources, with the fifth (assertions) inserted
+	// at each position in turn: every source meets every position and
+	// every neighbour, at the cost of 24 orders rather than 120. The
+	// first is the server's order.
+	var orders [][]string
+	for i, o := range permutations([]string{"environment", "facts", "working", "evidence"}) {
+		at := (3 + i) % 5
+		orders = append(orders, slices.Insert(o, at, "assertions"))
+	}
 	rng := rand.New(rand.NewSource(11))
 	services := make([]*contextasm.Service, 0, 2*len(orders))
 	labels := make([]string, 0, 2*len(orders))
@@ -266,6 +289,9 @@ func TestSourceOrder(t *testing.T) {
 					if out.Withheld > 0 {
 						seen["withheld"] = true
 					}
+					for _, inc := range out.Included {
+						seen[string(inc.Kind)+" included"] = true
+					}
 					if strings.Contains(out.Text, "weather.temp: 12C") {
 						seen["provider"] = true
 					}
@@ -284,6 +310,7 @@ func TestSourceOrder(t *testing.T) {
 	for _, want := range []string{
 		"withheld", "provider", "FACT SUPERSEDED", "FACT OUT_OF_SCOPE", "FACT NEEDS_REVIEW", "FACT OVER_BUDGET",
 		"TURN SUPERSEDED", "TURN OUT_OF_SCOPE", "WORK_ITEM OUT_OF_SCOPE", "WORK_ITEM EXPIRED", "ENVIRONMENT EXPIRED",
+		"ASSERTION EXPIRED", "ASSERTION SUPERSEDED", "ASSERTION OUT_OF_SCOPE", "ASSERTION included",
 	} {
 		if !seen[want] {
 			t.Errorf("no context exercised %s", want)

@@ -19,6 +19,7 @@ type Related struct {
 	Environment []assemble.Attr
 	Facts       []assemble.Fact
 	Working     []assemble.WorkItem
+	Assertions  []assemble.Assertion
 	Turns       []assemble.Turn
 	Evidence    []assemble.Evidence
 	Excluded    []assemble.Exclusion
@@ -48,6 +49,10 @@ type Related struct {
 //     same key;
 //   - working-set items are scored among the session's live items; a
 //     hypothetical or draft one is OUT_OF_SCOPE for a real query;
+//   - state assertions: one whose lease ended is EXPIRED, one revoked or
+//     promoted SUPERSEDED, an active one of another context than the
+//     request's session OUT_OF_SCOPE (assertionVerdict); the active ones
+//     in context are scored among themselves;
 //   - turns are OUT_OF_SCOPE when hypothetical for a real query, part of a
 //     closed aside, or stating nothing (questions only); EXPIRED when their
 //     lifetime ended; SUPERSEDED when marked so, or when they state a
@@ -66,6 +71,7 @@ func Relate(q Query, sets ...Candidates) Related {
 	var items []ItemCandidate
 	var turns []TurnCandidate
 	var env []EnvCandidate
+	var states []AssertionCandidate
 	var retired []Retired
 	var ev []EvidenceCandidate
 	for _, s := range sets {
@@ -74,6 +80,7 @@ func Relate(q Query, sets ...Candidates) Related {
 		items = append(items, s.Items...)
 		turns = append(turns, s.Turns...)
 		env = append(env, s.Environment...)
+		states = append(states, s.Assertions...)
 		retired = append(retired, s.Retired...)
 		r.Excluded = append(r.Excluded, s.Excluded...)
 		r.Withheld += s.Withheld
@@ -90,6 +97,8 @@ func Relate(q Query, sets ...Candidates) Related {
 	real := !detect.AboutHypothetical(q.Text)
 	working, out := relateItems(q, real, items)
 	r.Working = working
+	r.Excluded = append(r.Excluded, out...)
+	r.Assertions, out = relateAssertions(q, states)
 	r.Excluded = append(r.Excluded, out...)
 
 	var current []string // values that hold now (not ones flagged for recalculation)
@@ -148,7 +157,7 @@ func (r Related) Input(budget int, factShare float64, id assemble.Identity) asse
 	return assemble.Input{
 		Budget: budget, FactShare: factShare, Identity: id,
 		Environment: r.Environment, EnvIssues: r.Notes,
-		Facts: r.Facts, Working: r.Working, Turns: r.Turns, Evidence: r.Evidence,
+		Facts: r.Facts, Working: r.Working, Assertions: r.Assertions, Turns: r.Turns, Evidence: r.Evidence,
 		Excluded: r.Excluded, Withheld: r.Withheld,
 	}
 }
@@ -332,6 +341,37 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 		}
 		w.Score = scores[i]
 		kept = append(kept, w)
+	}
+	return kept, out
+}
+
+// relateAssertions applies the assertion rules to as, in ID order (an
+// assertion met twice counts once), and scores the kept ones among
+// themselves against the query.
+func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, []assemble.Exclusion) {
+	as = slices.Clone(as)
+	slices.SortFunc(as, func(x, y AssertionCandidate) int {
+		return cmp.Or(strings.Compare(x.Assertion.ID, y.Assertion.ID), strings.Compare(y.Ended, x.Ended))
+	})
+	as = slices.CompactFunc(as, func(a, b AssertionCandidate) bool { return a.Assertion.ID == b.Assertion.ID })
+	var keep []AssertionCandidate
+	var out []assemble.Exclusion
+	for _, a := range as {
+		if r := assertionVerdict(q, a); r != "" {
+			out = append(out, assemble.Exclusion{ID: a.Assertion.ID, Kind: assemble.KindAssertion, Reason: r})
+			continue
+		}
+		keep = append(keep, a)
+	}
+	docs := make([]string, len(keep))
+	for i, a := range keep {
+		docs[i] = assertionDoc(a)
+	}
+	scores := search.DefaultBM25().ScoreDocs(q.Text, docs)
+	kept := make([]assemble.Assertion, len(keep))
+	for i, a := range keep {
+		kept[i] = a.Assertion
+		kept[i].Score = scores[i]
 	}
 	return kept, out
 }

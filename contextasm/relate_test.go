@@ -273,3 +273,74 @@ func TestInvalidated(t *testing.T) {
 		}
 	}
 }
+
+// TestRelateAssertions checks the assertion rules of Relate: ended
+// assertions are excluded with their reason, active ones of another
+// context than the session are out of scope, the rest are scored against
+// the query, whatever the order of the candidates and however often one is
+// met.
+func TestRelateAssertions(t *testing.T) {
+	st := func(id, subject, context, ended string) contextasm.AssertionCandidate {
+		return contextasm.AssertionCandidate{
+			Assertion: pack.Assertion{ID: id, Subject: subject, Predicate: "location", Object: "Room#7", Status: "INFERENCE", At: t0},
+			Context:   context, Ended: ended,
+		}
+	}
+	all := []contextasm.AssertionCandidate{
+		st("ST-active", "printer", "s1", ""),
+		st("ST-named", "Entity#42", "s1", ""),
+		st("ST-other", "Entity#42", "s2", ""),
+		st("ST-expired", "Entity#42", "s1", "EXPIRED"),
+		st("ST-revoked", "Entity#42", "s1", "REVOKED"),
+		st("ST-promoted", "Entity#42", "s1", "PROMOTED"),
+	}
+	via := st("ST-via", "badge", "thread-9", "")
+	via.Session = "s1"
+	all = append(all, via, all[0]) // ST-active met twice
+	tests := []struct {
+		name     string
+		session  string
+		kept     []string
+		excluded []pack.Exclusion
+	}{
+		{"session s1", "s1", []string{"ST-active", "ST-named", "ST-via"}, []pack.Exclusion{
+			excl(pack.KindAssertion, "ST-expired", pack.ReasonExpired),
+			excl(pack.KindAssertion, "ST-other", pack.ReasonOutOfScope),
+			excl(pack.KindAssertion, "ST-promoted", pack.ReasonSuperseded),
+			excl(pack.KindAssertion, "ST-revoked", pack.ReasonSuperseded),
+		}},
+		{"no session", "", []string{"ST-active", "ST-named", "ST-other", "ST-via"}, []pack.Exclusion{
+			excl(pack.KindAssertion, "ST-expired", pack.ReasonExpired),
+			excl(pack.KindAssertion, "ST-promoted", pack.ReasonSuperseded),
+			excl(pack.KindAssertion, "ST-revoked", pack.ReasonSuperseded),
+		}},
+	}
+	rng := rand.New(rand.NewSource(5))
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q := contextasm.Query{Text: "where is Entity#42", Terms: contextasm.QueryTerms("where is Entity#42"), SessionID: tc.session}
+			var first contextasm.Related
+			for i := range 5 {
+				cands := slices.Clone(all)
+				rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+				r := contextasm.Relate(q, contextasm.Candidates{Assertions: cands[:3]}, contextasm.Candidates{Assertions: cands[3:]})
+				if got := ids(r.Assertions, func(a pack.Assertion) string { return a.ID }); !reflect.DeepEqual(got, tc.kept) {
+					t.Fatalf("kept = %v, want %v", got, tc.kept)
+				}
+				if !reflect.DeepEqual(r.Excluded, tc.excluded) {
+					t.Fatalf("excluded = %v, want %v", r.Excluded, tc.excluded)
+				}
+				for _, a := range r.Assertions {
+					if named := a.Subject == "Entity#42"; named != (a.Score > 0) {
+						t.Errorf("%s scored %v against a query naming Entity#42", a.ID, a.Score)
+					}
+				}
+				if i == 0 {
+					first = r
+				} else if !reflect.DeepEqual(r.Assertions, first.Assertions) {
+					t.Fatalf("the order of the candidates changed the result: %+v, then %+v", first.Assertions, r.Assertions)
+				}
+			}
+		})
+	}
+}

@@ -182,6 +182,17 @@ type Retraction struct {
 	At     time.Time `json:"at"`
 }
 
+// Revocation says which decision revoked a fact that lost a conflict: its
+// valid time ended at the decision's time, with no successor; the kept
+// candidate stays the one current record.
+type Revocation struct {
+	Decision string    `json:"decision"`
+	Conflict string    `json:"conflict,omitempty"`
+	Reason   string    `json:"reason"`
+	Actor    string    `json:"actor"`
+	At       time.Time `json:"at"`
+}
+
 // Staleness says why a write was recorded as stale: the value it restated
 // had already been replaced, by ReplacedBy, in a change found at At.
 type Staleness struct {
@@ -231,6 +242,10 @@ type Fact struct {
 	// ("that was wrong"): a correction to nothing. Its valid time is then
 	// empty, from SupersededAt on, like a corrected fact's.
 	Retracted *Retraction `json:"retracted,omitempty"`
+	// Revoked is set when a conflict's decision kept another candidate:
+	// the fact's valid time ends at the decision's time (SupersededAt and
+	// ValidTo), and the edge names the decision.
+	Revoked *Revocation `json:"revoked,omitempty"`
 	// PromotedFrom is the state assertion this fact was promoted from by
 	// an explicit decision (promoteState), if any.
 	PromotedFrom string `json:"promotedFrom,omitempty"`
@@ -255,7 +270,7 @@ func (f Fact) In(v temporal.View) (Fact, bool) {
 		return Fact{}, false
 	}
 	if f.SupersededAt != nil && !v.Known(*f.SupersededAt) {
-		f.SupersededBy, f.SupersededAt, f.ValidTo, f.Retracted = "", nil, nil, nil
+		f.SupersededBy, f.SupersededAt, f.ValidTo, f.Retracted, f.Revoked = "", nil, nil, nil, nil
 	}
 	if f.NeedsReviewAt != nil && !v.Known(*f.NeedsReviewAt) {
 		f.NeedsReviewAt = nil

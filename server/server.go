@@ -269,6 +269,7 @@ func New(o Options) (*Server, error) {
 				contextasm.EnvironmentSource{},
 				&contextasm.FactSource{Index: index, Order: order, Counter: cache, Visible: fs.Readable(), Cards: facts.NewCards()},
 				contextasm.WorkingSource{Turns: o.WorkingTurns},
+				contextasm.AssertionSource{},
 				contextasm.EvidenceSource{},
 			},
 		}),

@@ -910,6 +910,8 @@ func (ec *executionContext) fieldContext_Decision_promoted(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1182,6 +1184,8 @@ func (ec *executionContext) fieldContext_Entity_facts(_ context.Context, field g
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -2104,6 +2108,8 @@ func (ec *executionContext) fieldContext_StateAssertion_promotedTo(_ context.Con
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":

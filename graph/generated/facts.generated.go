@@ -11,6 +11,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/stategraph/stategraph/assertions"
+	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -25,6 +26,7 @@ type FactResolver interface {
 	DependsOn(ctx context.Context, obj *facts.Fact) ([]*facts.Fact, error)
 	DerivedFacts(ctx context.Context, obj *facts.Fact) ([]*facts.Fact, error)
 	PromotedFrom(ctx context.Context, obj *facts.Fact) (*assertions.Assertion, error)
+	RevokedBy(ctx context.Context, obj *facts.Fact) (*conflicts.Decision, error)
 	Level(ctx context.Context, obj *facts.Fact) (*facts.MemoryLevel, error)
 }
 
@@ -596,6 +598,8 @@ func (ec *executionContext) fieldContext_Fact_supersedes(_ context.Context, fiel
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -681,6 +685,8 @@ func (ec *executionContext) fieldContext_Fact_supersededBy(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -852,6 +858,8 @@ func (ec *executionContext) fieldContext_Fact_dependsOn(_ context.Context, field
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -937,6 +945,8 @@ func (ec *executionContext) fieldContext_Fact_derivedFacts(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -1026,6 +1036,55 @@ func (ec *executionContext) fieldContext_Fact_promotedFrom(_ context.Context, fi
 				return ec.fieldContext_StateAssertion_history(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type StateAssertion", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Fact_revokedBy(ctx context.Context, field graphql.CollectedField, obj *facts.Fact) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Fact_revokedBy,
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Fact().RevokedBy(ctx, obj)
+		},
+		nil,
+		ec.marshalODecision2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋconflictsᚐDecision,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Fact_revokedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Fact",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Decision_id(ctx, field)
+			case "kept":
+				return ec.fieldContext_Decision_kept(ctx, field)
+			case "revoked":
+				return ec.fieldContext_Decision_revoked(ctx, field)
+			case "reason":
+				return ec.fieldContext_Decision_reason(ctx, field)
+			case "actor":
+				return ec.fieldContext_Decision_actor(ctx, field)
+			case "at":
+				return ec.fieldContext_Decision_at(ctx, field)
+			case "policy":
+				return ec.fieldContext_Decision_policy(ctx, field)
+			case "conflict":
+				return ec.fieldContext_Decision_conflict(ctx, field)
+			case "promoted":
+				return ec.fieldContext_Decision_promoted(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Decision", field.Name)
 		},
 	}
 	return fc, nil
@@ -1373,6 +1432,8 @@ func (ec *executionContext) fieldContext_FactEdge_node(_ context.Context, field 
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -2545,6 +2606,39 @@ func (ec *executionContext) _Fact(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._Fact_promotedFrom(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "revokedBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Fact_revokedBy(ctx, field, obj)
 				return res
 			}
 

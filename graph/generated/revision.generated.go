@@ -420,6 +420,8 @@ func (ec *executionContext) fieldContext_ExtractedStatement_fact(_ context.Conte
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -505,6 +507,8 @@ func (ec *executionContext) fieldContext_ExtractedStatement_previous(_ context.C
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -735,6 +739,8 @@ func (ec *executionContext) fieldContext_SupersededFact_fact(_ context.Context, 
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":
@@ -820,6 +826,8 @@ func (ec *executionContext) fieldContext_SupersededFact_by(_ context.Context, fi
 				return ec.fieldContext_Fact_derivedFacts(ctx, field)
 			case "promotedFrom":
 				return ec.fieldContext_Fact_promotedFrom(ctx, field)
+			case "revokedBy":
+				return ec.fieldContext_Fact_revokedBy(ctx, field)
 			case "level":
 				return ec.fieldContext_Fact_level(ctx, field)
 			case "restrictedTo":

@@ -164,6 +164,7 @@ type ComplexityRoot struct {
 		RecordedAt     func(childComplexity int) int
 		RestrictedTo   func(childComplexity int) int
 		Retracted      func(childComplexity int) int
+		RevokedBy      func(childComplexity int) int
 		Scope          func(childComplexity int) int
 		ScopeID        func(childComplexity int) int
 		Source         func(childComplexity int) int
@@ -1097,6 +1098,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Fact.Retracted(childComplexity), true
+
+	case "Fact.revokedBy":
+		if e.ComplexityRoot.Fact.RevokedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fact.RevokedBy(childComplexity), true
 
 	case "Fact.scope":
 		if e.ComplexityRoot.Fact.Scope == nil {
@@ -2919,6 +2927,8 @@ input DecisionInput {
 extend type Fact {
   "The state assertion this fact was promoted from."
   promotedFrom: StateAssertion
+  "The decision that revoked this fact when another candidate of its conflict was kept: its valid time ended at the decision's time."
+  revokedBy: Decision
 }
 
 extend type Query {

@@ -74,6 +74,13 @@ func (r *factResolver) PromotedFrom(ctx context.Context, obj *facts.Fact) (*asse
 	return r.assertion(ctx, obj.PromotedFrom, obj.View())
 }
 
+func (r *factResolver) RevokedBy(ctx context.Context, obj *facts.Fact) (*conflicts.Decision, error) {
+	if obj.Revoked == nil {
+		return nil, nil
+	}
+	return r.decision(ctx, obj.Revoked.Decision, obj.View())
+}
+
 func (r *mutationResolver) AssertState(ctx context.Context, input model.StateAssertionInput) (*assertions.Assertion, error) {
 	a, err := r.AssertionService.Assert(ctx, stateInput(input))
 	if err != nil {

@@ -1,0 +1,85 @@
+package contextasm
+
+import (
+	"strings"
+
+	"github.com/stategraph/stategraph/assemble"
+	"github.com/stategraph/stategraph/assertions"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/store"
+)
+
+// MaxAssertions is how many of the most recent state assertions known in
+// the view AssertionSource gathers by default: active assertions are few
+// (leases end), so the newest are the ones that can still hold.
+const MaxAssertions = 128
+
+// AssertionSource gathers state assertions: the most recent ones that
+// exist in the request's view, judged at the request's instant (Query.Now:
+// asOf, else knownAt, else the caller's now), active or ended. They are
+// read from the caller's organization only, where every member may read
+// them. Relate keeps the active ones in the request's context.
+type AssertionSource struct {
+	// Max bounds the assertions gathered; 0 means MaxAssertions.
+	Max int
+}
+
+// Gather implements Source.
+func (s AssertionSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
+	limit := s.Max
+	if limit <= 0 {
+		limit = MaxAssertions
+	}
+	as, err := assertions.RecentTx(tx, q.View, q.Now, limit)
+	if err != nil {
+		return Candidates{}, err
+	}
+	c := Candidates{Assertions: make([]AssertionCandidate, 0, len(as))}
+	for _, a := range as {
+		ac := AssertionCandidate{
+			Assertion: assemble.Assertion{
+				ID: a.ID, Subject: a.Subject, Predicate: a.Predicate, Object: facts.ValueText(a.Object),
+				Status: string(a.EpistemicStatus), Hypothesis: a.HypothesisGroup, Lease: lease(a.Validity), At: a.CreatedAt,
+			},
+			Context: a.Context, Session: a.Provenance.Origin.SessionID,
+		}
+		if a.Status != assertions.Active {
+			ac.Ended = string(a.Status)
+		}
+		c.Assertions = append(c.Assertions, ac)
+	}
+	return c, nil
+}
+
+// lease maps an assertion's validity to the lease Build renders.
+func lease(v assertions.Validity) assemble.Lease {
+	l := assemble.Lease{Kind: assemble.LeaseKind(v.Mode), Event: v.UntilEvent}
+	if v.ExpiresAt != nil {
+		l.Until = *v.ExpiresAt
+	}
+	return l
+}
+
+// assertionVerdict is the rule for one assertion candidate: keep it (""),
+// or the reason it is excluded. An assertion whose lease ended is EXPIRED;
+// one revoked (by a newer assertion, a decision or a turn) or promoted to
+// a fact is SUPERSEDED; an active one of another context than the
+// request's session is OUT_OF_SCOPE. A request that names no session takes
+// every context.
+func assertionVerdict(q Query, c AssertionCandidate) assemble.Reason {
+	switch {
+	case c.Ended == string(assertions.Expired):
+		return assemble.ReasonExpired
+	case c.Ended != "":
+		return assemble.ReasonSuperseded
+	case q.SessionID != "" && c.Context != q.SessionID && c.Session != q.SessionID:
+		return assemble.ReasonOutOfScope
+	}
+	return ""
+}
+
+// assertionDoc is the text an assertion is ranked by: what it says and
+// where it holds.
+func assertionDoc(a AssertionCandidate) string {
+	return strings.Join([]string{a.Assertion.Subject, a.Assertion.Predicate, a.Assertion.Object, a.Context}, " ")
+}
