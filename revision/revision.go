@@ -326,7 +326,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 			}
 		}
 	}
-	stated, err := s.assertStates(tx, caller, t, spk, ar, &res)
+	stated, err := s.assertStates(tx, caller, t, spk, ar, k, &res)
 	if err != nil {
 		return Result{}, err
 	}

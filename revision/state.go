@@ -16,8 +16,11 @@ import (
 // ("the build is red right now", "Alice is on call this week") into a
 // state assertion with the lease the sentence says (extract.State), in
 // tx, and returns the indexes of those sentences: they are state, not
-// facts, so extraction leaves them alone.
-func (s *Service) assertStates(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, ar extract.Result, res *Result) (map[int]bool, error) {
+// facts, so extraction leaves them alone. A sentence that names a
+// restricted fact the speaker reads stays with the facts: a state
+// assertion carries no restriction, and would show the organization what
+// the fact hides.
+func (s *Service) assertStates(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, ar extract.Result, k known, res *Result) (map[int]bool, error) {
 	stated := map[int]bool{}
 	if s.assertions == nil || spk.assistant {
 		return stated, nil
@@ -27,7 +30,7 @@ func (s *Service) assertStates(tx *store.Txn, caller authority.Identity, t sessi
 			continue
 		}
 		c, ok := extract.State(sent.Text, t.At)
-		if !ok || c.Negated {
+		if !ok || c.Negated || namesRestricted(sent.Text, k) {
 			continue
 		}
 		stated[sent.Index] = true
@@ -72,6 +75,16 @@ func (s *Service) assertStates(tx *store.Txn, caller authority.Identity, t sessi
 		res.Asserted = append(res.Asserted, a)
 	}
 	return stated, nil
+}
+
+// namesRestricted reports whether text names a restricted fact of k.
+func namesRestricted(text string, k known) bool {
+	for _, f := range k.facts {
+		if f.RestrictedTo != nil && !f.RestrictedTo.Empty() && extract.Names(text, f.Key) {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutSentences is ar without the statements of the sentences skip
