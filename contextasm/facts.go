@@ -12,6 +12,7 @@ import (
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
@@ -117,17 +118,27 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	}
 	spaces := tx.Partition().Spaces()
 	// Statistics per space (to skip the scans of spaces that cannot
-	// answer) and over the partition (for the scores).
+	// answer) and over the partition (for the scores), of the facts the
+	// caller may read only: a hidden fact changes none of the caller's
+	// scores, nor which candidates it gets. The facts it may not read are
+	// counted (Withheld), whatever the query.
+	var rd search.Readable
+	if s.Visible != nil {
+		rd = func(r *permissions.Restriction) bool {
+			return s.Visible.Visible(q.Caller, facts.Fact{RestrictedTo: r})
+		}
+	}
 	per := make([]search.Stats, len(spaces))
 	stats := search.Stats{DF: make(map[string]int, len(q.Terms))}
 	for i, sp := range spaces {
-		st, err := s.Index.Stats(tx, []tenancy.Space{sp}, q.Terms, q.View)
+		st, err := s.Index.Stats(tx, []tenancy.Space{sp}, q.Terms, q.View, rd)
 		if err != nil {
 			return Candidates{}, err
 		}
 		per[i] = st
 		stats.Docs += st.Docs
 		stats.Length += st.Length
+		stats.Hidden += st.Hidden
 		for t, n := range st.DF {
 			stats.DF[t] += n
 		}
@@ -218,16 +229,13 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	if err != nil {
 		return Candidates{}, err
 	}
-	var c Candidates
+	c := Candidates{Withheld: stats.Hidden}
 	hyp := detect.AboutHypothetical(q.Text)
 	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
 	for _, rc := range ranked {
-		if !rc.always {
-			if estimate > q.Budget || relevant >= MaxRelevant {
-				continue
-			}
-			relevant++
+		if !rc.always && (estimate > q.Budget || relevant >= MaxRelevant) {
+			continue
 		}
 		card, err := cr.read(spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -241,9 +249,12 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			continue
 		}
 		if s.Visible != nil && !s.Visible.Visible(q.Caller, f) {
-			// Withheld: only its ID travels, to be counted once.
-			c.Facts = append(c.Facts, FactCandidate{Fact: assemble.Fact{ID: f.ID}})
+			// Withheld: counted in the statistics, never described; it
+			// takes no relevance candidate's place.
 			continue
+		}
+		if !rc.always {
+			relevant++
 		}
 		val := card.Text
 		fc := FactCandidate{

@@ -682,7 +682,9 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 		return len(out) < MaxFacts, nil
 	}
 	for _, sp := range tx.Partition().Spaces() {
-		st, err := s.index.Stats(tx, []tenancy.Space{sp}, nil, temporal.View{})
+		// Only what the caller may read decides whether the space is
+		// small: hidden facts change nothing of a caller's candidates.
+		st, err := s.index.Stats(tx, []tenancy.Space{sp}, nil, temporal.View{}, s.readable(caller))
 		if err != nil {
 			return nil, err
 		}
@@ -1013,4 +1015,12 @@ func (s *Service) recentChanges(tx *store.Txn) ([]detect.Change, error) {
 	slices.Reverse(cs)
 	s.changes.put(sp.Org(), string(version), cs)
 	return cs, nil
+}
+
+// readable is what caller may read, for the search statistics.
+func (s *Service) readable(caller authority.Identity) search.Readable {
+	if s.rules == nil {
+		return nil
+	}
+	return func(r *permissions.Restriction) bool { return s.rules.CanRead(caller, r) }
 }

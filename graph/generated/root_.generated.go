@@ -2989,7 +2989,12 @@ type AssembledContext {
   sections: [ContextSection!]!
   included: [IncludedRecord!]!
   excluded: [ExcludedRecord!]!
-  "How many records the caller may not see were left out; only a count."
+  """
+  How many facts valid in the view (asOf/knownAt, else now) lie in the
+  caller's partitions that the caller may not read (their read restriction
+  excludes it). It never depends on the query: it is not the number of
+  hidden facts the query matched. Only a count; what they are is never told.
+  """
   withheld: Int!
   "Provider failures, a truncated identity, views of the past without providers."
   notes: [String!]!
