@@ -288,8 +288,9 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	}
 	if q.SessionID != "" {
 		// The values the kept facts retired, for the turns that state
-		// them. A predecessor's value counts even when the caller may not
-		// read it: it only keeps the caller's own turns out.
+		// them: only values the caller may read, so that a hidden fact
+		// never takes one of the caller's own turns out (which would tell
+		// that it held the turn's value).
 		var err error
 		if c.Retired, err = s.retired(tx, cr, q, relateFacts(q, c.Facts).superseded()); err != nil {
 			return c, err
@@ -392,13 +393,15 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 			if err != nil {
 				return nil, err
 			}
-			if !ok || f.SupersededAt == nil {
+			if !ok || f.SupersededAt == nil || !s.readable(q, f) {
+				// A fact the caller may not read ends the chain: what
+				// came before it is not the caller's to know either.
 				break
 			}
 			if newer == "" {
-				if _, head, ok, err := s.load(tx, cr, q, f.SupersededBy); err != nil {
+				if g, head, ok, err := s.load(tx, cr, q, f.SupersededBy); err != nil {
 					return nil, err
-				} else if ok && !Invalidated(head) {
+				} else if ok && s.readable(q, g) && !Invalidated(head) {
 					// A head that declares itself void states
 					// nothing current.
 					newer = head
@@ -433,6 +436,11 @@ func (s *FactSource) stale(tx *store.Txn, cr cardReader, q Query, out []Retired)
 		}
 	}
 	return out, nil
+}
+
+// readable reports whether q's caller may read f.
+func (s *FactSource) readable(q Query, f facts.Fact) bool {
+	return s.Visible == nil || s.Visible.Visible(q.Caller, f)
 }
 
 // load reads fact id as of q's view from any of the partition's spaces:

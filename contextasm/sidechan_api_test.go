@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stategraph/stategraph/internal/apitest"
 )
@@ -44,6 +45,14 @@ func TestWithheldIgnoresQuery(t *testing.T) {
 				t.Errorf("withheld = %d, want 1 (the one restricted fact)", got.Withheld)
 			}
 		})
+	}
+	// A view of the past counts from the postings that hold in it.
+	known := env.Clock.Now().Format(time.RFC3339Nano)
+	env.Clock.Advance(time.Hour)
+	for _, q := range []string{"nightingale codename", "weather today"} {
+		if got := assemble(t, env, peer, map[string]any{"query": q, "budget": 2000, "knownAt": known}); got.Withheld != 1 {
+			t.Errorf("known at %s, query %q: withheld = %d, want 1", known, q, got.Withheld)
+		}
 	}
 	if got := assemble(t, env, exec, map[string]any{"query": "weather", "budget": 2000}); got.Withheld != 0 {
 		t.Errorf("the executive's withheld = %d, want 0", got.Withheld)

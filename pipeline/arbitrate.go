@@ -155,5 +155,5 @@ func (p *Pipeline) judge(tx *store.Txn, w *write) (*facts.Staleness, error) {
 			return nil, nil
 		}
 	}
-	return p.arbiter.Stale(tx, w.f, in.ValidFrom != nil)
+	return p.arbiter.Stale(tx, w.caller, w.f, in.ValidFrom != nil)
 }

@@ -157,17 +157,17 @@ type changeCache struct {
 
 type cachedChanges struct {
 	version string
-	changes []detect.Change
+	changes []change
 }
 
-func (c *changeCache) get(org, version string) ([]detect.Change, bool) {
+func (c *changeCache) get(org, version string) ([]change, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[org]
 	return e.changes, ok && e.version == version
 }
 
-func (c *changeCache) put(org, version string, cs []detect.Change) {
+func (c *changeCache) put(org, version string, cs []change) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -228,6 +228,13 @@ type change struct {
 	Kind   string    `json:"kind"`
 	Cue    string    `json:"cue,omitempty"`
 	Record time.Time `json:"recordedAt"`
+	// By are the facts the change wrote (the replacements), and User the
+	// user whose conversation made it: a later write is judged stale
+	// against the change only for a caller who may read one of By (or,
+	// when it wrote none, for User alone). Changes recorded before these
+	// fields existed have neither and are judged for everyone.
+	By   []string `json:"by,omitempty"`
+	User string   `json:"user,omitempty"`
 }
 
 // RecordTurn records in's turn in the caller's session and applies what it
@@ -371,13 +378,20 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 					d.Key = changeKey(&f)
 				}
 			}
+			before := len(res.Superseded)
 			if out.Superseded, out.Blocked, err = s.apply(tx, writer, t, d, k, replaced, now, &res); err != nil {
 				return Result{}, err
 			}
 			if len(out.Superseded) == 0 && !out.Blocked {
 				continue
 			}
-			if err := s.putChange(tx, t, d, now); err != nil {
+			var by []string
+			for _, r := range res.Superseded[before:] {
+				if r.By != nil {
+					by = append(by, r.By.ID)
+				}
+			}
+			if err := s.putChange(tx, caller, t, d, by, now); err != nil {
 				return Result{}, err
 			}
 		}
@@ -892,8 +906,9 @@ func restates(d detect.Detection, text string, sentences []string, f facts.Fact,
 
 // putChange records the change d made, for staleness checks of later
 // writes.
-func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, now time.Time) error {
-	c := change{Key: d.Key, Old: d.Previous, New: d.Replacement, At: t.At, Turn: t.ID, Kind: string(d.Kind), Cue: d.Cue, Record: now}
+func (s *Service) putChange(tx *store.Txn, caller authority.Identity, t session.Turn, d detect.Detection, by []string, now time.Time) error {
+	c := change{Key: d.Key, Old: d.Previous, New: d.Replacement, At: t.At, Turn: t.ID, Kind: string(d.Kind), Cue: d.Cue, Record: now,
+		By: by, User: caller.UserID}
 	// A new version of the organization's changes: cached lists of the
 	// old one are not used again.
 	if err := tx.PutRaw(tx.Partition().Shared(), store.TableRevisionMarker, nil, []byte(s.ids.New(""))); err != nil {
@@ -913,8 +928,8 @@ func (a arbiter) Directive(tx *store.Txn, caller authority.Identity, f facts.Fac
 }
 
 // Stale is the staleness of an explicit write (see Service.stale).
-func (a arbiter) Stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Staleness, error) {
-	return a.s.stale(tx, f, dated)
+func (a arbiter) Stale(tx *store.Txn, caller authority.Identity, f facts.Fact, dated bool) (*facts.Staleness, error) {
+	return a.s.stale(tx, caller, f, dated)
 }
 
 // directives decides an attributed instruction against the valid
@@ -964,14 +979,32 @@ func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.F
 // replaced, and is not dated after that change (dated: the write gave its
 // validFrom). A write without validFrom claims no date, so only a later
 // change back to its value ("let's go back to X") makes it current again.
-func (s *Service) stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Staleness, error) {
-	cs, err := s.recentChanges(tx)
-	if err != nil || len(cs) == 0 {
+//
+// Only changes caller may know are judged: one whose replacement the
+// caller may not read (a restricted fact, another user's memory) is as if
+// it had never been made, so the answer never names, nor betrays, it.
+func (s *Service) stale(tx *store.Txn, caller authority.Identity, f facts.Fact, dated bool) (*facts.Staleness, error) {
+	all, err := s.recentChanges(tx)
+	if err != nil || len(all) == 0 {
 		return nil, err
 	}
 	w := detect.Record{Key: f.Key, Value: f.ValueText(), Kind: detect.RecordFact}
 	if dated {
 		w.At = f.ValidFrom
+	}
+	var cs []detect.Change
+	for _, c := range all {
+		dc := detect.Change{Key: c.Key, Old: c.Old, New: c.New, At: c.At}
+		if !detect.Touches(w, dc) {
+			continue
+		}
+		ok, err := s.knows(tx, caller, c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			cs = append(cs, dc)
+		}
 	}
 	c, ok := detect.StaleBy(w, cs)
 	if !ok {
@@ -987,7 +1020,7 @@ func (s *Service) stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Stalene
 // conversations made, oldest first; none until one has made a change.
 // Decoded lists are cached under the organization's change version, which
 // the transaction reads (so a concurrent change conflicts with it).
-func (s *Service) recentChanges(tx *store.Txn) ([]detect.Change, error) {
+func (s *Service) recentChanges(tx *store.Txn) ([]change, error) {
 	sp := tx.Partition().Shared()
 	version, err := tx.GetRaw(sp, store.TableRevisionMarker, nil)
 	if errors.Is(err, store.ErrNotFound) {
@@ -999,14 +1032,14 @@ func (s *Service) recentChanges(tx *store.Txn) ([]detect.Change, error) {
 	if cs, ok := s.changes.get(sp.Org(), string(version)); ok {
 		return cs, nil
 	}
-	var cs []detect.Change
+	var cs []change
 	err = tx.Scan(sp, store.TableRevisionChange, nil, store.ScanOptions{Reverse: true},
 		func(_ []byte, it store.Item) (bool, error) {
 			var c change
 			if err := it.Decode(&c); err != nil {
 				return false, err
 			}
-			cs = append(cs, detect.Change{Key: c.Key, Old: c.Old, New: c.New, At: c.At})
+			cs = append(cs, c)
 			return len(cs) < MaxChanges, nil
 		})
 	if err != nil {
@@ -1023,4 +1056,22 @@ func (s *Service) readable(caller authority.Identity) search.Readable {
 		return nil
 	}
 	return func(r *permissions.Restriction) bool { return s.rules.CanRead(caller, r) }
+}
+
+// knows reports whether caller may know of change c: it may read one of
+// the facts c wrote, or, when c wrote none (a blocked change), it made c.
+func (s *Service) knows(tx *store.Txn, caller authority.Identity, c change) (bool, error) {
+	if len(c.By) == 0 {
+		return c.User == "" || c.User == caller.UserID, nil
+	}
+	for _, id := range c.By {
+		_, _, err := s.facts.FindVisible(tx, caller, id)
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return false, err
+		}
+	}
+	return false, nil
 }
