@@ -423,13 +423,19 @@ func (s *FactSource) stale(tx *store.Txn, cr cardReader, q Query, out []Retired)
 		if err != nil {
 			return nil, err
 		}
-		for i, n := len(ids)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
+		// The latest maxRetired the caller may read: a stale fact it may
+		// not read takes none of their places (within a bound on reads).
+		for i, n, reads := len(ids)-1, 0, 0; i >= 0 && n < maxRetired && reads < 4*maxRetired; i, reads = i-1, reads+1 {
 			card, err := cr.read(sp, ids[i])
 			if err != nil {
 				return nil, err
 			}
+			if s.Visible != nil && !s.Visible.Visible(q.Caller, card.Fact) {
+				continue
+			}
+			n++
 			f, ok := card.Fact.In(q.View)
-			if !ok || f.Stale == nil || (s.Visible != nil && !s.Visible.Visible(q.Caller, f)) {
+			if !ok || f.Stale == nil {
 				continue
 			}
 			out = append(out, Retired{ID: f.ID, Value: card.Text, New: f.Stale.ReplacedBy, At: f.RecordedAt})
