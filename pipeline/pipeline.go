@@ -201,6 +201,9 @@ func (p *Pipeline) WriteTx(tx *store.Txn, caller authority.Identity, in facts.Wr
 	if err := p.arbitrate(tx, w); err != nil {
 		return facts.Fact{}, err
 	}
+	if err := p.reclaimID(tx, w); err != nil {
+		return facts.Fact{}, err
+	}
 	if err := p.link(tx, w); err != nil {
 		return facts.Fact{}, err
 	}

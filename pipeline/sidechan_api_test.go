@@ -84,3 +84,63 @@ func TestReadsNameOnlyWhatCallerReads(t *testing.T) {
 		})
 	}
 }
+
+// TestClientIDsCollideOnlyWithReadable: a client id that a fact the
+// caller may not read already uses answers exactly as a fresh id: the
+// write succeeds as a separate record, and reading the id back returns the
+// caller's own fact. Ids still collide among records the caller can read.
+func TestClientIDsCollideOnlyWithReadable(t *testing.T) {
+	env := apitest.New(t)
+	execID := apitest.Identity("acme", "erin")
+	execID.Authority = "executive"
+	peerID := apitest.Identity("acme", "pete")
+	peerID.Authority = "peer"
+	exec, peer := apitest.Token(t, execID), apitest.Token(t, peerID)
+	const write = `mutation($in: FactInput!) { writeFact(input: $in) { id key value isValid restrictedTo { minAuthority } } }`
+	const read = `query($id: ID!) { fact(id: $id) { id value } }`
+	secret := env.Do(t, exec, write, map[string]any{"in": map[string]any{"id": "deal-1", "key": "deal.floor", "value": "secret floor 45k",
+		"memoryType": "ORGANIZATIONAL", "restrictedTo": map[string]any{"minAuthority": "executive"}}})
+	if len(secret.Errors) > 0 {
+		t.Fatalf("the executive's write: %s", secret.Raw)
+	}
+	var sw struct{ WriteFact struct{ ID string } }
+	secret.Decode(t, &sw)
+
+	// The peer's write of a taken id and of a fresh one answer alike.
+	taken := env.Do(t, peer, write, map[string]any{"in": map[string]any{"id": "deal-1", "key": "deal.note", "value": "call the client", "memoryType": "ORGANIZATIONAL"}})
+	fresh := env.Do(t, peer, write, map[string]any{"in": map[string]any{"id": "deal-2", "key": "deal.note", "value": "call the client", "memoryType": "ORGANIZATIONAL"}})
+	if got, want := strings.Replace(string(taken.Raw), "deal-1", "deal-X", 1), strings.Replace(string(fresh.Raw), "deal-2", "deal-X", 1); got != want {
+		t.Errorf("a taken id answers %s\na fresh one %s", taken.Raw, fresh.Raw)
+	}
+	var back struct{ Fact struct{ ID, Value string } }
+	env.MustDo(t, peer, read, map[string]any{"id": "deal-1"}, &back)
+	if back.Fact.ID != "deal-1" || !strings.Contains(back.Fact.Value, "call the client") {
+		t.Errorf("the peer reads back %+v, want its own fact deal-1", back.Fact)
+	}
+
+	// The executive reads its own fact by the id its write answered.
+	env.MustDo(t, exec, read, map[string]any{"id": sw.WriteFact.ID}, &back)
+	if !strings.Contains(back.Fact.Value, "45k") {
+		t.Errorf("the executive reads back %+v, want its secret", back.Fact)
+	}
+	for _, tc := range []struct {
+		name, tok, id string
+		in            map[string]any
+		code          string
+	}{
+		{"a readable restricted id collides", exec, "deal-1", map[string]any{"restrictedTo": map[string]any{"minAuthority": "executive"}}, "CONFLICT"},
+		{"a readable plain id collides", exec, "deal-2", nil, "CONFLICT"},
+		{"the namespace marker is not a client's", peer, sw.WriteFact.ID, nil, "BAD_USER_INPUT"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := map[string]any{"id": tc.id, "key": "deal.other", "value": "x", "memoryType": "ORGANIZATIONAL"}
+			for k, v := range tc.in {
+				in[k] = v
+			}
+			r := env.Do(t, tc.tok, write, map[string]any{"in": in})
+			if r.Code() != tc.code {
+				t.Errorf("code %q, want %q: %s", r.Code(), tc.code, r.Raw)
+			}
+		})
+	}
+}
