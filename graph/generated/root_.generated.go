@@ -3206,7 +3206,15 @@ input SourceInput {
 }
 
 input FactInput {
-  "Optional; generated when absent. An id already used in the caller's partition is a CONFLICT."
+  """
+  Optional; generated when absent. A client id is namespaced by the fact's
+  read restriction: a restricted fact (restrictedTo, or inherited from what
+  it supersedes) is stored under the id, "#r." and a digest of the
+  restriction, and the write answers that id. So an id collides (CONFLICT)
+  only with a fact of the same readers; a fact the caller may not read
+  never makes its id answer differently. Client ids may not contain "#r."
+  and have at most 109 bytes.
+  """
   id: ID
   key: String!
   value: JSON!
