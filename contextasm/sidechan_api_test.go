@@ -98,3 +98,32 @@ func padOrg(t *testing.T, env *apitest.Env, tok string, n int) {
 	var out struct{ WriteFacts []struct{ ID string } }
 	env.MustDo(t, tok, `mutation($in: [FactInput!]!) { writeFacts(input: $in) { id } }`, map[string]any{"in": in}, &out)
 }
+
+// TestHiddenPredecessorKeepsTurns: a reader's own turn is not left out of
+// its context because a fact it may not read held the turn's value, even
+// when that fact lies in the chain of facts the reader reads.
+func TestHiddenPredecessorKeepsTurns(t *testing.T) {
+	env := apitest.New(t)
+	exec, peer := orgPair(t)
+	fact(t, env, exec, map[string]any{"key": "launch.venue", "value": "the launch venue is Pier Seven", "memoryType": "ORGANIZATIONAL",
+		"restrictedTo": restricted})
+	env.Clock.Advance(time.Minute)
+	recordTurn(t, env, exec, "x1", "USER", "Correction: the launch venue is the Grand Hall, not Pier Seven.")
+	env.Clock.Advance(time.Minute)
+	var cur struct{ CurrentValue *struct{ ID, Value string } }
+	env.MustDo(t, peer, `{ currentValue(key: "launch.venue") { id value } }`, nil, &cur)
+	if cur.CurrentValue != nil {
+		// Whatever the correction wrote that the peer may read is
+		// superseded once more, so that the hidden fact lies inside the
+		// chain the peer reads.
+		fact(t, env, exec, map[string]any{"key": "launch.venue", "value": "the launch venue is the Opera House", "memoryType": "ORGANIZATIONAL",
+			"supersedes": cur.CurrentValue.ID})
+		env.Clock.Advance(time.Minute)
+	}
+	turn := recordTurn(t, env, peer, "p1", "USER", "My invitation says Pier Seven, I will be there early.")
+	env.Clock.Advance(time.Minute)
+	got := assemble(t, env, peer, map[string]any{"query": "launch venue", "budget": 2000, "sessionId": "p1"})
+	if r := got.excluded(turn); r != "" {
+		t.Errorf("the peer's own turn is excluded (%s) because of a fact it may not read:\n%s", r, got.Text)
+	}
+}
