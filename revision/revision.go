@@ -993,27 +993,32 @@ func (s *Service) stale(tx *store.Txn, caller authority.Identity, f facts.Fact, 
 		w.At = f.ValidFrom
 	}
 	var cs []detect.Change
+	public := map[detect.Change]bool{}
 	for _, c := range all {
 		dc := detect.Change{Key: c.Key, Old: c.Old, New: c.New, At: c.At}
 		if !detect.Touches(w, dc) {
 			continue
 		}
-		ok, err := s.knows(tx, caller, c)
+		ok, pub, err := s.knows(tx, caller, c)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
 			cs = append(cs, dc)
+			public[dc] = public[dc] || pub
 		}
 	}
 	c, ok := detect.StaleBy(w, cs)
 	if !ok {
 		return nil, nil
 	}
-	return &facts.Staleness{
-		Reason:     fmt.Sprintf("restates %q, which the conversation replaced", c.Old),
-		ReplacedBy: c.New, At: c.At,
-	}, nil
+	st := &facts.Staleness{Reason: fmt.Sprintf("restates %q, which the conversation replaced", c.Old), At: c.At}
+	// The stale fact is read by its own readers: it names a restricted
+	// replacement only when it is the caller's private memory.
+	if public[c] || f.MemoryType == facts.MemoryUser {
+		st.ReplacedBy = c.New
+	}
+	return st, nil
 }
 
 // recentChanges returns the latest MaxChanges changes the organization's
@@ -1060,18 +1065,27 @@ func (s *Service) readable(caller authority.Identity) search.Readable {
 
 // knows reports whether caller may know of change c: it may read one of
 // the facts c wrote, or, when c wrote none (a blocked change), it made c.
-func (s *Service) knows(tx *store.Txn, caller authority.Identity, c change) (bool, error) {
+// public reports whether one of those facts is unrestricted (or c wrote
+// none). A replacement in the caller's own private memory counts as
+// public, so that the caller's answer names it; the other readers of a
+// stale organization fact then read it too: the Staleness does not yet
+// say who may read its replacement.
+func (s *Service) knows(tx *store.Txn, caller authority.Identity, c change) (known, public bool, err error) {
 	if len(c.By) == 0 {
-		return c.User == "" || c.User == caller.UserID, nil
+		return c.User == "" || c.User == caller.UserID, true, nil
 	}
 	for _, id := range c.By {
-		_, _, err := s.facts.FindVisible(tx, caller, id)
-		if err == nil {
-			return true, nil
+		f, _, err := s.facts.FindVisible(tx, caller, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
 		}
-		if !errors.Is(err, store.ErrNotFound) {
-			return false, err
+		if err != nil {
+			return false, false, err
+		}
+		known = true
+		if f.RestrictedTo == nil || f.RestrictedTo.Empty() {
+			public = true
 		}
 	}
-	return false, nil
+	return known, public, nil
 }

@@ -50,6 +50,10 @@ func TestStaleWriteHidesWhatCallerCannotRead(t *testing.T) {
 			if strings.Contains(string(r.Raw), "GlobalTech") || !w.WriteFact.IsValid || w.WriteFact.Stale != nil {
 				t.Errorf("the peer's write answers %s; want a valid write that names nothing hidden", r.Raw)
 			}
+			// The executive writes a stale value into the organization's
+			// memory: the stale fact, which the peer reads, does not name
+			// the restricted replacement either.
+			env.Do(t, exec, writeFact, map[string]any{"in": map[string]any{"key": "selected_vendor", "value": "TechStart", "memoryType": "ORGANIZATIONAL"}})
 			var h struct{ FactHistory json.RawMessage }
 			env.MustDo(t, peer, history, map[string]any{"k": "selected_vendor"}, &h)
 			if strings.Contains(string(h.FactHistory), "GlobalTech") {
