@@ -201,7 +201,9 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			if current {
 				err = s.Index.Live(tx, sp, search.TermAll, always)
 			} else {
-				err = s.Index.Postings(tx, sp, search.TermAll, q.View, SmallPartition+1, always)
+				// Hidden facts hold postings too: they take no
+				// visible fact's place.
+				err = s.Index.Postings(tx, sp, search.TermAll, q.View, SmallPartition+1+per[i].Hidden, always)
 			}
 			if err != nil {
 				return Candidates{}, err
