@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/store"
@@ -17,15 +18,17 @@ import (
 // keeps the id it was given, a restricted one is stored under that id, the
 // marker and a digest of its restriction ("deal-1#r.0f3a…"). A caller who
 // may not read a restricted fact can thus take its client id for a fact of
-// its own, exactly as a fresh id, and reads that fact back by the id; the
-// write that named the restricted fact's id answers with the namespaced id.
+// its own, exactly as a fresh id, and reads that fact back by the id. The
+// write of a restricted fact answers the namespaced id; its readers find
+// it by either (facts.Service resolves a client id to a namespaced fact
+// they may read when no fact they may read holds the id itself).
 //
 // Facts stored before namespacing kept their client ids as given: a
 // restricted one among them still holds its id.
 const (
 	// idMarker separates a client id from its restriction's digest. Client
 	// ids may not contain it.
-	idMarker = "#r."
+	idMarker = facts.RestrictedIDMarker
 	// idDigestLen is the length of the digest, in hex digits.
 	idDigestLen = 16
 	// maxClientID is the longest client id that still fits facts.ValidID
@@ -72,6 +75,12 @@ func (p *Pipeline) claimID(tx *store.Txn, w *write) error {
 		// Only the caller's own readers hold the namespaced id (or, for
 		// a fact stored before namespacing, whoever took it then).
 		return fault.New(fault.Conflict, "a fact with id %q already exists", id)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	// A fact the caller reads by the client id, under another namespace.
+	if f, _, err := p.facts.FindVisible(tx, w.caller, w.in.ID); err == nil {
+		return fault.New(fault.Conflict, "a fact with id %q already exists", f.ID)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}

@@ -118,10 +118,22 @@ func TestClientIDsCollideOnlyWithReadable(t *testing.T) {
 		t.Errorf("the peer reads back %+v, want its own fact deal-1", back.Fact)
 	}
 
-	// The executive reads its own fact by the id its write answered.
+	// The executive reads its own fact by the id its write answered, and
+	// by the id it chose when no fact it reads holds that id itself.
 	env.MustDo(t, exec, read, map[string]any{"id": sw.WriteFact.ID}, &back)
 	if !strings.Contains(back.Fact.Value, "45k") {
 		t.Errorf("the executive reads back %+v, want its secret", back.Fact)
+	}
+	env.MustDo(t, exec, write, map[string]any{"in": map[string]any{"id": "deal-3", "key": "deal.ceiling", "value": "secret ceiling 90k",
+		"memoryType": "ORGANIZATIONAL", "restrictedTo": map[string]any{"minAuthority": "executive"}}}, &struct{}{})
+	env.MustDo(t, exec, read, map[string]any{"id": "deal-3"}, &back)
+	if !strings.Contains(back.Fact.Value, "90k") {
+		t.Errorf("the executive reads deal-3 as %+v, want its secret", back.Fact)
+	}
+	var none struct{ Fact *struct{ ID string } }
+	env.MustDo(t, peer, read, map[string]any{"id": "deal-3"}, &none)
+	if none.Fact != nil {
+		t.Errorf("the peer reads deal-3 as %+v, want nothing", none.Fact)
 	}
 	for _, tc := range []struct {
 		name, tok, id string
@@ -130,6 +142,7 @@ func TestClientIDsCollideOnlyWithReadable(t *testing.T) {
 	}{
 		{"a readable restricted id collides", exec, "deal-1", map[string]any{"restrictedTo": map[string]any{"minAuthority": "executive"}}, "CONFLICT"},
 		{"a readable plain id collides", exec, "deal-2", nil, "CONFLICT"},
+		{"a readable id of another namespace collides", exec, "deal-3", nil, "CONFLICT"},
 		{"the namespace marker is not a client's", peer, sw.WriteFact.ID, nil, "BAD_USER_INPUT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
