@@ -74,7 +74,10 @@ func NewTrail(st *store.Store) *Trail { return &Trail{store: st} }
 
 // WithVisibility returns a copy of t that hides the entries about records
 // of kind that visible says the caller may not see (a restricted fact), so
-// that the trail of such a record looks like that of no record at all.
+// that the trail of such a record looks like that of no record at all. The
+// By of an entry about a record of kind names a record of kind too (the
+// fact that superseded a fact): one the caller may not see is left out of
+// the entry, which then reads as if no record had caused the act.
 func (t *Trail) WithVisibility(kind string, visible func(ctx context.Context, id string) (bool, error)) *Trail {
 	c := &Trail{store: t.store, visible: map[string]func(context.Context, string) (bool, error){}}
 	for k, v := range t.visible {
@@ -133,6 +136,14 @@ func (t *Trail) ForRecord(ctx context.Context, id string, v temporal.View) ([]En
 			}
 			if !see {
 				continue
+			}
+			if e.By != "" {
+				if see, err = vis(ctx, e.By); err != nil {
+					return nil, err
+				}
+				if !see {
+					e.By = ""
+				}
 			}
 		}
 		shown = append(shown, e)

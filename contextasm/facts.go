@@ -12,6 +12,7 @@ import (
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
@@ -117,17 +118,27 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	}
 	spaces := tx.Partition().Spaces()
 	// Statistics per space (to skip the scans of spaces that cannot
-	// answer) and over the partition (for the scores).
+	// answer) and over the partition (for the scores), of the facts the
+	// caller may read only: a hidden fact changes none of the caller's
+	// scores, nor which candidates it gets. The facts it may not read are
+	// counted (Withheld), whatever the query.
+	var rd search.Readable
+	if s.Visible != nil {
+		rd = func(r *permissions.Restriction) bool {
+			return s.Visible.Visible(q.Caller, facts.Fact{RestrictedTo: r})
+		}
+	}
 	per := make([]search.Stats, len(spaces))
 	stats := search.Stats{DF: make(map[string]int, len(q.Terms))}
 	for i, sp := range spaces {
-		st, err := s.Index.Stats(tx, []tenancy.Space{sp}, q.Terms, q.View)
+		st, err := s.Index.Stats(tx, []tenancy.Space{sp}, q.Terms, q.View, rd)
 		if err != nil {
 			return Candidates{}, err
 		}
 		per[i] = st
 		stats.Docs += st.Docs
 		stats.Length += st.Length
+		stats.Hidden += st.Hidden
 		for t, n := range st.DF {
 			stats.DF[t] += n
 		}
@@ -190,7 +201,9 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			if current {
 				err = s.Index.Live(tx, sp, search.TermAll, always)
 			} else {
-				err = s.Index.Postings(tx, sp, search.TermAll, q.View, SmallPartition+1, always)
+				// Hidden facts hold postings too: they take no
+				// visible fact's place.
+				err = s.Index.Postings(tx, sp, search.TermAll, q.View, SmallPartition+1+per[i].Hidden, always)
 			}
 			if err != nil {
 				return Candidates{}, err
@@ -218,16 +231,13 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	if err != nil {
 		return Candidates{}, err
 	}
-	var c Candidates
+	c := Candidates{Withheld: stats.Hidden}
 	hyp := detect.AboutHypothetical(q.Text)
 	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
 	for _, rc := range ranked {
-		if !rc.always {
-			if estimate > q.Budget || relevant >= MaxRelevant {
-				continue
-			}
-			relevant++
+		if !rc.always && (estimate > q.Budget || relevant >= MaxRelevant) {
+			continue
 		}
 		card, err := cr.read(spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -241,9 +251,12 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			continue
 		}
 		if s.Visible != nil && !s.Visible.Visible(q.Caller, f) {
-			// Withheld: only its ID travels, to be counted once.
-			c.Facts = append(c.Facts, FactCandidate{Fact: assemble.Fact{ID: f.ID}})
+			// Withheld: counted in the statistics, never described; it
+			// takes no relevance candidate's place.
 			continue
+		}
+		if !rc.always {
+			relevant++
 		}
 		val := card.Text
 		fc := FactCandidate{
@@ -277,8 +290,9 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	}
 	if q.SessionID != "" {
 		// The values the kept facts retired, for the turns that state
-		// them. A predecessor's value counts even when the caller may not
-		// read it: it only keeps the caller's own turns out.
+		// them: only values the caller may read, so that a hidden fact
+		// never takes one of the caller's own turns out (which would tell
+		// that it held the turn's value).
 		var err error
 		if c.Retired, err = s.retired(tx, cr, q, relateFacts(q, c.Facts).superseded()); err != nil {
 			return c, err
@@ -381,13 +395,15 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 			if err != nil {
 				return nil, err
 			}
-			if !ok || f.SupersededAt == nil {
+			if !ok || f.SupersededAt == nil || !s.readable(q, f) {
+				// A fact the caller may not read ends the chain: what
+				// came before it is not the caller's to know either.
 				break
 			}
 			if newer == "" {
-				if _, head, ok, err := s.load(tx, cr, q, f.SupersededBy); err != nil {
+				if g, head, ok, err := s.load(tx, cr, q, f.SupersededBy); err != nil {
 					return nil, err
-				} else if ok && !Invalidated(head) {
+				} else if ok && s.readable(q, g) && !Invalidated(head) {
 					// A head that declares itself void states
 					// nothing current.
 					newer = head
@@ -409,19 +425,30 @@ func (s *FactSource) stale(tx *store.Txn, cr cardReader, q Query, out []Retired)
 		if err != nil {
 			return nil, err
 		}
-		for i, n := len(ids)-1, 0; i >= 0 && n < maxRetired; i, n = i-1, n+1 {
+		// The latest maxRetired the caller may read: a stale fact it may
+		// not read takes none of their places (within a bound on reads).
+		for i, n, reads := len(ids)-1, 0, 0; i >= 0 && n < maxRetired && reads < 4*maxRetired; i, reads = i-1, reads+1 {
 			card, err := cr.read(sp, ids[i])
 			if err != nil {
 				return nil, err
 			}
+			if s.Visible != nil && !s.Visible.Visible(q.Caller, card.Fact) {
+				continue
+			}
+			n++
 			f, ok := card.Fact.In(q.View)
-			if !ok || f.Stale == nil || (s.Visible != nil && !s.Visible.Visible(q.Caller, f)) {
+			if !ok || f.Stale == nil {
 				continue
 			}
 			out = append(out, Retired{ID: f.ID, Value: card.Text, New: f.Stale.ReplacedBy, At: f.RecordedAt})
 		}
 	}
 	return out, nil
+}
+
+// readable reports whether q's caller may read f.
+func (s *FactSource) readable(q Query, f facts.Fact) bool {
+	return s.Visible == nil || s.Visible.Visible(q.Caller, f)
 }
 
 // load reads fact id as of q's view from any of the partition's spaces:

@@ -39,8 +39,8 @@ type Related struct {
 // before anything is decided.
 //
 // The rules, in order:
-//   - facts: one the caller may not read is only counted (Withheld), never
-//     named; one that does not hold in the view is SUPERSEDED or EXPIRED; a
+//   - facts: one the caller may not read is never named (the sources
+//     count what the caller may not read, whatever the query: Withheld); one that does not hold in the view is SUPERSEDED or EXPIRED; a
 //     SESSION or TASK fact of another session, and hypothetical or draft
 //     content for a query not about a hypothetical, is OUT_OF_SCOPE. A kept
 //     fact's predecessor is SUPERSEDED (or withheld when the caller may not
@@ -91,7 +91,7 @@ func Relate(q Query, sets ...Candidates) Related {
 	r.Environment = relateEnvironment(env)
 
 	fo := relateFacts(q, cands)
-	r.Facts, r.Withheld, r.successor = fo.kept, r.Withheld+fo.withheld, fo.successor
+	r.Facts, r.successor = fo.kept, fo.successor
 	r.Excluded = append(r.Excluded, fo.exclusions()...)
 
 	real := !detect.AboutHypothetical(q.Text)
@@ -189,7 +189,6 @@ func factVerdict(q Query, hyp bool, c FactCandidate) assemble.Reason {
 type factOutcome struct {
 	kept      []assemble.Fact
 	excluded  map[string]assemble.Reason // named exclusions
-	withheld  int
 	successor map[string]string
 }
 
@@ -239,9 +238,9 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 	hyp := detect.AboutHypothetical(q.Text)
 	for _, c := range ordered {
 		if !c.Visible {
-			// A withheld fact is only counted, never named, not even as
-			// superseded or expired.
-			fo.withheld++
+			// A withheld fact is never named, not even as superseded or
+			// expired. The sources count what the caller may not read
+			// (Candidates.Withheld), whatever the query met.
 			continue
 		}
 		if r := factVerdict(q, hyp, *c); r != "" {
@@ -261,8 +260,7 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 		seen[p.id] = true
 		if !p.visible {
 			// A fact the caller may not read, superseded by one they
-			// may: counted, not named.
-			fo.withheld++
+			// may: not named.
 			continue
 		}
 		fo.excluded[p.id] = assemble.ReasonSuperseded

@@ -55,6 +55,15 @@ func StaleBy(write Record, changes []Change) (Change, bool) {
 	return Change{}, false
 }
 
+// Touches reports whether change c can matter to StaleBy for write: it is
+// about a related key and names the write's value, as old or new value.
+// A caller that must judge only some changes (those a reader may know)
+// needs to vet only these.
+func Touches(write Record, c Change) bool {
+	val := bare(write.Value)
+	return val != "" && relatedKeys(write.Key, c.Key) && (sameValue(val, c.New) || sameValue(val, c.Old))
+}
+
 // relatedKeys reports whether two keys can name the same slot: either is
 // empty, or they share a word ("approved_budget" and "budget_v2").
 func relatedKeys(a, b string) bool {

@@ -253,10 +253,49 @@ func (s *Service) find(tx *store.Txn, id string) (Fact, tenancy.Space, error) {
 // findVisible is find for caller: a fact caller may not see is not found.
 func (s *Service) findVisible(tx *store.Txn, caller authority.Identity, id string) (Fact, tenancy.Space, error) {
 	f, sp, err := s.find(tx, id)
-	if err == nil && !s.visible(caller, f) {
+	if err == nil && s.visible(caller, f) {
+		return f, sp, nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return Fact{}, tenancy.Space{}, err
+	}
+	return s.findNamespaced(tx, caller, id)
+}
+
+// RestrictedIDMarker joins a client-chosen id to the digest of the read
+// restriction of the fact stored under it (the write pipeline namespaces
+// the client ids of restricted facts, so that an id collides only with
+// facts of the same readers). A client id never contains it.
+const RestrictedIDMarker = "#r."
+
+// findNamespaced returns the oldest-keyed fact stored under client id id
+// and a restriction's digest that caller may read: a restricted fact is
+// found by the id its writer chose too.
+func (s *Service) findNamespaced(tx *store.Txn, caller authority.Identity, id string) (Fact, tenancy.Space, error) {
+	if !ValidID(id) || strings.Contains(id, RestrictedIDMarker) {
 		return Fact{}, tenancy.Space{}, store.ErrNotFound
 	}
-	return f, sp, err
+	for _, sp := range tx.Partition().Spaces() {
+		var found *Fact
+		err := tx.Scan(sp, store.TableFact, store.Suffix(nil).Raw(id+RestrictedIDMarker), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
+			var f Fact
+			if err := it.Decode(&f); err != nil {
+				return false, err
+			}
+			if s.visible(caller, f) {
+				found = &f
+				return false, nil
+			}
+			return true, nil
+		})
+		if err != nil {
+			return Fact{}, tenancy.Space{}, err
+		}
+		if found != nil {
+			return *found, sp, nil
+		}
+	}
+	return Fact{}, tenancy.Space{}, store.ErrNotFound
 }
 
 // visible reports whether caller may read f.

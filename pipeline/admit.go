@@ -49,6 +49,11 @@ func (p *Pipeline) admit(tx *store.Txn, caller authority.Identity, in facts.Writ
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
+	if in.ID != "" {
+		if err := checkClientID(in.ID); err != nil {
+			return nil, err
+		}
+	}
 	if in.RestrictedTo != nil {
 		if err := p.rules.Validate(*in.RestrictedTo); err != nil {
 			return nil, err
@@ -108,13 +113,12 @@ func (p *Pipeline) admit(tx *store.Txn, caller authority.Identity, in facts.Writ
 			return nil, err
 		}
 	}
-	if f.ID == "" {
-		f.ID = p.ids.New("F-")
-	} else if _, _, err := p.facts.Find(tx, f.ID); err == nil {
-		return nil, fault.New(fault.Conflict, "a fact with id %q already exists", f.ID)
-	} else if !errors.Is(err, store.ErrNotFound) {
+	// The id: fresh, or the client's, namespaced by the restriction (ids.go).
+	w.f = f
+	if err := p.claimID(tx, w); err != nil {
 		return nil, err
 	}
+	f.ID = w.f.ID
 	for _, dep := range f.DependsOn {
 		if dep == f.ID {
 			return nil, fault.BadInputf("dependsOn", "a fact cannot depend on itself")

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"cmp"
+	"errors"
 	"time"
 
 	"github.com/stategraph/stategraph/facts"
@@ -97,7 +98,15 @@ func (p *Pipeline) supersede(tx *store.Txn, w *write) error {
 		if !p.facts.CanRead(w.caller, head) {
 			return fault.New(fault.Conflict, "fact %q was already superseded", old.ID)
 		}
-		return fault.New(fault.Conflict, "fact %q was already superseded by %q; the current head of its chain is %q", old.ID, old.SupersededBy, head.ID)
+		// Name the successor only when the caller may read it too.
+		next, _, err := p.facts.FindVisible(tx, w.caller, old.SupersededBy)
+		if errors.Is(err, store.ErrNotFound) {
+			return fault.New(fault.Conflict, "fact %q was already superseded; the current head of its chain is %q", old.ID, head.ID)
+		}
+		if err != nil {
+			return err
+		}
+		return fault.New(fault.Conflict, "fact %q was already superseded by %q; the current head of its chain is %q", old.ID, next.ID, head.ID)
 	}
 	if old.MemoryType == facts.MemoryCapability {
 		if err := p.rules.WriteCapability(w.caller, old.Level.AgentLevel(), string(cmp.Or(old.Level, facts.LevelEvent))); err != nil {
@@ -216,5 +225,5 @@ func (p *Pipeline) judge(tx *store.Txn, w *write) (*facts.Staleness, error) {
 			return nil, nil
 		}
 	}
-	return p.arbiter.Stale(tx, w.f, in.ValidFrom != nil)
+	return p.arbiter.Stale(tx, w.caller, w.f, in.ValidFrom != nil)
 }

@@ -53,7 +53,7 @@ type Arbiter interface {
 	// Stale says whether an explicit write restates a value the
 	// conversation already replaced; dated tells whether the write gave
 	// its validFrom. A stale write is stored invalid from birth.
-	Stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Staleness, error)
+	Stale(tx *store.Txn, caller authority.Identity, f facts.Fact, dated bool) (*facts.Staleness, error)
 }
 
 // Indexer keeps a derived index of fact text (package search implements
@@ -199,6 +199,9 @@ func (p *Pipeline) WriteTx(tx *store.Txn, caller authority.Identity, in facts.Wr
 		return facts.Fact{}, err
 	}
 	if err := p.arbitrate(tx, w); err != nil {
+		return facts.Fact{}, err
+	}
+	if err := p.reclaimID(tx, w); err != nil {
 		return facts.Fact{}, err
 	}
 	if err := p.link(tx, w); err != nil {

@@ -172,7 +172,7 @@ func (a *arbiterStub) Directive(*store.Txn, authority.Identity, facts.Fact) (str
 	return a.replaces, a.cue, a.outranked, nil
 }
 
-func (a *arbiterStub) Stale(*store.Txn, facts.Fact, bool) (*facts.Staleness, error) {
+func (a *arbiterStub) Stale(*store.Txn, authority.Identity, facts.Fact, bool) (*facts.Staleness, error) {
 	a.staleCalls++
 	return a.stale, nil
 }

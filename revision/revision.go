@@ -157,17 +157,17 @@ type changeCache struct {
 
 type cachedChanges struct {
 	version string
-	changes []detect.Change
+	changes []change
 }
 
-func (c *changeCache) get(org, version string) ([]detect.Change, bool) {
+func (c *changeCache) get(org, version string) ([]change, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[org]
 	return e.changes, ok && e.version == version
 }
 
-func (c *changeCache) put(org, version string, cs []detect.Change) {
+func (c *changeCache) put(org, version string, cs []change) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -228,6 +228,13 @@ type change struct {
 	Kind   string    `json:"kind"`
 	Cue    string    `json:"cue,omitempty"`
 	Record time.Time `json:"recordedAt"`
+	// By are the facts the change wrote (the replacements), and User the
+	// user whose conversation made it: a later write is judged stale
+	// against the change only for a caller who may read one of By (or,
+	// when it wrote none, for User alone). Changes recorded before these
+	// fields existed have neither and are judged for everyone.
+	By   []string `json:"by,omitempty"`
+	User string   `json:"user,omitempty"`
 }
 
 // RecordTurn records in's turn in the caller's session and applies what it
@@ -375,13 +382,20 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 					d.Key = changeKey(&f)
 				}
 			}
+			before := len(res.Superseded)
 			if out.Superseded, out.Blocked, err = s.apply(tx, writer, t, d, k, replaced, now, &res); err != nil {
 				return Result{}, err
 			}
 			if len(out.Superseded) == 0 && !out.Blocked {
 				continue
 			}
-			if err := s.putChange(tx, t, d, now); err != nil {
+			var by []string
+			for _, r := range res.Superseded[before:] {
+				if r.By != nil {
+					by = append(by, r.By.ID)
+				}
+			}
+			if err := s.putChange(tx, caller, t, d, by, now); err != nil {
 				return Result{}, err
 			}
 		}
@@ -686,7 +700,9 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 		return len(out) < MaxFacts, nil
 	}
 	for _, sp := range tx.Partition().Spaces() {
-		st, err := s.index.Stats(tx, []tenancy.Space{sp}, nil, temporal.View{})
+		// Only what the caller may read decides whether the space is
+		// small: hidden facts change nothing of a caller's candidates.
+		st, err := s.index.Stats(tx, []tenancy.Space{sp}, nil, temporal.View{}, s.readable(caller))
 		if err != nil {
 			return nil, err
 		}
@@ -894,8 +910,9 @@ func restates(d detect.Detection, text string, sentences []string, f facts.Fact,
 
 // putChange records the change d made, for staleness checks of later
 // writes.
-func (s *Service) putChange(tx *store.Txn, t session.Turn, d detect.Detection, now time.Time) error {
-	c := change{Key: d.Key, Old: d.Previous, New: d.Replacement, At: t.At, Turn: t.ID, Kind: string(d.Kind), Cue: d.Cue, Record: now}
+func (s *Service) putChange(tx *store.Txn, caller authority.Identity, t session.Turn, d detect.Detection, by []string, now time.Time) error {
+	c := change{Key: d.Key, Old: d.Previous, New: d.Replacement, At: t.At, Turn: t.ID, Kind: string(d.Kind), Cue: d.Cue, Record: now,
+		By: by, User: caller.UserID}
 	// A new version of the organization's changes: cached lists of the
 	// old one are not used again.
 	if err := tx.PutRaw(tx.Partition().Shared(), store.TableRevisionMarker, nil, []byte(s.ids.New(""))); err != nil {
@@ -915,8 +932,8 @@ func (a arbiter) Directive(tx *store.Txn, caller authority.Identity, f facts.Fac
 }
 
 // Stale is the staleness of an explicit write (see Service.stale).
-func (a arbiter) Stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Staleness, error) {
-	return a.s.stale(tx, f, dated)
+func (a arbiter) Stale(tx *store.Txn, caller authority.Identity, f facts.Fact, dated bool) (*facts.Staleness, error) {
+	return a.s.stale(tx, caller, f, dated)
 }
 
 // directives decides an attributed instruction against the valid
@@ -966,30 +983,53 @@ func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.F
 // replaced, and is not dated after that change (dated: the write gave its
 // validFrom). A write without validFrom claims no date, so only a later
 // change back to its value ("let's go back to X") makes it current again.
-func (s *Service) stale(tx *store.Txn, f facts.Fact, dated bool) (*facts.Staleness, error) {
-	cs, err := s.recentChanges(tx)
-	if err != nil || len(cs) == 0 {
+//
+// Only changes caller may know are judged: one whose replacement the
+// caller may not read (a restricted fact, another user's memory) is as if
+// it had never been made, so the answer never names, nor betrays, it.
+func (s *Service) stale(tx *store.Txn, caller authority.Identity, f facts.Fact, dated bool) (*facts.Staleness, error) {
+	all, err := s.recentChanges(tx)
+	if err != nil || len(all) == 0 {
 		return nil, err
 	}
 	w := detect.Record{Key: f.Key, Value: f.ValueText(), Kind: detect.RecordFact}
 	if dated {
 		w.At = f.ValidFrom
 	}
+	var cs []detect.Change
+	public := map[detect.Change]bool{}
+	for _, c := range all {
+		dc := detect.Change{Key: c.Key, Old: c.Old, New: c.New, At: c.At}
+		if !detect.Touches(w, dc) {
+			continue
+		}
+		ok, pub, err := s.knows(tx, caller, c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			cs = append(cs, dc)
+			public[dc] = public[dc] || pub
+		}
+	}
 	c, ok := detect.StaleBy(w, cs)
 	if !ok {
 		return nil, nil
 	}
-	return &facts.Staleness{
-		Reason:     fmt.Sprintf("restates %q, which the conversation replaced", c.Old),
-		ReplacedBy: c.New, At: c.At,
-	}, nil
+	st := &facts.Staleness{Reason: fmt.Sprintf("restates %q, which the conversation replaced", c.Old), At: c.At}
+	// The stale fact is read by its own readers: it names a restricted
+	// replacement only when it is the caller's private memory.
+	if public[c] || f.MemoryType == facts.MemoryUser {
+		st.ReplacedBy = c.New
+	}
+	return st, nil
 }
 
 // recentChanges returns the latest MaxChanges changes the organization's
 // conversations made, oldest first; none until one has made a change.
 // Decoded lists are cached under the organization's change version, which
 // the transaction reads (so a concurrent change conflicts with it).
-func (s *Service) recentChanges(tx *store.Txn) ([]detect.Change, error) {
+func (s *Service) recentChanges(tx *store.Txn) ([]change, error) {
 	sp := tx.Partition().Shared()
 	version, err := tx.GetRaw(sp, store.TableRevisionMarker, nil)
 	if errors.Is(err, store.ErrNotFound) {
@@ -1001,14 +1041,14 @@ func (s *Service) recentChanges(tx *store.Txn) ([]detect.Change, error) {
 	if cs, ok := s.changes.get(sp.Org(), string(version)); ok {
 		return cs, nil
 	}
-	var cs []detect.Change
+	var cs []change
 	err = tx.Scan(sp, store.TableRevisionChange, nil, store.ScanOptions{Reverse: true},
 		func(_ []byte, it store.Item) (bool, error) {
 			var c change
 			if err := it.Decode(&c); err != nil {
 				return false, err
 			}
-			cs = append(cs, detect.Change{Key: c.Key, Old: c.Old, New: c.New, At: c.At})
+			cs = append(cs, c)
 			return len(cs) < MaxChanges, nil
 		})
 	if err != nil {
@@ -1017,4 +1057,39 @@ func (s *Service) recentChanges(tx *store.Txn) ([]detect.Change, error) {
 	slices.Reverse(cs)
 	s.changes.put(sp.Org(), string(version), cs)
 	return cs, nil
+}
+
+// readable is what caller may read, for the search statistics.
+func (s *Service) readable(caller authority.Identity) search.Readable {
+	if s.rules == nil {
+		return nil
+	}
+	return func(r *permissions.Restriction) bool { return s.rules.CanRead(caller, r) }
+}
+
+// knows reports whether caller may know of change c: it may read one of
+// the facts c wrote, or, when c wrote none (a blocked change), it made c.
+// public reports whether one of those facts is unrestricted (or c wrote
+// none). A replacement in the caller's own private memory counts as
+// public, so that the caller's answer names it; the other readers of a
+// stale organization fact then read it too: the Staleness does not yet
+// say who may read its replacement.
+func (s *Service) knows(tx *store.Txn, caller authority.Identity, c change) (known, public bool, err error) {
+	if len(c.By) == 0 {
+		return c.User == "" || c.User == caller.UserID, true, nil
+	}
+	for _, id := range c.By {
+		f, _, err := s.facts.FindVisible(tx, caller, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, false, err
+		}
+		known = true
+		if f.RestrictedTo == nil || f.RestrictedTo.Empty() {
+			public = true
+		}
+	}
+	return known, public, nil
 }

@@ -68,6 +68,9 @@ type Posting struct {
 	RecordedAt time.Time
 	TF         int // occurrences of the term in the document
 	Len        int // the document's length in terms
+	// Class is the fact's read class, known only to views of the past
+	// (the current view reads keys alone): "" when unrestricted.
+	Class string
 }
 
 // histValue is the value of a history posting: what a view needs to decide
@@ -76,6 +79,9 @@ type histValue struct {
 	ValidFrom    time.Time  `json:"f"`
 	ValidTo      *time.Time `json:"t,omitempty"`
 	SupersededAt *time.Time `json:"s,omitempty"`
+	// Class is the fact's read class (classOf its restriction); "" when
+	// it has none.
+	Class string `json:"c,omitempty"`
 }
 
 // A statistics record's value is one or two varints: a term's document
@@ -189,7 +195,8 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 		return fmt.Errorf("search: %w", err)
 	}
 	d := docOf(written)
-	hv, err := json.Marshal(histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo})
+	cl, restriction := classOf(written.RestrictedTo)
+	hv, err := json.Marshal(histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo, Class: cl})
 	if err != nil {
 		return err
 	}
@@ -200,7 +207,8 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 		}
 	}
 	var delta statsDelta
-	delta.add(sp, d, written.Key, +1)
+	delta.add(sp, d, written.Key, cl, +1)
+	delta.register(sp, cl, restriction)
 	if superseded != nil {
 		if err := retire(tx, *superseded, &delta); err != nil {
 			return err
@@ -227,7 +235,8 @@ func retire(tx *store.Txn, old facts.Fact, delta *statsDelta) error {
 		return fmt.Errorf("search: %w", err)
 	}
 	od := docOf(old)
-	ohv, err := json.Marshal(histValue{ValidFrom: old.ValidFrom, ValidTo: old.ValidTo, SupersededAt: old.SupersededAt})
+	cl, _ := classOf(old.RestrictedTo)
+	ohv, err := json.Marshal(histValue{ValidFrom: old.ValidFrom, ValidTo: old.ValidTo, SupersededAt: old.SupersededAt, Class: cl})
 	if err != nil {
 		return err
 	}
@@ -249,7 +258,7 @@ func retire(tx *store.Txn, old facts.Fact, delta *statsDelta) error {
 		}
 	}
 	if live {
-		delta.add(osp, od, old.Key, -1)
+		delta.add(osp, od, old.Key, cl, -1)
 	}
 	return nil
 }
@@ -279,8 +288,9 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 	if !live {
 		return nil
 	}
+	cl, _ := classOf(before.RestrictedTo)
 	var delta statsDelta
-	delta.add(sp, d, before.Key, -1)
+	delta.add(sp, d, before.Key, cl, -1)
 	return delta.apply(tx)
 }
 
@@ -311,9 +321,11 @@ type statsDelta struct {
 }
 
 type spaceDelta struct {
-	sp           tenancy.Space
-	df           map[string]int // shard + term -> change
-	docs, length int
+	sp     tenancy.Space
+	df     map[string]int // shard + class term -> change
+	corpus map[string][2]int
+	// classes are restricted classes to register: name -> restriction JSON.
+	classes map[string][]byte
 }
 
 func (sd *statsDelta) of(sp tenancy.Space) *spaceDelta {
@@ -322,19 +334,35 @@ func (sd *statsDelta) of(sp tenancy.Space) *spaceDelta {
 			return &sd.spaces[i]
 		}
 	}
-	sd.spaces = append(sd.spaces, spaceDelta{sp: sp, df: map[string]int{}})
+	sd.spaces = append(sd.spaces, spaceDelta{sp: sp, df: map[string]int{}, corpus: map[string][2]int{}})
 	return &sd.spaces[len(sd.spaces)-1]
 }
 
-// add counts document d of a fact with key in (sign +1) or out (-1) of sp.
-func (sd *statsDelta) add(sp tenancy.Space, d document, key string, sign int) {
+// add counts document d of a fact with key and read class cl in (sign
+// +1) or out (-1) of sp.
+func (sd *statsDelta) add(sp tenancy.Space, d document, key, cl string, sign int) {
 	s := sd.of(sp)
 	shard := shardOf(key)
 	for t := range d.tf {
-		s.df[shard+t] += sign
+		s.df[shard+classTerm(cl, t)] += sign
 	}
-	s.docs += sign
-	s.length += sign * d.length
+	c := s.corpus[cl]
+	c[0] += sign
+	c[1] += sign * d.length
+	s.corpus[cl] = c
+}
+
+// register records restricted class cl of sp, with its restriction's
+// JSON, in the space's class registry.
+func (sd *statsDelta) register(sp tenancy.Space, cl string, restriction []byte) {
+	if cl == "" {
+		return
+	}
+	s := sd.of(sp)
+	if s.classes == nil {
+		s.classes = map[string][]byte{}
+	}
+	s.classes[cl] = restriction
 }
 
 // apply writes the net changes. Each record is read before it is written,
@@ -363,14 +391,24 @@ func (sd *statsDelta) apply(tx *store.Txn) error {
 				return err
 			}
 		}
-		if s.docs != 0 || s.length != 0 {
+		// Classes in a fixed order, so a retry writes the same records.
+		corpus := make([]string, 0, len(s.corpus))
+		for cl := range s.corpus {
+			corpus = append(corpus, cl)
+		}
+		slices.Sort(corpus)
+		for _, cl := range corpus {
+			n := s.corpus[cl]
+			if n[0] == 0 && n[1] == 0 {
+				continue
+			}
 			changed = true
 			var docs, length int
-			k := store.Suffix(nil).Str("").Raw(string([]byte{byte(rand.IntN(statShards))}))
+			k := store.Suffix(nil).Str(classTerm(cl, "")).Raw(string([]byte{byte(rand.IntN(statShards))}))
 			if err := getCounts(tx, s.sp, k, &docs, &length); err != nil {
 				return err
 			}
-			docs, length = docs+s.docs, length+s.length
+			docs, length = docs+n[0], length+n[1]
 			var err error
 			if docs == 0 && length == 0 {
 				err = tx.Delete(s.sp, store.TableSearchStats, k)
@@ -378,6 +416,19 @@ func (sd *statsDelta) apply(tx *store.Txn) error {
 				err = tx.PutRaw(s.sp, store.TableSearchStats, k, encodeCounts(docs, length))
 			}
 			if err != nil {
+				return err
+			}
+		}
+		for cl, raw := range s.classes {
+			k := store.Suffix(nil).Str(classRegistry).Str(cl)
+			if ok, err := tx.Exists(s.sp, store.TableSearchStats, k); err != nil || ok {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			changed = true
+			if err := tx.PutRaw(s.sp, store.TableSearchStats, k, raw); err != nil {
 				return err
 			}
 		}
@@ -390,11 +441,15 @@ func (sd *statsDelta) apply(tx *store.Txn) error {
 	return nil
 }
 
-// Stats are the BM25 statistics of the documents valid in a view.
+// Stats are the BM25 statistics of the documents valid in a view that a
+// reader may read, and how many it may not.
 type Stats struct {
 	Docs   int
 	Length int
 	DF     map[string]int
+	// Hidden counts the documents valid in the view that the reader may
+	// not read; they are in none of the other fields.
+	Hidden int
 }
 
 // AvgLen returns the mean document length.
@@ -406,20 +461,33 @@ func (s Stats) AvgLen() float64 {
 }
 
 // Stats returns the statistics of the documents of spaces that hold in
-// view v, for terms. The current view reads the stored statistics; any
-// other view counts the history postings that hold in it, which reads
-// every posting of the partition (views in the past are for audit and
-// replay, not for the hot path).
-func (ix *Index) Stats(tx *store.Txn, spaces []tenancy.Space, terms []string, v temporal.View) (Stats, error) {
+// view v and that rd reads (nil: all), for terms; the others are only
+// counted, in Hidden. The current view reads the stored statistics of
+// each read class; any other view counts the history postings that hold
+// in it, which reads every posting of the partition (views in the past are
+// for audit and replay, not for the hot path).
+func (ix *Index) Stats(tx *store.Txn, spaces []tenancy.Space, terms []string, v temporal.View, rd Readable) (Stats, error) {
 	st := Stats{DF: make(map[string]int, len(terms))}
 	for _, sp := range spaces {
 		if v.Current() {
-			if err := ix.cache.add(tx, sp, terms, &st); err != nil {
+			if err := ix.cache.add(tx, sp, terms, rd, &st); err != nil {
 				return Stats{}, err
 			}
 			continue
 		}
-		err := ix.Postings(tx, sp, TermAll, v, 0, func(p Posting) bool {
+		classes, err := readClasses(tx, sp)
+		if err != nil {
+			return Stats{}, err
+		}
+		hidden := map[string]bool{}
+		for _, c := range classes {
+			hidden[c.name] = !rd.reads(c.restriction)
+		}
+		err = ix.Postings(tx, sp, TermAll, v, 0, func(p Posting) bool {
+			if hidden[p.Class] {
+				st.Hidden++
+				return true
+			}
 			st.Docs++
 			st.Length += p.Len
 			return true
@@ -429,7 +497,12 @@ func (ix *Index) Stats(tx *store.Txn, spaces []tenancy.Space, terms []string, v 
 		}
 		for _, t := range terms {
 			n := 0
-			if err := ix.Postings(tx, sp, t, v, 0, func(Posting) bool { n++; return true }); err != nil {
+			if err := ix.Postings(tx, sp, t, v, 0, func(p Posting) bool {
+				if !hidden[p.Class] {
+					n++
+				}
+				return true
+			}); err != nil {
 				return Stats{}, err
 			}
 			st.DF[t] += n
@@ -477,6 +550,7 @@ func (ix *Index) Postings(tx *store.Txn, sp tenancy.Space, term string, v tempor
 			if !holds(p.RecordedAt, hv, v) {
 				return true, nil
 			}
+			p.Class = hv.Class
 			got = append(got, p)
 			m++
 			return limit <= 0 || m < limit, nil

@@ -76,7 +76,7 @@ func TestStatsUnderConcurrentWrites(t *testing.T) {
 		}
 		var s search.Stats
 		err = st.View(ctx, p, func(tx *store.Txn) (err error) {
-			s, err = ix.Stats(tx, p.Spaces(), []string{shared, "item_1"}, temporal.View{})
+			s, err = ix.Stats(tx, p.Spaces(), []string{shared, "item_1"}, temporal.View{}, nil)
 			return err
 		})
 		if err != nil {

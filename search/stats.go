@@ -30,10 +30,17 @@ func bumpVersion(tx *store.Txn, sp tenancy.Space) error {
 }
 
 type spaceSums struct {
-	version      string
-	corpus       bool
+	version string
+	corpus  bool
+	// classes are the space's read classes with their totals, the
+	// unrestricted one ("") first.
+	classes []classSums
+	df      map[string]int // class term -> document frequency
+}
+
+type classSums struct {
+	class
 	docs, length int
-	df           map[string]int
 }
 
 type statsCache struct {
@@ -43,9 +50,10 @@ type statsCache struct {
 
 func newStatsCache() *statsCache { return &statsCache{spaces: map[tenancy.Space]*spaceSums{}} }
 
-// add adds the current statistics of sp for terms to st, from the cache
-// when it holds them under the version tx sees, else from the store.
-func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, st *Stats) error {
+// add adds the current statistics of sp for terms, of the read classes rd
+// reads, to st, and the documents of the others to st.Hidden: from the
+// cache when it holds them under the version tx sees, else from the store.
+func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Readable, st *Stats) error {
 	raw, err := tx.GetRaw(sp, store.TableSearchVersion, nil)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
@@ -60,35 +68,43 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, st *St
 		s = &spaceSums{version: version, df: map[string]int{}}
 		c.spaces[sp] = s
 	}
-	docs, length, corpus := s.docs, s.length, s.corpus
+	classes, corpus := s.classes, s.corpus
+	c.mu.Unlock()
+
+	if !corpus {
+		if classes, err = readCorpus(tx, sp); err != nil {
+			return err
+		}
+	}
+	// The class terms to look up: each term in each class the reader reads.
+	var visible []string
+	for _, cl := range classes {
+		if !rd.reads(cl.restriction) {
+			st.Hidden += cl.docs
+			continue
+		}
+		visible = append(visible, cl.name)
+		st.Docs += cl.docs
+		st.Length += cl.length
+	}
 	var missing []string
+	c.mu.Lock()
 	for _, t := range terms {
-		if df, ok := s.df[t]; ok {
-			st.DF[t] += df
-		} else {
-			missing = append(missing, t)
+		for _, cl := range visible {
+			ct := classTerm(cl, t)
+			if df, ok := s.df[ct]; ok {
+				st.DF[t] += df
+			} else {
+				missing = append(missing, ct)
+			}
 		}
 	}
 	c.mu.Unlock()
 
-	if !corpus {
-		docs, length = 0, 0
-		err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(""), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
-			var d, l int
-			err := it.Value(func(b []byte) error { return decodeCounts(b, &d, &l) })
-			docs, length = docs+d, length+l
-			return true, err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	st.Docs += docs
-	st.Length += length
 	found := make(map[string]int, len(missing))
-	for _, t := range missing {
+	for _, ct := range missing {
 		n := 0
-		err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(t), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
+		err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(ct), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
 			var df int
 			err := it.Value(func(b []byte) error { return decodeCounts(b, &df) })
 			n += df
@@ -97,14 +113,20 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, st *St
 		if err != nil {
 			return err
 		}
-		found[t] = n
-		st.DF[t] += n
+		found[ct] = n
+	}
+	for _, t := range terms {
+		for _, cl := range visible {
+			if n, ok := found[classTerm(cl, t)]; ok {
+				st.DF[t] += n
+			}
+		}
 	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s := c.spaces[sp]; s != nil && s.version == version {
-		s.corpus, s.docs, s.length = true, docs, length
+		s.corpus, s.classes = true, classes
 		if len(s.df)+len(found) > maxCachedTerms {
 			clear(s.df)
 		}
@@ -113,4 +135,31 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, st *St
 		}
 	}
 	return nil
+}
+
+// readCorpus reads the read classes of sp and their document counts and
+// total lengths, the unrestricted class first.
+func readCorpus(tx *store.Txn, sp tenancy.Space) ([]classSums, error) {
+	restricted, err := readClasses(tx, sp)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]classSums, 0, 1+len(restricted))
+	out = append(out, classSums{})
+	for _, c := range restricted {
+		out = append(out, classSums{class: c})
+	}
+	for i := range out {
+		cs := &out[i]
+		err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(classTerm(cs.name, "")), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
+			var d, l int
+			err := it.Value(func(b []byte) error { return decodeCounts(b, &d, &l) })
+			cs.docs, cs.length = cs.docs+d, cs.length+l
+			return true, err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -91,7 +91,10 @@ const (
 	// the space, split in shards so that concurrent writers rarely meet:
 	// term seg, shard of the fact key (1 byte) -> {df}; empty seg, random
 	// shard -> {docs, length}. Readers add the shards up. Views in the
-	// past compute theirs from the postings instead.
+	// past compute theirs from the postings instead. Restricted facts are
+	// counted per read class, under class terms, with a registry of the
+	// classes' restrictions (search/class.go), so that readers sum only
+	// what they may read.
 	TableSearchStats Table = 'S'
 	// TableSearchVersion holds, per space, a random value rewritten
 	// (blindly) with every change of the statistics: readers cache the

@@ -3060,7 +3060,12 @@ type AssembledContext {
   sections: [ContextSection!]!
   included: [IncludedRecord!]!
   excluded: [ExcludedRecord!]!
-  "How many records the caller may not see were left out; only a count."
+  """
+  How many facts valid in the view (asOf/knownAt, else now) lie in the
+  caller's partitions that the caller may not read (their read restriction
+  excludes it). It never depends on the query: it is not the number of
+  hidden facts the query matched. Only a count; what they are is never told.
+  """
   withheld: Int!
   "Provider failures, a truncated identity, views of the past without providers."
   notes: [String!]!
@@ -3272,7 +3277,16 @@ input SourceInput {
 }
 
 input FactInput {
-  "Optional; generated when absent. An id already used in the caller's partition is a CONFLICT."
+  """
+  Optional; generated when absent. A client id is namespaced by the fact's
+  read restriction: a restricted fact (restrictedTo, or inherited from what
+  it supersedes) is stored under the id, "#r." and a digest of the
+  restriction, and the write answers that id; its readers find it by the
+  chosen id too, when no fact they read holds that id itself. So an id
+  collides (CONFLICT) only with a fact the caller may read; a fact it may
+  not read never makes its id answer differently. Client ids may not
+  contain "#r." and have at most 109 bytes.
+  """
   id: ID
   key: String!
   value: JSON!

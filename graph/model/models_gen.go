@@ -106,7 +106,14 @@ type FactFilter struct {
 }
 
 type FactInput struct {
-	// Optional; generated when absent. An id already used in the caller's partition is a CONFLICT.
+	// Optional; generated when absent. A client id is namespaced by the fact's
+	// read restriction: a restricted fact (restrictedTo, or inherited from what
+	// it supersedes) is stored under the id, "#r." and a digest of the
+	// restriction, and the write answers that id; its readers find it by the
+	// chosen id too, when no fact they read holds that id itself. So an id
+	// collides (CONFLICT) only with a fact the caller may read; a fact it may
+	// not read never makes its id answer differently. Client ids may not
+	// contain "#r." and have at most 109 bytes.
 	ID    *string         `json:"id,omitempty"`
 	Key   string          `json:"key"`
 	Value json.RawMessage `json:"value"`
