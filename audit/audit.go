@@ -61,6 +61,23 @@ func Record(tx *store.Txn, sp tenancy.Space, e Entry) error {
 	return tx.Put(sp, store.TableAuditByRec, store.Suffix(nil).Str(e.Record).Time(e.At).Raw(e.ID), nil, 0)
 }
 
+// kindOfID names the kind of record an id is, by the prefix the service
+// mints it with; any other id is a fact's (a client chooses fact ids).
+func kindOfID(id string) string {
+	prefix, _, _ := strings.Cut(id, "-")
+	switch prefix {
+	case "CF":
+		return "conflict"
+	case "DC":
+		return "decision"
+	case "ST":
+		return "assertion"
+	case "T", "AU", "WI", "EV":
+		return prefix
+	}
+	return "fact"
+}
+
 // Trail reads audit entries.
 type Trail struct {
 	store *store.Store
@@ -76,7 +93,8 @@ func NewTrail(st *store.Store) *Trail { return &Trail{store: st} }
 // of kind that visible says the caller may not see (a restricted fact), so
 // that the trail of such a record looks like that of no record at all. The
 // By of an entry about a record of kind names a record of kind too (the
-// fact that superseded a fact): one the caller may not see is left out of
+// fact that superseded a fact) or another kind with a visibility (the
+// decision that revoked it): one the caller may not see is left out of
 // the entry, which then reads as if no record had caused the act.
 func (t *Trail) WithVisibility(kind string, visible func(ctx context.Context, id string) (bool, error)) *Trail {
 	c := &Trail{store: t.store, visible: map[string]func(context.Context, string) (bool, error){}}
@@ -137,8 +155,14 @@ func (t *Trail) ForRecord(ctx context.Context, id string, v temporal.View) ([]En
 			if !see {
 				continue
 			}
-			if e.By != "" {
-				if see, err = vis(ctx, e.By); err != nil {
+		}
+		if e.By != "" {
+			// By names a record of its own kind (a fact that superseded a
+			// fact, the decision that revoked it): one the caller may not
+			// see is left out of the entry.
+			if vis, ok := t.visible[kindOfID(e.By)]; ok {
+				see, err := vis(ctx, e.By)
+				if err != nil {
 					return nil, err
 				}
 				if !see {

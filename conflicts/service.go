@@ -257,6 +257,19 @@ func (s *Service) shownTx(tx *store.Txn, caller authority.Identity, c Conflict) 
 	return true, nil
 }
 
+// Visible reports whether the caller of ctx may see conflict id (audit
+// trails show a conflict's entries only then).
+func (s *Service) Visible(ctx context.Context, id string) (bool, error) {
+	_, ok, err := s.Get(ctx, id, temporal.View{})
+	return ok, err
+}
+
+// DecisionVisible reports whether the caller of ctx may see decision id.
+func (s *Service) DecisionVisible(ctx context.Context, id string) (bool, error) {
+	_, ok, err := s.Decision(ctx, id, temporal.View{})
+	return ok, err
+}
+
 // getTx finds conflict id in the partition's spaces.
 func getTx(tx *store.Txn, id string) (Conflict, tenancy.Space, error) {
 	if !strings.HasPrefix(id, "CF-") || len(id) > 64 {

@@ -255,7 +255,7 @@ func New(o Options) (*Server, error) {
 	res := &resolvers.Resolver{
 		FactService:      fs,
 		Pipeline:         pl,
-		Audit:            audit.NewTrail(st).WithVisibility("fact", fs.Visible),
+		Audit:            audit.NewTrail(st).WithVisibility("fact", fs.Visible).WithVisibility("conflict", cs.Visible).WithVisibility("decision", cs.DecisionVisible),
 		AssertionService: as,
 		ConflictService:  cs,
 		Sessions:         sessions,
