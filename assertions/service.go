@@ -501,30 +501,13 @@ func (s *Service) Promote(ctx context.Context, id string, d DecisionInput) (fact
 // now, most recently created first, looking at no more than 4*limit of the
 // latest assertions.
 func (s *Service) ActiveTx(tx *store.Txn, now time.Time, limit int) ([]Assertion, error) {
+	recent, err := RecentTx(tx, temporal.View{}, now, 4*limit)
 	var out []Assertion
-	seen := 0
-	sp := tx.Partition().Shared()
-	err := tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true},
-		func(suffix []byte, _ store.Item) (bool, error) {
-			r := store.NewReader(suffix)
-			r.Time()
-			id := r.Rest()
-			if err := r.Err(); err != nil {
-				return false, err
-			}
-			a, err := getTx(tx, id)
-			if errors.Is(err, store.ErrNotFound) {
-				return true, nil
-			}
-			if err != nil {
-				return false, err
-			}
-			if cur, _ := a.In(temporal.View{}, now); cur.Status == Active {
-				out = append(out, cur)
-			}
-			seen++
-			return len(out) < limit && seen < 4*limit, nil
-		})
+	for _, a := range recent {
+		if a.Status == Active && len(out) < limit {
+			out = append(out, a)
+		}
+	}
 	return out, err
 }
 
