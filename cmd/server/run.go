@@ -25,12 +25,18 @@ func commands() []command {
 		{"statebench", "replay StateBench timelines through the API and score the contexts", runStatebench},
 		{"backup", "write a backup of a running (--server) or stopped (--data-dir) server", runBackup},
 		{"restore", "load a backup into the data directory of a stopped server", runRestore},
+		{"version", "print the version and the commit it was built from", runVersion},
+		{"help", "list the commands, or show one command's flags (help COMMAND)", runHelp},
 	}
 }
 
 // run dispatches to a subcommand; with none, or a flag first, it serves.
 func run(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	name := "serve"
+	if len(args) > 0 && isHelpFlag(args[0]) {
+		usage(stdout)
+		return nil
+	}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
 	}
@@ -43,10 +49,6 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 			return err
 		}
 	}
-	if name == "help" {
-		usage(stdout)
-		return nil
-	}
 	usage(stderr)
 	return fmt.Errorf("unknown command %q", name)
 }
@@ -56,7 +58,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'stategraph COMMAND -h' for a command's flags. Every flag can also be set\nwith a STATEGRAPH_* environment variable (--data-dir: STATEGRAPH_DATA_DIR); the flag wins.")
+	fmt.Fprintln(w, "\nRun 'stategraph help COMMAND' or 'stategraph COMMAND -h' for a command's flags. Every flag can also be set\nwith a STATEGRAPH_* environment variable (--data-dir: STATEGRAPH_DATA_DIR); the flag wins.")
 }
 
 // envName is the environment variable of a flag.
@@ -68,7 +70,13 @@ func envName(flagName string) string {
 // command line from its STATEGRAPH_* variable.
 func parse(fs *flag.FlagSet, args []string, env func(string) string) error {
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: stategraph %s [flags]\n\nflags (each also read from STATEGRAPH_<FLAG>, the flag winning):\n", fs.Name())
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n == 0 {
+			fmt.Fprintf(fs.Output(), "usage: stategraph %s\n\n%s\n", fs.Name(), summary(fs.Name()))
+			return
+		}
+		fmt.Fprintf(fs.Output(), "usage: stategraph %s [flags]\n\n%s\n\nflags (each also read from STATEGRAPH_<FLAG>, the flag winning):\n", fs.Name(), summary(fs.Name()))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -202,8 +202,27 @@ func verifierMissing(v authority.VerifierConfig) error {
 	return nil
 }
 
+// minSecretBytes is the shortest HS256 secret accepted: RFC 7518 (3.2)
+// asks for a key at least as long as the hash output, 256 bits.
+const minSecretBytes = 32
+
+// checkSecret refuses a secret shorter than minSecretBytes; from says
+// where it came from. The secret itself is never printed.
+func checkSecret(from string, secret []byte) error {
+	if n := len(secret); n > 0 && n < minSecretBytes {
+		return fmt.Errorf("%s is %d bytes; an HS256 secret needs at least %d (make one with: openssl rand -hex 32)", from, n, minSecretBytes)
+	}
+	return nil
+}
+
+// secretSource names the flag and variable a --jwt-secret comes from.
+const secretSource = "--jwt-secret (or STATEGRAPH_JWT_SECRET)"
+
 func (j jwtFlags) verifierConfig() (authority.VerifierConfig, error) {
 	vc := authority.VerifierConfig{Secret: []byte(j.secret), Issuer: j.issuer, Audience: j.audience, Leeway: 30 * time.Second}
+	if err := checkSecret(secretSource, vc.Secret); err != nil {
+		return vc, err
+	}
 	if j.publicKey != "" {
 		if j.secret != "" {
 			return vc, errors.New("give either --jwt-secret or --jwt-public-key, not both")
@@ -223,7 +242,7 @@ func (j jwtFlags) verifierConfig() (authority.VerifierConfig, error) {
 // the first time.
 func loadOrCreateDevSecret(dataDir string) ([]byte, error) {
 	if b, err := readDevSecret(dataDir); err == nil && len(b) > 0 {
-		return b, nil
+		return b, checkSecret("the dev secret in "+devSecretPath(dataDir)+" (delete it to make a new one)", b)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read dev secret: %w", err)
 	}

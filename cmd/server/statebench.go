@@ -64,6 +64,9 @@ func runStatebench(ctx context.Context, args []string, env func(string) string, 
 	case serverURL != "" && j.secret == "":
 		return errors.New("--server needs --jwt-secret (or STATEGRAPH_JWT_SECRET) to mint a token for each timeline")
 	}
+	if err := checkSecret(secretSource, []byte(j.secret)); err != nil {
+		return err
+	}
 	timelines, err := statebench.LoadFile(data)
 	if err != nil {
 		return err

@@ -58,6 +58,11 @@ func runToken(_ context.Context, args []string, env func(string) string, stdout,
 		if err != nil {
 			return fmt.Errorf("read dev secret: %w", err)
 		}
+		if err := checkSecret("the dev secret in "+devSecretPath(dataDir), secret); err != nil {
+			return err
+		}
+	} else if err := checkSecret(secretSource, secret); err != nil {
+		return err
 	}
 	tok, err := authority.Mint(secret, id, ttl, j.issuer, j.audience, time.Now())
 	if err != nil {

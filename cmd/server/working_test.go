@@ -24,7 +24,7 @@ func TestWorkingTurnsFlag(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"serve", "--in-memory", "--jwt-secret", "s", "--addr", "127.0.0.1:0"}, tc.args...)
+			args := append([]string{"serve", "--in-memory", "--jwt-secret", testSecret, "--addr", "127.0.0.1:0"}, tc.args...)
 			env := func(k string) string { return tc.env[k] }
 			var out, errb bytes.Buffer
 			err := run(context.Background(), args, env, &out, &errb)

@@ -19,7 +19,7 @@ import (
 )
 
 // Secret is the HS256 secret of every test server.
-var Secret = []byte("apitest-secret-0123456789abcdef")
+var Secret = []byte("apitest-secret-0123456789abcdef-0123456789abcdef")
 
 // Start is the manual clock's initial time.
 var Start = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)

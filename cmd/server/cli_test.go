@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// testSecret is the HS256 secret of the tests that start a server; it is
+// at least minSecretBytes long, as every secret must be.
+const testSecret = "cmd-server-test-secret-0123456789abcdef"
+
+// runCLI runs the command line args with the environment env and returns
+// what it wrote to stdout and stderr.
+func runCLI(t testing.TB, args []string, env map[string]string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = run(context.Background(), args, func(k string) string { return env[k] }, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+// TestHelp checks that help and -h list the commands, one line each, and
+// that 'help COMMAND' and 'COMMAND -h' show that command's flags.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"-help"}, {"help", "help"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			stdout, _, err := runCLI(t, args, nil)
+			if err != nil {
+				t.Fatalf("err %v, want nil", err)
+			}
+			for _, c := range commands() {
+				line := regexp.MustCompile(`(?m)^  ` + c.name + ` +` + regexp.QuoteMeta(c.summary) + `$`)
+				if !line.MatchString(stdout) {
+					t.Errorf("the command list does not give %q its line:\n%s", c.name, stdout)
+				}
+			}
+		})
+	}
+	// wantFlag is a flag each command's help must show.
+	wantFlag := map[string]string{
+		"serve": "-jwt-secret", "token": "-org", "statebench": "-data", "backup": "-out", "restore": "-in",
+	}
+	for _, c := range commands() {
+		if c.name == "help" {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			_, dashH, err := runCLI(t, []string{c.name, "-h"}, nil)
+			if err != nil {
+				t.Fatalf("%s -h: err %v, want nil", c.name, err)
+			}
+			helpCmd, _, err := runCLI(t, []string{"help", c.name}, nil)
+			if err != nil {
+				t.Fatalf("help %s: err %v, want nil", c.name, err)
+			}
+			if dashH != helpCmd {
+				t.Errorf("'%s -h' wrote\n%s\nbut 'help %[1]s' wrote\n%s", c.name, dashH, helpCmd)
+			}
+			if !strings.HasPrefix(helpCmd, "usage: stategraph "+c.name) || !strings.Contains(helpCmd, c.summary) {
+				t.Errorf("help %s = %q, want its usage line and summary", c.name, helpCmd)
+			}
+			if f, ok := wantFlag[c.name]; ok && !strings.Contains(helpCmd, "\n  "+f+" ") {
+				t.Errorf("help %s does not show %s:\n%s", c.name, f, helpCmd)
+			}
+		})
+	}
+	t.Run("unknown command", func(t *testing.T) {
+		if _, _, err := runCLI(t, []string{"help", "frobnicate"}, nil); err == nil || !strings.Contains(err.Error(), `unknown command "frobnicate"`) {
+			t.Fatalf("err %v, want unknown command", err)
+		}
+	})
+}
+
+// TestVersion checks that version prints the module version and the
+// commit: the one set at link time when there is one, "unknown" when the
+// build recorded none (go test builds without VCS stamps).
+func TestVersion(t *testing.T) {
+	cases := []struct {
+		name, commit, want string
+	}{
+		{"set with -ldflags -X", "0123abc", "commit 0123abc\n"},
+		{"not recorded", "", "commit unknown\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			saved := commit
+			commit = tc.commit
+			t.Cleanup(func() { commit = saved })
+			stdout, _, err := runCLI(t, []string{"version"}, nil)
+			if err != nil {
+				t.Fatalf("err %v, want nil", err)
+			}
+			if !regexp.MustCompile(`^stategraph \S+\n`).MatchString(stdout) || !strings.Contains(stdout, tc.want) {
+				t.Errorf("version printed %q, want a version line and %q", stdout, tc.want)
+			}
+		})
+	}
+}
+
+// TestShortSecret checks that every command taking an HS256 secret
+// refuses one shorter than 32 bytes, from the flag or the environment,
+// without echoing it, and accepts one of 32 bytes.
+func TestShortSecret(t *testing.T) {
+	short, ok32 := "tiny-secret", strings.Repeat("k", minSecretBytes)
+	devDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(devDir, devSecretFile), []byte("abc\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		wantErr string // "" means no error
+	}{
+		{"serve flag", []string{"serve", "--in-memory", "--addr", "127.0.0.1:0", "--jwt-secret", short}, nil, "--jwt-secret (or STATEGRAPH_JWT_SECRET) is 11 bytes; an HS256 secret needs at least 32"},
+		{"serve environment", []string{"serve", "--in-memory", "--addr", "127.0.0.1:0"}, map[string]string{"STATEGRAPH_JWT_SECRET": short}, "is 11 bytes"},
+		{"serve dev secret file", []string{"serve", "--dev", "--data-dir", devDir, "--addr", "127.0.0.1:0"}, nil, "the dev secret in " + filepath.Join(devDir, devSecretFile) + " (delete it to make a new one) is 3 bytes"},
+		{"token flag", []string{"token", "--org", "o", "--sub", "u", "--jwt-secret", short}, nil, "is 11 bytes"},
+		{"token environment", []string{"token", "--org", "o", "--sub", "u"}, map[string]string{"STATEGRAPH_JWT_SECRET": short}, "is 11 bytes"},
+		{"token dev secret file", []string{"token", "--org", "o", "--sub", "u", "--data-dir", devDir}, nil, "is 3 bytes"},
+		{"token 32 bytes", []string{"token", "--org", "o", "--sub", "u", "--jwt-secret", ok32}, nil, ""},
+		{"statebench", []string{"statebench", "--data", "x.jsonl", "--server", "http://127.0.0.1:1", "--jwt-secret", short}, nil, "is 11 bytes"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, _, err := runCLI(t, tc.args, tc.env)
+			if tc.wantErr == "" {
+				if err != nil || strings.Count(stdout, ".") != 2 {
+					t.Fatalf("err %v, stdout %q; want a token", err, stdout)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("err %v, want one containing %q", err, tc.wantErr)
+			}
+			if strings.Contains(err.Error(), short) {
+				t.Errorf("the error %q shows the secret", err)
+			}
+		})
+	}
+}
