@@ -4,18 +4,24 @@ BIN         := bin/stategraph
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 TOOLS       := $(CURDIR)/bin/tools
 export GOFLAGS := -buildvcs=false
+# COMMIT is stamped into the binary for 'stategraph version' (-buildvcs is off above).
+COMMIT      := $(shell c=$$(git rev-parse --short HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo $$c; })
+LDFLAGS     := -X main.commit=$(COMMIT)
 
 .PHONY: all run build generate check-generate lint vet staticcheck test test-go crashtest crashtest-short bench bench-turn bench-writes bench-scaling bench-conversations fuzz clean
 
 all: build
 
-## run: start a development server on 127.0.0.1:8080 with the embedded Badger store in ./data
+## run: build bin/stategraph, then start a development server on 127.0.0.1:8080 with the embedded Badger store in ./data
 run:
-	$(GO) run ./cmd/server serve --dev
+	@echo "building $(BIN) (the first build takes about a minute, later ones a few seconds)..."
+	@$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/server
+	@echo "starting $(BIN) serve --dev (data in ./data; Ctrl-C stops it)"
+	@$(BIN) serve --dev
 
 ## build: build bin/stategraph
 build:
-	$(GO) build -o $(BIN) ./cmd/server
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/server
 
 ## generate: regenerate the gqlgen output from graph/*.graphqls
 generate:
