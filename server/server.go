@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
@@ -32,6 +31,7 @@ import (
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/search"
+	"github.com/stategraph/stategraph/server/graphiql"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/telemetry"
@@ -43,8 +43,12 @@ import (
 type Options struct {
 	Store    store.Options
 	Verifier authority.VerifierConfig
-	// Dev serves GraphiQL at / and enables introspection.
+	// Dev serves GraphiQL at / (its assets under /graphiql/) and enables
+	// introspection.
 	Dev bool
+	// DevToken, in Dev, is prefilled in GraphiQL's headers pane as
+	// "Authorization: Bearer DevToken"; "" leaves the pane empty.
+	DevToken string
 	// Introspection enables introspection without the rest of Dev.
 	Introspection bool
 	// RequestTimeout bounds every request.
@@ -321,7 +325,12 @@ func New(o Options) (*Server, error) {
 		promhttp.HandlerFor(publicGatherer{reg}, promhttp.HandlerOpts{Registry: reg}),
 	))
 	if o.Dev {
-		mux.Handle("GET /{$}", playground.Handler("stategraph", "/graphql"))
+		var headers map[string]string
+		if o.DevToken != "" {
+			headers = map[string]string{"Authorization": "Bearer " + o.DevToken}
+		}
+		mux.Handle("GET /{$}", graphiql.Page("/graphql", headers))
+		mux.Handle("GET "+graphiql.AssetPath, graphiql.Assets())
 	}
 	s.handler = httpguard.RequestLog(o.Logger, s.observe)(mux)
 	as.Start()

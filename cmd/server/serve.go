@@ -145,6 +145,15 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 		}
 		opts.Verifier.Secret = devSecret
 	}
+	var demoToken string
+	if c.dev && len(opts.Verifier.Secret) > 0 {
+		// The demo token is printed and prefilled in GraphiQL. A dev
+		// server verifying with a public key has no secret to sign it.
+		if demoToken, err = authority.Mint(opts.Verifier.Secret, demoIdentity(), demoTokenTTL, opts.Verifier.Issuer, opts.Verifier.Audience, time.Now()); err != nil {
+			return fmt.Errorf("mint the demo token: %w", err)
+		}
+		opts.DevToken = demoToken
+	}
 	srv, err := server.New(opts)
 	if err != nil {
 		return err
@@ -152,7 +161,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	err = srv.Serve(ctx, c.addr, c.drain, func(addr string) {
 		logger.Info("listening", "addr", addr, "data_dir", c.dataDir, "in_memory", c.inMemory, "sync_writes", c.syncWrites, "dev", c.dev)
 		if c.dev {
-			printDevBanner(stdout, addr, opts.Verifier)
+			printDevBanner(stdout, addr, demoToken)
 		}
 	})
 	logger.Info("shutting down")
@@ -268,15 +277,22 @@ func demoIdentity() authority.Identity {
 	}
 }
 
-func printDevBanner(w io.Writer, addr string, vc authority.VerifierConfig) {
-	tok, err := authority.Mint(vc.Secret, demoIdentity(), 7*24*time.Hour, vc.Issuer, vc.Audience, time.Now())
-	if err != nil {
-		fmt.Fprintln(w, "could not mint a demo token:", err)
+// demoTokenTTL is how long the demo token of a dev server is valid.
+const demoTokenTTL = 7 * 24 * time.Hour
+
+func printDevBanner(w io.Writer, addr, tok string) {
+	if tok == "" {
+		fmt.Fprintf(w, `
+stategraph dev server on http://%[1]s
+  GraphiQL:  http://%[1]s/   (works offline; add your token under "Headers")
+  GraphQL:   http://%[1]s/graphql
+
+`, addr)
 		return
 	}
 	fmt.Fprintf(w, `
 stategraph dev server on http://%[1]s
-  GraphiQL:  http://%[1]s/   (add the header below under "Headers")
+  GraphiQL:  http://%[1]s/   (works offline; the demo token below is already in "Headers")
   GraphQL:   http://%[1]s/graphql
 
 Demo token (org "demo", user "demo-user", valid 7 days):
