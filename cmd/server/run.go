@@ -58,7 +58,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'stategraph help COMMAND' or 'stategraph COMMAND -h' for a command's flags. Every flag can also be set\nwith a STATEGRAPH_* environment variable (--data-dir: STATEGRAPH_DATA_DIR); the flag wins.")
+	fmt.Fprintln(w, "\nRun 'stategraph help COMMAND' or 'stategraph COMMAND -h' for a command's flags.\nEvery flag can also be set with a STATEGRAPH_* environment variable\n(--data-dir: STATEGRAPH_DATA_DIR); the flag wins.")
 }
 
 // envName is the environment variable of a flag.

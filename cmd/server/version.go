@@ -62,7 +62,7 @@ func runVersion(_ context.Context, args []string, env func(string) string, stdou
 }
 
 // runHelp lists the commands, or shows the flags of the one named.
-func runHelp(ctx context.Context, args []string, env func(string) string, stdout, _ io.Writer) error {
+func runHelp(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	switch {
 	case len(args) == 0:
 		usage(stdout)
@@ -80,7 +80,7 @@ func runHelp(ctx context.Context, args []string, env func(string) string, stdout
 			return c.run(ctx, []string{"-h"}, env, stdout, stdout)
 		}
 	}
-	usage(stdout)
+	usage(stderr)
 	return fmt.Errorf("unknown command %q", args[0])
 }
 
