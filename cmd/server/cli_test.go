@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -141,5 +142,30 @@ func TestShortSecret(t *testing.T) {
 				t.Errorf("the error %q shows the secret", err)
 			}
 		})
+	}
+}
+
+// TestMakeRun checks, from what make would run, that 'make run' says what
+// it is doing before the long first build, stamps the commit for
+// 'stategraph version', and runs the built binary in dev mode.
+func TestMakeRun(t *testing.T) {
+	out, err := exec.Command("make", "-C", filepath.Join("..", ".."), "-n", "--no-print-directory", "run").CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n run: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`^echo "building bin/stategraph \(the first build takes about a minute`),
+		regexp.MustCompile(`^\S+ build -ldflags '-X main\.commit=\S*' -o bin/stategraph \./cmd/server$`),
+		regexp.MustCompile(`^echo "starting bin/stategraph serve --dev`),
+		regexp.MustCompile(`^bin/stategraph serve --dev$`),
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("make -n run prints %d lines, want %d:\n%s", len(lines), len(want), out)
+	}
+	for i, re := range want {
+		if !re.MatchString(lines[i]) {
+			t.Errorf("line %d of make -n run is %q, want it to match %s", i+1, lines[i], re)
+		}
 	}
 }
