@@ -229,6 +229,23 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "moved-its-address", Kind: KindLocation,
+		Matches:  "(we've moved / I moved …) it's A (from now on): user.address",
+		Examples: []string{"We've moved — it's 48 Wexford Avenue, Leeds from now on.", "Finally moved house; it is 3 Quay Lane now"},
+		triggers: []string{"it's", "it’s", "it is"},
+		re:       compile(`^it(?:'s|’s| is)\s+(?:now\s+)?(?P<val>\d.+)$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			if !containsAny(fold(c.sentence), movedMarks) {
+				return Statement{}, false
+			}
+			v, ok := takePlace(m.get("val"))
+			if !ok || !reAddress.MatchString(v) {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "address", v, KindLocation), true
+		},
+	},
+	{
 		Name: "owner-with", Kind: KindOwnership,
 		Matches:  "Y sits / lies / rests with X: y.owner = X",
 		Examples: []string{"The quarterly budget review sits with Jonas.", "Responsibility for the audit now rests with Dana"},
@@ -730,6 +747,9 @@ func (c *clause) statement(entity, attr, value, kind string) Statement {
 	}
 	return Statement{Entity: entity, Attribute: attr, Key: key, Value: value, Kind: kind, Sentence: c.sentence}
 }
+
+// movedMarks say the speaker moved home ("we've moved — it's …").
+var movedMarks = []string{"we've moved", "we have moved", "we moved", "i've moved", "i have moved", "i moved", "moved house", "moved flat", "just moved", "new place", "new address"}
 
 // decisionMarks open a sentence that settles a choice ("Settled it —
 // MariaDB for the database").
