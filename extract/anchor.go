@@ -265,10 +265,10 @@ func candidates(cl, k string, at time.Time) []span {
 		re = reAnyMoney
 	case anchorCount:
 		re = reAnyCount
-	case anchorEmail:
-		re = reEmail
-	case anchorPhone:
-		re = rePhone
+	case anchorEmail, anchorPhone:
+		// One way to reach someone replaces another: a new number
+		// after an email address is their new contact.
+		return append(spans(cl, reEmail, KindContact), spans(cl, rePhone, KindContact)...)
 	case anchorVersion:
 		re = reAnyVersion
 	case anchorCode:
@@ -289,6 +289,15 @@ func candidates(cl, k string, at time.Time) []span {
 			continue
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// spans are the matches of re in cl, as values of kind.
+func spans(cl string, re *regexp.Regexp, kind string) []span {
+	var out []span
+	for _, m := range re.FindAllStringIndex(cl, -1) {
+		out = append(out, span{start: m[0], end: m[1], text: cl[m[0]:m[1]], kind: kind})
 	}
 	return out
 }
