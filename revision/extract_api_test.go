@@ -486,3 +486,23 @@ func TestContactOfALongName(t *testing.T) {
 		t.Errorf("context should give the email and not the old number:\n%s", out.AssembleContext.Text)
 	}
 }
+
+// TestChangedTwiceInOneTurn: a turn that changes a value and then changes
+// it again ends with the second value, and the first sentence is not read
+// again against what the turn itself wrote.
+func TestChangedTwiceInOneTurn(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	write(t, env, tok, map[string]any{"key": "caterer", "value": "Casa Verde"})
+	say(t, env, tok, map[string]any{"text": "Actually, we're going with Golden Wok for the caterer for the launch party instead. " +
+		"We reversed the decision — the caterer for the launch party is Mezze Republic from today."})
+	var out struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "Which caterer is doing the launch party?", "budget": 2000}}, &out)
+	facts := out.AssembleContext.Text
+	if i := strings.Index(facts, "## Facts"); i >= 0 {
+		facts = facts[i:]
+	}
+	if !strings.Contains(facts, "Mezze Republic") || strings.Contains(facts, "Golden Wok") || strings.Contains(facts, "Casa Verde") {
+		t.Errorf("the facts should hold Mezze Republic only:\n%s", out.AssembleContext.Text)
+	}
+}

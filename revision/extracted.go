@@ -122,8 +122,10 @@ func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session
 		return nil
 	}
 	ids := make([]string, 0, len(k.facts))
-	for id := range k.facts {
-		ids = append(ids, id)
+	for id, f := range k.facts {
+		if f.Source.Turn != t.ID { // what this turn wrote, it settled
+			ids = append(ids, id)
+		}
 	}
 	slices.Sort(ids)
 	written := map[string]bool{}
@@ -260,6 +262,10 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	}
 	written[f.Key] = true
 	x.Fact = &f
+	// A later sentence of the turn may change it again ("Actually we're
+	// going with Golden Wok. We reversed the decision — it's Mezze
+	// Republic").
+	k.facts[f.ID] = f
 	if old == nil {
 		x.Outcome, x.Reason = OutcomeWritten, "rule "+st.Rule
 		return nil
