@@ -1,0 +1,84 @@
+// Package mcpserver serves stategraph to agents over the Model Context
+// Protocol: a few tools an LLM can call (assemble_context, write_fact,
+// record_turn, ...), each one GraphQL operation executed as the caller.
+// Tools never reach the domain services directly: they send their
+// operation to the GraphQL API with the caller's bearer token, in process
+// or over HTTP, so they have the API's permissions, limits and errors. A
+// GraphQL error becomes a tool error (IsError) whose text is the GraphQL
+// error itself: {"errors":[{"message":...,"extensions":{"code":...}}]}.
+package mcpserver
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Version is the implementation version announced to clients.
+const Version = "1.0.0"
+
+// Options configure a Server.
+type Options struct {
+	// GraphQL executes the tools' operations.
+	GraphQL *GraphQL
+	// Token returns the bearer token of a tool call: a fixed token over
+	// stdio, the request's Authorization header over HTTP.
+	Token func(*mcp.CallToolRequest) string
+}
+
+// New returns an MCP server with every stategraph tool.
+func New(o Options) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "stategraph", Title: "stategraph", Version: Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+	})
+	t := &tools{gql: o.GraphQL, token: o.Token}
+	t.register(s)
+	return s
+}
+
+const instructions = `stategraph keeps the state you reason from: facts that supersede each other (never overwritten), short-lived state assertions, conflicts, and the conversation.
+Before answering, call assemble_context with the user's request to get the current, permission-filtered context. Record each user and assistant turn with record_turn (it detects "actually, X is now Y" and supersedes the old fact). Write durable facts with write_fact (give supersedes to replace one), short-lived observations with assert_state. Every error carries a code: BAD_USER_INPUT (fix the arguments), FORBIDDEN, NOT_FOUND, CONFLICT, UNAUTHENTICATED, INTERNAL.`
+
+// FixedToken returns a Token function answering token for every call.
+func FixedToken(token string) func(*mcp.CallToolRequest) string {
+	return func(*mcp.CallToolRequest) string { return token }
+}
+
+// HeaderToken returns the bearer token of the HTTP request that carried
+// the call.
+func HeaderToken(req *mcp.CallToolRequest) string {
+	if req == nil || req.Extra == nil || req.Extra.Header == nil {
+		return ""
+	}
+	scheme, tok, ok := strings.Cut(req.Extra.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(tok)
+}
+
+// HTTPHandler serves streamable HTTP MCP. Put it behind the same
+// authentication as /graphql: each tool call forwards the bearer token of
+// its own request to gql.
+func HTTPHandler(gql *GraphQL) http.Handler {
+	s := New(Options{GraphQL: gql, Token: HeaderToken})
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+}
+
+// toolError is the tool result of a failed call: the GraphQL error shape.
+func toolError(err error) *mcp.CallToolResult {
+	var ge *Error
+	if !errors.As(err, &ge) {
+		ge = &Error{Code: "INTERNAL", Message: "the tool failed: " + err.Error()}
+	}
+	ext := map[string]any{"code": ge.Code}
+	e := map[string]any{"message": ge.Message, "extensions": ext}
+	if len(ge.Path) > 0 {
+		e["path"] = ge.Path
+	}
+	b, _ := json.Marshal(map[string]any{"errors": []any{e}})
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+}
