@@ -11,6 +11,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -27,12 +28,18 @@ type Options struct {
 	// Token returns the bearer token of a tool call: a fixed token over
 	// stdio, the request's Authorization header over HTTP.
 	Token func(*mcp.CallToolRequest) string
+	// Logger logs the server's activity; nil logs nothing.
+	Logger *slog.Logger
+	// MaxBodyBytes bounds HTTP request bodies (HTTPHandler); 0 means the
+	// SDK's default.
+	MaxBodyBytes int64
 }
 
 // New returns an MCP server with every stategraph tool.
 func New(o Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "stategraph", Title: "stategraph", Version: Version}, &mcp.ServerOptions{
 		Instructions: instructions,
+		Logger:       o.Logger,
 	})
 	t := &tools{gql: o.GraphQL, token: o.Token}
 	t.register(s)
@@ -60,12 +67,19 @@ func HeaderToken(req *mcp.CallToolRequest) string {
 	return strings.TrimSpace(tok)
 }
 
-// HTTPHandler serves streamable HTTP MCP. Put it behind the same
-// authentication as /graphql: each tool call forwards the bearer token of
-// its own request to gql.
-func HTTPHandler(gql *GraphQL) http.Handler {
-	s := New(Options{GraphQL: gql, Token: HeaderToken})
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+// HTTPHandler serves streamable HTTP MCP, stateless: each request stands
+// alone. Put it behind the same authentication as /graphql: each tool call
+// forwards the bearer token of its own request (o.Token is ignored).
+func HTTPHandler(o Options) http.Handler {
+	o.Token = HeaderToken
+	s := New(o)
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		JSONResponse:                 true,
+		Logger:                       o.Logger,
+		MaxRequestBodyBytes:          o.MaxBodyBytes,
+		PropagateRequestCancellation: true,
+	})
 }
 
 // toolError is the tool result of a failed call: the GraphQL error shape.

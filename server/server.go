@@ -313,8 +313,10 @@ func New(o Options) (*Server, error) {
 	// MCP over streamable HTTP, behind the same authentication: each tool
 	// call is a GraphQL request, with the caller's token, through the whole
 	// handler (request log, rate limit, deadline, errors).
-	mux.Handle("/mcp", httpguard.MaxBytes(o.MaxBodyBytes)(authority.Middleware(verifier,
-		mcpserver.HTTPHandler(&mcpserver.GraphQL{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) })}))))
+	self := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) })
+	mux.Handle("/mcp", httpguard.MaxBytes(o.MaxBodyBytes)(authority.Middleware(verifier, mcpserver.HTTPHandler(mcpserver.Options{
+		GraphQL: &mcpserver.GraphQL{Handler: self}, Logger: o.Logger, MaxBodyBytes: o.MaxBodyBytes,
+	}))))
 	mux.Handle("GET /healthz", httpguard.Healthz())
 	readiness := []httpguard.Check{}
 	if disk != nil {

@@ -94,7 +94,7 @@ func runMCP(ctx context.Context, args []string, env func(string) string, stdout,
 	}
 	_ = json.Unmarshal(who, &me)
 	logger.Info("serving MCP over stdio", "user", me.Me.UserID, "organization", me.Me.Organization, "url", url, "in_memory", inMemory)
-	s := mcpserver.New(mcpserver.Options{GraphQL: gql, Token: mcpserver.FixedToken(token)})
+	s := mcpserver.New(mcpserver.Options{GraphQL: gql, Token: mcpserver.FixedToken(token), Logger: logger})
 	err = s.Run(ctx, &mcp.IOTransport{Reader: os.Stdin, Writer: nopCloser{stdout}})
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF)) {
 		err = nil
