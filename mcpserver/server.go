@@ -88,11 +88,14 @@ func toolError(err error) *mcp.CallToolResult {
 	if !errors.As(err, &ge) {
 		ge = &Error{Code: "INTERNAL", Message: "the tool failed: " + err.Error()}
 	}
-	ext := map[string]any{"code": ge.Code}
-	e := map[string]any{"message": ge.Message, "extensions": ext}
-	if len(ge.Path) > 0 {
-		e["path"] = ge.Path
+	type extensions struct {
+		Code string `json:"code"`
 	}
-	b, _ := json.Marshal(map[string]any{"errors": []any{e}})
+	type gqlError struct {
+		Message    string     `json:"message"`
+		Path       []any      `json:"path,omitempty"`
+		Extensions extensions `json:"extensions"`
+	}
+	b, _ := json.Marshal(map[string][]gqlError{"errors": {{Message: ge.Message, Path: ge.Path, Extensions: extensions{ge.Code}}}})
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
