@@ -18,7 +18,10 @@ func TestStreamableHTTP(t *testing.T) {
 	bobTok := apitest.Token(t, apitest.Identity("globex", "bob"))
 	alice := mcptest.Connect(t, mcptest.HTTP(env.URL+"/mcp", aliceTok))
 	bob := mcptest.Connect(t, mcptest.HTTP(env.URL+"/mcp", bobTok))
-	mcptest.Scenario(t, alice, bob, func(query string, vars map[string]any) mcptest.GraphQLError {
+	intern := apitest.Identity("acme", "ivan")
+	intern.Authority = "Intern"
+	internS := mcptest.Connect(t, mcptest.HTTP(env.URL+"/mcp", apitest.Token(t, intern)))
+	mcptest.Scenario(t, mcptest.Sessions{Alice: alice, Intern: internS, Bob: bob}, func(query string, vars map[string]any) mcptest.GraphQLError {
 		r := env.Do(t, aliceTok, query, vars)
 		if len(r.Errors) == 0 {
 			return mcptest.GraphQLError{}

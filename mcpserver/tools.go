@@ -98,6 +98,7 @@ type WriteFactInput struct {
 	Supersedes       string `json:"supersedes,omitempty" jsonschema:"a fact id, or a key meaning its current fact, that this fact replaces (atomically)"`
 	SupersessionKind string `json:"supersession_kind,omitempty" jsonschema:"CHANGE (the world changed; default) or CORRECTION (the old value was never true)"`
 	Reason           string `json:"reason,omitempty" jsonschema:"why the old fact is superseded"`
+	SourceType       string `json:"source_type,omitempty" jsonschema:"USER, SYSTEM, TOOL, EXTERNAL or POLICY (an organization's rule; needs manager authority); default: the caller"`
 	MemoryType       string `json:"memory_type,omitempty" jsonschema:"USER, CAPABILITY or ORGANIZATIONAL; inferred from the source when absent"`
 	Scope            string `json:"scope,omitempty" jsonschema:"GLOBAL, PROJECT, TASK, SESSION, HYPOTHETICAL or DRAFT; inferred from the value when absent"`
 	ScopeID          string `json:"scope_id,omitempty" jsonschema:"the project, task or session id of a scoped fact"`
@@ -213,6 +214,9 @@ func (t *tools) writeFact(ctx context.Context, req *mcp.CallToolRequest, in Writ
 	set(input, "supersedes", in.Supersedes)
 	set(input, "supersessionKind", in.SupersessionKind)
 	set(input, "reason", in.Reason)
+	if in.SourceType != "" {
+		input["source"] = map[string]any{"type": in.SourceType}
+	}
 	set(input, "memoryType", in.MemoryType)
 	set(input, "scope", in.Scope)
 	set(input, "scopeId", in.ScopeID)

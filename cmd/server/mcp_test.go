@@ -63,7 +63,7 @@ func TestMCPStdio(t *testing.T) {
 	t.Run("in-memory", func(t *testing.T) {
 		tok := mint(t, []byte(mcpSecret), apitest.Identity("acme", "alice"))
 		alice := stdio(t, bin, "--in-memory", "--jwt-secret", mcpSecret, "--token", tok)
-		mcptest.Scenario(t, alice, nil, nil)
+		mcptest.Scenario(t, mcptest.Sessions{Alice: alice}, nil)
 	})
 	t.Run("token from the environment", func(t *testing.T) {
 		tok := mint(t, []byte(mcpSecret), apitest.Identity("acme", "carol"))
@@ -82,7 +82,10 @@ func TestMCPStdio(t *testing.T) {
 		bobTok := apitest.Token(t, apitest.Identity("globex", "bob"))
 		alice := stdio(t, bin, "--url", env.URL, "--token", aliceTok)
 		bob := stdio(t, bin, "--url", env.URL, "--token", bobTok)
-		mcptest.Scenario(t, alice, bob, func(query string, vars map[string]any) mcptest.GraphQLError {
+		intern := apitest.Identity("acme", "ivan")
+		intern.Authority = "Intern"
+		internS := stdio(t, bin, "--url", env.URL, "--token", apitest.Token(t, intern))
+		mcptest.Scenario(t, mcptest.Sessions{Alice: alice, Intern: internS, Bob: bob}, func(query string, vars map[string]any) mcptest.GraphQLError {
 			r := env.Do(t, aliceTok, query, vars)
 			var e mcptest.GraphQLError
 			if len(r.Errors) > 0 {

@@ -125,11 +125,21 @@ func Fail(t testing.TB, s *mcp.ClientSession, name string, args map[string]any) 
 // caller and returns its first error (zero when none).
 type Direct func(query string, vars map[string]any) GraphQLError
 
-// Scenario runs the shared checks: alice and bob are sessions of two
-// organizations sharing one store (bob nil: alice alone). With direct, each tool error is compared with the error
-// GraphQL answers for the same operation.
-func Scenario(t *testing.T, alice, bob *mcp.ClientSession, direct Direct) {
+// Sessions are the callers of a scenario, sharing one store.
+type Sessions struct {
+	// Alice is a manager of organization acme; required.
+	Alice *mcp.ClientSession
+	// Intern is an intern of acme; nil skips the conflict checks.
+	Intern *mcp.ClientSession
+	// Bob is of another organization; nil skips the isolation checks.
+	Bob *mcp.ClientSession
+}
+
+// Scenario runs the shared checks. With direct, each tool error is
+// compared with the error GraphQL answers to Alice for the same operation.
+func Scenario(t *testing.T, ss Sessions, direct Direct) {
 	t.Helper()
+	alice, bob := ss.Alice, ss.Bob
 	t.Run("list tools", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -204,6 +214,24 @@ func Scenario(t *testing.T, alice, bob *mcp.ClientSession, direct Direct) {
 		}
 	})
 
+	t.Run("a turn supersedes", func(t *testing.T) {
+		OK(t, alice, "write_fact", map[string]any{"key": "kickoff_date", "value": "April 3"}, nil)
+		var res struct {
+			Detections []struct {
+				Kind       string
+				Superseded []struct{ ID, Kind string }
+			}
+		}
+		OK(t, alice, "record_turn", map[string]any{"session_id": "mcp-s0", "text": "Correction: the kickoff moved to April 10."}, &res)
+		if len(res.Detections) != 1 || len(res.Detections[0].Superseded) != 1 || res.Detections[0].Superseded[0].Kind != "FACT" {
+			t.Fatalf("record_turn detections = %+v, want one superseded fact", res.Detections)
+		}
+		text := OK(t, alice, "assemble_context", map[string]any{"query": "when is the kickoff?", "budget": 800}, nil)
+		if !strings.Contains(text, "April 10") || strings.Contains(text, "April 3") {
+			t.Fatalf("context after the turn does not show the new value alone:\n%s", text)
+		}
+	})
+
 	t.Run("other tools", func(t *testing.T) {
 		var turn struct {
 			Turn struct{ ID, Text string }
@@ -266,6 +294,9 @@ func Scenario(t *testing.T, alice, bob *mcp.ClientSession, direct Direct) {
 		}
 	})
 
+	if ss.Intern != nil {
+		t.Run("conflict", func(t *testing.T) { conflict(t, alice, ss.Intern) })
+	}
 	if bob == nil {
 		return
 	}
@@ -285,4 +316,42 @@ func Scenario(t *testing.T, alice, bob *mcp.ClientSession, direct Direct) {
 			t.Fatalf("superseding another organization's fact: %+v, want NOT_FOUND", e)
 		}
 	})
+}
+
+// conflict: an intern superseding a manager's fact opens a conflict, which
+// the intern may not decide and the manager may.
+func conflict(t *testing.T, alice, intern *mcp.ClientSession) {
+	t.Helper()
+	var policy, offer struct{ ID string }
+	OK(t, alice, "write_fact", map[string]any{"key": "travel.class", "value": "economy", "source_type": "POLICY"}, &policy)
+	OK(t, intern, "write_fact", map[string]any{"key": "travel.class", "value": "business", "supersedes": "travel.class", "memory_type": "ORGANIZATIONAL"}, &offer)
+	var list struct {
+		TotalCount int
+		Conflicts  []struct {
+			ID, Status string
+			Candidates []struct{ ID string }
+		}
+	}
+	OK(t, alice, "list_conflicts", map[string]any{"subject": "travel.class"}, &list)
+	if list.TotalCount != 1 || len(list.Conflicts) != 1 || len(list.Conflicts[0].Candidates) != 2 {
+		t.Fatalf("list_conflicts = %+v, want one open conflict of two candidates", list)
+	}
+	id := list.Conflicts[0].ID
+	if e := Fail(t, intern, "resolve_conflict", map[string]any{"id": id, "keep": offer.ID, "reason": "I prefer it"}); e.Extensions.Code != "FORBIDDEN" {
+		t.Fatalf("intern deciding: %+v, want FORBIDDEN", e)
+	}
+	var done struct {
+		Status   string
+		Decision struct {
+			Kept struct{ ID string }
+		}
+	}
+	OK(t, alice, "resolve_conflict", map[string]any{"id": id, "keep": policy.ID, "reason": "policy stands"}, &done)
+	if done.Status != "RESOLVED" || done.Decision.Kept.ID != policy.ID {
+		t.Fatalf("resolve_conflict = %+v", done)
+	}
+	OK(t, alice, "list_conflicts", map[string]any{"subject": "travel.class"}, &list)
+	if list.TotalCount != 0 {
+		t.Fatalf("open conflicts after the decision: %+v", list)
+	}
 }
