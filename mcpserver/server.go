@@ -9,6 +9,7 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -43,7 +44,26 @@ func New(o Options) *mcp.Server {
 	})
 	t := &tools{gql: o.GraphQL, token: o.Token}
 	t.register(s)
+	s.AddReceivingMiddleware(argumentErrors)
 	return s
+}
+
+// argumentErrors gives the SDK's own tool errors (arguments that fail the
+// tool's JSON schema, before the tool runs) GraphQL's shape, as
+// BAD_USER_INPUT: every tool error then reads the same way.
+func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || method != "tools/call" || !ok || !r.IsError || len(r.Content) != 1 {
+			return res, err
+		}
+		tc, ok := r.Content[0].(*mcp.TextContent)
+		if !ok || strings.HasPrefix(tc.Text, `{"errors":`) {
+			return res, err
+		}
+		return toolError(&Error{Code: "BAD_USER_INPUT", Message: "invalid arguments: " + tc.Text}), nil
+	}
 }
 
 const instructions = `stategraph keeps the state you reason from: facts that supersede each other (never overwritten), short-lived state assertions, conflicts, and the conversation.

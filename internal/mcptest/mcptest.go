@@ -276,6 +276,9 @@ func Scenario(t *testing.T, ss Sessions, direct Direct) {
 			{"resolve a missing conflict", "resolve_conflict", map[string]any{"id": "CF-01ARZ3NDEKTSV4RRFFQ69G5FAV", "keep": "x", "reason": "r"},
 				`mutation ResolveConflict($id: ID!, $keep: ID!, $reason: String!) { resolveConflict(id: $id, keep: $keep, reason: $reason) { id } }`,
 				map[string]any{"id": "CF-01ARZ3NDEKTSV4RRFFQ69G5FAV", "keep": "x", "reason": "r"}, "NOT_FOUND"},
+			{"argument missing from the schema", "write_fact", map[string]any{"key": "mcp.novalue"}, "", nil, "BAD_USER_INPUT"},
+			{"argument of the wrong type", "assemble_context", map[string]any{"query": "x", "budget": "lots"}, "", nil, "BAD_USER_INPUT"},
+			{"neither query nor key", "search_facts", map[string]any{}, "", nil, "BAD_USER_INPUT"},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
@@ -283,7 +286,7 @@ func Scenario(t *testing.T, ss Sessions, direct Direct) {
 				if got.Extensions.Code != tc.code || got.Message == "" {
 					t.Fatalf("%s: error %+v, want code %s", tc.tool, got, tc.code)
 				}
-				if direct == nil {
+				if direct == nil || tc.query == "" {
 					return
 				}
 				want := direct(tc.query, tc.vars)
