@@ -50,13 +50,15 @@ func runMCP(ctx context.Context, args []string, env func(string) string, stdout,
 	if token == "" {
 		return errors.New("no --token (or STATEGRAPH_TOKEN): every tool call runs as the bearer of a token; mint one with 'stategraph token'")
 	}
-	if url != "" && (inMemory || j.secret != "" || j.publicKey != "") {
-		return errors.New("--url forwards to a running server, which verifies the token: do not also give --in-memory or JWT settings")
+	if url != "" && inMemory {
+		return errors.New("give --url (a running server) or --in-memory (an embedded store), not both")
 	}
 	gql := &mcpserver.GraphQL{}
 	if url != "" {
-		gql.URL = strings.TrimSuffix(url, "/") + "/graphql"
+		gql.URL = strings.TrimSuffix(strings.TrimSuffix(url, "/"), "/graphql") + "/graphql"
 		gql.Client = &http.Client{Timeout: timeout}
+		// The running server verifies the token: JWT settings (perhaps
+		// in the environment for serve) and --data-dir are not used.
 	} else {
 		opts := server.DefaultOptions(dataDir)
 		opts.Store.InMemory = inMemory

@@ -107,8 +107,8 @@ func TestMCPRefuses(t *testing.T) {
 		{"no token", []string{"--in-memory", "--jwt-secret", mcpSecret}, "no --token"},
 		{"token of another secret", []string{"--in-memory", "--jwt-secret", mcpSecret, "--token", other}, "UNAUTHENTICATED: invalid or expired token"},
 		{"no way to verify", []string{"--in-memory", "--data-dir", t.TempDir(), "--token", other}, "no --jwt-secret"},
-		{"url with a secret", []string{"--url", "http://127.0.0.1:1", "--jwt-secret", mcpSecret, "--token", other}, "do not also give"},
-		{"unreachable url", []string{"--url", "http://127.0.0.1:1", "--token", other}, "cannot reach the stategraph server"},
+		{"url and in-memory", []string{"--url", "http://127.0.0.1:1", "--in-memory", "--token", other}, "not both"},
+		{"unreachable url", []string{"--url", "http://127.0.0.1:1", "--jwt-secret", mcpSecret, "--token", other}, "cannot reach the stategraph server"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
