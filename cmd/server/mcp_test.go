@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,6 +101,9 @@ func TestMCPStdio(t *testing.T) {
 // TestMCPRefuses: mcp refuses to start without a usable token.
 func TestMCPRefuses(t *testing.T) {
 	other := mint(t, []byte("another-secret-0123456789abcdef0123456789"), apitest.Identity("acme", "alice"))
+	env := apitest.New(t)
+	notStategraph := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(notStategraph.Close)
 	cases := []struct {
 		name string
 		args []string
@@ -108,6 +113,8 @@ func TestMCPRefuses(t *testing.T) {
 		{"token of another secret", []string{"--in-memory", "--jwt-secret", mcpSecret, "--token", other}, "UNAUTHENTICATED: invalid or expired token"},
 		{"no way to verify", []string{"--in-memory", "--data-dir", t.TempDir(), "--token", other}, "no --jwt-secret"},
 		{"url and in-memory", []string{"--url", "http://127.0.0.1:1", "--in-memory", "--token", other}, "not both"},
+		{"url refusing the token", []string{"--url", env.URL, "--token", other}, "UNAUTHENTICATED: invalid or expired token"},
+		{"url of something else", []string{"--url", notStategraph.URL, "--token", other}, "answered HTTP 404 without a GraphQL response"},
 		{"unreachable url", []string{"--url", "http://127.0.0.1:1", "--jwt-secret", mcpSecret, "--token", other}, "cannot reach the stategraph server"},
 	}
 	for _, tc := range cases {
