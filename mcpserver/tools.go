@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -165,18 +166,45 @@ type ForgetFactInput struct {
 
 func (t *tools) register(s *mcp.Server) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	mcp.AddTool(s, &mcp.Tool{Name: "assemble_context", Annotations: ro, Description: "Get the caller's current context for a request, within a token budget: identity, environment, active constraints, the relevant valid facts (superseded values left out), facts to recalculate, the session's working set and recent turns, each with provenance. Call it before answering. The text result is the context to put in your prompt."}, t.assembleContext)
-	mcp.AddTool(s, &mcp.Tool{Name: "write_fact", Description: "Record a durable fact (key and value). Facts are never overwritten: to change one, give supersedes (its id or key) and the old value stays in history as superseded. Returns the new fact."}, t.writeFact)
-	mcp.AddTool(s, &mcp.Tool{Name: "record_turn", Description: "Record one conversation turn in a session. stategraph extracts the statements it makes and applies the supersessions it states (\"actually, the deadline is now Friday\"), in one transaction. Returns the turn and what it changed."}, t.recordTurn)
-	mcp.AddTool(s, &mcp.Tool{Name: "assert_state", Description: "Assert short-lived state (\"the build is red\") as a leased hypothesis, not a fact: it ends when changed, at a time, or at an event. Competing assertions of one slot open a conflict. Returns the assertion."}, t.assertState)
-	mcp.AddTool(s, &mcp.Tool{Name: "fact_history", Annotations: ro, Description: "Every supersession chain of a fact key, oldest first: each value, when it held, and what replaced it and why."}, t.factHistory)
-	mcp.AddTool(s, &mcp.Tool{Name: "list_conflicts", Annotations: ro, Description: "List conflicts: competing candidates (state assertions or facts) for one slot, with their decision when resolved."}, t.listConflicts)
-	mcp.AddTool(s, &mcp.Tool{Name: "resolve_conflict", Description: "Resolve an open conflict by keeping one candidate; the others are revoked. The decision records who, when and why."}, t.resolveConflict)
-	mcp.AddTool(s, &mcp.Tool{Name: "search_facts", Annotations: ro, Description: "Find the caller's valid facts: by relevance to a query, or every fact with an exact key. Returns the facts, most relevant first."}, t.searchFacts)
-	mcp.AddTool(s, &mcp.Tool{Name: "forget_fact", Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}, Description: "Forget one of your own USER-memory facts: its value is erased and only a tombstone (who, when) stays in history. Other memory types cannot be forgotten."}, t.forgetFact)
+	mcp.AddTool(s, &mcp.Tool{Name: "assemble_context", InputSchema: schema[AssembleContextInput](), Annotations: ro, Description: "Get the caller's current context for a request, within a token budget: identity, environment, active constraints, the relevant valid facts (superseded values left out), facts to recalculate, the session's working set and recent turns, each with provenance. Call it before answering. The text result is the context to put in your prompt."}, t.assembleContext)
+	mcp.AddTool(s, &mcp.Tool{Name: "write_fact", InputSchema: schema[WriteFactInput](), Description: "Record a durable fact (key and value). Facts are never overwritten: to change one, give supersedes (its id or key) and the old value stays in history as superseded. Returns the new fact."}, t.writeFact)
+	mcp.AddTool(s, &mcp.Tool{Name: "record_turn", InputSchema: schema[RecordTurnInput](), Description: "Record one conversation turn in a session. stategraph extracts the statements it makes and applies the supersessions it states (\"actually, the deadline is now Friday\"), in one transaction. Returns the turn and what it changed."}, t.recordTurn)
+	mcp.AddTool(s, &mcp.Tool{Name: "assert_state", InputSchema: schema[AssertStateInput](), Description: "Assert short-lived state (\"the build is red\") as a leased hypothesis, not a fact: it ends when changed, at a time, or at an event. Competing assertions of one slot open a conflict. Returns the assertion."}, t.assertState)
+	mcp.AddTool(s, &mcp.Tool{Name: "fact_history", InputSchema: schema[FactHistoryInput](), Annotations: ro, Description: "Every supersession chain of a fact key, oldest first: each value, when it held, and what replaced it and why."}, t.factHistory)
+	mcp.AddTool(s, &mcp.Tool{Name: "list_conflicts", InputSchema: schema[ListConflictsInput](), Annotations: ro, Description: "List conflicts: competing candidates (state assertions or facts) for one slot, with their decision when resolved."}, t.listConflicts)
+	mcp.AddTool(s, &mcp.Tool{Name: "resolve_conflict", InputSchema: schema[ResolveConflictInput](), Description: "Resolve an open conflict by keeping one candidate; the others are revoked. The decision records who, when and why."}, t.resolveConflict)
+	mcp.AddTool(s, &mcp.Tool{Name: "search_facts", InputSchema: schema[SearchFactsInput](), Annotations: ro, Description: "Find the caller's valid facts: by relevance to a query, or every fact with an exact key. Returns the facts, most relevant first."}, t.searchFacts)
+	mcp.AddTool(s, &mcp.Tool{Name: "forget_fact", InputSchema: schema[ForgetFactInput](), Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}, Description: "Forget one of your own USER-memory facts: its value is erased and only a tombstone (who, when) stays in history. Other memory types cannot be forgotten."}, t.forgetFact)
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// enums are the allowed values of the tools' enumerated arguments, GraphQL
+// enums, put in the schemas so that a client sees them.
+var enums = map[string][]any{
+	"supersession_kind": {"CHANGE", "CORRECTION"},
+	"source_type":       {"USER", "SYSTEM", "TOOL", "EXTERNAL", "POLICY"},
+	"memory_type":       {"USER", "CAPABILITY", "ORGANIZATIONAL"},
+	"scope":             {"GLOBAL", "PROJECT", "TASK", "SESSION", "HYPOTHETICAL", "DRAFT"},
+	"speaker":           {"USER", "ASSISTANT"},
+	"epistemic_status":  {"PERCEPTION", "INFERENCE", "ASSUMPTION", "ACTION"},
+	"lease":             {"UNTIL_CHANGED", "UNTIL_TIME", "UNTIL_EVENT"},
+	"status":            {"OPEN", "RESOLVED", "ALL"},
+}
+
+// schema is the input schema of T with its enumerated arguments.
+func schema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: schema of %T: %v", *new(T), err))
+	}
+	for name, p := range s.Properties {
+		if vals, ok := enums[name]; ok {
+			p.Enum = vals
+		}
+	}
+	return s
+}
 
 func (t *tools) assembleContext(ctx context.Context, req *mcp.CallToolRequest, in AssembleContextInput) (*mcp.CallToolResult, any, error) {
 	budget := in.Budget

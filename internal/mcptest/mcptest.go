@@ -154,6 +154,9 @@ func Scenario(t *testing.T, ss Sessions, direct Direct) {
 				t.Errorf("tool %s: description %q is too short for an LLM to follow", tool.Name, tool.Description)
 			}
 			schema, err := json.Marshal(tool.InputSchema)
+			if tool.Name == "write_fact" && !strings.Contains(string(schema), `"enum":["GLOBAL","PROJECT"`) {
+				t.Errorf("write_fact schema %s does not enumerate scopes", schema)
+			}
 			if err != nil || !strings.Contains(string(schema), `"properties"`) || !strings.Contains(string(schema), `"description"`) {
 				t.Errorf("tool %s: input schema %s lacks described properties", tool.Name, schema)
 			}
@@ -278,6 +281,7 @@ func Scenario(t *testing.T, ss Sessions, direct Direct) {
 				map[string]any{"id": "CF-01ARZ3NDEKTSV4RRFFQ69G5FAV", "keep": "x", "reason": "r"}, "NOT_FOUND"},
 			{"argument missing from the schema", "write_fact", map[string]any{"key": "mcp.novalue"}, "", nil, "BAD_USER_INPUT"},
 			{"argument of the wrong type", "assemble_context", map[string]any{"query": "x", "budget": "lots"}, "", nil, "BAD_USER_INPUT"},
+			{"value outside an enumeration", "write_fact", map[string]any{"key": "mcp.scoped", "value": "v", "scope": "WORLD"}, "", nil, "BAD_USER_INPUT"},
 			{"neither query nor key", "search_facts", map[string]any{}, "", nil, "BAD_USER_INPUT"},
 		}
 		for _, tc := range cases {
