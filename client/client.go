@@ -138,8 +138,9 @@ func (c *Client) AssembleContext(ctx context.Context, in ContextInput) (*Assembl
 	return &r.AssembleContext, nil
 }
 
-// conflictPage is the page size Conflicts asks for (the server's maximum).
-const conflictPage = 500
+// conflictPage is the page size Conflicts asks for: the most that keeps
+// the query under the server's complexity limit with the fields asked.
+const conflictPage = 50
 
 // Conflicts returns every conflict the caller may read that matches filter
 // (nil: all), oldest first, following the pages to the end.
