@@ -110,6 +110,16 @@ func (c *Client) CurrentValue(ctx context.Context, key string) (*Fact, error) {
 	return r.CurrentValue, nil
 }
 
+// Fact returns the fact with id, or nil when it does not exist for the
+// caller.
+func (c *Client) Fact(ctx context.Context, id string) (*Fact, error) {
+	r, err := FactByID(ctx, c, id, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return r.Fact, nil
+}
+
 // FactHistory returns every chain containing a fact with key, oldest first.
 func (c *Client) FactHistory(ctx context.Context, key string) ([]Fact, error) {
 	r, err := FactHistory(ctx, c, key, nil, nil)

@@ -80,6 +80,14 @@ func TestWriteFactSupersedes(t *testing.T) {
 		t.Errorf("history[0] = %+v; want superseded by %s", hist[0], head.Id)
 	}
 
+	byID, err := c.Fact(ctx, old.Id)
+	if err != nil || byID == nil || byID.Key != "onboarding_deck.owner" || byID.IsValid {
+		t.Errorf("fact(%s) = %+v, %v; want the superseded Lena fact", old.Id, byID, err)
+	}
+	if f, err := c.Fact(ctx, "F-01KE6P4YM0RQ5880QMQJPDA6XV"); err != nil || f != nil {
+		t.Errorf("fact of an unknown id = %+v, %v; want nil, nil", f, err)
+	}
+
 	none, err := c.CurrentValue(ctx, "nobody.wrote.this")
 	if err != nil || none != nil {
 		t.Errorf("currentValue of an unknown key = %+v, %v; want nil, nil", none, err)

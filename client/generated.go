@@ -710,6 +710,15 @@ func (v *Fact) GetSupersedes() *FactSupersedesFact { return v.Supersedes }
 // GetSupersededBy returns Fact.SupersededBy, and is useful for accessing the field via an interface.
 func (v *Fact) GetSupersededBy() *FactSupersededByFact { return v.SupersededBy }
 
+// FactByIDResponse is returned by FactByID on success.
+type FactByIDResponse struct {
+	// A fact by id; null when it does not exist for the caller.
+	Fact *Fact `json:"fact"`
+}
+
+// GetFact returns FactByIDResponse.Fact, and is useful for accessing the field via an interface.
+func (v *FactByIDResponse) GetFact() *Fact { return v.Fact }
+
 // FactHistoryResponse is returned by FactHistory on success.
 type FactHistoryResponse struct {
 	// Every chain containing a fact with this key, oldest first.
@@ -1338,6 +1347,22 @@ func (v *__CurrentValueInput) GetAsOf() *time.Time { return v.AsOf }
 // GetKnownAt returns __CurrentValueInput.KnownAt, and is useful for accessing the field via an interface.
 func (v *__CurrentValueInput) GetKnownAt() *time.Time { return v.KnownAt }
 
+// __FactByIDInput is used internally by genqlient
+type __FactByIDInput struct {
+	Id      string     `json:"id"`
+	AsOf    *time.Time `json:"asOf,omitempty"`
+	KnownAt *time.Time `json:"knownAt,omitempty"`
+}
+
+// GetId returns __FactByIDInput.Id, and is useful for accessing the field via an interface.
+func (v *__FactByIDInput) GetId() string { return v.Id }
+
+// GetAsOf returns __FactByIDInput.AsOf, and is useful for accessing the field via an interface.
+func (v *__FactByIDInput) GetAsOf() *time.Time { return v.AsOf }
+
+// GetKnownAt returns __FactByIDInput.KnownAt, and is useful for accessing the field via an interface.
+func (v *__FactByIDInput) GetKnownAt() *time.Time { return v.KnownAt }
+
 // __FactHistoryInput is used internally by genqlient
 type __FactHistoryInput struct {
 	Key     string     `json:"key"`
@@ -1594,6 +1619,81 @@ func CurrentValue(
 	}
 
 	data_ = &CurrentValueResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by FactByID.
+const FactByID_Operation = `
+query FactByID ($id: ID!, $asOf: Time, $knownAt: Time) {
+	fact(id: $id, asOf: $asOf, knownAt: $knownAt) {
+		... Fact
+	}
+}
+fragment Fact on Fact {
+	id
+	key
+	value
+	text
+	isValid
+	needsReview
+	memoryType
+	scope
+	scopeId
+	isConstraint
+	constraintType
+	validFrom
+	validTo
+	recordedAt
+	supersededAt
+	source {
+		type
+		identity
+		speaker
+		turn
+	}
+	supersession {
+		kind
+		detection
+		cue
+		reason
+		actor
+		at
+	}
+	supersedes {
+		id
+	}
+	supersededBy {
+		id
+	}
+}
+`
+
+func FactByID(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+	asOf *time.Time,
+	knownAt *time.Time,
+) (data_ *FactByIDResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "FactByID",
+		Query:  FactByID_Operation,
+		Variables: &__FactByIDInput{
+			Id:      id,
+			AsOf:    asOf,
+			KnownAt: knownAt,
+		},
+	}
+
+	data_ = &FactByIDResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
