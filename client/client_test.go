@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -335,4 +336,31 @@ func deref(s *string) string {
 		return "<nil>"
 	}
 	return *s
+}
+
+// TestConflictsPages follows the pages: more conflicts than one page holds.
+func TestConflictsPages(t *testing.T) {
+	env := apitest.New(t)
+	c := newClient(t, env, "org-a", "alice")
+	const n = 61
+	var items []map[string]any
+	for i := range n {
+		key := fmt.Sprintf("slot.%02d", i)
+		items = append(items, map[string]any{"key": key, "value": "a"}, map[string]any{"key": key, "value": "b"})
+	}
+	var out struct{ WriteFacts []struct{ ID string } }
+	env.MustDo(t, apitest.Token(t, apitest.Identity("org-a", "alice")),
+		`mutation($in: [FactInput!]!) { writeFacts(input: $in) { id } }`, map[string]any{"in": items}, &out)
+
+	all, err := c.Conflicts(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("conflicts: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, cf := range all {
+		seen[cf.Subject] = true
+	}
+	if len(all) != n || len(seen) != n {
+		t.Errorf("got %d conflicts on %d keys; want %d on %d", len(all), len(seen), n, n)
+	}
 }
