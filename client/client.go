@@ -30,9 +30,9 @@ type options struct {
 	http *http.Client
 }
 
-// WithHTTPClient makes the client send its requests through hc (its
-// transport wrapped to add the bearer token) instead of
-// http.DefaultClient's transport.
+// WithHTTPClient makes the client send its requests with a copy of hc
+// whose transport is wrapped to add the bearer token (default
+// http.DefaultClient; hc itself is not changed).
 func WithHTTPClient(hc *http.Client) Option {
 	return func(o *options) { o.http = hc }
 }
@@ -42,9 +42,12 @@ func WithHTTPClient(hc *http.Client) Option {
 // the GraphQL URL (http://127.0.0.1:8080/graphql); a URL with no path gets
 // /graphql. An empty token sends no Authorization header.
 func New(endpoint, token string, opts ...Option) *Client {
-	o := options{http: http.DefaultClient}
+	o := options{}
 	for _, f := range opts {
 		f(&o)
+	}
+	if o.http == nil {
+		o.http = http.DefaultClient
 	}
 	hc := *o.http
 	hc.Transport = &BearerTransport{Token: token, Base: o.http.Transport}

@@ -27,11 +27,12 @@ var defaultScript string
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "agent:", err)
-		}
-		os.Exit(2)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	default:
+		fmt.Fprintln(os.Stderr, "agent:", err)
+		os.Exit(1)
 	}
 }
 
@@ -40,7 +41,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	url := fs.String("url", "http://127.0.0.1:8080/graphql", "stategraph GraphQL endpoint")
-	token := fs.String("token", getenv("STATEGRAPH_TOKEN"), "bearer token (default $STATEGRAPH_TOKEN)")
+	token := fs.String("token", "", "bearer token (default $STATEGRAPH_TOKEN)")
 	script := fs.String("script", "", "conversation file, one user turn a line (default: the embedded conversation)")
 	session := fs.String("session", "agent-example", "session id the turns are recorded in")
 	budget := fs.Int("budget", 1000, "token budget of each assembled context")
@@ -49,6 +50,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q: the conversation comes from --script", fs.Args())
+	}
+	if *token == "" {
+		*token = getenv("STATEGRAPH_TOKEN")
 	}
 	if *token == "" {
 		return errors.New("--token (or STATEGRAPH_TOKEN) is required: use the demo token 'stategraph serve --dev' prints, or mint one with 'stategraph token'")

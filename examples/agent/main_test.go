@@ -76,20 +76,28 @@ func TestRunErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		name string
-		args []string
-		want string
+		name  string
+		args  []string
+		token string // $STATEGRAPH_TOKEN
+		want  string
 	}{
-		{"no token", []string{"--url", env.URL}, "--token (or STATEGRAPH_TOKEN) is required"},
-		{"bad token", []string{"--url", env.URL, "--token", "not-a-jwt"}, "UNAUTHENTICATED"},
-		{"missing script", []string{"--token", "t", "--script", filepath.Join(t.TempDir(), "none.txt")}, "read script"},
-		{"empty script", []string{"--token", "t", "--script", empty}, "the script has no turns"},
-		{"stray argument", []string{"--token", "t", "hello"}, "unexpected arguments"},
+		{"no token", []string{"--url", env.URL}, "", "--token (or STATEGRAPH_TOKEN) is required"},
+		{"bad token", []string{"--url", env.URL, "--token", "not-a-jwt"}, "", "UNAUTHENTICATED"},
+		{"missing script", []string{"--token", "t", "--script", filepath.Join(t.TempDir(), "none.txt")}, "", "read script"},
+		{"empty script", []string{"--token", "t", "--script", empty}, "", "the script has no turns"},
+		{"stray argument", []string{"--token", "t", "hello"}, "", "unexpected arguments"},
+		{"token from the environment", []string{"--url", env.URL}, "env-token", "UNAUTHENTICATED"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			err := run(context.Background(), tc.args, noEnv, &out, &errOut)
+			getenv := func(k string) string {
+				if k == "STATEGRAPH_TOKEN" {
+					return tc.token
+				}
+				return ""
+			}
+			err := run(context.Background(), tc.args, getenv, &out, &errOut)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v; want one containing %q", err, tc.want)
 			}
