@@ -336,6 +336,7 @@ func runGraphQL(t *testing.T, e *env, b block, url string) {
 		if name == "" {
 			name = "(anonymous)"
 		}
+		t.Logf("%s %s: %s", b, name, tail(resp.raw, 600))
 		if expect != "" {
 			got := ""
 			if len(resp.Errors) > 0 {
