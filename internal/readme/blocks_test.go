@@ -21,16 +21,16 @@ func TestReadBlocks(t *testing.T) {
 			md: "# t\n\n```console\nmake build\nstategraph serve --dev --operator-org ops   # second terminal\n```\n" +
 				"text\n```sh\nexport TOKEN=x\n```\n\n```graphql\nquery Me { me { userId } }\n```\n",
 			want: []block{
-				{lang: "console", line: 3, body: "make build\nstategraph serve --dev --operator-org ops   # second terminal\n"},
-				{lang: "sh", line: 8, body: "export TOKEN=x\n"},
-				{lang: "graphql", line: 12, body: "query Me { me { userId } }\n"},
+				{file: "README.md", lang: "console", line: 3, body: "make build\nstategraph serve --dev --operator-org ops   # second terminal\n"},
+				{file: "README.md", lang: "sh", line: 8, body: "export TOKEN=x\n"},
+				{file: "README.md", lang: "graphql", line: 12, body: "query Me { me { userId } }\n"},
 			},
 			serve: []string{"--dev", "--operator-org", "ops"},
 		},
 		{
 			name:  "indented fence and empty block",
 			md:    "```console\nstategraph serve\n```\n  ```json\n  {}\n  ```\n```sh\n```\n",
-			want:  []block{{lang: "console", line: 1, body: "stategraph serve\n"}, {lang: "json", line: 4, body: "  {}\n"}, {lang: "sh", line: 7, body: ""}},
+			want:  []block{{file: "README.md", lang: "console", line: 1, body: "stategraph serve\n"}, {file: "README.md", lang: "json", line: 4, body: "  {}\n"}, {file: "README.md", lang: "sh", line: 7, body: ""}},
 			serve: []string{},
 		},
 	}
