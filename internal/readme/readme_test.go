@@ -1,5 +1,6 @@
-// Package readme_test runs README.md (and docs/graphql.md) as written: every ```sh, ```bash and
-// ```graphql block, in order, against a real stategraph server.
+// Package readme_test runs README.md and docs/graphql.md as written: every
+// ```sh, ```bash and ```graphql block, in order, against a real stategraph
+// server.
 //
 // Conventions (README.md states them under "How the examples run"):
 //
