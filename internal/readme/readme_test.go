@@ -196,6 +196,14 @@ func runDoc(t *testing.T, root string, blocks []block, serve []string) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/server: %v\n%s", err, out)
 	}
+	// The shell examples use jq; the test brings its own (gojq, pinned in
+	// go.mod), so it runs where only Go and curl are installed.
+	jq := exec.Command("go", "build", "-o", filepath.Join(binDir, "jq"), "github.com/itchyny/gojq/cmd/gojq")
+	jq.Dir = root
+	jq.Env = build.Env
+	if out, err := jq.CombinedOutput(); err != nil {
+		t.Fatalf("go build gojq (the examples' jq): %v\n%s", err, out)
+	}
 
 	e := &env{base: baseEnv(binDir), exported: map[string]string{}}
 	addr := freeAddr(t)
