@@ -23,14 +23,15 @@ run:
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/server
 
-## generate: regenerate the gqlgen output from graph/*.graphqls
+## generate: regenerate the gqlgen output from graph/*.graphqls, and the Go client (genqlient) from it and client/*.graphql
 generate:
-	$(GO) generate .
+	$(GO) generate . ./client
 
-## check-generate: fail when the committed gqlgen output is stale
+## check-generate: fail when the committed gqlgen output or generated client is stale
 check-generate:
 	@rm -rf $(TOOLS)/.gen-check && mkdir -p $(TOOLS)/.gen-check
 	@cp -r graph/generated graph/model graph/resolvers $(TOOLS)/.gen-check/
+	@cp client/generated.go $(TOOLS)/.gen-check/client-generated.go
 	@$(MAKE) --no-print-directory generate
 	@for d in generated model resolvers; do \
 		if ! diff -r $(TOOLS)/.gen-check/$$d graph/$$d >/dev/null; then \
@@ -38,6 +39,10 @@ check-generate:
 			echo "graph/$$d is stale: run 'make generate' and commit the result"; exit 1; \
 		fi; \
 	done
+	@if ! diff $(TOOLS)/.gen-check/client-generated.go client/generated.go >/dev/null; then \
+		diff $(TOOLS)/.gen-check/client-generated.go client/generated.go | head -40; \
+		echo "client/generated.go is stale: run 'make generate' and commit the result"; exit 1; \
+	fi
 	@echo "generated code is up to date"
 
 $(TOOLS)/staticcheck:

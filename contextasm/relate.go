@@ -458,6 +458,7 @@ func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Ret
 // topic is what a current fact is about, for contradicts: the stems of
 // the words naming it, and its value.
 type topic struct {
+	key   string
 	terms []string
 	value string
 	at    time.Time
@@ -478,7 +479,7 @@ func factTopics(fs []assemble.Fact) []topic {
 		if len(terms) == 0 {
 			continue
 		}
-		out = append(out, topic{terms: terms, value: f.Value, at: f.RecordedAt})
+		out = append(out, topic{key: f.Key, terms: terms, value: f.Value, at: f.RecordedAt})
 	}
 	return out
 }
@@ -516,6 +517,11 @@ func contradicts(text string, at time.Time, topics []topic) bool {
 				strings.ContainsAny(v, "0123456789") == numeric && !detect.Mentions(tp.value, v) {
 				return true
 			}
+		}
+		// A value said where the fact's topic links to it ("Tobias has
+		// the onboarding deck"), which the distinctive words miss.
+		if _, ok := extract.Anchor(text, tp.key, tp.value, at); ok {
+			return true
 		}
 	}
 	return false

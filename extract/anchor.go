@@ -172,7 +172,7 @@ var anchorAttrs = map[string][]string{
 	"owner": {anchorName}, "lead": {anchorName}, "choice": {anchorName}, "provider": {anchorName}, "vendor": {anchorName},
 	"pick": {anchorName}, "name": {anchorName}, "location": {anchorName}, "city": {anchorName}, "venue": {anchorName},
 	"tool": {anchorName}, "platform": {anchorName}, "assignee": {anchorName}, "contact": {anchorName, anchorEmail, anchorPhone},
-	"email": {anchorEmail}, "mail": {anchorEmail}, "phone": {anchorPhone}, "number": {anchorPhone, anchorCount},
+	"email": {anchorEmail, anchorPhone}, "mail": {anchorEmail, anchorPhone}, "phone": {anchorPhone, anchorEmail}, "number": {anchorPhone, anchorCount},
 	"version": {anchorVersion}, "count": {anchorCount}, "size": {anchorCount}, "total": {anchorCount},
 	"price": {anchorMoney}, "cost": {anchorMoney}, "amount": {anchorMoney}, "fee": {anchorMoney}, "rate": {anchorMoney},
 	"capacity": nil, "status": nil, "id": {anchorCode}, "code": {anchorCode}, "spot": {anchorName, anchorCode},
@@ -265,10 +265,10 @@ func candidates(cl, k string, at time.Time) []span {
 		re = reAnyMoney
 	case anchorCount:
 		re = reAnyCount
-	case anchorEmail:
-		re = reEmail
-	case anchorPhone:
-		re = rePhone
+	case anchorEmail, anchorPhone:
+		// One way to reach someone replaces another: a new number
+		// after an email address is their new contact.
+		return append(spans(cl, reEmail, KindContact), spans(cl, rePhone, KindContact)...)
 	case anchorVersion:
 		re = reAnyVersion
 	case anchorCode:
@@ -289,6 +289,15 @@ func candidates(cl, k string, at time.Time) []span {
 			continue
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// spans are the matches of re in cl, as values of kind.
+func spans(cl string, re *regexp.Regexp, kind string) []span {
+	var out []span
+	for _, m := range re.FindAllStringIndex(cl, -1) {
+		out = append(out, span{start: m[0], end: m[1], text: cl[m[0]:m[1]], kind: kind})
 	}
 	return out
 }

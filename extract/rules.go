@@ -202,6 +202,50 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "owner-person-for", Kind: KindOwnership,
+		Matches:  "the person (one) on the hook for / responsible for / in charge of Y is X: y.owner = X",
+		Examples: []string{"The person on the hook for the onboarding deck is Tobias.", "The one responsible for the vendor renewal is now Hanna"},
+		triggers: []string{"on the hook", "responsible", "accountable", "in charge"},
+		re:       compile(`^(?:the\s+)?(?:person|one|point person)\s+(?:on the hook|responsible|accountable|in charge)\s+(?:for|of)\s+(?P<np>.+?)\s+{BE}\s+(?:now\s+)?{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			return ownerOfNP(c, m.get("np"), m.get("val"))
+		},
+	},
+	{
+		Name: "choice-for", Kind: KindChoice,
+		Matches:  "(after a decision: settled / decided / final answer) V for (the) Y: y.choice = V",
+		Examples: []string{"Settled it — MariaDB for the database for the billing service.", "Decided: Buildkite for CI"},
+		triggers: []string{" for "},
+		re:       compile(`^(?P<val>[^\s,;:]+(?:\s+[^\s,;:]+){0,3}?)\s+for\s+(?P<np>.+)$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			if v := m.get("val"); !containsAny(fold(c.sentence), decisionMarks) || !reWholeName.MatchString(v) || nameStops[fold(firstWord(v))] {
+				return Statement{}, false
+			}
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, "choice", m.get("val"), KindChoice), true
+		},
+	},
+	{
+		Name: "moved-its-address", Kind: KindLocation,
+		Matches:  "(we've moved / I moved …) it's A (from now on): user.address",
+		Examples: []string{"We've moved — it's 48 Wexford Avenue, Leeds from now on.", "Finally moved house; it is 3 Quay Lane now"},
+		triggers: []string{"it's", "it’s", "it is"},
+		re:       compile(`^it(?:'s|’s| is)\s+(?:now\s+)?(?P<val>\d.+)$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			if !containsAny(fold(c.sentence), movedMarks) {
+				return Statement{}, false
+			}
+			v, ok := takePlace(m.get("val"))
+			if !ok || !reAddress.MatchString(v) {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "address", v, KindLocation), true
+		},
+	},
+	{
 		Name: "owner-with", Kind: KindOwnership,
 		Matches:  "Y sits / lies / rests with X: y.owner = X",
 		Examples: []string{"The quarterly budget review sits with Jonas.", "Responsibility for the audit now rests with Dana"},
@@ -703,6 +747,13 @@ func (c *clause) statement(entity, attr, value, kind string) Statement {
 	}
 	return Statement{Entity: entity, Attribute: attr, Key: key, Value: value, Kind: kind, Sentence: c.sentence}
 }
+
+// movedMarks say the speaker moved home ("we've moved — it's …").
+var movedMarks = []string{"we've moved", "we have moved", "we moved", "i've moved", "i have moved", "i moved", "moved house", "moved flat", "just moved", "new place", "new address"}
+
+// decisionMarks open a sentence that settles a choice ("Settled it —
+// MariaDB for the database").
+var decisionMarks = []string{"settled it", "settled on", "decided", "decision:", "final answer", "final decision", "locked in", "it's official", "we picked", "we chose"}
 
 var placeAttrs = map[string]bool{"address": true, "location": true, "venue": true, "destination": true, "city": true, "hotel": true}
 var dateAttrs = map[string]bool{"date": true, "deadline": true, "time": true, "start": true, "end": true}

@@ -69,7 +69,7 @@ var reBoldLabel = regexp.MustCompile(`^(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*:?\s*
 
 // reLeadTime is an opening time phrase set off by a comma: "From Monday,",
 // "Starting next week,".
-var reLeadTime = regexp.MustCompile(`(?i)^(?:from|starting|beginning|as of|effective|since|after|from now on|going forward|this|next)(?:\s+[^,\s]+){0,3},\s+`)
+var reLeadTime = regexp.MustCompile(`(?i)^(?:(?:from|starting|beginning|as of|effective|since|after|from now on|going forward|this|next)(?:\s+[^,\s]+){0,3},\s+|(?:from now on|going forward|as of (?:today|now|this (?:week|month))|starting (?:today|now|tomorrow|this week|next week))\s+)`)
 
 // reAside is an aside between dashes: "the offsite — finally — is …".
 var reAside = regexp.MustCompile(`\s[—–]\s[^—–]{1,30}\s[—–]\s`)

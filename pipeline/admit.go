@@ -27,6 +27,7 @@ type write struct {
 	f     facts.Fact
 	space tenancy.Space
 	deps  []dependency
+	gate  error // the inferred memory's gate refused; see arbitrate
 
 	// arbitrate
 	stale    bool        // stored invalid from birth (f.Stale says why)
@@ -101,7 +102,13 @@ func (p *Pipeline) admit(tx *store.Txn, caller authority.Identity, in facts.Writ
 	}
 	f.IsConstraint, f.ConstraintType = constraint(in, f.Text(), src.Type)
 	if err := p.gateMemory(caller, &f, in.Level); err != nil {
-		return nil, err
+		if in.MemoryType != "" || in.Supersedes == "" {
+			return nil, err
+		}
+		// A write that names no memory and supersedes a fact is written
+		// in that fact's memory (stayInSpace), whose gates apply then:
+		// this one holds only if it stays here.
+		w.gate = err
 	}
 	sp, err := facts.SpaceOf(tx.Partition(), f.MemoryType)
 	if err != nil {

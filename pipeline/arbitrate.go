@@ -31,8 +31,18 @@ import (
 //     with what the write asks for), unless the write declassifies: then
 //     it is what the write asks for, if the writer may (see inherit).
 //
-// It writes nothing: link applies what it decided.
+// It writes nothing: link applies what it decided. A write whose
+// inferred memory refused it (admit's gate) is refused unless its
+// predecessor moved it into another memory that admits it.
 func (p *Pipeline) arbitrate(tx *store.Txn, w *write) error {
+	if err := p.decide(tx, w); err != nil {
+		return err
+	}
+	return w.gate
+}
+
+// decide is arbitrate's judgement, before admit's deferred gate.
+func (p *Pipeline) decide(tx *store.Txn, w *write) error {
 	in := &w.in
 	st, err := p.judge(tx, w)
 	if err != nil {
@@ -200,6 +210,7 @@ func (p *Pipeline) stayInSpace(w *write, old facts.Fact, oldSpace tenancy.Space)
 	if err := p.gateMemory(w.caller, &w.f, old.Level); err != nil {
 		return err
 	}
+	w.gate = nil // the memory it moves to admits it
 	w.space, w.f.Owner = oldSpace, oldSpace.Owner()
 	return nil
 }

@@ -28,8 +28,8 @@ func (s *Service) applyAnchors(tx *store.Txn, caller authority.Identity, t sessi
 		}
 	}
 	ids := make([]string, 0, len(k.facts))
-	for id := range k.facts {
-		if !settled[id] {
+	for id, f := range k.facts {
+		if !settled[id] && f.Source.Turn != t.ID { // what this turn wrote, it settled
 			ids = append(ids, id)
 		}
 	}

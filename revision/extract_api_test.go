@@ -464,3 +464,45 @@ func TestDetectionNamesItsFact(t *testing.T) {
 		t.Errorf("%s = %q, want Cardiff", key, out.CurrentValue.Value)
 	}
 }
+
+// TestContactOfALongName: a contact for someone named in several words
+// ("our account manager at the cloud vendor") is stored, and a later
+// email replaces the earlier number: one way to reach them replaces
+// another.
+func TestContactOfALongName(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	first := say(t, env, tok, map[string]any{"text": "You can reach our account manager at the cloud vendor at +44 7700 900963."})
+	if len(first.Extracted) != 1 || first.Extracted[0].Outcome != "WRITTEN" {
+		t.Fatalf("extracted %+v, want the number written", first.Extracted)
+	}
+	second := say(t, env, tok, map[string]any{"text": "Our account manager at the cloud vendor switched to rob.quinn@sablesoft.com."})
+	if len(second.Superseded) != 1 || second.Superseded[0].By == nil || second.Superseded[0].By.Value != "rob.quinn@sablesoft.com" {
+		t.Fatalf("superseded %+v, want the number replaced by the email", second.Superseded)
+	}
+	var out struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "How do I reach our account manager at the cloud vendor?", "budget": 2000}}, &out)
+	if !strings.Contains(out.AssembleContext.Text, "rob.quinn@sablesoft.com") || strings.Contains(out.AssembleContext.Text, "900963") {
+		t.Errorf("context should give the email and not the old number:\n%s", out.AssembleContext.Text)
+	}
+}
+
+// TestChangedTwiceInOneTurn: a turn that changes a value and then changes
+// it again ends with the second value, and the first sentence is not read
+// again against what the turn itself wrote.
+func TestChangedTwiceInOneTurn(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	write(t, env, tok, map[string]any{"key": "caterer", "value": "Casa Verde"})
+	say(t, env, tok, map[string]any{"text": "Actually, we're going with Golden Wok for the caterer for the launch party instead. " +
+		"We reversed the decision — the caterer for the launch party is Mezze Republic from today."})
+	var out struct{ AssembleContext struct{ Text string } }
+	env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "Which caterer is doing the launch party?", "budget": 2000}}, &out)
+	facts := out.AssembleContext.Text
+	if i := strings.Index(facts, "## Facts"); i >= 0 {
+		facts = facts[i:]
+	}
+	if !strings.Contains(facts, "Mezze Republic") || strings.Contains(facts, "Golden Wok") || strings.Contains(facts, "Casa Verde") {
+		t.Errorf("the facts should hold Mezze Republic only:\n%s", out.AssembleContext.Text)
+	}
+}

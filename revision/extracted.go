@@ -122,8 +122,10 @@ func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session
 		return nil
 	}
 	ids := make([]string, 0, len(k.facts))
-	for id := range k.facts {
-		ids = append(ids, id)
+	for id, f := range k.facts {
+		if f.Source.Turn != t.ID { // what this turn wrote, it settled
+			ids = append(ids, id)
+		}
 	}
 	slices.Sort(ids)
 	written := map[string]bool{}
@@ -260,6 +262,10 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	}
 	written[f.Key] = true
 	x.Fact = &f
+	// A later sentence of the turn may change it again ("Actually we're
+	// going with Golden Wok. We reversed the decision — it's Mezze
+	// Republic").
+	k.facts[f.ID] = f
 	if old == nil {
 		x.Outcome, x.Reason = OutcomeWritten, "rule "+st.Rule
 		return nil
@@ -403,6 +409,18 @@ var derivedMarks = []string{" means ", " meaning ", " therefore ", " thus ", " h
 // unfit says why a statement is not stored as a fact, or "": it names no
 // topic (a bare "choice"), its entity is a qualifier or a run of words
 // rather than a thing, or it is a conclusion drawn from other facts.
+// maxEntityJoins is how many "_" make an entity a run of words rather
+// than a thing: four words for most statements, five when the value is
+// unmistakably typed (a contact, a date, an amount), since "our account
+// manager at the cloud vendor" is one person.
+func maxEntityJoins(kind string) int {
+	switch kind {
+	case extract.KindContact, extract.KindDate, extract.KindAmount:
+		return 4
+	}
+	return 3
+}
+
 func unfit(st extract.Statement) string {
 	low := " " + strings.ToLower(strings.TrimLeft(st.Sentence, "⚠️*_-–— ")) + " "
 	switch {
@@ -410,7 +428,7 @@ func unfit(st extract.Statement) string {
 		return "a conclusion drawn from other facts stays in the conversation"
 	case st.Entity == "":
 		return "the statement names no topic"
-	case qualifiers[st.Entity] || strings.Count(st.Entity, "_") >= 3:
+	case qualifiers[st.Entity] || strings.Count(st.Entity, "_") >= maxEntityJoins(st.Kind):
 		return "the statement's subject is not a thing: " + st.Entity
 	}
 	for _, m := range derivedMarks {

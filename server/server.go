@@ -27,6 +27,7 @@ import (
 	"github.com/stategraph/stategraph/graph/resolvers"
 	"github.com/stategraph/stategraph/httpguard"
 	"github.com/stategraph/stategraph/ids"
+	"github.com/stategraph/stategraph/mcpserver"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/revision"
@@ -313,6 +314,13 @@ func New(o Options) (*Server, error) {
 	mux.Handle("/graphql", guarded(graph.Timeout(o.RequestTimeout, gql)))
 	mux.Handle("GET /admin/backup", guarded(http.HandlerFunc(s.serveBackup)))
 	mux.HandleFunc("/graphql/", notFound)
+	// MCP over streamable HTTP, behind the same authentication: each tool
+	// call is a GraphQL request, with the caller's token, through the whole
+	// handler (request log, rate limit, deadline, errors).
+	self := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) })
+	mux.Handle("/mcp", httpguard.MaxBytes(o.MaxBodyBytes)(authority.Middleware(verifier, mcpserver.HTTPHandler(mcpserver.Options{
+		GraphQL: &mcpserver.GraphQL{Handler: self}, Logger: o.Logger, MaxBodyBytes: o.MaxBodyBytes,
+	}))))
 	mux.Handle("GET /healthz", httpguard.Healthz())
 	readiness := []httpguard.Check{}
 	if disk != nil {

@@ -124,6 +124,9 @@ func TestShortSecret(t *testing.T) {
 		{"token environment", []string{"token", "--org", "o", "--sub", "u"}, map[string]string{"STATEGRAPH_JWT_SECRET": short}, "is 11 bytes"},
 		{"token dev secret file", []string{"token", "--org", "o", "--sub", "u", "--data-dir", devDir}, nil, "is 3 bytes"},
 		{"token 32 bytes", []string{"token", "--org", "o", "--sub", "u", "--jwt-secret", ok32}, nil, ""},
+		{"mcp flag", []string{"mcp", "--in-memory", "--jwt-secret", short, "--token", "x"}, nil, "is 11 bytes"},
+		{"mcp environment", []string{"mcp", "--in-memory", "--token", "x"}, map[string]string{"STATEGRAPH_JWT_SECRET": short}, "is 11 bytes"},
+		{"mcp dev secret file", []string{"mcp", "--data-dir", devDir, "--token", "x"}, nil, "is 3 bytes"},
 		{"statebench", []string{"statebench", "--data", "x.jsonl", "--server", "http://127.0.0.1:1", "--jwt-secret", short}, nil, "is 11 bytes"},
 	}
 	for _, tc := range cases {

@@ -25,6 +25,7 @@ func commands() []command {
 		{"statebench", "replay StateBench timelines through the API and score the contexts", runStatebench},
 		{"backup", "write a backup of a running (--server) or stopped (--data-dir) server", runBackup},
 		{"restore", "load a backup into the data directory of a stopped server", runRestore},
+		{"mcp", "serve the MCP tools over stdio, as one token's bearer (--url or an embedded store)", runMCP},
 		{"version", "print the version and the commit it was built from", runVersion},
 		{"help", "list the commands, or show one command's flags (help COMMAND)", runHelp},
 	}
