@@ -58,12 +58,20 @@ func TestGroupCommit(t *testing.T) {
 	const clients, each = 16, 20
 	dir := t.TempDir()
 	st := openDisk(t, dir)
-	before := st.SyncStats()
-	writeConcurrently(t, st, clients, each)
-	got := st.SyncStats()
-	commits, syncs := got.Commits-before.Commits, got.Syncs-before.Syncs
-	if commits != clients*each {
-		t.Errorf("commits waited for a sync = %d, want %d", commits, clients*each)
+	// Whether commits overlap a sync depends on the scheduler: on a
+	// loaded machine (or a file system whose sync is instant) one round
+	// may run one commit at a time. Up to five rounds of the same writes
+	// (the same keys, rewritten) must share at least one sync.
+	var commits, syncs uint64
+	for round := 0; round < 5 && (syncs == 0 || syncs >= commits); round++ {
+		before := st.SyncStats()
+		writeConcurrently(t, st, clients, each)
+		got := st.SyncStats()
+		c, s := got.Commits-before.Commits, got.Syncs-before.Syncs
+		if c != clients*each {
+			t.Errorf("commits waited for a sync = %d, want %d", c, clients*each)
+		}
+		commits, syncs = commits+c, syncs+s
 	}
 	if syncs == 0 || syncs >= commits {
 		t.Errorf("syncs = %d for %d commits, want fewer syncs than commits", syncs, commits)
