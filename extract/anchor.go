@@ -184,20 +184,22 @@ var anchorAttrs = map[string][]string{
 func anchorWords(key string) (topic, attrs []string) {
 	for _, w := range keyWords(key) {
 		w = singular(w)
-		switch {
-		case len(w) < 2 || stopKeyWords[w]:
-		case anchorAttrs[w] != nil || w == "capacity" || w == "status":
-			// "capacity" and "status" are implied by no kind: say them.
-			attrs = append(attrs, w)
-		default:
-			topic = append(topic, w)
+		if len(w) < 2 || stopKeyWords[w] {
+			continue
 		}
+		if _, ok := anchorAttrs[w]; ok {
+			// An attribute ("capacity" and "status" are implied by no
+			// kind of value: the sentence must say them).
+			attrs = append(attrs, w)
+			continue
+		}
+		topic = append(topic, w)
 	}
 	return topic, attrs
 }
 
 // stopKeyWords carry no topic ("user.current_address").
-var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true, "primary": false}
+var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true}
 
 // implied reports whether every attribute word of the key is said in the
 // sentence or implied by a value of kind k.

@@ -11,13 +11,53 @@ import (
 	"github.com/stategraph/stategraph/store"
 )
 
-// applyAnchors reads each real sentence of a user's turn against the valid
-// facts no extraction of the turn has settled (extract.Anchor): a sentence
-// that names a fact's topic and links it to one new value of the stored
-// value's kind ("Board review is February 19 now") supersedes it. It is
-// the last reading, for phrasings no rule knows; skip names the sentences
-// that became state assertions.
-func (s *Service) applyAnchors(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, ar extract.Result, skip map[int]bool, k known, found map[string]detect.Detection, res *Result) error {
+// anchor is a fact a real sentence of the turn links to a new value
+// (extract.Anchor), and the statement that says it.
+type anchor struct {
+	id string
+	st extract.Statement
+}
+
+// anchorsOf reads each real sentence of a turn against the valid facts it
+// did not write itself and returns, in the order said, the first sentence
+// that anchors each fact; skip names the sentences that became state
+// assertions. Both the anchored writes (applyAnchors) and the detection
+// gate (gateFactDetections) use it, so each sentence meets each fact once.
+func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at time.Time) []anchor {
+	ids := make([]string, 0, len(k.facts))
+	for id, f := range k.facts {
+		if f.Source.Turn != turn { // what this turn wrote, it settled
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	var out []anchor
+	seen := map[string]bool{}
+	for _, sent := range ar.Sentences {
+		if sent.Reason != "" || skip[sent.Index] {
+			continue
+		}
+		for _, id := range ids {
+			f := k.facts[id]
+			if seen[id] {
+				continue
+			}
+			if st, ok := extract.Anchor(sent.Text, f.Key, f.ValueText(), at); ok {
+				st.Index = sent.Index
+				seen[id] = true
+				out = append(out, anchor{id: id, st: st})
+			}
+		}
+	}
+	return out
+}
+
+// applyAnchors writes what anchors say of a user's turn: a sentence that
+// names a fact's topic and links it to one new value of the stored value's
+// kind ("Board review is February 19 now") supersedes it, unless an
+// extraction of the turn already settled the fact. It is the last
+// reading, for phrasings no rule knows.
+func (s *Service) applyAnchors(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, anchors []anchor, k known, found map[string]detect.Detection, res *Result) error {
 	if spk.assistant {
 		return nil
 	}
@@ -27,49 +67,34 @@ func (s *Service) applyAnchors(tx *store.Txn, caller authority.Identity, t sessi
 			settled[x.Previous.ID] = true
 		}
 	}
-	ids := make([]string, 0, len(k.facts))
-	for id, f := range k.facts {
-		if !settled[id] && f.Source.Turn != t.ID { // what this turn wrote, it settled
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
 	written := map[string]bool{}
-	for _, sent := range ar.Sentences {
-		if sent.Reason != "" || skip[sent.Index] {
+	for _, a := range anchors {
+		if _, ok := k.facts[a.id]; !ok || settled[a.id] {
 			continue
 		}
-		for _, id := range ids {
-			f, ok := k.facts[id]
-			if !ok || settled[id] {
-				continue
-			}
-			st, ok := extract.Anchor(sent.Text, f.Key, f.ValueText(), t.At)
-			if !ok {
-				continue
-			}
-			st.Index = sent.Index
-			x := Extraction{Statement: st}
-			if err := s.extractOne(tx, caller, t, spk, st, k, written, found, &x, res); err != nil {
-				return err
-			}
-			settled[id] = true
-			res.Extracted = append(res.Extracted, x)
+		x := Extraction{Statement: a.st}
+		if err := s.extractOne(tx, caller, t, spk, a.st, k, written, found, &x, res); err != nil {
+			return err
 		}
+		res.Extracted = append(res.Extracted, x)
 	}
 	return nil
 }
 
-// implicitAnchored keeps a detection's supersession of a fact only when
-// the turn's real text names the fact (its key's words, or its value), and
-// an IMPLICIT detection's supersession of a fact
-// (a value said for the fact's key with no word of change) only when a
-// real sentence of the turn links the fact's topic to a new value of its
-// kind (extract.Anchor): detection reads a key and any value near it, so
+// gateFactDetections keeps a detection's supersession of a fact only when
+// the turn's real text names the fact (its key's words, or its value) or
+// names no other fact (keys: every known fact's id and key), and an
+// IMPLICIT detection's supersession of a fact (a value said for the
+// fact's key with no word of change) only when a real sentence of the
+// turn anchors it: detection reads a key and any value near it, so
 // "Design review prep starts February 1" is not a new review date, and
 // "Design review is still February 2" restates the fact. Its other
 // references (earlier turns) are kept.
-func implicitAnchored(dets []detect.Detection, ar extract.Result, real string, skip map[int]bool, k known, keys map[string]string, at time.Time) []detect.Detection {
+func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, k known, keys map[string]string) []detect.Detection {
+	anchored := map[string]bool{}
+	for _, a := range anchors {
+		anchored[a.id] = true
+	}
 	out := dets[:0]
 	for _, d := range dets {
 		var refs []detect.Ref
@@ -77,7 +102,7 @@ func implicitAnchored(dets []detect.Detection, ar extract.Result, real string, s
 			f, ok := k.facts[r.ID]
 			switch {
 			case r.Kind != detect.RecordFact || !ok:
-			case d.Kind == detect.KindImplicit && !anchored(ar, skip, f.Key, f.ValueText(), at):
+			case d.Kind == detect.KindImplicit && !anchored[r.ID]:
 				continue
 			case !extract.Names(real, f.Key) && !containsFold(real, f.ValueText()) && namesOther(real, f.ID, keys):
 				// A change word next to another fact's topic: "We
@@ -95,20 +120,6 @@ func implicitAnchored(dets []detect.Detection, ar extract.Result, real string, s
 		}
 	}
 	return out
-}
-
-// anchored reports whether a real sentence of ar anchors a new value to
-// the fact (key, stored).
-func anchored(ar extract.Result, skip map[int]bool, key, stored string, at time.Time) bool {
-	for _, s := range ar.Sentences {
-		if s.Reason != "" || skip[s.Index] {
-			continue
-		}
-		if _, ok := extract.Anchor(s.Text, key, stored, at); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // namesOther reports whether text names a fact of keys (id → key) other

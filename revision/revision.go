@@ -343,7 +343,8 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	if err := s.applySwaps(tx, caller, t, spk, ar, k, found, &res); err != nil {
 		return Result{}, err
 	}
-	if err := s.applyAnchors(tx, caller, t, spk, ar, stated, k, found, &res); err != nil {
+	anchors := anchorsOf(ar, stated, k, t.ID, t.At)
+	if err := s.applyAnchors(tx, caller, t, spk, anchors, k, found, &res); err != nil {
 		return Result{}, err
 	}
 	var ids []string
@@ -368,7 +369,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	if spk.assistant {
 		dets = assistantsOwn(dets, k)
 	}
-	dets = implicitAnchored(dets, ar, real, stated, k, named, t.At)
+	dets = gateFactDetections(dets, real, anchors, k, named)
 	dets = reconcile(dets, replaced, res.Extracted, k)
 	writer := spk.as(caller)
 	for _, d := range dets {
