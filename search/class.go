@@ -68,6 +68,9 @@ type class struct {
 
 // readClasses returns the restricted classes of sp's registry.
 func readClasses(tx *store.Txn, sp tenancy.Space) ([]class, error) {
+	if err := flushStats(tx); err != nil {
+		return nil, err
+	}
 	var out []class
 	prefix := store.Suffix(nil).Str(classRegistry)
 	err := tx.Scan(sp, store.TableSearchStats, prefix, store.ScanOptions{}, func(suffix []byte, it store.Item) (bool, error) {

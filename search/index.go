@@ -206,25 +206,19 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 			return err
 		}
 	}
-	var delta statsDelta
+	delta := deltaOf(tx)
 	delta.add(sp, d, written.Key, cl, +1)
 	delta.register(sp, cl, restriction)
 	if superseded != nil {
-		if err := retire(tx, *superseded, &delta); err != nil {
-			return err
-		}
+		return retire(tx, *superseded, delta)
 	}
-	return delta.apply(tx)
+	return nil
 }
 
 // FactRetired moves the postings of a fact retired without a successor (a
 // retraction) to history, in tx.
 func (ix *Index) FactRetired(tx *store.Txn, retired facts.Fact) error {
-	var delta statsDelta
-	if err := retire(tx, retired, &delta); err != nil {
-		return err
-	}
-	return delta.apply(tx)
+	return retire(tx, retired, deltaOf(tx))
 }
 
 // retire moves old's live postings to history with its retired times and
@@ -289,9 +283,8 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 		return nil
 	}
 	cl, _ := classOf(before.RestrictedTo)
-	var delta statsDelta
-	delta.add(sp, d, before.Key, cl, -1)
-	return delta.apply(tx)
+	deltaOf(tx).add(sp, d, before.Key, cl, -1)
+	return nil
 }
 
 // statShards is how many records each statistic is split over, so that
@@ -313,9 +306,11 @@ func shardOf(key string) string {
 	return string([]byte{byte(h.Sum32() % statShards)})
 }
 
-// statsDelta gathers the statistics changes of one write, so that a
-// document taken out and another put in under the same key cancel before
-// anything is read or written.
+// statsDelta gathers the statistics changes of a transaction's writes, so
+// that a document taken out and another put in under the same key cancel
+// before anything is read or written, and a batch reads and writes each
+// record once. It is applied when the transaction commits, or before a
+// read of the statistics in the same transaction (flushStats).
 type statsDelta struct {
 	spaces []spaceDelta
 }
@@ -364,6 +359,21 @@ func (sd *statsDelta) register(sp tenancy.Space, cl string, restriction []byte) 
 	}
 	s.classes[cl] = restriction
 }
+
+// statsWork is the key of a transaction's statsDelta.
+type statsWork struct{}
+
+// deltaOf returns the statistics changes gathered in tx.
+func deltaOf(tx *store.Txn) *statsDelta {
+	return tx.Defer(statsWork{}, func() store.Deferred { return &statsDelta{} }).(*statsDelta)
+}
+
+// flushStats applies the changes gathered in tx, so that a read of the
+// statistics in tx sees them.
+func flushStats(tx *store.Txn) error { return tx.Flush(statsWork{}) }
+
+// Flush applies the changes; it is store.Deferred.
+func (sd *statsDelta) Flush(tx *store.Txn) error { return sd.apply(tx) }
 
 // apply writes the net changes. Each record is read before it is written,
 // so two writers of the same record conflict and retry instead of losing

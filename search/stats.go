@@ -54,6 +54,9 @@ func newStatsCache() *statsCache { return &statsCache{spaces: map[tenancy.Space]
 // reads, to st, and the documents of the others to st.Hidden: from the
 // cache when it holds them under the version tx sees, else from the store.
 func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Readable, st *Stats) error {
+	if err := flushStats(tx); err != nil {
+		return err
+	}
 	raw, err := tx.GetRaw(sp, store.TableSearchVersion, nil)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err

@@ -247,6 +247,9 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 		tx := &Txn{txn: txn, p: p, pend: newPendingWrites()}
 		err := fn(tx)
 		if err == nil {
+			err = tx.flushDeferred()
+		}
+		if err == nil {
 			err = tx.pend.apply(txn)
 		}
 		if err == nil {
@@ -295,6 +298,9 @@ func (s *Store) Preview(ctx context.Context, p tenancy.Partition, fn func(tx *Tx
 	if err := fn(tx); err != nil {
 		return err
 	}
+	if err := tx.flushDeferred(); err != nil {
+		return err
+	}
 	if err := tx.pend.apply(txn); errors.Is(err, badger.ErrTxnTooBig) {
 		return fault.New(fault.BadInput, "the request changes too many records in one transaction; split it")
 	} else if err != nil {
@@ -317,6 +323,63 @@ type Txn struct {
 	p           tenancy.Partition
 	pend        *pendingWrites // nil in a View
 	afterCommit []func()
+	deferred    []deferredWork
+}
+
+// Deferred is work a transaction gathers over its writes and does once,
+// before it commits: package search sums the statistics changes of every
+// fact a transaction writes and applies the sum, instead of reading and
+// rewriting the same records for each fact of a batch.
+type Deferred interface {
+	Flush(tx *Txn) error
+}
+
+type deferredWork struct {
+	key  any
+	work Deferred
+}
+
+// Defer returns the work registered in tx under key, registering the one
+// mk makes on first use. Registered work is done, in the order it was
+// registered, after the transaction's function returns and before it
+// commits (in Preview too), unless Flush did it first. A reader of what the
+// work writes calls Flush(key) before it reads, so that it sees the
+// transaction's own changes. In a View, Defer returns mk()'s work, never
+// done.
+func (tx *Txn) Defer(key any, mk func() Deferred) Deferred {
+	for _, d := range tx.deferred {
+		if d.key == key {
+			return d.work
+		}
+	}
+	w := mk()
+	if tx.pend != nil {
+		tx.deferred = append(tx.deferred, deferredWork{key, w})
+	}
+	return w
+}
+
+// Flush does now the work registered under key, if any.
+func (tx *Txn) Flush(key any) error {
+	for i, d := range tx.deferred {
+		if d.key == key {
+			tx.deferred = append(tx.deferred[:i], tx.deferred[i+1:]...)
+			return d.work.Flush(tx)
+		}
+	}
+	return nil
+}
+
+// flushDeferred does all registered work; work may register more.
+func (tx *Txn) flushDeferred() error {
+	for len(tx.deferred) > 0 {
+		d := tx.deferred[0]
+		tx.deferred = tx.deferred[1:]
+		if err := d.work.Flush(tx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // AfterCommit registers f to run once the transaction has committed (never
