@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
@@ -464,18 +465,47 @@ type topic struct {
 	at    time.Time
 }
 
+// topicCache holds the topic words of fact keys: a key's words never
+// change, and every assembly asks for those of every kept fact.
+var topicCache = struct {
+	sync.Mutex
+	m map[string][]string
+}{m: map[string][]string{}}
+
+// maxTopicKeys bounds topicCache; it is emptied when full.
+const maxTopicKeys = 1 << 16
+
+// topicTerms returns the words of what a fact with key is about: its
+// entity's, else its attribute's.
+func topicTerms(key string) []string {
+	topicCache.Lock()
+	terms, ok := topicCache.m[key]
+	topicCache.Unlock()
+	if ok {
+		return terms
+	}
+	ent, attr := extract.NormalizeKey(key)
+	name := ent
+	if name == "" {
+		name = attr
+	}
+	terms = lexical.Terms(strings.ReplaceAll(name, "_", " "))
+	topicCache.Lock()
+	if len(topicCache.m) >= maxTopicKeys {
+		clear(topicCache.m)
+	}
+	topicCache.m[key] = terms
+	topicCache.Unlock()
+	return terms
+}
+
 func factTopics(fs []assemble.Fact) []topic {
 	var out []topic
 	for _, f := range fs {
 		if f.NeedsReview || f.Value == "" {
 			continue
 		}
-		ent, attr := extract.NormalizeKey(f.Key)
-		name := ent
-		if name == "" {
-			name = attr
-		}
-		terms := lexical.Terms(strings.ReplaceAll(name, "_", " "))
+		terms := topicTerms(f.Key)
 		if len(terms) == 0 {
 			continue
 		}
