@@ -23,6 +23,7 @@ import (
 	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/feed"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/graph/resolvers"
 	"github.com/stategraph/stategraph/httpguard"
@@ -116,6 +117,13 @@ type Options struct {
 	// replays verbatim (contextasm.DefaultWorkingTurns when not positive);
 	// older turns reach it as evidence.
 	WorkingTurns int
+	// MaxSubscriptionsPerOrg bounds each organization's live GraphQL
+	// subscriptions, and separately its open websocket connections
+	// (feed.DefaultMaxPerOrg when 0).
+	MaxSubscriptionsPerOrg int
+	// SubscriptionBuffer is how many changes a subscriber may lag behind
+	// before it is dropped (feed.DefaultBuffer when 0).
+	SubscriptionBuffer int
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -141,6 +149,8 @@ func DefaultOptions(dir string) Options {
 		VolatilePredicates: assertions.DefaultVolatile,
 		LeaseSweepInterval: time.Minute,
 		WorkingTurns:       contextasm.DefaultWorkingTurns,
+
+		MaxSubscriptionsPerOrg: feed.DefaultMaxPerOrg,
 	}
 }
 
@@ -207,6 +217,10 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	changes, err := feed.New(feed.Options{MaxPerOrg: o.MaxSubscriptionsPerOrg, Buffer: o.SubscriptionBuffer})
+	if err != nil {
+		return nil, err
+	}
 	o.Store.Logger = o.Logger
 	st, err := store.Open(o.Store)
 	if err != nil {
@@ -233,8 +247,10 @@ func New(o Options) (*Server, error) {
 			metrics.Superseded(e.Fact.Supersession.Detection)
 		}
 	}))
+	pl.AddObserver(changes)
 	cs := conflicts.NewService(st, o.Clock, fs, pl).WithIDs(o.IDs)
 	cs.OnOpened, cs.OnResolved = metrics.ConflictOpened, metrics.ConflictResolved
+	cs.OnChange = changes.ConflictChanged
 	pl.AddReactor(cs)
 	pl.AddReactor(evidence.Retirer{})
 	pl.AddEraser(evidence.Retirer{})
@@ -245,6 +261,7 @@ func New(o Options) (*Server, error) {
 		return nil, errors.Join(err, st.Close())
 	}
 	as.OnExpired = func() { metrics.AssertionsExpired(1) }
+	as.OnChange = changes.AssertionChanged
 	cs.Assertions = as
 	cache := tokens.NewCache(counter, contextCacheLines)
 	sessions := session.NewService(st, o.Clock, pl).WithIDs(o.IDs)
@@ -279,6 +296,7 @@ func New(o Options) (*Server, error) {
 			},
 		}),
 		Metrics: metrics,
+		Feed:    changes,
 	}
 	var disk *httpguard.DiskGuard
 	if o.MinFreeDisk > 0 && (!o.Store.InMemory || probeGiven) {
@@ -299,6 +317,7 @@ func New(o Options) (*Server, error) {
 		ChargeBatch: func(ctx context.Context, n int) error {
 			return httpguard.Charge(ctx, httpguard.BatchWeight(n)-1)
 		},
+		Subscriptions: &graph.Subscriptions{Verify: verifier.VerifyUntil, Connect: changes.Connect},
 	})
 
 	// The GraphQL chain, outermost first: request log and id, body limit,
@@ -311,7 +330,10 @@ func New(o Options) (*Server, error) {
 		return httpguard.MaxBytes(o.MaxBodyBytes)(h)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", guarded(graph.Timeout(o.RequestTimeout, gql)))
+	// A websocket upgrade (subscriptions) authenticates in its
+	// connection_init message with the same verifier, and outlives the
+	// request deadline: it bypasses the HTTP chain.
+	mux.Handle("/graphql", graph.Upgrades(gql, guarded(graph.Timeout(o.RequestTimeout, gql))))
 	mux.Handle("GET /admin/backup", guarded(http.HandlerFunc(s.serveBackup)))
 	mux.HandleFunc("/graphql/", notFound)
 	// MCP over streamable HTTP, behind the same authentication: each tool
