@@ -20,6 +20,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/httpguard"
 )
 
 // Subscriptions configure GraphQL subscriptions over a websocket on the
@@ -174,10 +175,10 @@ func initFunc(s Subscriptions) transport.WebsocketInitFunc {
 		if raw == "" {
 			raw = p.GetString("token")
 		}
-		raw = strings.TrimSpace(raw)
-		if scheme, tok, ok := strings.Cut(raw, " "); ok && strings.EqualFold(scheme, "Bearer") {
-			raw = strings.TrimSpace(tok)
+		if f := strings.Fields(raw); len(f) > 0 && strings.EqualFold(f[0], "Bearer") {
+			raw = strings.Join(f[1:], " ")
 		}
+		raw = strings.TrimSpace(raw)
 		if raw == "" {
 			c.closeWith(CloseUnauthorized, "Unauthorized: send the token in connection_init as {\"Authorization\": \"Bearer <JWT>\"}")
 			return nil, nil, errors.New("missing bearer token")
@@ -208,11 +209,16 @@ func initFunc(s Subscriptions) transport.WebsocketInitFunc {
 	}
 }
 
-// serveWebsocket serves a websocket upgrade: it gives the connection its
-// state, lets gqlgen's transport run it (until it closes), then releases
+// serveWebsocket serves a websocket upgrade: it refuses a foreign origin
+// (sameOrigin), gives the connection its state, lets gqlgen's transport run it (until it closes), then releases
 // what it held.
 func serveWebsocket(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !sameOrigin(r) {
+			httpguard.WriteError(w, r, http.StatusForbidden, string(fault.Forbidden),
+				"websocket upgrades are accepted from this server's own pages and from non-browser clients only")
+			return
+		}
 		c := &wsConn{}
 		ctx, cancel := context.WithCancel(context.WithValue(r.Context(), wsKey{}, c))
 		defer cancel()
@@ -234,6 +240,11 @@ func (h hijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	conn, rw, err := http.NewResponseController(h.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
+	}
+	// The HTTP server's read and write timeouts stay set on a hijacked
+	// connection; a websocket lives until its token expires.
+	if err := conn.SetDeadline(time.Time{}); err != nil {
+		return nil, nil, errors.Join(err, conn.Close())
 	}
 	return &closingConn{Conn: conn, c: h.c}, rw, nil
 }

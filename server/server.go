@@ -168,6 +168,7 @@ type Server struct {
 	metrics    *telemetry.Metrics
 	registry   *prometheus.Registry
 	assertions *assertions.Service
+	changes    *feed.Broker
 }
 
 // New opens the store and wires the services. Close releases them.
@@ -273,7 +274,7 @@ func New(o Options) (*Server, error) {
 		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(), IDs: o.IDs,
 		RelayFrom: o.RelayFrom,
 	})
-	s := &Server{store: st, verifier: verifier, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
+	s := &Server{store: st, verifier: verifier, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg, changes: changes}
 	res := &resolvers.Resolver{
 		FactService:      fs,
 		Pipeline:         pl,
@@ -418,6 +419,9 @@ func (s *Server) observe(sum httpguard.Summary) {
 		s.metrics.CountError(code)
 	}
 }
+
+// Subscriptions returns how many live GraphQL subscriptions org has.
+func (s *Server) Subscriptions(org string) int { return s.changes.Subscribers(org) }
 
 // Metrics returns the server's metrics, for domain services wired later.
 func (s *Server) Metrics() *telemetry.Metrics { return s.metrics }
