@@ -81,9 +81,11 @@ type Options struct {
 type Broker struct {
 	max, buffer int
 
-	mu    sync.Mutex
-	subs  map[string]map[*Subscription]struct{} // by organization
-	conns map[string]int                        // open connections by organization
+	mu     sync.Mutex
+	subs   map[string]map[*Subscription]struct{} // by organization
+	conns  map[string]int                        // open connections by organization
+	closed bool
+	done   chan struct{} // closed by Close
 }
 
 // New returns a Broker.
@@ -100,6 +102,7 @@ func New(o Options) (*Broker, error) {
 	return &Broker{
 		max: o.MaxPerOrg, buffer: o.Buffer,
 		subs: map[string]map[*Subscription]struct{}{}, conns: map[string]int{},
+		done: make(chan struct{}),
 	}, nil
 }
 
@@ -128,6 +131,9 @@ type Subscription struct {
 func (b *Broker) Subscribe(org string, topic Topic, accept func(Event) bool) (*Subscription, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.closed {
+		return nil, errShutdown
+	}
 	if len(b.subs[org]) >= b.max {
 		return nil, &fault.Error{Kind: fault.Forbidden, Err: ErrLimit, Msg: fmt.Sprintf(
 			"your organization has %d live subscriptions, this server's limit (--max-subscriptions-per-org): end one before starting another", b.max)}
@@ -145,6 +151,9 @@ func (b *Broker) Subscribe(org string, topic Topic, accept func(Event) bool) (*S
 func (b *Broker) Connect(org string) (release func(), err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.closed {
+		return nil, errShutdown
+	}
 	if b.conns[org] >= b.max {
 		return nil, ErrLimit
 	}
@@ -216,6 +225,31 @@ func (s *Subscription) endLocked(err error) {
 	}
 	close(s.c)
 }
+
+// errShutdown refuses subscriptions once the broker is closed.
+var errShutdown = fault.New(fault.Internal, "the server is shutting down; reconnect in a moment")
+
+// Close ends every subscription (their channels close, with no error) and
+// refuses new subscriptions and connections; Done is closed, so that open
+// connections end too. The server calls it when it shuts down, before the
+// store closes. It is safe to call more than once.
+func (b *Broker) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	b.closed = true
+	for _, subs := range b.subs {
+		for s := range subs {
+			s.endLocked(nil)
+		}
+	}
+	close(b.done)
+}
+
+// Done is closed when the broker is closed.
+func (b *Broker) Done() <-chan struct{} { return b.done }
 
 // Subscribers returns how many subscriptions org has, for tests and
 // metrics.

@@ -38,6 +38,9 @@ type Subscriptions struct {
 	// InitTimeout bounds the wait for connection_init; 0 means
 	// DefaultInitTimeout.
 	InitTimeout time.Duration
+	// Shutdown, when closed, closes every connection (1001, going away):
+	// an HTTP server's Shutdown does not wait for hijacked connections.
+	Shutdown <-chan struct{}
 }
 
 // Defaults of Subscriptions.
@@ -205,6 +208,16 @@ func initFunc(s Subscriptions) transport.WebsocketInitFunc {
 			cancel()
 		})
 		c.mu.Unlock()
+		if s.Shutdown != nil {
+			go func() {
+				select {
+				case <-s.Shutdown:
+					c.closeWith(websocket.CloseGoingAway, "the server is shutting down; reconnect in a moment")
+					cancel()
+				case <-ctx.Done():
+				}
+			}()
+		}
 		return ctx, nil, nil
 	}
 }

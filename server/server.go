@@ -318,7 +318,7 @@ func New(o Options) (*Server, error) {
 		ChargeBatch: func(ctx context.Context, n int) error {
 			return httpguard.Charge(ctx, httpguard.BatchWeight(n)-1)
 		},
-		Subscriptions: &graph.Subscriptions{Verify: verifier.VerifyUntil, Connect: changes.Connect},
+		Subscriptions: &graph.Subscriptions{Verify: verifier.VerifyUntil, Connect: changes.Connect, Shutdown: changes.Done()},
 	})
 
 	// The GraphQL chain, outermost first: request log and id, body limit,
@@ -439,6 +439,7 @@ func (s *Server) SweepLeases(ctx context.Context) (int, error) { return s.assert
 // Close stops background work, then closes the store. Call it after the
 // HTTP server has drained.
 func (s *Server) Close() error {
+	s.changes.Close()
 	s.assertions.Stop()
 	return s.store.Close()
 }
@@ -469,6 +470,9 @@ func (s *Server) Serve(ctx context.Context, addr string, drain time.Duration, re
 		return fmt.Errorf("server: serve: %w", err)
 	case <-ctx.Done():
 	}
+	// Subscriptions end first: the HTTP server does not wait for (or
+	// close) its websocket connections.
+	s.changes.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {

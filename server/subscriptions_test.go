@@ -635,3 +635,39 @@ func TestSlowSubscriberDropped(t *testing.T) {
 		t.Errorf("after resubscribing got %+v, want %s", fc.FactChanged, id)
 	}
 }
+
+// TestSubscriptionLeaseExpiry: a lease that ends with time is published
+// as EXPIRED when the sweep records it.
+func TestSubscriptionLeaseExpiry(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	c := connect(t, env, bearer(tok))
+	c.subscribe("a", `subscription { assertionChanged { kind assertion { id status } } }`, nil)
+	waitSubscribed(t, env, "org-a", 1)
+	in := map[string]any{
+		"subject": "Door#1", "predicate": "state", "object": "open", "context": "site",
+		"epistemicStatus": "PERCEPTION", "validity": map[string]any{"mode": "UNTIL_TIME", "expiresAt": apitest.Start.Add(time.Hour).Format(time.RFC3339)},
+		"provenance": map[string]any{"author": map[string]any{"kind": "agent", "id": "a1"}, "confidence": 0.9, "method": "sensor"},
+	}
+	var out struct{ AssertState struct{ ID string } }
+	env.MustDo(t, tok, `mutation($in: StateAssertionInput!) { assertState(input: $in) { id } }`, map[string]any{"in": in}, &out)
+	type change struct {
+		AssertionChanged struct {
+			Kind      string
+			Assertion struct{ ID, Status string }
+		}
+	}
+	var ch change
+	c.event("a", &ch)
+	if a := ch.AssertionChanged; a.Kind != "ASSERTED" || a.Assertion.ID != out.AssertState.ID || a.Assertion.Status != "ACTIVE" {
+		t.Errorf("first change %+v, want ASSERTED of an ACTIVE %s", a, out.AssertState.ID)
+	}
+	env.Clock.Advance(2 * time.Hour)
+	if n, err := env.Server.SweepLeases(t.Context()); err != nil || n != 1 {
+		t.Fatalf("sweep: %d, %v; want 1 expired", n, err)
+	}
+	c.event("a", &ch)
+	if a := ch.AssertionChanged; a.Kind != "EXPIRED" || a.Assertion.Status != "EXPIRED" {
+		t.Errorf("second change %+v, want EXPIRED", a)
+	}
+}

@@ -132,6 +132,9 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	if c.workingTurns <= 0 {
 		return errors.New("--working-turns must be positive")
 	}
+	if c.maxSubscriptions <= 0 {
+		return errors.New("--max-subscriptions-per-org must be positive")
+	}
 	opts.WorkingTurns = c.workingTurns
 	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
 		return err
