@@ -168,7 +168,10 @@ func observe(o Options) graphql.ResponseMiddleware {
 				o.CountError(c)
 			}
 		}
-		if o.Annotate != nil {
+		// A websocket's responses are its subscriptions' changes, for as
+		// long as it lives: annotating its one request log line with
+		// each would grow it without bound.
+		if o.Annotate != nil && wsFrom(ctx) == nil {
 			op := ""
 			if graphql.HasOperationContext(ctx) {
 				oc := graphql.GetOperationContext(ctx)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -60,6 +61,11 @@ const (
 	// as the server allows.
 	CloseTooMany = 4429
 )
+
+// TransportWebsocket is the request log's "transport" annotation of a
+// websocket connection (whose duration is the connection's life, not a
+// request's).
+const TransportWebsocket = "websocket"
 
 // IsUpgrade reports whether r asks to switch to a websocket: such a
 // request authenticates in its connection_init message, not with a
@@ -232,6 +238,7 @@ func serveWebsocket(next http.Handler) http.Handler {
 				"websocket upgrades are accepted from this server's own pages and from non-browser clients only")
 			return
 		}
+		httpguard.Annotate(r.Context(), slog.String("transport", TransportWebsocket))
 		c := &wsConn{}
 		ctx, cancel := context.WithCancel(context.WithValue(r.Context(), wsKey{}, c))
 		defer cancel()

@@ -404,6 +404,9 @@ func (s *Server) observe(sum httpguard.Summary) {
 	if sum.Path != "/graphql" {
 		return
 	}
+	if t, ok := sum.Attr("transport"); ok && t.String() == graph.TransportWebsocket {
+		return // a connection's life is not a request's duration
+	}
 	op := ""
 	v, reached := sum.Attr("operation")
 	if reached {
