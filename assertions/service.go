@@ -77,6 +77,9 @@ type Service struct {
 	// OnExpired, when set, is called once for each assertion whose
 	// expiry (by its lease time or by signalEvent) commits.
 	OnExpired func()
+	// OnChange, when set, is told of each assertion admitted or ended,
+	// after its transaction commits (the change feed).
+	OnChange func(Change)
 }
 
 var _ conflicts.Assertions = (*Service)(nil)
@@ -231,6 +234,7 @@ func (s *Service) putNew(tx *store.Txn, sp tenancy.Space, a Assertion) error {
 			return err
 		}
 	}
+	s.changed(tx, ChangeAsserted, a.ID, a.CreatedAt)
 	return s.put(tx, sp, a)
 }
 
@@ -252,6 +256,7 @@ func (s *Service) endTx(tx *store.Txn, actor string, a *Assertion, st Status, no
 	if st == Expired && s.OnExpired != nil {
 		tx.AfterCommit(s.OnExpired)
 	}
+	s.changed(tx, endKind(st, decisionID), a.ID, now)
 	if err := s.put(tx, sp, *a); err != nil {
 		return err
 	}

@@ -50,6 +50,7 @@ type VerifierConfig struct {
 type Verifier struct {
 	parser *jwt.Parser
 	key    any
+	leeway time.Duration
 }
 
 // NewVerifier returns a Verifier whose algorithm is pinned to the key type.
@@ -82,7 +83,7 @@ func NewVerifier(cfg VerifierConfig) (*Verifier, error) {
 	if cfg.Audience != "" {
 		opts = append(opts, jwt.WithAudience(cfg.Audience))
 	}
-	return &Verifier{parser: jwt.NewParser(opts...), key: key}, nil
+	return &Verifier{parser: jwt.NewParser(opts...), key: key, leeway: cfg.Leeway}, nil
 }
 
 func algorithmFor(k crypto.PublicKey) (string, error) {
@@ -133,16 +134,27 @@ func ParsePublicKeyPEM(data []byte) (crypto.PublicKey, error) {
 // Verify parses and validates a compact JWS and returns the verified
 // identity. Any parse or validation error rejects the token.
 func (v *Verifier) Verify(token string) (Identity, error) {
+	id, _, err := v.VerifyUntil(token)
+	return id, err
+}
+
+// VerifyUntil is Verify that also returns when the token stops being
+// accepted (its "exp" claim, which every accepted token has, plus the
+// configured leeway), for a connection that must end when its token does.
+func (v *Verifier) VerifyUntil(token string) (Identity, time.Time, error) {
 	var c Claims
 	if _, err := v.parser.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return v.key, nil }); err != nil {
-		return Identity{}, fmt.Errorf("authority: invalid token: %w", err)
+		return Identity{}, time.Time{}, fmt.Errorf("authority: invalid token: %w", err)
 	}
 	id, err := c.identity()
 	if err != nil {
-		return Identity{}, err
+		return Identity{}, time.Time{}, err
+	}
+	if c.ExpiresAt == nil {
+		return Identity{}, time.Time{}, errors.New("authority: token has no exp claim")
 	}
 	id.verified = true
-	return id, nil
+	return id, c.ExpiresAt.Time.Add(v.leeway), nil
 }
 
 func (c *Claims) identity() (Identity, error) {

@@ -46,7 +46,10 @@ type Service struct {
 	// OnOpened and OnResolved, when set, are called once for each conflict
 	// opened or resolved, after its transaction commits.
 	OnOpened, OnResolved func()
-	ids                  *ids.Generator
+	// OnChange, when set, is told of each conflict opened or decided,
+	// after its transaction commits (the change feed).
+	OnChange func(Change)
+	ids      *ids.Generator
 }
 
 // FactWriter writes a fact inside a transaction (the write pipeline).
@@ -92,6 +95,7 @@ func (s *Service) OpenTx(tx *store.Txn, sp tenancy.Space, slot Slot, cands []Can
 		if s.OnOpened != nil {
 			tx.AfterCommit(s.OnOpened)
 		}
+		s.changed(tx, ChangeOpened, c.ID, now)
 		if err := tx.Put(sp, store.TableConflictSlot, slotPrefix(slot).Time(now).Raw(c.ID), nil, 0); err != nil {
 			return Conflict{}, err
 		}
@@ -169,6 +173,7 @@ func (s *Service) resolveTx(tx *store.Txn, sp tenancy.Space, c *Conflict, d Deci
 	if s.OnResolved != nil {
 		tx.AfterCommit(s.OnResolved)
 	}
+	s.changed(tx, ChangeDecided, c.ID, at)
 	if err := tx.Put(sp, store.TableConflict, store.Suffix(nil).Raw(c.ID), c, 0); err != nil {
 		return err
 	}

@@ -44,12 +44,17 @@ type Options struct {
 	// input argument is a list (writeFacts) runs, with the list's length;
 	// an error refuses the field (the rate limit's weight of a batch).
 	ChargeBatch func(ctx context.Context, n int) error
+	// Subscriptions, when set, serves subscriptions over a websocket on
+	// the same path (see Subscriptions); nil refuses websocket upgrades.
+	Subscriptions *Subscriptions
 }
 
-// NewHandler returns the GraphQL endpoint: POST and GET transports only,
-// errors presented with extensions.code (transport errors included),
-// per-request loaders. It expects the identity to be in the request
-// context already.
+// NewHandler returns the GraphQL endpoint: POST and GET transports, and a
+// websocket for subscriptions when o.Subscriptions is set; errors presented
+// with extensions.code (transport errors included); per-request loaders.
+// It expects the identity to be in the context of every request but a
+// websocket upgrade (IsUpgrade), which authenticates in its
+// connection_init message.
 func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -58,6 +63,9 @@ func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 		o.RequestID = func(context.Context) string { return "" }
 	}
 	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
+	if o.Subscriptions != nil {
+		srv.AddTransport(websocketTransport(*o.Subscriptions))
+	}
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
@@ -68,6 +76,7 @@ func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 		srv.Use(extension.Introspection{})
 	}
 	srv.Use(limitsExtension{o.Limits})
+	srv.AroundOperations(guardOperations)
 	srv.AroundFields(markInternal)
 	srv.AroundFields(guardIntrospection)
 	if o.WriteGuard != nil {
@@ -78,11 +87,39 @@ func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 	}
 	srv.AroundResponses(observe(o))
 	srv.SetErrorPresenter(presenter(o))
+	r.PresentError = presenter(o)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		o.Logger.ErrorContext(ctx, "resolver panic", "panic", v, "request_id", o.RequestID(ctx))
 		return internalError{errors.New("panic in resolver")}
 	})
-	return guardTransport(r.Middleware(srv))
+	httpHandler := guardTransport(r.Middleware(srv))
+	if o.Subscriptions == nil {
+		return httpHandler
+	}
+	// A websocket's operations get fresh loaders on every read (no
+	// per-connection cache: a long-lived one would serve stale edges).
+	ws := serveWebsocket(srv)
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if IsUpgrade(req) {
+			ws.ServeHTTP(w, req)
+			return
+		}
+		httpHandler.ServeHTTP(w, req)
+	})
+}
+
+// Upgrades routes websocket upgrades (IsUpgrade) to ws and every other
+// request to other: an upgrade authenticates in its connection_init
+// message and outlives any request deadline, so it must not pass through
+// the HTTP chain's authentication and timeout.
+func Upgrades(ws, other http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if IsUpgrade(r) {
+			ws.ServeHTTP(w, r)
+			return
+		}
+		other.ServeHTTP(w, r)
+	})
 }
 
 // guardWrites refuses every root mutation field while guard fails.
@@ -131,7 +168,10 @@ func observe(o Options) graphql.ResponseMiddleware {
 				o.CountError(c)
 			}
 		}
-		if o.Annotate != nil {
+		// A websocket's responses are its subscriptions' changes, for as
+		// long as it lives: annotating its one request log line with
+		// each would grow it without bound.
+		if o.Annotate != nil && wsFrom(ctx) == nil {
 			op := ""
 			if graphql.HasOperationContext(ctx) {
 				oc := graphql.GetOperationContext(ctx)

@@ -23,6 +23,7 @@ import (
 	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/feed"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/graph/resolvers"
 	"github.com/stategraph/stategraph/httpguard"
@@ -116,6 +117,13 @@ type Options struct {
 	// replays verbatim (contextasm.DefaultWorkingTurns when not positive);
 	// older turns reach it as evidence.
 	WorkingTurns int
+	// MaxSubscriptionsPerOrg bounds each organization's live GraphQL
+	// subscriptions, and separately its open websocket connections
+	// (feed.DefaultMaxPerOrg when 0).
+	MaxSubscriptionsPerOrg int
+	// SubscriptionBuffer is how many changes a subscriber may lag behind
+	// before it is dropped (feed.DefaultBuffer when 0).
+	SubscriptionBuffer int
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -141,6 +149,8 @@ func DefaultOptions(dir string) Options {
 		VolatilePredicates: assertions.DefaultVolatile,
 		LeaseSweepInterval: time.Minute,
 		WorkingTurns:       contextasm.DefaultWorkingTurns,
+
+		MaxSubscriptionsPerOrg: feed.DefaultMaxPerOrg,
 	}
 }
 
@@ -158,6 +168,7 @@ type Server struct {
 	metrics    *telemetry.Metrics
 	registry   *prometheus.Registry
 	assertions *assertions.Service
+	changes    *feed.Broker
 }
 
 // New opens the store and wires the services. Close releases them.
@@ -207,6 +218,10 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	changes, err := feed.New(feed.Options{MaxPerOrg: o.MaxSubscriptionsPerOrg, Buffer: o.SubscriptionBuffer})
+	if err != nil {
+		return nil, err
+	}
 	o.Store.Logger = o.Logger
 	st, err := store.Open(o.Store)
 	if err != nil {
@@ -233,8 +248,10 @@ func New(o Options) (*Server, error) {
 			metrics.Superseded(e.Fact.Supersession.Detection)
 		}
 	}))
+	pl.AddObserver(changes)
 	cs := conflicts.NewService(st, o.Clock, fs, pl).WithIDs(o.IDs)
 	cs.OnOpened, cs.OnResolved = metrics.ConflictOpened, metrics.ConflictResolved
+	cs.OnChange = changes.ConflictChanged
 	pl.AddReactor(cs)
 	pl.AddReactor(evidence.Retirer{})
 	pl.AddEraser(evidence.Retirer{})
@@ -245,6 +262,7 @@ func New(o Options) (*Server, error) {
 		return nil, errors.Join(err, st.Close())
 	}
 	as.OnExpired = func() { metrics.AssertionsExpired(1) }
+	as.OnChange = changes.AssertionChanged
 	cs.Assertions = as
 	cache := tokens.NewCache(counter, contextCacheLines)
 	sessions := session.NewService(st, o.Clock, pl).WithIDs(o.IDs)
@@ -256,7 +274,7 @@ func New(o Options) (*Server, error) {
 		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(), IDs: o.IDs,
 		RelayFrom: o.RelayFrom,
 	})
-	s := &Server{store: st, verifier: verifier, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg}
+	s := &Server{store: st, verifier: verifier, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg, changes: changes}
 	res := &resolvers.Resolver{
 		FactService:      fs,
 		Pipeline:         pl,
@@ -279,6 +297,7 @@ func New(o Options) (*Server, error) {
 			},
 		}),
 		Metrics: metrics,
+		Feed:    changes,
 	}
 	var disk *httpguard.DiskGuard
 	if o.MinFreeDisk > 0 && (!o.Store.InMemory || probeGiven) {
@@ -299,6 +318,7 @@ func New(o Options) (*Server, error) {
 		ChargeBatch: func(ctx context.Context, n int) error {
 			return httpguard.Charge(ctx, httpguard.BatchWeight(n)-1)
 		},
+		Subscriptions: &graph.Subscriptions{Verify: verifier.VerifyUntil, Connect: changes.Connect, Shutdown: changes.Done()},
 	})
 
 	// The GraphQL chain, outermost first: request log and id, body limit,
@@ -311,7 +331,10 @@ func New(o Options) (*Server, error) {
 		return httpguard.MaxBytes(o.MaxBodyBytes)(h)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", guarded(graph.Timeout(o.RequestTimeout, gql)))
+	// A websocket upgrade (subscriptions) authenticates in its
+	// connection_init message with the same verifier, and outlives the
+	// request deadline: it bypasses the HTTP chain.
+	mux.Handle("/graphql", graph.Upgrades(gql, guarded(graph.Timeout(o.RequestTimeout, gql))))
 	mux.Handle("GET /admin/backup", guarded(http.HandlerFunc(s.serveBackup)))
 	mux.HandleFunc("/graphql/", notFound)
 	// MCP over streamable HTTP, behind the same authentication: each tool
@@ -381,6 +404,9 @@ func (s *Server) observe(sum httpguard.Summary) {
 	if sum.Path != "/graphql" {
 		return
 	}
+	if t, ok := sum.Attr("transport"); ok && t.String() == graph.TransportWebsocket {
+		return // a connection's life is not a request's duration
+	}
 	op := ""
 	v, reached := sum.Attr("operation")
 	if reached {
@@ -396,6 +422,9 @@ func (s *Server) observe(sum httpguard.Summary) {
 		s.metrics.CountError(code)
 	}
 }
+
+// Subscriptions returns how many live GraphQL subscriptions org has.
+func (s *Server) Subscriptions(org string) int { return s.changes.Subscribers(org) }
 
 // Metrics returns the server's metrics, for domain services wired later.
 func (s *Server) Metrics() *telemetry.Metrics { return s.metrics }
@@ -413,6 +442,7 @@ func (s *Server) SweepLeases(ctx context.Context) (int, error) { return s.assert
 // Close stops background work, then closes the store. Call it after the
 // HTTP server has drained.
 func (s *Server) Close() error {
+	s.changes.Close()
 	s.assertions.Stop()
 	return s.store.Close()
 }
@@ -443,6 +473,9 @@ func (s *Server) Serve(ctx context.Context, addr string, drain time.Duration, re
 		return fmt.Errorf("server: serve: %w", err)
 	case <-ctx.Done():
 	}
+	// Subscriptions end first: the HTTP server does not wait for (or
+	// close) its websocket connections.
+	s.changes.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {

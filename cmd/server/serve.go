@@ -42,6 +42,7 @@ type serveConfig struct {
 	maxBodyBytes              int64
 	rateLimit                 float64
 	rateBurst                 int
+	maxSubscriptions          int
 	minFreeDisk               uint64
 	readHeaderTimeout         time.Duration
 	readTimeout, writeTimeout time.Duration
@@ -131,6 +132,9 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	if c.workingTurns <= 0 {
 		return errors.New("--working-turns must be positive")
 	}
+	if c.maxSubscriptions <= 0 {
+		return errors.New("--max-subscriptions-per-org must be positive")
+	}
 	opts.WorkingTurns = c.workingTurns
 	if opts.Verifier, err = c.jwt.verifierConfig(); err != nil {
 		return err
@@ -181,6 +185,7 @@ func (c *serveConfig) registerLimits(fs *flag.FlagSet) {
 	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", d.MaxBodyBytes, "largest request body in bytes (413 above)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", d.RateLimit, "requests per second per organization, sustained (0 disables; 429 with Retry-After above)")
 	fs.IntVar(&c.rateBurst, "rate-burst", d.RateBurst, "requests an organization may send in a burst above --rate-limit")
+	fs.IntVar(&c.maxSubscriptions, "max-subscriptions-per-org", d.MaxSubscriptionsPerOrg, "live GraphQL subscriptions per organization, and separately open websocket connections (FORBIDDEN, or close code 4429, above)")
 	ds := store.DefaultOptions("")
 	fs.Int64Var(&c.memory.MemTableSize, "memtable-size", ds.MemTableSize, "bytes of each Badger memtable (a transaction may hold 15% of it)")
 	fs.IntVar(&c.memory.NumMemtables, "num-memtables", ds.NumMemtables, "Badger memtables kept in memory, the one written and those being flushed")
@@ -197,6 +202,7 @@ func (c *serveConfig) applyLimits(o *server.Options) {
 	o.Limits = c.limits
 	o.MaxBodyBytes = c.maxBodyBytes
 	o.RateLimit, o.RateBurst = c.rateLimit, c.rateBurst
+	o.MaxSubscriptionsPerOrg = c.maxSubscriptions
 	o.MinFreeDisk = c.minFreeDisk
 	o.Store.MemTableSize, o.Store.NumMemtables = c.memory.MemTableSize, c.memory.NumMemtables
 	o.Store.BlockCacheSize, o.Store.IndexCacheSize = c.memory.BlockCacheSize, c.memory.IndexCacheSize

@@ -30,6 +30,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	Restriction() RestrictionResolver
 	StateAssertion() StateAssertionResolver
+	Subscription() SubscriptionResolver
 }
 
 type DirectiveRoot struct {
@@ -46,6 +47,12 @@ type ComplexityRoot struct {
 		Tokens    func(childComplexity int) int
 		Truncated func(childComplexity int) int
 		Withheld  func(childComplexity int) int
+	}
+
+	AssertionChange struct {
+		Assertion func(childComplexity int) int
+		At        func(childComplexity int) int
+		Kind      func(childComplexity int) int
 	}
 
 	AuditEntry struct {
@@ -76,6 +83,12 @@ type ComplexityRoot struct {
 		ResolvedAt func(childComplexity int) int
 		Status     func(childComplexity int) int
 		Subject    func(childComplexity int) int
+	}
+
+	ConflictChange struct {
+		At       func(childComplexity int) int
+		Conflict func(childComplexity int) int
+		Kind     func(childComplexity int) int
 	}
 
 	ConflictConnection struct {
@@ -177,6 +190,13 @@ type ComplexityRoot struct {
 		ValidFrom      func(childComplexity int) int
 		ValidTo        func(childComplexity int) int
 		Value          func(childComplexity int) int
+	}
+
+	FactChange struct {
+		At         func(childComplexity int) int
+		Fact       func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		Superseded func(childComplexity int) int
 	}
 
 	FactConnection struct {
@@ -356,6 +376,12 @@ type ComplexityRoot struct {
 		UntilEvent func(childComplexity int) int
 	}
 
+	Subscription struct {
+		AssertionChanged func(childComplexity int) int
+		ConflictChanged  func(childComplexity int) int
+		FactChanged      func(childComplexity int, key *string) int
+	}
+
 	SupersededFact struct {
 		By     func(childComplexity int) int
 		Fact   func(childComplexity int) int
@@ -525,6 +551,27 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AssembledContext.Withheld(childComplexity), true
 
+	case "AssertionChange.assertion":
+		if e.ComplexityRoot.AssertionChange.Assertion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssertionChange.Assertion(childComplexity), true
+
+	case "AssertionChange.at":
+		if e.ComplexityRoot.AssertionChange.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssertionChange.At(childComplexity), true
+
+	case "AssertionChange.kind":
+		if e.ComplexityRoot.AssertionChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AssertionChange.Kind(childComplexity), true
+
 	case "AuditEntry.action":
 		if e.ComplexityRoot.AuditEntry.Action == nil {
 			break
@@ -671,6 +718,27 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Conflict.Subject(childComplexity), true
+
+	case "ConflictChange.at":
+		if e.ComplexityRoot.ConflictChange.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConflictChange.At(childComplexity), true
+
+	case "ConflictChange.conflict":
+		if e.ComplexityRoot.ConflictChange.Conflict == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConflictChange.Conflict(childComplexity), true
+
+	case "ConflictChange.kind":
+		if e.ComplexityRoot.ConflictChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConflictChange.Kind(childComplexity), true
 
 	case "ConflictConnection.edges":
 		if e.ComplexityRoot.ConflictConnection.Edges == nil {
@@ -1189,6 +1257,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Fact.Value(childComplexity), true
+
+	case "FactChange.at":
+		if e.ComplexityRoot.FactChange.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FactChange.At(childComplexity), true
+
+	case "FactChange.fact":
+		if e.ComplexityRoot.FactChange.Fact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FactChange.Fact(childComplexity), true
+
+	case "FactChange.kind":
+		if e.ComplexityRoot.FactChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FactChange.Kind(childComplexity), true
+
+	case "FactChange.superseded":
+		if e.ComplexityRoot.FactChange.Superseded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FactChange.Superseded(childComplexity), true
 
 	case "FactConnection.edges":
 		if e.ComplexityRoot.FactConnection.Edges == nil {
@@ -2134,6 +2230,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StateValidity.UntilEvent(childComplexity), true
 
+	case "Subscription.assertionChanged":
+		if e.ComplexityRoot.Subscription.AssertionChanged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.AssertionChanged(childComplexity), true
+
+	case "Subscription.conflictChanged":
+		if e.ComplexityRoot.Subscription.ConflictChanged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.ConflictChanged(childComplexity), true
+
+	case "Subscription.factChanged":
+		if e.ComplexityRoot.Subscription.FactChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_factChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.FactChanged(childComplexity, args["key"].(*string)), true
+
 	case "SupersededFact.by":
 		if e.ComplexityRoot.SupersededFact.By == nil {
 			break
@@ -2630,6 +2752,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -3722,6 +3861,88 @@ type PageInfo {
   startCursor: String
   "The last edge's cursor; null on an empty page."
   endCursor: String
+}
+`, BuiltIn: false},
+	{Name: "../subscriptions.graphqls", Input: `# Live changes, over graphql-transport-ws (or graphql-ws) on /graphql: the
+# connection_init payload carries the token ({"Authorization": "Bearer
+# <JWT>"}). Every change is read as the subscriber may see it: records of
+# other organizations, of another user's memory, or withheld from the
+# subscriber by a restriction are never sent, not even as an id.
+
+"What happened to a fact."
+enum FactChangeKind {
+  "Written; it retired nothing."
+  WRITTEN
+  "Written, retiring another as a change in the world (superseded holds it)."
+  SUPERSEDED
+  "Written, retiring another as a correction: the old value was never true."
+  CORRECTED
+  "Written invalid from birth: stale or outranked."
+  STALE
+  "Taken back without a successor."
+  RETRACTED
+  "Retired by a conflict decision that kept another candidate."
+  REVOKED
+  "Its value was erased."
+  FORGOTTEN
+}
+
+"A change to a fact."
+type FactChange {
+  kind: FactChangeKind!
+  "The fact, as it stands when the change is delivered."
+  fact: Fact!
+  "The fact the write retired, when there is one the subscriber may read."
+  superseded: Fact
+  "When the change happened (the service's clock)."
+  at: Time!
+}
+
+"What happened to a conflict."
+enum ConflictChangeKind {
+  OPENED
+  "Resolved by a decision (a caller's or a policy's)."
+  DECIDED
+}
+
+"A change to a conflict."
+type ConflictChange {
+  kind: ConflictChangeKind!
+  conflict: Conflict!
+  at: Time!
+}
+
+"What happened to a state assertion."
+enum AssertionChangeKind {
+  ASSERTED
+  "Its lease ended (by time or by a signalled event)."
+  EXPIRED
+  "A newer record replaced it: a newer assertion of an UNTIL_CHANGED slot, or a conversation turn."
+  INVALIDATED
+  "An explicit decision made it a fact."
+  PROMOTED
+  "A conflict decision kept another candidate."
+  REVOKED
+}
+
+"A change to a state assertion."
+type AssertionChange {
+  kind: AssertionChangeKind!
+  assertion: StateAssertion!
+  at: Time!
+}
+
+type Subscription {
+  """
+  Facts written, superseded, corrected, retracted, revoked or forgotten in
+  the caller's view; with key, only those whose key (or the retired fact's
+  key) is key.
+  """
+  factChanged(key: String): FactChange!
+  "Conflicts opened or decided that the caller may see."
+  conflictChanged: ConflictChange!
+  "State assertions asserted, expired, invalidated, promoted or revoked."
+  assertionChanged: AssertionChange!
 }
 `, BuiltIn: false},
 }

@@ -254,6 +254,9 @@ type StateValidityInput struct {
 	UntilEvent *string          `json:"untilEvent,omitempty"`
 }
 
+type Subscription struct {
+}
+
 type TurnInput struct {
 	SessionID string          `json:"sessionId"`
 	Speaker   session.Speaker `json:"speaker"`

@@ -4,12 +4,17 @@
 package resolvers
 
 import (
+	"context"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/feed"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
@@ -31,4 +36,9 @@ type Resolver struct {
 	Revision *revision.Service
 	// Metrics counts domain events (conflicts, expiries, assembly).
 	Metrics *telemetry.Metrics
+	// Feed is the change feed subscriptions read; nil serves none.
+	Feed *feed.Broker
+	// PresentError presents the error that ends a subscription (the
+	// handler's error presenter; set by graph.NewHandler).
+	PresentError func(ctx context.Context, err error) *gqlerror.Error
 }
