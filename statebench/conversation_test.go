@@ -36,9 +36,9 @@ type sentenceRow struct {
 	kind, sentence          string
 }
 
-func loadSentences(t testing.TB) []sentenceRow {
+func loadSentences(t testing.TB, name string) []sentenceRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(convDir, "sentences.tsv"))
+	f, err := os.Open(filepath.Join(convDir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,14 +57,14 @@ func loadSentences(t testing.TB) []sentenceRow {
 		}
 		c := strings.Split(line, "\t")
 		if len(c) != 8 {
-			t.Fatalf("sentences.tsv line %d: %d columns, want 8", n, len(c))
+			t.Fatalf("%s line %d: %d columns, want 8", name, n, len(c))
 		}
 		r := sentenceRow{id: c[0], key: c[1], value: c[2], speaker: c[3], changes: c[4] == "yes", kind: c[6], sentence: c[7]}
 		if r.changes {
 			r.newValues = strings.Split(c[5], "|")
 		}
 		if c[4] != "yes" && c[4] != "no" || r.changes && c[5] == "" || r.speaker != "USER" && r.speaker != "ASSISTANT" {
-			t.Fatalf("sentences.tsv line %d is malformed: %q", n, line)
+			t.Fatalf("%s line %d is malformed: %q", name, n, line)
 		}
 		rows = append(rows, r)
 	}
@@ -92,14 +92,34 @@ type sentenceOutcome struct {
 // (its own organization each, on a real server, with real tokens) and reads
 // the fact back: a sentence that changes the fact must supersede it with the
 // new value (and without the old one); any other must leave it valid. The
-// sentences were written without reading the extraction rules. Goal (issue
-// 12, point 2): zero false supersessions and recall of real changes >= 90 %.
+// sentences were written without reading the extraction rules; the held-out
+// table was added before the rules were changed for its misses, and is
+// reported on its own. Goal (issue 12, point 2): zero false supersessions
+// and recall of real changes >= 90 %.
 func TestSentenceSupersession(t *testing.T) {
 	env := apitest.New(t)
-	rows := loadSentences(t)
-	if len(rows) < 150 {
-		t.Fatalf("sentences.tsv has %d rows, want at least 150", len(rows))
+	tables := []struct {
+		file    string
+		minRows int
+		floor   float64 // recall below it fails: what the rules reach today
+	}{
+		{"sentences.tsv", 150, sentenceRecallFloor},
+		{"sentences_heldout.tsv", 20, heldoutRecallFloor},
 	}
+	for _, tc := range tables {
+		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
+			rows := loadSentences(t, tc.file)
+			if len(rows) < tc.minRows {
+				t.Fatalf("%s has %d rows, want at least %d", tc.file, len(rows), tc.minRows)
+			}
+			checkSentences(t, env, tc.file, rows, tc.floor)
+		})
+	}
+}
+
+// checkSentences plays rows and reports recall and false supersessions.
+func checkSentences(t *testing.T, env *apitest.Env, file string, rows []sentenceRow, floor float64) {
+	t.Helper()
 	var out []sentenceOutcome
 	for _, r := range rows {
 		out = append(out, runSentence(t, env, r))
@@ -125,7 +145,7 @@ func TestSentenceSupersession(t *testing.T) {
 	}
 	recall := float64(caught) / float64(max(changes, 1))
 	logSentenceKinds(t, out)
-	t.Logf("sentences: %d changes, %d caught (recall %.1f%%); %d non-changes, %d falsely superseded", changes, caught, 100*recall, keeps, falseSup)
+	t.Logf("%s: %d changes, %d caught (recall %.1f%%); %d non-changes, %d falsely superseded", file, changes, caught, 100*recall, keeps, falseSup)
 	if len(misses) > 0 {
 		var b strings.Builder
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -139,14 +159,13 @@ func TestSentenceSupersession(t *testing.T) {
 	if falseSup > 0 {
 		t.Errorf("%d of %d non-changing sentences superseded their fact, want 0", falseSup, keeps)
 	}
-	// The goal is >= 90 %; the floor below is what the rules reach today,
-	// so that no change lowers it. The closing note of issue 12 reports
-	// the gap.
+	// The goal is >= 90 %; the floor is what the rules reach today, so
+	// that no change lowers it.
 	if recall < sentenceRecallGoal {
 		t.Logf("GOAL NOT MET: recall of real changes %.1f%% (%d/%d), goal >= %.0f%%", 100*recall, caught, changes, 100*sentenceRecallGoal)
 	}
-	if recall < sentenceRecallFloor {
-		t.Errorf("recall of real changes %.1f%% (%d/%d), below the floor of %.0f%%", 100*recall, caught, changes, 100*sentenceRecallFloor)
+	if recall < floor {
+		t.Errorf("recall of real changes %.1f%% (%d/%d), below the floor of %.0f%%", 100*recall, caught, changes, 100*floor)
 	}
 	for _, o := range out {
 		if !o.row.changes && o.note != "" && !o.superseded {
@@ -268,6 +287,7 @@ func jsonText(raw json.RawMessage) string {
 const (
 	sentenceRecallGoal  = 0.90
 	sentenceRecallFloor = 0.70
+	heldoutRecallFloor  = 0.55
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
