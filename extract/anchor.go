@@ -44,14 +44,22 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if len(topic) == 0 {
 		return Statement{}, false
 	}
-	// Cheap test first: every topic word occurs somewhere.
+	kind := kindOfStored(stored, at)
+	cat := ""
+	if kind == anchorCategory {
+		cat = categoryOf(stored)
+	}
+	// A key word that names the stored value's category ("db" for
+	// Postgres) is said by the new value itself.
+	impliedByValue := func(w string) bool { return cat != "" && categoryOfWord(w) == cat }
+	// Cheap test first: every topic word occurs somewhere, itself or by
+	// a word of its topic.
 	low := fold(sentence)
 	for _, w := range topic {
-		if !strings.Contains(low, w[:min(len(w), 4)]) {
+		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) {
 			return Statement{}, false
 		}
 	}
-	kind := kindOfStored(stored, at)
 	if kind == "" || !implied(kind, attrs, low) {
 		return Statement{}, false
 	}
@@ -63,21 +71,30 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if cl == "" || clauseFilter(clow) != "" {
 			continue
 		}
-		tspans, ok := topicSpans(cl, topic)
+		tspans, ok := topicSpans(cl, topic, impliedByValue)
 		if !ok {
 			continue
 		}
-		if stative(clow) || qualified(cl, tspans) {
+		if stative(clow) || len(tspans) > 0 && qualified(cl, tspans) {
 			continue
+		}
+		if len(tspans) == 0 && !hasChangeCue(clow) {
+			continue // "Postgres is fine" says no change of the database
 		}
 		var found []span
 		others := 0
-		for _, v := range candidates(cl, kind, at) {
+		var cands []span
+		if kind == anchorCategory {
+			cands = categorySpans(cl, cat)
+		} else {
+			cands = candidates(cl, kind, at)
+		}
+		for _, v := range cands {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
 				continue
 			}
 			others++
-			if linked(cl, tspans, v, kind, attrs) {
+			if len(tspans) == 0 || linked(cl, tspans, v, kind, attrs) {
 				found = append(found, v)
 			}
 		}
@@ -115,6 +132,9 @@ const (
 	anchorVersion = "version"
 	anchorCode    = "code"
 	anchorName    = "name"
+	// anchorCategory is a name a reader knows the kind of ("MySQL" is a
+	// database; see categories).
+	anchorCategory = "category"
 )
 
 var (
@@ -137,6 +157,8 @@ var (
 // read it.
 func kindOfStored(v string, at time.Time) string {
 	switch {
+	case categoryOf(v) != "":
+		return anchorCategory
 	case reWholeEmail.MatchString(v):
 		return anchorEmail
 	case reWholeMoney.MatchString(v):
@@ -199,13 +221,14 @@ func anchorWords(key string) (topic, attrs []string) {
 }
 
 // stopKeyWords carry no topic ("user.current_address").
-var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true}
+var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true,
+	"preferred": true, "favourite": true, "favorite": true, "chosen": true, "selected": true}
 
 // implied reports whether every attribute word of the key is said in the
 // sentence or implied by a value of kind k.
 func implied(k string, attrs []string, low string) bool {
 	for _, a := range attrs {
-		if slices.Contains(anchorAttrs[a], k) || strings.Contains(low, a) {
+		if slices.Contains(anchorAttrs[a], k) || k == anchorCategory && slices.Contains(anchorAttrs[a], anchorName) || strings.Contains(low, a) {
 			continue
 		}
 		return false
@@ -222,9 +245,11 @@ type span struct {
 func (s span) overlaps(o span) bool { return s.start < o.end && o.start < s.end }
 
 // topicSpans finds the topic words in cl, each as a word (or its plural,
-// or a word it abbreviates), when they lie close together (within three
-// words more than there are topic words), and returns where each is.
-func topicSpans(cl string, topic []string) ([]span, bool) {
+// or a word it abbreviates, or a word or phrase of its topic: see
+// synonyms), when they lie close together (within three words more than
+// there are topic words), and returns where each is. A word the value
+// implies (implied) need not be said and has no span.
+func topicSpans(cl string, topic []string, implied func(string) bool) ([]span, bool) {
 	var toks []span
 	start := -1
 	for i, r := range cl + " " {
@@ -238,19 +263,68 @@ func topicSpans(cl string, topic []string) ([]span, bool) {
 		}
 	}
 	var out []span
-	first, last := -1, -1
+	first, last, said := -1, -1, 0
 	for _, w := range topic {
-		at := slices.IndexFunc(toks, func(t span) bool { return t.text == w || shortFor(w, t.text) || shortFor(t.text, w) })
+		at, end := slices.IndexFunc(toks, func(t span) bool { return t.text == w || shortFor(w, t.text) || shortFor(t.text, w) }), 0
+		if at >= 0 {
+			end = at
+		} else {
+			for _, syn := range synonyms(w) {
+				if at, end = phraseAt(toks, syn); at >= 0 {
+					break
+				}
+			}
+		}
 		if at < 0 {
+			if implied(w) {
+				continue
+			}
 			return nil, false
 		}
+		said++
 		if first < 0 || at < first {
 			first = at
 		}
-		last = max(last, at)
-		out = append(out, toks[at])
+		last = max(last, end)
+		out = append(out, span{start: toks[at].start, end: toks[end].end, text: toks[at].text})
 	}
-	return out, last-first <= len(topic)+3
+	return out, last-first <= said+3
+}
+
+// phraseAt finds the words of phrase as consecutive tokens and returns
+// the first and last token's index, or -1.
+func phraseAt(toks []span, phrase string) (int, int) {
+	ws := strings.FieldsFunc(phrase, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	if len(ws) == 0 {
+		return -1, -1
+	}
+	for i := range ws {
+		ws[i] = singular(ws[i])
+	}
+	for i := 0; i+len(ws) <= len(toks); i++ {
+		ok := true
+		for j, w := range ws {
+			if toks[i+j].text != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return i, i + len(ws) - 1
+		}
+	}
+	return -1, -1
+}
+
+// saysSynonym reports whether low, a folded sentence, says a word or
+// phrase of key word w's topic.
+func saysSynonym(low, w string) bool {
+	for _, syn := range synonyms(w) {
+		if i := strings.Index(low, syn); i >= 0 && (i == 0 || !isWordByte(low[i-1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // shortFor reports whether a is a short form of w that no common word
@@ -315,7 +389,7 @@ func anchorStatementKind(k string) string {
 		return KindCount
 	case anchorEmail, anchorPhone:
 		return KindContact
-	case anchorName:
+	case anchorName, anchorCategory:
 		return KindChoice
 	}
 	return KindStatus
@@ -331,7 +405,7 @@ func sameAs(stored, v, kind string, at time.Time) bool {
 		return okA && okB && a == b
 	}
 	a, b := strings.Join(words(fold(stored)), " "), strings.Join(words(fold(v)), " ")
-	if kind == anchorName {
+	if kind == anchorName || kind == anchorCategory {
 		return strings.Contains(" "+a+" ", " "+b+" ") || strings.Contains(" "+b+" ", " "+a+" ")
 	}
 	return a == b
@@ -364,7 +438,7 @@ func nameCandidate(cl string, v span) (span, bool) {
 // nameStops are capitalised words that open a clause or name no thing.
 var nameStops = map[string]bool{"i": true, "i'm": true, "i've": true, "i'll": true, "i'd": true, "we": true, "the": true, "a": true, "an": true, "our": true, "my": true, "it": true, "this": true, "that": true, "ok": true, "okay": true, "so": true, "and": true, "but": true, "from": true, "as": true, "ops": true, "hr": true, "it's": true, "they": true, "he": true, "she": true}
 
-var reChooseAfter = regexp.MustCompile(`^\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs)\b`)
+var reChooseAfter = regexp.MustCompile(`^\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs|speaks|approves|chairs|hosts|manages|coordinates|presents|reviews|organises|organizes)\b`)
 
 // inMoneyOrDate reports a number that is part of an amount, a date, a
 // time of day or a version.
@@ -451,8 +525,11 @@ var kindNouns = map[string][]string{
 	anchorDate:  {"date", "day", "time", "deadline", "appointment", "appt", "slot", "session", "meeting", "booking"},
 	anchorCount: {"count", "number", "total", "headcount", "size", "figure"},
 	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor"},
-	anchorEmail: {"email", "address", "contact"},
-	anchorPhone: {"phone", "number", "mobile", "contact"},
+	// A category's value names what a thing is built on: "the billing
+	// service moves to MySQL".
+	anchorCategory: {"service", "app", "system", "stack", "backend", "frontend", "pick", "choice", "provider", "vendor"},
+	anchorEmail:    {"email", "address", "contact"},
+	anchorPhone:    {"phone", "number", "mobile", "contact"},
 }
 
 // stative reports a clause that says what held before ("we had 500
@@ -522,7 +599,7 @@ var linkWords = func() map[string]bool {
 		updated update reassigned assigned me us group team currently officially landed lands falls fall
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
-		heading headed happening scheduled planned due`) {
+		heading headed happening scheduled planned due migrated migrate migrating onto`) {
 		m[w] = true
 	}
 	return m
@@ -538,8 +615,9 @@ func Names(text, key string) bool {
 	for _, w := range words(fold(text)) {
 		ws[singular(strings.TrimSuffix(w, "'s"))] = true
 	}
+	low := fold(text)
 	for _, t := range topic {
-		if ws[t] {
+		if ws[t] || saysSynonym(low, t) {
 			return true
 		}
 		for w := range ws {

@@ -1,0 +1,187 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+)
+
+// The topic vocabulary lets a sentence name a stored fact's topic by
+// meaning, not only by the key's own words: a key word matches a sentence
+// word that is its synonym or abbreviation ("db" and "database", "k8s" and
+// "cluster"), the verb of its agent noun ("approver" and "signs off",
+// "spokesperson" and "speaks for"), and a key word that names a category
+// ("database", "language", "diet") is said by any value that is a known
+// member of it ("MySQL", "Go", "vegan"). It is general knowledge of words,
+// the kind a careful reader brings, not a list of the examples' phrasings.
+
+// topicGroups are words and phrases that name one topic. Every member
+// stands for every other.
+var topicGroups = [][]string{
+	{"db", "database", "datastore", "data store"},
+	{"k8s", "kubernetes", "cluster"},
+	{"repo", "repository"},
+	{"env", "environment"},
+	{"prod", "production"},
+	{"config", "configuration"},
+	{"auth", "authentication"},
+	{"docs", "documentation"},
+	{"infra", "infrastructure"},
+	{"app", "application"},
+	{"org", "organisation", "organization"},
+	{"dept", "department"},
+	{"mgr", "manager", "manages", "managed"},
+	{"approver", "approval", "approves", "approve", "signs off", "sign off", "sign-off", "signs-off"},
+	{"spokesperson", "spokesman", "spokeswoman", "speaks for", "speak for", "speaking for"},
+	{"organiser", "organizer", "organises", "organizes", "organising", "organizing"},
+	{"reviewer", "reviews"},
+	{"presenter", "presents", "presenting"},
+	{"host", "hosts", "hosting"},
+	{"chair", "chairs", "chairing"},
+	{"coordinator", "coordinates", "coordinating"},
+	{"driver", "drives", "driving"},
+	{"appointment", "appt", "checkup", "check-up", "consultation", "visit"},
+	{"doctor", "gp", "physician"},
+	{"flat", "apartment"},
+	{"car", "vehicle"},
+	{"phone", "mobile", "cell"},
+	{"email", "e-mail"},
+	{"caterer", "catering"},
+	{"holiday", "vacation"},
+	{"offsite", "off-site", "retreat"},
+	{"salary", "pay"},
+	{"headcount", "attendees", "attendee"},
+	{"party", "table", "booking", "reservation"},
+}
+
+// categories name kinds of thing whose members are names a reader knows:
+// a value that is a member says the category ("we moved billing to
+// MySQL" is about the billing database).
+var categories = map[string][]string{
+	"database": {"postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "cockroachdb", "redis",
+		"cassandra", "dynamodb", "oracle", "sql server", "snowflake", "bigquery", "clickhouse", "elasticsearch",
+		"supabase", "firestore", "neo4j", "couchdb", "timescaledb", "aurora", "spanner", "scylladb", "duckdb"},
+	"language": {"python", "go", "golang", "rust", "java", "kotlin", "scala", "typescript", "javascript", "ruby", "php",
+		"c#", "c++", "swift", "elixir", "haskell", "clojure", "erlang", "dart", "julia", "perl", "lua", "zig", "ocaml",
+		"f#", "node", "node.js", "nodejs"},
+	"framework": {"react", "vue", "svelte", "angular", "solid", "next.js", "nextjs", "nuxt", "ember", "preact",
+		"sveltekit", "remix", "astro", "django", "rails", "ruby on rails", "flask", "fastapi", "spring", "laravel",
+		"express", "phoenix", "htmx", "flutter", "react native"},
+	"ci": {"jenkins", "circleci", "buildkite", "github actions", "gitlab ci", "travis", "travis ci", "teamcity",
+		"drone", "bamboo", "azure pipelines", "argo", "tekton"},
+	"cloud": {"aws", "gcp", "azure", "google cloud", "digitalocean", "hetzner", "linode", "fly.io", "heroku", "vercel",
+		"netlify", "cloudflare", "ovh", "render"},
+	"diet": {"vegan", "vegetarian", "pescatarian", "keto", "paleo", "gluten-free", "omnivore", "flexitarian", "halal",
+		"kosher", "dairy-free", "low-carb"},
+	"editor": {"vim", "neovim", "emacs", "vs code", "vscode", "intellij", "sublime", "zed", "goland", "pycharm"},
+	"os":     {"linux", "windows", "macos", "ubuntu", "debian", "fedora", "arch", "nixos", "freebsd"},
+	"chat":   {"slack", "teams", "discord", "zoom", "google meet", "mattermost", "webex"},
+}
+
+// categoryWords are the key words that name a category.
+var categoryWords = map[string]string{
+	"database": "database", "db": "database", "datastore": "database",
+	"language": "language", "lang": "language",
+	"framework": "framework", "frontend": "framework", "ui": "framework", "backend": "framework",
+	"ci": "ci", "pipeline": "ci",
+	"cloud": "cloud", "hosting": "cloud",
+	"diet":   "diet",
+	"editor": "editor", "ide": "editor",
+	"os":   "os",
+	"chat": "chat", "messaging": "chat", "meeting_tool": "chat",
+}
+
+// commonWords are members of a category that are also ordinary English
+// words: said in lower case, or opening a clause, they name nothing.
+var commonWords = map[string]bool{"go": true, "rust": true, "swift": true, "dart": true, "julia": true, "spring": true,
+	"express": true, "solid": true, "remix": true, "teams": true, "zoom": true, "arch": true, "slack": true,
+	"oracle": true, "drone": true, "bamboo": true, "render": true, "node": true, "phoenix": true, "aurora": true,
+	"argo": true, "windows": true, "travis": true, "sublime": true, "astro": true, "ember": true}
+
+var (
+	synonymsOf = func() map[string][]string {
+		m := map[string][]string{}
+		for _, g := range topicGroups {
+			for _, w := range g {
+				for _, o := range g {
+					if o != w {
+						m[w] = append(m[w], o)
+					}
+				}
+			}
+		}
+		return m
+	}()
+	memberOf = func() map[string]string {
+		m := map[string]string{}
+		for c, ms := range categories {
+			for _, v := range ms {
+				m[v] = c
+			}
+		}
+		return m
+	}()
+)
+
+// categoryOf names the category of value v ("MySQL" → database), or "".
+func categoryOf(v string) string {
+	v = strings.TrimSpace(fold(v))
+	v = strings.TrimPrefix(v, "the ")
+	return memberOf[v]
+}
+
+// categoryOfWord names the category a key word names ("db" → database), or "".
+func categoryOfWord(w string) string { return categoryWords[w] }
+
+// synonyms lists the words and phrases that name the topic of key word w.
+func synonyms(w string) []string { return synonymsOf[w] }
+
+// categorySpans finds the members of category c said in cl. A member that
+// is also a common word counts only capitalised, and opening cl only
+// before a verb of choosing ("Render is the pick").
+func categorySpans(cl, c string) []span {
+	if c == "" {
+		return nil
+	}
+	low := asciiLower(cl)
+	var out []span
+	for _, m := range categories[c] {
+		for off := 0; off < len(low); {
+			i := strings.Index(low[off:], m)
+			if i < 0 {
+				break
+			}
+			s, e := off+i, off+i+len(m)
+			off = e
+			if s > 0 && isWordByte(low[s-1]) || e < len(low) && isWordByte(low[e]) {
+				continue
+			}
+			if commonWords[m] && (!unicode.IsUpper(rune(cl[s])) || strings.TrimSpace(cl[:s]) == "" && !reChooseAfter.MatchString(cl[e:])) {
+				continue
+			}
+			out = append(out, span{start: s, end: e, text: cl[s:e], kind: KindChoice})
+		}
+	}
+	return out
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b == '#' || b == '+' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
+}
+
+// reChangeCue marks a clause that says a change or a decision: a value of
+// a category said with it, and nothing else of the key, is the key's new
+// value ("We're going with CockroachDB after all", "I'm vegan now").
+var changeCues = []string{" now", "decided", "switched", "switching", "moved", "moving", "moves", "migrated", "migrating",
+	"going with", "went with", "chose", "picked", "from now on", "instead", "after all", "anymore", "any more",
+	"rebuild", "rebuilding", "rewrite", "rewriting", "rewrote", "replaced", "adopted", "settled on", "these days",
+	"changed", "became", "become"}
+
+func hasChangeCue(clow string) bool {
+	clow = " " + clow + " "
+	for _, c := range changeCues {
+		if strings.Contains(clow, c) {
+			return true
+		}
+	}
+	return false
+}
