@@ -197,7 +197,7 @@ func sameEntity(a, b string) bool {
 		}
 	}
 	for _, w := range aw {
-		if !slices.ContainsFunc(bw, func(x string) bool { return x == w || abbreviates(w, x) || abbreviates(x, w) }) {
+		if !slices.ContainsFunc(bw, func(x string) bool { return x == w || abbreviates(w, x) || abbreviates(x, w) || synonymous(w, x) }) {
 			return false
 		}
 	}

@@ -87,6 +87,9 @@ func Swap(sentence, old string) (string, bool) {
 	return "", false
 }
 
+// RuleSwap names statements Swap reads.
+const RuleSwap = "swap"
+
 // mentionsAt reports how many bytes of rest say old at its start: old in
 // full, or one of old's words of four letters or more ("trek" for "Trek
 // Domane", "golf" for "VW Golf"); 0 when rest does not open with it.

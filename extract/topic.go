@@ -39,7 +39,7 @@ var topicGroups = [][]string{
 	{"chair", "chairs", "chairing"},
 	{"coordinator", "coordinates", "coordinating"},
 	{"driver", "drives", "driving"},
-	{"appointment", "appt", "checkup", "check-up", "consultation", "visit"},
+	{"appointment", "appt", "checkup", "check-up", "consultation", "visit", "booking", "reservation"},
 	{"doctor", "gp", "physician"},
 	{"flat", "apartment"},
 	{"car", "vehicle"},
@@ -103,8 +103,13 @@ var (
 		for _, g := range topicGroups {
 			for _, w := range g {
 				for _, o := range g {
-					if o != w {
-						m[w] = append(m[w], o)
+					if o == w {
+						continue
+					}
+					m[w] = append(m[w], o)
+					if sw := singular(w); sw != w {
+						// Key words are made singular: "k8s" is read "k8".
+						m[sw] = append(m[sw], o)
 					}
 				}
 			}
@@ -131,6 +136,16 @@ func categoryOf(v string) string {
 
 // categoryOfWord names the category a key word names ("db" → database), or "".
 func categoryOfWord(w string) string { return categoryWords[w] }
+
+// synonymous reports whether words a and b name one topic.
+func synonymous(a, b string) bool {
+	for _, s := range synonymsOf[a] {
+		if s == b {
+			return true
+		}
+	}
+	return false
+}
 
 // synonyms lists the words and phrases that name the topic of key word w.
 func synonyms(w string) []string { return synonymsOf[w] }

@@ -145,7 +145,7 @@ func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session
 			ent, attr := extract.NormalizeKey(f.Key)
 			st := extract.Statement{
 				Entity: cmp.Or(ent, attr), Attribute: attr, Key: f.Key, Value: v, Kind: extract.KindChoice,
-				Rule: "swap", Sentence: sent.Text, Index: sent.Index,
+				Rule: extract.RuleSwap, Sentence: sent.Text, Index: sent.Index,
 			}
 			x := Extraction{Statement: st}
 			if err := s.extractOne(tx, caller, t, spk, st, k, written, found, &x, res); err != nil {
@@ -432,7 +432,10 @@ func unfit(st extract.Statement) string {
 		return "the statement's subject is not a thing: " + st.Entity
 	}
 	for _, m := range derivedMarks {
-		if strings.Contains(low, m) {
+		// A swap names the value dropped and the one taken up in its
+		// own words ("Golden Wok cancelled on us, so Mezze Republic is
+		// doing the food"): a report of an act, not a conclusion.
+		if strings.Contains(low, m) && st.Rule != extract.RuleSwap {
 			return "a conclusion drawn from other facts stays in the conversation"
 		}
 	}
