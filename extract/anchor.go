@@ -44,11 +44,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if len(topic) == 0 {
 		return Statement{}, false
 	}
-	kind := kindOfStored(stored, at)
-	cat := ""
-	if kind == anchorCategory {
-		cat = categoryOf(stored)
-	}
+	cat := categoryOf(stored) // a map look-up: kindOfStored, which reads dates, waits for the cheap test
 	// A key word that names the stored value's category ("db" for
 	// Postgres) is said by the new value itself.
 	impliedByValue := func(w string) bool { return cat != "" && categoryOfWord(w) == cat }
@@ -60,6 +56,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			return Statement{}, false
 		}
 	}
+	kind := kindOfStored(stored, at)
 	if kind == "" || !implied(kind, attrs, low) {
 		return Statement{}, false
 	}

@@ -87,6 +87,14 @@ func Swap(sentence, old string) (string, bool) {
 	return "", false
 }
 
+// Drops reports whether a sentence has a verb of dropping or of falling
+// away, without which Swap finds nothing in it: a caller reading one
+// sentence against many stored values asks once.
+func Drops(sentence string) bool {
+	low := asciiLower(sentence)
+	return reDrop.MatchString(low) || reFallAway.MatchString(low)
+}
+
 // RuleSwap names statements Swap reads.
 const RuleSwap = "swap"
 

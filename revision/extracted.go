@@ -130,7 +130,7 @@ func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session
 	slices.Sort(ids)
 	written := map[string]bool{}
 	for _, sent := range ar.Sentences {
-		if sent.Reason != "" {
+		if sent.Reason != "" || !extract.Drops(sent.Text) {
 			continue
 		}
 		for _, id := range ids {

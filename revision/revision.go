@@ -143,6 +143,7 @@ type Service struct {
 	detect     detect.Options
 	relayFrom  string
 	changes    changeCache
+	decoded    factCache
 	ids        *ids.Generator
 }
 
@@ -688,7 +689,7 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 			return true, nil
 		}
 		seen[p.ID] = true
-		f, found, err := facts.LoadTx(tx, p.Space, p.ID)
+		f, found, err := s.decoded.load(tx, p.Space, p.ID)
 		if err != nil {
 			return false, err
 		}

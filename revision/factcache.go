@@ -1,0 +1,70 @@
+package revision
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// maxCachedFacts bounds factCache; past it the cache starts afresh.
+const maxCachedFacts = 1 << 14
+
+// factCache keeps the facts relevantFacts decoded, under the bytes they
+// were decoded from: a fact is read from the store on every turn (its
+// bytes are the truth, and a transaction sees its own writes), and
+// decoded again only when those bytes changed. Each turn compares up to
+// MaxFacts facts, most of them the same as the turn before; decoding
+// their JSON was the largest single cost of recordTurn.
+//
+// A Fact handed out shares its slices with the cache: callers read it and
+// never write into it (they replace fields, which copies).
+type factCache struct {
+	mu sync.Mutex
+	m  map[factCacheKey]cachedFact
+}
+
+type factCacheKey struct {
+	org, owner string
+	kind       tenancy.SpaceKind
+	id         string
+}
+
+type cachedFact struct {
+	raw []byte
+	f   facts.Fact
+}
+
+// load reads fact id of space sp in tx, like facts.LoadTx.
+func (c *factCache) load(tx *store.Txn, sp tenancy.Space, id string) (facts.Fact, bool, error) {
+	raw, err := tx.GetRaw(sp, store.TableFact, store.Suffix(nil).Raw(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return facts.Fact{}, false, nil
+	}
+	if err != nil {
+		return facts.Fact{}, false, err
+	}
+	k := factCacheKey{org: sp.Org(), owner: sp.Owner(), kind: sp.Kind(), id: id}
+	c.mu.Lock()
+	got, ok := c.m[k]
+	c.mu.Unlock()
+	if ok && bytes.Equal(got.raw, raw) {
+		return got.f, true, nil
+	}
+	var f facts.Fact
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return facts.Fact{}, false, fmt.Errorf("revision: decode fact %s: %w", id, err)
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedFacts {
+		c.m = make(map[factCacheKey]cachedFact, 256)
+	}
+	c.m[k] = cachedFact{raw: raw, f: f}
+	c.mu.Unlock()
+	return f, true, nil
+}
