@@ -3,6 +3,7 @@ package detect
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/stategraph/stategraph/constraint"
 )
@@ -346,6 +347,9 @@ var reParen = regexp.MustCompile(`\([^)]*\)|\[[^\]]*\]`)
 // bare strips the parenthesised notes of a record value ("$75,000 (Manager
 // approved)" → "$75,000").
 func bare(s string) string {
+	if !strings.ContainsAny(s, "([\t\n\r\v\f") && !strings.Contains(s, "  ") && !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 && unicode.IsSpace(r) }) {
+		return strings.TrimSpace(s) // nothing to strip: the common case, without a regexp
+	}
 	return strings.TrimSpace(strings.Join(strings.Fields(reParen.ReplaceAllString(s, " ")), " "))
 }
 

@@ -162,8 +162,11 @@ func concat(lists ...[]cue) []cue {
 }
 
 // terms returns the topic words of s: lexical's terms of at least three
-// letters, chatter dropped.
-func terms(s string) map[string]bool {
+// letters, chatter dropped. The map is memoized (every turn asks again
+// about the same keys and values): callers read it and never write to it.
+func terms(s string) map[string]bool { return termsMemo.get(s) }
+
+func scanTerms(s string) map[string]bool {
 	out := make(map[string]bool)
 	for _, w := range lexical.Tokens(s) {
 		if len(w) < 3 || chatter[w] {

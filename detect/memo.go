@@ -50,6 +50,7 @@ func (c *memo[V]) get(s string) V {
 var (
 	valuesMemo  = newMemo(scanValues)
 	historyMemo = newMemo(func(s string) bool { return reHistory.MatchString(s) })
+	termsMemo   = newMemo(scanTerms)
 )
 
 // extractValues is scanValues, memoized; the slice is the caller's to
