@@ -44,10 +44,14 @@
       else el.setAttribute(k, v === true ? '' : String(v));
     });
   }
-  function append(el, c) {
-    if (c === undefined || c === null || c === false) return;
-    if (Array.isArray(c)) { c.forEach(function (x) { append(el, x); }); return; }
-    el.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+  // append appends each further argument (a node, text, or an array of them).
+  function append(el) {
+    for (var i = 1; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c === undefined || c === null || c === false) continue;
+      if (Array.isArray(c)) c.forEach(function (x) { append(el, x); });
+      else el.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    }
   }
   function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
 
@@ -577,8 +581,8 @@
     var news = h('p', { id: 'conflicts-news', class: 'news', role: 'status', 'aria-live': 'polite' });
     var out = h('div', { id: 'conflicts' }, h('p', null, 'Loading…'));
     append(main, [news, out]);
-    var q = 'query ExplorerConflicts { open: conflicts(filter: {status: OPEN}, first: 25) { totalCount edges { node { ' + CONFLICT + ' } } } ' +
-      'decided: conflicts(filter: {status: RESOLVED}, last: 15) { totalCount edges { node { ' + CONFLICT + ' } } } }';
+    var q = 'query ExplorerConflicts { open: conflicts(filter: {status: OPEN}, first: 20) { totalCount edges { node { ' + CONFLICT + ' } } } ' +
+      'decided: conflicts(filter: {status: RESOLVED}, last: 10) { totalCount edges { node { ' + CONFLICT + ' } } } }';
     var seq = 0;
     function load() {
       var n = ++seq;
