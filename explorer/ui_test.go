@@ -120,6 +120,9 @@ func (b *browser) shot(name string) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`)); err != nil {
+		b.t.Fatalf("scroll up for %s: %v", name, err)
+	}
 	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		b.t.Fatalf("screenshot %s: %v", name, err)
@@ -330,7 +333,7 @@ func TestUI(t *testing.T) {
 		b.t = t
 		b.do("open the inspector", chromedp.Navigate(base+"#/context"), chromedp.WaitVisible(chromedp.ID("query")))
 		b.do("run a query with Enter", chromedp.SendKeys(chromedp.ID("query"), "where does the user live, which city"+kb.Enter))
-		b.waitText("#context", "of 1000 tokens", "withheld", "Prompt, line by line", "user.city: Nice", "fact F-", "source tool, User alice, authority manager", "Excluded")
+		b.waitText("#context", "of 1000 tokens", "withheld", "Prompt, line by line", "Identity (layer 1", "Facts (layer", "user.city: Nice", "fact F-", "source tool, User alice, authority manager", "Excluded")
 		b.waitText("table.excluded", "superseded: a newer version replaced it", "user.city: Lille", "withheld: restricted from you")
 		b.shot("context")
 	})

@@ -534,6 +534,7 @@
       if (f.supersededAt && !never && f.validTo) {
         // After a change it stays true for its closed valid period.
         append(g, s('rect', { x: x1 + 2, y: y2 + 2, width: Math.max(8, X(f.validTo) - x1 - 4), height: Math.max(8, bottom - y2 - 4), class: 'box after' }));
+        append(g, s('text', { x: x1 + 8, y: y2 + 20, class: 'label after' }, 'v' + f.n + ' ' + truncate(fmtValue(f.value), 16) + ' · held then'));
       }
       var label = 'v' + f.n + ' ' + (f.forgotten ? '(forgotten)' : truncate(fmtValue(f.value), 22)) + (state === 'current' ? '' : ' · ' + state.split(' ')[0]);
       append(g, s('text', { x: x1 + 8, y: y1 + 20, class: 'label' }, label));
@@ -763,11 +764,11 @@
     ctx.sections.forEach(function (sec) {
       var recsOfLayer = ctx.included.filter(function (r) { return r.layer === sec.layer; });
       var used = {};
-      var lines = sec.text.split('\n').filter(function (l) { return l.trim() !== ''; });
+      var lines = sec.text.split('\n').filter(function (l) { return l.trim() !== '' && !/^#/.test(l); });
+      rows.push(h('tr', { class: 'section' }, h('th', { scope: 'rowgroup', colspan: 2 }, sec.title + ' (layer ' + sec.layer + ', ' + sec.tokens + ' tokens)')));
       lines.forEach(function (line) {
         var body = line.replace(/^[-*]\s*/, '');
         var rec = null;
-        if (/^#/.test(line)) { rows.push(h('tr', { class: 'section' }, h('th', { scope: 'rowgroup', colspan: 2 }, line + ' (layer ' + sec.layer + ', ' + sec.tokens + ' tokens)'))); return; }
         rec = recsOfLayer.filter(function (r) { return !used[r.id] && recs[r.id] && body.indexOf(recordText(recs[r.id])) >= 0; })[0];
         if (!rec && !/^(IDENTITY|ENVIRONMENT)$/.test((recsOfLayer[0] || {}).kind || '')) {
           rec = recsOfLayer.filter(function (r) { return !used[r.id] && !recs[r.id]; })[0];
