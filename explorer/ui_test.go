@@ -14,11 +14,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"io"
+	"net"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -153,6 +156,73 @@ func set(id, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById(%s).value = %s`, ij, vj))
 }
 
+// proxy forwards TCP connections to a server, and can cut them all and
+// refuse new ones for a while: a network drop, as the browser sees it.
+type proxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	conns  map[net.Conn]struct{}
+	down   bool
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{ln: ln, target: target, conns: map[net.Conn]struct{}{}}
+	t.Cleanup(func() { ln.Close(); p.drop() })
+	go p.serve()
+	return p
+}
+
+func (p *proxy) URL() string { return "http://" + p.ln.Addr().String() }
+
+func (p *proxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		down := p.down
+		p.mu.Unlock()
+		if down {
+			c.Close()
+			continue
+		}
+		u, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns[c], p.conns[u] = struct{}{}, struct{}{}
+		p.mu.Unlock()
+		go func() { io.Copy(u, c); u.Close() }()
+		go func() { io.Copy(c, u); c.Close() }()
+	}
+}
+
+// drop closes every connection and refuses new ones until up.
+func (p *proxy) drop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = true
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+}
+
+func (p *proxy) up() {
+	p.mu.Lock()
+	p.down = false
+	p.mu.Unlock()
+}
+
 // waitSubscriptions waits until org has n live subscriptions: the open
 // view subscribed.
 func waitSubscriptions(t *testing.T, env *apitest.Env, org string, n int) {
@@ -219,7 +289,8 @@ func TestUI(t *testing.T) {
 	write(t, env, alice, map[string]any{"key": "inventory.owner", "value": "Entity#1 belongs to team Blue", "memoryType": "ORGANIZATIONAL"})
 
 	b := newBrowser(t)
-	base := env.URL + "/explorer/"
+	wire := newProxy(t, env.HTTP.Listener.Addr().String())
+	base := wire.URL() + "/explorer/"
 
 	t.Run("sign in with Enter", func(t *testing.T) {
 		b.t = t
@@ -312,6 +383,20 @@ func TestUI(t *testing.T) {
 		b.shot("history-live")
 	})
 
+	t.Run("reconnect after a drop", func(t *testing.T) {
+		b.t = t
+		wire.drop()
+		b.waitText("#live", "disconnected, reconnecting")
+		waitSubscriptions(t, env, "org-a", 0)
+		// A change the page cannot be told of while it is cut off.
+		env.Clock.Advance(time.Hour)
+		write(t, env, alice, map[string]any{"key": "user.city", "value": "Nantes", "supersedes": "user.city", "reason": "moved once more"})
+		wire.up()
+		b.waitText("#live", "Live updates: on")
+		b.waitText("#history", "v4 · changed · Nice", "v5 · current · Nantes")
+		waitSubscriptions(t, env, "org-a", 1)
+	})
+
 	t.Run("resolve a conflict", func(t *testing.T) {
 		b.t = t
 		b.do("open the board", chromedp.Navigate(base+"#/conflicts"))
@@ -333,8 +418,8 @@ func TestUI(t *testing.T) {
 		b.t = t
 		b.do("open the inspector", chromedp.Navigate(base+"#/context"), chromedp.WaitVisible(chromedp.ID("query")))
 		b.do("run a query with Enter", chromedp.SendKeys(chromedp.ID("query"), "where does the user live, which city"+kb.Enter))
-		b.waitText("#context", "of 1000 tokens", "withheld", "Prompt, line by line", "Identity (layer 1", "Facts (layer", "user.city: Nice", "fact F-", "source tool, User alice, authority manager", "Excluded")
-		b.waitText("table.excluded", "superseded: a newer version replaced it", "user.city: Lille", "withheld: restricted from you")
+		b.waitText("#context", "of 1000 tokens", "withheld", "Prompt, line by line", "Identity (layer 1", "Facts (layer", "user.city: Nantes", "fact F-", "source tool, User alice, authority manager", "Excluded")
+		b.waitText("table.excluded", "superseded: a newer version replaced it", "user.city: Nice", "withheld: restricted from you")
 		b.shot("context")
 	})
 
