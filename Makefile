@@ -8,7 +8,7 @@ export GOFLAGS := -buildvcs=false
 COMMIT      := $(shell c=$$(git rev-parse --short HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo $$c; })
 LDFLAGS     := -X main.commit=$(COMMIT)
 
-.PHONY: all run build generate check-generate lint vet staticcheck test test-go crashtest crashtest-short bench bench-turn bench-writes bench-scaling bench-conversations fuzz clean
+.PHONY: all run build generate check-generate lint vet staticcheck test test-go test-ui test-ui-if-chromium crashtest crashtest-short bench bench-turn bench-writes bench-scaling bench-conversations fuzz clean
 
 all: build
 
@@ -57,8 +57,22 @@ lint: $(TOOLS)/staticcheck
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./store ./cmd/...
 	GOOS=windows GOARCH=amd64 $(GO) vet ./store ./cmd/...
 
-## test: every check and every test, with the race detector, and a short crashtest
-test: check-generate lint test-go crashtest-short
+## test: every check and every test, with the race detector, the browser tests when a Chromium is found, and a short crashtest
+test: check-generate lint test-go test-ui-if-chromium crashtest-short
+
+# CHROMIUM is the browser the explorer's tests drive (headless): $CHROMIUM, else the first found on PATH.
+CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || command -v google-chrome-stable || command -v headless-shell)
+export CHROMIUM
+
+## test-ui: the explorer's browser tests (headless Chromium via chromedp, build tag uitest); fails without a Chromium
+test-ui:
+	@if [ -z "$(CHROMIUM)" ]; then echo "test-ui: no Chromium found: install one (apt-get install -y chromium) or set CHROMIUM"; exit 1; fi
+	$(GO) vet -tags uitest ./explorer
+	$(GO) test -race -tags uitest -count=1 -timeout 10m ./explorer
+
+test-ui-if-chromium:
+	@if [ -n "$(CHROMIUM)" ]; then $(MAKE) --no-print-directory test-ui; else \
+		echo "*** BROWSER TESTS DID NOT RUN: no Chromium found (apt-get install -y chromium, or set CHROMIUM); make test-ui runs them ***"; fi
 
 test-go:
 	$(GO) test -race -timeout 10m -count=1 ./...

@@ -21,6 +21,7 @@ import (
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/evidence"
+	"github.com/stategraph/stategraph/explorer"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
 	"github.com/stategraph/stategraph/feed"
@@ -355,6 +356,13 @@ func New(o Options) (*Server, error) {
 		promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
 		promhttp.HandlerFor(publicGatherer{reg}, promhttp.HandlerOpts{Registry: reg}),
 	))
+	// The explorer (a static app; its data comes from /graphql with the
+	// token the user signs in with), its form prefilled in Dev.
+	devToken := ""
+	if o.Dev {
+		devToken = o.DevToken
+	}
+	mux.Handle(explorer.Path, explorer.Handler(explorer.Options{Endpoint: "/graphql", DevToken: devToken}))
 	if o.Dev {
 		var headers map[string]string
 		if o.DevToken != "" {

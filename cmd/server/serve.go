@@ -291,6 +291,7 @@ func printDevBanner(w io.Writer, addr, tok string) {
 		fmt.Fprintf(w, `
 stategraph dev server on http://%[1]s
   GraphiQL:  http://%[1]s/   (works offline; add your token under "Headers")
+  Explorer:  http://%[1]s/explorer/   (histories, conflicts, contexts; sign in with your token)
   GraphQL:   http://%[1]s/graphql
 
 `, addr)
@@ -299,6 +300,7 @@ stategraph dev server on http://%[1]s
 	fmt.Fprintf(w, `
 stategraph dev server on http://%[1]s
   GraphiQL:  http://%[1]s/   (works offline; the demo token below is already in "Headers")
+  Explorer:  http://%[1]s/explorer/   (the demo token is prefilled: press Enter)
   GraphQL:   http://%[1]s/graphql
 
 Demo token (org "demo", user "demo-user", valid 7 days):
