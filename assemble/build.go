@@ -25,6 +25,7 @@ const (
 	secConstraints
 	secFacts
 	secReview
+	secDocuments
 	secState
 	secWorking
 	secEvidence
@@ -38,6 +39,7 @@ var sectionTitles = [numSections]string{
 	"Constraints (must hold)",
 	"Facts",
 	"Needs recalculation (derived from a changed value; old result withheld)",
+	"Documents",
 	"Current state",
 	"Working set",
 	"Earlier in the conversation",
@@ -45,7 +47,7 @@ var sectionTitles = [numSections]string{
 }
 
 var sectionLayers = [numSections]int{
-	LayerIdentity, LayerEnvironment, LayerFacts, LayerFacts, LayerFacts,
+	LayerIdentity, LayerEnvironment, LayerFacts, LayerFacts, LayerFacts, LayerFacts,
 	LayerWorking, LayerWorking, LayerWorking, LayerWorking,
 }
 
@@ -100,8 +102,20 @@ func Build(in Input, c Counter) Output {
 	for i, f := range cons {
 		b.tryOrExclude(b.factLine(secConstraints, i, f))
 	}
+	var deferred, docDeferred []line
+	if len(in.Documents) > 0 {
+		docShare := in.DocumentShare
+		if !(docShare > 0 && docShare <= 1) {
+			docShare = DefaultDocumentShare
+		}
+		docLimit := b.used + int(math.Floor(float64(b.budget-b.used)*docShare))
+		for i, d := range rankDocuments(in.Documents) {
+			if l := b.newLine(secDocuments, i, documentLine(d), Included{ID: d.ID, Kind: KindDocument, Layer: LayerFacts, Reason: "document " + scoreReason(d.Score), Score: d.Score}); !b.try(l, docLimit) {
+				docDeferred = append(docDeferred, l)
+			}
+		}
+	}
 	factLimit := b.used + share(b.budget-b.used, in.FactShare)
-	var deferred []line
 	for i, f := range review {
 		if l := b.factLine(secReview, i, f); !b.try(l, factLimit) {
 			deferred = append(deferred, l)
@@ -123,7 +137,7 @@ func Build(in Input, c Counter) Output {
 		b.tryOrExclude(b.newLine(secTurns, chrono[i], turnLine(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Reason: scoreReason(t.Score), Score: t.Score}))
 	}
 	// Whatever the fact share could not hold gets what the others left.
-	for _, l := range deferred {
+	for _, l := range append(deferred, docDeferred...) {
 		b.tryOrExclude(l)
 	}
 	// Evidence of earlier turns fills what is left, best first.
@@ -335,6 +349,9 @@ func (b *builder) truncated(in Input, out Output, id []string) Output {
 	}
 	for _, f := range in.Facts {
 		over(f.ID, KindFact)
+	}
+	for _, d := range in.Documents {
+		over(d.ID, KindDocument)
 	}
 	for _, a := range in.Assertions {
 		over(a.ID, KindAssertion)
@@ -700,6 +717,31 @@ func rankEvidence(es []Evidence) (ranked []Evidence, chrono []int) {
 
 // evidenceLine renders a sentence with its provenance: the day it was said
 // (UTC) and who said it.
+// rankDocuments orders chunks best first: score, then document and chunk.
+func rankDocuments(ds []Document) []Document {
+	ds = slices.Clone(ds)
+	for i := range ds {
+		ds[i].Score = finite(ds[i].Score)
+	}
+	slices.SortStableFunc(ds, func(x, y Document) int {
+		return cmp.Or(cmp.Compare(y.Score, x.Score), strings.Compare(x.DocumentID, y.DocumentID), cmp.Compare(x.Chunk, y.Chunk), strings.Compare(x.Text, y.Text))
+	})
+	return ds
+}
+
+// documentLine renders a chunk with its provenance:
+// "- [Title — doc-id chunk 2, https://…] text".
+func documentLine(d Document) string {
+	src := clean(d.DocumentID) + " chunk " + strconv.Itoa(d.Chunk+1)
+	if u := clean(d.SourceURI); u != "" {
+		src += ", " + u
+	}
+	if t := clean(d.Title); t != "" {
+		src = t + " — " + src
+	}
+	return "- [" + src + "] " + clean(d.Text)
+}
+
 func evidenceLine(e Evidence) string {
 	return "- " + e.At.UTC().Format("2006-01-02") + " " + cmp.Or(strings.ToLower(clean(e.Speaker)), "unknown") + ": " + clean(e.Text)
 }

@@ -14,12 +14,14 @@
 //	## Constraints (must hold)       layer 2
 //	## Facts                         layer 2
 //	## Needs recalculation (...)     layer 2, keys only: their values are stale
+//	## Documents                     layer 2, chunks with their provenance
 //	## Current state                 state assertions with their lease
 //	## Working set                   layer 3
 //	## Recent conversation           layer 3, oldest first
 //
 // The budget is spent in priority order: identity, environment,
-// constraints, then needs-review keys and facts within the fact share,
+// constraints, then documents within the document share, needs-review
+// keys and facts within the fact share,
 // then assertions, working set and turns with the rest, and finally any
 // fact that did not fit in its share, if budget is still left over.
 package assemble

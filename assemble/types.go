@@ -84,6 +84,7 @@ const (
 	KindTurn        Kind = "TURN"
 	KindAssertion   Kind = "ASSERTION"
 	KindEvidence    Kind = "EVIDENCE"
+	KindDocument    Kind = "DOCUMENT"
 )
 
 // Reason is why a record is not (or not fully) in the text.
@@ -161,6 +162,25 @@ type Evidence struct {
 	Score   float64
 }
 
+// Document is a chunk of an organizational document the caller may see
+// (package documents), retrieved for its relevance to the query. Documents
+// fill their own share of the budget (Input.DocumentShare), each line with
+// its provenance: document, chunk and source URI.
+type Document struct {
+	ID         string // "documentId#chunk"
+	DocumentID string
+	Chunk      int // 0-based
+	Title      string
+	SourceURI  string
+	Text       string
+	Score      float64
+}
+
+// DefaultDocumentShare is the share of the budget left after identity,
+// environment and constraints that documents may use when
+// Input.DocumentShare is not in (0, 1].
+const DefaultDocumentShare = 0.2
+
 // Lease is the validity lease of a state assertion.
 type Lease struct {
 	Kind  LeaseKind
@@ -201,8 +221,13 @@ type Input struct {
 	Turns       []Turn
 	Assertions  []Assertion
 	Evidence    []Evidence
-	Excluded    []Exclusion // already excluded by the caller, passed through
-	Withheld    int         // records the caller may not see: only the count is reported
+	// Documents are visible document chunks; they fill DocumentShare of
+	// the budget left after identity, environment and constraints, before
+	// facts take their share, and may use what is left at the end.
+	Documents     []Document
+	DocumentShare float64     // DefaultDocumentShare when not in (0, 1]
+	Excluded      []Exclusion // already excluded by the caller, passed through
+	Withheld      int         // records the caller may not see: only the count is reported
 }
 
 // Section is one rendered section of Output.Text.

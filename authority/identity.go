@@ -48,12 +48,18 @@ type Identity struct {
 	Kind        Kind
 	AgentLevel  AgentLevel
 	Capability  string
+	// Groups are the groups of the token's "groups" claim: who may see a
+	// document (package documents).
+	Groups []string
 
 	verified bool
 }
 
 // Verified reports whether the identity was produced by a Verifier.
 func (id Identity) Verified() bool { return id.verified }
+
+// InGroup reports whether the identity belongs to group g.
+func (id Identity) InGroup(g string) bool { return slices.Contains(id.Groups, g) }
 
 // HasPermission reports whether the identity holds permission p.
 func (id Identity) HasPermission(p string) bool { return slices.Contains(id.Permissions, p) }

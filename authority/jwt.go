@@ -10,6 +10,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -33,6 +34,7 @@ type Claims struct {
 	Kind        string   `json:"kind,omitempty"`
 	AgentLevel  string   `json:"agent_level,omitempty"`
 	Capability  string   `json:"capability,omitempty"`
+	Groups      []string `json:"groups,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -172,6 +174,7 @@ func (c *Claims) identity() (Identity, error) {
 		Kind:        kind,
 		AgentLevel:  AgentLevel(c.AgentLevel),
 		Capability:  c.Capability,
+		Groups:      c.Groups,
 	}
 	switch {
 	case id.UserID == "":
@@ -183,7 +186,7 @@ func (c *Claims) identity() (Identity, error) {
 	case !id.AgentLevel.Valid():
 		return Identity{}, fmt.Errorf("authority: unknown agent_level %q (want junior, senior or master)", c.AgentLevel)
 	}
-	for _, s := range append([]string{id.UserID, id.UserName, id.Org, id.Authority, id.Department, id.Capability}, id.Permissions...) {
+	for _, s := range append([]string{id.UserID, id.UserName, id.Org, id.Authority, id.Department, id.Capability}, slices.Concat(id.Permissions, id.Groups)...) {
 		if len(s) > maxClaimLen || !utf8.ValidString(s) {
 			return Identity{}, fmt.Errorf("authority: claim longer than %d bytes or not UTF-8", maxClaimLen)
 		}
@@ -206,6 +209,7 @@ func Mint(secret []byte, id Identity, ttl time.Duration, issuer, audience string
 		Kind:        string(id.Kind),
 		AgentLevel:  string(id.AgentLevel),
 		Capability:  id.Capability,
+		Groups:      id.Groups,
 		RegisteredClaims: jwt.RegisteredClaims{
 			Subject:   id.UserID,
 			IssuedAt:  jwt.NewNumericDate(now),

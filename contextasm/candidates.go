@@ -23,6 +23,12 @@ type Candidates struct {
 	// Assertions are state assertions as they stand in the view, active
 	// or ended.
 	Assertions []AssertionCandidate
+	// Identity holds identity attributes beyond the token's claims (the
+	// caller's profile and reporting line), rendered in order.
+	Identity []assemble.Attr
+	// Documents are chunks of organizational documents the caller may
+	// see, ranked against the query.
+	Documents []assemble.Document
 	// Environment holds environment entries (layer 4).
 	Environment []EnvCandidate
 	// Retired are values that facts superseded (or that writes restated

@@ -23,6 +23,8 @@ type Related struct {
 	Assertions  []assemble.Assertion
 	Turns       []assemble.Turn
 	Evidence    []assemble.Evidence
+	Identity    []assemble.Attr     // profile attributes, after the claims'
+	Documents   []assemble.Document // visible document chunks
 	Excluded    []assemble.Exclusion
 	Withheld    int
 	Notes       []string
@@ -86,6 +88,8 @@ func Relate(q Query, sets ...Candidates) Related {
 		r.Excluded = append(r.Excluded, s.Excluded...)
 		r.Withheld += s.Withheld
 		r.Notes = append(r.Notes, s.Notes...)
+		r.Identity = append(r.Identity, s.Identity...)
+		r.Documents = append(r.Documents, s.Documents...)
 	}
 	slices.Sort(r.Notes)
 	sortExclusions(r.Excluded)
@@ -155,8 +159,22 @@ func (r Related) Prune(out assemble.Output) assemble.Output {
 // Input returns the Build input for the related records, with the
 // request's budget, fact share and identity.
 func (r Related) Input(budget int, factShare float64, id assemble.Identity) assemble.Input {
+	id.Attributes = slices.Clip(id.Attributes)
+	for _, a := range r.Identity {
+		// A profile's name and department fill claims the token left
+		// empty; the token's win.
+		switch {
+		case a.Key == "name" && id.Name == "":
+			id.Name = a.Value
+		case a.Key == "department" && id.Department == "":
+			id.Department = a.Value
+		case a.Key != "name" && a.Key != "department":
+			id.Attributes = append(id.Attributes, a)
+		}
+	}
 	return assemble.Input{
-		Budget: budget, FactShare: factShare, Identity: id,
+		Documents: r.Documents,
+		Budget:    budget, FactShare: factShare, Identity: id,
 		Environment: r.Environment, EnvIssues: r.Notes,
 		Facts: r.Facts, Working: r.Working, Assertions: r.Assertions, Turns: r.Turns, Evidence: r.Evidence,
 		Excluded: r.Excluded, Withheld: r.Withheld,

@@ -142,6 +142,7 @@ type Service struct {
 	rules      *permissions.Rules
 	detect     detect.Options
 	relayFrom  string
+	title      func(tx *store.Txn, user string) (string, error)
 	changes    changeCache
 	decoded    factCache
 	ids        *ids.Generator
@@ -201,6 +202,11 @@ type Options struct {
 	RelayFrom string
 	// IDs makes the ids of recorded changes; nil makes them with ulid.Make.
 	IDs *ids.Generator
+	// ProfileTitle returns the title of a person's identity profile in the
+	// organization of tx ("" when none): a turn's speakerId takes the
+	// authority of that title before profile facts are consulted. Nil
+	// consults profile facts only.
+	ProfileTitle func(tx *store.Txn, user string) (string, error)
 }
 
 // DefaultRelayFrom is Options.RelayFrom's default.
@@ -212,7 +218,7 @@ func New(o Options) *Service {
 	s := &Service{
 		store: o.Store, clock: o.Clock, facts: o.Facts, write: o.Pipeline, index: o.Index,
 		sessions: o.Sessions, assertions: o.Assertions, rules: o.Rules, detect: o.Detect, ids: o.IDs,
-		relayFrom: cmp.Or(o.RelayFrom, DefaultRelayFrom),
+		relayFrom: cmp.Or(o.RelayFrom, DefaultRelayFrom), title: o.ProfileTitle,
 	}
 	s.detect.Order = o.Order
 	o.Pipeline.SetArbiter(arbiter{s})
@@ -520,9 +526,10 @@ func constraintSentences(ar extract.Result) []string {
 }
 
 // speakerOf is who said the turn: the assistant; the caller's user; or
-// the person speakerId names, with the authority of their role in the
-// organization's profile facts (a valid fact keyed like "<id>.role"), else
-// the lowest authority: a named stranger's word replaces nothing.
+// the person speakerId names, with the authority of the title of their
+// identity profile, else of their role in the organization's profile
+// facts (a valid fact keyed like "<id>.role"), else the lowest authority:
+// a named stranger's word replaces nothing.
 func (s *Service) speakerOf(tx *store.Txn, caller authority.Identity, in session.TurnInput) (speaker, error) {
 	switch {
 	case in.Speaker == session.SpeakerAssistant:
@@ -534,14 +541,33 @@ func (s *Service) speakerOf(tx *store.Txn, caller authority.Identity, in session
 	if s.detect.Order != nil {
 		spk.authority = s.detect.Order.Lowest()
 	}
-	auth, err := s.profileAuthority(tx, caller, in.SpeakerID)
+	auth, err := s.titleAuthority(tx, in.SpeakerID)
 	if err != nil {
 		return speaker{}, err
+	}
+	if auth == "" {
+		if auth, err = s.profileAuthority(tx, caller, in.SpeakerID); err != nil {
+			return speaker{}, err
+		}
 	}
 	if auth != "" {
 		spk.authority = auth
 	}
 	return spk, nil
+}
+
+// titleAuthority is the authority of the title of person id's identity
+// profile, or "" when they have none or it names no authority.
+func (s *Service) titleAuthority(tx *store.Txn, id string) (string, error) {
+	if s.title == nil || s.detect.Order == nil || !facts.ValidID(id) {
+		return "", nil
+	}
+	t, err := s.title(tx, id)
+	if err != nil || t == "" {
+		return "", err
+	}
+	name, _ := s.detect.Order.Resolve(t)
+	return name, nil
 }
 
 // profileWords name the attribute of a person's role in a profile fact.

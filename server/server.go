@@ -32,6 +32,7 @@ import (
 	"github.com/stategraph/stategraph/mcpserver"
 	"github.com/stategraph/stategraph/permissions"
 	"github.com/stategraph/stategraph/pipeline"
+	"github.com/stategraph/stategraph/profile"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/server/graphiql"
@@ -273,7 +274,7 @@ func New(o Options) (*Server, error) {
 	rev := revision.New(revision.Options{
 		Store: st, Clock: o.Clock, Facts: fs, Pipeline: pl, Index: index, Sessions: sessions,
 		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(), IDs: o.IDs,
-		RelayFrom: o.RelayFrom,
+		RelayFrom: o.RelayFrom, ProfileTitle: profile.TitleTx,
 	})
 	s := &Server{store: st, verifier: verifier, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg, changes: changes}
 	res := &resolvers.Resolver{
@@ -295,10 +296,12 @@ func New(o Options) (*Server, error) {
 				contextasm.WorkingSource{Turns: o.WorkingTurns},
 				contextasm.AssertionSource{},
 				contextasm.EvidenceSource{},
+				contextasm.ProfileSource{},
 			},
 		}),
-		Metrics: metrics,
-		Feed:    changes,
+		Profiles: profile.NewService(st, o.Clock, o.IDs),
+		Metrics:  metrics,
+		Feed:     changes,
 	}
 	var disk *httpguard.DiskGuard
 	if o.MinFreeDisk > 0 && (!o.Store.InMemory || probeGiven) {

@@ -155,6 +155,29 @@ const (
 	// concurrent writers rarely meet; readers add the shards up.
 	TableEvidenceStats Table = 'o'
 
+	// Identity profiles (package profile), in the organization's shared
+	// space.
+	//
+	// TableProfile: user id -> the user's profile.
+	TableProfile Table = 'P'
+	// TableProfileReport: manager seg, user id -> nil: who reports to
+	// whom, kept with the profile that names the manager.
+	TableProfileReport Table = 'U'
+
+	// Documents (package documents), in the organization's shared space.
+	//
+	// TableDocument: document id -> the document (title, source URI, ACL,
+	// its chunks' count and lengths).
+	TableDocument Table = 'G'
+	// TableDocumentChunk: document id seg, chunk index (2 bytes) -> the
+	// chunk's text.
+	TableDocumentChunk Table = 'J'
+	// TableDocumentPosting: term seg, document id seg, chunk index, tf,
+	// length (2 bytes each) -> nil; the reserved term "" lists every chunk
+	// (the statistics of BM25 are summed from it). Re-ingesting a
+	// document deletes its postings first.
+	TableDocumentPosting Table = 'j'
+
 	// Keep this list the single register of table bytes.
 )
 

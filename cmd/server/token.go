@@ -16,6 +16,7 @@ func runToken(_ context.Context, args []string, env func(string) string, stdout,
 	var (
 		id          authority.Identity
 		perms       listFlag
+		groups      listFlag
 		kind, level string
 		ttl         time.Duration
 		dataDir     string
@@ -29,6 +30,7 @@ func runToken(_ context.Context, args []string, env func(string) string, stdout,
 	fset.StringVar(&id.Authority, "authority", "", "authority, e.g. manager or executive")
 	fset.StringVar(&id.Department, "department", "", "department")
 	fset.Var(&perms, "permission", "a permission (repeatable)")
+	fset.Var(&groups, "group", "a group the user belongs to, for document permissions (repeatable)")
 	fset.StringVar(&kind, "kind", "user", "user, agent or service")
 	fset.StringVar(&level, "agent-level", "", "junior, senior or master (agents)")
 	fset.StringVar(&id.Capability, "capability", "", "the agent's capability")
@@ -39,6 +41,7 @@ func runToken(_ context.Context, args []string, env func(string) string, stdout,
 		return err
 	}
 	id.Permissions = perms
+	id.Groups = groups
 	id.Kind, id.AgentLevel = authority.Kind(kind), authority.AgentLevel(level)
 	switch {
 	case id.Org == "" || id.UserID == "":

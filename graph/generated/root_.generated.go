@@ -10,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/stategraph/stategraph/graph/model"
+	"github.com/stategraph/stategraph/profile"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -27,6 +28,7 @@ type ResolverRoot interface {
 	Fact() FactResolver
 	Identity() IdentityResolver
 	Mutation() MutationResolver
+	Profile() ProfileResolver
 	Query() QueryResolver
 	Restriction() RestrictionResolver
 	StateAssertion() StateAssertionResolver
@@ -119,6 +121,13 @@ type ComplexityRoot struct {
 		Promoted func(childComplexity int) int
 		Reason   func(childComplexity int) int
 		Revoked  func(childComplexity int) int
+	}
+
+	Disc struct {
+		Conscientiousness func(childComplexity int) int
+		Dominance         func(childComplexity int) int
+		Influence         func(childComplexity int) int
+		Steadiness        func(childComplexity int) int
 	}
 
 	Entity struct {
@@ -215,6 +224,7 @@ type ComplexityRoot struct {
 		Authority   func(childComplexity int) int
 		Capability  func(childComplexity int) int
 		Department  func(childComplexity int) int
+		Groups      func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Org         func(childComplexity int) int
 		Permissions func(childComplexity int) int
@@ -240,8 +250,17 @@ type ComplexityRoot struct {
 		ResolveConflict   func(childComplexity int, id string, keep string, reason string) int
 		SetEnvironment    func(childComplexity int, input []*model.EnvironmentEntryInput) int
 		SignalEvent       func(childComplexity int, name string, context *string) int
+		UpsertProfile     func(childComplexity int, input profile.Input) int
 		WriteFact         func(childComplexity int, input model.FactInput) int
 		WriteFacts        func(childComplexity int, input []*model.FactInput) int
+	}
+
+	Ocean struct {
+		Agreeableness     func(childComplexity int) int
+		Conscientiousness func(childComplexity int) int
+		Extraversion      func(childComplexity int) int
+		Neuroticism       func(childComplexity int) int
+		Openness          func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -249,6 +268,21 @@ type ComplexityRoot struct {
 		HasNextPage     func(childComplexity int) int
 		HasPreviousPage func(childComplexity int) int
 		StartCursor     func(childComplexity int) int
+	}
+
+	Profile struct {
+		CommunicationStyle func(childComplexity int) int
+		DISC               func(childComplexity int) int
+		Department         func(childComplexity int) int
+		DirectReports      func(childComplexity int) int
+		DisplayName        func(childComplexity int) int
+		OCEAN              func(childComplexity int) int
+		ReportingChain     func(childComplexity int) int
+		ReportsTo          func(childComplexity int) int
+		Title              func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+		UpdatedBy          func(childComplexity int) int
+		UserID             func(childComplexity int) int
 	}
 
 	Query struct {
@@ -264,6 +298,7 @@ type ComplexityRoot struct {
 		Facts           func(childComplexity int, filter *model.FactFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) int
 		Me              func(childComplexity int) int
 		PreviewTurn     func(childComplexity int, input model.TurnInput) int
+		Profile         func(childComplexity int, userID *string) int
 		StateAssertion  func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		StateAssertions func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string, last *int, before *string) int
 		Transcript      func(childComplexity int, sessionID string) int
@@ -866,6 +901,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Decision.Revoked(childComplexity), true
 
+	case "Disc.conscientiousness":
+		if e.ComplexityRoot.Disc.Conscientiousness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Disc.Conscientiousness(childComplexity), true
+
+	case "Disc.dominance":
+		if e.ComplexityRoot.Disc.Dominance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Disc.Dominance(childComplexity), true
+
+	case "Disc.influence":
+		if e.ComplexityRoot.Disc.Influence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Disc.Influence(childComplexity), true
+
+	case "Disc.steadiness":
+		if e.ComplexityRoot.Disc.Steadiness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Disc.Steadiness(childComplexity), true
+
 	case "Entity.assertionsAsObject":
 		if e.ComplexityRoot.Entity.AsObject == nil {
 			break
@@ -1349,6 +1412,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Identity.Department(childComplexity), true
 
+	case "Identity.groups":
+		if e.ComplexityRoot.Identity.Groups == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Groups(childComplexity), true
+
 	case "Identity.kind":
 		if e.ComplexityRoot.Identity.Kind == nil {
 			break
@@ -1527,6 +1597,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.SignalEvent(childComplexity, args["name"].(string), args["context"].(*string)), true
 
+	case "Mutation.upsertProfile":
+		if e.ComplexityRoot.Mutation.UpsertProfile == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_upsertProfile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpsertProfile(childComplexity, args["input"].(profile.Input)), true
+
 	case "Mutation.writeFact":
 		if e.ComplexityRoot.Mutation.WriteFact == nil {
 			break
@@ -1550,6 +1632,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.WriteFacts(childComplexity, args["input"].([]*model.FactInput)), true
+
+	case "Ocean.agreeableness":
+		if e.ComplexityRoot.Ocean.Agreeableness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ocean.Agreeableness(childComplexity), true
+
+	case "Ocean.conscientiousness":
+		if e.ComplexityRoot.Ocean.Conscientiousness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ocean.Conscientiousness(childComplexity), true
+
+	case "Ocean.extraversion":
+		if e.ComplexityRoot.Ocean.Extraversion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ocean.Extraversion(childComplexity), true
+
+	case "Ocean.neuroticism":
+		if e.ComplexityRoot.Ocean.Neuroticism == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ocean.Neuroticism(childComplexity), true
+
+	case "Ocean.openness":
+		if e.ComplexityRoot.Ocean.Openness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ocean.Openness(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -1578,6 +1695,90 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "Profile.communicationStyle":
+		if e.ComplexityRoot.Profile.CommunicationStyle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.CommunicationStyle(childComplexity), true
+
+	case "Profile.disc":
+		if e.ComplexityRoot.Profile.DISC == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.DISC(childComplexity), true
+
+	case "Profile.department":
+		if e.ComplexityRoot.Profile.Department == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.Department(childComplexity), true
+
+	case "Profile.directReports":
+		if e.ComplexityRoot.Profile.DirectReports == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.DirectReports(childComplexity), true
+
+	case "Profile.displayName":
+		if e.ComplexityRoot.Profile.DisplayName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.DisplayName(childComplexity), true
+
+	case "Profile.ocean":
+		if e.ComplexityRoot.Profile.OCEAN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.OCEAN(childComplexity), true
+
+	case "Profile.reportingChain":
+		if e.ComplexityRoot.Profile.ReportingChain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.ReportingChain(childComplexity), true
+
+	case "Profile.reportsTo":
+		if e.ComplexityRoot.Profile.ReportsTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.ReportsTo(childComplexity), true
+
+	case "Profile.title":
+		if e.ComplexityRoot.Profile.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.Title(childComplexity), true
+
+	case "Profile.updatedAt":
+		if e.ComplexityRoot.Profile.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.UpdatedAt(childComplexity), true
+
+	case "Profile.updatedBy":
+		if e.ComplexityRoot.Profile.UpdatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.UpdatedBy(childComplexity), true
+
+	case "Profile.userId":
+		if e.ComplexityRoot.Profile.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.UserID(childComplexity), true
 
 	case "Query.assembleContext":
 		if e.ComplexityRoot.Query.AssembleContext == nil {
@@ -1717,6 +1918,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PreviewTurn(childComplexity, args["input"].(model.TurnInput)), true
+
+	case "Query.profile":
+		if e.ComplexityRoot.Query.Profile == nil {
+			break
+		}
+
+		args, err := ec.field_Query_profile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Profile(childComplexity, args["userId"].(*string)), true
 
 	case "Query.stateAssertion":
 		if e.ComplexityRoot.Query.StateAssertion == nil {
@@ -2695,9 +2908,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputConflictFilter,
 		ec.unmarshalInputContextInput,
 		ec.unmarshalInputDecisionInput,
+		ec.unmarshalInputDiscInput,
 		ec.unmarshalInputEnvironmentEntryInput,
 		ec.unmarshalInputFactFilter,
 		ec.unmarshalInputFactInput,
+		ec.unmarshalInputOceanInput,
+		ec.unmarshalInputProfileInput,
 		ec.unmarshalInputRestrictionInput,
 		ec.unmarshalInputSourceInput,
 		ec.unmarshalInputStateAssertionFilter,
@@ -3654,6 +3870,103 @@ extend type Mutation {
   the tombstone. Only user memory can be forgotten.
   """
   forgetFact(id: ID!): Fact!
+}
+`, BuiltIn: false},
+	{Name: "../profiles.graphqls", Input: `# Identity profiles (layer 1 beyond the token): display name, title,
+# department, reporting line, communication preferences and assessments.
+
+extend type Query {
+  """
+  The profile of userId in the caller's organization (default: the
+  caller), or null when there is none. Communication style and assessments
+  are shown only to the user, agents acting for them (tokens of the same
+  subject), services and administrators.
+  """
+  profile(userId: ID): Profile
+}
+
+extend type Mutation {
+  """
+  Writes the whole profile of input.userId (a field left out is cleared),
+  with an audit entry. Only a service token or a token holding the
+  admin:profiles permission may; a reportsTo that would close a cycle in
+  the reporting line is refused (BAD_USER_INPUT).
+  """
+  upsertProfile(input: ProfileInput!): Profile!
+}
+
+"A user's identity profile in one organization. It never grants authority: token claims win."
+type Profile {
+  userId: ID!
+  "Null for a manager named by reportsTo who has no profile yet."
+  displayName: String
+  title: String
+  department: String
+  "The user id of the manager."
+  reportsTo: ID
+  "The reporting line above this user, nearest manager first; a manager without a profile ends it (with only userId set)."
+  reportingChain: [Profile!]!
+  "The users whose profile names this user as their manager."
+  directReports: [Profile!]!
+  "How the user prefers to be addressed (free text); private."
+  communicationStyle: String
+  "DISC scores; private."
+  disc: Disc
+  "Big Five (OCEAN) scores; private."
+  ocean: Ocean
+  "When the profile was last written; null for a placeholder."
+  updatedAt: Time
+  updatedBy: String
+}
+
+"DISC assessment scores, each 0 to 100."
+type Disc {
+  dominance: Int!
+  influence: Int!
+  steadiness: Int!
+  conscientiousness: Int!
+}
+
+"Big Five (OCEAN) assessment scores, each 0 to 100."
+type Ocean {
+  openness: Int!
+  conscientiousness: Int!
+  extraversion: Int!
+  agreeableness: Int!
+  neuroticism: Int!
+}
+
+input ProfileInput {
+  userId: ID!
+  "At most 256 bytes, one line; so are title, department and communicationStyle."
+  displayName: String
+  title: String
+  department: String
+  "The manager's user id; not the user, and not anyone who reports to the user."
+  reportsTo: ID
+  communicationStyle: String
+  disc: DiscInput
+  ocean: OceanInput
+}
+
+input DiscInput {
+  dominance: Int!
+  influence: Int!
+  steadiness: Int!
+  conscientiousness: Int!
+}
+
+input OceanInput {
+  openness: Int!
+  conscientiousness: Int!
+  extraversion: Int!
+  agreeableness: Int!
+  neuroticism: Int!
+}
+
+extend type Identity {
+  "The groups of the token's groups claim (document permissions)."
+  groups: [String!]!
 }
 `, BuiltIn: false},
 	{Name: "../revision.graphqls", Input: `# Supersession detection from conversation: what recordTurn found in a turn

@@ -21,6 +21,7 @@ import (
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/graph/scalars"
+	"github.com/stategraph/stategraph/profile"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -44,6 +45,7 @@ type MutationResolver interface {
 	WriteFact(ctx context.Context, input model.FactInput) (*facts.Fact, error)
 	WriteFacts(ctx context.Context, input []*model.FactInput) ([]*facts.Fact, error)
 	ForgetFact(ctx context.Context, id string) (*facts.Fact, error)
+	UpsertProfile(ctx context.Context, input profile.Input) (*profile.Profile, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*authority.Identity, error)
@@ -60,6 +62,7 @@ type QueryResolver interface {
 	Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error)
 	CurrentValue(ctx context.Context, key string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
 	FactHistory(ctx context.Context, key string, asOf *time.Time, knownAt *time.Time) ([]*facts.Fact, error)
+	Profile(ctx context.Context, userID *string) (*profile.Profile, error)
 	PreviewTurn(ctx context.Context, input model.TurnInput) (*revision.Result, error)
 }
 
@@ -183,6 +186,17 @@ func (ec *executionContext) field_Mutation_signalEvent_args(ctx context.Context,
 		return nil, err
 	}
 	args["context"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_upsertProfile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNProfileInput2githubᚗcomᚋstategraphᚋstategraphᚋprofileᚐInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -467,6 +481,17 @@ func (ec *executionContext) field_Query_previewTurn_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_profile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId", ec.unmarshalOID2ᚖstring)
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg0
 	return args, nil
 }
 
@@ -800,6 +825,35 @@ func (ec *executionContext) _Identity_capability(ctx context.Context, field grap
 }
 
 func (ec *executionContext) fieldContext_Identity_capability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Identity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Identity_groups(ctx context.Context, field graphql.CollectedField, obj *authority.Identity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Identity_groups,
+		func(ctx context.Context) (any, error) {
+			return obj.Groups, nil
+		},
+		nil,
+		ec.marshalNString2ᚕstringᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Identity_groups(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Identity",
 		Field:      field,
@@ -1685,6 +1739,73 @@ func (ec *executionContext) fieldContext_Mutation_forgetFact(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_upsertProfile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_upsertProfile,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpsertProfile(ctx, fc.Args["input"].(profile.Input))
+		},
+		nil,
+		ec.marshalNProfile2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋprofileᚐProfile,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_upsertProfile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "userId":
+				return ec.fieldContext_Profile_userId(ctx, field)
+			case "displayName":
+				return ec.fieldContext_Profile_displayName(ctx, field)
+			case "title":
+				return ec.fieldContext_Profile_title(ctx, field)
+			case "department":
+				return ec.fieldContext_Profile_department(ctx, field)
+			case "reportsTo":
+				return ec.fieldContext_Profile_reportsTo(ctx, field)
+			case "reportingChain":
+				return ec.fieldContext_Profile_reportingChain(ctx, field)
+			case "directReports":
+				return ec.fieldContext_Profile_directReports(ctx, field)
+			case "communicationStyle":
+				return ec.fieldContext_Profile_communicationStyle(ctx, field)
+			case "disc":
+				return ec.fieldContext_Profile_disc(ctx, field)
+			case "ocean":
+				return ec.fieldContext_Profile_ocean(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Profile_updatedAt(ctx, field)
+			case "updatedBy":
+				return ec.fieldContext_Profile_updatedBy(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Profile", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_upsertProfile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1843,6 +1964,8 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 				return ec.fieldContext_Identity_agentLevel(ctx, field)
 			case "capability":
 				return ec.fieldContext_Identity_capability(ctx, field)
+			case "groups":
+				return ec.fieldContext_Identity_groups(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Identity", field.Name)
 		},
@@ -2751,6 +2874,73 @@ func (ec *executionContext) fieldContext_Query_factHistory(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_profile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_profile,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Profile(ctx, fc.Args["userId"].(*string))
+		},
+		nil,
+		ec.marshalOProfile2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋprofileᚐProfile,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_profile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "userId":
+				return ec.fieldContext_Profile_userId(ctx, field)
+			case "displayName":
+				return ec.fieldContext_Profile_displayName(ctx, field)
+			case "title":
+				return ec.fieldContext_Profile_title(ctx, field)
+			case "department":
+				return ec.fieldContext_Profile_department(ctx, field)
+			case "reportsTo":
+				return ec.fieldContext_Profile_reportsTo(ctx, field)
+			case "reportingChain":
+				return ec.fieldContext_Profile_reportingChain(ctx, field)
+			case "directReports":
+				return ec.fieldContext_Profile_directReports(ctx, field)
+			case "communicationStyle":
+				return ec.fieldContext_Profile_communicationStyle(ctx, field)
+			case "disc":
+				return ec.fieldContext_Profile_disc(ctx, field)
+			case "ocean":
+				return ec.fieldContext_Profile_ocean(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Profile_updatedAt(ctx, field)
+			case "updatedBy":
+				return ec.fieldContext_Profile_updatedBy(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Profile", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_profile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_previewTurn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3039,6 +3229,11 @@ func (ec *executionContext) _Identity(ctx context.Context, sel ast.SelectionSet,
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "capability":
 			out.Values[i] = ec._Identity_capability(ctx, field, obj)
+		case "groups":
+			out.Values[i] = ec._Identity_groups(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -3154,6 +3349,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "forgetFact":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_forgetFact(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "upsertProfile":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_upsertProfile(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -3529,6 +3731,25 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "profile":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_profile(ctx, field)
 				return res
 			}
 

@@ -16,6 +16,7 @@ import (
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/feed"
 	"github.com/stategraph/stategraph/pipeline"
+	"github.com/stategraph/stategraph/profile"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/telemetry"
@@ -34,6 +35,8 @@ type Resolver struct {
 	Environment      *environment.Service
 	// Revision records turns and applies what they supersede.
 	Revision *revision.Service
+	// Profiles writes and reads identity profiles.
+	Profiles *profile.Service
 	// Metrics counts domain events (conflicts, expiries, assembly).
 	Metrics *telemetry.Metrics
 	// Feed is the change feed subscriptions read; nil serves none.
