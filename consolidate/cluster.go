@@ -51,11 +51,9 @@ func Groups(mems []Memory, vecs []Vector, threshold float64, minSize int) []Grou
 	pair := func(i, j int) float64 { return dot(unit[i], unit[j]) }
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			if pair(i, j) >= threshold {
-				a, b := find(i), find(j)
-				if a != b {
-					parent[max(a, b)] = min(a, b)
-				}
+			// Single linkage: a pair already joined needs no comparison.
+			if a, b := find(i), find(j); a != b && pair(i, j) >= threshold {
+				parent[max(a, b)] = min(a, b)
 			}
 		}
 	}
