@@ -72,6 +72,8 @@ func kindOfID(id string) string {
 		return "decision"
 	case "ST":
 		return "assertion"
+	case "CR":
+		return "consolidationRun"
 	case "T", "AU", "WI", "EV":
 		return prefix
 	}

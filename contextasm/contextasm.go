@@ -85,6 +85,15 @@ type Service struct {
 	counter assemble.Counter
 	fetcher *environment.Fetcher
 	sources []Source
+	usage   UsageRecorder
+}
+
+// UsageRecorder is told which facts a context of the present included
+// (package consolidate notes it, to prune capability memory that no
+// context uses). Used runs on the request's path after assembly: it must
+// not block and must not keep ids.
+type UsageRecorder interface {
+	Used(p tenancy.Partition, at time.Time, ids []string)
 }
 
 // Options configure a Service.
@@ -96,11 +105,14 @@ type Options struct {
 	Fetcher *environment.Fetcher
 	// Sources gather candidates, in order.
 	Sources []Source
+	// Usage, when set, is told the facts each context of the present
+	// included, for callers with a capability.
+	Usage UsageRecorder
 }
 
 // New returns a Service.
 func New(o Options) *Service {
-	return &Service{store: o.Store, clock: o.Clock, counter: o.Counter, fetcher: o.Fetcher, sources: o.Sources}
+	return &Service{store: o.Store, clock: o.Clock, counter: o.Counter, fetcher: o.Fetcher, sources: o.Sources, usage: o.Usage}
 }
 
 func (in Input) validate() error {
@@ -173,7 +185,17 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 	if in.FactShare != nil {
 		share = *in.FactShare
 	}
-	return r.Prune(assemble.Build(r.Input(in.Budget, share, identity(caller)), s.counter)), nil
+	out := r.Prune(assemble.Build(r.Input(in.Budget, share, identity(caller)), s.counter))
+	if _, ok := p.Capability(); ok && s.usage != nil && in.View.Current() {
+		var used []string
+		for _, inc := range out.Included {
+			if inc.Kind == assemble.KindFact {
+				used = append(used, inc.ID)
+			}
+		}
+		s.usage.Used(p, s.clock.Now(), used)
+	}
+	return out, nil
 }
 
 // providerCandidates returns provider signals as fresh environment

@@ -17,6 +17,7 @@ import (
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/conflicts"
+	"github.com/stategraph/stategraph/consolidate"
 	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/environment"
@@ -126,6 +127,10 @@ type Options struct {
 	// SubscriptionBuffer is how many changes a subscriber may lag behind
 	// before it is dropped (feed.DefaultBuffer when 0).
 	SubscriptionBuffer int
+	// Consolidation configures the consolidation of capability memory
+	// and its background schedule (off unless Every or Ticks is set);
+	// New sets its Store, Clock, Facts, Pipeline, IDs and Logger.
+	Consolidation consolidate.Options
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -171,6 +176,7 @@ type Server struct {
 	registry   *prometheus.Registry
 	assertions *assertions.Service
 	changes    *feed.Broker
+	consolid   *consolidate.Service
 }
 
 // New opens the store and wires the services. Close releases them.
@@ -263,6 +269,13 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, errors.Join(err, st.Close())
 	}
+	copts := o.Consolidation
+	copts.Store, copts.Clock, copts.Facts, copts.Pipeline, copts.IDs, copts.Logger = st, o.Clock, fs, pl, o.IDs, o.Logger
+	consolid, err := consolidate.New(copts)
+	if err != nil {
+		return nil, errors.Join(err, st.Close())
+	}
+	pl.AddReactor(consolidate.Registrar{})
 	as.OnExpired = func() { metrics.AssertionsExpired(1) }
 	as.OnChange = changes.AssertionChanged
 	cs.Assertions = as
@@ -276,7 +289,7 @@ func New(o Options) (*Server, error) {
 		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(), IDs: o.IDs,
 		RelayFrom: o.RelayFrom, ProfileTitle: profile.TitleTx,
 	})
-	s := &Server{store: st, verifier: verifier, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg, changes: changes}
+	s := &Server{store: st, verifier: verifier, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg, changes: changes, consolid: consolid}
 	res := &resolvers.Resolver{
 		FactService:      fs,
 		Pipeline:         pl,
@@ -298,10 +311,12 @@ func New(o Options) (*Server, error) {
 				contextasm.EvidenceSource{},
 				contextasm.ProfileSource{},
 			},
+			Usage: consolid.Usage(),
 		}),
-		Profiles: profile.NewService(st, o.Clock, o.IDs),
-		Metrics:  metrics,
-		Feed:     changes,
+		Profiles:      profile.NewService(st, o.Clock, o.IDs),
+		Consolidation: consolid,
+		Metrics:       metrics,
+		Feed:          changes,
 	}
 	var disk *httpguard.DiskGuard
 	if o.MinFreeDisk > 0 && (!o.Store.InMemory || probeGiven) {
@@ -376,6 +391,7 @@ func New(o Options) (*Server, error) {
 	}
 	s.handler = httpguard.RequestLog(o.Logger, s.observe)(mux)
 	as.Start()
+	consolid.Start()
 	return s, nil
 }
 
@@ -455,7 +471,8 @@ func (s *Server) SweepLeases(ctx context.Context) (int, error) { return s.assert
 func (s *Server) Close() error {
 	s.changes.Close()
 	s.assertions.Stop()
-	return s.store.Close()
+	err := s.consolid.Stop()
+	return errors.Join(err, s.store.Close())
 }
 
 // Serve runs an HTTP server on addr until ctx is cancelled, then drains

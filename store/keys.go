@@ -177,6 +177,19 @@ const (
 	// (the statistics of BM25 are summed from it). Re-ingesting a
 	// document deletes its postings first.
 	TableDocumentPosting Table = 'j'
+	// Consolidation of capability memory (package consolidate), in the
+	// capability's space:
+	//
+	// TableConsolidationRun: run id -> the run record (inputs, clusters,
+	// outputs, pruned).
+	TableConsolidationRun Table = 'M'
+	// TableConsolidationByTime: at, run id -> nil; the newest run, read
+	// first going backwards, answers idempotence (same inputs, no writes).
+	TableConsolidationByTime Table = 'm'
+	// TableFactUsage: fact id -> the last time (temporal.AppendKey bytes)
+	// an assembled context included the fact; consolidation prunes
+	// entries never used, or not used for --consolidate-stale-after.
+	TableFactUsage Table = 'Y'
 
 	// Keep this list the single register of table bytes.
 )

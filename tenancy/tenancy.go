@@ -81,6 +81,18 @@ func Background(org string) (Partition, error) {
 	return Partition{org: org}, nil
 }
 
+// BackgroundCapability returns the partition of capability capability of
+// organization org for work the service does on its own (scheduled
+// consolidation): it owns org's shared space and that capability's space,
+// and no private space. org and capability must come from records the
+// store already holds (store.DueBefore), never from request input.
+func BackgroundCapability(org, capability string) (Partition, error) {
+	if org == "" || capability == "" {
+		return Partition{}, errors.New("tenancy: background capability partition needs an organization and a capability")
+	}
+	return Partition{org: org, capability: capability}, nil
+}
+
 // Caller returns the verified identity in ctx and its partition.
 func Caller(ctx context.Context) (authority.Identity, Partition, error) {
 	id, err := authority.FromContext(ctx)
@@ -112,10 +124,14 @@ func (p Partition) Capability() (Space, bool) {
 	return Space{org: p.org, kind: SpaceCapability, owner: p.capability}, true
 }
 
-// Spaces returns every space the caller may read: private, capability (when
-// present), then shared.
+// Spaces returns every space the caller may read: private (when there is
+// a user: a background partition has none), capability (when present),
+// then shared.
 func (p Partition) Spaces() []Space {
-	sp := []Space{p.Private()}
+	var sp []Space
+	if p.user != "" {
+		sp = append(sp, p.Private())
+	}
 	if c, ok := p.Capability(); ok {
 		sp = append(sp, c)
 	}

@@ -53,6 +53,7 @@ type serveConfig struct {
 	envProviders              listFlag
 	envTimeout                time.Duration
 	memory                    store.Options // memtable and cache sizes
+	consolidate               consolidateFlags
 }
 
 type jwtFlags struct {
@@ -93,6 +94,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.IntVar(&c.workingTurns, "working-turns", contextasm.DefaultWorkingTurns, "latest turns of a session replayed verbatim in assembleContext (older ones reach it as evidence, sentence by sentence)")
 	fs.DurationVar(&c.envTimeout, "environment-timeout", environment.DefaultTimeout, "how long assembly waits for each environment provider")
 	c.jwt.register(fs)
+	c.consolidate.register(fs)
 	c.registerLimits(fs)
 	if err := parse(fs, args, env); err != nil {
 		return err
@@ -116,6 +118,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.MaxLease = c.maxLease
 	opts.VolatilePredicates = splitList(c.volatilePredicates)
 	opts.ConflictPolicies = c.conflictPolicies
+	opts.Consolidation = c.consolidate.options()
 	opts.Logger = logger
 	c.applyLimits(&opts)
 	for _, v := range c.envProviders {

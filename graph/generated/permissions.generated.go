@@ -464,6 +464,23 @@ func (ec *executionContext) _Tombstone(ctx context.Context, sel ast.SelectionSet
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) unmarshalNMemoryLevel2githubᚗcomᚋstategraphᚋstategraphᚋfactsᚐMemoryLevel(ctx context.Context, v any) (facts.MemoryLevel, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := facts.MemoryLevel(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMemoryLevel2githubᚗcomᚋstategraphᚋstategraphᚋfactsᚐMemoryLevel(ctx context.Context, sel ast.SelectionSet, v facts.MemoryLevel) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalOMemoryLevel2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋfactsᚐMemoryLevel(ctx context.Context, v any) (*facts.MemoryLevel, error) {
 	if v == nil {
 		return nil, nil

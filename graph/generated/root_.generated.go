@@ -104,6 +104,40 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ConsolidationCluster struct {
+		FactID         func(childComplexity int) int
+		Key            func(childComplexity int) int
+		Members        func(childComplexity int) int
+		Representative func(childComplexity int) int
+		SharedTerms    func(childComplexity int) int
+		Status         func(childComplexity int) int
+		Text           func(childComplexity int) int
+	}
+
+	ConsolidationPrune struct {
+		Applied func(childComplexity int) int
+		FactID  func(childComplexity int) int
+		Reason  func(childComplexity int) int
+	}
+
+	ConsolidationRun struct {
+		Actor             func(childComplexity int) int
+		AgentLevel        func(childComplexity int) int
+		At                func(childComplexity int) int
+		Capability        func(childComplexity int) int
+		Clusters          func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Inputs            func(childComplexity int) int
+		Level             func(childComplexity int) int
+		MinClusterSize    func(childComplexity int) int
+		Mode              func(childComplexity int) int
+		Pruned            func(childComplexity int) int
+		Reused            func(childComplexity int) int
+		Scheduled         func(childComplexity int) int
+		StaleAfterSeconds func(childComplexity int) int
+		Threshold         func(childComplexity int) int
+	}
+
 	ContextSection struct {
 		Layer  func(childComplexity int) int
 		Text   func(childComplexity int) int
@@ -241,18 +275,19 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AssertState       func(childComplexity int, input model.StateAssertionInput) int
-		CompleteObjective func(childComplexity int, input model.CompleteObjectiveInput) int
-		ForgetFact        func(childComplexity int, id string) int
-		PromoteState      func(childComplexity int, id string, decision model.DecisionInput) int
-		PutWorkingItem    func(childComplexity int, input model.WorkingItemInput) int
-		RecordTurn        func(childComplexity int, input model.TurnInput) int
-		ResolveConflict   func(childComplexity int, id string, keep string, reason string) int
-		SetEnvironment    func(childComplexity int, input []*model.EnvironmentEntryInput) int
-		SignalEvent       func(childComplexity int, name string, context *string) int
-		UpsertProfile     func(childComplexity int, input profile.Input) int
-		WriteFact         func(childComplexity int, input model.FactInput) int
-		WriteFacts        func(childComplexity int, input []*model.FactInput) int
+		AssertState           func(childComplexity int, input model.StateAssertionInput) int
+		CompleteObjective     func(childComplexity int, input model.CompleteObjectiveInput) int
+		ConsolidateCapability func(childComplexity int, capability string) int
+		ForgetFact            func(childComplexity int, id string) int
+		PromoteState          func(childComplexity int, id string, decision model.DecisionInput) int
+		PutWorkingItem        func(childComplexity int, input model.WorkingItemInput) int
+		RecordTurn            func(childComplexity int, input model.TurnInput) int
+		ResolveConflict       func(childComplexity int, id string, keep string, reason string) int
+		SetEnvironment        func(childComplexity int, input []*model.EnvironmentEntryInput) int
+		SignalEvent           func(childComplexity int, name string, context *string) int
+		UpsertProfile         func(childComplexity int, input profile.Input) int
+		WriteFact             func(childComplexity int, input model.FactInput) int
+		WriteFacts            func(childComplexity int, input []*model.FactInput) int
 	}
 
 	Ocean struct {
@@ -286,22 +321,24 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AssembleContext func(childComplexity int, input model.ContextInput) int
-		AuditTrail      func(childComplexity int, recordID string, asOf *time.Time, knownAt *time.Time) int
-		Conflict        func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
-		Conflicts       func(childComplexity int, filter *model.ConflictFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) int
-		CurrentValue    func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
-		Decision        func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
-		Entity          func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
-		Fact            func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
-		FactHistory     func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
-		Facts           func(childComplexity int, filter *model.FactFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) int
-		Me              func(childComplexity int) int
-		PreviewTurn     func(childComplexity int, input model.TurnInput) int
-		Profile         func(childComplexity int, userID *string) int
-		StateAssertion  func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
-		StateAssertions func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string, last *int, before *string) int
-		Transcript      func(childComplexity int, sessionID string) int
+		AssembleContext   func(childComplexity int, input model.ContextInput) int
+		AuditTrail        func(childComplexity int, recordID string, asOf *time.Time, knownAt *time.Time) int
+		Conflict          func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
+		Conflicts         func(childComplexity int, filter *model.ConflictFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) int
+		ConsolidationRun  func(childComplexity int, id string) int
+		ConsolidationRuns func(childComplexity int, capability string, first *int) int
+		CurrentValue      func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
+		Decision          func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
+		Entity            func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
+		Fact              func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
+		FactHistory       func(childComplexity int, key string, asOf *time.Time, knownAt *time.Time) int
+		Facts             func(childComplexity int, filter *model.FactFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) int
+		Me                func(childComplexity int) int
+		PreviewTurn       func(childComplexity int, input model.TurnInput) int
+		Profile           func(childComplexity int, userID *string) int
+		StateAssertion    func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
+		StateAssertions   func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string, last *int, before *string) int
+		Transcript        func(childComplexity int, sessionID string) int
 	}
 
 	Restriction struct {
@@ -809,6 +846,181 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConflictEdge.Node(childComplexity), true
+
+	case "ConsolidationCluster.factId":
+		if e.ComplexityRoot.ConsolidationCluster.FactID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationCluster.FactID(childComplexity), true
+
+	case "ConsolidationCluster.key":
+		if e.ComplexityRoot.ConsolidationCluster.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationCluster.Key(childComplexity), true
+
+	case "ConsolidationCluster.members":
+		if e.ComplexityRoot.ConsolidationCluster.Members == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationCluster.Members(childComplexity), true
+
+	case "ConsolidationCluster.representative":
+		if e.ComplexityRoot.ConsolidationCluster.Representative == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationCluster.Representative(childComplexity), true
+
+	case "ConsolidationCluster.sharedTerms":
+		if e.ComplexityRoot.ConsolidationCluster.SharedTerms == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationCluster.SharedTerms(childComplexity), true
+
+	case "ConsolidationCluster.status":
+		if e.ComplexityRoot.ConsolidationCluster.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationCluster.Status(childComplexity), true
+
+	case "ConsolidationCluster.text":
+		if e.ComplexityRoot.ConsolidationCluster.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationCluster.Text(childComplexity), true
+
+	case "ConsolidationPrune.applied":
+		if e.ComplexityRoot.ConsolidationPrune.Applied == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationPrune.Applied(childComplexity), true
+
+	case "ConsolidationPrune.factId":
+		if e.ComplexityRoot.ConsolidationPrune.FactID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationPrune.FactID(childComplexity), true
+
+	case "ConsolidationPrune.reason":
+		if e.ComplexityRoot.ConsolidationPrune.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationPrune.Reason(childComplexity), true
+
+	case "ConsolidationRun.actor":
+		if e.ComplexityRoot.ConsolidationRun.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Actor(childComplexity), true
+
+	case "ConsolidationRun.agentLevel":
+		if e.ComplexityRoot.ConsolidationRun.AgentLevel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.AgentLevel(childComplexity), true
+
+	case "ConsolidationRun.at":
+		if e.ComplexityRoot.ConsolidationRun.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.At(childComplexity), true
+
+	case "ConsolidationRun.capability":
+		if e.ComplexityRoot.ConsolidationRun.Capability == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Capability(childComplexity), true
+
+	case "ConsolidationRun.clusters":
+		if e.ComplexityRoot.ConsolidationRun.Clusters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Clusters(childComplexity), true
+
+	case "ConsolidationRun.id":
+		if e.ComplexityRoot.ConsolidationRun.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.ID(childComplexity), true
+
+	case "ConsolidationRun.inputs":
+		if e.ComplexityRoot.ConsolidationRun.Inputs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Inputs(childComplexity), true
+
+	case "ConsolidationRun.level":
+		if e.ComplexityRoot.ConsolidationRun.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Level(childComplexity), true
+
+	case "ConsolidationRun.minClusterSize":
+		if e.ComplexityRoot.ConsolidationRun.MinClusterSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.MinClusterSize(childComplexity), true
+
+	case "ConsolidationRun.mode":
+		if e.ComplexityRoot.ConsolidationRun.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Mode(childComplexity), true
+
+	case "ConsolidationRun.pruned":
+		if e.ComplexityRoot.ConsolidationRun.Pruned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Pruned(childComplexity), true
+
+	case "ConsolidationRun.reused":
+		if e.ComplexityRoot.ConsolidationRun.Reused == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Reused(childComplexity), true
+
+	case "ConsolidationRun.scheduled":
+		if e.ComplexityRoot.ConsolidationRun.Scheduled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Scheduled(childComplexity), true
+
+	case "ConsolidationRun.staleAfterSeconds":
+		if e.ComplexityRoot.ConsolidationRun.StaleAfterSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.StaleAfterSeconds(childComplexity), true
+
+	case "ConsolidationRun.threshold":
+		if e.ComplexityRoot.ConsolidationRun.Threshold == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsolidationRun.Threshold(childComplexity), true
 
 	case "ContextSection.layer":
 		if e.ComplexityRoot.ContextSection.Layer == nil {
@@ -1513,6 +1725,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.CompleteObjective(childComplexity, args["input"].(model.CompleteObjectiveInput)), true
 
+	case "Mutation.consolidateCapability":
+		if e.ComplexityRoot.Mutation.ConsolidateCapability == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_consolidateCapability_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ConsolidateCapability(childComplexity, args["capability"].(string)), true
+
 	case "Mutation.forgetFact":
 		if e.ComplexityRoot.Mutation.ForgetFact == nil {
 			break
@@ -1827,6 +2051,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Conflicts(childComplexity, args["filter"].(*model.ConflictFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["asOf"].(*time.Time), args["knownAt"].(*time.Time)), true
+
+	case "Query.consolidationRun":
+		if e.ComplexityRoot.Query.ConsolidationRun == nil {
+			break
+		}
+
+		args, err := ec.field_Query_consolidationRun_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConsolidationRun(childComplexity, args["id"].(string)), true
+
+	case "Query.consolidationRuns":
+		if e.ComplexityRoot.Query.ConsolidationRuns == nil {
+			break
+		}
+
+		args, err := ec.field_Query_consolidationRuns_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConsolidationRuns(childComplexity, args["capability"].(string), args["first"].(*int)), true
 
 	case "Query.currentValue":
 		if e.ComplexityRoot.Query.CurrentValue == nil {
@@ -3342,6 +3590,114 @@ extend type Query {
   auditTrail(recordId: ID!, asOf: Time, knownAt: Time): [AuditEntry!]!
 }
 `, BuiltIn: false},
+	{Name: "../consolidate.graphqls", Input: `# Consolidation of capability memory (see README "Consolidating capability
+# memory").
+
+"What a consolidation run did with its candidates and prunes."
+enum ConsolidationMode {
+  "Candidates were written and prunes applied (a senior or master agent, or a service)."
+  WRITTEN
+  "The agent may not write the candidates' level (a junior agent): candidates and prunes are recorded for review only."
+  PROPOSED
+}
+
+"What became of one cluster's candidate."
+enum CandidateStatus {
+  "Written by this run."
+  WRITTEN
+  "An earlier run wrote the same candidate (same members, same level)."
+  EXISTING
+  "Recorded for review; nothing was written."
+  PROPOSED
+}
+
+"Why an event memory was judged of low value."
+enum PruneReason {
+  "A fact the event depends on was superseded (it needs review)."
+  CONTRADICTED
+  "Older than the stale-after period and never included in an assembled context."
+  UNUSED
+  "Last included in an assembled context longer than the stale-after period ago."
+  STALE
+}
+
+"One cluster of similar event memories and the candidate built from it."
+type ConsolidationCluster {
+  "The events of the cluster, oldest first: the candidate's provenance (also its dependsOn edges)."
+  members: [ID!]!
+  "The index terms at least half of the members share, most widespread first (at most 5)."
+  sharedTerms: [String!]!
+  "The member most similar to the others."
+  representative: ID!
+  "The candidate's key and text, built only from the cluster."
+  key: String!
+  text: String!
+  "The candidate's fact id: written, existing, or the id it would get."
+  factId: ID!
+  status: CandidateStatus!
+}
+
+"One event memory judged of low value."
+type ConsolidationPrune {
+  factId: ID!
+  reason: PruneReason!
+  "False for a proposal (a junior agent's run): the event was left valid."
+  applied: Boolean!
+}
+
+"""
+One consolidation run of a capability: what it read, the clusters it found,
+the candidates it wrote (or proposed) and the events it pruned.
+"""
+type ConsolidationRun {
+  id: ID!
+  capability: String!
+  at: Time!
+  "Who ran it: the agent of the token, or system (consolidation) for a scheduled run."
+  actor: String!
+  "The consolidating agent's level (junior, senior, master); null for a service."
+  agentLevel: String
+  mode: ConsolidationMode!
+  "The level of the candidates, written or proposed."
+  level: MemoryLevel!
+  "Whether the background schedule (--consolidate-every) ran it."
+  scheduled: Boolean!
+  """
+  True when this call wrote nothing: its inputs, level and parameters were
+  those of this run, the capability's latest, which is returned.
+  """
+  reused: Boolean!
+  "The cosine similarity at which two events joined a cluster."
+  threshold: Float!
+  "The fewest events a candidate needed."
+  minClusterSize: Int!
+  "How long an event could go unused before it was pruned, in seconds."
+  staleAfterSeconds: Int!
+  "The event memories clustered (those left after pruning), oldest first."
+  inputs: [ID!]!
+  clusters: [ConsolidationCluster!]!
+  pruned: [ConsolidationPrune!]!
+}
+
+extend type Query {
+  "A consolidation run of the token's capability; null when there is none."
+  consolidationRun(id: ID!): ConsolidationRun
+  "The latest consolidation runs of a capability (the token's), newest first: first of them (default 20, at most 100)."
+  consolidationRuns(capability: String!, first: Int): [ConsolidationRun!]!
+}
+
+extend type Mutation {
+  """
+  Consolidates the event memories of a capability (the token's capability
+  claim): prunes low-value events, clusters similar ones and writes one
+  candidate per cluster at the level the agent may write (senior:
+  HEURISTIC, master or service: STRATEGY), or records them as proposals (a
+  junior agent). One transaction; a run with the inputs of the latest run
+  writes nothing and returns that run (reused: true).
+  """
+  consolidateCapability(capability: String!): ConsolidationRun!
+}
+`, BuiltIn: false},
 	{Name: "../context.graphqls", Input: `# Context assembly: the token-budgeted, provenance-carrying prompt of every
 # agent turn, with the working set (layer 3) and the environment (layer 4).
 
@@ -3895,24 +4251,27 @@ extend type Mutation {
   upsertProfile(input: ProfileInput!): Profile!
 }
 
-"A user's identity profile in one organization. It never grants authority: token claims win."
+"""
+A user's identity profile in one organization. It never grants authority:
+token claims win. A field never written reads as the empty string.
+"""
 type Profile {
   userId: ID!
-  "Null for a manager named by reportsTo who has no profile yet."
+  "Empty for a manager named by reportsTo who has no profile yet (a placeholder)."
   displayName: String
   title: String
   department: String
-  "The user id of the manager."
+  "The user id of the manager; empty for none."
   reportsTo: ID
   "The reporting line above this user, nearest manager first; a manager without a profile ends it (with only userId set)."
   reportingChain: [Profile!]!
   "The users whose profile names this user as their manager."
   directReports: [Profile!]!
-  "How the user prefers to be addressed (free text); private."
+  "How the user prefers to be addressed (free text); private: empty for other readers."
   communicationStyle: String
-  "DISC scores; private."
+  "DISC scores; private: null for other readers."
   disc: Disc
-  "Big Five (OCEAN) scores; private."
+  "Big Five (OCEAN) scores; private: null for other readers."
   ocean: Ocean
   "When the profile was last written; null for a placeholder."
   updatedAt: Time

@@ -38,6 +38,7 @@ type MutationResolver interface {
 	SignalEvent(ctx context.Context, name string, context *string) ([]*assertions.Assertion, error)
 	ResolveConflict(ctx context.Context, id string, keep string, reason string) (*conflicts.Conflict, error)
 	PromoteState(ctx context.Context, id string, decision model.DecisionInput) (*facts.Fact, error)
+	ConsolidateCapability(ctx context.Context, capability string) (*model.ConsolidationRun, error)
 	PutWorkingItem(ctx context.Context, input model.WorkingItemInput) (*session.Item, error)
 	RecordTurn(ctx context.Context, input model.TurnInput) (*revision.Result, error)
 	CompleteObjective(ctx context.Context, input model.CompleteObjectiveInput) (*model.CompleteObjectiveResult, error)
@@ -56,6 +57,8 @@ type QueryResolver interface {
 	Decision(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*conflicts.Decision, error)
 	Entity(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*assertions.Entity, error)
 	AuditTrail(ctx context.Context, recordID string, asOf *time.Time, knownAt *time.Time) ([]*audit.Entry, error)
+	ConsolidationRun(ctx context.Context, id string) (*model.ConsolidationRun, error)
+	ConsolidationRuns(ctx context.Context, capability string, first *int) ([]*model.ConsolidationRun, error)
 	AssembleContext(ctx context.Context, input model.ContextInput) (*assemble.Output, error)
 	Transcript(ctx context.Context, sessionID string) ([]*session.Entry, error)
 	Fact(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
@@ -89,6 +92,17 @@ func (ec *executionContext) field_Mutation_completeObjective_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_consolidateCapability_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "capability", ec.unmarshalNString2string)
+	if err != nil {
+		return nil, err
+	}
+	args["capability"] = arg0
 	return args, nil
 }
 
@@ -324,6 +338,33 @@ func (ec *executionContext) field_Query_conflicts_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["knownAt"] = arg6
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_consolidationRun_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2string)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_consolidationRuns_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "capability", ec.unmarshalNString2string)
+	if err != nil {
+		return nil, err
+	}
+	args["capability"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
 	return args, nil
 }
 
@@ -1206,6 +1247,79 @@ func (ec *executionContext) fieldContext_Mutation_promoteState(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_promoteState_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_consolidateCapability(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_consolidateCapability,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ConsolidateCapability(ctx, fc.Args["capability"].(string))
+		},
+		nil,
+		ec.marshalNConsolidationRun2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐConsolidationRun,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_consolidateCapability(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ConsolidationRun_id(ctx, field)
+			case "capability":
+				return ec.fieldContext_ConsolidationRun_capability(ctx, field)
+			case "at":
+				return ec.fieldContext_ConsolidationRun_at(ctx, field)
+			case "actor":
+				return ec.fieldContext_ConsolidationRun_actor(ctx, field)
+			case "agentLevel":
+				return ec.fieldContext_ConsolidationRun_agentLevel(ctx, field)
+			case "mode":
+				return ec.fieldContext_ConsolidationRun_mode(ctx, field)
+			case "level":
+				return ec.fieldContext_ConsolidationRun_level(ctx, field)
+			case "scheduled":
+				return ec.fieldContext_ConsolidationRun_scheduled(ctx, field)
+			case "reused":
+				return ec.fieldContext_ConsolidationRun_reused(ctx, field)
+			case "threshold":
+				return ec.fieldContext_ConsolidationRun_threshold(ctx, field)
+			case "minClusterSize":
+				return ec.fieldContext_ConsolidationRun_minClusterSize(ctx, field)
+			case "staleAfterSeconds":
+				return ec.fieldContext_ConsolidationRun_staleAfterSeconds(ctx, field)
+			case "inputs":
+				return ec.fieldContext_ConsolidationRun_inputs(ctx, field)
+			case "clusters":
+				return ec.fieldContext_ConsolidationRun_clusters(ctx, field)
+			case "pruned":
+				return ec.fieldContext_ConsolidationRun_pruned(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ConsolidationRun", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_consolidateCapability_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -2400,6 +2514,152 @@ func (ec *executionContext) fieldContext_Query_auditTrail(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_consolidationRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_consolidationRun,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConsolidationRun(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		ec.marshalOConsolidationRun2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐConsolidationRun,
+		true,
+		false,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_consolidationRun(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ConsolidationRun_id(ctx, field)
+			case "capability":
+				return ec.fieldContext_ConsolidationRun_capability(ctx, field)
+			case "at":
+				return ec.fieldContext_ConsolidationRun_at(ctx, field)
+			case "actor":
+				return ec.fieldContext_ConsolidationRun_actor(ctx, field)
+			case "agentLevel":
+				return ec.fieldContext_ConsolidationRun_agentLevel(ctx, field)
+			case "mode":
+				return ec.fieldContext_ConsolidationRun_mode(ctx, field)
+			case "level":
+				return ec.fieldContext_ConsolidationRun_level(ctx, field)
+			case "scheduled":
+				return ec.fieldContext_ConsolidationRun_scheduled(ctx, field)
+			case "reused":
+				return ec.fieldContext_ConsolidationRun_reused(ctx, field)
+			case "threshold":
+				return ec.fieldContext_ConsolidationRun_threshold(ctx, field)
+			case "minClusterSize":
+				return ec.fieldContext_ConsolidationRun_minClusterSize(ctx, field)
+			case "staleAfterSeconds":
+				return ec.fieldContext_ConsolidationRun_staleAfterSeconds(ctx, field)
+			case "inputs":
+				return ec.fieldContext_ConsolidationRun_inputs(ctx, field)
+			case "clusters":
+				return ec.fieldContext_ConsolidationRun_clusters(ctx, field)
+			case "pruned":
+				return ec.fieldContext_ConsolidationRun_pruned(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ConsolidationRun", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_consolidationRun_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_consolidationRuns(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_consolidationRuns,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConsolidationRuns(ctx, fc.Args["capability"].(string), fc.Args["first"].(*int))
+		},
+		nil,
+		ec.marshalNConsolidationRun2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋmodelᚐConsolidationRunᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_consolidationRuns(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ConsolidationRun_id(ctx, field)
+			case "capability":
+				return ec.fieldContext_ConsolidationRun_capability(ctx, field)
+			case "at":
+				return ec.fieldContext_ConsolidationRun_at(ctx, field)
+			case "actor":
+				return ec.fieldContext_ConsolidationRun_actor(ctx, field)
+			case "agentLevel":
+				return ec.fieldContext_ConsolidationRun_agentLevel(ctx, field)
+			case "mode":
+				return ec.fieldContext_ConsolidationRun_mode(ctx, field)
+			case "level":
+				return ec.fieldContext_ConsolidationRun_level(ctx, field)
+			case "scheduled":
+				return ec.fieldContext_ConsolidationRun_scheduled(ctx, field)
+			case "reused":
+				return ec.fieldContext_ConsolidationRun_reused(ctx, field)
+			case "threshold":
+				return ec.fieldContext_ConsolidationRun_threshold(ctx, field)
+			case "minClusterSize":
+				return ec.fieldContext_ConsolidationRun_minClusterSize(ctx, field)
+			case "staleAfterSeconds":
+				return ec.fieldContext_ConsolidationRun_staleAfterSeconds(ctx, field)
+			case "inputs":
+				return ec.fieldContext_ConsolidationRun_inputs(ctx, field)
+			case "clusters":
+				return ec.fieldContext_ConsolidationRun_clusters(ctx, field)
+			case "pruned":
+				return ec.fieldContext_ConsolidationRun_pruned(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ConsolidationRun", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_consolidationRuns_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_assembleContext(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3304,6 +3564,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "consolidateCapability":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_consolidateCapability(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "putWorkingItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_putWorkingItem(ctx, field)
@@ -3602,6 +3869,47 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_auditTrail(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "consolidationRun":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_consolidationRun(ctx, field)
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "consolidationRuns":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_consolidationRuns(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

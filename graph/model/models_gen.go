@@ -3,7 +3,11 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
 	"time"
 
 	"github.com/stategraph/stategraph/assertions"
@@ -44,6 +48,60 @@ type ConflictFilter struct {
 	Subject   *string           `json:"subject,omitempty"`
 	Predicate *string           `json:"predicate,omitempty"`
 	Context   *string           `json:"context,omitempty"`
+}
+
+// One cluster of similar event memories and the candidate built from it.
+type ConsolidationCluster struct {
+	// The events of the cluster, oldest first: the candidate's provenance (also its dependsOn edges).
+	Members []string `json:"members"`
+	// The index terms at least half of the members share, most widespread first (at most 5).
+	SharedTerms []string `json:"sharedTerms"`
+	// The member most similar to the others.
+	Representative string `json:"representative"`
+	// The candidate's key and text, built only from the cluster.
+	Key  string `json:"key"`
+	Text string `json:"text"`
+	// The candidate's fact id: written, existing, or the id it would get.
+	FactID string          `json:"factId"`
+	Status CandidateStatus `json:"status"`
+}
+
+// One event memory judged of low value.
+type ConsolidationPrune struct {
+	FactID string      `json:"factId"`
+	Reason PruneReason `json:"reason"`
+	// False for a proposal (a junior agent's run): the event was left valid.
+	Applied bool `json:"applied"`
+}
+
+// One consolidation run of a capability: what it read, the clusters it found,
+// the candidates it wrote (or proposed) and the events it pruned.
+type ConsolidationRun struct {
+	ID         string    `json:"id"`
+	Capability string    `json:"capability"`
+	At         time.Time `json:"at"`
+	// Who ran it: the agent of the token, or system (consolidation) for a scheduled run.
+	Actor string `json:"actor"`
+	// The consolidating agent's level (junior, senior, master); null for a service.
+	AgentLevel *string           `json:"agentLevel,omitempty"`
+	Mode       ConsolidationMode `json:"mode"`
+	// The level of the candidates, written or proposed.
+	Level facts.MemoryLevel `json:"level"`
+	// Whether the background schedule (--consolidate-every) ran it.
+	Scheduled bool `json:"scheduled"`
+	// True when this call wrote nothing: its inputs, level and parameters were
+	// those of this run, the capability's latest, which is returned.
+	Reused bool `json:"reused"`
+	// The cosine similarity at which two events joined a cluster.
+	Threshold float64 `json:"threshold"`
+	// The fewest events a candidate needed.
+	MinClusterSize int `json:"minClusterSize"`
+	// How long an event could go unused before it was pruned, in seconds.
+	StaleAfterSeconds int `json:"staleAfterSeconds"`
+	// The event memories clustered (those left after pruning), oldest first.
+	Inputs   []string                `json:"inputs"`
+	Clusters []*ConsolidationCluster `json:"clusters"`
+	Pruned   []*ConsolidationPrune   `json:"pruned"`
 }
 
 type ContextInput struct {
@@ -281,4 +339,184 @@ type WorkingItemInput struct {
 	TTL *int `json:"ttl,omitempty"`
 	// HYPOTHETICAL and DRAFT items are labelled in the context.
 	Scope *facts.Scope `json:"scope,omitempty"`
+}
+
+// What became of one cluster's candidate.
+type CandidateStatus string
+
+const (
+	// Written by this run.
+	CandidateStatusWritten CandidateStatus = "WRITTEN"
+	// An earlier run wrote the same candidate (same members, same level).
+	CandidateStatusExisting CandidateStatus = "EXISTING"
+	// Recorded for review; nothing was written.
+	CandidateStatusProposed CandidateStatus = "PROPOSED"
+)
+
+var AllCandidateStatus = []CandidateStatus{
+	CandidateStatusWritten,
+	CandidateStatusExisting,
+	CandidateStatusProposed,
+}
+
+func (e CandidateStatus) IsValid() bool {
+	switch e {
+	case CandidateStatusWritten, CandidateStatusExisting, CandidateStatusProposed:
+		return true
+	}
+	return false
+}
+
+func (e CandidateStatus) String() string {
+	return string(e)
+}
+
+func (e *CandidateStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CandidateStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CandidateStatus", str)
+	}
+	return nil
+}
+
+func (e CandidateStatus) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CandidateStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CandidateStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a consolidation run did with its candidates and prunes.
+type ConsolidationMode string
+
+const (
+	// Candidates were written and prunes applied (a senior or master agent, or a service).
+	ConsolidationModeWritten ConsolidationMode = "WRITTEN"
+	// The agent may not write the candidates' level (a junior agent): candidates and prunes are recorded for review only.
+	ConsolidationModeProposed ConsolidationMode = "PROPOSED"
+)
+
+var AllConsolidationMode = []ConsolidationMode{
+	ConsolidationModeWritten,
+	ConsolidationModeProposed,
+}
+
+func (e ConsolidationMode) IsValid() bool {
+	switch e {
+	case ConsolidationModeWritten, ConsolidationModeProposed:
+		return true
+	}
+	return false
+}
+
+func (e ConsolidationMode) String() string {
+	return string(e)
+}
+
+func (e *ConsolidationMode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ConsolidationMode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ConsolidationMode", str)
+	}
+	return nil
+}
+
+func (e ConsolidationMode) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ConsolidationMode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ConsolidationMode) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Why an event memory was judged of low value.
+type PruneReason string
+
+const (
+	// A fact the event depends on was superseded (it needs review).
+	PruneReasonContradicted PruneReason = "CONTRADICTED"
+	// Older than the stale-after period and never included in an assembled context.
+	PruneReasonUnused PruneReason = "UNUSED"
+	// Last included in an assembled context longer than the stale-after period ago.
+	PruneReasonStale PruneReason = "STALE"
+)
+
+var AllPruneReason = []PruneReason{
+	PruneReasonContradicted,
+	PruneReasonUnused,
+	PruneReasonStale,
+}
+
+func (e PruneReason) IsValid() bool {
+	switch e {
+	case PruneReasonContradicted, PruneReasonUnused, PruneReasonStale:
+		return true
+	}
+	return false
+}
+
+func (e PruneReason) String() string {
+	return string(e)
+}
+
+func (e *PruneReason) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PruneReason(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PruneReason", str)
+	}
+	return nil
+}
+
+func (e PruneReason) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PruneReason) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PruneReason) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

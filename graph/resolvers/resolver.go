@@ -11,6 +11,7 @@ import (
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/conflicts"
+	"github.com/stategraph/stategraph/consolidate"
 	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
@@ -37,6 +38,8 @@ type Resolver struct {
 	Revision *revision.Service
 	// Profiles writes and reads identity profiles.
 	Profiles *profile.Service
+	// Consolidation consolidates capability memory and reads its runs.
+	Consolidation *consolidate.Service
 	// Metrics counts domain events (conflicts, expiries, assembly).
 	Metrics *telemetry.Metrics
 	// Feed is the change feed subscriptions read; nil serves none.
