@@ -233,7 +233,9 @@ func New(o Options) (*Server, error) {
 	}
 	reg := prometheus.NewRegistry()
 	telemetry.RegisterRuntime(reg)
-	reg.MustRegister(telemetry.NewBadgerCollector(st.Badger()))
+	if db := st.Badger(); db != nil {
+		reg.MustRegister(telemetry.NewBadgerCollector(db))
+	}
 	metrics := telemetry.New(reg)
 
 	fs := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
