@@ -226,6 +226,10 @@ type ExpiringSetter interface {
 	SetExpiresAt(key, value []byte, expiresAt uint64) error
 }
 
+// badgerBitDelete marks a tombstone in a backup's pb.KV.Meta (Badger's
+// bitDelete).
+const badgerBitDelete = 1
+
 // loadBatch is how many records load commits in one transaction.
 const loadBatch = 512
 
@@ -263,9 +267,16 @@ func (s *Store) load(ctx context.Context, r io.Reader) error {
 		batch = batch[:0]
 		return err
 	}
+	var last []byte
 	err := readBackup(r, func(kv *pb.KV) error {
-		if bytes.Equal(kv.Key, systemKey("format")) {
-			return nil // the target has its own, checked equal
+		// Badger's stream writes the versions of a key together, newest
+		// first, a deleted key as a tombstone: only the newest counts.
+		if last != nil && bytes.Equal(kv.Key, last) {
+			return nil
+		}
+		last = kv.Key
+		if bytes.Equal(kv.Key, systemKey("format")) || len(kv.Meta) > 0 && kv.Meta[0]&badgerBitDelete != 0 {
+			return nil // the target has its own format, checked equal
 		}
 		batch = append(batch, kv)
 		if len(batch) >= loadBatch {
