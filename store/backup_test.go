@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/internal/enginetest"

@@ -33,7 +33,7 @@ var All = []Engine{Badger, TiKV}
 // that uses it closes it.
 func Mock(t testing.TB) *tikvstore.Mock {
 	t.Helper()
-	m, err := tikvstore.NewMock(tikvstore.Options{OpTimeout: 2 * time.Second})
+	m, err := tikvstore.NewMock(tikvstore.Options{OpTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatalf("mock TiKV cluster: %v", err)
 	}

@@ -2,6 +2,10 @@ package tikvstore
 
 import (
 	"fmt"
+	"sync"
+
+	"github.com/pingcap/failpoint"
+	"github.com/tikv/client-go/v2/util"
 
 	"github.com/tikv/client-go/v2/testutils"
 	"github.com/tikv/client-go/v2/tikv"
@@ -19,6 +23,9 @@ type Mock struct {
 // NewMock starts a mock cluster and returns an engine on it.
 func NewMock(o Options) (*Mock, error) {
 	quietClientLogs()
+	if err := mockLiveness(); err != nil {
+		return nil, err
+	}
 	client, cluster, pdClient, err := testutils.NewMockTiKV("", nil)
 	if err != nil {
 		return nil, fmt.Errorf("tikvstore: mock cluster: %w", err)
@@ -40,3 +47,19 @@ func (m *Mock) Down(down bool) { m.faults.setDown(down) }
 // DownOn makes only requests of the given kinds fail (the commit of a
 // transaction, for one), to lose the cluster between two phases.
 func (m *Mock) DownOn(kinds ...string) { m.faults.setKinds(kinds) }
+
+var liveness = sync.OnceValue(func() error {
+	util.EnableFailpoints()
+	return failpoint.Enable("tikvclient/injectLiveness", `return("reachable")`)
+})
+
+// mockLiveness answers the client's health checks of the mock store,
+// which has no network address to probe: a client that lost the store
+// routes to it again as soon as it answers, as it would to a real one.
+// Failures come from the fault client, never from this check.
+func mockLiveness() error {
+	if err := liveness(); err != nil {
+		return fmt.Errorf("tikvstore: mock cluster liveness: %w", err)
+	}
+	return nil
+}

@@ -261,10 +261,15 @@ func (t *Txn) key(k []byte) []byte {
 	return append(append(make([]byte, 0, len(t.e.prefix)+len(k)), t.e.prefix...), k...)
 }
 
-// probe reads one key within OpTimeout: the cluster answers again, or
+// probeTimeout bounds the read that checks whether a lost cluster
+// answers again (OpTimeout when shorter): a cluster that answers does so
+// in milliseconds, and while it is away every request waits this long.
+const probeTimeout = time.Second
+
+// probe reads one key within probeTimeout: the cluster answers again, or
 // the transaction fails with store.ErrUnavailable.
 func (t *Txn) probe() error {
-	ctx, cancel := context.WithTimeout(t.ctx, t.e.opTimeout)
+	ctx, cancel := context.WithTimeout(t.ctx, min(probeTimeout, t.e.opTimeout))
 	defer cancel()
 	_, err := t.txn.Get(ctx, t.key([]byte("\x00probe")))
 	if err != nil && !tikverr.IsErrNotFound(err) {
