@@ -53,6 +53,7 @@ type serveConfig struct {
 	envProviders              listFlag
 	envTimeout                time.Duration
 	memory                    store.Options // memtable and cache sizes
+	store                     storeFlags
 }
 
 type jwtFlags struct {
@@ -93,6 +94,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.IntVar(&c.workingTurns, "working-turns", contextasm.DefaultWorkingTurns, "latest turns of a session replayed verbatim in assembleContext (older ones reach it as evidence, sentence by sentence)")
 	fs.DurationVar(&c.envTimeout, "environment-timeout", environment.DefaultTimeout, "how long assembly waits for each environment provider")
 	c.jwt.register(fs)
+	c.store.register(fs)
 	c.registerLimits(fs)
 	if err := parse(fs, args, env); err != nil {
 		return err
@@ -118,6 +120,12 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.ConflictPolicies = c.conflictPolicies
 	opts.Logger = logger
 	c.applyLimits(&opts)
+	if opts.Store.Engine, err = c.store.engine(logger); err != nil {
+		return err
+	}
+	if opts.Store.Engine != nil {
+		opts.MinFreeDisk = 0 // the data is on the cluster's disks
+	}
 	for _, v := range c.envProviders {
 		pr, err := environment.ParseProvider(v)
 		if err != nil {
@@ -160,10 +168,17 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	}
 	srv, err := server.New(opts)
 	if err != nil {
+		if opts.Store.Engine != nil {
+			err = errors.Join(err, opts.Store.Engine.Close())
+		}
 		return err
 	}
 	err = srv.Serve(ctx, c.addr, c.drain, func(addr string) {
-		logger.Info("listening", "addr", addr, "data_dir", c.dataDir, "in_memory", c.inMemory, "sync_writes", c.syncWrites, "dev", c.dev)
+		if opts.Store.Engine != nil {
+			logger.Info("listening", "addr", addr, "store", c.store.kind, "pd_endpoints", c.store.pdEndpoints, "tikv_prefix", c.store.prefix, "dev", c.dev)
+		} else {
+			logger.Info("listening", "addr", addr, "store", engineBadger, "data_dir", c.dataDir, "in_memory", c.inMemory, "sync_writes", c.syncWrites, "dev", c.dev)
+		}
 		if c.dev {
 			printDevBanner(stdout, addr, demoToken)
 		}

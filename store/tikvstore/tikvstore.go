@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -74,6 +75,7 @@ type Engine struct {
 	prefix    []byte
 	logger    *slog.Logger
 	close     func() error
+	closeOnce sync.Once
 	opTimeout time.Duration
 	// down is set when an operation found the cluster unavailable, and
 	// cleared by the first probe that reaches it again: while it is set,
@@ -145,12 +147,15 @@ func newEngine(kv *tikv.KVStore, o Options) *Engine {
 	return &Engine{kv: kv, prefix: []byte(prefix), logger: logger, close: kv.Close, opTimeout: opTimeout}
 }
 
-// Close closes the client.
+// Close closes the client; closing again does nothing.
 func (e *Engine) Close() error {
-	if err := e.close(); err != nil {
-		return fmt.Errorf("tikvstore: close: %w", err)
-	}
-	return nil
+	var err error
+	e.closeOnce.Do(func() {
+		if cerr := e.close(); cerr != nil {
+			err = fmt.Errorf("tikvstore: close: %w", cerr)
+		}
+	})
+	return err
 }
 
 // Stats counts the engine's transactions since it opened.
