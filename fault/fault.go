@@ -24,6 +24,10 @@ const (
 	NotFound        Kind = "NOT_FOUND"
 	Conflict        Kind = "CONFLICT"
 	Internal        Kind = "INTERNAL"
+	// Unavailable: a dependency the service needs (the storage cluster)
+	// cannot be reached; nothing was changed and the request may be
+	// retried as it is.
+	Unavailable Kind = "UNAVAILABLE"
 )
 
 // Error is a user-facing error. Msg is shown to the caller as is, so it must

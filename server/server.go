@@ -241,7 +241,13 @@ func New(o Options) (*Server, error) {
 	}
 	reg := prometheus.NewRegistry()
 	telemetry.RegisterRuntime(reg)
-	reg.MustRegister(telemetry.NewBadgerCollector(st.Badger()))
+	if db := st.Badger(); db != nil {
+		reg.MustRegister(telemetry.NewBadgerCollector(db))
+	}
+	reg.MustRegister(storeRetries(st)...)
+	if c, ok := st.Engine().(interface{ Collectors() []prometheus.Collector }); ok {
+		reg.MustRegister(c.Collectors()...)
+	}
 	metrics := telemetry.New(reg)
 
 	fs := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
@@ -393,6 +399,20 @@ func New(o Options) (*Server, error) {
 	as.Start()
 	consolid.Start()
 	return s, nil
+}
+
+// storeRetries exports the store's conflict counters, on every engine.
+func storeRetries(st *store.Store) []prometheus.Collector {
+	return []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "stategraph_store_conflict_retries_total",
+			Help: "Transactions run again because a concurrent transaction committed a key they read or wrote.",
+		}, func() float64 { return float64(st.RetryStats().Retries) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "stategraph_store_contended_total",
+			Help: "Transactions refused with CONFLICT after every retry.",
+		}, func() float64 { return float64(st.RetryStats().Contended) }),
+	}
 }
 
 // orgOf keys the rate limit by the verified organization.

@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgraph-io/badger/v4"
-
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/internal/enginetest"
 	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/store"
@@ -82,29 +81,32 @@ func populate(t testing.TB, st *store.Store, org string) {
 type record struct {
 	value     string
 	expiresAt uint64
-	meta      byte
 }
 
-// dump returns every key of st whose key starts with prefix.
+// dump returns every key of st whose key starts with prefix, read from
+// its engine (Badger's or TiKV's).
 func dump(t testing.TB, st *store.Store, prefix []byte) map[string]record {
 	t.Helper()
 	out := map[string]record{}
-	err := st.Badger().View(func(txn *badger.Txn) error {
-		opts := badger.DefaultIteratorOptions
-		opts.Prefix = prefix
-		it := txn.NewIterator(opts)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			item := it.Item()
-			v, err := item.ValueCopy(nil)
-			if err != nil {
-				return err
-			}
-			out[string(item.KeyCopy(nil))] = record{string(v), item.ExpiresAt(), item.UserMeta()}
-		}
-		return nil
-	})
+	txn, err := st.Engine().Begin(context.Background(), false)
 	if err != nil {
+		t.Fatal(err)
+	}
+	defer txn.Discard()
+	it := txn.NewIterator(store.IterOptions{Prefix: prefix})
+	defer it.Close()
+	for it.Seek(prefix); it.Valid(); it.Next() {
+		var r record
+		v := it.Value()
+		if e, ok := v.(store.Expiring); ok {
+			r.expiresAt = e.ExpiresAt()
+		}
+		if err := v.Value(func(b []byte) error { r.value = string(b); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		out[string(it.Key())] = r
+	}
+	if err := it.Err(); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -131,8 +133,9 @@ func compare(t testing.TB, got, want map[string]record) {
 	}
 }
 
-func TestBackupRestore(t *testing.T) {
-	src := storetest.Open(t)
+func TestBackupRestore(t *testing.T) { enginetest.Each(t, testBackupRestore) }
+
+func testBackupRestore(t *testing.T, src *store.Store) {
 	populate(t, src, "org-a")
 	populate(t, src, "org-b")
 	populate(t, src, "org-ab") // shares a text prefix with org-a, not a key prefix
@@ -150,32 +153,34 @@ func TestBackupRestore(t *testing.T) {
 		{"one organization", "org-a", dump(t, src, store.OrgPrefix("org-a")), []string{"org-a"}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := src.Backup(context.Background(), &buf, tc.org); err != nil {
-				t.Fatal(err)
-			}
-			dst := storetest.Open(t)
-			before := dump(t, dst, nil) // the fresh store's own metadata
-			stats, err := dst.Restore(context.Background(), bytes.NewReader(buf.Bytes()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fmt.Sprint(stats.Orgs) != fmt.Sprint(tc.wantOrgs) || stats.Entries < len(tc.want) {
-				t.Errorf("stats = %+v, want orgs %v and at least %d entries", stats, tc.wantOrgs, len(tc.want))
-			}
-			want := tc.want
-			if tc.org != "" {
-				want = merge(before, tc.want)
-			}
-			compare(t, dump(t, dst, nil), want)
+		for _, de := range enginetest.All { // a backup of either engine restores into either
+			t.Run(tc.name+" into "+de.Name, func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := src.Backup(context.Background(), &buf, tc.org); err != nil {
+					t.Fatal(err)
+				}
+				dst := de.Open(t)
+				before := dump(t, dst, nil) // the fresh store's own metadata
+				stats, err := dst.Restore(context.Background(), bytes.NewReader(buf.Bytes()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fmt.Sprint(stats.Orgs) != fmt.Sprint(tc.wantOrgs) || stats.Entries < len(tc.want) {
+					t.Errorf("stats = %+v, want orgs %v and at least %d entries", stats, tc.wantOrgs, len(tc.want))
+				}
+				want := tc.want
+				if tc.org != "" {
+					want = merge(before, tc.want)
+				}
+				compare(t, dump(t, dst, nil), want)
 
-			// Restoring again would mix two histories of one organization.
-			_, err = dst.Restore(context.Background(), bytes.NewReader(buf.Bytes()))
-			if !errors.Is(err, store.ErrRestoreOverlap) {
-				t.Errorf("second restore: err = %v, want ErrRestoreOverlap", err)
-			}
-		})
+				// Restoring again would mix two histories of one organization.
+				_, err = dst.Restore(context.Background(), bytes.NewReader(buf.Bytes()))
+				if !errors.Is(err, store.ErrRestoreOverlap) {
+					t.Errorf("second restore: err = %v, want ErrRestoreOverlap", err)
+				}
+			})
+		}
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/stategraph/stategraph/internal/storetest"
+	"github.com/stategraph/stategraph/internal/enginetest"
 	"github.com/stategraph/stategraph/store"
 )
 
@@ -24,8 +24,9 @@ func (c *counter) Flush(tx *store.Txn) error {
 
 type counterKey struct{}
 
-func TestDeferredWork(t *testing.T) {
-	st := storetest.Open(t)
+func TestDeferredWork(t *testing.T) { enginetest.Each(t, testDeferredWork) }
+
+func testDeferredWork(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	p := partition(t, "acme", "alice", "")
 	sp := p.Shared()

@@ -148,19 +148,11 @@ type SyncStats struct {
 // SyncStats reports the group commit's counters (zero unless the store is
 // on disk with SyncWrites).
 func (s *Store) SyncStats() SyncStats {
-	if s.gsync == nil {
+	if s.bdg == nil || s.bdg.gsync == nil {
 		return SyncStats{}
 	}
-	return SyncStats{Commits: s.gsync.requests.Load(), Syncs: s.gsync.syncs.Load()}
-}
-
-// durable makes every write committed so far durable, when the store
-// syncs writes.
-func (s *Store) durable() error {
-	if s.gsync == nil {
-		return nil
-	}
-	return s.gsync.wait()
+	g := s.bdg.gsync
+	return SyncStats{Commits: g.requests.Load(), Syncs: g.syncs.Load()}
 }
 
 // fdatasync syncs the file or directory at path (syncFile); one that is

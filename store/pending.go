@@ -3,11 +3,8 @@ package store
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
-
-	"github.com/dgraph-io/badger/v4"
 )
 
 // Pending writes.
@@ -139,28 +136,24 @@ func (p *pendingWrites) scan(prefix, from []byte, reverse bool) []*pendingEntry 
 	return out
 }
 
-// apply hands the writes to Badger's transaction, before its commit.
-func (p *pendingWrites) apply(txn *badger.Txn) error {
+// apply hands the writes to the engine's transaction, before its commit.
+func (p *pendingWrites) apply(txn EngineTxn) error {
 	for _, e := range p.order {
 		var err error
 		if e.del {
 			err = txn.Delete(e.key)
 		} else {
-			be := badger.NewEntry(e.key, e.val)
-			if e.ttl > 0 {
-				be = be.WithTTL(e.ttl)
-			}
-			err = txn.SetEntry(be)
+			err = txn.Set(e.key, e.val, e.ttl)
 		}
 		if err != nil {
-			return fmt.Errorf("store: put: %w", err)
+			return err
 		}
 	}
 	return nil
 }
 
 // errReadOnly is returned by a write in a View transaction.
-var errReadOnly = fmt.Errorf("store: write: %w", badger.ErrReadOnlyTxn)
+var errReadOnly = errors.New("store: write in a read-only transaction")
 
 // write records a write of k in tx.
 func (tx *Txn) write(k, v []byte, del bool, ttl time.Duration) error {
@@ -179,12 +172,9 @@ func (tx *Txn) read(k []byte) (Item, error) {
 		}
 		return Item{raw: e.val, own: true}, nil
 	}
-	item, err := tx.txn.Get(k)
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return Item{}, ErrNotFound
-	}
+	v, err := tx.txn.Get(k)
 	if err != nil {
-		return Item{}, fmt.Errorf("store: get: %w", err)
+		return Item{}, err
 	}
-	return Item{item: item}, nil
+	return Item{v: v}, nil
 }

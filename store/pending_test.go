@@ -7,14 +7,15 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/stategraph/stategraph/internal/storetest"
+	"github.com/stategraph/stategraph/internal/enginetest"
 	"github.com/stategraph/stategraph/store"
 )
 
 // TestOwnWritesInScans: a transaction's scans and gets see its own puts and
 // deletes merged with what was committed before, in key order both ways.
-func TestOwnWritesInScans(t *testing.T) {
-	st := storetest.Open(t)
+func TestOwnWritesInScans(t *testing.T) { enginetest.Each(t, testOwnWritesInScans) }
+
+func testOwnWritesInScans(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	p := partition(t, "acme", "alice", "")
 	sp := p.Shared()

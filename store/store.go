@@ -1,4 +1,5 @@
-// Package store keeps stategraph's records in Badger.
+// Package store keeps stategraph's records in an ordered transactional
+// key-value engine: Badger, embedded, by default (see engine.go).
 //
 // It owns the key layout (keys.go), value encoding, transactions with
 // bounded conflict retries, and the value-log GC loop. Every read and write
@@ -17,6 +18,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -39,6 +41,11 @@ var (
 
 // Options configure Open. Start from DefaultOptions.
 type Options struct {
+	// Engine, when set, is the engine the store runs on (package
+	// store/tikvstore's, for one); the Badger options below are then
+	// ignored. Nil: Badger, in Dir or in memory.
+	Engine Engine
+
 	Dir      string
 	InMemory bool
 	// SyncWrites makes every acknowledged write durable: Update returns
@@ -81,7 +88,7 @@ func DefaultOptions(dir string) Options {
 }
 
 func (o Options) validate() error {
-	if !o.InMemory && o.Dir == "" {
+	if o.Engine == nil && !o.InMemory && o.Dir == "" {
 		return errors.New("store: a data directory is required unless in memory")
 	}
 	if o.MaxRetries < 0 || o.GCInterval < 0 || o.MemTableSize < 0 || o.NumMemtables < 0 || o.BlockCacheSize < 0 || o.IndexCacheSize < 0 {
@@ -90,20 +97,23 @@ func (o Options) validate() error {
 	return nil
 }
 
-// Store is an open Badger database. It is safe for concurrent use.
+// Store is an open store on its engine. It is safe for concurrent use.
 type Store struct {
-	db     *badger.DB
+	eng    Engine
+	bdg    *badgerEngine // nil on another engine
 	opts   Options
 	logger *slog.Logger
-	done   chan struct{}
-	gcDone chan struct{}
-	gsync  *groupSync // nil unless writes are synced
+
+	// retries counts transactions run again after a conflict; contended
+	// those that still conflicted after MaxRetries.
+	retries, contended atomic.Uint64
 
 	closeOnce sync.Once
 	closeErr  error
 }
 
-// Open opens (creating if needed) the store described by opts.
+// Open opens (creating if needed) the store described by opts: on
+// opts.Engine, else on Badger.
 func Open(opts Options) (*Store, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
@@ -112,44 +122,16 @@ func Open(opts Options) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	bo := badger.DefaultOptions(opts.Dir).
-		WithInMemory(opts.InMemory).
-		// Durability is the group commit's (groupcommit.go): Badger's own
-		// SyncWrites would sync once per transaction.
-		WithSyncWrites(false).
-		WithMetricsEnabled(true). // the group commit reads its value-log count
-		WithLogger(badgerLogger{logger}).
-		WithNumVersionsToKeep(1)
-	if opts.InMemory {
-		bo = bo.WithDir("").WithValueDir("")
+	s := &Store{eng: opts.Engine, opts: opts, logger: logger}
+	if s.eng == nil {
+		b, err := openBadger(opts, logger)
+		if err != nil {
+			return nil, err
+		}
+		s.eng, s.bdg = b, b
 	}
-	if opts.MemTableSize > 0 {
-		bo = bo.WithMemTableSize(opts.MemTableSize)
-	}
-	if opts.NumMemtables > 0 {
-		bo = bo.WithNumMemtables(opts.NumMemtables)
-	}
-	if opts.IndexCacheSize > 0 {
-		bo = bo.WithIndexCacheSize(opts.IndexCacheSize)
-	}
-	if opts.BlockCacheSize > 0 {
-		bo = bo.WithBlockCacheSize(opts.BlockCacheSize)
-	}
-	db, err := badger.Open(bo)
-	if err != nil {
-		return nil, fmt.Errorf("store: open badger: %w", err)
-	}
-	s := &Store{db: db, opts: opts, logger: logger, done: make(chan struct{}), gcDone: make(chan struct{})}
-	if opts.SyncWrites && !opts.InMemory {
-		s.gsync = newGroupSync(badgerSync(opts.Dir))
-	}
-	if err := errors.Join(s.checkFormat(), s.durable()); err != nil {
-		return nil, errors.Join(err, db.Close())
-	}
-	if opts.GCInterval > 0 && !opts.InMemory {
-		go s.gcLoop()
-	} else {
-		close(s.gcDone)
+	if err := s.checkFormat(); err != nil { // a commit: durable on return
+		return nil, errors.Join(err, s.eng.Close())
 	}
 	return s, nil
 }
@@ -164,73 +146,91 @@ const formatVersion = "2"
 var ErrFormat = errors.New("store: data directory in another on-disk format")
 
 func (s *Store) checkFormat() error {
-	return s.db.Update(func(txn *badger.Txn) error {
-		item, err := txn.Get(systemKey("format"))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return txn.Set(systemKey("format"), []byte(formatVersion))
+	ctx := context.Background()
+	return s.run(ctx, func(txn EngineTxn) error {
+		v, err := txn.Get(systemKey("format"))
+		if errors.Is(err, ErrNotFound) {
+			return txn.Set(systemKey("format"), []byte(formatVersion), 0)
 		}
 		if err != nil {
 			return fmt.Errorf("store: read format: %w", err)
 		}
-		v, err := item.ValueCopy(nil)
-		if err != nil {
+		var got []byte
+		if err := v.Value(func(b []byte) error { got = slices.Clone(b); return nil }); err != nil {
 			return fmt.Errorf("store: read format: %w", err)
 		}
-		if string(v) != formatVersion {
-			return fmt.Errorf("%w: it was written in format %s, this build reads and writes only format %s (time keys changed in format 2); open it with the build that wrote it, or start from an empty directory", ErrFormat, v, formatVersion)
+		if string(got) != formatVersion {
+			return fmt.Errorf("%w: it was written in format %s, this build reads and writes only format %s (time keys changed in format 2); open it with the build that wrote it, or start from an empty directory", ErrFormat, got, formatVersion)
 		}
 		return nil
 	})
 }
 
-func (s *Store) gcLoop() {
-	defer close(s.gcDone)
-	t := time.NewTicker(s.opts.GCInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.done:
-			return
-		case <-t.C:
-			for s.db.RunValueLogGC(0.5) == nil {
-				select {
-				case <-s.done:
-					return
-				default:
-				}
-			}
-		}
+// run runs fn in a read-write engine transaction and commits it, once.
+func (s *Store) run(ctx context.Context, fn func(EngineTxn) error) error {
+	txn, err := s.eng.Begin(ctx, true)
+	if err != nil {
+		return err
 	}
+	defer txn.Discard()
+	if err := fn(txn); err != nil {
+		return err
+	}
+	return txn.Commit()
 }
 
-// Close stops background work and closes Badger. It is called last, after
-// the HTTP server has drained. Closing twice returns the first result.
+// view runs fn in a read-only engine transaction.
+func (s *Store) view(ctx context.Context, fn func(EngineTxn) error) error {
+	txn, err := s.eng.Begin(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer txn.Discard()
+	return fn(txn)
+}
+
+// Close stops background work and closes the engine. It is called last,
+// after the HTTP server has drained. Closing twice returns the first
+// result.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() {
-		close(s.done)
-		<-s.gcDone
-		if err := s.db.Close(); err != nil {
-			s.closeErr = fmt.Errorf("store: close badger: %w", err)
-		}
-	})
+	s.closeOnce.Do(func() { s.closeErr = s.eng.Close() })
 	return s.closeErr
 }
 
-// Badger returns the underlying database for operational tasks (backup,
-// metrics); domain code never uses it.
-func (s *Store) Badger() *badger.DB { return s.db }
+// Badger returns the underlying database for operational tasks (metrics);
+// domain code never uses it. It is nil on another engine.
+func (s *Store) Badger() *badger.DB {
+	if s.bdg == nil {
+		return nil
+	}
+	return s.bdg.db
+}
+
+// Engine returns the engine the store runs on.
+func (s *Store) Engine() Engine { return s.eng }
+
+// RetryStats counts, since Open, the transactions run again after a
+// conflict (Retries) and those refused with ErrContention after every
+// retry (Contended), on every engine.
+type RetryStats struct{ Retries, Contended uint64 }
+
+// RetryStats reports the store's conflict counters.
+func (s *Store) RetryStats() RetryStats {
+	return RetryStats{Retries: s.retries.Load(), Contended: s.contended.Load()}
+}
 
 // Ping checks that the store is open and writable.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if s.db.IsClosed() {
-		return errors.New("store: closed")
-	}
-	return s.db.Update(func(txn *badger.Txn) error {
-		return txn.Set(systemKey("ping"), []byte(time.Now().UTC().Format(time.RFC3339)))
+	err := s.run(ctx, func(txn EngineTxn) error {
+		return txn.Set(systemKey("ping"), []byte(time.Now().UTC().Format(time.RFC3339)), 0)
 	})
+	if errors.Is(err, ErrConflict) {
+		return nil // a concurrent ping wrote it: the engine answers
+	}
+	return err
 }
 
 // Update runs fn in a read-write transaction of partition p and commits it.
@@ -243,9 +243,12 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		txn := s.db.NewTransaction(true)
+		txn, err := s.eng.Begin(ctx, true)
+		if err != nil {
+			return err
+		}
 		tx := &Txn{txn: txn, p: p, pend: newPendingWrites()}
-		err := fn(tx)
+		err = fn(tx)
 		if err == nil {
 			err = tx.flushDeferred()
 		}
@@ -253,28 +256,26 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 			err = tx.pend.apply(txn)
 		}
 		if err == nil {
-			err = txn.Commit()
+			err = txn.Commit() // acknowledged only once durable
 		}
 		txn.Discard()
 		if err == nil {
-			// Acknowledged only once durable.
-			if err := s.durable(); err != nil {
-				return err
-			}
 			for _, f := range tx.afterCommit {
 				f()
 			}
 			return nil
 		}
-		if !errors.Is(err, badger.ErrConflict) {
-			if errors.Is(err, badger.ErrTxnTooBig) {
-				return fault.New(fault.BadInput, "the request changes too many records in one transaction; split it")
+		if !errors.Is(err, ErrConflict) {
+			if errors.Is(err, ErrTooBig) {
+				return errTooBig
 			}
 			return err
 		}
 		if attempt >= s.opts.MaxRetries {
+			s.contended.Add(1)
 			return ErrContention
 		}
+		s.retries.Add(1)
 		// Jittered backoff so that retrying writers do not collide again.
 		d := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 5)))
 		select {
@@ -285,6 +286,8 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 	}
 }
 
+var errTooBig = fault.New(fault.BadInput, "the request changes too many records in one transaction; split it")
+
 // Preview runs fn in a read-write transaction of partition p and discards
 // it: fn sees its own writes, nothing is committed, and functions given to
 // AfterCommit never run. It answers "what would this change".
@@ -292,7 +295,10 @@ func (s *Store) Preview(ctx context.Context, p tenancy.Partition, fn func(tx *Tx
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	txn := s.db.NewTransaction(true)
+	txn, err := s.eng.Begin(ctx, true)
+	if err != nil {
+		return err
+	}
 	defer txn.Discard()
 	tx := &Txn{txn: txn, p: p, pend: newPendingWrites()}
 	if err := fn(tx); err != nil {
@@ -301,8 +307,8 @@ func (s *Store) Preview(ctx context.Context, p tenancy.Partition, fn func(tx *Tx
 	if err := tx.flushDeferred(); err != nil {
 		return err
 	}
-	if err := tx.pend.apply(txn); errors.Is(err, badger.ErrTxnTooBig) {
-		return fault.New(fault.BadInput, "the request changes too many records in one transaction; split it")
+	if err := tx.pend.apply(txn); errors.Is(err, ErrTooBig) {
+		return errTooBig
 	} else if err != nil {
 		return err
 	}
@@ -314,12 +320,12 @@ func (s *Store) View(ctx context.Context, p tenancy.Partition, fn func(tx *Txn) 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.View(func(txn *badger.Txn) error { return fn(&Txn{txn: txn, p: p}) })
+	return s.view(ctx, func(txn EngineTxn) error { return fn(&Txn{txn: txn, p: p}) })
 }
 
 // Txn is a transaction bound to one partition.
 type Txn struct {
-	txn         *badger.Txn
+	txn         EngineTxn
 	p           tenancy.Partition
 	pend        *pendingWrites // nil in a View
 	afterCommit []func()
@@ -452,7 +458,9 @@ func (tx *Txn) GetRaw(sp tenancy.Space, t Table, suffix []byte) ([]byte, error) 
 	if item.own {
 		return slices.Clone(item.raw), nil
 	}
-	return item.item.ValueCopy(nil)
+	var out []byte
+	err = item.v.Value(func(b []byte) error { out = slices.Clone(b); return nil })
+	return out, err
 }
 
 // PutRaw stores b as the value at suffix of table t in space sp.
@@ -482,12 +490,12 @@ type ScanOptions struct {
 	KeysOnly bool
 }
 
-// Item is one record met by Scan: Badger's, or the transaction's own
+// Item is one record met by Scan: the engine's, or the transaction's own
 // pending write.
 type Item struct {
-	item *badger.Item
-	raw  []byte
-	own  bool
+	v   Value
+	raw []byte
+	own bool
 }
 
 // Decode decodes the record's value into v.
@@ -495,7 +503,7 @@ func (it Item) Decode(v any) error {
 	if it.own {
 		return decodeRaw(it.raw, v)
 	}
-	return decode(it.item, v)
+	return decode(it.v, v)
 }
 
 // Value calls fn with the record's raw value, valid only during the call.
@@ -503,7 +511,7 @@ func (it Item) Value(fn func([]byte) error) error {
 	if it.own {
 		return fn(it.raw)
 	}
-	return it.item.Value(fn)
+	return it.v.Value(fn)
 }
 
 // Scan calls fn for every record of table t in space sp whose suffix starts
@@ -515,14 +523,7 @@ func (tx *Txn) Scan(sp tenancy.Space, t Table, prefix []byte, o ScanOptions, fn 
 	}
 	tp := tablePrefix(sp, t)
 	full := append(append([]byte(nil), tp...), prefix...)
-	opts := badger.DefaultIteratorOptions
-	opts.Prefix = full
-	opts.Reverse = o.Reverse
-	opts.PrefetchValues = !o.KeysOnly
-	if !o.KeysOnly {
-		opts.PrefetchSize = 16
-	}
-	it := tx.txn.NewIterator(opts)
+	it := tx.txn.NewIterator(IterOptions{Prefix: full, Reverse: o.Reverse, KeysOnly: o.KeysOnly})
 	defer it.Close()
 	seek := full
 	if o.Start != nil {
@@ -548,8 +549,7 @@ func (tx *Txn) Scan(sp tenancy.Space, t Table, prefix []byte, o ScanOptions, fn 
 		return fn(e.key[len(tp):], Item{raw: e.val, own: true})
 	}
 	for it.Seek(seek); it.Valid(); it.Next() {
-		item := it.Item()
-		k := item.Key()
+		k := it.Key()
 		for len(own) > 0 && before(own[0].key, k) {
 			if more, err := emit(own[0]); err != nil || !more {
 				return err
@@ -564,10 +564,13 @@ func (tx *Txn) Scan(sp tenancy.Space, t Table, prefix []byte, o ScanOptions, fn 
 			own = own[1:]
 			continue
 		}
-		more, err := fn(k[len(tp):], Item{item: item})
+		more, err := fn(k[len(tp):], Item{v: it.Value()})
 		if err != nil || !more {
 			return err
 		}
+	}
+	if err := it.Err(); err != nil {
+		return err
 	}
 	for _, e := range own {
 		if more, err := emit(e); err != nil || !more {
@@ -588,7 +591,7 @@ func (tx *Txn) Tails(sp tenancy.Space, t Table, prefix []byte) ([]string, error)
 	return out, err
 }
 
-func decode(item *badger.Item, v any) error {
+func decode(item Value, v any) error {
 	if v == nil {
 		return nil
 	}
@@ -604,14 +607,6 @@ func decodeRaw(val []byte, v any) error {
 	}
 	return nil
 }
-
-// badgerLogger sends Badger's logs to slog; its chatty info goes to debug.
-type badgerLogger struct{ l *slog.Logger }
-
-func (b badgerLogger) Errorf(f string, a ...any)   { b.l.Error("badger", "msg", fmt.Sprintf(f, a...)) }
-func (b badgerLogger) Warningf(f string, a ...any) { b.l.Warn("badger", "msg", fmt.Sprintf(f, a...)) }
-func (b badgerLogger) Infof(f string, a ...any)    { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
-func (b badgerLogger) Debugf(f string, a ...any)   { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
 
 // Due is one entry of the due schedule: the record Ref of organization Org
 // falls due at At.
@@ -650,13 +645,11 @@ func (s *Store) DueBefore(ctx context.Context, queue string, t time.Time, limit 
 	}
 	var out []Due
 	prefix := duePrefix(queue)
-	err := s.db.View(func(txn *badger.Txn) error {
-		opts := badger.DefaultIteratorOptions
-		opts.Prefix, opts.PrefetchValues = prefix, false
-		it := txn.NewIterator(opts)
+	err := s.view(ctx, func(txn EngineTxn) error {
+		it := txn.NewIterator(IterOptions{Prefix: prefix, KeysOnly: true})
 		defer it.Close()
 		for it.Seek(prefix); it.Valid() && len(out) < limit; it.Next() {
-			r := NewReader(it.Item().Key()[len(prefix):])
+			r := NewReader(it.Key()[len(prefix):])
 			d := Due{At: r.Time()}
 			d.Org = r.Str()
 			d.Ref = r.Rest()
@@ -668,7 +661,7 @@ func (s *Store) DueBefore(ctx context.Context, queue string, t time.Time, limit 
 			}
 			out = append(out, d)
 		}
-		return nil
+		return it.Err()
 	})
 	return out, err
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
-	"github.com/stategraph/stategraph/internal/storetest"
+	"github.com/stategraph/stategraph/internal/enginetest"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
 )
@@ -40,8 +40,9 @@ func TestUnverifiedIdentityHasNoPartition(t *testing.T) {
 	}
 }
 
-func TestForeignSpacesAreRefused(t *testing.T) {
-	st := storetest.Open(t)
+func TestForeignSpacesAreRefused(t *testing.T) { enginetest.Each(t, testForeignSpacesAreRefused) }
+
+func testForeignSpacesAreRefused(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	alice := partition(t, "acme", "alice", "billing")
 	bob := partition(t, "acme", "bob", "")
@@ -94,8 +95,9 @@ func TestForeignSpacesAreRefused(t *testing.T) {
 	}
 }
 
-func TestUpdateRetriesConflicts(t *testing.T) {
-	st := storetest.Open(t)
+func TestUpdateRetriesConflicts(t *testing.T) { enginetest.Each(t, testUpdateRetriesConflicts) }
+
+func testUpdateRetriesConflicts(t *testing.T, st *store.Store) {
 	p := partition(t, "acme", "alice", "")
 	ctx := context.Background()
 	if err := st.Update(ctx, p, func(tx *store.Txn) error { return tx.Put(p.Shared(), store.TableFact, []byte("n"), 0, 0) }); err != nil {
@@ -135,8 +137,9 @@ func TestUpdateRetriesConflicts(t *testing.T) {
 	}
 }
 
-func TestUpdateIsAllOrNothing(t *testing.T) {
-	st := storetest.Open(t)
+func TestUpdateIsAllOrNothing(t *testing.T) { enginetest.Each(t, testUpdateIsAllOrNothing) }
+
+func testUpdateIsAllOrNothing(t *testing.T, st *store.Store) {
 	p := partition(t, "acme", "alice", "")
 	ctx := context.Background()
 	boom := errors.New("boom")
@@ -184,8 +187,9 @@ func TestReopenKeepsData(t *testing.T) {
 	}
 }
 
-func TestScanOrderAndStart(t *testing.T) {
-	st := storetest.Open(t)
+func TestScanOrderAndStart(t *testing.T) { enginetest.Each(t, testScanOrderAndStart) }
+
+func testScanOrderAndStart(t *testing.T, st *store.Store) {
 	p := partition(t, "acme", "alice", "")
 	ctx := context.Background()
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -18,8 +18,10 @@ import (
 
 func runBackup(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	var out, org, serverURL, dataDir, token string
+	var sf storeFlags
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	sf.register(fs)
 	fs.StringVar(&out, "out", "", "file to write the backup to (required)")
 	fs.StringVar(&org, "org", "", "back up only this organization (default: the whole store)")
 	fs.StringVar(&serverURL, "server", "", "base URL of a running server, e.g. http://127.0.0.1:8080")
@@ -28,9 +30,16 @@ func runBackup(ctx context.Context, args []string, env func(string) string, stdo
 	if err := parse(fs, args, env); err != nil {
 		return err
 	}
+	tikv, err := sf.tikv()
+	if err != nil {
+		return err
+	}
 	switch {
 	case out == "":
 		return errors.New("--out is required")
+	case tikv && (serverURL != "" || dataDir != ""):
+		return errors.New("--store tikv reads the cluster itself (a consistent snapshot, while servers run): drop --server and --data-dir")
+	case tikv:
 	case (serverURL == "") == (dataDir == ""):
 		return errors.New("give either --server URL (a running server) or --data-dir DIR (a stopped one)")
 	case serverURL != "" && token == "":
@@ -43,9 +52,12 @@ func runBackup(ctx context.Context, args []string, env func(string) string, stdo
 		return fmt.Errorf("create backup file: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if serverURL != "" {
+	switch {
+	case tikv:
+		err = backupTiKV(ctx, sf, org, tmp)
+	case serverURL != "":
 		err = backupRemote(ctx, serverURL, org, token, tmp)
-	} else {
+	default:
 		err = backupLocal(ctx, dataDir, org, tmp)
 	}
 	if err == nil {
@@ -80,6 +92,26 @@ func backupLocal(ctx context.Context, dataDir, org string, w io.Writer) error {
 		return fmt.Errorf("%w (is a server running on %s? back it up with --server)", err, dataDir)
 	}
 	return errors.Join(st.Backup(ctx, w, org), st.Close())
+}
+
+// backupTiKV backs up straight from a TiKV cluster.
+func backupTiKV(ctx context.Context, sf storeFlags, org string, w io.Writer) error {
+	st, err := openEngineStore(sf)
+	if err != nil {
+		return err
+	}
+	return errors.Join(st.Backup(ctx, w, org), st.Close())
+}
+
+// openEngineStore opens a store on the engine sf chooses (TiKV).
+func openEngineStore(sf storeFlags) (*store.Store, error) {
+	eng, err := sf.engine(nil)
+	if err != nil {
+		return nil, err
+	}
+	o := store.DefaultOptions("")
+	o.Engine = eng
+	return store.Open(o)
 }
 
 func backupRemote(ctx context.Context, base, org, token string, w io.Writer) error {
@@ -120,14 +152,23 @@ func backupRemote(ctx context.Context, base, org, token string, w io.Writer) err
 
 func runRestore(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	var in, dataDir string
+	var sf storeFlags
 	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	sf.register(fs)
 	fs.StringVar(&dataDir, "data-dir", "", "data directory to restore into; the server must be stopped (required)")
 	fs.StringVar(&in, "in", "", "backup file written by 'stategraph backup' (required)")
 	if err := parse(fs, args, env); err != nil {
 		return err
 	}
-	if in == "" || dataDir == "" {
+	tikv, err := sf.tikv()
+	if err != nil {
+		return err
+	}
+	switch {
+	case tikv && (in == "" || dataDir != ""):
+		return errors.New("--store tikv restores into the cluster: give --in, and no --data-dir")
+	case !tikv && (in == "" || dataDir == ""):
 		return errors.New("--data-dir and --in are required")
 	}
 	f, err := os.Open(in)
@@ -135,11 +176,18 @@ func runRestore(ctx context.Context, args []string, env func(string) string, std
 		return fmt.Errorf("open backup: %w", err)
 	}
 	defer f.Close()
-	o := store.DefaultOptions(dataDir)
-	o.GCInterval = 0
-	st, err := store.Open(o)
-	if err != nil {
-		return fmt.Errorf("%w (stop the server before restoring into its data directory)", err)
+	var st *store.Store
+	if tikv {
+		dataDir = "TiKV at " + sf.pdEndpoints + " (prefix " + sf.prefix + ")"
+		if st, err = openEngineStore(sf); err != nil {
+			return err
+		}
+	} else {
+		o := store.DefaultOptions(dataDir)
+		o.GCInterval = 0
+		if st, err = store.Open(o); err != nil {
+			return fmt.Errorf("%w (stop the server before restoring into its data directory)", err)
+		}
 	}
 	stats, err := st.Restore(ctx, f)
 	if err = errors.Join(err, st.Close()); err != nil {

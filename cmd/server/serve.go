@@ -54,6 +54,7 @@ type serveConfig struct {
 	envTimeout                time.Duration
 	memory                    store.Options // memtable and cache sizes
 	consolidate               consolidateFlags
+	store                     storeFlags
 }
 
 type jwtFlags struct {
@@ -95,6 +96,7 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.DurationVar(&c.envTimeout, "environment-timeout", environment.DefaultTimeout, "how long assembly waits for each environment provider")
 	c.jwt.register(fs)
 	c.consolidate.register(fs)
+	c.store.register(fs)
 	c.registerLimits(fs)
 	if err := parse(fs, args, env); err != nil {
 		return err
@@ -121,6 +123,12 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	opts.Consolidation = c.consolidate.options()
 	opts.Logger = logger
 	c.applyLimits(&opts)
+	if opts.Store.Engine, err = c.store.engine(logger); err != nil {
+		return err
+	}
+	if opts.Store.Engine != nil {
+		opts.MinFreeDisk = 0 // the data is on the cluster's disks
+	}
 	for _, v := range c.envProviders {
 		pr, err := environment.ParseProvider(v)
 		if err != nil {
@@ -163,10 +171,17 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	}
 	srv, err := server.New(opts)
 	if err != nil {
+		if opts.Store.Engine != nil {
+			err = errors.Join(err, opts.Store.Engine.Close())
+		}
 		return err
 	}
 	err = srv.Serve(ctx, c.addr, c.drain, func(addr string) {
-		logger.Info("listening", "addr", addr, "data_dir", c.dataDir, "in_memory", c.inMemory, "sync_writes", c.syncWrites, "dev", c.dev)
+		if opts.Store.Engine != nil {
+			logger.Info("listening", "addr", addr, "store", c.store.kind, "pd_endpoints", c.store.pdEndpoints, "tikv_prefix", c.store.prefix, "dev", c.dev)
+		} else {
+			logger.Info("listening", "addr", addr, "store", engineBadger, "data_dir", c.dataDir, "in_memory", c.inMemory, "sync_writes", c.syncWrites, "dev", c.dev)
+		}
 		if c.dev {
 			printDevBanner(stdout, addr, demoToken)
 		}

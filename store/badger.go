@@ -1,0 +1,185 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// badgerEngine is the default Engine: an embedded Badger database, on disk
+// or in memory. With SyncWrites, a commit returns once durable (group
+// commit, groupcommit.go).
+type badgerEngine struct {
+	db     *badger.DB
+	opts   Options
+	gsync  *groupSync // nil unless writes are synced
+	done   chan struct{}
+	gcDone chan struct{}
+}
+
+func openBadger(opts Options, logger *slog.Logger) (*badgerEngine, error) {
+	bo := badger.DefaultOptions(opts.Dir).
+		WithInMemory(opts.InMemory).
+		// Durability is the group commit's (groupcommit.go): Badger's own
+		// SyncWrites would sync once per transaction.
+		WithSyncWrites(false).
+		WithMetricsEnabled(true). // the group commit reads its value-log count
+		WithLogger(badgerLogger{logger}).
+		WithNumVersionsToKeep(1)
+	if opts.InMemory {
+		bo = bo.WithDir("").WithValueDir("")
+	}
+	if opts.MemTableSize > 0 {
+		bo = bo.WithMemTableSize(opts.MemTableSize)
+	}
+	if opts.NumMemtables > 0 {
+		bo = bo.WithNumMemtables(opts.NumMemtables)
+	}
+	if opts.IndexCacheSize > 0 {
+		bo = bo.WithIndexCacheSize(opts.IndexCacheSize)
+	}
+	if opts.BlockCacheSize > 0 {
+		bo = bo.WithBlockCacheSize(opts.BlockCacheSize)
+	}
+	db, err := badger.Open(bo)
+	if err != nil {
+		return nil, fmt.Errorf("store: open badger: %w", err)
+	}
+	e := &badgerEngine{db: db, opts: opts, done: make(chan struct{}), gcDone: make(chan struct{})}
+	if opts.SyncWrites && !opts.InMemory {
+		e.gsync = newGroupSync(badgerSync(opts.Dir))
+	}
+	if opts.GCInterval > 0 && !opts.InMemory {
+		go e.gcLoop()
+	} else {
+		close(e.gcDone)
+	}
+	return e, nil
+}
+
+func (e *badgerEngine) gcLoop() {
+	defer close(e.gcDone)
+	t := time.NewTicker(e.opts.GCInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.done:
+			return
+		case <-t.C:
+			for e.db.RunValueLogGC(0.5) == nil {
+				select {
+				case <-e.done:
+					return
+				default:
+				}
+			}
+		}
+	}
+}
+
+// Close stops the value-log GC and closes Badger.
+func (e *badgerEngine) Close() error {
+	close(e.done)
+	<-e.gcDone
+	if err := e.db.Close(); err != nil {
+		return fmt.Errorf("store: close badger: %w", err)
+	}
+	return nil
+}
+
+// durable makes every write committed so far durable, when the store
+// syncs writes.
+func (e *badgerEngine) durable() error {
+	if e.gsync == nil {
+		return nil
+	}
+	return e.gsync.wait()
+}
+
+func (e *badgerEngine) Begin(_ context.Context, update bool) (EngineTxn, error) {
+	if e.db.IsClosed() {
+		return nil, errors.New("store: closed")
+	}
+	return &badgerTxn{e: e, txn: e.db.NewTransaction(update)}, nil
+}
+
+type badgerTxn struct {
+	e   *badgerEngine
+	txn *badger.Txn
+}
+
+func (t *badgerTxn) Get(k []byte) (Value, error) {
+	item, err := t.txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: get: %w", err)
+	}
+	return item, nil
+}
+
+func (t *badgerTxn) Set(k, v []byte, ttl time.Duration) error {
+	be := badger.NewEntry(k, v)
+	if ttl > 0 {
+		be = be.WithTTL(ttl)
+	}
+	return badgerErr("put", t.txn.SetEntry(be))
+}
+
+func (t *badgerTxn) Delete(k []byte) error { return badgerErr("delete", t.txn.Delete(k)) }
+
+// Commit commits, then waits until the commit is durable.
+func (t *badgerTxn) Commit() error {
+	if err := t.txn.Commit(); err != nil {
+		return badgerErr("commit", err)
+	}
+	return t.e.durable()
+}
+
+func (t *badgerTxn) Discard() { t.txn.Discard() }
+
+func badgerErr(op string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, badger.ErrConflict):
+		return fmt.Errorf("store: %s: %w", op, ErrConflict)
+	case errors.Is(err, badger.ErrTxnTooBig):
+		return fmt.Errorf("store: %s: %w", op, ErrTooBig)
+	}
+	return fmt.Errorf("store: %s: %w", op, err)
+}
+
+func (t *badgerTxn) NewIterator(o IterOptions) EngineIterator {
+	opts := badger.DefaultIteratorOptions
+	opts.Prefix = o.Prefix
+	opts.Reverse = o.Reverse
+	opts.PrefetchValues = !o.KeysOnly
+	if !o.KeysOnly {
+		opts.PrefetchSize = 16
+	}
+	return badgerIter{t.txn.NewIterator(opts)}
+}
+
+type badgerIter struct{ it *badger.Iterator }
+
+func (b badgerIter) Seek(k []byte) { b.it.Seek(k) }
+func (b badgerIter) Valid() bool   { return b.it.Valid() }
+func (b badgerIter) Key() []byte   { return b.it.Item().Key() }
+func (b badgerIter) Value() Value  { return b.it.Item() }
+func (b badgerIter) Next()         { b.it.Next() }
+func (b badgerIter) Err() error    { return nil }
+func (b badgerIter) Close()        { b.it.Close() }
+
+// badgerLogger sends Badger's logs to slog; its chatty info goes to debug.
+type badgerLogger struct{ l *slog.Logger }
+
+func (b badgerLogger) Errorf(f string, a ...any)   { b.l.Error("badger", "msg", fmt.Sprintf(f, a...)) }
+func (b badgerLogger) Warningf(f string, a ...any) { b.l.Warn("badger", "msg", fmt.Sprintf(f, a...)) }
+func (b badgerLogger) Infof(f string, a ...any)    { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
+func (b badgerLogger) Debugf(f string, a ...any)   { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
