@@ -132,6 +132,8 @@ const (
 	// anchorCategory is a name a reader knows the kind of ("MySQL" is a
 	// database; see categories).
 	anchorCategory = "category"
+	// anchorDuration is a length of time ("2 weeks", "three days").
+	anchorDuration = "duration"
 )
 
 var (
@@ -148,6 +150,10 @@ var (
 	reAnyVersion = regexp.MustCompile(`\bv?\d+(?:\.\d+)+\b`)
 	reAnyCode    = regexp.MustCompile(`\b[A-Z]{1,3}-?\d{1,5}\b`)
 	reAnyName    = regexp.MustCompile(nameSeq)
+
+	durationPat     = `(?i:\b(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half an?)\s+(?:minute|hour|day|week|fortnight|month|quarter|year)s?\b)`
+	reWholeDuration = regexp.MustCompile(`^` + durationPat + `$`)
+	reAnyDuration   = regexp.MustCompile(durationPat)
 )
 
 // kindOfStored names the kind of a stored value, or "" when Anchor does not
@@ -156,6 +162,8 @@ func kindOfStored(v string, at time.Time) string {
 	switch {
 	case categoryOf(v) != "":
 		return anchorCategory
+	case reWholeDuration.MatchString(v):
+		return anchorDuration
 	case reWholeEmail.MatchString(v):
 		return anchorEmail
 	case reWholeMoney.MatchString(v):
@@ -195,6 +203,7 @@ var anchorAttrs = map[string][]string{
 	"version": {anchorVersion}, "count": {anchorCount}, "size": {anchorCount}, "total": {anchorCount},
 	"price": {anchorMoney}, "cost": {anchorMoney}, "amount": {anchorMoney}, "fee": {anchorMoney}, "rate": {anchorMoney},
 	"capacity": nil, "status": nil, "id": {anchorCode}, "code": {anchorCode}, "spot": {anchorName, anchorCode},
+	"length": {anchorDuration}, "duration": {anchorDuration}, "term": {anchorDuration}, "notice": {anchorDuration},
 	"host": {anchorName}, "done": {anchorCount}, "headcount": {anchorCount}, "cap": {anchorCount}, "limit": {anchorCount},
 }
 
@@ -348,6 +357,8 @@ func candidates(cl, k string, at time.Time) []span {
 		re = reAnyCode
 	case anchorName:
 		re = reAnyName
+	case anchorDuration:
+		re = reAnyDuration
 	}
 	var out []span
 	for _, m := range re.FindAllStringIndex(cl, -1) {

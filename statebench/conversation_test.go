@@ -287,7 +287,7 @@ func jsonText(raw json.RawMessage) string {
 const (
 	sentenceRecallGoal  = 0.90
 	sentenceRecallFloor = 0.96
-	heldoutRecallFloor  = 0.80
+	heldoutRecallFloor  = 0.90
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
