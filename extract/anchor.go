@@ -62,13 +62,37 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	body, corr := stripLead(sentence)
 	body, corr2 := stripOldValue(body)
+	var carried map[string]bool // the topic words the clause before said
 	for _, cl := range splitClauses(body) {
 		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
 		clow := fold(cl)
 		if cl == "" || clauseFilter(clow) != "" {
+			carried = nil
 			continue
 		}
 		tspans, ok := topicSpans(cl, topic, impliedByValue)
+		if !ok && len(carried) > 0 {
+			// "The venue coordinator left; the new contact is …": a
+			// clause that opens with the new value of an attribute
+			// continues the topic of the clause before, when the two
+			// together say every word of the key.
+			if m := reNewAttr.FindStringSubmatchIndex(cl); m != nil {
+				w := singular(fold(cl[m[2]:m[3]]))
+				all := attrOf(w, kind, attrs) || slices.Contains(topic, w)
+				for _, t := range topic {
+					all = all && (carried[t] || t == w || impliedByValue(t))
+				}
+				if all {
+					tspans, ok = []span{{start: m[2], end: m[3], text: w}}, true
+				}
+			}
+		}
+		carried = map[string]bool{}
+		for _, t := range topic {
+			if sp, ok := topicSpans(cl, []string{t}, func(string) bool { return false }); ok && len(sp) > 0 {
+				carried[t] = true
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -114,6 +138,17 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		return st, true
 	}
 	return Statement{}, false
+}
+
+// reNewAttr opens a clause with the new value of an attribute: "the new
+// contact is", "their new number's".
+var reNewAttr = regexp.MustCompile(`(?i)^(?:and\s+|so\s+)?(?:the|their|its|his|her)\s+new\s+(\w+)\s+(?:is|'s|’s|will be)\b`)
+
+// attrOf reports whether w names the attribute of a key (one of its
+// attribute words) or a value of kind.
+func attrOf(w, kind string, attrs []string) bool {
+	w = singular(w)
+	return slices.Contains(attrs, w) || slices.Contains(kindNouns[kind], w)
 }
 
 // RuleAnchor names statements Anchor reads.

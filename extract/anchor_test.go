@@ -34,6 +34,8 @@ func TestAnchor(t *testing.T) {
 		{"backend_language", "Java", "We decided to write the backend in Kotlin.", "Kotlin"},
 		{"diet", "vegetarian", "I'm pescatarian these days.", "pescatarian"},
 		{"sprint_length", "2 weeks", "Sprints are three weeks long from next cycle.", "three weeks"},
+		// The topic carried from the clause before to "the new contact is …".
+		{"venue_contact", "rob@oakline.org", "The venue coordinator left; the new contact is ines@oakline.org.", "ines@oakline.org"},
 
 		// Nothing new, or not linked, or about another thing.
 		{"design_review_date", "February 2", "Design review is still February 2.", ""},
@@ -53,6 +55,8 @@ func TestAnchor(t *testing.T) {
 		{"backend_language", "Java", "Our go-to option is still Java.", ""},        // "go" in lower case is no language
 		{"analytics_db", "MySQL", "The billing database moved to ClickHouse.", ""}, // another database
 		{"sprint_length", "2 weeks", "Some teams run three-week sprints.", ""},
+		{"venue_contact", "rob@oakline.org", "The caterer left; the new contact is ines@oakline.org.", ""},
+		{"venue_contact", "rob@oakline.org", "The venue is lovely; the new contact for catering is ines@oakline.org.", ""},
 		{"interviews_done", "14", "I've done 17 of the 20 interviews.", ""}, // two new numbers: which?
 		{"seats", "25", "", ""},
 		{"", "25", "We're at 31 seats.", ""},

@@ -286,7 +286,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal  = 0.90
-	sentenceRecallFloor = 0.96
+	sentenceRecallFloor = 0.97
 	heldoutRecallFloor  = 0.90
 )
 
