@@ -62,13 +62,37 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	body, corr := stripLead(sentence)
 	body, corr2 := stripOldValue(body)
+	var carried map[string]bool // the topic words the clause before said
 	for _, cl := range splitClauses(body) {
 		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
 		clow := fold(cl)
 		if cl == "" || clauseFilter(clow) != "" {
+			carried = nil
 			continue
 		}
 		tspans, ok := topicSpans(cl, topic, impliedByValue)
+		if !ok && len(carried) > 0 {
+			// "The venue coordinator left; the new contact is …": a
+			// clause that opens with the new value of an attribute
+			// continues the topic of the clause before, when the two
+			// together say every word of the key.
+			if m := reNewAttr.FindStringSubmatchIndex(cl); m != nil {
+				w := singular(fold(cl[m[2]:m[3]]))
+				all := attrOf(w, kind, attrs) || slices.Contains(topic, w)
+				for _, t := range topic {
+					all = all && (carried[t] || t == w || impliedByValue(t))
+				}
+				if all {
+					tspans, ok = []span{{start: m[2], end: m[3], text: w}}, true
+				}
+			}
+		}
+		carried = map[string]bool{}
+		for _, t := range topic {
+			if sp, ok := topicSpans(cl, []string{t}, func(string) bool { return false }); ok && len(sp) > 0 {
+				carried[t] = true
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -116,6 +140,17 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	return Statement{}, false
 }
 
+// reNewAttr opens a clause with the new value of an attribute: "the new
+// contact is", "their new number's".
+var reNewAttr = regexp.MustCompile(`(?i)^(?:and\s+|so\s+)?(?:the|their|its|his|her)\s+new\s+(\w+)\s+(?:is|'s|’s|will be)\b`)
+
+// attrOf reports whether w names the attribute of a key (one of its
+// attribute words) or a value of kind.
+func attrOf(w, kind string, attrs []string) bool {
+	w = singular(w)
+	return slices.Contains(attrs, w) || slices.Contains(kindNouns[kind], w)
+}
+
 // RuleAnchor names statements Anchor reads.
 const RuleAnchor = "anchor"
 
@@ -132,6 +167,8 @@ const (
 	// anchorCategory is a name a reader knows the kind of ("MySQL" is a
 	// database; see categories).
 	anchorCategory = "category"
+	// anchorDuration is a length of time ("2 weeks", "three days").
+	anchorDuration = "duration"
 )
 
 var (
@@ -148,6 +185,10 @@ var (
 	reAnyVersion = regexp.MustCompile(`\bv?\d+(?:\.\d+)+\b`)
 	reAnyCode    = regexp.MustCompile(`\b[A-Z]{1,3}-?\d{1,5}\b`)
 	reAnyName    = regexp.MustCompile(nameSeq)
+
+	durationPat     = `(?i:\b(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half an?)\s+(?:minute|hour|day|week|fortnight|month|quarter|year)s?\b)`
+	reWholeDuration = regexp.MustCompile(`^` + durationPat + `$`)
+	reAnyDuration   = regexp.MustCompile(durationPat)
 )
 
 // kindOfStored names the kind of a stored value, or "" when Anchor does not
@@ -156,6 +197,8 @@ func kindOfStored(v string, at time.Time) string {
 	switch {
 	case categoryOf(v) != "":
 		return anchorCategory
+	case reWholeDuration.MatchString(v):
+		return anchorDuration
 	case reWholeEmail.MatchString(v):
 		return anchorEmail
 	case reWholeMoney.MatchString(v):
@@ -195,6 +238,7 @@ var anchorAttrs = map[string][]string{
 	"version": {anchorVersion}, "count": {anchorCount}, "size": {anchorCount}, "total": {anchorCount},
 	"price": {anchorMoney}, "cost": {anchorMoney}, "amount": {anchorMoney}, "fee": {anchorMoney}, "rate": {anchorMoney},
 	"capacity": nil, "status": nil, "id": {anchorCode}, "code": {anchorCode}, "spot": {anchorName, anchorCode},
+	"length": {anchorDuration}, "duration": {anchorDuration}, "term": {anchorDuration}, "notice": {anchorDuration},
 	"host": {anchorName}, "done": {anchorCount}, "headcount": {anchorCount}, "cap": {anchorCount}, "limit": {anchorCount},
 }
 
@@ -348,6 +392,8 @@ func candidates(cl, k string, at time.Time) []span {
 		re = reAnyCode
 	case anchorName:
 		re = reAnyName
+	case anchorDuration:
+		re = reAnyDuration
 	}
 	var out []span
 	for _, m := range re.FindAllStringIndex(cl, -1) {

@@ -26,6 +26,16 @@ func TestAnchor(t *testing.T) {
 		{"desk", "D14", "My desk moved to F3.", "F3"},
 		{"subscription_price", "$12", "The subscription price went up to $15.", "$15"},
 		{"headcount", "40", "Headcount is 44 now.", "44"},
+		// The topic said by meaning: a synonym, an agent noun's verb, a
+		// member of the key's category, a length of time.
+		{"analytics_db", "MySQL", "The analytics database moved to ClickHouse.", "ClickHouse"},
+		{"k8s_version", "1.29", "The cluster runs 1.31 now.", "1.31"},
+		{"expense_approver", "Pavel", "Greta signs off on expenses from now on.", "Greta"},
+		{"backend_language", "Java", "We decided to write the backend in Kotlin.", "Kotlin"},
+		{"diet", "vegetarian", "I'm pescatarian these days.", "pescatarian"},
+		{"sprint_length", "2 weeks", "Sprints are three weeks long from next cycle.", "three weeks"},
+		// The topic carried from the clause before to "the new contact is …".
+		{"venue_contact", "rob@oakline.org", "The venue coordinator left; the new contact is ines@oakline.org.", "ines@oakline.org"},
 
 		// Nothing new, or not linked, or about another thing.
 		{"design_review_date", "February 2", "Design review is still February 2.", ""},
@@ -40,6 +50,13 @@ func TestAnchor(t *testing.T) {
 		{"retreat_city", "Madrid", "Maybe the retreat moves to Seville.", ""},
 		{"retreat_city", "Madrid", "The other team's retreat is in Seville.", ""},
 		{"newsletter_owner", "Ravi", "Ravi still runs the newsletter.", ""},
+		{"db_choice", "Postgres", "MySQL is faster for reads.", ""},                // a member, no change
+		{"db_choice", "Postgres", "We're not moving to MySQL.", ""},                // negated
+		{"backend_language", "Java", "Our go-to option is still Java.", ""},        // "go" in lower case is no language
+		{"analytics_db", "MySQL", "The billing database moved to ClickHouse.", ""}, // another database
+		{"sprint_length", "2 weeks", "Some teams run three-week sprints.", ""},
+		{"venue_contact", "rob@oakline.org", "The caterer left; the new contact is ines@oakline.org.", ""},
+		{"venue_contact", "rob@oakline.org", "The venue is lovely; the new contact for catering is ines@oakline.org.", ""},
 		{"interviews_done", "14", "I've done 17 of the 20 interviews.", ""}, // two new numbers: which?
 		{"seats", "25", "", ""},
 		{"", "25", "We're at 31 seats.", ""},

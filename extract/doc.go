@@ -82,6 +82,13 @@
 // is February 19 now"); State reads a sentence of
 // short-lived state ("the build is red right now") with its lease.
 //
+// Anchor and Names match a key's words by meaning as well (topic.go): a
+// synonym or abbreviation ("db", "database"; "k8s", "cluster"), an agent
+// noun's verb ("approver", "signs off"), and a key word naming a category
+// (database, language, framework, diet, ...) said by a known member of it
+// ("MySQL", "Go", "vegan"); a value that stands for the whole key must
+// come with a word of change or decision.
+//
 // Scope applies the draft and hypothetical filters to a free text such as
 // a fact's value ("Draft: …", "Hypothetically, …").
 //

@@ -41,3 +41,35 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSwapAnchor reads any sentence against any stored fact with Swap and
+// Anchor: neither panics, and each value it returns is said in the
+// sentence (or, for Anchor, is a resolved date).
+func FuzzSwapAnchor(f *testing.F) {
+	for _, c := range [][3]string{
+		{"We've ditched Jenkins for GitHub Actions.", "ci_tool", "Jenkins"},
+		{"Golden Wok cancelled on us, so Mezze Republic is doing the food.", "caterer_choice", "Golden Wok"},
+		{"Sold the Golf and picked up a Corolla.", "car", "VW Golf"},
+		{"We're going with CockroachDB for billing after all.", "db_choice", "Postgres"},
+		{"The cluster is on 1.31 now after the upgrade.", "k8s_version", "1.29"},
+		{"Sprints are three weeks long starting next cycle.", "sprint_length", "2 weeks"},
+		{"Greta signs off on expenses now that Pavel has moved teams.", "approver", "Pavel"},
+		{"I'm vegan now.", "diet", "vegetarian"},
+		{"Go’s fine; we’re not switching.", "language", "Go"},
+		{"", "", ""}, {"’’’ ;; — ", "a_b", "’"},
+	} {
+		f.Add(c[0], c[1], c[2])
+	}
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, sentence, key, stored string) {
+		if v, ok := Swap(sentence, stored); ok && (strings.TrimSpace(v) == "" || !strings.Contains(sentence, v)) {
+			t.Fatalf("Swap(%q, %q) = %q, not said in the sentence", sentence, stored, v)
+		}
+		if st, ok := Anchor(sentence, key, stored, at); ok {
+			v := st.Value
+			if strings.TrimSpace(v) == "" || !strings.Contains(sentence, v) && !reResolved.MatchString(v) {
+				t.Fatalf("Anchor(%q, %s=%q) = %q, neither said nor a resolved date", sentence, key, stored, v)
+			}
+		}
+	})
+}

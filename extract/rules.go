@@ -178,6 +178,20 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "label-new-own", Kind: "",
+		Matches:  "New address / number / email (as of / from T): V, said of the speaker's own: user.<attribute>, typed by V",
+		Examples: []string{"New address as of Monday: 91 Canal Walk, Durham.", "My new phone number as of today: +44 7700 900456"},
+		triggers: []string{"new", "updated", "changed"},
+		re:       compile(`^(?:(?:my|our)\s+)?(?:new|updated|changed)\s+(?P<attr>(?:home\s+)?address|phone(?:\s+number)?|mobile(?:\s+number)?|number|e-?mail(?:\s+address)?|contact\s+details)(?:\s+(?:as\s+of|from|starting|effective)\s+[^:]{1,30})?:\s*{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP("my "+m.get("attr"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
 		Name: "self-home", Kind: KindLocation,
 		Matches:  "home is A / send everything to A (from now on): user.address",
 		Examples: []string{"Finally done with the move; home is 161 Gillespie Crescent, Nottingham.", "Send everything to 5 Tannery Yard, Exeter from now on."},

@@ -49,6 +49,7 @@ var topicGroups = [][]string{
 	{"holiday", "vacation"},
 	{"offsite", "off-site", "retreat"},
 	{"salary", "pay"},
+	{"length", "long", "duration"},
 	{"headcount", "attendees", "attendee"},
 	{"party", "table", "booking", "reservation"},
 }
