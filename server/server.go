@@ -125,6 +125,10 @@ type Options struct {
 	// SubscriptionBuffer is how many changes a subscriber may lag behind
 	// before it is dropped (feed.DefaultBuffer when 0).
 	SubscriptionBuffer int
+	// SubscriptionInitTimeout is how long a websocket may wait before its
+	// connection_init (graph.DefaultInitTimeout when 0); then it is closed
+	// with 4408.
+	SubscriptionInitTimeout time.Duration
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -236,6 +240,12 @@ func New(o Options) (*Server, error) {
 	telemetry.RegisterRuntime(reg)
 	reg.MustRegister(telemetry.NewBadgerCollector(st.Badger()))
 	metrics := telemetry.New(reg)
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "stategraph_subscriptions", Help: "Live GraphQL subscriptions, all organizations together."},
+			func() float64 { n, _ := changes.Totals(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "stategraph_subscription_connections", Help: "Open websocket connections of subscriptions, all organizations together."},
+			func() float64 { _, n := changes.Totals(); return float64(n) }),
+	)
 
 	fs := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
 	index := search.New()
@@ -319,7 +329,7 @@ func New(o Options) (*Server, error) {
 		ChargeBatch: func(ctx context.Context, n int) error {
 			return httpguard.Charge(ctx, httpguard.BatchWeight(n)-1)
 		},
-		Subscriptions: &graph.Subscriptions{Verify: verifier.VerifyUntil, Connect: changes.Connect, Shutdown: changes.Done()},
+		Subscriptions: &graph.Subscriptions{Verify: verifier.VerifyUntil, Connect: changes.Connect, Shutdown: changes.Done(), InitTimeout: o.SubscriptionInitTimeout},
 	})
 
 	// The GraphQL chain, outermost first: request log and id, body limit,
