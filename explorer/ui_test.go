@@ -29,6 +29,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/server"
 )
 
 // browserPath finds Chromium: $CHROMIUM, else the usual names on PATH.
@@ -257,6 +258,23 @@ func assertState(t *testing.T, env *apitest.Env, tok, subject, object string) st
 	return out.AssertState.ID
 }
 
+// TestUIDev: a dev server prefills its demo token; Enter signs in.
+func TestUIDev(t *testing.T) {
+	demo := apitest.Token(t, apitest.Identity("demo", "demo-user"))
+	env := apitest.New(t, func(o *server.Options) { o.Dev, o.DevToken = true, demo })
+	b := newBrowser(t)
+	b.do("open the explorer", chromedp.Navigate(env.URL+"/explorer/"), chromedp.WaitVisible(chromedp.ID("token")))
+	if got := eval[string](b, `document.getElementById("token").value`); got != demo {
+		t.Fatalf("the token field holds %q, want the demo token", got)
+	}
+	if got := eval[string](b, `document.activeElement.id`); got != "token" {
+		t.Errorf("the focus is on %q, want the token field", got)
+	}
+	b.do("press Enter", chromedp.SendKeys(chromedp.ID("token"), kb.Enter))
+	b.waitText("#who", "Signed in as", "demo-user", "demo")
+	b.waitText("main", "Explore", "Supersession history", "Conflict board", "Context inspector", "Entities")
+}
+
 // TestUI walks the explorer the way a user does: sign in with Enter, follow
 // a key's history on both axes (and move the as-of picker), see a
 // supersession arrive live, resolve a conflict on the board, inspect a
@@ -412,6 +430,12 @@ func TestUI(t *testing.T) {
 		b.waitText("#conflicts-news", "Live: conflict", "office.wifi value opened")
 		b.waitText("#conflicts", "Open (1)", "Open: office.wifi value", "executive")
 		b.shot("conflicts")
+		// A manager may not decide between an executive's fact and hers:
+		// the board says why, and the conflict stays open.
+		b.do("try to keep the manager's value", chromedp.Click(chromedp.CSS(`.resolve input[type=radio]`)),
+			chromedp.SendKeys(chromedp.CSS(`input[name=reason]`), "I prefer it"+kb.Enter))
+		b.waitText(".resolve", "Not resolved: FORBIDDEN", "needs authority")
+		b.waitText("#conflicts", "Open (1)")
 	})
 
 	t.Run("context inspector", func(t *testing.T) {
