@@ -28,6 +28,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/apitest"
 	"github.com/stategraph/stategraph/server"
 )
@@ -275,6 +276,24 @@ func TestUIDev(t *testing.T) {
 	b.waitText("main", "Explore", "Supersession history", "Conflict board", "Context inspector", "Entities")
 }
 
+// TestUITokenExpiry: when the token expires the websocket closes (4401)
+// and the page signs out, saying why.
+func TestUITokenExpiry(t *testing.T) {
+	env := apitest.New(t)
+	b := newBrowser(t)
+	b.do("open the board", chromedp.Navigate(env.URL+"/explorer/#/conflicts"), chromedp.WaitVisible(chromedp.ID("token")))
+	tok, err := authority.Mint(apitest.Secret, apitest.Identity("org-a", "alice"), 4*time.Second, "", "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.do("sign in", set("token", tok), chromedp.SendKeys(chromedp.ID("token"), kb.Enter))
+	b.waitText("main", "Conflict board")
+	b.waitText("#signin-status", "Live updates ended", "the token expired", "Sign in again")
+	if got := eval[string](b, `sessionStorage.getItem("stategraph.explorer.token") || ""`); got != "" {
+		t.Errorf("after the token expired sessionStorage holds %q", got)
+	}
+}
+
 // TestUI walks the explorer the way a user does: sign in with Enter, follow
 // a key's history on both axes (and move the as-of picker), see a
 // supersession arrive live, resolve a conflict on the board, inspect a
@@ -378,6 +397,18 @@ func TestUI(t *testing.T) {
 			chromedp.Click(chromedp.CSS(`.asof button[type=submit]`)))
 		b.waitText("#history", "valid as of")
 		b.waitText("#v-"+paris, "Valid time", "2026-01-05 09:00:00 UTC → 2026-01-05 10:00:00 UTC")
+		// A tick of the recorded-time axis moves that picker: as recorded
+		// at 09:00, only Paris was known.
+		b.do("click the 09:00 recorded-time tick", set("asof", ""),
+			chromedp.Click(chromedp.CSS(`.tick-button[data-axis=knownat][data-time="`+at(0)+`"]`)))
+		b.waitText("#history", "v1 · current · Paris")
+		// (Chromium shows whole minutes without seconds.)
+		if got := eval[string](b, `document.getElementById("knownat").value`); !strings.HasPrefix(got, "2026-01-05T09:00") {
+			t.Errorf("the recorded-time picker holds %q after the tick, want 2026-01-05T09:00", got)
+		}
+		if txt := b.text(); strings.Contains(txt, "Lyon") {
+			t.Errorf("as recorded at 09:00 the history shows Lyon:\n%s", txt)
+		}
 	})
 
 	t.Run("withheld versions", func(t *testing.T) {

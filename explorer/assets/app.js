@@ -196,7 +196,8 @@
         self.ws = null; self.acked = false;
         if (self.stopped) return;
         if (ev.code === 4401 || ev.code === 4403) {
-          setLive('Live updates: off (' + (ev.reason || 'token refused') + ')');
+          // The token expired or was refused: the page cannot read anything more with it.
+          signOut('Live updates ended: ' + (ev.reason || 'the token was refused') + '. Sign in again.');
           return;
         }
         var delay = Math.min(15000, 250 * Math.pow(2, self.retry++));
@@ -383,7 +384,7 @@
         h('label', { for: 'knownat' }, 'Recorded time'), knownAt,
         h('button', { type: 'submit' }, 'Show'),
         h('button', { type: 'button', onclick: function () { asOf.value = ''; knownAt.value = ''; load(); } }, 'Now'),
-        h('p', { id: 'asof-help', class: 'help' }, 'UTC. Valid time: what was true then; recorded time: what the store knew then. Empty means now.')));
+        h('p', { id: 'asof-help', class: 'help' }, 'UTC. Valid time: what was true then; recorded time: what the store knew then. Empty means now. The times on the diagram\'s axes set them too.')));
     asOf.addEventListener('change', function () { load(); });
     knownAt.addEventListener('change', function () { load(); });
     var news = h('p', { id: 'history-news', class: 'news', role: 'status', 'aria-live': 'polite' });
@@ -398,8 +399,16 @@
       return gql(q, vars).then(function (d) {
         if (!v.alive || n !== seq) return;
         clear(out);
-        renderHistory(out, key, d.factHistory, vars);
+        renderHistory(out, key, d.factHistory, Object.assign({ pick: pick }, vars));
       }, function (e) { if (v.alive && n === seq) { clear(out); append(out, alertBox(errText(e))); } });
+    }
+    // pick moves a picker to t (from a tick of the diagram).
+    function pick(axis, t) {
+      (axis === 'asof' ? asOf : knownAt).value = toInput(t);
+      load().then(function () {
+        var el = out.querySelector('.tick-button[data-axis="' + axis + '"][data-time="' + t + '"]');
+        if (el) el.focus();
+      });
     }
     load();
     var reload = debounce(load, 100);
@@ -510,13 +519,21 @@
     // Axes.
     append(svg, s('text', { x: left, y: 14, class: 'axis-title' }, 'valid time →'));
     append(svg, s('text', { x: 8, y: top - 12, class: 'axis-title' }, 'recorded time ↓'));
+    // A tick is a button: it moves the picker of its axis to its time.
+    function tick(x, y, t, axis) {
+      var label = (axis === 'asof' ? 'Show as valid at ' : 'Show as recorded at ') + fmtTime(t);
+      return s('g', { class: 'tick-button', role: 'button', tabindex: '0', 'data-axis': axis, 'data-time': t, 'aria-label': label,
+        onclick: function () { vars.pick(axis, t); },
+        onkeydown: function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); vars.pick(axis, t); } } },
+      s('title', null, label), s('text', { x: x, y: y, class: 'tick' }, shortTime(t)));
+    }
     xs.forEach(function (t) {
       append(svg, s('line', { x1: X(t), y1: top - 6, x2: X(t), y2: bottom, class: 'grid' }));
-      append(svg, s('text', { x: X(t) + 2, y: top - 8, class: 'tick' }, shortTime(t)));
+      append(svg, tick(X(t) + 2, top - 8, t, 'asof'));
     });
     ys.forEach(function (t) {
       append(svg, s('line', { x1: left - 6, y1: Y(t), x2: right, y2: Y(t), class: 'grid' }));
-      append(svg, s('text', { x: 8, y: Y(t) + 4, class: 'tick' }, shortTime(t)));
+      append(svg, tick(8, Y(t) + 4, t, 'knownat'));
     });
     // Regions.
     facts.forEach(function (f) {
