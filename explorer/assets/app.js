@@ -508,7 +508,7 @@
     var right = left + colW * xs.length + 40, bottom = top + rowH * ys.length + 30;
     function X(t) { return t ? left + colW * xs.indexOf(t) : right; }
     function Y(t) { return t ? top + rowH * ys.indexOf(t) : bottom; }
-    var svg = s('svg', { viewBox: '0 0 ' + (right + 10) + ' ' + (bottom + 20), class: 'bitemporal', role: 'group', 'aria-labelledby': 'diagram-title diagram-desc' },
+    var svg = s('svg', { viewBox: '0 0 ' + (right + 10) + ' ' + (bottom + 20), width: right + 10, class: 'bitemporal', role: 'group', 'aria-labelledby': 'diagram-title diagram-desc' },
       s('title', { id: 'diagram-title' }, 'Versions of the key on valid time (across) and recorded time (down)'),
       s('desc', { id: 'diagram-desc' }, 'Each box is a version, where and when it was believed true; the versions are described in words below.'),
       s('defs', null,
@@ -869,17 +869,19 @@
     e.assertionsAsObject.forEach(function (a) {
       nodes.push({ kind: 'assertion', label: a.subject, sub: a.status.toLowerCase() + ', ' + a.epistemicStatus.toLowerCase(), href: entityHref(a.subject), edge: a.predicate, out: false });
     });
-    var W = 760, H = Math.max(360, 120 + nodes.length * 28), cx = W / 2, cy = H / 2, R = Math.min(W, H) / 2 - 70;
+    var W = 760, H = Math.max(320, 140 + nodes.length * 30), cx = W / 2, cy = H / 2, RX = W / 2 - 100, RY = H / 2 - 40;
     var svg = s('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'entity-graph', role: 'group', 'aria-labelledby': 'eg-title' },
       s('title', { id: 'eg-title' }, 'Entity ' + e.id + ' with its facts and state assertions; listed in words below'),
       s('defs', null, s('marker', { id: 'arrow2', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
         s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
     nodes.forEach(function (n, i) {
       var ang = -Math.PI / 2 + 2 * Math.PI * i / Math.max(1, nodes.length);
-      var x = cx + R * Math.cos(ang) * 1.3, y = cy + R * Math.sin(ang);
+      var x = cx + RX * Math.cos(ang), y = cy + RY * Math.sin(ang);
       var from = n.out ? [cx, cy] : [x, y], to = n.out ? [x, y] : [cx, cy];
       append(svg, s('line', { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: 'gedge edge-' + n.kind, 'marker-end': 'url(#arrow2)' }));
-      append(svg, s('text', { x: (cx + x) / 2, y: (cy + y) / 2 - 4, class: 'edge-label' }, n.edge));
+      // The label sits past the middle of the edge, clear of the entity.
+      var left = x < cx - 1;
+      append(svg, s('text', { x: cx + (x - cx) * 0.5 + (left ? -8 : 8), y: cy + (y - cy) * 0.5 - 4, 'text-anchor': left ? 'end' : 'start', class: 'edge-label' }, n.edge));
       var box = s('g', { class: 'node node-' + n.kind },
         s('rect', { x: x - 80, y: y - 18, width: 160, height: 36, rx: n.kind === 'fact' ? 0 : 14 }),
         s('text', { x: x, y: y - 2, 'text-anchor': 'middle', class: 'label' }, truncate(n.label, 24)),
