@@ -503,8 +503,8 @@
     if (vars.knownAt) recTimes[vars.knownAt] = 1;
     var xs = Object.keys(validTimes).sort(byTime);
     var ys = Object.keys(recTimes).sort(byTime);
-    var W = 760, left = 150, top = 40, colW = Math.max(60, Math.min(180, (W - left - 60) / Math.max(1, xs.length)));
-    var rowH = 56;
+    var W = 1040, left = 150, top = 40, colW = Math.max(60, Math.min(260, (W - left - 60) / Math.max(1, xs.length)));
+    var rowH = 64;
     var right = left + colW * xs.length + 40, bottom = top + rowH * ys.length + 30;
     function X(t) { return t ? left + colW * xs.indexOf(t) : right; }
     function Y(t) { return t ? top + rowH * ys.indexOf(t) : bottom; }
