@@ -320,6 +320,11 @@ func TestUI(t *testing.T) {
 	write(t, env, alice, map[string]any{"key": "budget.q3", "value": "100k", "memoryType": "ORGANIZATIONAL"})
 	write(t, env, exec, map[string]any{"key": "budget.q3", "value": "140k", "supersedes": "budget.q3",
 		"restrictedTo": map[string]any{"minAuthority": "executive"}})
+	// deal.size: an executive's restricted first version, declassified by
+	// its successor; alice sees the successor change a withheld version.
+	write(t, env, exec, map[string]any{"key": "deal.size", "value": "secret-9m", "memoryType": "ORGANIZATIONAL",
+		"restrictedTo": map[string]any{"minAuthority": "executive"}})
+	write(t, env, exec, map[string]any{"key": "deal.size", "value": "about 10m", "supersedes": "deal.size", "declassify": true})
 	// A conflict of two state assertions about Entity#1.
 	room1 := assertState(t, env, alice, "Entity#1", "Room#1")
 	assertState(t, env, alice, "Entity#1", "Room#2")
@@ -418,6 +423,11 @@ func TestUI(t *testing.T) {
 		if txt := b.text(); strings.Contains(txt, "140k") {
 			t.Errorf("the withheld value shows:\n%s", txt)
 		}
+		b.do("open the other history", chromedp.Navigate(base+"#/history/deal.size"))
+		b.waitText("#history", "v1 · current · about 10m", "Changes a version withheld from you", "declassified")
+		if txt := b.text(); strings.Contains(txt, "secret-9m") {
+			t.Errorf("the withheld value shows:\n%s", txt)
+		}
 	})
 
 	t.Run("a live supersession arrives", func(t *testing.T) {
@@ -476,6 +486,13 @@ func TestUI(t *testing.T) {
 		b.waitText("#context", "of 1000 tokens", "withheld", "Prompt, line by line", "Identity (layer 1", "Facts (layer", "user.city: Nantes", "fact F-", "source tool, User alice, authority manager", "Excluded")
 		b.waitText("table.excluded", "superseded: a newer version replaced it", "user.city: Nice", "withheld: restricted from you")
 		b.shot("context")
+		// As of 09:30 (valid time), the context holds Paris.
+		b.do("assemble as of 09:30", set("ctx-asof", strings.TrimSuffix(at(30*time.Minute), "Z")),
+			chromedp.Click(chromedp.CSS(`#main form button[type=submit]`)))
+		b.waitText("table.lines", "user.city: Paris")
+		if txt := eval[string](b, `document.querySelector("table.lines").innerText`); strings.Contains(txt, "user.city: Nantes") {
+			t.Errorf("as of 09:30 the context holds Nantes:\n%s", txt)
+		}
 	})
 
 	t.Run("entity graph", func(t *testing.T) {
