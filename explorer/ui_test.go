@@ -274,6 +274,13 @@ func TestUIDev(t *testing.T) {
 	b.do("press Enter", chromedp.SendKeys(chromedp.ID("token"), kb.Enter))
 	b.waitText("#who", "Signed in as", "demo-user", "demo")
 	b.waitText("main", "Explore", "Supersession history", "Conflict board", "Context inspector", "Entities")
+	// The skip link focuses the content and keeps the route.
+	b.do("skip to content", chromedp.Navigate(env.URL+"/explorer/#/conflicts"))
+	b.waitText("main", "Conflict board")
+	b.do("press the skip link", chromedp.Focus(chromedp.CSS(".skip")), chromedp.SendKeys(chromedp.CSS(".skip"), kb.Enter))
+	if got := eval[string](b, `document.activeElement.id + " " + location.hash`); got != "main #/conflicts" {
+		t.Errorf("after the skip link: focus and hash %q, want main #/conflicts", got)
+	}
 }
 
 // TestUITokenExpiry: when the token expires the websocket closes (4401)

@@ -306,6 +306,8 @@
     else homeView(v);
   }
   window.addEventListener('hashchange', function () { route(); });
+  // The skip link focuses the content without touching the route.
+  document.querySelector('.skip').addEventListener('click', function (ev) { ev.preventDefault(); main.focus(); });
 
   function heading(text) {
     var el = h('h2', { tabindex: '-1', id: 'view-title' }, text);
