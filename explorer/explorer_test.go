@@ -1,11 +1,38 @@
 package explorer
 
 import (
+	"flag"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestPageGolden compares the page (its asset version blanked, so that an
+// edit of app.js alone does not change it) with testdata/page.golden.
+func TestPageGolden(t *testing.T) {
+	w := httptest.NewRecorder()
+	Handler(Options{Endpoint: "/graphql", DevToken: "demo-token"}).ServeHTTP(w, httptest.NewRequest(http.MethodGet, Path, nil))
+	got := regexp.MustCompile(`\?v=[0-9a-f]+`).ReplaceAllString(w.Body.String(), "?v=VERSION")
+	path := filepath.Join("testdata", "page.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./explorer -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("the page differs from %s (go test ./explorer -update rewrites it):\n%s", path, got)
+	}
+}
 
 // TestHandler checks the page, its assets and what it refuses.
 func TestHandler(t *testing.T) {

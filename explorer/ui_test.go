@@ -28,7 +28,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/server"
 )
 
 // browserPath finds Chromium: $CHROMIUM, else the usual names on PATH.
@@ -257,6 +259,48 @@ func assertState(t *testing.T, env *apitest.Env, tok, subject, object string) st
 	return out.AssertState.ID
 }
 
+// TestUIDev: a dev server prefills its demo token; Enter signs in.
+func TestUIDev(t *testing.T) {
+	demo := apitest.Token(t, apitest.Identity("demo", "demo-user"))
+	env := apitest.New(t, func(o *server.Options) { o.Dev, o.DevToken = true, demo })
+	b := newBrowser(t)
+	b.do("open the explorer", chromedp.Navigate(env.URL+"/explorer/"), chromedp.WaitVisible(chromedp.ID("token")))
+	if got := eval[string](b, `document.getElementById("token").value`); got != demo {
+		t.Fatalf("the token field holds %q, want the demo token", got)
+	}
+	if got := eval[string](b, `document.activeElement.id`); got != "token" {
+		t.Errorf("the focus is on %q, want the token field", got)
+	}
+	b.do("press Enter", chromedp.SendKeys(chromedp.ID("token"), kb.Enter))
+	b.waitText("#who", "Signed in as", "demo-user", "demo")
+	b.waitText("main", "Explore", "Supersession history", "Conflict board", "Context inspector", "Entities")
+	// The skip link focuses the content and keeps the route.
+	b.do("skip to content", chromedp.Navigate(env.URL+"/explorer/#/conflicts"))
+	b.waitText("main", "Conflict board")
+	b.do("press the skip link", chromedp.Focus(chromedp.CSS(".skip")), chromedp.SendKeys(chromedp.CSS(".skip"), kb.Enter))
+	if got := eval[string](b, `document.activeElement.id + " " + location.hash`); got != "main #/conflicts" {
+		t.Errorf("after the skip link: focus and hash %q, want main #/conflicts", got)
+	}
+}
+
+// TestUITokenExpiry: when the token expires the websocket closes (4401)
+// and the page signs out, saying why.
+func TestUITokenExpiry(t *testing.T) {
+	env := apitest.New(t)
+	b := newBrowser(t)
+	b.do("open the board", chromedp.Navigate(env.URL+"/explorer/#/conflicts"), chromedp.WaitVisible(chromedp.ID("token")))
+	tok, err := authority.Mint(apitest.Secret, apitest.Identity("org-a", "alice"), 4*time.Second, "", "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.do("sign in", set("token", tok), chromedp.SendKeys(chromedp.ID("token"), kb.Enter))
+	b.waitText("main", "Conflict board")
+	b.waitText("#signin-status", "Live updates ended", "the token expired", "Sign in again")
+	if got := eval[string](b, `sessionStorage.getItem("stategraph.explorer.token") || ""`); got != "" {
+		t.Errorf("after the token expired sessionStorage holds %q", got)
+	}
+}
+
 // TestUI walks the explorer the way a user does: sign in with Enter, follow
 // a key's history on both axes (and move the as-of picker), see a
 // supersession arrive live, resolve a conflict on the board, inspect a
@@ -283,6 +327,11 @@ func TestUI(t *testing.T) {
 	write(t, env, alice, map[string]any{"key": "budget.q3", "value": "100k", "memoryType": "ORGANIZATIONAL"})
 	write(t, env, exec, map[string]any{"key": "budget.q3", "value": "140k", "supersedes": "budget.q3",
 		"restrictedTo": map[string]any{"minAuthority": "executive"}})
+	// deal.size: an executive's restricted first version, declassified by
+	// its successor; alice sees the successor change a withheld version.
+	write(t, env, exec, map[string]any{"key": "deal.size", "value": "secret-9m", "memoryType": "ORGANIZATIONAL",
+		"restrictedTo": map[string]any{"minAuthority": "executive"}})
+	write(t, env, exec, map[string]any{"key": "deal.size", "value": "about 10m", "supersedes": "deal.size", "declassify": true})
 	// A conflict of two state assertions about Entity#1.
 	room1 := assertState(t, env, alice, "Entity#1", "Room#1")
 	assertState(t, env, alice, "Entity#1", "Room#2")
@@ -360,6 +409,18 @@ func TestUI(t *testing.T) {
 			chromedp.Click(chromedp.CSS(`.asof button[type=submit]`)))
 		b.waitText("#history", "valid as of")
 		b.waitText("#v-"+paris, "Valid time", "2026-01-05 09:00:00 UTC → 2026-01-05 10:00:00 UTC")
+		// A tick of the recorded-time axis moves that picker: as recorded
+		// at 09:00, only Paris was known.
+		b.do("click the 09:00 recorded-time tick", set("asof", ""),
+			chromedp.Click(chromedp.CSS(`.tick-button[data-axis=knownat][data-time="`+at(0)+`"]`)))
+		b.waitText("#history", "v1 · current · Paris")
+		// (Chromium shows whole minutes without seconds.)
+		if got := eval[string](b, `document.getElementById("knownat").value`); !strings.HasPrefix(got, "2026-01-05T09:00") {
+			t.Errorf("the recorded-time picker holds %q after the tick, want 2026-01-05T09:00", got)
+		}
+		if txt := b.text(); strings.Contains(txt, "Lyon") {
+			t.Errorf("as recorded at 09:00 the history shows Lyon:\n%s", txt)
+		}
 	})
 
 	t.Run("withheld versions", func(t *testing.T) {
@@ -367,6 +428,11 @@ func TestUI(t *testing.T) {
 		b.do("open the history", chromedp.Navigate(base+"#/history/budget.q3"))
 		b.waitText("#history", "v1 · superseded (by a version withheld from you) · 100k", "a version withheld from you")
 		if txt := b.text(); strings.Contains(txt, "140k") {
+			t.Errorf("the withheld value shows:\n%s", txt)
+		}
+		b.do("open the other history", chromedp.Navigate(base+"#/history/deal.size"))
+		b.waitText("#history", "v1 · current · about 10m", "Changes a version withheld from you", "declassified")
+		if txt := b.text(); strings.Contains(txt, "secret-9m") {
 			t.Errorf("the withheld value shows:\n%s", txt)
 		}
 	})
@@ -412,6 +478,12 @@ func TestUI(t *testing.T) {
 		b.waitText("#conflicts-news", "Live: conflict", "office.wifi value opened")
 		b.waitText("#conflicts", "Open (1)", "Open: office.wifi value", "executive")
 		b.shot("conflicts")
+		// A manager may not decide between an executive's fact and hers:
+		// the board says why, and the conflict stays open.
+		b.do("try to keep the manager's value", chromedp.Click(chromedp.CSS(`.resolve input[type=radio]`)),
+			chromedp.SendKeys(chromedp.CSS(`input[name=reason]`), "I prefer it"+kb.Enter))
+		b.waitText(".resolve", "Not resolved: FORBIDDEN", "needs authority")
+		b.waitText("#conflicts", "Open (1)")
 	})
 
 	t.Run("context inspector", func(t *testing.T) {
@@ -421,6 +493,13 @@ func TestUI(t *testing.T) {
 		b.waitText("#context", "of 1000 tokens", "withheld", "Prompt, line by line", "Identity (layer 1", "Facts (layer", "user.city: Nantes", "fact F-", "source tool, User alice, authority manager", "Excluded")
 		b.waitText("table.excluded", "superseded: a newer version replaced it", "user.city: Nice", "withheld: restricted from you")
 		b.shot("context")
+		// As of 09:30 (valid time), the context holds Paris.
+		b.do("assemble as of 09:30", set("ctx-asof", strings.TrimSuffix(at(30*time.Minute), "Z")),
+			chromedp.Click(chromedp.CSS(`#main form button[type=submit]`)))
+		b.waitText("table.lines", "user.city: Paris")
+		if txt := eval[string](b, `document.querySelector("table.lines").innerText`); strings.Contains(txt, "user.city: Nantes") {
+			t.Errorf("as of 09:30 the context holds Nantes:\n%s", txt)
+		}
 	})
 
 	t.Run("entity graph", func(t *testing.T) {

@@ -251,6 +251,20 @@ func (b *Broker) Close() {
 // Done is closed when the broker is closed.
 func (b *Broker) Done() <-chan struct{} { return b.done }
 
+// Totals returns how many live subscriptions and open connections every
+// organization has together, for the metrics.
+func (b *Broker) Totals() (subscriptions, connections int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, s := range b.subs {
+		subscriptions += len(s)
+	}
+	for _, n := range b.conns {
+		connections += n
+	}
+	return subscriptions, connections
+}
+
 // Subscribers returns how many subscriptions org has, for tests and
 // metrics.
 func (b *Broker) Subscribers(org string) int {

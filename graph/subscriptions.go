@@ -60,7 +60,13 @@ const (
 	// CloseTooMany (4429): the organization has as many open connections
 	// as the server allows.
 	CloseTooMany = 4429
+	// CloseInitTimeout (4408): no connection_init within the init timeout.
+	CloseInitTimeout = 4408
 )
+
+// gqlgen's transport closes a connection whose connection_init did not come
+// in time with 1002 and this reason; graphql-transport-ws wants 4408.
+const gqlgenInitTimeout = "connection initialisation timeout"
 
 // TransportWebsocket is the request log's "transport" annotation of a
 // websocket connection (whose duration is the connection's life, not a
@@ -281,6 +287,9 @@ type closingConn struct {
 
 func (cc *closingConn) Write(b []byte) (int, error) {
 	if len(b) > 0 && b[0] == 0x88 {
+		if isCloseFrame(b, websocket.CloseProtocolError, gqlgenInitTimeout) {
+			cc.c.closeWith(CloseInitTimeout, "Connection initialisation timeout: send connection_init with the token first")
+		}
 		if code, reason := cc.c.owed(); code != 0 {
 			rewritten := false
 			cc.once.Do(func() { rewritten = true })
@@ -293,6 +302,13 @@ func (cc *closingConn) Write(b []byte) (int, error) {
 		}
 	}
 	return cc.Conn.Write(b)
+}
+
+// isCloseFrame reports whether b is exactly an unmasked close frame with
+// code and reason.
+func isCloseFrame(b []byte, code int, reason string) bool {
+	return len(b) == 4+len(reason) && b[0] == 0x88 && int(b[1]) == 2+len(reason) &&
+		int(binary.BigEndian.Uint16(b[2:4])) == code && string(b[4:]) == reason
 }
 
 // closeFrame is an unmasked websocket close frame with code and reason

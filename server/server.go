@@ -131,6 +131,10 @@ type Options struct {
 	// and its background schedule (off unless Every or Ticks is set);
 	// New sets its Store, Clock, Facts, Pipeline, IDs and Logger.
 	Consolidation consolidate.Options
+	// SubscriptionInitTimeout is how long a websocket may wait before its
+	// connection_init (graph.DefaultInitTimeout when 0); then it is closed
+	// with 4408.
+	SubscriptionInitTimeout time.Duration
 }
 
 // DefaultOptions returns the options of a production server storing its
@@ -249,6 +253,12 @@ func New(o Options) (*Server, error) {
 		reg.MustRegister(c.Collectors()...)
 	}
 	metrics := telemetry.New(reg)
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "stategraph_subscriptions", Help: "Live GraphQL subscriptions, all organizations together."},
+			func() float64 { n, _ := changes.Totals(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "stategraph_subscription_connections", Help: "Open websocket connections of subscriptions, all organizations together."},
+			func() float64 { _, n := changes.Totals(); return float64(n) }),
+	)
 
 	fs := facts.NewService(st, o.Clock, order, facts.WithPermissions(rules))
 	index := search.New()
@@ -343,7 +353,7 @@ func New(o Options) (*Server, error) {
 		ChargeBatch: func(ctx context.Context, n int) error {
 			return httpguard.Charge(ctx, httpguard.BatchWeight(n)-1)
 		},
-		Subscriptions: &graph.Subscriptions{Verify: verifier.VerifyUntil, Connect: changes.Connect, Shutdown: changes.Done()},
+		Subscriptions: &graph.Subscriptions{Verify: verifier.VerifyUntil, Connect: changes.Connect, Shutdown: changes.Done(), InitTimeout: o.SubscriptionInitTimeout},
 	})
 
 	// The GraphQL chain, outermost first: request log and id, body limit,

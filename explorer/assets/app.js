@@ -196,7 +196,8 @@
         self.ws = null; self.acked = false;
         if (self.stopped) return;
         if (ev.code === 4401 || ev.code === 4403) {
-          setLive('Live updates: off (' + (ev.reason || 'token refused') + ')');
+          // The token expired or was refused: the page cannot read anything more with it.
+          signOut('Live updates ended: ' + (ev.reason || 'the token was refused') + '. Sign in again.');
           return;
         }
         var delay = Math.min(15000, 250 * Math.pow(2, self.retry++));
@@ -305,6 +306,8 @@
     else homeView(v);
   }
   window.addEventListener('hashchange', function () { route(); });
+  // The skip link focuses the content without touching the route.
+  document.querySelector('.skip').addEventListener('click', function (ev) { ev.preventDefault(); main.focus(); });
 
   function heading(text) {
     var el = h('h2', { tabindex: '-1', id: 'view-title' }, text);
@@ -383,7 +386,7 @@
         h('label', { for: 'knownat' }, 'Recorded time'), knownAt,
         h('button', { type: 'submit' }, 'Show'),
         h('button', { type: 'button', onclick: function () { asOf.value = ''; knownAt.value = ''; load(); } }, 'Now'),
-        h('p', { id: 'asof-help', class: 'help' }, 'UTC. Valid time: what was true then; recorded time: what the store knew then. Empty means now.')));
+        h('p', { id: 'asof-help', class: 'help' }, 'UTC. Valid time: what was true then; recorded time: what the store knew then. Empty means now. The times on the diagram\'s axes set them too.')));
     asOf.addEventListener('change', function () { load(); });
     knownAt.addEventListener('change', function () { load(); });
     var news = h('p', { id: 'history-news', class: 'news', role: 'status', 'aria-live': 'polite' });
@@ -398,8 +401,16 @@
       return gql(q, vars).then(function (d) {
         if (!v.alive || n !== seq) return;
         clear(out);
-        renderHistory(out, key, d.factHistory, vars);
+        renderHistory(out, key, d.factHistory, Object.assign({ pick: pick }, vars));
       }, function (e) { if (v.alive && n === seq) { clear(out); append(out, alertBox(errText(e))); } });
+    }
+    // pick moves a picker to t (from a tick of the diagram).
+    function pick(axis, t) {
+      (axis === 'asof' ? asOf : knownAt).value = toInput(t);
+      load().then(function () {
+        var el = out.querySelector('.tick-button[data-axis="' + axis + '"][data-time="' + t + '"]');
+        if (el) el.focus();
+      });
     }
     load();
     var reload = debounce(load, 100);
@@ -494,12 +505,12 @@
     if (vars.knownAt) recTimes[vars.knownAt] = 1;
     var xs = Object.keys(validTimes).sort(byTime);
     var ys = Object.keys(recTimes).sort(byTime);
-    var W = 760, left = 150, top = 40, colW = Math.max(60, Math.min(180, (W - left - 60) / Math.max(1, xs.length)));
-    var rowH = 56;
+    var W = 1040, left = 150, top = 40, colW = Math.max(60, Math.min(260, (W - left - 60) / Math.max(1, xs.length)));
+    var rowH = 64;
     var right = left + colW * xs.length + 40, bottom = top + rowH * ys.length + 30;
     function X(t) { return t ? left + colW * xs.indexOf(t) : right; }
     function Y(t) { return t ? top + rowH * ys.indexOf(t) : bottom; }
-    var svg = s('svg', { viewBox: '0 0 ' + (right + 10) + ' ' + (bottom + 20), class: 'bitemporal', role: 'group', 'aria-labelledby': 'diagram-title diagram-desc' },
+    var svg = s('svg', { viewBox: '0 0 ' + (right + 10) + ' ' + (bottom + 20), width: right + 10, class: 'bitemporal', role: 'group', 'aria-labelledby': 'diagram-title diagram-desc' },
       s('title', { id: 'diagram-title' }, 'Versions of the key on valid time (across) and recorded time (down)'),
       s('desc', { id: 'diagram-desc' }, 'Each box is a version, where and when it was believed true; the versions are described in words below.'),
       s('defs', null,
@@ -510,13 +521,21 @@
     // Axes.
     append(svg, s('text', { x: left, y: 14, class: 'axis-title' }, 'valid time →'));
     append(svg, s('text', { x: 8, y: top - 12, class: 'axis-title' }, 'recorded time ↓'));
+    // A tick is a button: it moves the picker of its axis to its time.
+    function tick(x, y, t, axis) {
+      var label = (axis === 'asof' ? 'Show as valid at ' : 'Show as recorded at ') + fmtTime(t);
+      return s('g', { class: 'tick-button', role: 'button', tabindex: '0', 'data-axis': axis, 'data-time': t, 'aria-label': label,
+        onclick: function () { vars.pick(axis, t); },
+        onkeydown: function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); vars.pick(axis, t); } } },
+      s('title', null, label), s('text', { x: x, y: y, class: 'tick' }, shortTime(t)));
+    }
     xs.forEach(function (t) {
       append(svg, s('line', { x1: X(t), y1: top - 6, x2: X(t), y2: bottom, class: 'grid' }));
-      append(svg, s('text', { x: X(t) + 2, y: top - 8, class: 'tick' }, shortTime(t)));
+      append(svg, tick(X(t) + 2, top - 8, t, 'asof'));
     });
     ys.forEach(function (t) {
       append(svg, s('line', { x1: left - 6, y1: Y(t), x2: right, y2: Y(t), class: 'grid' }));
-      append(svg, s('text', { x: 8, y: Y(t) + 4, class: 'tick' }, shortTime(t)));
+      append(svg, tick(8, Y(t) + 4, t, 'knownat'));
     });
     // Regions.
     facts.forEach(function (f) {
@@ -852,17 +871,19 @@
     e.assertionsAsObject.forEach(function (a) {
       nodes.push({ kind: 'assertion', label: a.subject, sub: a.status.toLowerCase() + ', ' + a.epistemicStatus.toLowerCase(), href: entityHref(a.subject), edge: a.predicate, out: false });
     });
-    var W = 760, H = Math.max(360, 120 + nodes.length * 28), cx = W / 2, cy = H / 2, R = Math.min(W, H) / 2 - 70;
+    var W = 760, H = Math.max(320, 140 + nodes.length * 30), cx = W / 2, cy = H / 2, RX = W / 2 - 100, RY = H / 2 - 40;
     var svg = s('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'entity-graph', role: 'group', 'aria-labelledby': 'eg-title' },
       s('title', { id: 'eg-title' }, 'Entity ' + e.id + ' with its facts and state assertions; listed in words below'),
       s('defs', null, s('marker', { id: 'arrow2', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
         s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
     nodes.forEach(function (n, i) {
       var ang = -Math.PI / 2 + 2 * Math.PI * i / Math.max(1, nodes.length);
-      var x = cx + R * Math.cos(ang) * 1.3, y = cy + R * Math.sin(ang);
+      var x = cx + RX * Math.cos(ang), y = cy + RY * Math.sin(ang);
       var from = n.out ? [cx, cy] : [x, y], to = n.out ? [x, y] : [cx, cy];
       append(svg, s('line', { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: 'gedge edge-' + n.kind, 'marker-end': 'url(#arrow2)' }));
-      append(svg, s('text', { x: (cx + x) / 2, y: (cy + y) / 2 - 4, class: 'edge-label' }, n.edge));
+      // The label sits past the middle of the edge, clear of the entity.
+      var left = x < cx - 1;
+      append(svg, s('text', { x: cx + (x - cx) * 0.5 + (left ? -8 : 8), y: cy + (y - cy) * 0.5 - 4, 'text-anchor': left ? 'end' : 'start', class: 'edge-label' }, n.edge));
       var box = s('g', { class: 'node node-' + n.kind },
         s('rect', { x: x - 80, y: y - 18, width: 160, height: 36, rx: n.kind === 'fact' ? 0 : 14 }),
         s('text', { x: x, y: y - 2, 'text-anchor': 'middle', class: 'label' }, truncate(n.label, 24)),
