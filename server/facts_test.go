@@ -55,7 +55,7 @@ func (f fact) value() string {
 
 const writeFact = `mutation($in: FactInput!) { writeFact(input: $in) { ` + factFields + ` } }`
 
-func write(t *testing.T, env *apitest.Env, tok string, in map[string]any) fact {
+func write(t testing.TB, env *apitest.Env, tok string, in map[string]any) fact {
 	t.Helper()
 	var out struct{ WriteFact fact }
 	env.MustDo(t, tok, writeFact, map[string]any{"in": in}, &out)
