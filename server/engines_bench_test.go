@@ -10,6 +10,7 @@ import (
 	"github.com/stategraph/stategraph/internal/apitest"
 	"github.com/stategraph/stategraph/internal/enginetest"
 	"github.com/stategraph/stategraph/server"
+	"github.com/stategraph/stategraph/store/tikvstore"
 	"github.com/stategraph/stategraph/temporal"
 )
 
@@ -63,6 +64,7 @@ func BenchmarkEngines(b *testing.B) {
 			all := slices.Concat(lat...)
 			b.ReportMetric(float64(len(all))/elapsed.Seconds(), "writes/s")
 			reportLatency(b, all)
+			reportRoundTrips(b, env, len(all))
 		})
 		b.Run(e.Name+"/assembleContext", func(b *testing.B) {
 			env := newEnv(b)
@@ -72,6 +74,7 @@ func BenchmarkEngines(b *testing.B) {
 			}
 			q := `query($q: String!) { assembleContext(input: {query: $q, budget: 2000}) { tokenCount } }`
 			var all []time.Duration
+			before := engineStats(env)
 			b.ResetTimer()
 			for i := range b.N {
 				t0 := time.Now()
@@ -82,6 +85,11 @@ func BenchmarkEngines(b *testing.B) {
 			}
 			b.StopTimer()
 			reportLatency(b, all)
+			if s, ok := env.Server.Store().Engine().(interface{ Stats() tikvstore.Stats }); ok {
+				after := s.Stats()
+				b.ReportMetric(float64(after.Gets-before.Gets)/float64(len(all)), "gets/op")
+				b.ReportMetric(float64(after.Seeks-before.Seeks)/float64(len(all)), "scans/op")
+			}
 		})
 	}
 }
@@ -94,4 +102,21 @@ func reportLatency(b *testing.B, all []time.Duration) {
 	pct := func(p float64) float64 { return float64(all[int(p*float64(len(all)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
+}
+
+func engineStats(env *apitest.Env) tikvstore.Stats {
+	if s, ok := env.Server.Store().Engine().(interface{ Stats() tikvstore.Stats }); ok {
+		return s.Stats()
+	}
+	return tikvstore.Stats{}
+}
+
+// reportRoundTrips reports, on TiKV, the reads and scans per operation:
+// each is at least one network round trip on a deployed cluster.
+func reportRoundTrips(b *testing.B, env *apitest.Env, n int) {
+	if s, ok := env.Server.Store().Engine().(interface{ Stats() tikvstore.Stats }); ok && n > 0 {
+		st := s.Stats()
+		b.ReportMetric(float64(st.Gets)/float64(n), "gets/op")
+		b.ReportMetric(float64(st.Seeks)/float64(n), "scans/op")
+	}
 }
