@@ -72,7 +72,7 @@ func BenchmarkEngines(b *testing.B) {
 			for i := range 200 {
 				write(b, env, tok, map[string]any{"key": fmt.Sprintf("project.%d.status", i), "value": fmt.Sprintf("project %d is on track for the launch in week %d", i, i%52)})
 			}
-			q := `query($q: String!) { assembleContext(input: {query: $q, budget: 2000}) { tokenCount } }`
+			q := `query($q: String!) { assembleContext(input: {query: $q, budget: 2000}) { tokens } }`
 			var all []time.Duration
 			before := engineStats(env)
 			b.ResetTimer()
