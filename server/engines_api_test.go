@@ -46,19 +46,26 @@ func TestEnginesSupersessionChain(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			won := 0
+			// A request may also time out on a loaded machine, and a write
+			// whose commit finished as its deadline passed is stored:
+			// its outcome is unknown to the test, the chain must hold
+			// anyway.
+			won, unknown := 0, 0
 			for _, r := range results {
 				switch {
 				case len(r.Errors) == 0:
 					won++
 				case r.Code() == "CONFLICT": // contention beyond the retries
+				case r.Code() == "INTERNAL" && strings.Contains(r.Errors[0].Message, "took too long"),
+					r.Code() == "UNAVAILABLE":
+					unknown++
 				default:
 					t.Errorf("unexpected response %s", r)
 				}
 			}
 			h := history(t, env, tok, "vendor", nil)
-			if len(h) != won+1 {
-				t.Fatalf("history of %d facts, %d writers won: want %d", len(h), won, won+1)
+			if len(h) < won+1 || len(h) > won+unknown+1 {
+				t.Fatalf("history of %d facts, %d writers won and %d timed out: want %d to %d", len(h), won, unknown, won+1, won+unknown+1)
 			}
 			valid, succ := 0, map[string]string{}
 			for _, f := range h {
@@ -70,12 +77,14 @@ func TestEnginesSupersessionChain(t *testing.T) {
 						t.Errorf("fork: %s and %s both supersede %s", prev, f.ID, f.Supersedes.ID)
 					}
 					succ[f.Supersedes.ID] = f.ID
+				} else if f.ID != "F-0" {
+					t.Errorf("%s supersedes nothing", f.ID)
 				}
 			}
-			if valid != 1 || len(succ) != won {
-				t.Errorf("%d valid facts and %d supersessions for %d winners: want 1 and %d", valid, len(succ), won, won)
+			if valid != 1 || len(succ) != len(h)-1 {
+				t.Errorf("%d valid facts and %d supersessions in a history of %d: want 1 and %d (one linear chain)", valid, len(succ), len(h), len(h)-1)
 			}
-			if won < n/2 {
+			if won < n/4 {
 				t.Errorf("only %d of %d writers won", won, n)
 			}
 			t.Logf("%d of %d writers won; retries %+v", won, n, env.Server.Store().RetryStats())

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/internal/enginetest"
 	"github.com/stategraph/stategraph/server"
 )
 
@@ -55,7 +56,7 @@ func (f fact) value() string {
 
 const writeFact = `mutation($in: FactInput!) { writeFact(input: $in) { ` + factFields + ` } }`
 
-func write(t *testing.T, env *apitest.Env, tok string, in map[string]any) fact {
+func write(t testing.TB, env *apitest.Env, tok string, in map[string]any) fact {
 	t.Helper()
 	var out struct{ WriteFact fact }
 	env.MustDo(t, tok, writeFact, map[string]any{"in": in}, &out)
@@ -409,8 +410,17 @@ func TestConcurrentSupersession(t *testing.T) {
 
 // TestCrossOrganization: a token of another organization sees nothing and
 // changes nothing, even with the right ids and keys.
+//
+// It runs on both engines (subtests Badger and TiKV): the reduced isolation
+// sweep of the TiKV engine, whose full sweep (internal/sweep) is too slow
+// on the mock cluster.
 func TestCrossOrganization(t *testing.T) {
-	env := apitest.New(t)
+	for _, e := range enginetest.All {
+		t.Run(e.Name, func(t *testing.T) { testCrossOrganization(t, apitest.New(t, onEngine(t, e))) })
+	}
+}
+
+func testCrossOrganization(t *testing.T, env *apitest.Env) {
 	bTok := apitest.Token(t, apitest.Identity("org-b", "bob"))
 	aTok := apitest.Token(t, apitest.Identity("org-a", "alice"))
 	write(t, env, bTok, map[string]any{"id": "F-B1", "key": "secret_plan", "value": "CANARY-B-1"})

@@ -87,7 +87,7 @@ type Engine struct {
 	// request wait for the client's own retries.
 	down atomic.Bool
 
-	begun, committed, conflicts, unavailable, lockedKeys atomic.Uint64
+	begun, committed, conflicts, unavailable, lockedKeys, gets, seeks atomic.Uint64
 }
 
 // Open connects to the cluster whose PD servers are o.PDEndpoints. When
@@ -180,12 +180,15 @@ type Stats struct {
 	Unavailable uint64
 	// LockedKeys counts keys locked at commit because they were read.
 	LockedKeys uint64
+	// Gets and Seeks count point reads and range scans started: on a
+	// cluster, each costs at least one round trip to a TiKV node.
+	Gets, Seeks uint64
 }
 
 // Stats reports the engine's counters.
 func (e *Engine) Stats() Stats {
 	return Stats{Begun: e.begun.Load(), Committed: e.committed.Load(), Conflicts: e.conflicts.Load(),
-		Unavailable: e.unavailable.Load(), LockedKeys: e.lockedKeys.Load()}
+		Unavailable: e.unavailable.Load(), LockedKeys: e.lockedKeys.Load(), Gets: e.gets.Load(), Seeks: e.seeks.Load()}
 }
 
 // Begin starts a transaction at a timestamp from PD, within ctx.
@@ -305,6 +308,7 @@ func (t *Txn) read(pk []byte) {
 func (t *Txn) Get(k []byte) (store.Value, error) {
 	pk := t.key(k)
 	t.read(pk)
+	t.e.gets.Add(1)
 	ctx, cancel := context.WithTimeout(t.ctx, t.e.opTimeout)
 	defer cancel()
 	v, err := t.txn.Get(ctx, pk)
@@ -417,6 +421,7 @@ type iterator struct {
 
 func (i *iterator) Seek(k []byte) {
 	i.Close()
+	i.t.e.seeks.Add(1)
 	pk := i.t.key(k)
 	var err error
 	if i.o.Reverse {
