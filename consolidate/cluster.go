@@ -73,15 +73,22 @@ func Groups(mems []Memory, vecs []Vector, threshold float64, minSize int) []Grou
 			continue
 		}
 		g := Group{Members: members, Representative: members[0]}
+		// The sum of a member's similarities to the others is its dot
+		// product with the members' sum, less its own (1, or 0 for an
+		// empty vector): one pass instead of every pair.
+		sum := map[int]float64{}
+		for _, i := range members {
+			for k, d := range unit[i].Dims {
+				sum[d] += unit[i].Weights[k]
+			}
+		}
 		best := -1.0
 		for _, i := range members {
 			var s float64
-			for _, j := range members {
-				if i != j {
-					s += pair(i, j)
-				}
+			for k, d := range unit[i].Dims {
+				s += unit[i].Weights[k] * (sum[d] - unit[i].Weights[k])
 			}
-			if s > best { // ties keep the earliest member
+			if s > best+1e-12 { // ties keep the earliest member
 				best, g.Representative = s, i
 			}
 		}

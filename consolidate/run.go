@@ -244,7 +244,7 @@ func checkCapability(caller authority.Identity, capability string) error {
 	case caller.Capability == "":
 		return fault.New(fault.Forbidden, "capability memory is reached through a token with a capability claim; this token has none")
 	case caller.Capability != capability:
-		return fault.New(fault.Forbidden, "this token's capability is %q; it cannot reach capability %q", caller.Capability, capability)
+		return fault.New(fault.Forbidden, "this token reaches capability %q only: consolidate with a token whose capability claim names the capability", caller.Capability)
 	}
 	return nil
 }

@@ -105,12 +105,15 @@ var cases = map[string][]string{
 		"(input: {query: {name}, budget: 100000, sessionId: {name}})",
 		`(input: {query: "policy discount home owner price lesson salary", budget: 100000, asOf: {time}, knownAt: {time}})`,
 	},
-	"Query.transcript":           {"(sessionId: {name})"},
-	"Mutation.putWorkingItem":    {`(input: {sessionId: {name}, key: "sweep.item", value: "probe", itemType: CONTEXT})`, `(input: {sessionId: "sweep-s", key: {key}, value: "probe", itemType: OBJECTIVE})`},
-	"Mutation.recordTurn":        {`(input: {sessionId: {name}, speaker: USER, text: "probe"})`, `(input: {sessionId: "sweep-s", speaker: USER, speakerId: {name}, text: "Scratch that."})`},
-	"Query.previewTurn":          {`(input: {sessionId: {name}, speaker: USER, text: "probe"})`, `(input: {sessionId: "sweep-s", speaker: USER, speakerId: {name}, text: "Ignore what I said about the probe."})`},
-	"Mutation.completeObjective": {"(input: {sessionId: {name}})", `(input: {sessionId: "sweep-s", promote: [{key}]})`},
-	"Mutation.setEnvironment":    {`(input: [{key: {key}, value: "probe", scope: ORGANIZATION}])`, `(input: [{key: {name}, value: "probe"}])`},
+	"Query.transcript":               {"(sessionId: {name})"},
+	"Mutation.putWorkingItem":        {`(input: {sessionId: {name}, key: "sweep.item", value: "probe", itemType: CONTEXT})`, `(input: {sessionId: "sweep-s", key: {key}, value: "probe", itemType: OBJECTIVE})`},
+	"Mutation.recordTurn":            {`(input: {sessionId: {name}, speaker: USER, text: "probe"})`, `(input: {sessionId: "sweep-s", speaker: USER, speakerId: {name}, text: "Scratch that."})`},
+	"Query.previewTurn":              {`(input: {sessionId: {name}, speaker: USER, text: "probe"})`, `(input: {sessionId: "sweep-s", speaker: USER, speakerId: {name}, text: "Ignore what I said about the probe."})`},
+	"Mutation.completeObjective":     {"(input: {sessionId: {name}})", `(input: {sessionId: "sweep-s", promote: [{key}]})`},
+	"Query.consolidationRun":         {"(id: {id})"},
+	"Query.consolidationRuns":        {`(capability: "pricing", first: 100)`, "(capability: {name})"},
+	"Mutation.consolidateCapability": {`(capability: "pricing")`, "(capability: {name})"},
+	"Mutation.setEnvironment":        {`(input: [{key: {key}, value: "probe", scope: ORGANIZATION}])`, `(input: [{key: {name}, value: "probe"}])`},
 }
 
 // echoes are fields whose answer repeats their arguments in free text (the
@@ -210,6 +213,9 @@ func TestSweepUsers(t *testing.T) {
 func unlimited(o *server.Options) {
 	o.Limits = graph.Limits{MaxComplexity: 1 << 30, MaxDepth: 64, MaxAliases: 1 << 20, MaxOperations: 64, ParserTokens: 1 << 24, MaxQueryBytes: 64 << 20, MaxSelections: 1 << 24}
 	o.MaxBodyBytes = 64 << 20
+	// Every field of a type in one request (hundreds of mutations, under
+	// -race on a shared machine) outlasts the default deadline.
+	o.RequestTimeout = 5 * time.Minute
 }
 
 // sweep runs every case against v as the attacker, then as each of others
@@ -616,6 +622,22 @@ func seedOrg(t *testing.T, env *apitest.Env) victim {
 	for _, lvl := range []string{"EVENT", "HEURISTIC", "STRATEGY"} {
 		s.write(cfo, map[string]any{"key": "lesson." + strings.ToLower(lvl), "value": s.canary("cap"), "memoryType": "CAPABILITY", "level": lvl})
 	}
+	// A consolidation run: three alike events make a strategy.
+	lesson := s.canary("consolidation")
+	for range 3 {
+		s.write(cfo, map[string]any{"key": "lesson.repeat", "value": "bundle the seats before discounting " + lesson, "memoryType": "CAPABILITY", "level": "EVENT"})
+	}
+	var run struct {
+		ConsolidateCapability struct {
+			ID       string
+			Clusters []struct{ FactID string }
+		}
+	}
+	env.MustDo(t, cfo, `mutation { consolidateCapability(capability: "pricing") { id clusters { factId } } }`, nil, &run)
+	if len(run.ConsolidateCapability.Clusters) != 1 {
+		t.Fatalf("seeding consolidated %+v, want one cluster", run.ConsolidateCapability)
+	}
+	v.ids = append(v.ids, run.ConsolidateCapability.ID, run.ConsolidateCapability.Clusters[0].FactID)
 	// User memory: a chain, then a forgotten fact (a tombstone and an
 	// audit entry).
 	u1 := s.write(cfo, map[string]any{"key": "user.home", "value": s.canary("home"), "memoryType": "USER"})
