@@ -54,8 +54,8 @@ type Input struct {
 	// DocumentShare is the documents' share; default
 	// assemble.DefaultDocumentShare.
 	DocumentShare *float64
-	SessionID string   // optional: the session whose working set is layer 3
-	View      temporal.View
+	SessionID     string // optional: the session whose working set is layer 3
+	View          temporal.View
 	// Now is the caller's clock reading; nil reads the service clock.
 	Now *time.Time
 }

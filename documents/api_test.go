@@ -143,7 +143,9 @@ func TestACLUpdate(t *testing.T) {
 	if got := searchIDs(t, env, ben, "expense reports"); got != nil {
 		t.Errorf("the replaced text still matches: %v", got)
 	}
-	var trail struct{ AuditTrail []struct{ Action, Detail string } }
+	var trail struct {
+		AuditTrail []struct{ Action, Detail string }
+	}
 	env.MustDo(t, service(t, "org-a"), `{ auditTrail(recordId: "handbook") { action detail } }`, nil, &trail)
 	if n := len(trail.AuditTrail); n != 2 || trail.AuditTrail[1].Action != "DOCUMENT_INGESTED" || !strings.HasPrefix(trail.AuditTrail[1].Detail, "replaced") {
 		t.Errorf("audit trail %+v, want two DOCUMENT_INGESTED entries, the last a replacement", trail.AuditTrail)
@@ -272,7 +274,7 @@ func TestWebhook(t *testing.T) {
 		{"allowing", "up", func(h *hook) { h.allow = []string{"handbook", "salaries", "roadmap"} }, []string{"handbook", "salaries"}},
 		{"denying one", "up", func(h *hook) { h.allow = []string{"salaries"} }, []string{"salaries"}},
 		{"denying all", "up", func(h *hook) { h.allow = nil }, nil},
-		{"timing out", "up", func(h *hook) { h.allow, h.delay = []string{"handbook", "salaries"}, 2 * time.Second }, nil},
+		{"timing out", "up", func(h *hook) { h.allow, h.delay = []string{"handbook", "salaries"}, 2*time.Second }, nil},
 		{"failing", "up", func(h *hook) { h.delay, h.status = 0, http.StatusInternalServerError }, nil},
 		{"down", "down", func(*hook) {}, nil},
 		{"back", "up", func(h *hook) { h.status = 0 }, []string{"handbook", "salaries"}},
