@@ -31,7 +31,7 @@ type chunk struct {
 	Score                       float64
 }
 
-func service(t *testing.T, org string) string {
+func service(t testing.TB, org string) string {
 	t.Helper()
 	id := apitest.Identity(org, "docs-sync")
 	id.Kind, id.AgentLevel = authority.KindService, ""
@@ -39,7 +39,7 @@ func service(t *testing.T, org string) string {
 }
 
 // member is an agent acting for user, in groups.
-func member(t *testing.T, org, user string, groups ...string) string {
+func member(t testing.TB, org, user string, groups ...string) string {
 	t.Helper()
 	id := apitest.Identity(org, user)
 	id.Groups = groups
