@@ -62,11 +62,13 @@ func (a ACL) Allows(id authority.Identity) bool {
 	return slices.ContainsFunc(a.Groups, id.InGroup)
 }
 
-// Document is an ingested document.
+// Document is an ingested document. Its record keeps no text (its chunks
+// hold it), so that checking the ACL of a matched document stays cheap;
+// Text is set on the document Ingest returns.
 type Document struct {
 	ID         string    `json:"id"`
 	Title      string    `json:"title"`
-	Text       string    `json:"text"`
+	Text       string    `json:"-"`
 	SourceURI  string    `json:"sourceUri,omitempty"`
 	ACL        ACL       `json:"acl"`
 	Chunks     int       `json:"chunks"`

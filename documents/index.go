@@ -190,27 +190,34 @@ func (s *Service) find(ctx context.Context, query string, first int) ([]Chunk, [
 				scores[chunkRef{p.doc, p.chunk}] += bm.Term(len(ps), n, avg, p.ln, p.tf)
 			}
 		}
-		// Visible by the stored ACL, read now.
+		// Best first; visible by the stored ACL, read now, until enough
+		// are kept (more when the webhook may still hide some).
+		refs := make([]chunkRef, 0, len(scores))
 		for ref := range scores {
-			if _, seen := docs[ref.doc]; seen {
-				continue
-			}
-			var d Document
-			if err := tx.Get(sp, store.TableDocument, docKey(ref.doc), &d); err != nil {
-				return fmt.Errorf("documents: read %s: %w", ref.doc, err)
-			}
-			docs[ref.doc] = d
+			refs = append(refs, ref)
 		}
-		for ref, sc := range scores {
-			d := docs[ref.doc]
-			if !d.ACL.Allows(caller) {
-				continue
-			}
-			ranked = append(ranked, Chunk{DocumentID: ref.doc, Index: ref.chunk, Count: d.Chunks, Title: d.Title, SourceURI: d.SourceURI, Score: sc})
-		}
-		slices.SortFunc(ranked, func(x, y Chunk) int {
-			return cmp.Or(cmp.Compare(y.Score, x.Score), strings.Compare(x.DocumentID, y.DocumentID), cmp.Compare(x.Index, y.Index))
+		slices.SortFunc(refs, func(x, y chunkRef) int {
+			return cmp.Or(cmp.Compare(scores[y], scores[x]), strings.Compare(x.doc, y.doc), cmp.Compare(x.chunk, y.chunk))
 		})
+		want := first
+		if s.checker != nil {
+			want = first * 4
+		}
+		for _, ref := range refs {
+			if len(ranked) >= want {
+				break
+			}
+			d, seen := docs[ref.doc]
+			if !seen {
+				if err := tx.Get(sp, store.TableDocument, docKey(ref.doc), &d); err != nil {
+					return fmt.Errorf("documents: read %s: %w", ref.doc, err)
+				}
+				docs[ref.doc] = d
+			}
+			if d.ACL.Allows(caller) {
+				ranked = append(ranked, Chunk{DocumentID: ref.doc, Index: ref.chunk, Count: d.Chunks, Title: d.Title, SourceURI: d.SourceURI, Score: scores[ref]})
+			}
+		}
 		return nil
 	})
 	if err != nil || len(ranked) == 0 {
