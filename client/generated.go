@@ -494,6 +494,10 @@ type ContextInput struct {
 	// entries) are judged at it. A replay passes each event's time. With asOf or
 	// knownAt the context is for that instant instead.
 	Now *time.Time `json:"now,omitempty"`
+	// Share of the budget left after identity, environment and constraints that
+	// document chunks may use, in (0, 1]; default 0.2. Documents are searched
+	// for the current view only.
+	DocumentShare *float64 `json:"documentShare"`
 }
 
 // GetQuery returns ContextInput.Query, and is useful for accessing the field via an interface.
@@ -517,6 +521,9 @@ func (v *ContextInput) GetKnownAt() *time.Time { return v.KnownAt }
 // GetNow returns ContextInput.Now, and is useful for accessing the field via an interface.
 func (v *ContextInput) GetNow() *time.Time { return v.Now }
 
+// GetDocumentShare returns ContextInput.DocumentShare, and is useful for accessing the field via an interface.
+func (v *ContextInput) GetDocumentShare() *float64 { return v.DocumentShare }
+
 type ContextRecordKind string
 
 const (
@@ -528,6 +535,8 @@ const (
 	ContextRecordKindAssertion   ContextRecordKind = "ASSERTION"
 	// A sentence of an earlier turn; its id is the turn's id, '#', the sentence's index.
 	ContextRecordKindEvidence ContextRecordKind = "EVIDENCE"
+	// A chunk of a document; its id is the document's id, '#', the chunk's index.
+	ContextRecordKindDocument ContextRecordKind = "DOCUMENT"
 )
 
 var AllContextRecordKind = []ContextRecordKind{
@@ -538,6 +547,7 @@ var AllContextRecordKind = []ContextRecordKind{
 	ContextRecordKindTurn,
 	ContextRecordKindAssertion,
 	ContextRecordKindEvidence,
+	ContextRecordKindDocument,
 }
 
 // ContextSection includes the requested fields of the GraphQL type ContextSection.

@@ -24,11 +24,13 @@ package contextasm
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/documents"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
@@ -49,8 +51,11 @@ type Input struct {
 	Query     string
 	Budget    int
 	FactShare *float64 // default assemble.DefaultFactShare
-	SessionID string   // optional: the session whose working set is layer 3
-	View      temporal.View
+	// DocumentShare is the documents' share; default
+	// assemble.DefaultDocumentShare.
+	DocumentShare *float64
+	SessionID     string // optional: the session whose working set is layer 3
+	View          temporal.View
 	// Now is the caller's clock reading; nil reads the service clock.
 	Now *time.Time
 }
@@ -78,14 +83,26 @@ type Source interface {
 	Gather(tx *store.Txn, q Query) (Candidates, error)
 }
 
+// Documents finds the document chunks the caller of ctx may see that best
+// match query, at most limit, checking permissions now (package
+// documents); notes report a permission check that failed (its documents
+// are left out). It does I/O, so it runs outside the read transaction.
+type Documents interface {
+	ForContext(ctx context.Context, query string, limit int) ([]documents.Chunk, []string, error)
+}
+
+// MaxDocumentChunks bounds the document chunks an assembly considers.
+const MaxDocumentChunks = 20
+
 // Service assembles contexts. It is safe for concurrent use.
 type Service struct {
-	store   *store.Store
-	clock   temporal.Clock
-	counter assemble.Counter
-	fetcher *environment.Fetcher
-	sources []Source
-	usage   UsageRecorder
+	store     *store.Store
+	clock     temporal.Clock
+	counter   assemble.Counter
+	fetcher   *environment.Fetcher
+	sources   []Source
+	documents Documents
+	usage     UsageRecorder
 }
 
 // UsageRecorder is told which facts a context of the present included
@@ -108,11 +125,13 @@ type Options struct {
 	// Usage, when set, is told the facts each context of the present
 	// included, for callers with a capability.
 	Usage UsageRecorder
+	// Documents finds document chunks for the current view; nil: none.
+	Documents Documents
 }
 
 // New returns a Service.
 func New(o Options) *Service {
-	return &Service{store: o.Store, clock: o.Clock, counter: o.Counter, fetcher: o.Fetcher, sources: o.Sources, usage: o.Usage}
+	return &Service{store: o.Store, clock: o.Clock, counter: o.Counter, fetcher: o.Fetcher, sources: o.Sources, documents: o.Documents, usage: o.Usage}
 }
 
 func (in Input) validate() error {
@@ -123,6 +142,8 @@ func (in Input) validate() error {
 		return fault.BadInputf("query", "query must be at most %d bytes", MaxQueryLen)
 	case in.FactShare != nil && !(*in.FactShare > 0 && *in.FactShare <= 1):
 		return fault.BadInputf("factShare", "factShare must be greater than 0 and at most 1")
+	case in.DocumentShare != nil && !(*in.DocumentShare > 0 && *in.DocumentShare <= 1):
+		return fault.BadInputf("documentShare", "documentShare must be greater than 0 and at most 1")
 	case in.SessionID != "" && !facts.ValidID(in.SessionID):
 		return fault.BadInputf("sessionId", "sessionId %q is not valid", in.SessionID)
 	case in.Now != nil && temporal.Check(*in.Now) != nil:
@@ -161,7 +182,18 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 		}()
 	}
 
-	sets := make([]Candidates, len(s.sources), len(s.sources)+1)
+	// Documents are checked against their permissions now: a view of the
+	// past does not search them.
+	var docDone chan docResult
+	if s.documents != nil && in.View.Current() {
+		docDone = make(chan docResult, 1)
+		go func() {
+			cs, notes, err := s.documents.ForContext(ctx, in.Query, MaxDocumentChunks)
+			docDone <- docResult{documentCandidates(cs, notes), err}
+		}()
+	}
+
+	sets := make([]Candidates, len(s.sources), len(s.sources)+2)
 	err = s.store.View(ctx, p, func(tx *store.Txn) error {
 		for i, src := range s.sources {
 			c, err := src.Gather(tx, q)
@@ -177,6 +209,11 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 	} else if s.fetcher.Len() > 0 {
 		sets = append(sets, Candidates{Notes: []string{"providers not called for a view of the past"}})
 	}
+	if docDone != nil {
+		d := <-docDone
+		err = errors.Join(err, d.err)
+		sets = append(sets, d.c)
+	}
 	if err != nil {
 		return assemble.Output{}, err
 	}
@@ -185,7 +222,11 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 	if in.FactShare != nil {
 		share = *in.FactShare
 	}
-	out := r.Prune(assemble.Build(r.Input(in.Budget, share, identity(caller)), s.counter))
+	bi := r.Input(in.Budget, share, identity(caller))
+	if in.DocumentShare != nil {
+		bi.DocumentShare = *in.DocumentShare
+	}
+	out := r.Prune(assemble.Build(bi, s.counter))
 	if _, ok := p.Capability(); ok && s.usage != nil && in.View.Current() {
 		var used []string
 		for _, inc := range out.Included {
@@ -196,6 +237,22 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 		s.usage.Used(p, s.clock.Now(), used)
 	}
 	return out, nil
+}
+
+type docResult struct {
+	c   Candidates
+	err error
+}
+
+// documentCandidates returns document chunks as candidates, with notes.
+func documentCandidates(cs []documents.Chunk, notes []string) Candidates {
+	c := Candidates{Notes: notes}
+	for _, d := range cs {
+		c.Documents = append(c.Documents, assemble.Document{
+			ID: d.ID(), DocumentID: d.DocumentID, Chunk: d.Index, Title: d.Title, SourceURI: d.SourceURI, Text: d.Text, Score: d.Score,
+		})
+	}
+	return c
 }
 
 // providerCandidates returns provider signals as fresh environment

@@ -204,7 +204,9 @@ func TestUpsertRefusals(t *testing.T) {
 		t.Errorf("cleo's direct reports %+v, want ana and ben", c.DirectReports)
 	}
 	// The write is audited.
-	var trail struct{ AuditTrail []struct{ Action, Actor, Kind string } }
+	var trail struct {
+		AuditTrail []struct{ Action, Actor, Kind string }
+	}
 	env.MustDo(t, svc, `{ auditTrail(recordId: "ana") { action actor kind } }`, nil, &trail)
 	if n := len(trail.AuditTrail); n != 2 || trail.AuditTrail[1].Action != "PROFILE_WRITTEN" || trail.AuditTrail[1].Kind != "profile" || !strings.Contains(trail.AuditTrail[1].Actor, "hr") {
 		t.Errorf("audit trail %+v, want two PROFILE_WRITTEN entries, the last by hr", trail.AuditTrail)
@@ -240,7 +242,9 @@ func TestContextIdentity(t *testing.T) {
 	identity := func() string {
 		t.Helper()
 		var out struct {
-			AssembleContext struct{ Sections []struct{ Title, Text string } }
+			AssembleContext struct {
+				Sections []struct{ Title, Text string }
+			}
 		}
 		env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "next steps", "budget": 2000}}, &out)
 		return out.AssembleContext.Sections[0].Text
@@ -276,7 +280,9 @@ func TestSpeakerAuthorityFromProfile(t *testing.T) {
 		{"priya", "subordinate"},
 		{"zed", "unverified"},
 	} {
-		var out struct{ RecordTurn struct{ Speaker, Authority string } }
+		var out struct {
+			RecordTurn struct{ Speaker, Authority string }
+		}
 		env.MustDo(t, tok, `mutation($in: TurnInput!) { recordTurn(input: $in) { speaker authority } }`,
 			map[string]any{"in": map[string]any{"sessionId": "s1", "speaker": "USER", "speakerId": tc.speaker, "text": "Hello there."}}, &out)
 		if out.RecordTurn.Speaker != tc.speaker || out.RecordTurn.Authority != tc.want {

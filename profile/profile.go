@@ -70,6 +70,9 @@ type Profile struct {
 	Stored bool `json:"-"`
 }
 
+// ID returns the profile's id: its user's.
+func (p Profile) ID() string { return p.UserID }
+
 // Input is an upsertProfile request: the whole profile of UserID, which
 // replaces any earlier one (a field left empty is cleared).
 type Input struct {

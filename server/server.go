@@ -20,6 +20,7 @@ import (
 	"github.com/stategraph/stategraph/consolidate"
 	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/documents"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/explorer"
@@ -124,6 +125,13 @@ type Options struct {
 	// subscriptions, and separately its open websocket connections
 	// (feed.DefaultMaxPerOrg when 0).
 	MaxSubscriptionsPerOrg int
+	// DocPermissionURL is the permission webhook of documents (see
+	// documents.Webhook), asked at every query; "" means none: the stored
+	// ACL alone decides.
+	DocPermissionURL string
+	// DocPermissionTimeout bounds each call of the webhook
+	// (documents.DefaultTimeout when 0).
+	DocPermissionTimeout time.Duration
 	// SubscriptionBuffer is how many changes a subscriber may lag behind
 	// before it is dropped (feed.DefaultBuffer when 0).
 	SubscriptionBuffer int
@@ -234,6 +242,14 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	var docChecker documents.Checker
+	if o.DocPermissionURL != "" {
+		wh, err := documents.NewWebhook(o.DocPermissionURL, o.DocPermissionTimeout)
+		if err != nil {
+			return nil, err
+		}
+		docChecker = wh
+	}
 	o.Store.Logger = o.Logger
 	st, err := store.Open(o.Store)
 	if err != nil {
@@ -305,6 +321,7 @@ func New(o Options) (*Server, error) {
 		Assertions: as, Order: order, Rules: rules, Detect: detect.DefaultOptions(), IDs: o.IDs,
 		RelayFrom: o.RelayFrom, ProfileTitle: profile.TitleTx,
 	})
+	docs := documents.NewService(st, o.Clock, o.IDs, docChecker)
 	s := &Server{store: st, verifier: verifier, assertions: as, logger: o.Logger, opts: o, metrics: metrics, registry: reg, changes: changes, consolid: consolid}
 	res := &resolvers.Resolver{
 		FactService:      fs,
@@ -327,9 +344,11 @@ func New(o Options) (*Server, error) {
 				contextasm.EvidenceSource{},
 				contextasm.ProfileSource{},
 			},
-			Usage: consolid.Usage(),
+			Usage:     consolid.Usage(),
+			Documents: docs,
 		}),
 		Profiles:      profile.NewService(st, o.Clock, o.IDs),
+		Documents:     docs,
 		Consolidation: consolid,
 		Metrics:       metrics,
 		Feed:          changes,

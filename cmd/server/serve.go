@@ -17,6 +17,7 @@ import (
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/contextasm"
+	"github.com/stategraph/stategraph/documents"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/graph"
 	"github.com/stategraph/stategraph/permissions"
@@ -52,6 +53,8 @@ type serveConfig struct {
 	conflictPolicies          listFlag
 	envProviders              listFlag
 	envTimeout                time.Duration
+	docPermissionURL          string
+	docPermissionTimeout      time.Duration
 	memory                    store.Options // memtable and cache sizes
 	consolidate               consolidateFlags
 	store                     storeFlags
@@ -94,6 +97,8 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 	fs.Var(&c.envProviders, "environment-provider", "name=URL of an HTTP endpoint returning a JSON object of environment signals, called at every assembly (repeatable)")
 	fs.IntVar(&c.workingTurns, "working-turns", contextasm.DefaultWorkingTurns, "latest turns of a session replayed verbatim in assembleContext (older ones reach it as evidence, sentence by sentence)")
 	fs.DurationVar(&c.envTimeout, "environment-timeout", environment.DefaultTimeout, "how long assembly waits for each environment provider")
+	fs.StringVar(&c.docPermissionURL, "doc-permission-url", "", "URL of a permission webhook asked, at every query, which matched documents the caller may see at their source (none by default: the stored ACL alone decides)")
+	fs.DurationVar(&c.docPermissionTimeout, "doc-permission-timeout", documents.DefaultTimeout, "how long the permission webhook has to answer; a late answer hides the documents")
 	c.jwt.register(fs)
 	c.consolidate.register(fs)
 	c.store.register(fs)
@@ -140,6 +145,10 @@ func runServe(ctx context.Context, args []string, env func(string) string, stdou
 		return errors.New("--environment-timeout must be positive")
 	}
 	opts.EnvironmentTimeout = c.envTimeout
+	if c.docPermissionTimeout <= 0 {
+		return errors.New("--doc-permission-timeout must be positive")
+	}
+	opts.DocPermissionURL, opts.DocPermissionTimeout = c.docPermissionURL, c.docPermissionTimeout
 	if c.workingTurns <= 0 {
 		return errors.New("--working-turns must be positive")
 	}

@@ -2218,7 +2218,7 @@ func (ec *executionContext) unmarshalInputContextInput(ctx context.Context, obj 
 		asMap["factShare"] = 0.700000
 	}
 
-	fieldsInOrder := [...]string{"query", "budget", "factShare", "sessionId", "asOf", "knownAt", "now"}
+	fieldsInOrder := [...]string{"query", "budget", "factShare", "sessionId", "asOf", "knownAt", "now", "documentShare"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2274,6 +2274,13 @@ func (ec *executionContext) unmarshalInputContextInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.Now = data
+		case "documentShare":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("documentShare"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DocumentShare = data
 		}
 	}
 	return it, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/stategraph/stategraph/documents"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/profile"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -164,6 +165,33 @@ type ComplexityRoot struct {
 		Steadiness        func(childComplexity int) int
 	}
 
+	Document struct {
+		ACL        func(childComplexity int) int
+		Chunks     func(childComplexity int) int
+		ID         func(childComplexity int) int
+		IngestedAt func(childComplexity int) int
+		IngestedBy func(childComplexity int) int
+		SourceURI  func(childComplexity int) int
+		Text       func(childComplexity int) int
+		Title      func(childComplexity int) int
+	}
+
+	DocumentACL struct {
+		Groups func(childComplexity int) int
+		Users  func(childComplexity int) int
+	}
+
+	DocumentChunk struct {
+		Count      func(childComplexity int) int
+		DocumentID func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Index      func(childComplexity int) int
+		Score      func(childComplexity int) int
+		SourceURI  func(childComplexity int) int
+		Text       func(childComplexity int) int
+		Title      func(childComplexity int) int
+	}
+
 	Entity struct {
 		AsObject  func(childComplexity int) int
 		AsSubject func(childComplexity int) int
@@ -279,6 +307,7 @@ type ComplexityRoot struct {
 		CompleteObjective     func(childComplexity int, input model.CompleteObjectiveInput) int
 		ConsolidateCapability func(childComplexity int, capability string) int
 		ForgetFact            func(childComplexity int, id string) int
+		IngestDocument        func(childComplexity int, input documents.Input) int
 		PromoteState          func(childComplexity int, id string, decision model.DecisionInput) int
 		PutWorkingItem        func(childComplexity int, input model.WorkingItemInput) int
 		RecordTurn            func(childComplexity int, input model.TurnInput) int
@@ -311,6 +340,7 @@ type ComplexityRoot struct {
 		Department         func(childComplexity int) int
 		DirectReports      func(childComplexity int) int
 		DisplayName        func(childComplexity int) int
+		ID                 func(childComplexity int) int
 		OCEAN              func(childComplexity int) int
 		ReportingChain     func(childComplexity int) int
 		ReportsTo          func(childComplexity int) int
@@ -336,6 +366,7 @@ type ComplexityRoot struct {
 		Me                func(childComplexity int) int
 		PreviewTurn       func(childComplexity int, input model.TurnInput) int
 		Profile           func(childComplexity int, userID *string) int
+		SearchDocuments   func(childComplexity int, query string, first *int) int
 		StateAssertion    func(childComplexity int, id string, asOf *time.Time, knownAt *time.Time) int
 		StateAssertions   func(childComplexity int, filter *model.StateAssertionFilter, asOf *time.Time, knownAt *time.Time, first *int, after *string, last *int, before *string) int
 		Transcript        func(childComplexity int, sessionID string) int
@@ -1141,6 +1172,132 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Disc.Steadiness(childComplexity), true
 
+	case "Document.acl":
+		if e.ComplexityRoot.Document.ACL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.ACL(childComplexity), true
+
+	case "Document.chunks":
+		if e.ComplexityRoot.Document.Chunks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Chunks(childComplexity), true
+
+	case "Document.id":
+		if e.ComplexityRoot.Document.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.ID(childComplexity), true
+
+	case "Document.ingestedAt":
+		if e.ComplexityRoot.Document.IngestedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.IngestedAt(childComplexity), true
+
+	case "Document.ingestedBy":
+		if e.ComplexityRoot.Document.IngestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.IngestedBy(childComplexity), true
+
+	case "Document.sourceUri":
+		if e.ComplexityRoot.Document.SourceURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.SourceURI(childComplexity), true
+
+	case "Document.text":
+		if e.ComplexityRoot.Document.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Text(childComplexity), true
+
+	case "Document.title":
+		if e.ComplexityRoot.Document.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Title(childComplexity), true
+
+	case "DocumentACL.groups":
+		if e.ComplexityRoot.DocumentACL.Groups == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentACL.Groups(childComplexity), true
+
+	case "DocumentACL.users":
+		if e.ComplexityRoot.DocumentACL.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentACL.Users(childComplexity), true
+
+	case "DocumentChunk.chunks":
+		if e.ComplexityRoot.DocumentChunk.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentChunk.Count(childComplexity), true
+
+	case "DocumentChunk.documentId":
+		if e.ComplexityRoot.DocumentChunk.DocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentChunk.DocumentID(childComplexity), true
+
+	case "DocumentChunk.id":
+		if e.ComplexityRoot.DocumentChunk.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentChunk.ID(childComplexity), true
+
+	case "DocumentChunk.chunk":
+		if e.ComplexityRoot.DocumentChunk.Index == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentChunk.Index(childComplexity), true
+
+	case "DocumentChunk.score":
+		if e.ComplexityRoot.DocumentChunk.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentChunk.Score(childComplexity), true
+
+	case "DocumentChunk.sourceUri":
+		if e.ComplexityRoot.DocumentChunk.SourceURI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentChunk.SourceURI(childComplexity), true
+
+	case "DocumentChunk.text":
+		if e.ComplexityRoot.DocumentChunk.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentChunk.Text(childComplexity), true
+
+	case "DocumentChunk.title":
+		if e.ComplexityRoot.DocumentChunk.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentChunk.Title(childComplexity), true
+
 	case "Entity.assertionsAsObject":
 		if e.ComplexityRoot.Entity.AsObject == nil {
 			break
@@ -1749,6 +1906,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.ForgetFact(childComplexity, args["id"].(string)), true
 
+	case "Mutation.ingestDocument":
+		if e.ComplexityRoot.Mutation.IngestDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_ingestDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.IngestDocument(childComplexity, args["input"].(documents.Input)), true
+
 	case "Mutation.promoteState":
 		if e.ComplexityRoot.Mutation.PromoteState == nil {
 			break
@@ -1954,6 +2123,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Profile.DisplayName(childComplexity), true
+
+	case "Profile.id":
+		if e.ComplexityRoot.Profile.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Profile.ID(childComplexity), true
 
 	case "Profile.ocean":
 		if e.ComplexityRoot.Profile.OCEAN == nil {
@@ -2178,6 +2354,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Profile(childComplexity, args["userId"].(*string)), true
+
+	case "Query.searchDocuments":
+		if e.ComplexityRoot.Query.SearchDocuments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_searchDocuments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SearchDocuments(childComplexity, args["query"].(string), args["first"].(*int)), true
 
 	case "Query.stateAssertion":
 		if e.ComplexityRoot.Query.StateAssertion == nil {
@@ -3157,6 +3345,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputContextInput,
 		ec.unmarshalInputDecisionInput,
 		ec.unmarshalInputDiscInput,
+		ec.unmarshalInputDocumentACLInput,
+		ec.unmarshalInputDocumentInput,
 		ec.unmarshalInputEnvironmentEntryInput,
 		ec.unmarshalInputFactFilter,
 		ec.unmarshalInputFactInput,
@@ -3936,6 +4126,95 @@ type EnvironmentEntry {
   recordedAt: Time!
 }
 `, BuiltIn: false},
+	{Name: "../documents.graphqls", Input: `# Organizational documents with permission mirroring: chunked and indexed
+# when ingested, returned only to callers who may see them at their source.
+
+extend type Query {
+  """
+  The chunks of the documents the caller may see that best match query
+  (BM25 over the chunks' words), best first, at most first (default 10,
+  at most 100). Visibility is checked at every query: the ACL stored with
+  the document (the caller's user id, or a group of the token's groups
+  claim), then, when the server has --doc-permission-url, the permission
+  webhook, asked fresh; a webhook that fails, times out or is down hides
+  the documents it was asked about.
+  """
+  searchDocuments(query: String!, first: Int): [DocumentChunk!]!
+}
+
+extend type Mutation {
+  """
+  Ingests a document (replacing the one with the same id: text, chunks and
+  ACL, effective at the next query), with an audit entry. Only a service
+  token or a token holding the admin:documents permission may.
+  """
+  ingestDocument(input: DocumentInput!): Document!
+}
+
+"Who may see a document at its source: any listed user, or any member of a listed group. Empty: nobody."
+type DocumentACL {
+  users: [ID!]!
+  groups: [String!]!
+}
+
+input DocumentACLInput {
+  users: [ID!]
+  groups: [String!]
+}
+
+input DocumentInput {
+  id: ID!
+  "One line, at most 512 bytes."
+  title: String!
+  "At most 512 KiB; cut into chunks of at most 120 words at paragraph breaks."
+  text: String!
+  "Where the document lives (an absolute URI), for provenance and the webhook."
+  sourceUri: String
+  acl: DocumentACLInput!
+}
+
+type Document {
+  id: ID!
+  title: String!
+  text: String!
+  sourceUri: String
+  acl: DocumentACL!
+  "How many chunks the text was cut into."
+  chunks: Int!
+  ingestedAt: Time!
+  ingestedBy: String!
+}
+
+"A chunk of a document, with its provenance."
+type DocumentChunk {
+  "documentId#chunk"
+  id: ID!
+  documentId: ID!
+  title: String!
+  text: String!
+  "0-based position of the chunk in its document."
+  chunk: Int!
+  "How many chunks the document has."
+  chunks: Int!
+  sourceUri: String
+  "BM25 relevance to the query."
+  score: Float!
+}
+
+extend enum ContextRecordKind {
+  "A chunk of a document; its id is the document's id, '#', the chunk's index."
+  DOCUMENT
+}
+
+extend input ContextInput {
+  """
+  Share of the budget left after identity, environment and constraints that
+  document chunks may use, in (0, 1]; default 0.2. Documents are searched
+  for the current view only.
+  """
+  documentShare: Float
+}
+`, BuiltIn: false},
 	{Name: "../facts.graphqls", Input: `# Persistent facts: durable, bi-temporal, superseded and never overwritten.
 
 "Which of the three memories a fact belongs to."
@@ -4256,6 +4535,8 @@ A user's identity profile in one organization. It never grants authority:
 token claims win. A field never written reads as the empty string.
 """
 type Profile {
+  "The same as userId: a profile is the user's record in the organization."
+  id: ID!
   userId: ID!
   "Empty for a manager named by reportsTo who has no profile yet (a placeholder)."
   displayName: String

@@ -17,6 +17,7 @@ import (
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/conflicts"
+	"github.com/stategraph/stategraph/documents"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/graph/model"
@@ -43,6 +44,7 @@ type MutationResolver interface {
 	RecordTurn(ctx context.Context, input model.TurnInput) (*revision.Result, error)
 	CompleteObjective(ctx context.Context, input model.CompleteObjectiveInput) (*model.CompleteObjectiveResult, error)
 	SetEnvironment(ctx context.Context, input []*model.EnvironmentEntryInput) ([]*environment.Entry, error)
+	IngestDocument(ctx context.Context, input documents.Input) (*documents.Document, error)
 	WriteFact(ctx context.Context, input model.FactInput) (*facts.Fact, error)
 	WriteFacts(ctx context.Context, input []*model.FactInput) ([]*facts.Fact, error)
 	ForgetFact(ctx context.Context, id string) (*facts.Fact, error)
@@ -61,6 +63,7 @@ type QueryResolver interface {
 	ConsolidationRuns(ctx context.Context, capability string, first *int) ([]*model.ConsolidationRun, error)
 	AssembleContext(ctx context.Context, input model.ContextInput) (*assemble.Output, error)
 	Transcript(ctx context.Context, sessionID string) ([]*session.Entry, error)
+	SearchDocuments(ctx context.Context, query string, first *int) ([]*documents.Chunk, error)
 	Fact(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
 	Facts(ctx context.Context, filter *model.FactFilter, first *int, after *string, last *int, before *string, asOf *time.Time, knownAt *time.Time) (*model.FactConnection, error)
 	CurrentValue(ctx context.Context, key string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
@@ -114,6 +117,17 @@ func (ec *executionContext) field_Mutation_forgetFact_args(ctx context.Context, 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_ingestDocument_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNDocumentInput2githubᚗcomᚋstategraphᚋstategraphᚋdocumentsᚐInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -533,6 +547,22 @@ func (ec *executionContext) field_Query_profile_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["userId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_searchDocuments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query", ec.unmarshalNString2string)
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
 	return args, nil
 }
 
@@ -1556,6 +1586,65 @@ func (ec *executionContext) fieldContext_Mutation_setEnvironment(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_ingestDocument(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Mutation_ingestDocument,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().IngestDocument(ctx, fc.Args["input"].(documents.Input))
+		},
+		nil,
+		ec.marshalNDocument2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋdocumentsᚐDocument,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Mutation_ingestDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Document_id(ctx, field)
+			case "title":
+				return ec.fieldContext_Document_title(ctx, field)
+			case "text":
+				return ec.fieldContext_Document_text(ctx, field)
+			case "sourceUri":
+				return ec.fieldContext_Document_sourceUri(ctx, field)
+			case "acl":
+				return ec.fieldContext_Document_acl(ctx, field)
+			case "chunks":
+				return ec.fieldContext_Document_chunks(ctx, field)
+			case "ingestedAt":
+				return ec.fieldContext_Document_ingestedAt(ctx, field)
+			case "ingestedBy":
+				return ec.fieldContext_Document_ingestedBy(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Document", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_ingestDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_writeFact(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1878,6 +1967,8 @@ func (ec *executionContext) fieldContext_Mutation_upsertProfile(ctx context.Cont
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
+			case "id":
+				return ec.fieldContext_Profile_id(ctx, field)
 			case "userId":
 				return ec.fieldContext_Profile_userId(ctx, field)
 			case "displayName":
@@ -2788,6 +2879,65 @@ func (ec *executionContext) fieldContext_Query_transcript(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_searchDocuments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		ec.fieldContext_Query_searchDocuments,
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SearchDocuments(ctx, fc.Args["query"].(string), fc.Args["first"].(*int))
+		},
+		nil,
+		ec.marshalNDocumentChunk2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋdocumentsᚐChunkᚄ,
+		true,
+		true,
+	)
+}
+
+func (ec *executionContext) fieldContext_Query_searchDocuments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_DocumentChunk_id(ctx, field)
+			case "documentId":
+				return ec.fieldContext_DocumentChunk_documentId(ctx, field)
+			case "title":
+				return ec.fieldContext_DocumentChunk_title(ctx, field)
+			case "text":
+				return ec.fieldContext_DocumentChunk_text(ctx, field)
+			case "chunk":
+				return ec.fieldContext_DocumentChunk_chunk(ctx, field)
+			case "chunks":
+				return ec.fieldContext_DocumentChunk_chunks(ctx, field)
+			case "sourceUri":
+				return ec.fieldContext_DocumentChunk_sourceUri(ctx, field)
+			case "score":
+				return ec.fieldContext_DocumentChunk_score(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type DocumentChunk", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_searchDocuments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_fact(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3159,6 +3309,8 @@ func (ec *executionContext) fieldContext_Query_profile(ctx context.Context, fiel
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			switch field.Name {
+			case "id":
+				return ec.fieldContext_Profile_id(ctx, field)
 			case "userId":
 				return ec.fieldContext_Profile_userId(ctx, field)
 			case "displayName":
@@ -3599,6 +3751,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "ingestDocument":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_ingestDocument(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "writeFact":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_writeFact(ctx, field)
@@ -3954,6 +4113,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_transcript(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "searchDocuments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_searchDocuments(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

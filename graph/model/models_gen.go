@@ -119,6 +119,10 @@ type ContextInput struct {
 	// entries) are judged at it. A replay passes each event's time. With asOf or
 	// knownAt the context is for that instant instead.
 	Now *time.Time `json:"now,omitempty"`
+	// Share of the budget left after identity, environment and constraints that
+	// document chunks may use, in (0, 1]; default 0.2. Documents are searched
+	// for the current view only.
+	DocumentShare *float64 `json:"documentShare,omitempty"`
 }
 
 type DecisionInput struct {

@@ -67,7 +67,7 @@ func (r *mutationResolver) SetEnvironment(ctx context.Context, input []*model.En
 func (r *queryResolver) AssembleContext(ctx context.Context, input model.ContextInput) (*assemble.Output, error) {
 	start := time.Now()
 	out, err := r.Context.Assemble(ctx, contextasm.Input{
-		Query: input.Query, Budget: input.Budget, FactShare: input.FactShare,
+		Query: input.Query, Budget: input.Budget, FactShare: input.FactShare, DocumentShare: input.DocumentShare,
 		SessionID: deref(input.SessionID), View: view(input.AsOf, input.KnownAt), Now: input.Now,
 	})
 	if err != nil {

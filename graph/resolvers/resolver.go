@@ -13,6 +13,7 @@ import (
 	"github.com/stategraph/stategraph/conflicts"
 	"github.com/stategraph/stategraph/consolidate"
 	"github.com/stategraph/stategraph/contextasm"
+	"github.com/stategraph/stategraph/documents"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/feed"
@@ -36,6 +37,8 @@ type Resolver struct {
 	Environment      *environment.Service
 	// Revision records turns and applies what they supersede.
 	Revision *revision.Service
+	// Documents ingests and searches documents.
+	Documents *documents.Service
 	// Profiles writes and reads identity profiles.
 	Profiles *profile.Service
 	// Consolidation consolidates capability memory and reads its runs.

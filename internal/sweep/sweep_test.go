@@ -114,6 +114,11 @@ var cases = map[string][]string{
 	"Query.consolidationRuns":        {`(capability: "pricing", first: 100)`, "(capability: {name})"},
 	"Mutation.consolidateCapability": {`(capability: "pricing")`, "(capability: {name})"},
 	"Mutation.setEnvironment":        {`(input: [{key: {key}, value: "probe", scope: ORGANIZATION}])`, `(input: [{key: {name}, value: "probe"}])`},
+
+	"Query.profile":           {"", `(userId: "b-user")`, `(userId: "b-boss")`, `(userId: "alice")`},
+	"Mutation.upsertProfile":  {`(input: {userId: "b-user", title: "probe", reportsTo: "b-boss"})`, `(input: {userId: "b-boss", reportsTo: "b-user"})`},
+	"Query.searchDocuments":   {`(query: "canary rebate vendor deal", first: 100)`, `(query: "b-rebates u-rebates u-deals")`},
+	"Mutation.ingestDocument": {`(input: {id: "b-rebates", title: "probe", text: "probe", acl: {users: ["b-user", "mallory"], groups: ["deal-room"]}})`},
 }
 
 // echoes are fields whose answer repeats their arguments in free text (the
@@ -213,9 +218,9 @@ func TestSweepUsers(t *testing.T) {
 func unlimited(o *server.Options) {
 	o.Limits = graph.Limits{MaxComplexity: 1 << 30, MaxDepth: 64, MaxAliases: 1 << 20, MaxOperations: 64, ParserTokens: 1 << 24, MaxQueryBytes: 64 << 20, MaxSelections: 1 << 24}
 	o.MaxBodyBytes = 64 << 20
-	// Every field of a type in one request (hundreds of mutations, under
-	// -race on a shared machine) outlasts the default deadline.
-	o.RequestTimeout = 5 * time.Minute
+	// Every mutation in one request runs hundreds of cases under the race
+	// detector on a shared machine: it must not hit the request deadline.
+	o.RequestTimeout = 10 * time.Minute
 }
 
 // sweep runs every case against v as the attacker, then as each of others
@@ -488,6 +493,31 @@ func (s *seeder) canary(what string) string {
 	return c
 }
 
+// profile writes the profile of user as tok (a service), every text a
+// canary.
+func (s *seeder) profile(tok, user, reportsTo string) {
+	s.t.Helper()
+	in := map[string]any{
+		"userId": user, "displayName": s.canary("display"), "title": s.canary("title"), "department": s.canary("dept"),
+		"communicationStyle": s.canary("style"), "ocean": map[string]any{"openness": 1, "conscientiousness": 2, "extraversion": 3, "agreeableness": 4, "neuroticism": 5},
+	}
+	if reportsTo != "" {
+		in["reportsTo"] = reportsTo
+	}
+	s.env.MustDo(s.t, tok, `mutation($in: ProfileInput!) { upsertProfile(input: $in) { userId } }`, map[string]any{"in": in}, &struct{}{})
+}
+
+// document ingests a document with a canary in its title, text and
+// source as tok (a service).
+func (s *seeder) document(tok, id string, acl map[string]any) {
+	s.t.Helper()
+	in := map[string]any{
+		"id": id, "title": s.canary("doctitle"), "text": "Vendor rebate deal terms: " + s.canary("doctext"),
+		"sourceUri": "https://docs.example.com/" + s.canary("docsource"), "acl": acl,
+	}
+	s.env.MustDo(s.t, tok, `mutation($in: DocumentInput!) { ingestDocument(input: $in) { id } }`, map[string]any{"in": in}, &struct{}{})
+}
+
 // write writes a fact as tok and records its id and key.
 func (s *seeder) write(tok string, in map[string]any) string {
 	s.t.Helper()
@@ -697,6 +727,14 @@ func seedOrg(t *testing.T, env *apitest.Env) victim {
 	s.environment(cfo, "ORGANIZATION", "b.office.weather")
 	s.environment(cfo, "USER", "b.user.location")
 
+	// Identity profiles: b-user reports to b-boss; every field a canary.
+	svc := cfoID
+	svc.UserID, svc.Kind, svc.AgentLevel = "b-hr", authority.KindService, ""
+	s.profile(apitest.Token(t, svc), "b-boss", "")
+	s.profile(apitest.Token(t, svc), "b-user", "b-boss")
+	// A document for b-user and the deal-room group.
+	s.document(apitest.Token(t, svc), "b-rebates", map[string]any{"users": []string{"b-user"}, "groups": []string{"deal-room"}})
+
 	v.tokens = []string{cfo, intern}
 	v.dump = dumpQuery(v, "")
 	return *v
@@ -725,6 +763,17 @@ func seedUser(t *testing.T, env *apitest.Env) victim {
 	s.environment(agent, "USER", "alice.location")
 	s.write(agent, map[string]any{"key": "deal.secret", "value": s.canary("restricted"), "memoryType": "ORGANIZATIONAL",
 		"restrictedTo": map[string]any{"permissions": []string{perm}}})
+	// alice's profile: what is hers alone (communication style and
+	// assessments) is a canary; the rest the organization may read.
+	svc := aliceID
+	svc.UserID, svc.UserName, svc.Kind, svc.AgentLevel = "u-hr", "HR sync", authority.KindService, ""
+	env.MustDo(t, apitest.Token(t, svc), `mutation($in: ProfileInput!) { upsertProfile(input: $in) { userId } }`, map[string]any{"in": map[string]any{
+		"userId": "alice", "title": "Sales Rep", "communicationStyle": s.canary("style"),
+		"disc": map[string]any{"dominance": 17, "influence": 17, "steadiness": 17, "conscientiousness": 17},
+	}}, &struct{}{})
+	// A document for alice alone, and one for a group mallory is not in.
+	s.document(apitest.Token(t, svc), "u-rebates", map[string]any{"users": []string{"alice"}})
+	s.document(apitest.Token(t, svc), "u-deals", map[string]any{"groups": []string{s.canary("group")}})
 	v.tokens = []string{agent}
 	// Only what is alice's alone: the organization's shared facts may
 	// legitimately change when a colleague writes.
@@ -749,6 +798,10 @@ func dumpQuery(v *victim, mt string) string {
 		for i, id := range v.ids {
 			q = append(q, fmt.Sprintf("sa%d: stateAssertion(id: %s) { id status } cf%d: conflict(id: %s) { id status }", i, jsonString(id), i, jsonString(id)))
 		}
+		for i, n := range []string{"b-user", "b-boss"} {
+			q = append(q, fmt.Sprintf("pr%d: profile(userId: %s) { userId displayName title department reportsTo communicationStyle updatedAt reportingChain { userId } directReports { userId } }", i, jsonString(n)))
+		}
+		q = append(q, `sd: searchDocuments(query: "canary rebate vendor deal", first: 100) { id title text score }`)
 		q = append(q, `ac: assembleContext(input: {query: "policy discount home owner price lesson salary vendor draft", budget: 100000, sessionId: "sess-b"}) { text withheld included { id } excluded { id reason } }`)
 		for i, n := range v.names {
 			q = append(q, fmt.Sprintf("tr%d: transcript(sessionId: %s) { id kind text value archivedAt promotedTo }", i, jsonString(n)))
