@@ -2,6 +2,7 @@ package consolidate_test
 
 import (
 	"fmt"
+	"net/http/httptest"
 	"slices"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/apitest"
 	"github.com/stategraph/stategraph/server"
+	"github.com/stategraph/stategraph/temporal"
 )
 
 const (
@@ -424,5 +426,53 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("got %s, want %s", r, tc.code)
 			}
 		})
+	}
+}
+
+// TestUsageSurvivesRestart: the usage a context noted is written when the
+// server closes, so after a restart an event a context included is STALE
+// (it was used, long ago), not UNUSED.
+func TestUsageSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	clock := temporal.NewManual(apitest.Start)
+	open := func() *apitest.Env {
+		o := server.DefaultOptions(dir)
+		o.Store.SyncWrites = false
+		o.Verifier = authority.VerifierConfig{Secret: apitest.Secret}
+		o.Clock, o.RateLimit, o.LeaseSweepInterval = clock, 0, 0
+		o.Consolidation.StaleAfter = time.Hour
+		srv, err := server.New(o)
+		if err != nil {
+			t.Fatalf("start server: %v", err)
+		}
+		hs := httptest.NewServer(srv.Handler())
+		return &apitest.Env{URL: hs.URL, Server: srv, Clock: clock, HTTP: hs}
+	}
+	shut := func(env *apitest.Env) {
+		env.HTTP.Close()
+		if err := env.Server.Close(); err != nil {
+			t.Fatalf("close server: %v", err)
+		}
+	}
+	env := open()
+	seed(t, env, "acme", "support")
+	tok := apitest.Token(t, agent("acme", authority.AgentSenior, "support"))
+	var ctx struct {
+		AssembleContext struct{ Included []struct{ ID string } }
+	}
+	env.MustDo(t, tok, `{ assembleContext(input: {query: "refund password parcel", budget: 4000}) { included { id } } }`, nil, &ctx)
+	shut(env)
+
+	clock.Advance(2 * time.Hour)
+	env = open()
+	defer shut(env)
+	r := consolidate(t, env, tok, "support")
+	if len(r.Pruned) != len(events) {
+		t.Fatalf("pruned %+v, want every event", r.Pruned)
+	}
+	for _, p := range r.Pruned {
+		if p.Reason != "STALE" {
+			t.Errorf("prune %+v, want STALE: the context's use was lost in the restart", p)
+		}
 	}
 }

@@ -36,8 +36,7 @@ func Groups(mems []Memory, vecs []Vector, threshold float64, minSize int) []Grou
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]

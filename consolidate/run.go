@@ -305,8 +305,11 @@ func (s *Service) run(ctx context.Context, caller authority.Identity, p tenancy.
 			Mode: mode, Level: level, Scheduled: scheduled, Params: s.params,
 			Inputs: []string{}, Clusters: []Cluster{}, Pruned: []Prune{},
 		}
-		if caller.Kind == authority.KindService {
+		switch {
+		case caller.Kind == authority.KindService:
 			out.AgentLevel = ""
+		case caller.AgentLevel == "":
+			out.AgentLevel = authority.AgentJunior // no level counts as junior
 		}
 		events, protected, err := s.read(tx, caller, sp)
 		if err != nil {
