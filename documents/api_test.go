@@ -363,6 +363,13 @@ func TestContextDocuments(t *testing.T) {
 	if strings.Contains(out.AssembleContext.Text, "## Documents") || !strings.Contains(out.AssembleContext.Text, "travel.class") {
 		t.Errorf("with a 5%% share of 100 tokens:\n%s", out.AssembleContext.Text)
 	}
+	// A view of the past does not search documents: their permissions
+	// are checked now only.
+	env.MustDo(t, ana, `query($in: ContextInput!) { assembleContext(input: $in) { text included { id kind } } }`,
+		map[string]any{"in": map[string]any{"query": "travel hotel flights", "budget": 2000, "knownAt": apitest.Start.Add(time.Hour).Format(time.RFC3339)}}, &out)
+	if strings.Contains(out.AssembleContext.Text, "## Documents") {
+		t.Errorf("a view of the past has documents:\n%s", out.AssembleContext.Text)
+	}
 	r := env.Do(t, ana, `query { assembleContext(input: {query: "travel", budget: 100, documentShare: 1.5}) { text } }`, nil)
 	if r.Code() != "BAD_USER_INPUT" || !strings.Contains(r.String(), "documentShare") {
 		t.Errorf("documentShare 1.5 answered %s", r)
