@@ -497,7 +497,7 @@ type ContextInput struct {
 	// Share of the budget left after identity, environment and constraints that
 	// document chunks may use, in (0, 1]; default 0.2. Documents are searched
 	// for the current view only.
-	DocumentShare *float64 `json:"documentShare"`
+	DocumentShare *float64 `json:"documentShare,omitempty"`
 }
 
 // GetQuery returns ContextInput.Query, and is useful for accessing the field via an interface.
