@@ -323,7 +323,9 @@ func TestAssembledContextWithholds(t *testing.T) {
 // postings), and assembled context, now or as known before, never shows
 // them.
 func TestForgetErasesText(t *testing.T) {
-	env := apitest.New(t)
+	// It reads every byte Badger holds, so it runs on Badger (on disk)
+	// whatever engine the rest of the suite runs on.
+	env := apitest.New(t, apitest.OnBadger(t))
 	agentID := apitest.Identity("acme", "nicole")
 	userID := agentID
 	userID.Kind, userID.AgentLevel = authority.KindUser, ""

@@ -143,7 +143,7 @@ func TestWriteFactsLimits(t *testing.T) {
 // TestWriteFactsTooBig: a batch whose records cannot fit in one
 // transaction is BAD_USER_INPUT asking to split it, and writes nothing.
 func TestWriteFactsTooBig(t *testing.T) {
-	env := apitest.New(t)
+	env := apitest.New(t, apitest.OnBadger(t)) // Badger's transaction size limit
 	tok := apitest.Token(t, apitest.Identity("acme", "alice"))
 	in := batchOf(1000)
 	for i := range in {

@@ -98,7 +98,7 @@ func healthy(t testing.TB, env *apitest.Env, tok string) {
 }
 
 func TestMetricsEndpoint(t *testing.T) {
-	env := apitest.New(t, func(o *server.Options) { o.OperatorOrg = "ops" })
+	env := apitest.New(t, apitest.OnBadger(t), func(o *server.Options) { o.OperatorOrg = "ops" }) // Badger's metrics
 	tok := apitest.Token(t, apitest.Identity("org-secret-42", "user-secret-7"))
 	first := writeID(t, env, tok, map[string]any{"key": "budget", "value": 100})
 	writeID(t, env, tok, map[string]any{"key": "budget", "value": 120, "supersedes": first})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/server"
+	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 )
 
@@ -32,6 +33,18 @@ type Env struct {
 	HTTP   *httptest.Server
 }
 
+// defaultEngine, when set (build tag tikvtest), opens the engine of
+// every server whose test did not choose one; nil is Badger.
+var defaultEngine func(t testing.TB) store.Engine
+
+// OnBadger runs the server of a test that reads Badger itself (its raw
+// bytes, its metrics, its transaction size limit) on Badger, on disk under
+// t's temporary directory, whatever engine the suite runs on.
+func OnBadger(t testing.TB) func(*server.Options) {
+	dir := t.TempDir()
+	return func(o *server.Options) { o.Store.InMemory, o.Store.Dir, o.Store.Engine = false, dir, nil }
+}
+
 // New starts a server with an in-memory store; opts may change any option
 // (set o.Store.Dir and o.Store.InMemory=false for disk). It is stopped and
 // its store closed when the test ends.
@@ -47,6 +60,9 @@ func New(t testing.TB, opts ...func(*server.Options)) *Env {
 	o.LeaseSweepInterval = 0 // tests sweep with Server.SweepLeases
 	for _, f := range opts {
 		f(&o)
+	}
+	if defaultEngine != nil && o.Store.Engine == nil && o.Store.InMemory {
+		o.Store.Engine = defaultEngine(t)
 	}
 	srv, err := server.New(o)
 	if err != nil {
