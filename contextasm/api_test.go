@@ -2,24 +2,20 @@ package contextasm_test
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math/rand"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/internal/golden"
 	"github.com/stategraph/stategraph/server"
 	"github.com/stategraph/stategraph/tokens"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const writeFact = `mutation($in: FactInput!) { writeFact(input: $in) { id } }`
 
@@ -86,23 +82,6 @@ func assemble(t *testing.T, env *apitest.Env, tok string, in map[string]any) ass
 	return out.AssembleContext
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
-
 // TestVectors runs the specification's three test vectors through the API.
 func TestVectors(t *testing.T) {
 	t.Run("TV1 superseded approval is absent", func(t *testing.T) {
@@ -122,7 +101,7 @@ func TestVectors(t *testing.T) {
 		if r := got.excluded("F-approved"); r != "SUPERSEDED" {
 			t.Errorf("F-approved excluded as %q, want SUPERSEDED", r)
 		}
-		golden(t, "tv1", got.Text)
+		golden.Check(t, "tv1.golden", got.Text)
 	})
 	t.Run("TV2 frequency of mention does not resurrect", func(t *testing.T) {
 		env := apitest.New(t)
@@ -155,7 +134,7 @@ func TestVectors(t *testing.T) {
 		if !strings.Contains(got.Text, "Thanks, noted.") {
 			t.Errorf("a current turn is missing:\n%s", got.Text)
 		}
-		golden(t, "tv2", got.Text)
+		golden.Check(t, "tv2.golden", got.Text)
 	})
 	t.Run("TV3 the intern does not override the policy", func(t *testing.T) {
 		env := apitest.New(t)
@@ -175,7 +154,7 @@ func TestVectors(t *testing.T) {
 		if strings.Contains(cons, "25%") {
 			t.Errorf("the intern's offer reads as a constraint:\n%s", got.Text)
 		}
-		golden(t, "tv3", got.Text)
+		golden.Check(t, "tv3.golden", got.Text)
 	})
 }
 
@@ -318,7 +297,7 @@ func TestWorkingSetExpiryAndCompletion(t *testing.T) {
 	if strings.Contains(got.Text, "Dear vendor") || got.excluded(short) != "EXPIRED" {
 		t.Errorf("expired item still in context or not excluded as EXPIRED:\n%s\n%+v", got.Text, got.Excluded)
 	}
-	golden(t, "working_set", got.Text)
+	golden.Check(t, "working_set.golden", got.Text)
 
 	// Bad input changes nothing.
 	r := env.Do(t, tok, `mutation { completeObjective(input: {sessionId: "s1", promote: ["nope"]}) { archived } }`, nil)
@@ -409,7 +388,7 @@ func TestEnvironment(t *testing.T) {
 	if strings.Contains(other.Text, "office") || !strings.Contains(other.Text, "timezone: UTC") {
 		t.Errorf("org-b context:\n%s", other.Text)
 	}
-	golden(t, "environment", got.Text)
+	golden.Check(t, "environment.golden", got.Text)
 }
 
 func TestProviders(t *testing.T) {
@@ -487,7 +466,7 @@ func TestScopeAndExclusions(t *testing.T) {
 	if !strings.Contains(section(got, "Needs recalculation (derived from a changed value; old result withheld)"), "- remaining") || strings.Contains(got.Text, "$50,000") {
 		t.Errorf("needs-review fact shown as a plain fact:\n%s", got.Text)
 	}
-	golden(t, "exclusions", got.Text)
+	golden.Check(t, "exclusions.golden", got.Text)
 }
 
 func TestBadInputChangesNothing(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/internal/golden"
 )
 
 // assertState admits a state assertion through the API and returns its id.
@@ -54,7 +55,7 @@ func TestAssertionsInContext(t *testing.T) {
 
 	const query = "where is Entity#42 located, which room"
 	got := assemble(t, env, alice, map[string]any{"query": query, "budget": 1000, "sessionId": "s1"})
-	golden(t, "assertions", got.Text)
+	golden.Check(t, "assertions.golden", got.Text)
 	state := section(got, "Current state")
 	for _, want := range []string{
 		"- Entity#42 location Room#7 (inference, until 2026-01-05T11:00:00Z)",

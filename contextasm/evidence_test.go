@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/internal/golden"
 	"github.com/stategraph/stategraph/server"
 )
 
@@ -202,7 +203,7 @@ func TestWorkingTurns(t *testing.T) {
 				t.Errorf("%d evidence sentences, want the %d turns not replayed:\n%s", n, 12-tc.replays, got.Text)
 			}
 			if tc.name == "default" {
-				golden(t, "evidence", got.Text)
+				golden.Check(t, "evidence.golden", got.Text)
 			}
 		})
 	}

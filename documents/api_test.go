@@ -2,11 +2,8 @@ package documents_test
 
 import (
 	"encoding/json"
-	"flag"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -15,10 +12,9 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/internal/golden"
 	"github.com/stategraph/stategraph/server"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const ingestQ = `mutation($in: DocumentInput!) { ingestDocument(input: $in) { id title sourceUri chunks acl { users groups } ingestedBy } }`
 
@@ -349,7 +345,7 @@ func TestContextDocuments(t *testing.T) {
 			docs = s.Text
 		}
 	}
-	golden(t, "context_documents.golden", docs)
+	golden.Check(t, "context_documents.golden", docs)
 	if strings.Contains(ctx.Text, "Salary") || strings.Contains(ctx.Text, "ships in May") {
 		t.Errorf("a hidden document reached the context:\n%s", ctx.Text)
 	}
@@ -373,22 +369,5 @@ func TestContextDocuments(t *testing.T) {
 	r := env.Do(t, ana, `query { assembleContext(input: {query: "travel", budget: 100, documentShare: 1.5}) { text } }`, nil)
 	if r.Code() != "BAD_USER_INPUT" || !strings.Contains(r.String(), "documentShare") {
 		t.Errorf("documentShare 1.5 answered %s", r)
-	}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }

@@ -1,17 +1,13 @@
 package profile_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const upsertQ = `mutation($in: ProfileInput!) { upsertProfile(input: $in) { userId displayName title reportsTo updatedAt updatedBy } }`
 
@@ -249,7 +245,7 @@ func TestContextIdentity(t *testing.T) {
 		env.MustDo(t, tok, assembleQ, map[string]any{"in": map[string]any{"query": "next steps", "budget": 2000}}, &out)
 		return out.AssembleContext.Sections[0].Text
 	}
-	golden(t, "identity.golden", identity())
+	golden.Check(t, "identity.golden", identity())
 
 	// A change of the line shows at the next call.
 	upsert(t, env, service(t, "org-a"), map[string]any{"userId": "ben", "displayName": "Ben Ortiz", "title": "VP Sales", "reportsTo": "dana"})
@@ -288,23 +284,6 @@ func TestSpeakerAuthorityFromProfile(t *testing.T) {
 		if out.RecordTurn.Speaker != tc.speaker || out.RecordTurn.Authority != tc.want {
 			t.Errorf("speaker %s: %+v, want authority %s", tc.speaker, out.RecordTurn, tc.want)
 		}
-	}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }
 
