@@ -121,11 +121,16 @@ func (c *wsClient) subscribe(id, query string, vars map[string]any) {
 	c.send(wsMsg{Type: "subscribe", ID: id, Payload: mustJSON(c.t, map[string]any{"query": query, "variables": vars})})
 }
 
-// event reads the next message, which must be a "next" of subscription
-// id without errors, and decodes its data into v.
+// event reads the next message of subscription id, which must be a "next"
+// without errors, and decodes its data into v. Events of the connection's
+// other subscriptions are passed over (kept in raw): each subscription is
+// its own stream, and their order relative to each other is not defined.
 func (c *wsClient) event(id string, v any) {
 	c.t.Helper()
 	m := c.read(wait)
+	for m.Type == "next" && m.ID != id {
+		m = c.read(wait)
+	}
 	if m.Type != "next" || m.ID != id {
 		c.t.Fatalf("got %s %s %s, want next of %s", m.Type, m.ID, m.Payload, id)
 	}
