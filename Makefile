@@ -57,8 +57,8 @@ lint: $(TOOLS)/staticcheck
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./store ./cmd/...
 	GOOS=windows GOARCH=amd64 $(GO) vet ./store ./cmd/...
 
-## test: every check and every test, with the race detector, the browser tests when a Chromium is found, and a short crashtest
-test: check-generate lint test-go test-ui-if-chromium crashtest-short
+## test: every check and every test, with the race detector, every test again on the TiKV mock, the browser tests when a Chromium is found, and a short crashtest
+test: check-generate lint test-go test-tikv test-ui-if-chromium crashtest-short
 
 # CHROMIUM is the browser the explorer's tests drive (headless): $CHROMIUM, else the first found on PATH.
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || command -v google-chrome-stable || command -v headless-shell)
@@ -77,11 +77,10 @@ test-ui-if-chromium:
 test-go:
 	$(GO) test -race -timeout 10m -count=1 ./...
 
-## test-tikv: every API test on client-go's in-process TiKV mock cluster instead of Badger (build tag tikvtest; not part of
-## make test, for time); the full isolation sweep stays on Badger (its one-request batch of every mutation outlasts the mock),
-## TestCrossOrganization and the store conformance tests cover TiKV in make test
+## test-tikv: every API and storage test again on client-go's in-process TiKV mock cluster instead of Badger (build tag
+## tikvtest; without -race, which the Badger run has); part of make test
 test-tikv:
-	$(GO) test -tags tikvtest -count=1 -timeout 30m $$($(GO) list ./... | grep -v /internal/sweep)
+	$(GO) test -tags tikvtest -count=1 -timeout 20m ./...
 
 ## crashtest: SIGKILL a server 20 times under concurrent writes; no acknowledged write may be lost
 CRASHTEST_CYCLES ?= 20
