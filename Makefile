@@ -57,7 +57,7 @@ lint: $(TOOLS)/staticcheck
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./store ./cmd/...
 	GOOS=windows GOARCH=amd64 $(GO) vet ./store ./cmd/...
 
-## test: every check and every test, with the race detector, every test again on the TiKV mock, the browser tests when a Chromium is found, and a short crashtest
+## test: every check and every test, with the race detector, the API tests again on the TiKV mock, the browser tests when a Chromium is found, and a short crashtest
 test: check-generate lint test-go test-tikv test-ui-if-chromium crashtest-short
 
 # CHROMIUM is the browser the explorer's tests drive (headless): $CHROMIUM, else the first found on PATH.
@@ -77,10 +77,14 @@ test-ui-if-chromium:
 test-go:
 	$(GO) test -race -timeout 10m -count=1 ./...
 
-## test-tikv: every API and storage test again on client-go's in-process TiKV mock cluster instead of Badger (build tag
-## tikvtest; without -race, which the Badger run has); part of make test
+## test-tikv: the tests that start a server through internal/apitest, again on client-go's in-process TiKV mock cluster
+## instead of Badger (build tag tikvtest; without -race, which the Badger run has); part of make test. The store's own
+## conformance tests already run on both engines in test-go; tests of other packages would only repeat themselves.
+TIKV_PKGS = $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/internal\/apitest/ {print $$1}'
 test-tikv:
-	$(GO) test -tags tikvtest -count=1 -timeout 20m ./...
+	@pkgs=$$($(TIKV_PKGS)); if [ -z "$$pkgs" ]; then echo "test-tikv: no package's tests import internal/apitest"; exit 1; fi; \
+		echo "go test -tags tikvtest -count=1 -timeout 20m" $$pkgs; \
+		$(GO) test -tags tikvtest -count=1 -timeout 20m $$pkgs
 
 ## crashtest: SIGKILL a server 20 times under concurrent writes; no acknowledged write may be lost
 CRASHTEST_CYCLES ?= 20
