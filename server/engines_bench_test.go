@@ -3,7 +3,6 @@ package server_test
 import (
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -35,33 +34,19 @@ func BenchmarkEngines(b *testing.B) {
 			env := newEnv(b)
 			tok := apitest.Token(b, apitest.Identity("bench", "writer"))
 			const clients = 8
-			lat := make([][]time.Duration, clients)
-			var wg sync.WaitGroup
-			b.ResetTimer()
-			start := time.Now()
-			for g := range clients {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := g; i < b.N; i += clients {
-						n := i / clients
-						in := map[string]any{"key": fmt.Sprintf("k-%d-%d", g, n/2), "value": fmt.Sprintf("value %d of client %d", n, g)}
-						if n%2 == 1 {
-							in["supersedes"] = in["key"]
-						}
-						t0 := time.Now()
-						if r := env.Do(b, tok, writeFact, map[string]any{"in": in}); len(r.Errors) > 0 {
-							b.Error(r)
-							return
-						}
-						lat[g] = append(lat[g], time.Since(t0))
+			all, elapsed := writeConcurrently(b, clients, func(g, i int) func() error {
+				n := i / clients
+				in := map[string]any{"key": fmt.Sprintf("k-%d-%d", g, n/2), "value": fmt.Sprintf("value %d of client %d", n, g)}
+				if n%2 == 1 {
+					in["supersedes"] = in["key"]
+				}
+				return func() error {
+					if r := env.Do(b, tok, writeFact, map[string]any{"in": in}); len(r.Errors) > 0 {
+						return fmt.Errorf("writeFact: %v", r.Errors)
 					}
-				}()
-			}
-			wg.Wait()
-			elapsed := time.Since(start)
-			b.StopTimer()
-			all := slices.Concat(lat...)
+					return nil
+				}
+			})
 			b.ReportMetric(float64(len(all))/elapsed.Seconds(), "writes/s")
 			reportLatency(b, all)
 			reportRoundTrips(b, env, len(all))
