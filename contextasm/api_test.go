@@ -370,7 +370,7 @@ func TestEnvironment(t *testing.T) {
 	}
 	got := assemble(t, env, tok, map[string]any{"query": "", "budget": 300})
 	envText := section(got, "Environment")
-	for _, want := range []string{"location: Paris office", "status: in a meeting", "timezone: Europe/Paris", "now: 2026-01-05T10:00:00+01:00", "date: Monday, 2026-01-05"} {
+	for _, want := range []string{"location: Paris office", "status: in a meeting", "timezone: Europe/Paris", "now: 2026-01-05T10:00:00+01:00", "date: 2026-01-05 (Mon)"} {
 		if !strings.Contains(envText, want) {
 			t.Errorf("environment lacks %q:\n%s", want, envText)
 		}

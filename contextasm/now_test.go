@@ -31,12 +31,12 @@ func TestAssembleNow(t *testing.T) {
 		// must be in the text
 		expired, present []string
 	}{
-		{"the clock's now", clock, []string{"now: 2026-01-05T09:00:00Z", "date: Monday, 2026-01-05", "status: in a meeting"}, nil, []string{"send the contract", "goes out on Friday"}},
+		{"the clock's now", clock, []string{"now: 2026-01-05T09:00:00Z", "date: 2026-01-05 (Mon)", "status: in a meeting"}, nil, []string{"send the contract", "goes out on Friday"}},
 		{"two minutes later the item has expired", clock.Add(2 * time.Minute), []string{"now: 2026-01-05T09:02:00Z", "status: in a meeting"}, []string{item}, []string{"goes out on Friday"}},
 		{"eleven minutes later the entry has expired", clock.Add(11 * time.Minute), []string{"now: 2026-01-05T09:11:00Z"}, []string{item, "status"}, []string{"goes out on Friday"}},
-		{"a day later the turn has expired", clock.Add(25 * time.Hour), []string{"now: 2026-01-06T10:00:00Z", "date: Tuesday, 2026-01-06"}, []string{item, "status", turn}, nil},
-		{"another zone names the same instant", clock.In(time.FixedZone("", -5*3600)), []string{"now: 2026-01-05T09:00:00Z", "date: Monday, 2026-01-05"}, nil, []string{"send the contract"}},
-		{"a day in 2025", time.Date(2025, 3, 14, 16, 30, 0, 0, time.UTC), []string{"now: 2025-03-14T16:30:00Z", "date: Friday, 2025-03-14"}, nil, nil},
+		{"a day later the turn has expired", clock.Add(25 * time.Hour), []string{"now: 2026-01-06T10:00:00Z", "date: 2026-01-06 (Tue)"}, []string{item, "status", turn}, nil},
+		{"another zone names the same instant", clock.In(time.FixedZone("", -5*3600)), []string{"now: 2026-01-05T09:00:00Z", "date: 2026-01-05 (Mon)"}, nil, []string{"send the contract"}},
+		{"a day in 2025", time.Date(2025, 3, 14, 16, 30, 0, 0, time.UTC), []string{"now: 2025-03-14T16:30:00Z", "date: 2025-03-14 (Fri)"}, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,7 +67,7 @@ func TestAssembleNow(t *testing.T) {
 	}
 	// Without now, the server clock decides: nothing has expired.
 	got := assemble(t, env, tok, map[string]any{"query": "contract", "budget": 500, "sessionId": "s1"})
-	if got.excluded(item) != "" || !strings.Contains(section(got, "Environment"), "date: Monday, 2026-01-05") {
+	if got.excluded(item) != "" || !strings.Contains(section(got, "Environment"), "date: 2026-01-05 (Mon)") {
 		t.Errorf("default now is not the server clock's:\n%s\n%+v", got.Text, got.Excluded)
 	}
 }

@@ -3,6 +3,7 @@ package detect
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/stategraph/stategraph/lexical"
 )
@@ -165,6 +166,25 @@ func concat(lists ...[]cue) []cue {
 // letters, chatter dropped. The map is memoized (every turn asks again
 // about the same keys and values): callers read it and never write to it.
 func terms(s string) map[string]bool { return termsMemo.get(s) }
+
+// keyTerms are the terms of a key name, whose words may be joined in
+// camel case ("laptopCount" is "laptop count") as well as by separators.
+func keyTerms(key string) map[string]bool { return terms(splitCamel(key)) }
+
+// splitCamel puts a space at each hump of a camel-case name: before an
+// upper-case letter that follows a lower-case letter or a digit.
+func splitCamel(s string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range s {
+		if unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
 
 func scanTerms(s string) map[string]bool {
 	out := make(map[string]bool)

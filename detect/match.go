@@ -25,7 +25,7 @@ type candidate struct {
 // matchRecord decides whether the turn supersedes fact or assertion r.
 func matchRecord(r Record, v *turnView, known []Record, recentTerms []map[string]bool) (candidate, bool) {
 	c := candidate{rec: r, cue: v.cues}
-	keyT := terms(r.Key)
+	keyT := keyTerms(r.Key)
 	for t := range keyT {
 		// "Keep the location, but ...": a protected key is not touched.
 		if v.protected[t] {
@@ -172,7 +172,7 @@ func (c candidate) detection(v *turnView, auth, authCue string, opts Options) De
 	d.Replacement = replacement(v, c.typed, c.choice)
 	d.Kind, d.Confidence, d.Cue = classify(v, c.rec, auth, authCue, opts)
 	if d.Kind == KindImplicit && d.Cue == "" {
-		d.Cue = strings.Join(keys(terms(c.rec.Key), v.terms), " ") + " → " + d.Replacement
+		d.Cue = strings.Join(keys(keyTerms(c.rec.Key), v.terms), " ") + " → " + d.Replacement
 	}
 	if c.keyHits == 0 && c.typed == nil && !c.old {
 		d.Confidence -= 0.2 // linked only by words of the value or recency
@@ -237,7 +237,7 @@ func timeSensitive(r Record) bool {
 			return true
 		}
 	}
-	k := terms(r.Key)
+	k := keyTerms(r.Key)
 	for _, w := range []string{"price", "cost", "rate", "deadline", "due", "date", "status", "schedul", "time", "eta", "launch", "expir", "budget", "fee"} {
 		if k[w] {
 			return true

@@ -29,7 +29,7 @@ func Mentions(text, phrase string) bool { return phrase != "" && containsFold(te
 // one of the value's distinctive values.
 func Names(text, key, value string) bool {
 	tt := terms(text)
-	for k := range terms(key) {
+	for k := range keyTerms(key) {
 		if !genericKeyWords[k] && tt[k] {
 			return true
 		}

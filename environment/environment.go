@@ -256,7 +256,7 @@ func Clock(t time.Time, tz string) map[string]string {
 	lt := t.In(loc)
 	return map[string]string{
 		KeyNow:      lt.Format(time.RFC3339),
-		KeyDate:     lt.Format("Monday, 2006-01-02"),
+		KeyDate:     lt.Format("2006-01-02 (Mon)"),
 		KeyTimezone: loc.String(),
 	}
 }

@@ -204,7 +204,7 @@ func setsValue(n string) bool {
 	return reSetsValue.MatchString(strings.TrimSpace(n))
 }
 
-var reSetsValue = regexp.MustCompile(`^(?:please\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S`)
+var reSetsValue = regexp.MustCompile(`^(?:please\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S|^(?:please\s+)?(?:put|mark|log|record|note|write|pencil|jot)\s(?:down\s|in\s)?.+\s(?:as|at)\s\S`)
 
 func firstWordRaw(s string) string {
 	s = strings.TrimLeft(s, " *_-")
@@ -277,7 +277,9 @@ func clauseFilter(low string) string {
 		return ReasonDeclined
 	case proposals.in(n):
 		return ReasonProposal
-	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !reActsOnOurs.MatchString(low):
+	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !reActsOnOurs.MatchString(low),
+		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "):
+		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject
 	}
 	return ""

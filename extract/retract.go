@@ -44,15 +44,23 @@ var retractNotTopics = map[string]bool{
 	"weather": true, "timing": true, "vibe": true,
 }
 
-// Retractions returns the sentences of res that take something back. A
+// Retractions returns the sentences of res that take something back
+// without a new value (a sentence that states one is a correction). A
 // sentence refused as a question, hypothetical, draft, past or reported
 // one retracts nothing; neither does a negated one ("that wasn't wrong").
 func Retractions(res Result) []Retraction {
 	var out []Retraction
+	stating := map[int]bool{}
+	for _, st := range res.Statements {
+		stating[st.Index] = true // it gives the new value: a correction, not a retraction
+	}
 	for _, s := range res.Sentences {
 		switch s.Reason {
 		case "", ReasonRequest, ReasonNoRule:
 		default:
+			continue
+		}
+		if stating[s.Index] {
 			continue
 		}
 		low := strings.TrimSpace(fold(s.Text))

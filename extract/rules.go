@@ -131,6 +131,21 @@ var Rules = []Rule{
 		build:    buildOwner,
 	},
 	{
+		Name: "owner-possessive", Kind: KindOwnership,
+		Matches:  "Y is X's (now), X a person's name: y.owner = X",
+		Examples: []string{"The on-call runbook is Mei's.", "The launch checklist is now Dmitri's"},
+		triggers: []string{"'s", "’s"},
+		re:       compile(`{NP}\s+(?:is|are)\s+{ADV}(?P<who>[\p{L}-]+)['’]s(?:\s+now)?\s*[.!]?$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok || choiceHeads[lastKeyWord(s.entity)] || choiceHeads[s.head] || s.entity == c.selfKey {
+				// "The caterer is Bellini's": a business's name, chosen.
+				return Statement{}, false
+			}
+			return ownerStatement(c, s.entity, m.get("who"))
+		},
+	},
+	{
 		Name: "owner-new-role", Kind: KindOwnership,
 		Matches:  "X is the new lead / owner / manager / DRI / point person (of a team or thing said before the role): <thing>.owner = X",
 		Examples: []string{"Elif is the new team lead.", "Omar is now the release owner"},
@@ -446,6 +461,20 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "imperative-record", Kind: "",
+		Matches:  "Put / mark / log / record / note Y (down) as V (an instruction that records the value): typed by V",
+		Examples: []string{"Put the seat count for the training course down as 800.", "Mark the migration status as blocked", "Log the headcount as 42"},
+		triggers: []string{"put", "mark", "log", "record", "note", "write", "pencil", "jot"},
+		re:       compile(`^(?:please\s+)?(?:put|mark|log|record|note|write|pencil|jot)\s+(?:down\s+|in\s+)?{NP}\s+(?:down\s+|in\s+)?(?:as|at)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
 		Name: "move-to", Kind: "",
 		Matches:  "Y was moved / pushed / postponed / rescheduled / switched to V: typed by V (date, place, choice)",
 		Examples: []string{"The launch got pushed to December 4th", "The offsite moved to Porto", "The meeting moved from Tuesday to Thursday"},
@@ -626,9 +655,9 @@ var Rules = []Rule{
 	{
 		Name: "choice-going-with", Kind: KindChoice,
 		Matches:  "we're going with / let's go with / we picked / we settled on X: <topic>.choice",
-		Examples: []string{"We're going with Bellini's for the team dinner.", "Let's go with plan B.", "For the caterer, we picked Café Lumière"},
+		Examples: []string{"We're going with Bellini's for the team dinner.", "Let's go with plan B.", "For the caterer, we picked Café Lumière", "The team decided on 3 days in office."},
 		triggers: []string{"going with", "go with", "went with", "gone with", "decided", "settled", "picked", "chose", "chosen", "selected", "opted", "using", "use", "switched", "switching", "landed on", "ended up", "went for", "going for", "locked in", "signed with", "hired", "sticking with", "book"},
-		re:       compile(`(?:{FP}\s+{AUX}|let['’]?s\s+|lets\s+)?{ADV}(?:(?:going to |decided to |ended up )?(?:go|going|went|gone) with|decided (?:on|to use)|settled on|picked|chose|chosen|selected|opted for|using|use|switch(?:ed|ing) to|landed on|ended up with|(?:went|going) for|locked in|signed with|hired|sticking with|booked)\s+{VAL}`),
+		re:       compile(`(?:{FP}\s+{AUX}|(?:the\s+)?(?:team|group|committee|board|leadership|management|everyone|we all)\s+{AUX}|let['’]?s\s+|lets\s+)?{ADV}(?:(?:going to |decided to |ended up )?(?:go|going|went|gone) with|decided (?:on|to use)|settled on|picked|chose|chosen|selected|opted for|using|use|switch(?:ed|ing) to|landed on|ended up with|(?:went|going) for|locked in|signed with|hired|sticking with|booked)\s+{VAL}`),
 		build:    buildChoice,
 	},
 	{
@@ -689,7 +718,7 @@ var Rules = []Rule{
 		Examples: []string{"You can reach our account manager at the cloud vendor at +44 7700 900963.", "The venue coordinator's contact is +44 7700 900302.", "The contractor is on dana.bright@quillworks.com now.", "The best way to get hold of the venue coordinator is +44 7700 900762.", "The contractor has a new number: +44 7700 900456.", "Please use sam.r@fastmail.com for me from now on."},
 		triggers: []string{"@", "+", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"},
 		also:     []string{"reach", "contact", "number", "phone", "email", "e-mail", "details", " on ", "hold of", "use "},
-		re:       regexp.MustCompile(`(?i)^(?:(?:you can |we can |i can )?(?:reach|contact|get hold of|call|text|ping)\s+(?P<np>.+?)\s+(?:at|on|via)\s+|the best way to (?:reach|contact|get hold of)\s+(?P<np2>.+?)\s+is\s+(?:via\s+|by\s+|on\s+)?|(?P<np3>.+?)(?:['’]s)?\s+(?:new\s+)?(?:contact(?: details)?|number|phone number|phone|mobile|email address|email|e-mail|details)\s+(?:is|are)\s+(?:now\s+)?|(?P<np4>.+?)\s+(?:is|are)\s+(?:now\s+)?(?:on|at)\s+|(?P<np5>.+?)\s+(?:has|have|got)\s+a\s+new\s+(?:number|phone number|phone|mobile|email address|email|e-mail|contact)\s*:?\s*|(?:please\s+)?use\s+(?P<me>))(?P<val>` + emailPat + `|` + phonePat + `)`),
+		re:       regexp.MustCompile(`(?i)^(?:(?:you can |we can |i can )?(?:reach|contact|get hold of|call|text|ping)\s+(?P<np>.+?)\s+(?:at|on|via)\s+|the best way to (?:reach|contact|get hold of)\s+(?P<np2>.+?)\s+is\s+(?:via\s+|by\s+|on\s+)?|(?P<np3>.+?)(?:['’]s)?\s+(?:new\s+)?(?:contact(?: details)?|number|phone number|phone|mobile|email address|email|e-mail|details)\s+(?:is|are)\s+(?:now\s+)?|(?P<np4>.+?)\s+(?:is|are)\s+(?:now\s+)?(?:on|at)\s+|(?P<np5>.+?)\s+(?:has|have|got)\s+(?:a\s+)?new\s+(?:number|phone number|phone|mobile|email address|email|e-mail|contact(?: details| info| information)?|details)\s*:?\s*|(?:please\s+)?use\s+(?P<me>))(?P<val>` + emailPat + `|` + phonePat + `)`),
 		build: func(c *clause, m match) (Statement, bool) {
 			np := m.get("np") + m.get("np2") + m.get("np3") + m.get("np4") + m.get("np5")
 			entity := c.selfKey // "Please use sam@x.io for me from now on"
@@ -795,6 +824,9 @@ var choiceHeads = map[string]bool{
 	"therapist": true, "coach": true, "tutor": true, "trainer": true, "babysitter": true,
 	"nanny": true, "plumber": true, "electrician": true, "mechanic": true, "vet": true,
 	"realtor": true, "agent": true, "advisor": true, "mentor": true,
+	"priority": true, "focus": true, "policy": true, "method": true, "methodology": true,
+	"solution": true, "direction": true, "process": true, "workflow": true, "architecture": true,
+	"layout": true, "setup": true,
 	"keynote": true, "branch": true, "version": true, "zone": true, "image": true,
 	"tag": true, "tier": true, "package": true, "edition": true, "instance": true,
 	"os": true, "distro": true, "browser": true, "menu": true, "cake": true, "flavor": true, "flavour": true,
@@ -970,6 +1002,12 @@ func ownerStatement(c *clause, entity, who string) (Statement, bool) {
 		return Statement{}, false
 	}
 	return c.statement(entity, "owner", v, KindOwnership), true
+}
+
+// lastKeyWord is the last word of a normalised entity ("team_caterer" →
+// "caterer").
+func lastKeyWord(entity string) string {
+	return entity[strings.LastIndexByte(entity, '_')+1:]
 }
 
 // ownerOfNP builds <np>.owner = who from a noun phrase as said.

@@ -25,6 +25,10 @@ var (
 	reRelayPer = regexp.MustCompile(`(?i)^(?:per|according to)\s+([^,]{1,40}),\s*`)
 	reRelaySay = regexp.MustCompile(`(?i)^((?:the\s+)?[\p{L}'’.-]+(?:\s+[\p{L}'’.-]+){0,3}?)\s+(?:says|said|confirmed|confirms|told me|told us|announced|wrote|informed us)(?:\s+that)?[,:]?\s+`)
 
+	reScratchEarlier = regexp.MustCompile(`(?i)^(?:please\s+)?(?:scratch|forget|ignore|disregard|drop|strike)\s+(?:the|my|our)\s+(?:earlier|previous|old|last|original|first|initial)\s+(?:number|figure|value|count|amount|date|estimate|one|answer|total)\s+(?:for|on|of)\s+([^—–;:,]+?)\s*(?:[—–;:,]|\s-)\s*(?:(?:we're|we are|it's|it is|that's|make it|it should be|the right (?:number|figure|value) is)\s+)?(?:(?:now|at)\s+)*(\S.*?)(?:\s+now)?[.!]*$`)
+	reDecisionOn     = regexp.MustCompile(`(?i)^(?:(?:the|our|my)\s+)?(?:final answer|final decision|final call|decision|verdict|pick|choice|call)\s+(?:on|for|about|re|regarding)\s+([^:;—–]{1,80}?)\s*[:—–]\s*([^:;]{1,60}?)[.!]*$`)
+	reAgreed         = regexp.MustCompile(`(?i)^(?:we|i|they|the team|everyone|we all|all of us)\s+(?:have\s+|just\s+|all\s+|finally\s+|now\s+)*(?:agreed|decided|confirmed|settled|established|concluded)(?:\s+that)?,?\s+`)
+
 	reTopic = regexp.MustCompile(`(?i)^(?:for|re|regarding|about|as for|concerning|as to|on the topic of)\s+([^,:]{1,40}?)\s*[,:—–]\s*`)
 	reLabel = regexp.MustCompile(`^([\p{L}][\p{L} '’-]{1,30}):\s+`)
 
@@ -74,6 +78,10 @@ var reLeadTime = regexp.MustCompile(`(?i)^(?:(?:from|starting|beginning|as of|ef
 // reAside is an aside between dashes: "the offsite — finally — is …".
 var reAside = regexp.MustCompile(`\s[—–]\s[^—–]{1,30}\s[—–]\s`)
 
+// agreedStops open what follows an agreement verb when it is no
+// statement of its own ("we decided on X", "we agreed to wait").
+var agreedStops = map[string]bool{"on": true, "to": true, "upon": true, "with": true, "against": true, "not": true, "in": true, "about": true, "": true}
+
 // relayVerbs occur in every reRelaySay match.
 var relayVerbs = []string{" says", " said", "confirm", " told ", "announced", " wrote", "informed"}
 
@@ -119,7 +127,7 @@ func stripLead(s string) (string, bool) {
 			s = s[m[1]:]
 			continue
 		}
-		if m := reLeadWord.FindStringSubmatchIndex(s); m != nil {
+		if m := reLeadWord.FindStringSubmatchIndex(s); m != nil && !imperativeUpdate(s) {
 			corr = corr || m[2] >= 0
 			s = s[m[1]:]
 			continue
@@ -127,6 +135,13 @@ func stripLead(s string) (string, bool) {
 		break
 	}
 	return strings.TrimSpace(s), corr
+}
+
+// imperativeUpdate reports whether s opens with "update" as a verb that
+// sets a value ("Update the contact for the venue coordinator to …"),
+// not as a label ("Update the launch is Friday" reads as "Update: …").
+func imperativeUpdate(s string) bool {
+	return len(s) > 7 && strings.EqualFold(s[:7], "update ") && reSetsValue.MatchString(fold(s))
 }
 
 // stripOldValue removes a quoted old value (", not 60") and reports it.
@@ -260,6 +275,24 @@ func (a *analyzer) sentence(raw string, item bool) {
 		cited, body = body[m[2]:m[3]], body[m[1]:]
 	} else if m := reRelaySay.FindStringSubmatchIndex(body); m != nil && citable(body[m[2]:m[3]]) {
 		cited, body = body[m[2]:m[3]], body[m[1]:]
+	}
+
+	// "Scratch the earlier number for the seat count — we're at 360 now"
+	// corrects the topic's value: read as "the seat count is 360".
+	if m := reScratchEarlier.FindStringSubmatch(body); m != nil {
+		body, corr = m[1]+" is "+m[2], true
+	}
+
+	// "Final answer on the paint colour: Harbour Grey" is a decision.
+	if m := reDecisionOn.FindStringSubmatch(body); m != nil {
+		body = "we decided on " + m[2] + " for " + m[1]
+	}
+
+	// "We agreed the freeze is on February 10": the agreement frames a
+	// statement, read on without the frame ("we decided on X" and "we
+	// agreed to X" are rules of their own).
+	if m := reAgreed.FindStringIndex(body); m != nil && !agreedStops[fold(firstWord(body[m[1]:]))] {
+		body = body[m[1]:]
 	}
 
 	self, selfKey := selfKeys(a.turn.Speaker)

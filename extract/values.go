@@ -211,7 +211,7 @@ func takeChoice(v string) (string, bool) {
 		v = name
 	}
 	v = cleanValue(stripArticle(v))
-	if v == "" || len(strings.Fields(v)) > 6 || pronouns[fold(v)] {
+	if v == "" || len(strings.Fields(v)) > 6 || pronouns[fold(v)] || possessivePronouns[fold(v)] {
 		return "", false
 	}
 	fw := fold(firstWord(v))
@@ -233,6 +233,15 @@ var adjectives = map[string]bool{
 	"interesting": true, "boring": true, "sick": true, "tired": true, "fine-ish": true,
 	"high": true, "low": true, "huge": true, "tiny": true, "new": true, "old": true,
 	"great-looking": true, "messy": true, "whatever": true, "unknown": true, "pending": true,
+	"strict": true, "lenient": true, "relaxed": true, "firm": true, "unchanged": true, "mandatory": true,
+	"optional": true, "required": true, "critical": true, "urgent": true, "essential": true,
+	"ambitious": true, "aggressive": true, "conservative": true, "risky": true, "safe": true,
+}
+
+// possessivePronouns say whose a thing is without naming anyone ("the
+// decision is yours"): not a chosen thing.
+var possessivePronouns = map[string]bool{
+	"mine": true, "yours": true, "ours": true, "theirs": true, "his": true, "hers": true,
 }
 
 // degree words open a judgement ("too high", "very simple").

@@ -149,13 +149,15 @@ func TestDetectionKinds(t *testing.T) {
 func TestLowerAuthorityBlocked(t *testing.T) {
 	tests := []struct{ name, factAuth, text string }{
 		{"plain correction over an executive fact", "executive", "Actually, the travel policy is now business class."},
-		{"manager citing the CEO over an executive fact", "executive", "Per the CEO, the travel policy is now business class."},
+		// A relayed claim carries the cited role's authority, capped below
+		// policy: it never outranks a policy fact.
+		{"manager citing the CEO over a policy fact", "policy", "Per the CEO, the travel policy is now business class."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			env := apitest.New(t)
 			boss := apitest.Identity("org-a", "boss")
-			boss.Authority = "executive"
+			boss.Authority = tc.factAuth
 			old := write(t, env, apitest.Token(t, boss), map[string]any{"key": "travel_policy", "value": "economy class only", "source": map[string]any{"authority": tc.factAuth}})
 			tok := apitest.Token(t, apitest.Identity("org-a", "alice")) // a manager
 			res := turn(t, env, tok, "s1", tc.text)

@@ -506,3 +506,64 @@ func TestChangedTwiceInOneTurn(t *testing.T) {
 		t.Errorf("the facts should hold Mezze Republic only:\n%s", out.AssembleContext.Text)
 	}
 }
+
+// TestConversationFlows: short conversations, each turn recorded through
+// the API, end with one current value for a key whatever the client called
+// it (camel case included) and however the later turns phrase the change:
+// a correction of "the earlier number", a possessive owner, a recording
+// instruction, a decision on a topic, an agreement frame; another team's
+// own value changes nothing.
+func TestConversationFlows(t *testing.T) {
+	tests := []struct {
+		name       string
+		key, value string // a fact written before the turns ("" for none)
+		turns      []string
+		want       string // the key whose current value is checked ("": the key the first turn wrote)
+		wantValue  string
+	}{
+		{"a camel-case key and a correction of the earlier number", "laptopCount", "590", []string{
+			"The number of laptops we need to order dropped to 85 after the latest round.",
+			"Scratch the earlier number for the number of laptops we need to order — we're at 300 now.",
+		}, "laptopCount", "300"},
+		{"a possessive owner, then a hand-over", "", "", []string{
+			"The on-call runbook is Mei's.",
+			"Chen's team set their own on-call runbook to Oskar.",
+			"Freya is taking the on-call runbook off Mei's hands.",
+		}, "on-call_runbook.owner", "Freya"},
+		{"a recording instruction corrected later", "", "", []string{
+			"Put the seat count for the training course down as 800.",
+			"Scratch the earlier number for the seat count for the training course — we're at 360 now.",
+		}, "training_course_seat.count", "360"},
+		{"a decision on a topic", "", "", []string{
+			"We're going with Chalk White for the paint colour for the living room.",
+			"Final answer on the paint colour for the living room: Harbour Grey.",
+		}, "", "Harbour Grey"},
+		{"a priority said again in other words", "top_priority", "security compliance", []string{
+			"By the way, the priority is market expansion now.",
+		}, "top_priority", "market expansion"},
+		{"an agreement frames the statement", "code_freeze_date", "2026-02-03", []string{
+			"We agreed the code freeze is on February 10.",
+		}, "code_freeze_date", "-02-10"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env := apitest.New(t)
+			tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+			if tc.key != "" {
+				write(t, env, tok, map[string]any{"key": tc.key, "value": tc.value})
+			}
+			want := tc.want
+			for _, text := range tc.turns {
+				res := say(t, env, tok, map[string]any{"text": text})
+				for _, x := range res.Extracted {
+					if want == "" && x.Fact != nil {
+						want = x.Fact.Key
+					}
+				}
+			}
+			if got := currentOf(t, env, tok, want).Value; !strings.Contains(got, tc.wantValue) {
+				t.Errorf("%s = %q, want %q", want, got, tc.wantValue)
+			}
+		})
+	}
+}

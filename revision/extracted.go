@@ -411,11 +411,12 @@ var derivedMarks = []string{" means ", " meaning ", " therefore ", " thus ", " h
 // rather than a thing, or it is a conclusion drawn from other facts.
 // maxEntityJoins is how many "_" make an entity a run of words rather
 // than a thing: four words for most statements, five when the value is
-// unmistakably typed (a contact, a date, an amount), since "our account
-// manager at the cloud vendor" is one person.
+// unmistakably typed (a contact, a date, an amount) or a choice, since "our
+// account manager at the cloud vendor" is one person and "the paint colour
+// for the living room" one choice.
 func maxEntityJoins(kind string) int {
 	switch kind {
-	case extract.KindContact, extract.KindDate, extract.KindAmount:
+	case extract.KindContact, extract.KindDate, extract.KindAmount, extract.KindChoice:
 		return 4
 	}
 	return 3

@@ -67,8 +67,8 @@ func TestReplayOnTheTimelinesClock(t *testing.T) {
 		env   []string
 		hits  int
 	}{
-		{0, []string{"- date: Friday, 2025-03-14", "- now: 2025-03-14T09:15:00Z", "- location: Lisbon office", "- status: in the venue walkthrough"}, 1},
-		{1, []string{"- date: Monday, 2025-03-17", "- now: 2025-03-17T10:30:00Z", "- location: Lisbon office", "- status: in the venue walkthrough"}, 1},
+		{0, []string{"- date: 2025-03-14 (Fri)", "- now: 2025-03-14T09:15:00Z", "- location: Lisbon office", "- status: in the venue walkthrough"}, 1},
+		{1, []string{"- date: 2025-03-17 (Mon)", "- now: 2025-03-17T10:30:00Z", "- location: Lisbon office", "- status: in the venue walkthrough"}, 1},
 	}
 	foreign := []string{
 		time.Now().UTC().Format("2006-01-02"),       // the wall clock's day

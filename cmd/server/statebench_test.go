@@ -138,7 +138,7 @@ func TestStatebenchWorkersSameOutput(t *testing.T) {
 			t.Errorf("a context carries %s, a date not the timeline's", foreign)
 		}
 	}
-	if !strings.Contains(queries, `date: Thursday, 2025-11-27\n`) {
+	if !strings.Contains(queries, `date: 2025-11-27 (Thu)\n`) {
 		t.Errorf("no context gives the first timeline's date, Thursday, 2025-11-27")
 	}
 	for name, one := range outputs["1"] {
