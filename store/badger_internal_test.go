@@ -1,9 +1,12 @@
 package store
 
 import (
+	"bytes"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -79,5 +82,36 @@ func TestBadgerSyncRetriesAfterError(t *testing.T) {
 	}
 	if want := []string{"00001.mem", "00002.mem", filepath.Base(dir)}; !slices.Equal(synced, want) {
 		t.Errorf("after a failed sync: synced %q, want %q", synced, want)
+	}
+}
+
+// TestBadgerLogger: Badger's messages reach slog at their level (info as
+// debug), formatted, and only when that level is enabled.
+func TestBadgerLogger(t *testing.T) {
+	tests := []struct {
+		name  string
+		level slog.Level
+		log   func(badgerLogger)
+		want  string
+	}{
+		{"error", slog.LevelInfo, func(b badgerLogger) { b.Errorf("disk %s", "full") }, `level=ERROR msg=badger msg="disk full"`},
+		{"warning", slog.LevelInfo, func(b badgerLogger) { b.Warningf("slow %d", 3) }, `level=WARN msg=badger msg="slow 3"`},
+		{"info is debug", slog.LevelDebug, func(b badgerLogger) { b.Infof("flushed %d", 1) }, `level=DEBUG msg=badger msg="flushed 1"`},
+		{"debug is silent at info", slog.LevelInfo, func(b badgerLogger) { b.Debugf("write %d", 1); b.Infof("x") }, ``},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			h := slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: tc.level, ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+				if a.Key == slog.TimeKey {
+					return slog.Attr{}
+				}
+				return a
+			}})
+			tc.log(badgerLogger{slog.New(h)})
+			if got := strings.TrimSpace(buf.String()); got != tc.want {
+				t.Errorf("logged %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
