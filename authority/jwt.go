@@ -53,6 +53,11 @@ type Verifier struct {
 	parser *jwt.Parser
 	key    any
 	leeway time.Duration
+	now    func() time.Time // the parser's clock too (a test sets it)
+	// tokens remembers the tokens verified recently, so that a client
+	// sending the same token with every request pays for its signature
+	// once (an RS256 check costs more than a small write).
+	tokens *tokenCache
 }
 
 // NewVerifier returns a Verifier whose algorithm is pinned to the key type.
@@ -73,7 +78,9 @@ func NewVerifier(cfg VerifierConfig) (*Verifier, error) {
 	default:
 		return nil, ErrNoKey
 	}
+	v := &Verifier{key: key, leeway: cfg.Leeway, now: time.Now, tokens: newTokenCache(verifiedTokens)}
 	opts := []jwt.ParserOption{
+		jwt.WithTimeFunc(func() time.Time { return v.now() }),
 		jwt.WithValidMethods([]string{alg}),
 		jwt.WithExpirationRequired(),
 		jwt.WithIssuedAt(),
@@ -85,7 +92,8 @@ func NewVerifier(cfg VerifierConfig) (*Verifier, error) {
 	if cfg.Audience != "" {
 		opts = append(opts, jwt.WithAudience(cfg.Audience))
 	}
-	return &Verifier{parser: jwt.NewParser(opts...), key: key, leeway: cfg.Leeway}, nil
+	v.parser = jwt.NewParser(opts...)
+	return v, nil
 }
 
 func algorithmFor(k crypto.PublicKey) (string, error) {
@@ -144,6 +152,9 @@ func (v *Verifier) Verify(token string) (Identity, error) {
 // accepted (its "exp" claim, which every accepted token has, plus the
 // configured leeway), for a connection that must end when its token does.
 func (v *Verifier) VerifyUntil(token string) (Identity, time.Time, error) {
+	if id, until, ok := v.tokens.get(token, v.now()); ok {
+		return id, until, nil
+	}
 	var c Claims
 	if _, err := v.parser.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return v.key, nil }); err != nil {
 		return Identity{}, time.Time{}, fmt.Errorf("authority: invalid token: %w", err)
@@ -156,7 +167,18 @@ func (v *Verifier) VerifyUntil(token string) (Identity, time.Time, error) {
 		return Identity{}, time.Time{}, errors.New("authority: token has no exp claim")
 	}
 	id.verified = true
-	return id, c.ExpiresAt.Time.Add(v.leeway), nil
+	until := c.ExpiresAt.Time.Add(v.leeway)
+	var from time.Time
+	for _, t := range []*jwt.NumericDate{c.NotBefore, c.IssuedAt} {
+		if t != nil && t.Time.After(from) {
+			from = t.Time
+		}
+	}
+	if !from.IsZero() {
+		from = from.Add(-v.leeway)
+	}
+	v.tokens.add(token, id, from, until)
+	return id, until, nil
 }
 
 func (c *Claims) identity() (Identity, error) {

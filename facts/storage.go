@@ -2,10 +2,12 @@ package facts
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
 )
 
@@ -72,6 +74,27 @@ func (s *Service) FlagDerived(tx *store.Txn, id string, now time.Time) error {
 // given spaces (every space of the partition when none are given).
 func (s *Service) ValidByKey(tx *store.Txn, key string, spaces ...tenancy.Space) ([]Fact, error) {
 	return s.validByKey(tx, key, spaces...)
+}
+
+// Rivals returns the valid facts of space sp, other than f, whose key is
+// f's key, oldest recorded first: the heads listed under f.Key, read
+// without decoding f's own record (the write that just stored it holds it).
+func (s *Service) Rivals(tx *store.Txn, sp tenancy.Space, f Fact) ([]Fact, error) {
+	ids, err := tx.Tails(sp, store.TableFactValid, store.Suffix(nil).Str(f.Key))
+	if err != nil {
+		return nil, err
+	}
+	ids = slices.DeleteFunc(ids, func(id string) bool { return id == f.ID })
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	fs, err := loadIn(tx, sp, ids, temporal.View{})
+	if err != nil {
+		return nil, err
+	}
+	fs = slices.DeleteFunc(fs, func(h Fact) bool { return !h.IsValid() || h.Key != f.Key })
+	slices.SortFunc(fs, byRecorded)
+	return fs, nil
 }
 
 // Best picks the current value among competing valid facts: the highest

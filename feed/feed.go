@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/stategraph/stategraph/fault"
@@ -86,6 +87,11 @@ type Broker struct {
 	conns  map[string]int                        // open connections by organization
 	closed bool
 	done   chan struct{} // closed by Close
+
+	// live counts the live subscriptions of every organization (changed
+	// under mu), so that a write with no subscriber anywhere publishes
+	// without taking mu or building its event.
+	live atomic.Int64
 }
 
 // New returns a Broker.
@@ -143,6 +149,7 @@ func (b *Broker) Subscribe(org string, topic Topic, accept func(Event) bool) (*S
 		b.subs[org] = map[*Subscription]struct{}{}
 	}
 	b.subs[org][s] = struct{}{}
+	b.live.Add(1)
 	return s, nil
 }
 
@@ -174,6 +181,9 @@ func (b *Broker) Connect(org string) (release func(), err error) {
 // filter accepts it. It never blocks: a subscriber whose buffer is full is
 // dropped.
 func (b *Broker) Publish(e Event) {
+	if !b.listened() {
+		return
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for s := range b.subs[e.Org] {
@@ -187,6 +197,11 @@ func (b *Broker) Publish(e Event) {
 		}
 	}
 }
+
+// listened reports whether any organization has a live subscription. A
+// subscription counts from before Subscribe returns, so an event published
+// after that is never skipped.
+func (b *Broker) listened() bool { return b.live.Load() > 0 }
 
 // Events returns the channel of the subscription's events; it is closed
 // when the subscription ends (Close, or dropped: then Err says why).
@@ -219,6 +234,7 @@ func (s *Subscription) endLocked(err error) {
 		return
 	}
 	s.closed, s.err = true, err
+	s.b.live.Add(-1)
 	delete(s.b.subs[s.org], s)
 	if len(s.b.subs[s.org]) == 0 {
 		delete(s.b.subs, s.org)

@@ -179,3 +179,39 @@ func TestClose(t *testing.T) {
 		t.Error("Done is not closed")
 	}
 }
+
+// TestPublishAfterEverySubscriptionEnded: with no live subscription a
+// publish is skipped without the lock; a subscription started afterwards,
+// including after others were closed or dropped, receives what follows.
+func TestPublishAfterEverySubscriptionEnded(t *testing.T) {
+	b := newBroker(t, feed.Options{Buffer: 1})
+	ev := func(id string) feed.Event { return feed.Event{Topic: feed.TopicFact, Org: "org", ID: id} }
+	b.Publish(ev("nobody"))
+	closed, _ := b.Subscribe("org", feed.TopicFact, nil)
+	closed.Close()
+	closed.Close()
+	dropped, _ := b.Subscribe("org", feed.TopicFact, nil)
+	b.Publish(ev("1"))
+	b.Publish(ev("2")) // over the buffer: dropped
+	if dropped.Err() == nil {
+		t.Fatal("the subscriber over its buffer was not dropped")
+	}
+	dropped.Close()
+	b.Publish(ev("before"))
+	s, err := b.Subscribe("org", feed.TopicFact, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Publish(ev("after"))
+	select {
+	case e := <-s.Events():
+		if e.ID != "after" {
+			t.Errorf("received %q, want %q", e.ID, "after")
+		}
+	default:
+		t.Error("a subscription started after every other one ended received nothing")
+	}
+	if n := b.Subscribers("org"); n != 1 {
+		t.Errorf("%d subscribers, want 1", n)
+	}
+}

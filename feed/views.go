@@ -61,6 +61,9 @@ func factKind(e pipeline.Event) FactKind {
 // Observe publishes a committed fact write; it makes the Broker a
 // pipeline.Observer (the observe stage's change feed).
 func (b *Broker) Observe(e pipeline.Event) {
+	if !b.listened() {
+		return // nobody to tell: build no event
+	}
 	ev := Event{Topic: TopicFact, Kind: string(factKind(e)), Org: e.Org, ID: e.Fact.ID, At: e.At, Keys: e.Fact.Keys()}
 	if e.Superseded != nil {
 		ev.Superseded = e.Superseded.ID

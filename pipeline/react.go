@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/stategraph/stategraph/audit"
-	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/store"
 )
 
@@ -33,15 +32,9 @@ func (p *Pipeline) react(tx *store.Txn, w *write) error {
 	if len(p.reactors) == 0 {
 		return nil
 	}
-	heads, err := p.facts.ValidByKey(tx, w.f.Key, w.space)
+	rivals, err := p.facts.Rivals(tx, w.space, w.f)
 	if err != nil {
 		return err
-	}
-	var rivals []facts.Fact
-	for _, h := range heads {
-		if h.ID != w.f.ID && h.Key == w.f.Key {
-			rivals = append(rivals, h)
-		}
 	}
 	for _, r := range p.reactors {
 		if err := r.FactWritten(tx, w.caller, w.f, rivals); err != nil {

@@ -20,8 +20,9 @@ import (
 // with SyncWrites on, against an on-disk store, for 1 and 32 concurrent
 // clients. Half of the writes supersede the client's previous fact by key.
 // Reported: writes/s, p50 and p99 latency in ms, commits acknowledged per
-// fsync (the group commit), and allocations per write (client and server
-// together, since both run in this process).
+// fsync (the group commit), and CPU time (cpu-µs/write) and allocations
+// per write (client and server together, since both run in this process;
+// CPU time is what a loaded machine changes least).
 func BenchmarkWriteFact(b *testing.B) {
 	for _, clients := range []int{1, 32} {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
@@ -56,10 +57,12 @@ func BenchmarkWriteFact(b *testing.B) {
 				return b
 			}
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			all, elapsed := writeConcurrently(b, clients, func(g, i int) func() error {
 				req := body(g, i/clients)
 				return func() error { return post(req) }
 			})
+			reportCPU(b, cpuTime()-cpu0, len(all), "cpu-µs/write")
 			b.ReportMetric(float64(len(all))/elapsed.Seconds(), "writes/s")
 			reportLatency(b, all)
 			st := env.Server.Store().SyncStats()
@@ -99,10 +102,20 @@ func writeConcurrently(b *testing.B, clients int, prepare func(g, i int) func() 
 	return slices.Concat(lat...), elapsed
 }
 
+// reportCPU reports the CPU time cpu spent on n operations, in µs per
+// operation (unit names the operation), when the platform reads it.
+func reportCPU(b *testing.B, cpu time.Duration, n int, unit string) {
+	if cpu > 0 && n > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/float64(n), unit)
+	}
+}
+
 // BenchmarkWriteFacts measures one writeFacts call of 1,000 facts over HTTP
 // with SyncWrites on, against an on-disk store; every tenth fact
 // supersedes an earlier one of the same batch by key. Reported: the
-// median and p99 latency per call in ms.
+// median and p99 latency per call in ms, and the CPU time per call
+// (cpu-ms/call, client and server together, building the requests left
+// out).
 func BenchmarkWriteFacts(b *testing.B) {
 	dir := b.TempDir()
 	env := apitest.New(b, func(o *server.Options) {
@@ -124,14 +137,15 @@ func BenchmarkWriteFacts(b *testing.B) {
 		return b
 	}
 	var lat []time.Duration
+	var cpu time.Duration
 	b.ResetTimer()
 	for n := range b.N {
 		b.StopTimer()
 		req := body(n)
 		b.StartTimer()
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		r := env.Post(b, tok, req)
-		lat = append(lat, time.Since(t0))
+		lat, cpu = append(lat, time.Since(t0)), cpu+cpuTime()-c0
 		if len(r.Errors) > 0 {
 			b.Fatal(r)
 		}
@@ -141,4 +155,5 @@ func BenchmarkWriteFacts(b *testing.B) {
 	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
+	reportCPU(b, cpu/1000, b.N, "cpu-ms/call")
 }

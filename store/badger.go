@@ -177,9 +177,17 @@ func (b badgerIter) Err() error    { return nil }
 func (b badgerIter) Close()        { b.it.Close() }
 
 // badgerLogger sends Badger's logs to slog; its chatty info goes to debug.
+// A message is formatted only when its level is enabled: Badger logs at
+// debug level several times per commit.
 type badgerLogger struct{ l *slog.Logger }
 
-func (b badgerLogger) Errorf(f string, a ...any)   { b.l.Error("badger", "msg", fmt.Sprintf(f, a...)) }
-func (b badgerLogger) Warningf(f string, a ...any) { b.l.Warn("badger", "msg", fmt.Sprintf(f, a...)) }
-func (b badgerLogger) Infof(f string, a ...any)    { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
-func (b badgerLogger) Debugf(f string, a ...any)   { b.l.Debug("badger", "msg", fmt.Sprintf(f, a...)) }
+func (b badgerLogger) log(level slog.Level, f string, a []any) {
+	if b.l.Enabled(context.Background(), level) {
+		b.l.Log(context.Background(), level, "badger", "msg", fmt.Sprintf(f, a...))
+	}
+}
+
+func (b badgerLogger) Errorf(f string, a ...any)   { b.log(slog.LevelError, f, a) }
+func (b badgerLogger) Warningf(f string, a ...any) { b.log(slog.LevelWarn, f, a) }
+func (b badgerLogger) Infof(f string, a ...any)    { b.log(slog.LevelDebug, f, a) }
+func (b badgerLogger) Debugf(f string, a ...any)   { b.log(slog.LevelDebug, f, a) }

@@ -81,14 +81,24 @@ func (g *groupSync) wait() error {
 // value threshold, the newest value-log file (*.vlog; Badger syncs one it
 // rotates away from), all through mmap. The value log is synced only when
 // Badger's count of value-log writes moved (a sync of a clean file still
-// costs a device flush). Every memtable log is synced (one
-// or two: a flushed one is deleted), not only the current one as by
-// db.Sync, since Badger rotates a full memtable without syncing it when its
-// own SyncWrites is off; the directory is synced when a rotation created a
+// costs a device flush). Every memtable log is synced (one or two: a
+// flushed one is deleted), not only the current one as by db.Sync, since
+// Badger rotates a full memtable without syncing it when its own
+// SyncWrites is off; the directory is synced when a rotation created a
 // log.
-func badgerSync(dir string) func() error {
+func badgerSync(dir string) func() error { return badgerSyncWith(dir, fdatasync) }
+
+// badgerSyncWith is badgerSync with fsync as the sync of one path.
+//
+// Only the newest memtable log is written: Badger's single writer
+// (doWrites) creates a new log and writes nothing more to the older ones,
+// which wait to be flushed to a table. So a log seen beside a newer one is
+// final, and once a sync that saw it so has succeeded, it is never synced
+// again (each fdatasync of a clean file would cost a device flush, on
+// every commit while a memtable is being flushed).
+func badgerSyncWith(dir string, fsync func(path string) error) func() error {
 	var (
-		mems       map[string]bool // memtable logs at the last sync
+		mems       map[string]bool // memtable logs at the last sync: true when final and synced
 		vlogWrites int64           = -1
 	)
 	return func() error {
@@ -100,26 +110,33 @@ func badgerSync(dir string) func() error {
 		if err != nil {
 			return fmt.Errorf("store: sync: %w", err)
 		}
-		now := make(map[string]bool, len(mems)+1)
-		changed := mems == nil
-		var errs []error
+		var logs []string
 		vlog := ""
-		for _, e := range entries { // in name order: the last value log is the newest
+		for _, e := range entries { // in name order: the last log is the newest
 			name := e.Name()
 			switch {
 			case strings.HasSuffix(name, ".mem"):
-				now[name] = true
-				changed = changed || !mems[name]
-				errs = append(errs, fdatasync(filepath.Join(dir, name)))
+				logs = append(logs, name)
 			case strings.HasSuffix(name, ".vlog"):
 				vlog = name
 			}
 		}
+		now := make(map[string]bool, len(logs))
+		changed := mems == nil
+		var errs []error
+		for i, name := range logs {
+			final, seen := mems[name]
+			changed = changed || !seen
+			if !final {
+				errs = append(errs, fsync(filepath.Join(dir, name)))
+			}
+			now[name] = i < len(logs)-1 // synced now beside a newer log: final
+		}
 		if vlog != "" && vw != vlogWrites {
-			errs = append(errs, fdatasync(filepath.Join(dir, vlog)))
+			errs = append(errs, fsync(filepath.Join(dir, vlog)))
 		}
 		if changed {
-			errs = append(errs, fdatasync(dir))
+			errs = append(errs, fsync(dir))
 		}
 		if err := errors.Join(errs...); err != nil {
 			return fmt.Errorf("store: sync: %w", err)

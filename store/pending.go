@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"time"
+	"unsafe"
 )
 
 // Pending writes.
@@ -44,20 +45,38 @@ type pendingWrites struct {
 	order []*pendingEntry
 	runs  [][]*pendingEntry
 	tail  []*pendingEntry
+	// slab is where the next entries are allocated, pendingSlab at a
+	// time rather than one by one.
+	slab []pendingEntry
 }
+
+// pendingSlab is how many entries are allocated together; a write of one
+// fact makes about twenty.
+const pendingSlab = 32
 
 func newPendingWrites() *pendingWrites {
-	return &pendingWrites{byKey: map[string]*pendingEntry{}}
+	return &pendingWrites{
+		byKey: make(map[string]*pendingEntry, pendingSlab),
+		order: make([]*pendingEntry, 0, pendingSlab),
+		tail:  make([]*pendingEntry, 0, pendingTail),
+	}
 }
 
-// set records a write of k (a put, or a delete when del).
+// set records a write of k (a put, or a delete when del). It takes
+// ownership of k and v: the caller must not change them afterwards (k is
+// the map's key without a copy).
 func (p *pendingWrites) set(k, v []byte, del bool, ttl time.Duration) {
 	if e, ok := p.byKey[string(k)]; ok {
 		e.val, e.del, e.ttl = v, del, ttl
 		return
 	}
-	e := &pendingEntry{key: k, val: v, del: del, ttl: ttl}
-	p.byKey[string(k)] = e
+	if len(p.slab) == 0 {
+		p.slab = make([]pendingEntry, pendingSlab)
+	}
+	e := &p.slab[0]
+	p.slab = p.slab[1:]
+	*e = pendingEntry{key: k, val: v, del: del, ttl: ttl}
+	p.byKey[unsafe.String(unsafe.SliceData(k), len(k))] = e
 	p.order = append(p.order, e)
 	p.tail = append(p.tail, e)
 	if len(p.tail) >= pendingTail {
@@ -155,7 +174,8 @@ func (p *pendingWrites) apply(txn EngineTxn) error {
 // errReadOnly is returned by a write in a View transaction.
 var errReadOnly = errors.New("store: write in a read-only transaction")
 
-// write records a write of k in tx.
+// write records a write of k in tx, which takes ownership of k and v:
+// every caller passes a key and a value made for this write alone.
 func (tx *Txn) write(k, v []byte, del bool, ttl time.Duration) error {
 	if tx.pend == nil {
 		return errReadOnly
