@@ -9,7 +9,6 @@ import (
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
-	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/permissions"
@@ -232,7 +231,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		return Candidates{}, err
 	}
 	c := Candidates{Withheld: stats.Hidden}
-	hyp := detect.AboutHypothetical(q.Text)
+	hyp := aboutHypothetical(q.Text)
 	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
 	for _, rc := range ranked {
