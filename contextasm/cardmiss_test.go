@@ -48,18 +48,18 @@ func TestCardMissesFollowWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write := func(fid string) {
+	write := func(fid string, mt facts.MemoryType) {
 		t.Helper()
 		clock.Advance(time.Second)
 		err := st.Update(context.Background(), p, func(tx *store.Txn) error {
-			_, err := pl.WriteTx(tx, id, facts.WriteInput{ID: fid, Key: "k." + fid, Value: json.RawMessage(`"a value"`)})
+			_, err := pl.WriteTx(tx, id, facts.WriteInput{ID: fid, Key: "k." + fid, Value: json.RawMessage(`"a value"`), MemoryType: mt})
 			return err
 		})
 		if err != nil {
 			t.Fatalf("write %s: %v", fid, err)
 		}
 	}
-	write("first")
+	write("first", facts.MemoryOrganizational)
 	fs := &FactSource{Cards: facts.NewCards()}
 	read := func(id string) (tenancy.Space, error) {
 		t.Helper()
@@ -82,19 +82,27 @@ func TestCardMissesFollowWrites(t *testing.T) {
 		return found, err
 	}
 	sp, err := read("first")
-	if err != nil {
-		t.Fatalf("read the written fact: %v", err)
+	if err != nil || sp != p.Shared() {
+		t.Fatalf("read the written fact: space %v, err %v", sp, err)
 	}
-	for range 2 { // the second read answers from the remembered misses
-		if _, err := read("later"); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("a fact not written yet: err = %v, want not found", err)
+	// "first" was missed in the private space, which has no epoch yet;
+	// "later" and "mine" are missed in both spaces, and the second read
+	// answers from the misses.
+	for range 2 {
+		for _, id := range []string{"later", "mine"} {
+			if _, err := read(id); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("%s, not written yet: err = %v, want not found", id, err)
+			}
 		}
 	}
-	if fs.misses.n == 0 {
-		t.Fatal("no miss remembered")
+	if fs.misses.n != 5 {
+		t.Fatalf("%d misses remembered, want 5", fs.misses.n)
 	}
-	write("later")
-	if got, err := read("later"); err != nil || got != sp {
-		t.Errorf("after the write: space %v, err %v; want %v", got, err, sp)
+	write("later", facts.MemoryOrganizational)
+	write("mine", facts.MemoryUser)
+	for id, want := range map[string]tenancy.Space{"later": p.Shared(), "mine": p.Private()} {
+		if got, err := read(id); err != nil || got != want {
+			t.Errorf("%s after its write: space %v, err %v; want %v", id, got, err, want)
+		}
 	}
 }

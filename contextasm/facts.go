@@ -75,7 +75,8 @@ type FactSource struct {
 // partition in turn (a predecessor, a successor, a retired value), and
 // every miss would cost a store read. Every fact write writes its card and
 // a new epoch of its space (facts.Cards), so a miss remembered under the
-// epoch a snapshot holds is a miss in that snapshot. It is safe for
+// epoch a snapshot holds is a miss in that snapshot (a restore, which
+// writes records without that, loads a stopped server). It is safe for
 // concurrent use.
 type cardMisses struct {
 	mu     sync.Mutex
@@ -150,12 +151,14 @@ func (r cardReader) read(sp tenancy.Space, id string) (facts.Card, error) {
 	if r.cards == nil {
 		return facts.ReadCard(r.tx, sp, id)
 	}
+	// A space with no epoch has had no fact written since epochs exist:
+	// the first write gives it one, so misses are remembered under "" too.
 	epoch := r.epochs[sp]
-	if epoch != "" && r.misses.has(sp, epoch, id) {
+	if r.misses.has(sp, epoch, id) {
 		return facts.Card{}, store.ErrNotFound
 	}
 	c, err := r.cards.Read(r.tx, sp, epoch, id)
-	if epoch != "" && errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		r.misses.add(sp, epoch, id)
 	}
 	return c, err
