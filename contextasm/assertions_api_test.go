@@ -167,6 +167,20 @@ func TestAssertionsInContext(t *testing.T) {
 			t.Errorf("%s neither packed nor over budget: %+v", fixed, got.Excluded)
 		}
 	})
+
+	t.Run("a change after a read", func(t *testing.T) {
+		// The assertions an assembly read (and decoded) are read again
+		// as the next write left them.
+		if got := assemble(t, env, alice, map[string]any{"query": query, "budget": 1000, "sessionId": "s1"}); !got.includes(fixed) {
+			t.Fatalf("%s is not included before the change:\n%s", fixed, got.Text)
+		}
+		env.Clock.Advance(time.Minute)
+		broken := assertState(t, env, alice, "coffee_machine", "status", "broken again", "s1", "PERCEPTION", map[string]any{"mode": "UNTIL_CHANGED"})
+		got := assemble(t, env, alice, map[string]any{"query": query, "budget": 1000, "sessionId": "s1"})
+		if r := got.excluded(fixed); r != "SUPERSEDED" || !got.includes(broken) || strings.Contains(got.Text, "status fixed") {
+			t.Errorf("after the change %s is excluded as %q, %s included: %v:\n%s", fixed, r, broken, got.includes(broken), got.Text)
+		}
+	})
 }
 
 // TestAssertionHypotheses: rival assertions of one slot that share a

@@ -84,7 +84,9 @@ func vocabulary() []string {
 
 // seeded returns a server whose caller holds n valid facts and n
 // superseded ones, written through facts.Service (with the search index
-// listening) into a real Badger store, in batches.
+// listening) into a real Badger store, in batches, and the rest of what an
+// agent's partition holds (seedConversation): state assertions, and a
+// session of recorded turns whose sentences are evidence.
 func seeded(b *testing.B, n int) *benchServer {
 	benchMu.Lock()
 	defer benchMu.Unlock()
@@ -135,7 +137,7 @@ func seeded(b *testing.B, n int) *benchServer {
 		b.Fatal(err)
 	}
 	if reuse {
-		clock.Advance(time.Duration(2*((n+15)/16)) * time.Second) // as seeding left it
+		clock.Advance(time.Duration(2*((n+15)/16))*time.Second + conversationTime) // as seeding left it
 		s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir, keep: keep}
 		benchServers[n] = s
 		return s
@@ -187,22 +189,64 @@ func seeded(b *testing.B, n int) *benchServer {
 	if err != nil {
 		b.Fatal(err)
 	}
+	s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir, keep: keep}
+	seedConversation(b, &apitest.Env{URL: s.http.URL, Server: srv, Clock: clock, HTTP: s.http}, tok, vocab, rng)
 	if keep {
 		if err := os.WriteFile(filepath.Join(dir, seededMarker), nil, 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
-	s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir, keep: keep}
 	benchServers[n] = s
 	return s
 }
 
-// seededMarker marks a kept benchmark store as completely seeded.
-const seededMarker = "SEEDED"
+// seededMarker marks a kept benchmark store as completely seeded (its
+// suffix is the version of what seeded writes).
+const seededMarker = "SEEDED-2"
+
+// Sizes of the conversation seedConversation records.
+const (
+	benchSession    = "s1"
+	benchAssertions = 1000
+	benchTurns      = 40
+	// conversationTime is how far seedConversation moves the clock.
+	conversationTime = benchTurns * time.Minute
+)
+
+// seedConversation records, over the API, what an agent's partition holds
+// beside its facts: benchAssertions state assertions (ten contexts, the
+// benchmark's session one of them; a later one of a slot revokes the
+// earlier, so a quarter have ended), and benchTurns turns of ten sentences
+// in session benchSession (the last ones its working set, every sentence
+// evidence), a minute apart.
+func seedConversation(b *testing.B, env *apitest.Env, tok string, vocab []string, rng *rand.Rand) {
+	for i := range benchAssertions {
+		env.MustDo(b, tok, `mutation($in: StateAssertionInput!) { assertState(input: $in) { id } }`, map[string]any{"in": map[string]any{
+			"subject": fmt.Sprintf("Entity#%d", i%750), "predicate": "location", "object": fmt.Sprintf("Room#%d", i), "context": fmt.Sprintf("s%d", i%10),
+			"epistemicStatus": "INFERENCE", "validity": map[string]any{"mode": "UNTIL_CHANGED"},
+			"provenance": map[string]any{"author": map[string]any{"kind": "agent", "id": "a1"}, "confidence": 0.5, "method": "inferred"},
+		}}, &struct{}{})
+	}
+	for range benchTurns {
+		s := make([]string, 10)
+		for i := range s {
+			w := make([]string, 8)
+			for j := range w {
+				w[j] = vocab[rng.Intn(len(vocab))]
+			}
+			s[i] = "We talked about " + strings.Join(w, " ") + "."
+		}
+		env.MustDo(b, tok, `mutation($in: TurnInput!) { recordTurn(input: $in) { turn { id } } }`,
+			map[string]any{"in": map[string]any{"sessionId": benchSession, "speaker": "USER", "text": strings.Join(s, " ")}}, &struct{}{})
+		env.Clock.Advance(time.Minute)
+	}
+}
 
 // BenchmarkAssembleContext measures assembleContext over HTTP at budget
 // 8000 for a caller with 1,000 and 100,000 valid facts (and as many
-// superseded), reporting p50 and p99 latency and bytes allocated per call
+// superseded), 1,000 state assertions and a recorded conversation
+// (seedConversation), asking questions in that conversation's session (so
+// every source reads: facts, working set, assertions, evidence), reporting p50 and p99 latency and bytes allocated per call
 // (client and server together: one process); the 100,000 case also
 // reports the process's resident memory with its 200,000 records stored.
 // It runs in make bench only.
@@ -218,7 +262,7 @@ func BenchmarkAssembleContext(b *testing.B) {
 			bodies := make([][]byte, 64)
 			for i := range bodies {
 				q := fmt.Sprintf("what do we know about %s and %s, %s %s?", vocab[rng.Intn(len(vocab))], vocab[rng.Intn(len(vocab))], vocab[rng.Intn(len(vocab))], vocab[rng.Intn(len(vocab))])
-				bodies[i], _ = json.Marshal(map[string]any{"query": assembleQ, "variables": map[string]any{"in": map[string]any{"query": q, "budget": 8000}}})
+				bodies[i], _ = json.Marshal(map[string]any{"query": assembleQ, "variables": map[string]any{"in": map[string]any{"query": q, "budget": 8000, "sessionId": benchSession}}})
 			}
 			client := s.http.Client()
 			call := func(body []byte) {

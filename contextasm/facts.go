@@ -5,11 +5,11 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/authority"
-	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/evidence"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/permissions"
@@ -65,18 +65,73 @@ type FactSource struct {
 	// Cards caches the cards of read-mostly spaces; nil reads every card
 	// from the store.
 	Cards *facts.Cards
+
+	// misses remembers, with Cards, the facts a space does not hold.
+	misses cardMisses
+}
+
+// cardMisses remembers which facts a space does not hold, under the card
+// epoch they were missed in: a fact is looked up in each space of the
+// partition in turn (a predecessor, a successor, a retired value), and
+// every miss would cost a store read. Every fact write writes its card and
+// a new epoch of its space (facts.Cards), so a miss remembered under the
+// epoch a snapshot holds is a miss in that snapshot (a restore, which
+// writes records without that, loads a stopped server). It is safe for
+// concurrent use.
+type cardMisses struct {
+	mu     sync.Mutex
+	spaces map[tenancy.Space]*spaceMisses
+	n      int // misses kept over all spaces
+}
+
+type spaceMisses struct {
+	epoch string
+	ids   map[string]bool
+}
+
+// maxCardMisses bounds the misses kept; they are forgotten when full.
+const maxCardMisses = 1 << 16
+
+// has reports whether id was missed in sp under epoch.
+func (m *cardMisses) has(sp tenancy.Space, epoch, id string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.spaces[sp]
+	return s != nil && s.epoch == epoch && s.ids[id]
+}
+
+// add remembers that sp does not hold id under epoch.
+func (m *cardMisses) add(sp tenancy.Space, epoch, id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.spaces == nil || m.n >= maxCardMisses {
+		m.spaces, m.n = map[tenancy.Space]*spaceMisses{}, 0
+	}
+	s := m.spaces[sp]
+	if s == nil || s.epoch != epoch {
+		if s != nil {
+			m.n -= len(s.ids)
+		}
+		s = &spaceMisses{epoch: epoch, ids: map[string]bool{}}
+		m.spaces[sp] = s
+	}
+	if !s.ids[id] {
+		s.ids[id] = true
+		m.n++
+	}
 }
 
 // cardReader reads cards for one Gather: through s.Cards under the
 // epochs tx sees, or from the store.
 type cardReader struct {
 	cards  *facts.Cards
+	misses *cardMisses
 	tx     *store.Txn
 	epochs map[tenancy.Space]string
 }
 
 func (s *FactSource) cardReader(tx *store.Txn) (cardReader, error) {
-	r := cardReader{cards: s.Cards, tx: tx}
+	r := cardReader{cards: s.Cards, misses: &s.misses, tx: tx}
 	if s.Cards == nil {
 		return r, nil
 	}
@@ -96,7 +151,17 @@ func (r cardReader) read(sp tenancy.Space, id string) (facts.Card, error) {
 	if r.cards == nil {
 		return facts.ReadCard(r.tx, sp, id)
 	}
-	return r.cards.Read(r.tx, sp, r.epochs[sp], id)
+	// A space with no epoch has had no fact written since epochs exist:
+	// the first write gives it one, so misses are remembered under "" too.
+	epoch := r.epochs[sp]
+	if r.misses.has(sp, epoch, id) {
+		return facts.Card{}, store.ErrNotFound
+	}
+	c, err := r.cards.Read(r.tx, sp, epoch, id)
+	if errors.Is(err, store.ErrNotFound) {
+		r.misses.add(sp, epoch, id)
+	}
+	return c, err
 }
 
 // candidate is an index hit before its fact is loaded.
@@ -232,7 +297,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		return Candidates{}, err
 	}
 	c := Candidates{Withheld: stats.Hidden}
-	hyp := detect.AboutHypothetical(q.Text)
+	hyp := aboutHypothetical(q.Text)
 	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
 	for _, rc := range ranked {

@@ -99,7 +99,7 @@ func Relate(q Query, sets ...Candidates) Related {
 	r.Facts, r.successor = fo.kept, fo.successor
 	r.Excluded = append(r.Excluded, fo.exclusions()...)
 
-	real := !detect.AboutHypothetical(q.Text)
+	real := !aboutHypothetical(q.Text)
 	working, out := relateItems(q, real, items)
 	r.Working = working
 	r.Excluded = append(r.Excluded, out...)
@@ -112,7 +112,8 @@ func Relate(q Query, sets ...Candidates) Related {
 			current = append(current, f.Value)
 		}
 	}
-	turnsKept, out := relateTurns(q, real, turns, retired, current, factTopics(r.Facts))
+	stale := staleValues(retired, current)
+	turnsKept, out := relateTurns(q, real, turns, stale, current, factTopics(r.Facts))
 	r.Turns = turnsKept
 	r.Excluded = append(r.Excluded, out...)
 	kept := map[string]bool{}
@@ -125,7 +126,7 @@ func Relate(q Query, sets ...Candidates) Related {
 			said[c.Said] = true
 		}
 	}
-	r.Evidence, out = relateEvidence(ev, turns, retired, current, said, r.Facts)
+	r.Evidence, out = relateEvidence(ev, turns, stale, current, said, r.Facts)
 	r.Excluded = append(r.Excluded, out...)
 	sortExclusions(r.Excluded)
 	return r
@@ -254,7 +255,7 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 		visible bool
 	}
 	var preds []pred
-	hyp := detect.AboutHypothetical(q.Text)
+	hyp := aboutHypothetical(q.Text)
 	for _, c := range ordered {
 		if !c.Visible {
 			// A withheld fact is never named, not even as superseded or
@@ -395,7 +396,7 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 
 // relateTurns applies the turn rules to turns, in chronological order, and
 // scores the kept ones among themselves.
-func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, current []string, topics []topic) ([]assemble.Turn, []assemble.Exclusion) {
+func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, current []string, topics []topic) ([]assemble.Turn, []assemble.Exclusion) {
 	turns = slices.Clone(turns)
 	// The order of the session's keys: time, then the length-prefixed ID.
 	slices.SortFunc(turns, func(x, y TurnCandidate) int {
@@ -411,7 +412,6 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 	exclude := func(id string, r assemble.Reason) {
 		out = append(out, assemble.Exclusion{ID: id, Kind: assemble.KindTurn, Reason: r})
 	}
-	retired = stillRetired(retired, current)
 	var keep []assemble.Turn
 	for i, tc := range turns {
 		t := tc.Turn
@@ -422,11 +422,11 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 			exclude(t.ID, assemble.ReasonOutOfScope)
 		case tc.Expired:
 			exclude(t.ID, assemble.ReasonExpired)
-		case tc.Superseded || states(t.Text, retired, current) || narrates(texts[i], current) || contradicts(t.Text, t.At, topics):
+		case tc.Superseded || states(t.Text, stale, current) || narrates(texts[i], current) || contradicts(t.Text, t.At, topics):
 			exclude(t.ID, assemble.ReasonSuperseded)
 		default:
 			// Questions are not state: only what a turn states is replayed.
-			if t.Text = detect.Statements(t.Text); t.Text == "" {
+			if t.Text = statements(t.Text); t.Text == "" {
 				exclude(t.ID, assemble.ReasonOutOfScope)
 				continue
 			}
@@ -446,7 +446,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, retired []Retired, c
 
 // relateEvidence applies the evidence rules to ev, in ID order; a sentence
 // met twice counts once.
-func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Retired, current []string, said map[string]bool, kept []assemble.Fact) ([]assemble.Evidence, []assemble.Exclusion) {
+func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, stale []staleValue, current []string, said map[string]bool, kept []assemble.Fact) ([]assemble.Evidence, []assemble.Exclusion) {
 	topics := factTopics(kept)
 	ev = slices.Clone(ev)
 	slices.SortFunc(ev, func(x, y EvidenceCandidate) int {
@@ -459,13 +459,12 @@ func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, retired []Ret
 			working[t.Turn.ID] = true
 		}
 	}
-	retired = stillRetired(retired, current)
 	var keep []assemble.Evidence
 	var out []assemble.Exclusion
 	for _, c := range ev {
 		switch {
 		case working[c.TurnID], said[c.Evidence.ID]:
-		case states(c.Evidence.Text, retired, current), contradicts(c.Evidence.Text, c.Evidence.At, topics):
+		case states(c.Evidence.Text, stale, current), contradicts(c.Evidence.Text, c.Evidence.At, topics):
 			out = append(out, assemble.Exclusion{ID: c.Evidence.ID, Kind: assemble.KindEvidence, Reason: assemble.ReasonSuperseded})
 		default:
 			keep = append(keep, c.Evidence)
@@ -552,7 +551,7 @@ func contradicts(text string, at time.Time, topics []topic) bool {
 			continue
 		}
 		if vals == nil {
-			vals = detect.Distinctive(text)
+			vals = distinctive(text)
 		}
 		numeric := strings.ContainsAny(tp.value, "0123456789")
 		name := map[string]bool{}

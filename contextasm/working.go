@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/detect"
@@ -104,18 +106,23 @@ func Asides(turns []string) []bool {
 // turn telling the history of a current value (detect.Narrates). So does a
 // turn repeating the old value after it was replaced (mentioning it again
 // does not bring it back), unless a current fact holds that value again:
-// retired holds only values no current fact holds again (stillRetired).
-func states(text string, retired []Retired, current []string) bool {
+// stale holds only values no current fact holds again (staleValues).
+func states(text string, stale []staleValue, current []string) bool {
 	if narrates(text, current) {
 		return true
 	}
-	for _, r := range retired {
-		v := strings.TrimSpace(r.Value)
-		if len(v) >= minStaleValue && detect.Mentions(text, v) {
+	if len(stale) == 0 {
+		return false
+	}
+	t := strings.ToLower(text)
+	for _, sv := range stale {
+		if sv.whole != "" && mentionsLower(t, sv.whole) {
 			return true
 		}
-		if distinctiveOld(text, v, r.New) {
-			return true
+		for _, d := range sv.distinct {
+			if mentionsLower(t, d) {
+				return true
+			}
 		}
 	}
 	return false
@@ -132,31 +139,87 @@ func narrates(text string, current []string) bool {
 	return false
 }
 
-// stillRetired returns the retired values that no current fact holds again,
-// the same for every turn, so computed once per assembly.
-func stillRetired(retired []Retired, current []string) []Retired {
-	var out []Retired
+// staleValue is a retired value as states matches it, prepared once per
+// assembly rather than once per turn and sentence: trimmed and lowered.
+type staleValue struct {
+	// whole is the value, when it is long enough to match on
+	// (minStaleValue); else "".
+	whole string
+	// distinct are the value's distinctive values that the value
+	// replacing it does not carry (and long enough, or numeric).
+	distinct []string
+}
+
+// staleValues returns the retired values that no current fact holds
+// again, the same for every turn and sentence, prepared for states.
+func staleValues(retired []Retired, current []string) []staleValue {
+	// The current values joined by a byte no value to look for holds and
+	// no word contains: a value is in the joined text, at word
+	// boundaries, exactly when it is in one of them (mentionsLower).
+	joined := strings.ToLower(strings.Join(current, "\x00"))
+	var out []staleValue
 	for _, r := range retired {
 		v := strings.TrimSpace(r.Value)
-		if !slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {
-			out = append(out, r)
+		if heldAgain(v, current, joined) {
+			continue
 		}
+		var sv staleValue
+		if len(v) >= minStaleValue {
+			sv.whole = strings.ToLower(v)
+		}
+		for _, d := range only(distinctive(v), r.New) {
+			if len(d) >= minStaleValue || strings.ContainsAny(d, "0123456789") {
+				if p := strings.ToLower(strings.TrimSpace(d)); p != "" {
+					sv.distinct = append(sv.distinct, p)
+				}
+			}
+		}
+		out = append(out, sv)
 	}
 	return out
 }
 
-// distinctiveOld reports whether text carries a distinctive value of old
-// that new lacks.
-func distinctiveOld(text, old, new string) bool {
-	for _, v := range only(detect.Distinctive(old), new) {
-		if len(v) >= minStaleValue || strings.ContainsAny(v, "0123456789") {
-			if detect.Mentions(text, v) {
-				return true
-			}
+// heldAgain reports whether one of current mentions v (detect.Mentions);
+// joined is current lowered and joined by NUL bytes.
+func heldAgain(v string, current []string, joined string) bool {
+	if v == "" {
+		return false
+	}
+	if strings.IndexByte(v, 0) >= 0 {
+		// It could match across two values joined: ask each.
+		return slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) })
+	}
+	return mentionsLower(joined, strings.ToLower(v))
+}
+
+// mentionsLower is detect.Mentions(text, phrase) for text lowered and
+// phrase trimmed, lowered and not empty (strings.ToLower,
+// strings.TrimSpace), so that a text matched against many phrases, or a
+// phrase against many texts, is lowered once: phrase occurs in text where
+// neither of its ends, if a letter, digit or underscore, continues a
+// word. FuzzMentionsLower checks it against detect.Mentions.
+func mentionsLower(text, phrase string) bool {
+	first, _ := utf8.DecodeRuneInString(phrase)
+	last, _ := utf8.DecodeLastRuneInString(phrase)
+	for from := 0; from <= len(text)-len(phrase); {
+		i := strings.Index(text[from:], phrase)
+		if i < 0 {
+			return false
 		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+len(phrase):])
+		if (!isWordRune(first) || i == 0 || !isWordRune(before)) &&
+			(!isWordRune(last) || i+len(phrase) == len(text) || !isWordRune(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[i:])
+		from = i + size
 	}
 	return false
 }
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // only returns the values not mentioned in other.
 func only(vals []string, other string) []string {
