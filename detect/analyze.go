@@ -33,6 +33,8 @@ type foundCue struct {
 // sentences, pooled.
 type turnView struct {
 	text      string
+	low       folded // text, lowered once
+	bareLow   folded // bare(text), lowered once
 	terms     map[string]bool
 	protected map[string]bool
 	cues      []foundCue
@@ -71,11 +73,12 @@ func Analyze(turn Turn, known []Record, opts Options) Result {
 
 	var facts []candidate
 	recentTerms := recentSentenceTerms(known)
+	recentTexts := recentTurnTexts(known)
 	for _, r := range known {
 		if r.Kind == RecordTurn {
 			continue
 		}
-		if c, ok := matchRecord(r, v, known, recentTerms); ok {
+		if c, ok := matchRecord(r, v, recentTexts, recentTerms); ok {
 			facts = append(facts, c)
 		}
 	}
@@ -156,6 +159,7 @@ func view(body string) *turnView {
 		return nil
 	}
 	v.text = strings.Join(active, " ")
+	v.low, v.bareLow = foldText(v.text), foldText(bare(v.text))
 	return v
 }
 

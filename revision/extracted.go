@@ -342,7 +342,7 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 		}
 	}
 	// Only a value of the statement's kind can be its previous value.
-	out = slices.DeleteFunc(out, func(f facts.Fact) bool { return !st.Fits(f.ValueText(), at) })
+	out = slices.DeleteFunc(out, func(f facts.Fact) bool { return !st.Fits(k.valueText(&f), at) })
 	// Facts named exactly as the statement names its subject win over
 	// those whose names are only part of it.
 	var named []facts.Fact

@@ -37,17 +37,26 @@ type factCacheKey struct {
 
 type cachedFact struct {
 	raw []byte
-	f   facts.Fact
+	f   decodedFact
+}
+
+// decodedFact is a fact as decoded, with its value as text
+// (facts.Fact.ValueText, which decodes the JSON value again on every
+// call): each turn reads the text of every fact it compares, several
+// times.
+type decodedFact struct {
+	facts.Fact
+	text string
 }
 
 // load reads fact id of space sp in tx, like facts.LoadTx.
-func (c *factCache) load(tx *store.Txn, sp tenancy.Space, id string) (facts.Fact, bool, error) {
+func (c *factCache) load(tx *store.Txn, sp tenancy.Space, id string) (decodedFact, bool, error) {
 	raw, err := tx.GetRaw(sp, store.TableFact, store.Suffix(nil).Raw(id))
 	if errors.Is(err, store.ErrNotFound) {
-		return facts.Fact{}, false, nil
+		return decodedFact{}, false, nil
 	}
 	if err != nil {
-		return facts.Fact{}, false, err
+		return decodedFact{}, false, err
 	}
 	k := factCacheKey{org: sp.Org(), owner: sp.Owner(), kind: sp.Kind(), id: id}
 	c.mu.Lock()
@@ -58,13 +67,14 @@ func (c *factCache) load(tx *store.Txn, sp tenancy.Space, id string) (facts.Fact
 	}
 	var f facts.Fact
 	if err := json.Unmarshal(raw, &f); err != nil {
-		return facts.Fact{}, false, fmt.Errorf("revision: decode fact %s: %w", id, err)
+		return decodedFact{}, false, fmt.Errorf("revision: decode fact %s: %w", id, err)
 	}
+	d := decodedFact{Fact: f, text: f.ValueText()}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxCachedFacts {
 		c.m = make(map[factCacheKey]cachedFact, 256)
 	}
-	c.m[k] = cachedFact{raw: raw, f: f}
+	c.m[k] = cachedFact{raw: raw, f: d}
 	c.mu.Unlock()
-	return f, true, nil
+	return d, true, nil
 }
