@@ -185,7 +185,7 @@ func splitSentences(s string) []string {
 
 // reOldBefore marks a value as the old one: "from X", "instead of X", "not X",
 // "no longer X", "was X", "originally X", also with a colon ("The value was: X").
-var reOldBefore = regexp.MustCompile(`(?i)(?:\binstead of|\brather than|\bnot|n't|\bno longer|\bwas|\bwere|\boriginally|\bpreviously|\bused to be|\bformerly|\bold)\s*[:\-–]?\s+(?:(?:the|a|an|at|in|on|to|for|be)\s+)?$`)
+var reOldBefore = mustPre(`(?i)(?:\binstead of|\brather than|\bnot|n't|\bno longer|\bwas|\bwere|\boriginally|\bpreviously|\bused to be|\bformerly|\bold)\s*[:\-–]?\s+(?:(?:the|a|an|at|in|on|to|for|be)\s+)?$`)
 
 // oldBefore reports whether the words just before offset i mark what
 // follows as the old value.
@@ -332,7 +332,7 @@ func normChoice(s string) string {
 	return "choice:" + strings.Join(strings.Fields(s), " ")
 }
 
-var reForNow = regexp.MustCompile(`(?i)\bfor now\b`)
+var reForNow = mustPre(`(?i)\bfor now\b`)
 
 // generic reports whether a captured choice is a bare common noun phrase
 // ("the order", "it", "that") that names no particular value.

@@ -261,7 +261,7 @@ func matchTurns(v *turnView, known []Record, auth, authCue string, opts Options)
 		if r.Kind != RecordTurn {
 			continue
 		}
-		past := view(r.Value)
+		past := pastView(r.Value)
 		if past == nil {
 			continue
 		}
