@@ -1,86 +1,54 @@
 package assertions
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
-
-	"github.com/stategraph/stategraph/store"
-	"github.com/stategraph/stategraph/tenancy"
 )
 
-// Every assembled context reads the organization's most recent
-// assertions (RecentTx), and decoding their JSON costs more than reading
-// them. So decoded assertions are remembered with the bytes they were
-// decoded from, and a record is decoded again only when its stored bytes
-// differ: equal bytes decode to an equal assertion, so the cache never
-// answers differently from the store, and the write path needs no hook
-// (a revocation rewrites the record's bytes).
+// decodedLimit bounds decoded; a full cache is emptied and refilled.
+const decodedLimit = 1 << 12
 
-// maxDecoded bounds the decoded assertions kept, over every organization;
-// the cache is emptied when full.
-const maxDecoded = 4096
-
-type decodedKey struct {
-	sp tenancy.Space
-	id string
-}
-
-type decodedEntry struct {
-	raw []byte
-	a   Assertion
-}
-
+// decoded keeps assertions as decoded, under the exact bytes they were
+// decoded from. Every recorded turn reads the organization's most recent
+// assertions (RecentTx, up to 4×MaxAssertions of them), and every context
+// assembly too, mostly the same records as the time before: their bytes
+// are read from the store each time (they are the truth, and a
+// transaction sees its own writes), and only their JSON decoding is saved.
 var decoded = struct {
-	sync.Mutex
-	m map[decodedKey]decodedEntry
-}{m: map[decodedKey]decodedEntry{}}
+	mu sync.Mutex
+	m  map[string]Assertion
+}{m: map[string]Assertion{}}
 
-// readTx returns the stored assertion id of tx's organization, as getTx
-// does, decoding it only when its bytes are not those of the decoded copy
-// kept. The caller owns the result (a deep copy).
-func readTx(tx *store.Txn, id string) (Assertion, error) {
-	if !strings.HasPrefix(id, "ST-") || len(id) > 64 {
-		return Assertion{}, store.ErrNotFound
+// decodeAssertion decodes raw, a stored assertion. The Assertion is the
+// caller's: it shares no slice or pointer with the cache or another caller.
+func decodeAssertion(raw []byte) (Assertion, error) {
+	decoded.mu.Lock()
+	a, ok := decoded.m[string(raw)]
+	decoded.mu.Unlock()
+	if !ok {
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return Assertion{}, fmt.Errorf("assertions: decode: %w", err)
+		}
+		decoded.mu.Lock()
+		if len(decoded.m) >= decodedLimit {
+			clear(decoded.m)
+		}
+		decoded.m[string(raw)] = a
+		decoded.mu.Unlock()
 	}
-	sp := tx.Partition().Shared()
-	raw, err := tx.GetRaw(sp, store.TableAssertion, store.Suffix(nil).Raw(id))
-	if err != nil {
-		return Assertion{}, err
-	}
-	k := decodedKey{sp, id}
-	decoded.Lock()
-	e, ok := decoded.m[k]
-	decoded.Unlock()
-	if ok && bytes.Equal(e.raw, raw) {
-		return e.a.clone(), nil
-	}
-	var a Assertion
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return Assertion{}, fmt.Errorf("assertions: decode %s: %w", id, err)
-	}
-	decoded.Lock()
-	if len(decoded.m) >= maxDecoded {
-		clear(decoded.m)
-	}
-	decoded.m[k] = decodedEntry{raw: raw, a: a}
-	decoded.Unlock()
 	return a.clone(), nil
 }
 
-// clone returns a copy of a sharing nothing with it.
+// clone is a deep copy of a: every slice and pointer its own.
 func (a Assertion) clone() Assertion {
-	a.Object = bytes.Clone(a.Object)
+	a.Object = slices.Clone(a.Object)
 	a.Validity.ExpiresAt = clonePtr(a.Validity.ExpiresAt)
 	a.Provenance.Confidence = clonePtr(a.Provenance.Confidence)
-	if a.Refs != nil {
-		a.Refs = slices.Clone(a.Refs)
-		for i := range a.Refs {
-			a.Refs[i].TS = clonePtr(a.Refs[i].TS)
-		}
+	a.Refs = slices.Clone(a.Refs)
+	for i := range a.Refs {
+		a.Refs[i].TS = clonePtr(a.Refs[i].TS)
 	}
 	a.Tags = slices.Clone(a.Tags)
 	a.EndedAt = clonePtr(a.EndedAt)

@@ -265,7 +265,7 @@ func RecentTx(tx *store.Txn, v temporal.View, now time.Time, limit int) ([]Asser
 			if err := r.Err(); err != nil {
 				return false, err
 			}
-			raw, err := readTx(tx, id)
+			raw, err := getTx(tx, id)
 			if errors.Is(err, store.ErrNotFound) {
 				return true, nil
 			}

@@ -353,9 +353,11 @@ func getTx(tx *store.Txn, id string) (Assertion, error) {
 	if !strings.HasPrefix(id, "ST-") || len(id) > 64 {
 		return Assertion{}, store.ErrNotFound
 	}
-	var a Assertion
-	err := tx.Get(tx.Partition().Shared(), store.TableAssertion, store.Suffix(nil).Raw(id), &a)
-	return a, err
+	raw, err := tx.GetRaw(tx.Partition().Shared(), store.TableAssertion, store.Suffix(nil).Raw(id))
+	if err != nil {
+		return Assertion{}, err
+	}
+	return decodeAssertion(raw)
 }
 
 // CandidateTx returns the status of assertion id now and the authority it

@@ -33,6 +33,8 @@ type foundCue struct {
 // sentences, pooled.
 type turnView struct {
 	text      string
+	low       folded // text, lowered once
+	bareLow   folded // bare(text), lowered once
 	terms     map[string]bool
 	protected map[string]bool
 	cues      []foundCue
@@ -71,11 +73,12 @@ func Analyze(turn Turn, known []Record, opts Options) Result {
 
 	var facts []candidate
 	recentTerms := recentSentenceTerms(known)
+	recentTexts := recentTurnTexts(known)
 	for _, r := range known {
 		if r.Kind == RecordTurn {
 			continue
 		}
-		if c, ok := matchRecord(r, v, known, recentTerms); ok {
+		if c, ok := matchRecord(r, v, recentTexts, recentTerms); ok {
 			facts = append(facts, c)
 		}
 	}
@@ -156,6 +159,7 @@ func view(body string) *turnView {
 		return nil
 	}
 	v.text = strings.Join(active, " ")
+	v.low, v.bareLow = foldText(v.text), foldText(bare(v.text))
 	return v
 }
 
@@ -181,7 +185,7 @@ func splitSentences(s string) []string {
 
 // reOldBefore marks a value as the old one: "from X", "instead of X", "not X",
 // "no longer X", "was X", "originally X", also with a colon ("The value was: X").
-var reOldBefore = regexp.MustCompile(`(?i)(?:\binstead of|\brather than|\bnot|n't|\bno longer|\bwas|\bwere|\boriginally|\bpreviously|\bused to be|\bformerly|\bold)\s*[:\-–]?\s+(?:(?:the|a|an|at|in|on|to|for|be)\s+)?$`)
+var reOldBefore = mustPre(`(?i)(?:\binstead of|\brather than|\bnot|n't|\bno longer|\bwas|\bwere|\boriginally|\bpreviously|\bused to be|\bformerly|\bold)\s*[:\-–]?\s+(?:(?:the|a|an|at|in|on|to|for|be)\s+)?$`)
 
 // oldBefore reports whether the words just before offset i mark what
 // follows as the old value.
@@ -328,7 +332,7 @@ func normChoice(s string) string {
 	return "choice:" + strings.Join(strings.Fields(s), " ")
 }
 
-var reForNow = regexp.MustCompile(`(?i)\bfor now\b`)
+var reForNow = mustPre(`(?i)\bfor now\b`)
 
 // generic reports whether a captured choice is a bare common noun phrase
 // ("the order", "it", "that") that names no particular value.

@@ -20,13 +20,13 @@ const (
 // cue is one lexicon entry: a pattern and what it signals.
 type cue struct {
 	class cueClass
-	re    *regexp.Regexp
+	re    *pre
 }
 
 // cues compiles the patterns of one class into a single alternation, so a
 // sentence is scanned once per class.
 func cues(class cueClass, patterns ...string) []cue {
-	return []cue{{class, regexp.MustCompile(`(?i)(?:` + strings.Join(patterns, `)|(?:`) + `)`)}}
+	return []cue{{class, mustPre(`(?i)(?:` + strings.Join(patterns, `)|(?:`) + `)`)}}
 }
 
 // changeCues are the words that announce a new value, each explainable on
@@ -67,19 +67,19 @@ var changeCues = concat(
 
 // reAddition marks a sentence that adds to the state ("add X too") rather
 // than replacing anything; "actually" there only introduces the addition.
-var reAddition = regexp.MustCompile(`(?i)\b(?:add|adding|also|too|as well|in addition|additionally)\b`)
+var reAddition = mustPre(`(?i)\b(?:add|adding|also|too|as well|in addition|additionally)\b`)
 
 // reFromTo finds "from X to Y": X is the old value.
-var reFromTo = regexp.MustCompile(`(?i)\bfrom\s+([^.;!?]{1,40}?)\s+to\s+`)
+var reFromTo = mustPre(`(?i)\bfrom\s+([^.;!?]{1,40}?)\s+to\s+`)
 
 // negators cancel a cue that follows them closely in the same clause.
 var negators = setOf("not", "never", "no", "didn't", "don't", "doesn't", "hasn't", "haven't", "won't", "isn't", "aren't", "wasn't", "weren't", "cannot", "can't", "without", "nothing", "neither", "nor")
 
 // reQuestion recognises a question that has no question mark.
-var reQuestion = regexp.MustCompile(`(?i)^(?:did|does|do|is|are|was|were|can|could|should|would|will|has|have|what|when|where|which|who|why|how)\b`)
+var reQuestion = mustPre(`(?i)^(?:did|does|do|is|are|was|were|can|could|should|would|will|has|have|what|when|where|which|who|why|how)\b`)
 
 // reRecap marks a sentence that looks back rather than changing anything.
-var reRecap = regexp.MustCompile(`(?i)\bas (?:i |we )?(?:mentioned|said|discussed|noted)\b|\bto recap\b|\brecap\b|\boriginal(?:ly)?\b|\bpreviously\b|\bused to\b|\bwe discussed\b|\bremember\b|\bjust to confirm\b|\bconfirming\b|\bto be (?:absolutely )?clear\b|\breminder\b|\bbased on\b|\bearlier\b`)
+var reRecap = mustPre(`(?i)\bas (?:i |we )?(?:mentioned|said|discussed|noted)\b|\bto recap\b|\brecap\b|\boriginal(?:ly)?\b|\bpreviously\b|\bused to\b|\bwe discussed\b|\bremember\b|\bjust to confirm\b|\bconfirming\b|\bto be (?:absolutely )?clear\b|\breminder\b|\bbased on\b|\bearlier\b`)
 
 // hypotheticalCues name a situation as imagined rather than real. They are
 // the one list of hypothetical phrases: turn detection adds the modal cues
@@ -90,10 +90,10 @@ const hypotheticalCues = `what if|suppose|supposing|hypothetical(?:ly)?|let's sa
 
 // Scope cues: a hypothetical or draft turn never supersedes real state.
 var (
-	reHypothetical = regexp.MustCompile(`(?i)\b(?:` + hypotheticalCues + `|maybe|perhaps|could potentially|we could|might|if (?:we|they|you|i))\b`)
-	reAboutHypo    = regexp.MustCompile(`(?i)\b(?:` + hypotheticalCues + `|draft|estimat\w*)\b`)
-	reDraft        = regexp.MustCompile(`(?i)\bdraft(?:s|ed|ing)?\b|\btentative(?:ly)?\b|\bpreliminary\b|\bproposed\b|\bwork in progress\b`)
-	reTask         = regexp.MustCompile(`(?i)\bfor (?:this|the current) (?:task|ticket|session|call|conversation)\b|\bfor now\b|\btemporar(?:y|ily)\b|\bjust this once\b|\bthis time only\b|\bone-off\b`)
+	reHypothetical = mustPre(`(?i)\b(?:` + hypotheticalCues + `|maybe|perhaps|could potentially|we could|might|if (?:we|they|you|i))\b`)
+	reAboutHypo    = mustPre(`(?i)\b(?:` + hypotheticalCues + `|draft|estimat\w*)\b`)
+	reDraft        = mustPre(`(?i)\bdraft(?:s|ed|ing)?\b|\btentative(?:ly)?\b|\bpreliminary\b|\bproposed\b|\bwork in progress\b`)
+	reTask         = mustPre(`(?i)\bfor (?:this|the current) (?:task|ticket|session|call|conversation)\b|\bfor now\b|\btemporar(?:y|ily)\b|\bjust this once\b|\bthis time only\b|\bone-off\b`)
 )
 
 // Authority cues: who a statement is attributed to.
@@ -102,39 +102,39 @@ var (
 	reSpeakerBracket = regexp.MustCompile(`^\s*\[([^\]]{1,60})\]\s*:?\s*`)
 	reSpeakerParen   = regexp.MustCompile(`^\s*([A-Z][\w.'-]*(?:\s+[A-Za-z][\w.'-]*){0,4})\s*\(([^)]{1,60})\)\s*:\s*`)
 	// "per the CEO", "according to the board", "approved by the CFO".
-	reCited = regexp.MustCompile(`(?i)\b(?:per|according to|on behalf of|by order of|(?:directive|direction|instruction|decision) (?:from|of)|approved by|mandated by|signed off by)\s+(?:the\s+|our\s+|my\s+)?(?:[a-z]+\s+){0,2}?((?:ceo|cfo|cto|coo|cio|ciso|chief\s+\w+(?:\s+officer)?|president|board(?:\s+of\s+directors)?|vp(?:\s+\w+)?|vice\s+president|svp|evp|executive(?:\s+team)?|director|head\s+of\s+\w+|manager|lead|policy|leadership|management|legal|compliance|finance))\b`)
+	reCited = mustPre(`(?i)\b(?:per|according to|on behalf of|by order of|(?:directive|direction|instruction|decision) (?:from|of)|approved by|mandated by|signed off by)\s+(?:the\s+|our\s+|my\s+)?(?:[a-z]+\s+){0,2}?((?:ceo|cfo|cto|coo|cio|ciso|chief\s+\w+(?:\s+officer)?|president|board(?:\s+of\s+directors)?|vp(?:\s+\w+)?|vice\s+president|svp|evp|executive(?:\s+team)?|director|head\s+of\s+\w+|manager|lead|policy|leadership|management|legal|compliance|finance))\b`)
 	// "the CFO says", "board policy", "company policy", "I'm overriding".
-	reRoleSays   = regexp.MustCompile(`(?i)\b(?:the\s+)?(ceo|cfo|cto|coo|cio|board|vp(?:\s+\w+)?|director|executive team|leadership)\s+(?:says?|said|wants?|decided|directed|mandated|approved|announced|set|changed|requires?|overr(?:ode|ides?)|rescinded|cancell?ed|delegated|cut|reduced)\b`)
-	rePolicyWord = regexp.MustCompile(`(?i)\b(?:board|company|corporate|org(?:anization)?)\s+policy\b|\bper policy\b`)
+	reRoleSays   = mustPre(`(?i)\b(?:the\s+)?(ceo|cfo|cto|coo|cio|board|vp(?:\s+\w+)?|director|executive team|leadership)\s+(?:says?|said|wants?|decided|directed|mandated|approved|announced|set|changed|requires?|overr(?:ode|ides?)|rescinded|cancell?ed|delegated|cut|reduced)\b`)
+	rePolicyWord = mustPre(`(?i)\b(?:board|company|corporate|org(?:anization)?)\s+policy\b|\bper policy\b`)
 )
 
 // keepCue protects what follows it: "keep the location, but ..." means the
 // location is not being changed.
-var reKeep = regexp.MustCompile(`(?i)\b(?:keep|keeping|leave|retain|same)\s+(?:the\s+|our\s+)?([a-z][\w -]{0,30}?)(?:[,.;!?]|\s+but\b|\s+and\b|\s+as\b|$)`)
+var reKeep = mustPre(`(?i)\b(?:keep|keeping|leave|retain|same)\s+(?:the\s+|our\s+)?([a-z][\w -]{0,30}?)(?:[,.;!?]|\s+but\b|\s+and\b|\s+as\b|$)`)
 
 // Replacement patterns capture the new value a sentence assigns, in order of
 // preference. Each names the verb shape it recognises.
-var replacementPatterns = []*regexp.Regexp{
+var replacementPatterns = []*pre{
 	// "change the quantity to 750", "moved it to Thursday", "send it to Miami"
-	regexp.MustCompile(`(?i)\b(?:chang|switch|mov|push|shift|updat|reschedul|set|revis|bump|reduc|increas|rais|lower|cut|extend|send|ship|deliver|rout|assign|allocat|transfer|reassign|delay|postpon)\w*\b[^.;!?]{0,40}?\b(?:to|until)\s+(.+)`),
+	mustPre(`(?i)\b(?:chang|switch|mov|push|shift|updat|reschedul|set|revis|bump|reduc|increas|rais|lower|cut|extend|send|ship|deliver|rout|assign|allocat|transfer|reassign|delay|postpon)\w*\b[^.;!?]{0,40}?\b(?:to|until)\s+(.+)`),
 	// "make that $150,000"
-	regexp.MustCompile(`(?i)\bmake (?:that|it)\s+(.+)`),
+	mustPre(`(?i)\bmake (?:that|it)\s+(.+)`),
 	// "go back to card-based UI", "revert to plan A"
-	regexp.MustCompile(`(?i)\b(?:back|revert(?:ed|ing)?)\s+to\s+(.+)`),
+	mustPre(`(?i)\b(?:back|revert(?:ed|ing)?)\s+to\s+(.+)`),
 	// "go with GlobalTech", "proceed with the pilot"
-	regexp.MustCompile(`(?i)\b(?:go|going|proceed|proceeding|went|stick|sticking)\s+with\s+(.+)`),
+	mustPre(`(?i)\b(?:go|going|proceed|proceeding|went|stick|sticking)\s+with\s+(.+)`),
 	// "decided on X", "we'll be doing X", "let's try X", "use X instead"
-	regexp.MustCompile(`(?i)\b(?:decided on|settled on|agreed on|opted for|chose|picked|selected|be doing|let's try|let's do|let's use|try|use)\s+(.+)`),
+	mustPre(`(?i)\b(?:decided on|settled on|agreed on|opted for|chose|picked|selected|be doing|let's try|let's do|let's use|try|use)\s+(.+)`),
 	// "the rate is now $150", "the priority is market expansion now"
-	regexp.MustCompile(`(?i)\b(?:is|are|'s)\s+now\s+(.+)`),
+	mustPre(`(?i)\b(?:is|are|'s)\s+now\s+(.+)`),
 	// "finalized the pricing at $50", "capped at 10"
-	regexp.MustCompile(`(?i)\b(?:finali[sz]ed|set|fixed|capped|priced)\b[^.;!?]{0,30}?\bat\s+(.+)`),
+	mustPre(`(?i)\b(?:finali[sz]ed|set|fixed|capped|priced)\b[^.;!?]{0,30}?\bat\s+(.+)`),
 	// copula: "the budget is $80,000", "meeting is in Portland"
-	regexp.MustCompile(`(?i)\b(?:is|are|will be|'s)\s+(?:(?:in|at|on|for)\s+)?(.+)`),
+	mustPre(`(?i)\b(?:is|are|will be|'s)\s+(?:(?:in|at|on|for)\s+)?(.+)`),
 }
 
 // reTail cuts a captured replacement at words that end the value.
-var reTail = regexp.MustCompile(`(?i)\s*(?:[.;!?]|\s(?:instead|now|then|too|please|as well|because|due to|since|so that|but|and then|that works|for the \w+|for now)\b).*$`)
+var reTail = mustPre(`(?i)\s*(?:[.;!?]|\s(?:instead|now|then|too|please|as well|because|due to|since|so that|but|and then|that works|for the \w+|for now)\b).*$`)
 
 // chatter are words that are not lexical stop words but name no topic in
 // a turn: cue words ("actually", "instead", "update"), fillers and

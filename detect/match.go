@@ -23,7 +23,7 @@ type candidate struct {
 }
 
 // matchRecord decides whether the turn supersedes fact or assertion r.
-func matchRecord(r Record, v *turnView, known []Record, recentTerms []map[string]bool) (candidate, bool) {
+func matchRecord(r Record, v *turnView, recentTexts []folded, recentTerms []map[string]bool) (candidate, bool) {
 	c := candidate{rec: r, cue: v.cues}
 	keyT := keyTerms(r.Key)
 	for t := range keyT {
@@ -54,12 +54,12 @@ func matchRecord(r Record, v *turnView, known []Record, recentTerms []map[string
 			c.old, c.prev = true, tv.text
 		}
 	}
-	if i := indexFold(v.text, val); i >= 0 && oldBefore(v.text, i) {
+	if i := v.low.index(val); i >= 0 && oldBefore(v.text, i) {
 		c.old, c.exact = true, true
 	}
 	// The turn restates r's value in a new position: nothing changes.
-	restated := !c.old && (containsFold(v.text, val) || containsFold(v.text, strings.TrimSpace(r.Value)) ||
-		containsFold(bare(v.text), val) || coveredBy(rvals, v.values))
+	restated := !c.old && (v.low.contains(val) || v.low.contains(strings.TrimSpace(r.Value)) ||
+		v.bareLow.contains(val) || coveredBy(rvals, v.values))
 
 	// A new value of the same type (money for money, date for date).
 	for i, tv := range v.values {
@@ -86,7 +86,7 @@ func matchRecord(r Record, v *turnView, known []Record, recentTerms []map[string
 			c.choice = &v.choices[i]
 		}
 	}
-	c.recent = mentionedRecently(val, known)
+	c.recent = mentionedRecently(val, recentTexts)
 	c.recency = recency(val, recentTerms)
 
 	strongCue := v.has(cueExplicit) || v.has(cueTemporal)
@@ -261,7 +261,7 @@ func matchTurns(v *turnView, known []Record, auth, authCue string, opts Options)
 		if r.Kind != RecordTurn {
 			continue
 		}
-		past := view(r.Value)
+		past := pastView(r.Value)
 		if past == nil {
 			continue
 		}
@@ -399,19 +399,27 @@ func restatesType(rvals, tvals []value, t valueType) bool {
 	return false
 }
 
-// mentionedRecently reports whether val occurs in one of the latest turns.
-func mentionedRecently(val string, known []Record) bool {
-	n := 0
-	for i := len(known) - 1; i >= 0 && n < recentTurns; i-- {
-		if known[i].Kind != RecordTurn {
-			continue
-		}
-		n++
-		if containsFold(known[i].Value, val) {
+// mentionedRecently reports whether val occurs in one of the latest turns
+// (recentTexts).
+func mentionedRecently(val string, recentTexts []folded) bool {
+	for _, t := range recentTexts {
+		if t.contains(val) {
 			return true
 		}
 	}
 	return false
+}
+
+// recentTurnTexts are the texts of the latest turns, latest first, as
+// mentionedRecently reads them.
+func recentTurnTexts(known []Record) []folded {
+	var out []folded
+	for i := len(known) - 1; i >= 0 && len(out) < recentTurns; i-- {
+		if known[i].Kind == RecordTurn {
+			out = append(out, foldText(known[i].Value))
+		}
+	}
+	return out
 }
 
 func overlap(a, b map[string]bool) int {
@@ -497,12 +505,23 @@ func containsFold(text, phrase string) bool { return indexFold(text, phrase) >= 
 
 // indexFold is the byte offset of the first such occurrence in the lowered
 // text, or -1.
-func indexFold(text, phrase string) int {
+func indexFold(text, phrase string) int { return foldText(text).index(phrase) }
+
+// folded is a text with its lowered form, for the texts a turn is
+// searched in once per known record: lowered once, not at every search.
+type folded struct{ text, low string }
+
+func foldText(text string) folded { return folded{text: text, low: strings.ToLower(text)} }
+
+func (f folded) contains(phrase string) bool { return f.index(phrase) >= 0 }
+
+// index is indexFold(f.text, phrase).
+func (f folded) index(phrase string) int {
 	phrase = strings.TrimSpace(phrase)
 	if phrase == "" {
 		return -1
 	}
-	t, p := strings.ToLower(text), strings.ToLower(phrase)
+	t, p := f.low, strings.ToLower(phrase)
 	first, _ := utf8.DecodeRuneInString(p)
 	last, _ := utf8.DecodeLastRuneInString(p)
 	for from := 0; from <= len(t)-len(p); {
@@ -515,7 +534,7 @@ func indexFold(text, phrase string) int {
 		after, _ := utf8.DecodeRuneInString(t[i+len(p):])
 		if (!isWordRune(first) || i == 0 || !isWordRune(before)) &&
 			(!isWordRune(last) || i+len(p) == len(t) || !isWordRune(after)) {
-			if len(t) == len(text) {
+			if len(t) == len(f.text) {
 				return i
 			}
 			return 0 // lowering changed lengths; offsets are approximate

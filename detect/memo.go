@@ -20,12 +20,15 @@ const (
 
 // memo is a bounded, concurrency-safe cache of f by its string argument.
 type memo[V any] struct {
-	mu sync.Mutex
-	m  map[string]V
-	f  func(string) V
+	mu    sync.Mutex
+	m     map[string]V
+	f     func(string) V
+	limit int
 }
 
-func newMemo[V any](f func(string) V) *memo[V] { return &memo[V]{m: map[string]V{}, f: f} }
+func newMemo[V any](f func(string) V) *memo[V] {
+	return &memo[V]{m: map[string]V{}, f: f, limit: memoLimit}
+}
 
 func (c *memo[V]) get(s string) V {
 	if len(s) > memoMaxLen {
@@ -39,7 +42,7 @@ func (c *memo[V]) get(s string) V {
 	}
 	v = c.f(s)
 	c.mu.Lock()
-	if len(c.m) >= memoLimit {
+	if len(c.m) >= c.limit {
 		clear(c.m)
 	}
 	c.m[s] = v
@@ -51,7 +54,16 @@ var (
 	valuesMemo  = newMemo(scanValues)
 	historyMemo = newMemo(func(s string) bool { return reHistory.MatchString(s) })
 	termsMemo   = newMemo(scanTerms)
+	// pastViews are the views of earlier turns: every recorded turn that
+	// supersedes no fact reads the session's latest turns again
+	// (matchTurns), each through a dozen regular expressions per
+	// sentence. Fewer of them are kept: a view holds its text's words.
+	pastViews = &memo[*turnView]{m: map[string]*turnView{}, f: view, limit: memoLimit >> 2}
 )
+
+// pastView is view, memoized; the view is shared: callers never write
+// into it.
+func pastView(text string) *turnView { return pastViews.get(text) }
 
 // extractValues is scanValues, memoized; the slice is the caller's to
 // change.

@@ -98,7 +98,7 @@ func Typed(s string) bool {
 
 // reHistory marks a turn that tells how a value came to be: what it was
 // first, what it moved to, what it is finally.
-var reHistory = regexp.MustCompile(`(?i)\b(?:originally|original|initially|at first|previously|used to|was|were|then|moved|changed|switched|pushed|final(?:ly)?|now|recap|considered|instead)\b`)
+var reHistory = mustPre(`(?i)\b(?:originally|original|initially|at first|previously|used to|was|were|then|moved|changed|switched|pushed|final(?:ly)?|now|recap|considered|instead)\b`)
 
 // Narrates reports whether text tells the history of current, a value
 // that holds now: it states current's typed value together with other

@@ -194,23 +194,9 @@ var (
 // kindOfStored names the kind of a stored value, or "" when Anchor does not
 // read it.
 func kindOfStored(v string, at time.Time) string {
-	switch {
-	case categoryOf(v) != "":
-		return anchorCategory
-	case reWholeDuration.MatchString(v):
-		return anchorDuration
-	case reWholeEmail.MatchString(v):
-		return anchorEmail
-	case reWholeMoney.MatchString(v):
-		return anchorMoney
-	case reWholeVersion.MatchString(v):
-		return anchorVersion
-	case reWholeCode.MatchString(v):
-		return anchorCode
-	case reWholeCount.MatchString(v):
-		return anchorCount
-	case reWholePhone.MatchString(v) && strings.Count(v, " ")+strings.Count(v, "-") >= 1:
-		return anchorPhone
+	k := storedKindMemo.get(v)
+	if k.kind != "" {
+		return k.kind
 	}
 	if _, ok := takeDate(v, at); ok {
 		return anchorDate
@@ -220,10 +206,40 @@ func kindOfStored(v string, at time.Time) string {
 			return anchorDate // "2026-03-10 (March 10)"
 		}
 	}
-	if reWholeName.MatchString(v) && !strings.ContainsAny(v, "0123456789") && len(strings.Fields(v)) <= 4 {
+	if k.name {
 		return anchorName
 	}
 	return ""
+}
+
+// storedKind is what kindOfStored reads of a value whatever the time:
+// the kind its patterns name (before dates), else whether it reads as a
+// name (after them).
+type storedKind struct {
+	kind string
+	name bool
+}
+
+func scanStoredKind(v string) storedKind {
+	switch {
+	case categoryOf(v) != "":
+		return storedKind{kind: anchorCategory}
+	case reWholeDuration.MatchString(v):
+		return storedKind{kind: anchorDuration}
+	case reWholeEmail.MatchString(v):
+		return storedKind{kind: anchorEmail}
+	case reWholeMoney.MatchString(v):
+		return storedKind{kind: anchorMoney}
+	case reWholeVersion.MatchString(v):
+		return storedKind{kind: anchorVersion}
+	case reWholeCode.MatchString(v):
+		return storedKind{kind: anchorCode}
+	case reWholeCount.MatchString(v):
+		return storedKind{kind: anchorCount}
+	case reWholePhone.MatchString(v) && strings.Count(v, " ")+strings.Count(v, "-") >= 1:
+		return storedKind{kind: anchorPhone}
+	}
+	return storedKind{name: reWholeName.MatchString(v) && !strings.ContainsAny(v, "0123456789") && len(strings.Fields(v)) <= 4}
 }
 
 // anchorAttrs are key words that name an attribute of a thing rather
@@ -245,6 +261,12 @@ var anchorAttrs = map[string][]string{
 // anchorWords splits a key into the words that name its thing, which the
 // sentence must say, and those that name an attribute.
 func anchorWords(key string) (topic, attrs []string) {
+	a := anchorWordsMemo.get(key)
+	return a.topic, a.attrs
+}
+
+// scanAnchorWords is anchorWords, computed.
+func scanAnchorWords(key string) (topic, attrs []string) {
 	for _, w := range keyWords(key) {
 		w = singular(w)
 		if len(w) < 2 || stopKeyWords[w] {

@@ -43,6 +43,12 @@ var attributeSynonyms = map[string]string{
 // "userPhoneNumber" → ("user", "phone"), "deck_owner" → ("deck", "owner").
 // A name with no attribute word is all entity, with attribute "".
 func NormalizeKey(name string) (entity, attribute string) {
+	k := normalizeMemo.get(name)
+	return k.entity, k.attribute
+}
+
+// normalizeKey is NormalizeKey, computed.
+func normalizeKey(name string) (entity, attribute string) {
 	ws := keyWords(name)
 	if len(ws) == 0 {
 		return "", ""
@@ -132,7 +138,7 @@ func (s Statement) Matches(key string) bool {
 	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute] || costAttrs[attr] && costAttrs[s.Attribute]) {
 		attr = s.Attribute // "demo_time" holds the demo's date and hour; "contractor_phone" how to reach them
 	}
-	if s.Entity != "" && joinKey(keyWords(key)) == s.Entity+"_"+s.Attribute {
+	if s.Entity != "" && joinedKeyMemo.get(key) == s.Entity+"_"+s.Attribute {
 		return true // "workshop_cap" is the workshop's cap, whatever "cap" means
 	}
 	switch {

@@ -42,7 +42,7 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 			if seen[id] {
 				continue
 			}
-			if st, ok := extract.Anchor(sent.Text, f.Key, f.ValueText(), at); ok {
+			if st, ok := extract.Anchor(sent.Text, f.Key, k.valueText(f), at); ok {
 				st.Index = sent.Index
 				seen[id] = true
 				out = append(out, anchor{id: id, st: st})

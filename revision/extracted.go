@@ -138,7 +138,7 @@ func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session
 			if !ok {
 				continue
 			}
-			v, ok := extract.Swap(sent.Text, f.ValueText())
+			v, ok := extract.Swap(sent.Text, k.valueText(f))
 			if !ok {
 				continue
 			}
@@ -206,7 +206,7 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 			// would compete with it.
 			x.Outcome, x.Reason = OutcomeUnchanged, fmt.Sprintf("%s %s holds this value", strings.ToLower(string(r.Kind)), r.ID)
 			if f, ok := k.facts[r.ID]; ok {
-				x.Previous = ptr(f)
+				x.Previous = ptr(*f)
 			}
 			return nil
 		}
@@ -265,7 +265,7 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	// A later sentence of the turn may change it again ("Actually we're
 	// going with Golden Wok. We reversed the decision — it's Mezze
 	// Republic").
-	k.facts[f.ID] = f
+	k.facts[f.ID] = ptr(f)
 	if old == nil {
 		x.Outcome, x.Reason = OutcomeWritten, "rule "+st.Rule
 		return nil
@@ -328,7 +328,7 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 	for _, f := range k.facts {
 		if !seen[f.ID] && st.About(f.Key) {
 			seen[f.ID] = true
-			out = append(out, f)
+			out = append(out, *f)
 		}
 	}
 	exact, err := s.facts.ValidByKey(tx, st.Key)
@@ -342,7 +342,7 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 		}
 	}
 	// Only a value of the statement's kind can be its previous value.
-	out = slices.DeleteFunc(out, func(f facts.Fact) bool { return !st.Fits(f.ValueText(), at) })
+	out = slices.DeleteFunc(out, func(f facts.Fact) bool { return !st.Fits(k.valueText(&f), at) })
 	// Facts named exactly as the statement names its subject win over
 	// those whose names are only part of it.
 	var named []facts.Fact
@@ -578,11 +578,11 @@ func pickTopic(k known, r extract.Retraction) (facts.Fact, bool) {
 	var best facts.Fact
 	found := false
 	for _, f := range k.facts {
-		if !aboutTopic(f, words) {
+		if !aboutTopic(*f, words) {
 			continue
 		}
-		if !found || before(f, best) == r.First {
-			best, found = f, true
+		if !found || before(*f, best) == r.First {
+			best, found = *f, true
 		}
 	}
 	return best, found

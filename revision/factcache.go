@@ -22,8 +22,9 @@ const maxCachedFacts = 1 << 14
 // MaxFacts facts, most of them the same as the turn before; decoding
 // their JSON was the largest single cost of recordTurn.
 //
-// A Fact handed out shares its slices with the cache: callers read it and
-// never write into it (they replace fields, which copies).
+// A fact handed out is the cache's own (known.facts holds it as it is):
+// callers read it and never write into it; one that must change a fact
+// changes a copy.
 type factCache struct {
 	mu sync.Mutex
 	m  map[factCacheKey]cachedFact
@@ -37,17 +38,27 @@ type factCacheKey struct {
 
 type cachedFact struct {
 	raw []byte
-	f   facts.Fact
+	f   *decodedFact
 }
 
-// load reads fact id of space sp in tx, like facts.LoadTx.
-func (c *factCache) load(tx *store.Txn, sp tenancy.Space, id string) (facts.Fact, bool, error) {
+// decodedFact is a fact as decoded, with its value as text
+// (facts.Fact.ValueText, which decodes the JSON value again on every
+// call): each turn reads the text of every fact it compares, several
+// times.
+type decodedFact struct {
+	facts.Fact
+	text string
+}
+
+// load reads fact id of space sp in tx, like facts.LoadTx. The fact is
+// shared: read it, never write into it.
+func (c *factCache) load(tx *store.Txn, sp tenancy.Space, id string) (*decodedFact, bool, error) {
 	raw, err := tx.GetRaw(sp, store.TableFact, store.Suffix(nil).Raw(id))
 	if errors.Is(err, store.ErrNotFound) {
-		return facts.Fact{}, false, nil
+		return nil, false, nil
 	}
 	if err != nil {
-		return facts.Fact{}, false, err
+		return nil, false, err
 	}
 	k := factCacheKey{org: sp.Org(), owner: sp.Owner(), kind: sp.Kind(), id: id}
 	c.mu.Lock()
@@ -58,13 +69,14 @@ func (c *factCache) load(tx *store.Txn, sp tenancy.Space, id string) (facts.Fact
 	}
 	var f facts.Fact
 	if err := json.Unmarshal(raw, &f); err != nil {
-		return facts.Fact{}, false, fmt.Errorf("revision: decode fact %s: %w", id, err)
+		return nil, false, fmt.Errorf("revision: decode fact %s: %w", id, err)
 	}
+	d := &decodedFact{Fact: f, text: f.ValueText()}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxCachedFacts {
 		c.m = make(map[factCacheKey]cachedFact, 256)
 	}
-	c.m[k] = cachedFact{raw: raw, f: f}
+	c.m[k] = cachedFact{raw: raw, f: d}
 	c.mu.Unlock()
-	return f, true, nil
+	return d, true, nil
 }

@@ -387,7 +387,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		if !d.Blocked {
 			for _, r := range d.Superseded {
 				if f, ok := k.facts[r.ID]; ok && f.Source.Rule != "" {
-					d.Key = changeKey(&f)
+					d.Key = changeKey(f)
 				}
 			}
 			before := len(res.Superseded)
@@ -584,7 +584,7 @@ func (s *Service) profileAuthority(tx *store.Txn, caller authority.Identity, id 
 		return "", err
 	}
 	want := strings.ToLower(id)
-	var best facts.Fact
+	var best *decodedFact
 	found := false
 	for _, f := range fs {
 		ws := strings.FieldsFunc(strings.ToLower(f.Key), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
@@ -598,7 +598,7 @@ func (s *Service) profileAuthority(tx *store.Txn, caller authority.Identity, id 
 	if !found {
 		return "", nil
 	}
-	name, ok := s.detect.Order.Resolve(best.ValueText())
+	name, ok := s.detect.Order.Resolve(best.text)
 	if !ok {
 		return "", nil
 	}
@@ -607,8 +607,13 @@ func (s *Service) profileAuthority(tx *store.Txn, caller authority.Identity, id 
 
 // known is what a turn is compared with.
 type known struct {
-	records    []detect.Record
-	facts      map[string]facts.Fact
+	records []detect.Record
+	// facts are shared with the cache of decoded facts: read them, copy
+	// one to change it.
+	facts map[string]*facts.Fact
+	// text is the value of each fact of facts as text, as decoded with
+	// it (a fact's value never changes).
+	text       map[string]string
 	turns      map[string]session.Turn
 	assertions map[string]bool
 	env        map[string]environment.Entry
@@ -626,7 +631,7 @@ type known struct {
 // assertions of the organization.
 func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn, now time.Time) (known, error) {
 	k := known{
-		facts: map[string]facts.Fact{}, turns: map[string]session.Turn{}, assertions: map[string]bool{},
+		facts: map[string]*facts.Fact{}, text: map[string]string{}, turns: map[string]session.Turn{}, assertions: map[string]bool{},
 		env: map[string]environment.Entry{}, previous: map[string]session.Turn{}, recent: map[string]bool{},
 	}
 	fs, err := s.relevantFacts(tx, caller, t.Text)
@@ -634,14 +639,14 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 		return k, err
 	}
 	for _, f := range fs {
-		k.facts[f.ID] = f
+		k.facts[f.ID], k.text[f.ID] = &f.Fact, f.text
 		auth := f.Source.Authority
 		// An attributed instruction carries its speaker's rank.
-		if d, ok := detect.ParseDirective(f.ValueText(), s.detect); ok && d.Rank > s.detect.Rank(auth) {
+		if d, ok := detect.ParseDirective(f.text, s.detect); ok && d.Rank > s.detect.Rank(auth) {
 			auth = d.Authority
 		}
 		k.records = append(k.records, detect.Record{
-			ID: f.ID, Kind: detect.RecordFact, Key: f.Key, Value: f.ValueText(), Authority: auth, At: f.ValidFrom,
+			ID: f.ID, Kind: detect.RecordFact, Key: f.Key, Value: f.text, Authority: auth, At: f.ValidFrom,
 		})
 	}
 	turns, err := session.TurnsTx(tx, t.SessionID, temporal.View{}, RecentTurns+1)
@@ -691,6 +696,15 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 	return k, nil
 }
 
+// valueText is f.ValueText(), without decoding it again when known
+// decoded it.
+func (k known) valueText(f *facts.Fact) string {
+	if t, ok := k.text[f.ID]; ok {
+		return t
+	}
+	return f.ValueText()
+}
+
 // turnKeyOf keys a recorded turn like speaker.turnKey.
 func turnKeyOf(t session.Turn, caller authority.Identity) string {
 	switch {
@@ -706,10 +720,10 @@ func turnKeyOf(t session.Turn, caller authority.Identity) string {
 // see indexed under the turn's words, newest first per word, or every such
 // fact of a small space. A fact the caller may not see is never compared:
 // a turn neither supersedes it nor reports its value.
-func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text string) ([]facts.Fact, error) {
+func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text string) ([]*decodedFact, error) {
 	terms := slices.Compact(slices.Sorted(slices.Values(lexical.Terms(text))))
 	seen := map[string]bool{}
-	var out []facts.Fact
+	var out []*decodedFact
 	add := func(p search.Posting) (bool, error) {
 		if seen[p.ID] {
 			return true, nil
@@ -772,13 +786,17 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				done = append(done, Ref{ID: r.ID, Kind: RefFact})
 				continue
 			}
-			if old, ok := k.facts[r.ID]; ok && aboutOther(res.Extracted, old) {
+			if old, ok := k.facts[r.ID]; ok && aboutOther(res.Extracted, *old) {
 				// The turn's statements are about another entity's value
 				// ("the marketing budget was cut" beside a travel budget).
 				continue
 			}
-			old, ok := k.facts[r.ID]
-			if !ok || !replaces(d, t.Text, k.sentences, old) && !restates(d, t.Text, k.sentences, old, k.recent) {
+			held, ok := k.facts[r.ID]
+			if !ok {
+				continue
+			}
+			old := *held
+			if !replaces(d, t.Text, k.sentences, old) && !restates(d, t.Text, k.sentences, old, k.recent) {
 				continue
 			}
 			if s.rules != nil && !s.rules.Supersedes(caller.Authority, old.Source.Authority) {
@@ -984,7 +1002,7 @@ func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.F
 		if g.ID == f.ID {
 			continue
 		}
-		dg, ok := detect.ParseDirective(g.ValueText(), s.detect)
+		dg, ok := detect.ParseDirective(g.text, s.detect)
 		if !ok {
 			continue
 		}
@@ -992,7 +1010,7 @@ func (s *Service) directives(tx *store.Txn, caller authority.Identity, f facts.F
 		case detect.OlderPrevails:
 			return "", "", &facts.Staleness{
 				Reason:     fmt.Sprintf("outranked: %s ranks above %s on this", dg.Speaker, d.Speaker),
-				ReplacedBy: g.ValueText(), At: s.clock.Now(),
+				ReplacedBy: g.text, At: s.clock.Now(),
 			}, nil
 		case detect.NewerPrevails:
 			if g.RecordedAt.After(newest) || replaces == "" {

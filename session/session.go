@@ -399,7 +399,11 @@ func TurnsTx(tx *store.Txn, session string, v temporal.View, limit int) ([]Turn,
 	err := tx.Scan(tx.Partition().Private(), store.TableTurn, store.Suffix(nil).Str(session), store.ScanOptions{Reverse: true},
 		func(_ []byte, it store.Item) (bool, error) {
 			var t Turn
-			if err := it.Decode(&t); err != nil {
+			err := it.Value(func(raw []byte) (err error) {
+				t, err = decodeTurn(raw)
+				return err
+			})
+			if err != nil {
 				return false, err
 			}
 			if v.Known(t.RecordedAt) {
