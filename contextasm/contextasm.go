@@ -300,12 +300,14 @@ type EnvironmentSource struct{}
 // Gather implements Source.
 func (EnvironmentSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	var c Candidates
-	live, expired, superseded, err := environment.CurrentTx(tx, q.View, q.Now)
+	cur, err := environment.CurrentTx(tx, q.View, q.Now)
 	if err != nil {
 		return c, err
 	}
 	tz := ""
-	for _, e := range live {
+	liveValue := map[string]string{}
+	for _, e := range cur.Live {
+		liveValue[e.Key] = e.Value
 		if e.Key == environment.KeyTimezone {
 			tz = e.Value
 			continue
@@ -315,11 +317,19 @@ func (EnvironmentSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	for k, v := range environment.Clock(q.Now, tz) {
 		c.Environment = append(c.Environment, EnvCandidate{Attr: assemble.Attr{Key: k, Value: v}})
 	}
-	for _, e := range expired {
+	for _, e := range cur.Expired {
 		c.Excluded = append(c.Excluded, assemble.Exclusion{ID: e.Key, Kind: assemble.KindEnvironment, Reason: assemble.ReasonExpired})
 	}
-	for _, e := range superseded {
+	for _, e := range cur.Superseded {
 		c.Excluded = append(c.Excluded, assemble.Exclusion{ID: e.Key, Kind: assemble.KindEnvironment, Reason: assemble.ReasonSuperseded})
+	}
+	// A signal's past values are retired like a superseded fact's: a turn
+	// or sentence still stating one is not replayed.
+	for _, e := range slices.Concat(cur.Superseded, cur.Replaced) {
+		if e.Key == environment.KeyTimezone {
+			continue
+		}
+		c.Retired = append(c.Retired, Retired{ID: e.ID, Value: e.Value, New: liveValue[e.Key], At: e.At})
 	}
 	return c, nil
 }

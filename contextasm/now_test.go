@@ -100,3 +100,32 @@ func TestAssembleNowBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestReplacedSignalIsNotReplayed: when an environment signal gets a new
+// value, a turn that stated the old one is not replayed (the old value is
+// retired like a superseded fact's), while a turn about something else is.
+func TestReplacedSignalIsNotReplayed(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	set := func(value string, at time.Time) {
+		env.MustDo(t, tok, `mutation($in: [EnvironmentEntryInput!]!) { setEnvironment(input: $in) { id } }`, map[string]any{"in": []map[string]any{
+			{"key": "deadline", "value": value, "at": at.Format(time.RFC3339)},
+		}}, &struct{ SetEnvironment []struct{ ID string } }{})
+	}
+	clock := env.Clock.Now()
+	set("Sarah's offer letter expires Friday (5 days)", clock.Add(-time.Hour))
+	recordTurn(t, env, tok, "s1", "USER", "Note: Sarah's offer letter expires Friday (5 days)")
+	recordTurn(t, env, tok, "s1", "USER", "The onboarding survey closes at noon.")
+	set("Sarah's offer expires TODAY at 5:00 PM. No response yet.", clock)
+	got := assemble(t, env, tok, map[string]any{"query": "What's the status of Sarah's offer?", "budget": 2000, "sessionId": "s1"})
+	for _, gone := range []string{"5 days", "expires Friday"} {
+		if strings.Contains(got.Text, gone) {
+			t.Errorf("the context still states the replaced value (%q):\n%s", gone, got.Text)
+		}
+	}
+	for _, want := range []string{"TODAY at 5:00 PM", "noon"} {
+		if !strings.Contains(got.Text, want) {
+			t.Errorf("context lacks %q:\n%s", want, got.Text)
+		}
+	}
+}

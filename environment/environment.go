@@ -197,11 +197,25 @@ func (s *Service) Set(ctx context.Context, in []Input) ([]Entry, error) {
 	return out, nil
 }
 
-// CurrentTx returns, for each key, the freshest entry known in v that has
-// not expired at now nor been replaced by a turn (sorted by key), and the
-// expired and replaced entries that were fresher than it (or the only ones
-// for their key).
-func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (live, expired, superseded []Entry, err error) {
+// Current is the environment as a view knows it at one time, key by key.
+type Current struct {
+	// Live holds, for each key, the freshest entry that has not expired
+	// nor been replaced by a turn (sorted by key).
+	Live []Entry
+	// Expired and Superseded (replaced by a turn) are the entries fresher
+	// than a key's live one, or the only ones of their key.
+	Expired, Superseded []Entry
+	// Replaced are the older entries of a key whose value a fresher entry
+	// changed (at most MaxReplaced per key, freshest first): the key's
+	// past values, which a context leaves out.
+	Replaced []Entry
+}
+
+// MaxReplaced bounds Current.Replaced per key.
+const MaxReplaced = 8
+
+// CurrentTx reads the environment of tx's partition as v knows it at now.
+func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (Current, error) {
 	var all []Entry
 	p := tx.Partition()
 	for _, sp := range []tenancy.Space{p.Private(), p.Shared()} {
@@ -216,33 +230,41 @@ func CurrentTx(tx *store.Txn, v temporal.View, now time.Time) (live, expired, su
 			return true, nil
 		})
 		if err != nil {
-			return nil, nil, nil, err
+			return Current{}, err
 		}
 	}
 	// Freshest first: latest at, then latest recorded, then id.
 	slices.SortFunc(all, func(a, b Entry) int {
 		return cmp.Or(strings.Compare(a.Key, b.Key), b.At.Compare(a.At), b.RecordedAt.Compare(a.RecordedAt), strings.Compare(b.ID, a.ID))
 	})
+	var c Current
 	for i := 0; i < len(all); {
 		j := i
 		for j < len(all) && all[j].Key == all[i].Key {
 			j++
 		}
-		for _, e := range all[i:j] {
+		for n, e := range all[i:j] {
 			if e.superseded(v) {
-				superseded = append(superseded, e)
+				c.Superseded = append(c.Superseded, e)
 				continue
 			}
 			if e.Expired(now) {
-				expired = append(expired, e)
+				c.Expired = append(c.Expired, e)
 				continue
 			}
-			live = append(live, e)
+			c.Live = append(c.Live, e)
+			kept := 0
+			for _, old := range all[i+n+1 : j] {
+				if old.Value != e.Value && kept < MaxReplaced {
+					c.Replaced = append(c.Replaced, old)
+					kept++
+				}
+			}
 			break
 		}
 		i = j
 	}
-	return live, expired, superseded, nil
+	return c, nil
 }
 
 // Clock returns the always-present entries for time t: now (RFC 3339 in

@@ -668,11 +668,11 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 	}
 	// Live environment signals: a turn announcing a newer value of a
 	// signal ("Update: the renewal is tomorrow") replaces it.
-	live, _, _, err := environment.CurrentTx(tx, temporal.View{}, now)
+	env, err := environment.CurrentTx(tx, temporal.View{}, now)
 	if err != nil {
 		return k, err
 	}
-	for _, e := range live {
+	for _, e := range env.Live {
 		if e.Key == environment.KeyTimezone {
 			continue
 		}
