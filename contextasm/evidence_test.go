@@ -79,7 +79,8 @@ func TestEvidenceLongConversation(t *testing.T) {
 		turn([]string{"USER", "ASSISTANT"}[i%2], filler(rng, 600))
 	}
 	beforeValue := env.Clock.Now().Add(-time.Second)
-	value := turn("USER", "Quick update on the Meridian study: I've finished 14 of the 20 interviews.")
+	// A statement no extraction rule structures: it stays evidence.
+	value := turn("USER", "Quick update on the Meridian study: 14 of the 20 interviews went ahead.")
 	hyp := turn("USER", "The venue is confirmed for the interviews. Suppose we hired Dana Whitfield as the interview lead.")
 	stated := turn("USER", "The demo is at 3pm Thursday with the Acme team.")
 	for i := range 10 {
@@ -92,9 +93,9 @@ func TestEvidenceLongConversation(t *testing.T) {
 	}
 
 	t.Run("a value said at turn 10 reaches the context with its provenance", func(t *testing.T) {
-		got := assemble(t, env, tok, map[string]any{"query": "How many of the Meridian interviews have I finished?", "budget": 8000, "sessionId": "s1"})
+		got := assemble(t, env, tok, map[string]any{"query": "How many of the Meridian interviews went ahead?", "budget": 8000, "sessionId": "s1"})
 		ev := section(got, "Earlier in the conversation")
-		if !strings.Contains(ev, "- 2026-01-05 user: Quick update on the Meridian study: I've finished 14 of the 20 interviews.") {
+		if !strings.Contains(ev, "- 2026-01-05 user: Quick update on the Meridian study: 14 of the 20 interviews went ahead.") {
 			t.Errorf("the value said at turn 10 is not in the evidence section:\n%s", got.Text)
 		}
 		if !got.includesEvidenceOf(value) {
@@ -122,7 +123,7 @@ func TestEvidenceLongConversation(t *testing.T) {
 	t.Run("the same outside the session and two days later", func(t *testing.T) {
 		env.Clock.Advance(48 * time.Hour) // every turn has expired
 		defer env.Clock.Advance(-48 * time.Hour)
-		got := assemble(t, env, tok, map[string]any{"query": "Meridian interviews finished", "budget": 2000})
+		got := assemble(t, env, tok, map[string]any{"query": "Meridian interviews went ahead", "budget": 2000})
 		if !got.includesEvidenceOf(value) || !strings.Contains(got.Text, "14 of the 20 interviews") {
 			t.Errorf("the value is lost once turns expire:\n%s", got.Text)
 		}
@@ -158,7 +159,7 @@ func TestEvidenceLongConversation(t *testing.T) {
 		if !got.includesEvidenceOf(stated) {
 			t.Errorf("as of before the change, the 3pm sentence is evidence: %v\n%s", got.evidenceIDs(), got.Text)
 		}
-		got = assemble(t, env, tok, map[string]any{"query": "Meridian interviews finished", "budget": 4000, "knownAt": rfc(beforeValue)})
+		got = assemble(t, env, tok, map[string]any{"query": "Meridian interviews went ahead", "budget": 4000, "knownAt": rfc(beforeValue)})
 		if got.includesEvidenceOf(value) || strings.Contains(got.Text, "14 of the 20") {
 			t.Errorf("known before it was said, the value is in the context:\n%s", got.Text)
 		}

@@ -209,9 +209,9 @@ var Rules = []Rule{
 	{
 		Name: "self-home", Kind: KindLocation,
 		Matches:  "home is A / send everything to A (from now on): user.address",
-		Examples: []string{"Finally done with the move; home is 161 Gillespie Crescent, Nottingham.", "Send everything to 5 Tannery Yard, Exeter from now on."},
+		Examples: []string{"Finally done with the move; home is 161 Gillespie Crescent, Nottingham.", "Send everything to 5 Tannery Yard, Exeter from now on.", "You can send stuff to 63 Tannery Yard, Aberdeen — that's my place."},
 		triggers: []string{"home", "send"},
-		re:       compile(`^(?:(?:my\s+)?home(?:\s+address)?\s+{BE}\s+(?:now\s+)?|(?:please\s+)?send\s+(?:everything|all (?:my\s+)?(?:mail|post|deliveries|parcels)|my\s+(?:mail|post|deliveries|parcels))\s+to\s+)(?P<val>.+)$`),
+		re:       compile(`^(?:(?:my\s+)?home(?:\s+address)?\s+{BE}\s+(?:now\s+)?|(?:(?:please|you can|you could|just)\s+)?send\s+(?:everything|stuff|things|it all|all (?:my\s+)?(?:mail|post|deliveries|parcels|packages)|my\s+(?:mail|post|deliveries|parcels|packages)|(?:mail|post|deliveries|parcels|packages))\s+to\s+)(?P<val>.+)$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takePlace(m.get("val"))
 			if !ok || !reAddress.MatchString(v) {
@@ -325,16 +325,22 @@ var Rules = []Rule{
 	},
 	{
 		Name: "choice-replaces", Kind: KindChoice,
-		Matches:  "X replaces Z as (the) Y: y.choice = X",
-		Examples: []string{"Lit replaces Angular as the frontend framework for the dashboard.", "Postgres replaced MySQL as our main database"},
+		Matches:  "X replaces Z as (the) Y / for (the) Y: y.choice = X (for Y: typed by X)",
+		Examples: []string{"Lit replaces Angular as the frontend framework for the dashboard.", "Postgres replaced MySQL as our main database", "Seville replaces Kraków for the team offsite."},
 		triggers: []string{"replac"},
-		also:     []string{" as "},
-		re:       compile(`^(?P<who>(?:[^\s,;:!?()]+ ){0,3}?[^\s,;:!?()]+)\s+(?:replaces|replaced|is replacing|has replaced)\s+(?:[^\s,;:!?()]+ ){0,3}?[^\s,;:!?()]+\s+as\s+(?P<np>.+)$`),
+		also:     []string{" as ", " for "},
+		re:       compile(`^(?P<who>(?:[^\s,;:!?()]+ ){0,3}?[^\s,;:!?()]+)\s+(?:replaces|replaced|is replacing|has replaced)\s+(?:[^\s,;:!?()]+ ){0,3}?[^\s,;:!?()]+\s+(?P<prep>as|for)\s+(?P<np>.+)$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(strings.TrimRight(m.get("np"), " .!"), c.selfKey)
 			v, ok2 := takeChoice(m.get("who"))
 			if !ok || !ok2 || s.entity == "" {
 				return Statement{}, false
+			}
+			if m.get("prep") == "for" {
+				// "Seville replaces Kraków for the team offsite": typed by the value.
+				if st, ok := c.typed(s, v, true); ok {
+					return st, true
+				}
 			}
 			attr := s.attr
 			if attr == "" {
@@ -472,6 +478,39 @@ var Rules = []Rule{
 				return Statement{}, false
 			}
 			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
+		Name: "at-value-for", Kind: "",
+		Matches:  "we're (now) at V for Y: typed by V",
+		Examples: []string{"We're at 77 for the number of laptops we need to order.", "We are now at $12k for the travel budget"},
+		triggers: []string{" at "},
+		also:     []string{" for ", " on "},
+		re:       compile(`(?:we['’]re|we are|i['’]m|i am)\s+{ADV}at\s+(?P<val>[^,;]+?)\s+(?:for|on)\s+{NP}$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok || s.entity == "" {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
+		Name: "it-is-for", Kind: "",
+		Matches:  "V it is (for Y): a decision, typed by V",
+		Examples: []string{"Lisbon it is for the team offsite.", "Harbour Grey it is for the living room paint colour"},
+		triggers: []string{" it is"},
+		re:       compile(`(?P<val>[^,;]+?)\s+it\s+is\s+(?:for|as)\s+{NP}$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			v := m.get("val")
+			if !ok || s.entity == "" || !reWholeName.MatchString(v) {
+				return Statement{}, false
+			}
+			if st, ok := c.typed(s, v, true); ok {
+				return st, true
+			}
+			return c.statement(s.entity, "choice", v, KindChoice), true
 		},
 	},
 	{
@@ -773,7 +812,17 @@ var Rules = []Rule{
 			if !ok {
 				return Statement{}, false
 			}
-			return c.typed(s, m.get("val"), false)
+			if st, ok := c.typed(s, m.get("val"), false); ok {
+				return st, true
+			}
+			// "The road bike I'm buying is Trek Domane": what the speaker
+			// chose, named.
+			if reChosenNP.MatchString(fold(m.get("np"))) && s.entity != "" {
+				if v, ok := takeChoice(m.get("val")); ok && reWholeName.MatchString(v) {
+					return c.statement(s.entity, "choice", v, KindChoice), true
+				}
+			}
+			return Statement{}, false
 		},
 	},
 }
@@ -805,6 +854,10 @@ var countAttrs = map[string]bool{"number": true, "capacity": true, "headcount": 
 
 func isPlaceAttr(a string) bool { return placeAttrs[a] }
 func isDateAttr(a string) bool  { return dateAttrs[a] }
+
+// reChosenNP is a noun phrase naming a thing by the speaker's choosing
+// it: "the road bike I'm buying", "the laptop we picked".
+var reChosenNP = regexp.MustCompile(`\s(?:i|we)(?:'m|’m|'re|’re| am| are| have| 've| ’ve)?\s+(?:buying|getting|ordering|using|picking|choosing|going with|leaning towards?|picked|chose|bought|ordered|booked|went with|settled on)$`)
 
 // choiceHeads are nouns whose value is a chosen thing.
 var choiceHeads = map[string]bool{

@@ -25,9 +25,13 @@ var (
 	reRelayPer = regexp.MustCompile(`(?i)^(?:per|according to)\s+([^,]{1,40}),\s*`)
 	reRelaySay = regexp.MustCompile(`(?i)^((?:the\s+)?[\p{L}'’.-]+(?:\s+[\p{L}'’.-]+){0,3}?)\s+(?:says|said|confirmed|confirms|told me|told us|announced|wrote|informed us)(?:\s+that)?[,:]?\s+`)
 
-	reScratchEarlier = regexp.MustCompile(`(?i)^(?:please\s+)?(?:scratch|forget|ignore|disregard|drop|strike)\s+(?:the|my|our)\s+(?:earlier|previous|old|last|original|first|initial)\s+(?:number|figure|value|count|amount|date|estimate|one|answer|total)\s+(?:for|on|of)\s+([^—–;:,]+?)\s*(?:[—–;:,]|\s-)\s*(?:(?:we're|we are|it's|it is|that's|make it|it should be|the right (?:number|figure|value) is)\s+)?(?:(?:now|at)\s+)*(\S.*?)(?:\s+now)?[.!]*$`)
-	reDecisionOn     = regexp.MustCompile(`(?i)^(?:(?:the|our|my)\s+)?(?:final answer|final decision|final call|decision|verdict|pick|choice|call)\s+(?:on|for|about|re|regarding)\s+([^:;—–]{1,80}?)\s*[:—–]\s*([^:;]{1,60}?)[.!]*$`)
-	reAgreed         = regexp.MustCompile(`(?i)^(?:we|i|they|the team|everyone|we all|all of us)\s+(?:have\s+|just\s+|all\s+|finally\s+|now\s+)*(?:agreed|decided|confirmed|settled|established|concluded)(?:\s+that)?,?\s+`)
+	reScratchEarlier      = regexp.MustCompile(`(?i)^(?:please\s+)?(?:scratch|forget|ignore|disregard|drop|strike)\s+(?:the|my|our)\s+(?:earlier|previous|old|last|original|first|initial)\s+(?:number|figure|value|count|amount|date|estimate|one|answer|total)\s+(?:for|on|of)\s+([^—–;:,]+?)\s*(?:[—–;:,]|\s-)\s*(?:(?:we're|we are|it's|it is|that's|make it|it should be|the right (?:number|figure|value) is)\s+)?(?:(?:now|at)\s+)*(\S.*?)(?:\s+now)?[.!]*$`)
+	reDecisionOn          = regexp.MustCompile(`(?i)^(?:(?:the|our|my)\s+)?(?:final answer|final decision|final call|decision|verdict|pick|choice|call)\s+(?:on|for|about|re|regarding)\s+([^:;—–]{1,80}?)\s*[:—–]\s*([^:;]{1,60}?)[.!]*$`)
+	reChangeTopic         = regexp.MustCompile(`(?i)^(?:a\s+|one\s+|quick\s+|small\s+)?(?:change|update|correction|changes|news)\s+(?:to|on|for|about|re|regarding)\s+([^:;]{1,60}?)\s*:\s*`)
+	reChangeTopicCorrects = regexp.MustCompile(`(?i)^(?:a\s+|one\s+|quick\s+|small\s+)?correction`)
+	reAttrLabel           = regexp.MustCompile(`^((?:the\s+|our\s+|my\s+|new\s+|updated\s+)*[\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*)?\s+(?:for|of)\s+[^:;]{1,50}?)\s*:\s+`)
+	reElliptic            = regexp.MustCompile(`(?i)^(?:(make (?:that|it)|it should be|correction)\s+|(?:it|that)(?:['’]s| is| will be| has been)\s+(?:now\s+)?|(?:now|it['’]s now)\s+)(.+?)(?:\s+now)?[.!]*$`)
+	reAgreed              = regexp.MustCompile(`(?i)^(?:we|i|they|the team|everyone|we all|all of us)\s+(?:have\s+|just\s+|all\s+|finally\s+|now\s+)*(?:agreed|decided|confirmed|settled|established|concluded)(?:\s+that)?,?\s+`)
 
 	reTopic = regexp.MustCompile(`(?i)^(?:for|re|regarding|about|as for|concerning|as to|on the topic of)\s+([^,:]{1,40}?)\s*[,:—–]\s*`)
 	reLabel = regexp.MustCompile(`^([\p{L}][\p{L} '’-]{1,30}):\s+`)
@@ -77,6 +81,71 @@ var reLeadTime = regexp.MustCompile(`(?i)^(?:(?:from|starting|beginning|as of|ef
 
 // reAside is an aside between dashes: "the offsite — finally — is …".
 var reAside = regexp.MustCompile(`\s[—–]\s[^—–]{1,30}\s[—–]\s`)
+
+// namesAttribute reports whether a label names an attribute of
+// something ("New address", "Contact for the landlord", "Budget"), whose
+// value may follow it alone.
+func namesAttribute(label string) bool {
+	low := fold(label)
+	if i := strings.Index(low, " for "); i > 0 {
+		low = low[:i]
+	} else if i := strings.Index(low, " of "); i > 0 {
+		low = low[:i]
+	}
+	ws := strings.Fields(low)
+	if len(ws) == 0 {
+		return false
+	}
+	w := ws[len(ws)-1]
+	_, syn := attributeSynonyms[w]
+	return syn || choiceHeads[w] || placeAttrs[w] || dateAttrs[w] || moneyAttrs[w] || countAttrs[w]
+}
+
+// newLabel reports whether s opens with a label announcing a new value
+// ("New address:", "Final number on the venue hire:").
+func newLabel(s string) bool {
+	return strings.Contains(s, ":") && reNewLabel.MatchString(fold(s))
+}
+
+// reNewLabel opens the labels the label-new-value and label-new-own rules
+// read.
+var reNewLabel = regexp.MustCompile(`^(?:(?:my|our)\s+)?(?:new|final|revised|updated|latest|changed)\s+(?:figure|number|count|total|value|price|date|estimate|amount|cost|quote|time|deadline|address|home|contact|owner|pick|choice|phone|mobile|e-?mail)\b`)
+
+// ownLabel is a label naming a bare contact attribute as the speaker's:
+// "New address" is "my new address"; "Venue address" stays the venue's.
+func ownLabel(label string) string {
+	ws := strings.Fields(fold(label))
+	for len(ws) > 0 && (ws[0] == "new" || ws[0] == "updated" || ws[0] == "current" || ws[0] == "latest") {
+		ws = ws[1:]
+	}
+	if len(ws) == 1 || len(ws) == 2 && (ws[0] == "home" || ws[0] == "email" || ws[0] == "phone" || ws[0] == "mobile" || ws[0] == "postal" || ws[0] == "mailing") {
+		switch attributeSynonyms[strings.Join(ws, "_")] {
+		case "address", "email", "phone", "contact":
+			return "my " + label
+		}
+	}
+	return label
+}
+
+// verbless reports whether s is a value alone, no clause: short, and no
+// verb a statement would need.
+func verbless(s string) bool {
+	low := " " + fold(s) + " "
+	if len(strings.Fields(low)) > 8 {
+		return false
+	}
+	for _, w := range strings.Fields(low) {
+		if personal[strings.Trim(w, ",.;!")] {
+			return false // "we're going with Acme": a clause
+		}
+	}
+	for _, v := range []string{" is ", " are ", " was ", " were ", "'s ", "’s ", " be ", " has ", " have ", " will ", " moved ", " changed ", " goes ", " went "} {
+		if strings.Contains(low, v) {
+			return false
+		}
+	}
+	return true
+}
 
 // agreedStops open what follows an agreement verb when it is no
 // statement of its own ("we decided on X", "we agreed to wait").
@@ -296,20 +365,52 @@ func (a *analyzer) sentence(raw string, item bool) {
 	}
 
 	self, selfKey := selfKeys(a.turn.Speaker)
-	topic := ""
+	topic, topicNP, labelled := "", "", false
 	if !topicWords[fold(firstWord(body))] && !strings.Contains(body, ":") {
 		// No topic prefix or label: skip both patterns.
 	} else if m := reTopic.FindStringSubmatchIndex(body); m != nil {
 		t := body[m[2]:m[3]]
 		if s, ok := normNP(t, selfKey); ok && !hasDateCue(t) {
-			topic = s.entity
+			topic, topicNP = s.entity, t
 		}
 		body = body[m[1]:]
-	} else if m := reLabel.FindStringSubmatchIndex(body); m != nil {
+	} else if m := reChangeTopic.FindStringSubmatchIndex(body); m != nil {
+		// "Change to the vet appointment for Biscuit: it's April 10 now"
 		t := body[m[2]:m[3]]
-		if s, ok := normNP(t, selfKey); ok && len(strings.Fields(t)) <= 3 {
+		if s, ok := normNP(t, selfKey); ok && !hasDateCue(t) {
+			topic, topicNP = s.entity, t
+			corr = corr || reChangeTopicCorrects.MatchString(body)
+			body = body[m[1]:]
+		}
+	} else if newLabel(body) {
+		// "New address: …", "Revised date for the audit: …": the label
+		// rules read these whole.
+	} else if m := reLabel.FindStringSubmatchIndex(body); m != nil && len(strings.Fields(body[m[2]:m[3]])) <= 3 {
+		t := body[m[2]:m[3]]
+		if s, ok := normNP(t, selfKey); ok {
 			topic = s.entity
 			body = body[m[1]:]
+			if namesAttribute(t) {
+				topicNP, labelled = ownLabel(t), true // "New address: 180 Canal Walk"
+			}
+		}
+	} else if m := reAttrLabel.FindStringSubmatchIndex(body); m != nil && namesAttribute(body[m[2]:m[3]]) {
+		// "Contact for the landlord: tomasz@fernhill.net"
+		t := body[m[2]:m[3]]
+		if s, ok := normNP(t, selfKey); ok {
+			topic, topicNP, labelled = s.entity, t, true
+			body = body[m[1]:]
+		}
+	}
+	// A topic said up front and a value alone after it ("About the
+	// laptops: make that 71", "New address: 180 Canal Walk") state the
+	// topic's value: read as "<topic> is <value>".
+	if topicNP != "" && !statusTopics[topic] {
+		if m := reElliptic.FindStringSubmatch(body); m != nil {
+			body = topicNP + " is " + m[2]
+			corr = corr || m[1] != ""
+		} else if labelled && !item && verbless(body) {
+			body = topicNP + " is " + body
 		}
 	}
 

@@ -251,6 +251,9 @@ var degree = map[string]bool{
 }
 
 func stripArticle(v string) string {
+	if r := []rune(v); len(r) > 5 && strings.HasPrefix(v, "The ") && isUpperRune(r[4]) {
+		return v // part of a name: "The Salt Cellar"
+	}
 	low := fold(v)
 	for _, a := range []string{"the ", "a ", "an "} {
 		if strings.HasPrefix(low, a) {
