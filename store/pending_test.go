@@ -120,3 +120,43 @@ func testOwnWritesInScans(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 }
+
+// TestGrow: a transaction made ready for more writes keeps the ones it
+// holds and takes any number more, in a View too (where Grow does nothing).
+func TestGrow(t *testing.T) { enginetest.Each(t, testGrow) }
+
+func testGrow(t *testing.T, st *store.Store) {
+	p := partition(t, "acme", "alice", "")
+	sp := p.Shared()
+	err := st.Update(context.Background(), p, func(tx *store.Txn) error {
+		if err := tx.PutRaw(sp, store.TableFact, []byte("a"), []byte("1")); err != nil {
+			return err
+		}
+		tx.Grow(4)
+		tx.Grow(0)
+		for i := range 10 {
+			if err := tx.PutRaw(sp, store.TableFact, []byte{'b', byte('0' + i)}, []byte("2")); err != nil {
+				return err
+			}
+		}
+		got, err := tx.GetRaw(sp, store.TableFact, []byte("a"))
+		if err != nil || string(got) != "1" {
+			t.Errorf("after Grow, a = %q, %v", got, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.View(context.Background(), p, func(tx *store.Txn) error {
+		tx.Grow(100)
+		tails, err := tx.Tails(sp, store.TableFact, nil)
+		if len(tails) != 11 {
+			t.Errorf("%d records committed, want 11: %q", len(tails), tails)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
