@@ -160,3 +160,42 @@ func testGrow(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadRaw: ReadRaw sees what GetRaw sees (the transaction's own
+// write, else the committed value) without a copy, and ErrNotFound for a
+// missing or deleted record.
+func TestReadRaw(t *testing.T) { enginetest.Each(t, testReadRaw) }
+
+func testReadRaw(t *testing.T, st *store.Store) {
+	ctx := context.Background()
+	p := partition(t, "acme", "alice", "")
+	sp := p.Shared()
+	if err := st.Update(ctx, p, func(tx *store.Txn) error {
+		return errors.Join(tx.PutRaw(sp, store.TableFact, []byte("old"), []byte("committed")), tx.PutRaw(sp, store.TableFact, []byte("gone"), []byte("x")))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err := st.Update(ctx, p, func(tx *store.Txn) error {
+		if err := errors.Join(tx.PutRaw(sp, store.TableFact, []byte("new"), []byte("own")), tx.Delete(sp, store.TableFact, []byte("gone"))); err != nil {
+			return err
+		}
+		for _, tc := range []struct{ key, want string }{{"old", "committed"}, {"new", "own"}, {"gone", ""}, {"none", ""}} {
+			var got string
+			err := tx.ReadRaw(sp, store.TableFact, []byte(tc.key), func(b []byte) error { got = string(b); return nil })
+			switch {
+			case tc.want == "" && !errors.Is(err, store.ErrNotFound):
+				t.Errorf("%s: err %v, want ErrNotFound", tc.key, err)
+			case tc.want != "" && (err != nil || got != tc.want):
+				t.Errorf("%s: %q, %v; want %q", tc.key, got, err, tc.want)
+			}
+		}
+		boom := errors.New("boom")
+		if err := tx.ReadRaw(sp, store.TableFact, []byte("old"), func([]byte) error { return boom }); !errors.Is(err, boom) {
+			t.Errorf("fn's error: got %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

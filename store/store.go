@@ -463,6 +463,21 @@ func (tx *Txn) GetRaw(sp tenancy.Space, t Table, suffix []byte) ([]byte, error) 
 	return out, err
 }
 
+// ReadRaw calls fn with the raw (not JSON) value at suffix of table t in
+// space sp, valid only during the call: GetRaw without the copy, for a
+// reader that decodes the value at once. It returns ErrNotFound when
+// there is none, else fn's error.
+func (tx *Txn) ReadRaw(sp tenancy.Space, t Table, suffix []byte, fn func([]byte) error) error {
+	if err := tx.check(sp); err != nil {
+		return err
+	}
+	item, err := tx.read(key(sp, t, suffix))
+	if err != nil {
+		return err
+	}
+	return item.Value(fn)
+}
+
 // PutRaw stores b as the value at suffix of table t in space sp.
 func (tx *Txn) PutRaw(sp tenancy.Space, t Table, suffix, b []byte) error {
 	if err := tx.check(sp); err != nil {
