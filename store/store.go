@@ -536,13 +536,13 @@ func (tx *Txn) Scan(sp tenancy.Space, t Table, prefix []byte, o ScanOptions, fn 
 	if err := tx.check(sp); err != nil {
 		return err
 	}
-	tp := tablePrefix(sp, t)
-	full := append(append([]byte(nil), tp...), prefix...)
+	full := key(sp, t, prefix) // the table's prefix, then prefix
+	tp := full[:len(full)-len(prefix)]
 	it := tx.txn.NewIterator(IterOptions{Prefix: full, Reverse: o.Reverse, KeysOnly: o.KeysOnly})
 	defer it.Close()
 	seek := full
 	if o.Start != nil {
-		seek = append(append([]byte(nil), tp...), o.Start...)
+		seek = key(sp, t, o.Start)
 	}
 	if o.Reverse {
 		// Seek to just past every key having seek as a prefix.
