@@ -12,6 +12,12 @@ import (
 // MaxBatch is the most facts one WriteBatch records.
 const MaxBatch = 1000
 
+// recordsPerFact is about how many records the write of one fact stores
+// (its record and card, its indexes, its audit entries, its search
+// postings and its share of the statistics): a batch's transaction is
+// made ready for that many per fact.
+const recordsPerFact = 20
+
 // WriteBatch records the facts ins for the caller in ctx, in order and in
 // one transaction: all of them or none. Each goes through every stage
 // exactly as Write would take it alone, after the ones before it, so that
@@ -36,6 +42,7 @@ func (p *Pipeline) WriteBatch(ctx context.Context, ins []facts.WriteInput) ([]fa
 	}
 	out := make([]facts.Fact, len(ins))
 	err = p.store.Update(ctx, part, func(tx *store.Txn) error {
+		tx.Grow(len(ins) * recordsPerFact)
 		for i, in := range ins {
 			f, err := p.WriteTx(tx, caller, in)
 			if err != nil {

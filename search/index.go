@@ -109,14 +109,11 @@ func decodeCounts(b []byte, into ...*int) error {
 
 // getCounts reads the counts of the record at k, zero when there is none.
 func getCounts(tx *store.Txn, sp tenancy.Space, k []byte, into ...*int) error {
-	b, err := tx.GetRaw(sp, store.TableSearchStats, k)
+	err := tx.ReadRaw(sp, store.TableSearchStats, k, func(b []byte) error { return decodeCounts(b, into...) })
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	return decodeCounts(b, into...)
+	return err
 }
 
 // document is a fact as the index sees it.

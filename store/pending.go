@@ -62,6 +62,19 @@ func newPendingWrites() *pendingWrites {
 	}
 }
 
+// grow makes room for about n more writes.
+func (p *pendingWrites) grow(n int) {
+	m := make(map[string]*pendingEntry, len(p.byKey)+n)
+	for k, e := range p.byKey {
+		m[k] = e
+	}
+	p.byKey = m
+	p.order = slices.Grow(p.order, n)
+	if len(p.slab) < n {
+		p.slab = make([]pendingEntry, n)
+	}
+}
+
 // set records a write of k (a put, or a delete when del). It takes
 // ownership of k and v: the caller must not change them afterwards (k is
 // the map's key without a copy).
@@ -173,6 +186,16 @@ func (p *pendingWrites) apply(txn EngineTxn) error {
 
 // errReadOnly is returned by a write in a View transaction.
 var errReadOnly = errors.New("store: write in a read-only transaction")
+
+// Grow prepares tx for about n more writes, so that a transaction that
+// knows how much it will write (a batch of facts) does not grow its pending
+// writes step by step. It is only a hint: tx holds any number of writes
+// either way. In a View it does nothing.
+func (tx *Txn) Grow(n int) {
+	if tx.pend != nil && n > 0 {
+		tx.pend.grow(n)
+	}
+}
 
 // write records a write of k in tx, which takes ownership of k and v:
 // every caller passes a key and a value made for this write alone.

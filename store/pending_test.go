@@ -120,3 +120,82 @@ func testOwnWritesInScans(t *testing.T, st *store.Store) {
 		t.Fatal(err)
 	}
 }
+
+// TestGrow: a transaction made ready for more writes keeps the ones it
+// holds and takes any number more, in a View too (where Grow does nothing).
+func TestGrow(t *testing.T) { enginetest.Each(t, testGrow) }
+
+func testGrow(t *testing.T, st *store.Store) {
+	p := partition(t, "acme", "alice", "")
+	sp := p.Shared()
+	err := st.Update(context.Background(), p, func(tx *store.Txn) error {
+		if err := tx.PutRaw(sp, store.TableFact, []byte("a"), []byte("1")); err != nil {
+			return err
+		}
+		tx.Grow(4)
+		tx.Grow(0)
+		for i := range 10 {
+			if err := tx.PutRaw(sp, store.TableFact, []byte{'b', byte('0' + i)}, []byte("2")); err != nil {
+				return err
+			}
+		}
+		got, err := tx.GetRaw(sp, store.TableFact, []byte("a"))
+		if err != nil || string(got) != "1" {
+			t.Errorf("after Grow, a = %q, %v", got, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.View(context.Background(), p, func(tx *store.Txn) error {
+		tx.Grow(100)
+		tails, err := tx.Tails(sp, store.TableFact, nil)
+		if len(tails) != 11 {
+			t.Errorf("%d records committed, want 11: %q", len(tails), tails)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadRaw: ReadRaw sees what GetRaw sees (the transaction's own
+// write, else the committed value) without a copy, and ErrNotFound for a
+// missing or deleted record.
+func TestReadRaw(t *testing.T) { enginetest.Each(t, testReadRaw) }
+
+func testReadRaw(t *testing.T, st *store.Store) {
+	ctx := context.Background()
+	p := partition(t, "acme", "alice", "")
+	sp := p.Shared()
+	if err := st.Update(ctx, p, func(tx *store.Txn) error {
+		return errors.Join(tx.PutRaw(sp, store.TableFact, []byte("old"), []byte("committed")), tx.PutRaw(sp, store.TableFact, []byte("gone"), []byte("x")))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err := st.Update(ctx, p, func(tx *store.Txn) error {
+		if err := errors.Join(tx.PutRaw(sp, store.TableFact, []byte("new"), []byte("own")), tx.Delete(sp, store.TableFact, []byte("gone"))); err != nil {
+			return err
+		}
+		for _, tc := range []struct{ key, want string }{{"old", "committed"}, {"new", "own"}, {"gone", ""}, {"none", ""}} {
+			var got string
+			err := tx.ReadRaw(sp, store.TableFact, []byte(tc.key), func(b []byte) error { got = string(b); return nil })
+			switch {
+			case tc.want == "" && !errors.Is(err, store.ErrNotFound):
+				t.Errorf("%s: err %v, want ErrNotFound", tc.key, err)
+			case tc.want != "" && (err != nil || got != tc.want):
+				t.Errorf("%s: %q, %v; want %q", tc.key, got, err, tc.want)
+			}
+		}
+		boom := errors.New("boom")
+		if err := tx.ReadRaw(sp, store.TableFact, []byte("old"), func([]byte) error { return boom }); !errors.Is(err, boom) {
+			t.Errorf("fn's error: got %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -463,6 +463,21 @@ func (tx *Txn) GetRaw(sp tenancy.Space, t Table, suffix []byte) ([]byte, error) 
 	return out, err
 }
 
+// ReadRaw calls fn with the raw (not JSON) value at suffix of table t in
+// space sp, valid only during the call: GetRaw without the copy, for a
+// reader that decodes the value at once. It returns ErrNotFound when
+// there is none, else fn's error.
+func (tx *Txn) ReadRaw(sp tenancy.Space, t Table, suffix []byte, fn func([]byte) error) error {
+	if err := tx.check(sp); err != nil {
+		return err
+	}
+	item, err := tx.read(key(sp, t, suffix))
+	if err != nil {
+		return err
+	}
+	return item.Value(fn)
+}
+
 // PutRaw stores b as the value at suffix of table t in space sp.
 func (tx *Txn) PutRaw(sp tenancy.Space, t Table, suffix, b []byte) error {
 	if err := tx.check(sp); err != nil {
@@ -521,13 +536,13 @@ func (tx *Txn) Scan(sp tenancy.Space, t Table, prefix []byte, o ScanOptions, fn 
 	if err := tx.check(sp); err != nil {
 		return err
 	}
-	tp := tablePrefix(sp, t)
-	full := append(append([]byte(nil), tp...), prefix...)
+	full := key(sp, t, prefix) // the table's prefix, then prefix
+	tp := full[:len(full)-len(prefix)]
 	it := tx.txn.NewIterator(IterOptions{Prefix: full, Reverse: o.Reverse, KeysOnly: o.KeysOnly})
 	defer it.Close()
 	seek := full
 	if o.Start != nil {
-		seek = append(append([]byte(nil), tp...), o.Start...)
+		seek = key(sp, t, o.Start)
 	}
 	if o.Reverse {
 		// Seek to just past every key having seek as a prefix.
