@@ -7,8 +7,13 @@ import (
 	"sync"
 )
 
-// decodedLimit bounds decoded; a full cache is emptied and refilled.
-const decodedLimit = 1 << 12
+// decodedLimit and decodedBytes bound decoded (the stored bytes it
+// holds, about half of what it takes); a full cache is emptied and
+// refilled.
+const (
+	decodedLimit = 1 << 12
+	decodedBytes = 16 << 20
+)
 
 // decoded keeps assertions as decoded, under the exact bytes they were
 // decoded from. Every recorded turn reads the organization's most recent
@@ -17,8 +22,9 @@ const decodedLimit = 1 << 12
 // are read from the store each time (they are the truth, and a
 // transaction sees its own writes), and only their JSON decoding is saved.
 var decoded = struct {
-	mu sync.Mutex
-	m  map[string]Assertion
+	mu    sync.Mutex
+	m     map[string]Assertion
+	bytes int
 }{m: map[string]Assertion{}}
 
 // decodeAssertion decodes raw, a stored assertion. The Assertion is the
@@ -32,10 +38,12 @@ func decodeAssertion(raw []byte) (Assertion, error) {
 			return Assertion{}, fmt.Errorf("assertions: decode: %w", err)
 		}
 		decoded.mu.Lock()
-		if len(decoded.m) >= decodedLimit {
+		if len(decoded.m) >= decodedLimit || decoded.bytes+len(raw) > decodedBytes {
 			clear(decoded.m)
+			decoded.bytes = 0
 		}
 		decoded.m[string(raw)] = a
+		decoded.bytes += len(raw)
 		decoded.mu.Unlock()
 	}
 	return a.clone(), nil

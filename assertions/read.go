@@ -255,9 +255,19 @@ func RecentTx(tx *store.Txn, v temporal.View, now time.Time, limit int) ([]Asser
 	if limit <= 0 {
 		return out, nil
 	}
+	err := scanRecent(tx, v, now, func(a Assertion) bool {
+		out = append(out, a)
+		return len(out) < limit
+	})
+	return out, err
+}
+
+// scanRecent calls fn, newest first, with the organization's assertions
+// that exist in view v when the clock reads now, until fn returns false.
+func scanRecent(tx *store.Txn, v temporal.View, now time.Time, fn func(Assertion) bool) error {
 	sp := tx.Partition().Shared()
 	start := store.Suffix(nil).Time(v.Instant(now))
-	err := tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true, Start: start},
+	return tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true, Start: start},
 		func(suffix []byte, _ store.Item) (bool, error) {
 			r := store.NewReader(suffix)
 			r.Time()
@@ -273,9 +283,8 @@ func RecentTx(tx *store.Txn, v temporal.View, now time.Time, limit int) ([]Asser
 				return false, err
 			}
 			if a, ok := raw.In(v, now); ok {
-				out = append(out, a)
+				return fn(a), nil
 			}
-			return len(out) < limit, nil
+			return true, nil
 		})
-	return out, err
 }

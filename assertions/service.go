@@ -508,13 +508,20 @@ func (s *Service) Promote(ctx context.Context, id string, d DecisionInput) (fact
 // now, most recently created first, looking at no more than 4*limit of the
 // latest assertions.
 func (s *Service) ActiveTx(tx *store.Txn, now time.Time, limit int) ([]Assertion, error) {
-	recent, err := RecentTx(tx, temporal.View{}, now, 4*limit)
+	// The active ones among the 4×limit most recent, as RecentTx would
+	// return them, without keeping the others.
 	var out []Assertion
-	for _, a := range recent {
-		if a.Status == Active && len(out) < limit {
+	if limit <= 0 {
+		return out, nil
+	}
+	seen := 0
+	err := scanRecent(tx, temporal.View{}, now, func(a Assertion) bool {
+		seen++
+		if a.Status == Active {
 			out = append(out, a)
 		}
-	}
+		return seen < 4*limit && len(out) < limit
+	})
 	return out, err
 }
 

@@ -85,11 +85,20 @@ func Analyze(turn Turn, known []Record, opts Options) Result {
 	facts = best(facts)
 
 	var dets []Detection
+	var turns []folded // the known turns' texts, lowered once for every candidate
+	if len(facts) > 0 {
+		turns = make([]folded, len(known))
+		for i, r := range known {
+			if r.Kind == RecordTurn {
+				turns[i] = foldText(r.Value)
+			}
+		}
+	}
 	for _, c := range facts {
 		d := c.detection(v, auth, authCue, opts)
 		// Turns that stated the replaced value are superseded with the fact.
-		for _, r := range known {
-			if r.Kind == RecordTurn && c.prev != "" && containsFold(r.Value, c.prev) && !containsFold(r.Value, d.Replacement) {
+		for i, r := range known {
+			if r.Kind == RecordTurn && c.prev != "" && turns[i].contains(c.prev) && !turns[i].contains(d.Replacement) {
 				d.Superseded = append(d.Superseded, Ref{r.ID, r.Kind})
 			}
 		}
@@ -346,7 +355,7 @@ func generic(y string) bool {
 
 var reDeterminer = regexp.MustCompile(`(?i)^(?:the|this|that|a|an|our|your|their|my|its)$`)
 
-var reParen = regexp.MustCompile(`\([^)]*\)|\[[^\]]*\]`)
+var reParen = mustPre(`\([^)]*\)|\[[^\]]*\]`)
 
 // bare strips the parenthesised notes of a record value ("$75,000 (Manager
 // approved)" → "$75,000").

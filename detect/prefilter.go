@@ -187,7 +187,7 @@ func prefiltered() map[string]*pre {
 		"reOldBefore": reOldBefore, "reForNow": reForNow, "reAddition": reAddition, "reFromTo": reFromTo,
 		"reQuestion": reQuestion, "reRecap": reRecap, "reKeep": reKeep, "reTail": reTail, "reHistory": reHistory,
 		"reHypothetical": reHypothetical, "reAboutHypo": reAboutHypo, "reDraft": reDraft, "reTask": reTask,
-		"reCited": reCited, "reRoleSays": reRoleSays, "rePolicyWord": rePolicyWord,
+		"reCited": reCited, "reRoleSays": reRoleSays, "rePolicyWord": rePolicyWord, "reParen": reParen,
 	}
 	for i, c := range changeCues {
 		m[fmt.Sprintf("changeCues[%d]", i)] = c.re

@@ -12,8 +12,13 @@ import (
 	"github.com/stategraph/stategraph/tenancy"
 )
 
-// maxCachedFacts bounds factCache; past it the cache starts afresh.
-const maxCachedFacts = 1 << 14
+// maxCachedFacts and maxCachedBytes (of stored facts; the decoded ones
+// take about as much again) bound factCache; past either the cache starts
+// afresh.
+const (
+	maxCachedFacts = 1 << 14
+	maxCachedBytes = 64 << 20
+)
 
 // factCache keeps the facts relevantFacts decoded, under the bytes they
 // were decoded from: a fact is read from the store on every turn (its
@@ -26,8 +31,9 @@ const maxCachedFacts = 1 << 14
 // callers read it and never write into it; one that must change a fact
 // changes a copy.
 type factCache struct {
-	mu sync.Mutex
-	m  map[factCacheKey]cachedFact
+	mu    sync.Mutex
+	m     map[factCacheKey]cachedFact
+	bytes int
 }
 
 type factCacheKey struct {
@@ -73,10 +79,11 @@ func (c *factCache) load(tx *store.Txn, sp tenancy.Space, id string) (*decodedFa
 	}
 	d := &decodedFact{Fact: f, text: f.ValueText()}
 	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxCachedFacts {
-		c.m = make(map[factCacheKey]cachedFact, 256)
+	if c.m == nil || len(c.m) >= maxCachedFacts || c.bytes+len(raw) > maxCachedBytes {
+		c.m, c.bytes = make(map[factCacheKey]cachedFact, 256), 0
 	}
 	c.m[k] = cachedFact{raw: raw, f: d}
+	c.bytes += len(raw)
 	c.mu.Unlock()
 	return d, true, nil
 }

@@ -7,9 +7,13 @@ import (
 	"sync"
 )
 
-// turnCacheLimit bounds decodedTurns; a full cache is emptied and
-// refilled.
-const turnCacheLimit = 1 << 12
+// turnCacheLimit and turnCacheBytes bound decodedTurns (the stored
+// bytes it holds, about half of what it takes); a full cache is emptied
+// and refilled.
+const (
+	turnCacheLimit = 1 << 12
+	turnCacheBytes = 16 << 20
+)
 
 // decodedTurns keeps turns as decoded, under the exact bytes they were
 // decoded from: every recorded turn reads the session's latest turns
@@ -18,8 +22,9 @@ const turnCacheLimit = 1 << 12
 // (they are the truth, and a transaction sees its own writes); only their
 // JSON decoding is saved.
 var decodedTurns = struct {
-	mu sync.Mutex
-	m  map[string]Turn
+	mu    sync.Mutex
+	m     map[string]Turn
+	bytes int
 }{m: map[string]Turn{}}
 
 // decodeTurn decodes raw, a stored turn. The Turn is the caller's: its
@@ -33,10 +38,12 @@ func decodeTurn(raw []byte) (Turn, error) {
 			return Turn{}, fmt.Errorf("session: decode turn: %w", err)
 		}
 		decodedTurns.mu.Lock()
-		if len(decodedTurns.m) >= turnCacheLimit {
+		if len(decodedTurns.m) >= turnCacheLimit || decodedTurns.bytes+len(raw) > turnCacheBytes {
 			clear(decodedTurns.m)
+			decodedTurns.bytes = 0
 		}
 		decodedTurns.m[string(raw)] = t
+		decodedTurns.bytes += len(raw)
 		decodedTurns.mu.Unlock()
 	}
 	t.Facts, t.Omit = slices.Clone(t.Facts), slices.Clone(t.Omit)
