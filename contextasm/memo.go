@@ -55,6 +55,9 @@ var (
 	statementsMemo   = newMemo[string](8<<20, 64<<10)
 	hypotheticalMemo = newMemo[bool](1<<20, MaxQueryLen)
 	distinctiveMemo  = newMemo[[]string](8<<20, 64<<10)
+	// Whether a turn opens or closes an aside (Asides).
+	asideStartMemo = newMemo[bool](8<<20, 64<<10)
+	asideEndMemo   = newMemo[bool](8<<20, 64<<10)
 )
 
 // statements is detect.Statements, remembered.
