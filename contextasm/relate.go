@@ -441,7 +441,8 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, 
 			exclude(t.ID, assemble.ReasonOutOfScope)
 		case tc.Expired:
 			exclude(t.ID, assemble.ReasonExpired)
-		case tc.Superseded || states(t.Text, stale, current) || narrates(texts[i], current) || contradicts(t.Text, t.At, topics):
+		// states asks narrates of t.Text; the said text only when it differs.
+		case tc.Superseded || states(t.Text, stale, current) || (texts[i] != t.Text && narrates(texts[i], current)) || contradicts(t.Text, t.At, topics):
 			exclude(t.ID, assemble.ReasonSuperseded)
 		default:
 			// Questions are not state: only what a turn states is replayed.
