@@ -92,7 +92,6 @@ func Relate(q Query, sets ...Candidates) Related {
 		r.Documents = append(r.Documents, s.Documents...)
 	}
 	slices.Sort(r.Notes)
-	sortExclusions(r.Excluded)
 	r.Environment = relateEnvironment(env)
 
 	fo := relateFacts(q, cands)
@@ -183,6 +182,8 @@ func (r Related) Input(budget int, factShare float64, id assemble.Identity) asse
 	}
 }
 
+// sortExclusions puts es in (kind, ID, reason) order; those fields are
+// all of an Exclusion, so the order is the same whatever es's order was.
 func sortExclusions(es []assemble.Exclusion) {
 	slices.SortFunc(es, func(x, y assemble.Exclusion) int {
 		return cmp.Or(strings.Compare(string(x.Kind), string(y.Kind)), strings.Compare(x.ID, y.ID), strings.Compare(string(x.Reason), string(y.Reason)))
