@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/stategraph/stategraph/detect"
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // memo remembers the results of a pure function of a string (a text's
@@ -55,7 +56,24 @@ var (
 	statementsMemo   = newMemo[string](8<<20, 64<<10)
 	hypotheticalMemo = newMemo[bool](1<<20, MaxQueryLen)
 	distinctiveMemo  = newMemo[[]string](8<<20, 64<<10)
+	// Whether a turn opens or closes an aside (Asides).
+	asideStartMemo = newMemo[bool](8<<20, 64<<10)
+	asideEndMemo   = newMemo[bool](8<<20, 64<<10)
+	// The index terms of a text, as a set (contradicts).
+	termSetMemo = newMemo[map[string]bool](8<<20, 64<<10)
 )
+
+// termSet returns the set of lexical.Terms(text), remembered; the map is
+// shared: callers must not modify it.
+func termSet(text string) map[string]bool {
+	return termSetMemo.get(text, func(text string) map[string]bool {
+		have := map[string]bool{}
+		for _, t := range lexical.Terms(text) {
+			have[t] = true
+		}
+		return have
+	})
+}
 
 // statements is detect.Statements, remembered.
 func statements(text string) string { return statementsMemo.get(text, detect.Statements) }

@@ -92,7 +92,6 @@ func Relate(q Query, sets ...Candidates) Related {
 		r.Documents = append(r.Documents, s.Documents...)
 	}
 	slices.Sort(r.Notes)
-	sortExclusions(r.Excluded)
 	r.Environment = relateEnvironment(env)
 
 	fo := relateFacts(q, cands)
@@ -113,7 +112,8 @@ func Relate(q Query, sets ...Candidates) Related {
 		}
 	}
 	stale := staleValues(retired, current)
-	turnsKept, out := relateTurns(q, real, turns, stale, current, factTopics(r.Facts))
+	topics := factTopics(r.Facts)
+	turnsKept, out := relateTurns(q, real, turns, stale, current, topics)
 	r.Turns = turnsKept
 	r.Excluded = append(r.Excluded, out...)
 	kept := map[string]bool{}
@@ -126,7 +126,7 @@ func Relate(q Query, sets ...Candidates) Related {
 			said[c.Said] = true
 		}
 	}
-	r.Evidence, out = relateEvidence(ev, turns, stale, current, said, r.Facts)
+	r.Evidence, out = relateEvidence(ev, turns, stale, current, said, topics)
 	r.Excluded = append(r.Excluded, out...)
 	sortExclusions(r.Excluded)
 	return r
@@ -182,6 +182,8 @@ func (r Related) Input(budget int, factShare float64, id assemble.Identity) asse
 	}
 }
 
+// sortExclusions puts es in (kind, ID, reason) order; those fields are
+// all of an Exclusion, so the order is the same whatever es's order was.
 func sortExclusions(es []assemble.Exclusion) {
 	slices.SortFunc(es, func(x, y assemble.Exclusion) int {
 		return cmp.Or(strings.Compare(string(x.Kind), string(y.Kind)), strings.Compare(x.ID, y.ID), strings.Compare(string(x.Reason), string(y.Reason)))
@@ -237,14 +239,27 @@ func (fo factOutcome) superseded() []string {
 
 // relateFacts applies the fact rules to cands, in ID order; a fact met
 // twice counts once.
-func relateFacts(q Query, cands []FactCandidate) factOutcome {
+func relateFacts(q Query, cands []FactCandidate) factOutcome { return applyFactRules(q, cands, true) }
+
+// supersededFacts is relateFacts(q, cands).superseded(), without
+// collecting what is kept.
+func supersededFacts(q Query, cands []FactCandidate) []string {
+	return applyFactRules(q, cands, false).superseded()
+}
+
+// applyFactRules is relateFacts; without collect, the outcome holds the
+// exclusions only (no kept facts, no successors).
+func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 	ordered := make([]*FactCandidate, len(cands))
 	for i := range cands {
 		ordered[i] = &cands[i]
 	}
 	slices.SortFunc(ordered, compareFactCandidates)
 	ordered = slices.CompactFunc(ordered, func(a, b *FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
-	fo := factOutcome{excluded: map[string]assemble.Reason{}, kept: make([]assemble.Fact, 0, len(ordered))}
+	fo := factOutcome{excluded: map[string]assemble.Reason{}}
+	if collect {
+		fo.kept = make([]assemble.Fact, 0, len(ordered))
+	}
 	isCand := make(map[string]bool, len(ordered))
 	for _, c := range ordered {
 		isCand[c.Fact.ID] = true
@@ -267,7 +282,9 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 			fo.excluded[c.Fact.ID] = r
 			continue
 		}
-		fo.kept = append(fo.kept, c.Fact)
+		if collect {
+			fo.kept = append(fo.kept, c.Fact)
+		}
 		if c.Supersedes != "" && !isCand[c.Supersedes] {
 			preds = append(preds, pred{c.Supersedes, c.Fact.ID, c.PredecessorVisible})
 		}
@@ -284,6 +301,9 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome {
 			continue
 		}
 		fo.excluded[p.id] = assemble.ReasonSuperseded
+		if !collect {
+			continue
+		}
 		if fo.successor == nil {
 			fo.successor = map[string]string{}
 		}
@@ -422,7 +442,8 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, 
 			exclude(t.ID, assemble.ReasonOutOfScope)
 		case tc.Expired:
 			exclude(t.ID, assemble.ReasonExpired)
-		case tc.Superseded || states(t.Text, stale, current) || narrates(texts[i], current) || contradicts(t.Text, t.At, topics):
+		// states asks narrates of t.Text; the said text only when it differs.
+		case tc.Superseded || states(t.Text, stale, current) || (texts[i] != t.Text && narrates(texts[i], current)) || contradicts(t.Text, t.At, topics):
 			exclude(t.ID, assemble.ReasonSuperseded)
 		default:
 			// Questions are not state: only what a turn states is replayed.
@@ -446,8 +467,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, 
 
 // relateEvidence applies the evidence rules to ev, in ID order; a sentence
 // met twice counts once.
-func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, stale []staleValue, current []string, said map[string]bool, kept []assemble.Fact) ([]assemble.Evidence, []assemble.Exclusion) {
-	topics := factTopics(kept)
+func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, stale []staleValue, current []string, said map[string]bool, topics []topic) ([]assemble.Evidence, []assemble.Exclusion) {
 	ev = slices.Clone(ev)
 	slices.SortFunc(ev, func(x, y EvidenceCandidate) int {
 		return cmp.Or(strings.Compare(x.Evidence.ID, y.Evidence.ID), cmp.Compare(y.Evidence.Score, x.Evidence.Score))
@@ -541,10 +561,7 @@ func contradicts(text string, at time.Time, topics []topic) bool {
 	if len(topics) == 0 {
 		return false
 	}
-	have := map[string]bool{}
-	for _, t := range lexical.Terms(text) {
-		have[t] = true
-	}
+	have := termSet(text)
 	var vals []string
 	for _, tp := range topics {
 		if !at.Before(tp.at) || !all(tp.terms, have) {
