@@ -744,7 +744,7 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 	for _, sp := range tx.Partition().Spaces() {
 		// Only what the caller may read decides whether the space is
 		// small: hidden facts change nothing of a caller's candidates.
-		st, err := s.index.Stats(tx, []tenancy.Space{sp}, nil, temporal.View{}, s.readable(caller))
+		st, err := s.index.Stats(tx, []tenancy.Space{sp}, terms, temporal.View{}, s.readable(caller))
 		if err != nil {
 			return nil, err
 		}
@@ -753,7 +753,7 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 		if st.Docs <= SmallPartition {
 			lists, limit = []string{search.TermAll}, SmallPartition+1
 		} else {
-			lists = terms
+			lists = informative(terms, st)
 		}
 		for _, term := range lists {
 			var ierr error
@@ -771,6 +771,29 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 		}
 	}
 	return out, nil
+}
+
+// informative orders a turn's terms for finding the facts it may be
+// about in a large space: rarest first (a term that names few facts names
+// them best), without the terms no readable fact holds (nothing to read)
+// and without those most facts hold (a word in a quarter of the space
+// singles nothing out), unless every term is such a word: then the rarest
+// one stays.
+func informative(terms []string, st search.Stats) []string {
+	var out []string
+	for _, t := range terms {
+		if st.DF[t] > 0 {
+			out = append(out, t)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(st.DF[a], st.DF[b]) })
+	common := max(PerTermFacts, st.Docs/4)
+	for i, t := range out {
+		if st.DF[t] > common {
+			return out[:max(i, 1)]
+		}
+	}
+	return out
 }
 
 // apply supersedes what detection d names: facts get a successor holding
