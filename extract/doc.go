@@ -40,6 +40,17 @@
 // …") is read without its frame; Statement.Cited names whom it cites, so the
 // caller can weigh the cited authority.
 //
+// Before that, a few framings are read as the plain statement they make:
+// "We agreed (that) the freeze is on February 10" without its frame;
+// "Final answer on the paint colour: Harbour Grey" as a decision on the
+// colour; "Scratch the earlier number for the seat count — we're at 360
+// now" as a correction "the seat count is 360"; and a topic or label said
+// up front with its value alone after it ("About the laptops: make that
+// 71", "Change to the vet appointment: it's April 10 now", "Contact for
+// the landlord: tom@x.net", "Address: 12 Elm Row", the last the speaker's)
+// as "<topic> is <value>". A list item's label ("- Marketing budget:
+// $40k") is not read so: a list names options.
+//
 // A sentence that survives is cut into clauses (at ";", dashes, "but",
 // ", and", ", so", and a bare "and" that opens a new subject) and each clause
 // is matched against Rules, in order: the first rule that yields a statement

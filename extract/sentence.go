@@ -112,7 +112,7 @@ func newLabel(s string) bool {
 var reNewLabel = regexp.MustCompile(`^(?:(?:my|our)\s+)?(?:new|final|revised|updated|latest|changed)\s+(?:figure|number|count|total|value|price|date|estimate|amount|cost|quote|time|deadline|address|home|contact|owner|pick|choice|phone|mobile|e-?mail)\b`)
 
 // ownLabel is a label naming a bare contact attribute as the speaker's:
-// "New address" is "my new address"; "Venue address" stays the venue's.
+// "Address: …" is "my address"; "Venue address: …" stays the venue's.
 func ownLabel(label string) string {
 	ws := strings.Fields(fold(label))
 	for len(ws) > 0 && (ws[0] == "new" || ws[0] == "updated" || ws[0] == "current" || ws[0] == "latest") {
