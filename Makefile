@@ -79,8 +79,10 @@ test-go:
 
 ## test-tikv: the tests that start a server through internal/apitest, again on client-go's in-process TiKV mock cluster
 ## instead of Badger (build tag tikvtest; without -race, which the Badger run has); part of make test. The store's own
-## conformance tests already run on both engines in test-go; tests of other packages would only repeat themselves.
-TIKV_PKGS = $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/internal\/apitest/ {print $$1}'
+## conformance tests already run on both engines in test-go; tests of other packages would only repeat themselves, and
+## so would two that only read through the API: the isolation sweep (authorization over every field, which no engine
+## decides) and the StateBench harness (replays and scores).
+TIKV_PKGS = $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/internal\/apitest/ && $$1 !~ /\/(internal\/sweep|statebench)$$/ {print $$1}'
 test-tikv:
 	@pkgs=$$($(TIKV_PKGS)); if [ -z "$$pkgs" ]; then echo "test-tikv: no package's tests import internal/apitest"; exit 1; fi; \
 		echo "go test -tags tikvtest -count=1 -timeout 20m" $$pkgs; \
