@@ -12,7 +12,7 @@ import (
 // refilled.
 const (
 	decodedLimit = 1 << 12
-	decodedBytes = 16 << 20
+	decodedBytes = 4 << 20
 )
 
 // decoded keeps assertions as decoded, under the exact bytes they were

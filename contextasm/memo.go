@@ -53,14 +53,14 @@ func (c *memo[V]) get(key string, f func(string) V) V {
 
 // Remembered judgements of texts (package detect's pure functions).
 var (
-	statementsMemo   = newMemo[string](8<<20, 64<<10)
+	statementsMemo   = newMemo[string](2<<20, 64<<10)
 	hypotheticalMemo = newMemo[bool](1<<20, MaxQueryLen)
-	distinctiveMemo  = newMemo[[]string](8<<20, 64<<10)
+	distinctiveMemo  = newMemo[[]string](2<<20, 64<<10)
 	// Whether a turn opens or closes an aside (Asides).
-	asideStartMemo = newMemo[bool](8<<20, 64<<10)
-	asideEndMemo   = newMemo[bool](8<<20, 64<<10)
+	asideStartMemo = newMemo[bool](2<<20, 64<<10)
+	asideEndMemo   = newMemo[bool](2<<20, 64<<10)
 	// The index terms of a text, as a set (contradicts).
-	termSetMemo = newMemo[map[string]bool](8<<20, 64<<10)
+	termSetMemo = newMemo[map[string]bool](1<<20, 64<<10)
 )
 
 // termSet returns the set of lexical.Terms(text), remembered; the map is

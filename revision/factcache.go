@@ -17,7 +17,7 @@ import (
 // afresh.
 const (
 	maxCachedFacts = 1 << 14
-	maxCachedBytes = 64 << 20
+	maxCachedBytes = 16 << 20
 )
 
 // factCache keeps the facts relevantFacts decoded, under the bytes they

@@ -12,7 +12,7 @@ import (
 // and refilled.
 const (
 	turnCacheLimit = 1 << 12
-	turnCacheBytes = 16 << 20
+	turnCacheBytes = 4 << 20
 )
 
 // decodedTurns keeps turns as decoded, under the exact bytes they were
