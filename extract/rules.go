@@ -61,7 +61,7 @@ var fragments = strings.NewReplacer(
 	"{AUX}", `(?:(?:am|are|is|have|has|had|will|be|been|just|finally|recently|officially|now|also|actually|already|all|then|got|still|currently)\s+)*`,
 	"{ADV}", `(?:(?:now|actually|also|still|officially|finally|just|already|currently|really|then|recently|all|only)\s+)*`,
 	"{BE}", `(?:is|are|['’]s|['’]re|will be|['’]ll be|has been|have been|becomes|become|became|is going to be|are going to be|is now|are now)`,
-	"{PASS}", `(?:(?:is|are|was|were|has been|have been|got|will be|['’]s|just|now|officially|finally|actually|also|only)\s+)*`,
+	"{PASS}", `(?:(?:is|are|was|were|has been|have been|had been|has|have|had|been|got|will be|['’]s|just|now|officially|finally|actually|also|only)\s+)*`,
 	"{FROM}", `(?:from\s+[^,;]{1,40}?\s+)?`,
 	"{NUM}", `(?:\d[\d,.]*|[a-z]+(?:[ -][a-z]+)?)`,
 	"{VAL}", `(?P<val>.+)`,
@@ -468,10 +468,10 @@ var Rules = []Rule{
 	},
 	{
 		Name: "imperative-record", Kind: "",
-		Matches:  "Put / mark / log / record / note Y (down) as V (an instruction that records the value): typed by V",
-		Examples: []string{"Put the seat count for the training course down as 800.", "Mark the migration status as blocked", "Log the headcount as 42"},
-		triggers: []string{"put", "mark", "log", "record", "note", "write", "pencil", "jot"},
-		re:       compile(`^(?:please\s+)?(?:put|mark|log|record|note|write|pencil|jot)\s+(?:down\s+|in\s+)?{NP}\s+(?:down\s+|in\s+)?(?:as|at)\s+{VAL}`),
+		Matches:  "Put / mark / log / record / note Y (down) as V, (let's) keep / hold Y at V (an instruction that records the value): typed by V",
+		Examples: []string{"Put the seat count for the training course down as 800.", "Mark the migration status as blocked", "Log the headcount as 42", "Let's keep the budget at $40k."},
+		triggers: []string{"put", "mark", "log", "record", "note", "write", "pencil", "jot", "keep", "leave", "hold"},
+		re:       compile(`^(?:please\s+|let['’]?s\s+)?(?:put|mark|log|record|note|write|pencil|jot|keep|leave|hold)\s+(?:down\s+|in\s+)?{NP}\s+(?:down\s+|in\s+)?(?:as|at)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
@@ -536,6 +536,9 @@ var Rules = []Rule{
 		also:     []string{" to ", " until ", " till ", " for "},
 		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
+			if fw := fold(firstWord(m.get("obj"))); prepositions[fw] {
+				return Statement{}, false // "… trimmed to $30k for Q3": no object
+			}
 			s, ok := normNP(m.get("obj"), c.selfKey)
 			if !ok || !namedSubject(m.get("subj")) {
 				return Statement{}, false

@@ -31,6 +31,9 @@ var (
 	reChangeTopicCorrects = regexp.MustCompile(`(?i)^(?:a\s+|one\s+|quick\s+|small\s+)?correction`)
 	reAttrLabel           = regexp.MustCompile(`^((?:the\s+|our\s+|my\s+|new\s+|updated\s+)*[\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*)?\s+(?:for|of)\s+[^:;]{1,50}?)\s*:\s+`)
 	reElliptic            = regexp.MustCompile(`(?i)^(?:(make (?:that|it)|it should be|correction)\s+|(?:it|that)(?:['’]s| is| will be| has been)\s+(?:now\s+)?|(?:now|it['’]s now)\s+)(.+?)(?:\s+now)?[.!]*$`)
+	reHasBeen             = regexp.MustCompile(`([\p{L}])['’]s been ((?:trimmed|cut|moved|pushed|changed|raised|reduced|set|bumped|increased|lowered|rescheduled|postponed|updated|slashed|capped|extended|delayed|shifted|dropped|switched|reassigned|handed)\s)`)
+	reSwitching           = regexp.MustCompile(`(?i)^(?:switching|switched|changing|changed|new)\s+([\p{L}]+?)\s*[—–:,-]+\s*(?:it['’]s|it is|now it['’]s|we['’]re with|i['’]m with|i['’]m seeing|i see)\s+(?:now\s+)?([\p{Lu}\d].*?)(?:\s+now)?[.!]*$`)
+	reMeantCount          = regexp.MustCompile(`(?i)^i\s+meant\s+(\d[\d,.]*\s+[\p{L}-]+)[.!]*$`)
 	reAgreed              = regexp.MustCompile(`(?i)^(?:we|i|they|the team|everyone|we all|all of us)\s+(?:have\s+|just\s+|all\s+|finally\s+|now\s+)*(?:agreed|decided|confirmed|settled|established|concluded)(?:\s+that)?,?\s+`)
 
 	reTopic = regexp.MustCompile(`(?i)^(?:for|re|regarding|about|as for|concerning|as to|on the topic of)\s+([^,:]{1,40}?)\s*[,:—–]\s*`)
@@ -145,6 +148,13 @@ func verbless(s string) bool {
 		}
 	}
 	return true
+}
+
+// nameOpens reports whether s opens like a name or a number: a capital or
+// a digit ("Dr. Patel", "3 Elm Row"), not "a long story".
+func nameOpens(s string) bool {
+	r := []rune(s)
+	return len(r) > 0 && (isUpperRune(r[0]) || unicode.IsDigit(r[0]))
 }
 
 // agreedStops open what follows an agreement verb when it is no
@@ -350,6 +360,19 @@ func (a *analyzer) sentence(raw string, item bool) {
 	// corrects the topic's value: read as "the seat count is 360".
 	if m := reScratchEarlier.FindStringSubmatch(body); m != nil {
 		body, corr = m[1]+" is "+m[2], true
+	}
+
+	// "Budget's been trimmed to $30k": "has been".
+	body = reHasBeen.ReplaceAllString(body, "$1 has been $2")
+
+	// "Switching dentists — it's Dr. Patel now": the speaker's new one.
+	if m := reSwitching.FindStringSubmatch(body); m != nil && nameOpens(m[2]) {
+		body, corr = "my "+singular(fold(m[1]))+" is "+m[2], true
+	}
+
+	// "I meant 45 guests, not 54": a count corrected.
+	if m := reMeantCount.FindStringSubmatch(body); m != nil {
+		body, corr = "we have "+m[1], true
 	}
 
 	// "Final answer on the paint colour: Harbour Grey" is a decision.
