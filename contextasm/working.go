@@ -86,9 +86,9 @@ func Asides(turns []string) []bool {
 	start := -1
 	for i, t := range turns {
 		switch {
-		case start < 0 && asideStartMemo.get(t, reAsideStart.MatchString):
+		case start < 0 && asideStartMemo.Get(t):
 			start = i
-		case start >= 0 && asideEndMemo.get(t, reAsideEnd.MatchString):
+		case start >= 0 && asideEndMemo.Get(t):
 			for j := start; j < i; j++ {
 				out[j] = true
 			}

@@ -165,7 +165,7 @@ func concat(lists ...[]cue) []cue {
 // terms returns the topic words of s: lexical's terms of at least three
 // letters, chatter dropped. The map is memoized (every turn asks again
 // about the same keys and values): callers read it and never write to it.
-func terms(s string) map[string]bool { return termsMemo.get(s) }
+func terms(s string) map[string]bool { return termsMemo.Get(s) }
 
 // keyTerms are the terms of a key name, whose words may be joined in
 // camel case ("laptopCount" is "laptop count") as well as by separators.

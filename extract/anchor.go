@@ -194,7 +194,7 @@ var (
 // kindOfStored names the kind of a stored value, or "" when Anchor does not
 // read it.
 func kindOfStored(v string, at time.Time) string {
-	k := storedKindMemo.get(v)
+	k := storedKindMemo.Get(v)
 	if k.kind != "" {
 		return k.kind
 	}
@@ -261,7 +261,7 @@ var anchorAttrs = map[string][]string{
 // anchorWords splits a key into the words that name its thing, which the
 // sentence must say, and those that name an attribute.
 func anchorWords(key string) (topic, attrs []string) {
-	a := anchorWordsMemo.get(key)
+	a := anchorWordsMemo.Get(key)
 	return a.topic, a.attrs
 }
 

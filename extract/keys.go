@@ -43,7 +43,7 @@ var attributeSynonyms = map[string]string{
 // "userPhoneNumber" → ("user", "phone"), "deck_owner" → ("deck", "owner").
 // A name with no attribute word is all entity, with attribute "".
 func NormalizeKey(name string) (entity, attribute string) {
-	k := normalizeMemo.get(name)
+	k := normalizeMemo.Get(name)
 	return k.entity, k.attribute
 }
 
@@ -138,7 +138,7 @@ func (s Statement) Matches(key string) bool {
 	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute] || costAttrs[attr] && costAttrs[s.Attribute]) {
 		attr = s.Attribute // "demo_time" holds the demo's date and hour; "contractor_phone" how to reach them
 	}
-	if s.Entity != "" && joinedKeyMemo.get(key) == s.Entity+"_"+s.Attribute {
+	if s.Entity != "" && joinedKeyMemo.Get(key) == s.Entity+"_"+s.Attribute {
 		return true // "workshop_cap" is the workshop's cap, whatever "cap" means
 	}
 	switch {

@@ -1,49 +1,15 @@
 package extract
 
-import "sync"
+import "github.com/stategraph/stategraph/internal/memo"
 
 // Memoized readings of fact keys and stored values. A recorded turn is
 // read against every fact it is compared with (each statement against
 // every key, each sentence against every stored value), and mostly the
 // same facts turn after turn; these readings depend only on their text, so
-// they are kept in bounded caches.
+// they are kept in bounded caches (16,384 texts of up to 256 bytes each).
+var memoLimits = memo.Limits{Entries: 1 << 14, Key: 256}
 
-// memoLimit bounds each cache; a full cache is emptied and refilled. Only
-// texts up to memoMaxLen bytes are kept.
-const (
-	memoLimit  = 1 << 14
-	memoMaxLen = 256
-)
-
-// memo is a bounded, concurrency-safe cache of f by its string argument.
-// The values it hands out are shared: callers never write into them.
-type memo[V any] struct {
-	mu sync.Mutex
-	m  map[string]V
-	f  func(string) V
-}
-
-func newMemo[V any](f func(string) V) *memo[V] { return &memo[V]{m: map[string]V{}, f: f} }
-
-func (c *memo[V]) get(s string) V {
-	if len(s) > memoMaxLen {
-		return c.f(s)
-	}
-	c.mu.Lock()
-	v, ok := c.m[s]
-	c.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = c.f(s)
-	c.mu.Lock()
-	if len(c.m) >= memoLimit {
-		clear(c.m)
-	}
-	c.m[s] = v
-	c.mu.Unlock()
-	return v
-}
+func newMemo[V any](f func(string) V) *memo.Memo[V] { return memo.New(f, memoLimits) }
 
 type normalizedKey struct{ entity, attribute string }
 

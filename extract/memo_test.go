@@ -25,7 +25,7 @@ func TestMemoizedKeyReadings(t *testing.T) {
 		}
 	}
 	for _, v := range []string{"Postgres", "$45k", "2 weeks", "ana@example.org", "v2.3", "Dana Reyes", "March 3", "2026-03-10 (March 10)", "phase 3", ""} {
-		if got, want := storedKindMemo.get(v), scanStoredKind(v); got != want {
+		if got, want := storedKindMemo.Get(v), scanStoredKind(v); got != want {
 			t.Errorf("storedKind(%q) = %+v, want %+v", v, got, want)
 		}
 	}

@@ -1,0 +1,38 @@
+package jsoncache
+
+import "testing"
+
+type rec struct {
+	Name string
+	Tags []string
+}
+
+func TestDecode(t *testing.T) {
+	c := New[rec](2, 1<<10)
+	for _, tc := range []struct {
+		raw     string
+		want    string
+		wantErr bool
+	}{
+		{`{"Name":"a","Tags":["x"]}`, "a", false},
+		{`{"Name":"a","Tags":["x"]}`, "a", false}, // from memory
+		{`{"Name":"b"}`, "b", false},
+		{`{"Name":"c"}`, "c", false}, // full: emptied, then kept
+		{`{"Name":`, "", true},
+	} {
+		got, err := c.Decode([]byte(tc.raw))
+		if (err != nil) != tc.wantErr || got.Name != tc.want {
+			t.Errorf("Decode(%s) = %+v, %v; want %q (error %v)", tc.raw, got, err, tc.want, tc.wantErr)
+		}
+	}
+	if len(c.m) != 1 {
+		t.Errorf("the cache holds %d values after being emptied once, want 1", len(c.m))
+	}
+	big := New[rec](10, 8)
+	if _, err := big.Decode([]byte(`{"Name":"longer than eight bytes"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := big.Decode([]byte(`{"Name":"z"}`)); err != nil || len(big.m) != 1 {
+		t.Errorf("a cache over its bytes was not emptied: %d values", len(big.m))
+	}
+}
