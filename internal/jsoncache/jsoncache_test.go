@@ -36,3 +36,20 @@ func TestDecode(t *testing.T) {
 		t.Errorf("a cache over its bytes was not emptied: %d values", len(big.m))
 	}
 }
+
+func TestShared(t *testing.T) {
+	n := 1
+	a := struct {
+		P    *int
+		Tags []string
+	}{&n, []string{"x"}}
+	b := a
+	if got := Shared(a, b); len(got) != 2 {
+		t.Errorf("Shared of a copy = %v, want the pointer and the slice", got)
+	}
+	m := 1
+	b.P, b.Tags = &m, []string{"x"}
+	if got := Shared(a, b); len(got) != 0 {
+		t.Errorf("Shared of a deep copy = %v, want none", got)
+	}
+}
