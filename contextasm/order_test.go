@@ -240,6 +240,19 @@ func TestSourceOrder(t *testing.T) {
 		at := (3 + i) % 5
 		orders = append(orders, slices.Insert(o, at, "assertions"))
 	}
+	if raceEnabled {
+		// Under the race detector every order costs ten times as much:
+		// the server's order and every fourth one after it, six in all, the
+		// assertion source at each of the five positions. The run without
+		// the detector (make test-tikv) tries all 24.
+		var some [][]string
+		for i, o := range orders {
+			if i%4 == 0 {
+				some = append(some, o)
+			}
+		}
+		orders = some
+	}
 	rng := rand.New(rand.NewSource(11))
 	services := make([]*contextasm.Service, 0, 2*len(orders))
 	labels := make([]string, 0, 2*len(orders))
