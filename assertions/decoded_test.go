@@ -2,7 +2,6 @@ package assertions
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
 	"time"
 
@@ -23,26 +22,7 @@ func TestDecodedAssertionsAreTheCallers(t *testing.T) {
 		Refs:       []Ref{{Kind: "turn", Locator: "T-1", TS: &at}},
 		Tags:       []string{"ci"}, EndedAt: &at, CreatedAt: at,
 	}
-	raw, err := json.Marshal(in)
-	if err != nil {
+	if err := jsoncache.CheckCopies(in, decodeAssertion); err != nil {
 		t.Fatal(err)
-	}
-	var want Assertion
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	a, err := decodeAssertion(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := decodeAssertion(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(b, want) {
-		t.Fatalf("cached decoding = %+v, want %+v", b, want)
-	}
-	if paths := jsoncache.Shared(a, b); len(paths) > 0 {
-		t.Errorf("two callers share %v", paths)
 	}
 }

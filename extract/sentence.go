@@ -25,16 +25,15 @@ var (
 	reRelayPer = regexp.MustCompile(`(?i)^(?:per|according to)\s+([^,]{1,40}),\s*`)
 	reRelaySay = regexp.MustCompile(`(?i)^((?:the\s+)?[\p{L}'’.-]+(?:\s+[\p{L}'’.-]+){0,3}?)\s+(?:says|said|confirmed|confirms|told me|told us|announced|wrote|informed us)(?:\s+that)?[,:]?\s+`)
 
-	reScratchEarlier      = regexp.MustCompile(`(?i)^(?:please\s+)?(?:scratch|forget|ignore|disregard|drop|strike)\s+(?:the|my|our)\s+(?:earlier|previous|old|last|original|first|initial)\s+(?:number|figure|value|count|amount|date|estimate|one|answer|total)\s+(?:for|on|of)\s+([^—–;:,]+?)\s*(?:[—–;:,]|\s-)\s*(?:(?:we're|we are|it's|it is|that's|make it|it should be|the right (?:number|figure|value) is)\s+)?(?:(?:now|at)\s+)*(\S.*?)(?:\s+now)?[.!]*$`)
-	reDecisionOn          = regexp.MustCompile(`(?i)^(?:(?:the|our|my)\s+)?(?:final answer|final decision|final call|decision|verdict|pick|choice|call)\s+(?:on|for|about|re|regarding)\s+([^:;—–]{1,80}?)\s*[:—–]\s*([^:;]{1,60}?)[.!]*$`)
-	reChangeTopic         = regexp.MustCompile(`(?i)^(?:a\s+|one\s+|quick\s+|small\s+)?(?:change|update|correction|changes|news)\s+(?:to|on|for|about|re|regarding)\s+([^:;]{1,60}?)\s*:\s*`)
-	reChangeTopicCorrects = regexp.MustCompile(`(?i)^(?:a\s+|one\s+|quick\s+|small\s+)?correction`)
-	reAttrLabel           = regexp.MustCompile(`^((?:the\s+|our\s+|my\s+|new\s+|updated\s+)*[\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*)?\s+(?:for|of)\s+[^:;]{1,50}?)\s*:\s+`)
-	reElliptic            = regexp.MustCompile(`(?i)^(?:(make (?:that|it)|it should be|correction)\s+|(?:it|that)(?:['’]s| is| will be| has been)\s+(?:now\s+)?|(?:now|it['’]s now)\s+)(.+?)(?:\s+now)?[.!]*$`)
-	reHasBeen             = regexp.MustCompile(`([\p{L}])['’]s been ((?:trimmed|cut|moved|pushed|changed|raised|reduced|set|bumped|increased|lowered|rescheduled|postponed|updated|slashed|capped|extended|delayed|shifted|dropped|switched|reassigned|handed)\s)`)
-	reSwitching           = regexp.MustCompile(`(?i)^(?:switching|switched|changing|changed|new)\s+([\p{L}]+?)\s*[—–:,-]+\s*(?:it['’]s|it is|now it['’]s|we['’]re with|i['’]m with|i['’]m seeing|i see)\s+(?:now\s+)?([\p{Lu}\d].*?)(?:\s+now)?[.!]*$`)
-	reMeantCount          = regexp.MustCompile(`(?i)^i\s+meant\s+(\d[\d,.]*\s+[\p{L}-]+)[.!]*$`)
-	reAgreed              = regexp.MustCompile(`(?i)^(?:we|i|they|the team|everyone|we all|all of us)\s+(?:have\s+|just\s+|all\s+|finally\s+|now\s+)*(?:agreed|decided|confirmed|settled|established|concluded)(?:\s+that)?,?\s+`)
+	reScratchEarlier = regexp.MustCompile(`(?i)^(?:please\s+)?(?:scratch|forget|ignore|disregard|drop|strike)\s+(?:the|my|our)\s+(?:earlier|previous|old|last|original|first|initial)\s+(?:number|figure|value|count|amount|date|estimate|one|answer|total)\s+(?:for|on|of)\s+([^—–;:,]+?)\s*(?:[—–;:,]|\s-)\s*(?:(?:we're|we are|it's|it is|that's|make it|it should be|the right (?:number|figure|value) is)\s+)?(?:(?:now|at)\s+)*(\S.*?)(?:\s+now)?[.!]*$`)
+	reDecisionOn     = regexp.MustCompile(`(?i)^(?:(?:the|our|my)\s+)?(?:final answer|final decision|final call|decision|verdict|pick|choice|call)\s+(?:on|for|about|re|regarding)\s+([^:;—–]{1,80}?)\s*[:—–]\s*([^:;]{1,60}?)[.!]*$`)
+	reChangeTopic    = regexp.MustCompile(`(?i)^(?:a\s+|one\s+|quick\s+|small\s+)?(?:change|update|changes|news)\s+(?:to|on|for|about|re|regarding)\s+([^:;]{1,60}?)\s*:\s*`)
+	reAttrLabel      = regexp.MustCompile(`^((?:the\s+|our\s+|my\s+|new\s+|updated\s+)*[\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*)?\s+(?:for|of)\s+[^:;]{1,50}?)\s*:\s+`)
+	reElliptic       = regexp.MustCompile(`(?i)^(?:(make (?:that|it)|it should be|correction)\s+|(?:it|that)(?:['’]s| is| will be| has been)\s+(?:now\s+)?|(?:now|it['’]s now)\s+)(.+?)(?:\s+now)?[.!]*$`)
+	reHasBeen        = regexp.MustCompile(`([\p{L}])['’]s been ((?:trimmed|cut|moved|pushed|changed|raised|reduced|set|bumped|increased|lowered|rescheduled|postponed|updated|slashed|capped|extended|delayed|shifted|dropped|switched|reassigned|handed)\s)`)
+	reSwitching      = regexp.MustCompile(`(?i)^(?:switching|switched|changing|changed|new)\s+([\p{L}]+?)\s*[—–:,-]+\s*(?:it['’]s|it is|now it['’]s|we['’]re with|i['’]m with|i['’]m seeing|i see)\s+(?:now\s+)?([\p{Lu}\d].*?)(?:\s+now)?[.!]*$`)
+	reMeantCount     = regexp.MustCompile(`(?i)^i\s+meant\s+(\d[\d,.]*\s+[\p{L}-]+)[.!]*$`)
+	reAgreed         = regexp.MustCompile(`(?i)^(?:we|i|they|the team|everyone|we all|all of us)\s+(?:have\s+|just\s+|all\s+|finally\s+|now\s+)*(?:agreed|decided|confirmed|settled|established|concluded)(?:\s+that)?,?\s+`)
 
 	reTopic = regexp.MustCompile(`(?i)^(?:for|re|regarding|about|as for|concerning|as to|on the topic of)\s+([^,:]{1,40}?)\s*[,:—–]\s*`)
 	reLabel = regexp.MustCompile(`^([\p{L}][\p{L} '’-]{1,30}):\s+`)
@@ -399,10 +398,10 @@ func (a *analyzer) sentence(raw string, item bool) {
 		body = body[m[1]:]
 	} else if m := reChangeTopic.FindStringSubmatchIndex(body); m != nil {
 		// "Change to the vet appointment for Biscuit: it's April 10 now"
+		// is a change; "Correction: …" was read as a correction above.
 		t := body[m[2]:m[3]]
 		if s, ok := normNP(t, selfKey); ok && !hasDateCue(t) {
 			topic, topicNP = s.entity, t
-			corr = corr || reChangeTopicCorrects.MatchString(body)
 			body = body[m[1]:]
 		}
 	} else if newLabel(body) {

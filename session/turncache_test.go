@@ -1,8 +1,6 @@
 package session
 
 import (
-	"encoding/json"
-	"reflect"
 	"testing"
 	"time"
 
@@ -20,27 +18,8 @@ func TestDecodedTurnsAreTheCallers(t *testing.T) {
 		ExpiresAt: at.Add(time.Hour), Facts: []string{"F-1"}, Omit: []string{"The budget is $45k."},
 		Superseded: true, SupersededBy: "T-2", SupersededAt: &at,
 	}
-	raw, err := json.Marshal(in)
-	if err != nil {
+	if err := jsoncache.CheckCopies(in, decodeTurn); err != nil {
 		t.Fatal(err)
-	}
-	var want Turn
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	a, err := decodeTurn(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := decodeTurn(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(b, want) {
-		t.Fatalf("cached decoding = %+v, want %+v", b, want)
-	}
-	if paths := jsoncache.Shared(a, b); len(paths) > 0 {
-		t.Errorf("two callers share %v", paths)
 	}
 	if _, err := decodeTurn([]byte(`{"id": 1}`)); err == nil {
 		t.Error("a turn that is not a turn decoded without an error")

@@ -53,3 +53,23 @@ func TestShared(t *testing.T) {
 		t.Errorf("Shared of a deep copy = %v, want none", got)
 	}
 }
+
+func TestCheckCopies(t *testing.T) {
+	c := New[rec](4, 1<<10)
+	in := rec{Name: "a", Tags: []string{"x"}}
+	if err := CheckCopies(in, c.Decode); err == nil {
+		t.Error("a decoder handing out the cache's own slice passed")
+	}
+	copying := func(raw []byte) (rec, error) {
+		r, err := c.Decode(raw)
+		r.Tags = append([]string(nil), r.Tags...)
+		return r, err
+	}
+	if err := CheckCopies(in, copying); err != nil {
+		t.Errorf("a copying decoder failed: %v", err)
+	}
+	wrong := func(raw []byte) (rec, error) { r, err := copying(raw); r.Name = "b"; return r, err }
+	if err := CheckCopies(in, wrong); err == nil {
+		t.Error("a decoder returning another value passed")
+	}
+}

@@ -1,6 +1,10 @@
 package jsoncache
 
-import "reflect"
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
 
 // Shared returns the paths of the non-nil slices, pointers and maps that
 // x and y (values of one type) hold in common: what two callers of a
@@ -38,4 +42,33 @@ func shared(out *[]string, path string, x, y reflect.Value) {
 			shared(out, path+"."+x.Type().Field(i).Name, x.Field(i), y.Field(i))
 		}
 	}
+}
+
+// CheckCopies checks a decoder built on a Cache: in, marshalled, decodes
+// twice through decode to what encoding/json decodes, and the two results
+// share no slice, pointer or map. It returns what is wrong, or nil.
+func CheckCopies[T any](in T, decode func([]byte) (T, error)) error {
+	raw, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	var want T
+	if err := json.Unmarshal(raw, &want); err != nil {
+		return err
+	}
+	a, err := decode(raw)
+	if err != nil {
+		return err
+	}
+	b, err := decode(raw)
+	if err != nil {
+		return err
+	}
+	if !reflect.DeepEqual(b, want) {
+		return fmt.Errorf("cached decoding = %+v, want %+v", b, want)
+	}
+	if paths := Shared(a, b); len(paths) > 0 {
+		return fmt.Errorf("two callers share %v", paths)
+	}
+	return nil
 }
