@@ -295,17 +295,19 @@ func TestSubscriptionIsolation(t *testing.T) {
 	if fc.FactChanged.Fact.ID != secret {
 		t.Fatalf("executive's first change is %+v, want the restricted fact %s", fc.FactChanged, secret)
 	}
-	// The peer's first change is the rival's write, then the sentinel.
+	// The peer's first change is the rival's write, then the sentinel. The
+	// executive reads on until it has the conflict too: each subscription
+	// is its own stream, so the conflict may come after the sentinel.
 	for _, name := range []string{"peer", "exec"} {
 		c := subs[name]
-		for {
+		sawSentinel, sawConflict := false, name != "exec"
+		for !sawSentinel || !sawConflict {
 			m := c.read(wait)
 			if m.Type != "next" {
 				t.Fatalf("%s got %s %s", name, m.Type, m.Payload)
 			}
-			if m.ID == "f" && strings.Contains(string(m.Payload), sentinel) {
-				break
-			}
+			sawSentinel = sawSentinel || m.ID == "f" && strings.Contains(string(m.Payload), sentinel)
+			sawConflict = sawConflict || strings.Contains(string(m.Payload), `"OPENED"`)
 		}
 	}
 	for _, name := range []string{"peer", "exec"} {
