@@ -39,6 +39,7 @@ const (
 	KindContact   = "contact"
 	KindBooking   = "booking"
 	KindPerson    = "person" // someone the speaker has: user.manager, user.dentist
+	KindCode      = "code"   // a password, PIN or door code: wifi.password
 )
 
 // Reasons a sentence yields no statement.

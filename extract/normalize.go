@@ -84,6 +84,8 @@ var attributeWords = map[string]string{
 	"threshold": "threshold", "timeout": "timeout", "target": "target", "goal": "goal",
 	"dose": "dose", "dosage": "dose", "name": "name",
 	"caterer": "caterer", "vendor": "vendor", "provider": "provider",
+	"password": "password", "passcode": "passcode", "pin": "pin", "code": "code",
+	"door code": "code", "access code": "code", "gate code": "code", "passphrase": "password",
 }
 
 // singular returns the singular of one lower-case English word.
@@ -97,7 +99,8 @@ func singular(w string) string {
 	case "news", "series", "sales", "analytics", "ops", "devops", "logistics",
 		"status", "campus", "atlas", "lens", "physics", "means", "thanks",
 		"chaos", "alias", "bus", "gas", "canvas", "plus", "kudos", "always",
-		"apparatus", "bonus", "virus", "census", "corpus", "process", "access":
+		"apparatus", "bonus", "virus", "census", "corpus", "process", "access",
+		"all-hands", "headquarters", "premises", "earnings", "savings", "whereabouts":
 		return w
 	}
 	switch {
@@ -159,6 +162,9 @@ func normNP(np, self string) (subject, bool) {
 	}
 	proper := properName(np)
 	low := fold(strings.TrimSpace(np))
+	if strings.Contains(low, "point of contact") {
+		low = strings.ReplaceAll(low, "point of contact", "contact") // one role, one word
+	}
 	ws := words(low)
 	var owner string
 	other := false // the possessor is not the speaker ("the competitor's widget")
@@ -276,8 +282,14 @@ done:
 			break
 		}
 	}
+	// "the vendor contact", "the project lead": a person's role for a thing.
+	if s.attr == "" && len(ws) > 1 && roleNouns[ws[len(ws)-1]] {
+		s.attr = ws[len(ws)-1]
+		ws = ws[:len(ws)-1]
+	}
 	// "my manager", "our dentist": a person related to the speaker.
-	if owner != "" && !other && len(ws) == 1 && roleNouns[ws[0]] {
+	// "Legal's point of contact", "Dana's manager": the same, for another.
+	if owner != "" && len(ws) == 1 && roleNouns[ws[0]] {
 		return subject{entity: owner, attr: ws[0], head: ws[0]}, true
 	}
 	if len(ws) > 0 && proper {

@@ -132,10 +132,10 @@ var Rules = []Rule{
 	},
 	{
 		Name: "owner-possessive", Kind: KindOwnership,
-		Matches:  "Y is X's (now), X a person's name: y.owner = X",
-		Examples: []string{"The on-call runbook is Mei's.", "The launch checklist is now Dmitri's"},
+		Matches:  "Y is X's (responsibility / job / area) (now), X a person's name: y.owner = X",
+		Examples: []string{"The on-call runbook is Mei's.", "The launch checklist is now Dmitri's", "The vendor contracts are Ravi's responsibility now."},
 		triggers: []string{"'s", "’s"},
-		re:       compile(`{NP}\s+(?:is|are)\s+{ADV}(?P<who>[\p{L}-]+)['’]s(?:\s+now)?\s*[.!]?$`),
+		re:       compile(`{NP}\s+(?:is|are)\s+{ADV}(?P<who>[\p{L}-]+)['’]s(?:\s+(?:responsibility|job|area|domain|remit|baby))?(?:\s+now|\s+from now on|\s+going forward)?\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok || choiceHeads[lastKeyWord(s.entity)] || choiceHeads[s.head] || s.entity == c.selfKey {
@@ -158,9 +158,9 @@ var Rules = []Rule{
 	{
 		Name: "count-first-person", Kind: KindCount,
 		Matches:  "we're up to / down to / we need N things: <noun>.count",
-		Examples: []string{"We're up to 95 guests after the last RSVPs.", "We need 15 laptops, not 12"},
+		Examples: []string{"We're up to 95 guests after the last RSVPs.", "We need 15 laptops, not 12", "We're down to 3 open tickets."},
 		triggers: []string{"up to", "down to", "need"},
-		re:       compile(`^{FP}\s+{AUX}(?:up to|down to|need|needs|now need)\s+(?P<n>{NUM})\s+(?P<noun>[\p{L}-]+)`),
+		re:       compile(`^{FP}\s+{AUX}(?:up to|down to|need|needs|now need)\s+(?P<n>{NUM})\s+(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)?)`),
 		build:    buildCountHave,
 	},
 	{
@@ -481,6 +481,20 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "lock-in-for", Kind: "",
+		Matches:  "(let's) lock in / pencil in / nail down V for Y: typed by V",
+		Examples: []string{"Let's lock in Thursday for the retro.", "Pencil in March 3 for the board review", "Nail down $4,000 for the deposit."},
+		triggers: []string{"lock", "pencil", "nail", "pin"},
+		re:       compile(`^(?:please\s+|let['’]?s\s+|we(?:['’]ll| will| can)?\s+)?(?:lock in|lock down|pencil in|pin down|nail down)\s+(?P<val>(?:[^,;]|,\d)+?)\s+(?:for|as the date for|as the day for)\s+{NP}$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			if !ok || s.entity == "" {
+				return Statement{}, false
+			}
+			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
 		Name: "at-value-for", Kind: "",
 		Matches:  "we're (now) at V for Y: typed by V",
 		Examples: []string{"We're at 77 for the number of laptops we need to order.", "We are now at $12k for the travel budget"},
@@ -609,7 +623,7 @@ var Rules = []Rule{
 		Examples: []string{"The offsite is in Lisbon.", "The review is on Thursday at 3pm", "the launch party is on Dec 4"},
 		triggers: []string{" in ", " at ", " on ", " for ", " due", " by ", " until "},
 		also:     []string{" is ", " are ", "'s ", "'re ", "’s ", "’re ", " be ", " been ", " become"},
-		re:       compile(`{NP}\s+{BE}\s+{ADV}(?:(?:located|held|happening|taking place|based|hosted|moving|relocating|being held|due|scheduled|set|planned|booked|slated|penciled|pencilled|confirmed|fixed|now)\s+)*(?P<prep>in|at|on|for|by|until)\s+{VAL}`),
+		re:       compile(`{NP}\s+{BE}\s+{ADV}(?:(?:located|held|happening|taking place|based|hosted|moving|relocating|being held|due|scheduled|set|planned|booked|slated|penciled|pencilled|confirmed|fixed|locked|pinned|now)\s+)*(?P<prep>in|at|on|for|by|until)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
@@ -707,14 +721,29 @@ var Rules = []Rule{
 		Matches:  "X is the pick / our choice / the winner (for Y): <y>.choice",
 		Examples: []string{"Bellini's is the pick.", "Postgres is our choice for the datastore"},
 		triggers: []string{" the ", " our ", " my "},
-		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?:the|our|my)\s+(?:final\s+|new\s+|clear\s+|top\s+)?(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+)(?:\s+(?:for|of)\s+(?P<topic>[^,;.!?]+))?(?:\s+now)?\s*[.!]?$`),
+		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?P<det>the|our|my)\s+(?:final\s+|new\s+|clear\s+|top\s+)?(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+)(?:\s+(?:for|of)\s+(?P<topic>[^,;.!?]+))?(?:\s+now)?\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takeChoice(m.get("val"))
 			if !ok {
 				return Statement{}, false
 			}
 			ent := c.topic
-			switch h := fold(m.get("head")); h {
+			h := fold(m.get("head"))
+			if roleNouns[h] && (m.get("topic") != "" || fold(m.get("det")) != "the") {
+				// "Dana is our new accountant", "Priya is the new contact
+				// for legal": a person in a role, keyed as "Our accountant
+				// is Dana" is.
+				who, ok := takeWho(m.get("val"), c.self, c.lower())
+				if !ok {
+					return Statement{}, false
+				}
+				e, named := c.entityOf(m.get("topic"), c.selfKey)
+				if !named {
+					return Statement{}, false
+				}
+				return c.statement(e, h, who, KindPerson), true
+			}
+			switch h {
 			case "pick", "choice", "winner", "decision", "selection", "go-to":
 			default:
 				if !choiceHeads[h] {
@@ -932,12 +961,12 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		}
 		return Statement{}, false
 	case moneyAttrs[head]:
-		if v, ok := takeMoney(val); ok {
+		if v, ok := takeMoney(atLevel(val)); ok {
 			return c.statement(s.entity, orDefault(attr, "amount"), v, KindAmount), true
 		}
 		return Statement{}, false
 	case countAttrs[head]:
-		if v, ok := takeNum(val); ok {
+		if v, ok := takeNum(atLevel(val)); ok {
 			kind, def := KindAmount, "amount"
 			if head == "headcount" || head == "count" || head == "total" || head == "number" {
 				kind, def = KindCount, "count"
@@ -966,6 +995,11 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	case head == "flight":
 		if m := reFlight.FindStringIndex(val); m != nil && m[0] < 8 {
 			return c.statement(s.entity, "flight", val[m[0]:m[1]], KindBooking), true
+		}
+		return Statement{}, false
+	case codeAttrs[head]:
+		if v, ok := takeCode(val); ok {
+			return c.statement(s.entity, orDefault(attr, head), v, KindCode), true
 		}
 		return Statement{}, false
 	case head == "status":
@@ -1009,6 +1043,34 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		}
 	}
 	return Statement{}, false
+}
+
+var codeAttrs = map[string]bool{"password": true, "passcode": true, "pin": true, "code": true}
+
+// reCode is a password or code said as one token that holds a digit
+// ("tulip42", "4471", "X9-KL2"), optionally quoted, and nothing after it.
+var reCode = regexp.MustCompile(`^["'“‘]?([\p{L}\d_#@!$%&*+=-]*\d[\p{L}\d_#@!$%&*+=-]*)["'”’]?(?:\s+now)?\s*[.!]?$`)
+
+// takeCode reads a code value: "the wifi password is now tulip42", not
+// "the code is messy".
+func takeCode(val string) (string, bool) {
+	m := reCode.FindStringSubmatch(strings.TrimSpace(stripFiller(val)))
+	if m == nil || len(m[1]) < 3 {
+		return "", false
+	}
+	return m[1], true
+}
+
+// atLevel drops the "at" of a level ("the guest count is at 85", "the
+// budget is sitting at $5,000").
+func atLevel(val string) string {
+	v := strings.TrimSpace(val)
+	for _, p := range []string{"sitting at ", "holding at ", "standing at ", "at "} {
+		if len(v) > len(p) && strings.EqualFold(v[:len(p)], p) {
+			return v[len(p):]
+		}
+	}
+	return val
 }
 
 // progressive reports a value that opens with a verb in -ing ("coming on
@@ -1133,8 +1195,15 @@ func buildCountHave(c *clause, m match) (Statement, bool) {
 		return Statement{}, false
 	}
 	ws := words(fold(m.get("noun")))
-	if len(ws) == 0 || pronouns[ws[0]] {
+	if len(ws) == 0 || pronouns[ws[0]] || countDeltas[ws[0]] {
+		// "We need 3 more laptops" says how many to add, not how many.
 		return Statement{}, false
+	}
+	if ws[0] == "new" && len(ws) > 1 {
+		ws = ws[1:] // "4 new desks" counts desks
+	}
+	if len(ws) > 1 && !pluralNoun(ws[1]) {
+		ws = ws[:1] // "95 guests after the last RSVPs"
 	}
 	for _, w := range ws {
 		if dateAttrs[w] || w == "days" || w == "weeks" || w == "hours" || w == "minutes" || w == "years" || w == "months" {
@@ -1142,6 +1211,19 @@ func buildCountHave(c *clause, m match) (Statement, bool) {
 		}
 	}
 	return c.statement(joinKey(ws), "count", strings.TrimRight(m.get("n"), ",."), KindCount), true
+}
+
+// countDeltas open a number that changes a count rather than stating it.
+var countDeltas = map[string]bool{"more": true, "extra": true, "additional": true, "fewer": true, "less": true, "further": true, "other": true}
+
+// pluralNoun reports a word that reads as a plural noun ("tickets"), so
+// "3 open tickets" counts open tickets while "95 guests after" counts guests.
+func pluralNoun(w string) bool {
+	switch w {
+	case "this", "was", "is", "as", "has", "its", "us", "yes", "plus", "less", "thus", "across", "unless", "towards", "besides", "does", "gets", "goes", "makes", "needs":
+		return false
+	}
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
 }
 
 func buildSelfPlace(c *clause, m match) (Statement, bool) {

@@ -242,9 +242,35 @@ func stripOldValue(s string) (string, bool) {
 		corr = true
 	}
 	if loc := reInstead.FindStringIndex(s); loc != nil {
-		s = s[:loc[0]] + s[loc[1]:]
+		s = s[:loc[0]] + s[insteadEnd(s, loc):]
 	}
 	return s, corr
+}
+
+// insteadEnd is where a dropped "instead of X" ends. Opening a sentence,
+// it runs to the comma or the subject that follows ("Instead of Zoom we'll
+// use Teams"); inside one, it stops before what the choice is for ("Teams
+// instead of Zoom for the all-hands").
+func insteadEnd(s string, loc []int) int {
+	if strings.TrimSpace(s[:loc[0]]) == "" {
+		if i := strings.IndexByte(s[loc[0]:], ','); i >= 0 {
+			return loc[0] + i + 1
+		}
+		low := asciiLower(s)
+		for _, subj := range []string{" we ", " we'", " we’", " i ", " i'", " i’", " let's ", " let’s ", " they ", " you "} {
+			if i := strings.Index(low[loc[0]:loc[1]], subj); i >= 0 {
+				return loc[0] + i + 1
+			}
+		}
+		return loc[1]
+	}
+	low := asciiLower(s[loc[0]:loc[1]])
+	for _, sep := range []string{" for ", " as "} {
+		if i := strings.Index(low, sep); i >= 0 {
+			return loc[0] + i
+		}
+	}
+	return loc[1]
 }
 
 // clauseSeps cut a sentence into clauses; a bare " and " cuts only when a
