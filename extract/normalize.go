@@ -84,6 +84,8 @@ var attributeWords = map[string]string{
 	"threshold": "threshold", "timeout": "timeout", "target": "target", "goal": "goal",
 	"dose": "dose", "dosage": "dose", "name": "name",
 	"caterer": "caterer", "vendor": "vendor", "provider": "provider",
+	"version": "version", "size": "size", "length": "length", "duration": "duration",
+	"frequency": "frequency", "cadence": "frequency",
 	"password": "password", "passcode": "passcode", "pin": "pin", "code": "code",
 	"door code": "code", "access code": "code", "gate code": "code", "passphrase": "password",
 }
@@ -99,7 +101,7 @@ func singular(w string) string {
 	case "news", "series", "sales", "analytics", "ops", "devops", "logistics",
 		"status", "campus", "atlas", "lens", "physics", "means", "thanks",
 		"chaos", "alias", "bus", "gas", "canvas", "plus", "kudos", "always",
-		"apparatus", "bonus", "virus", "census", "corpus", "process", "access",
+		"apparatus", "bonus", "virus", "census", "corpus", "process", "access", "postgres", "kubernetes", "jenkins", "windows",
 		"all-hands", "headquarters", "premises", "earnings", "savings", "whereabouts":
 		return w
 	}

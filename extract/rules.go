@@ -2,6 +2,7 @@ package extract
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -453,7 +454,7 @@ var Rules = []Rule{
 		Matches:  "Change / set / update / bump / move Y to V (an instruction that sets the value): typed by V; hand / reassign / give Y to X: y.owner = X",
 		Examples: []string{"Bump the workshop cap to 36.", "Reassign the onboarding deck to Dmitri", "Please move the review to Friday"},
 		triggers: []string{"change", "set", "update", "move", "bump", "raise", "lower", "cut", "reduce", "increase", "push", "reschedule", "switch", "hand", "reassign", "assign", "give", "make"},
-		re:       compile(`^(?:please\s+)?(?P<verb>change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s+(?:up\s+|down\s+|back\s+|over\s+)?{OBJ}\s+(?:up\s+|down\s+|back\s+|over\s+)?to\s+{VAL}`),
+		re:       compile(`^(?:please\s+|let['’]?s\s+)?(?P<verb>change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s+(?:up\s+|down\s+|back\s+|over\s+)?{OBJ}\s+(?:up\s+|down\s+|back\s+|over\s+)?to\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("obj"), c.selfKey)
 			if !ok {
@@ -882,7 +883,7 @@ var decisionMarks = []string{"settled it", "settled on", "decided", "decision:",
 var placeAttrs = map[string]bool{"address": true, "location": true, "venue": true, "destination": true, "city": true, "hotel": true}
 var dateAttrs = map[string]bool{"date": true, "deadline": true, "time": true, "start": true, "end": true}
 var moneyAttrs = map[string]bool{"price": true, "budget": true, "rent": true, "salary": true, "rate": true}
-var countAttrs = map[string]bool{"number": true, "capacity": true, "headcount": true, "count": true, "total": true, "limit": true, "quota": true, "cap": true, "threshold": true, "timeout": true, "target": true, "goal": true, "dose": true}
+var countAttrs = map[string]bool{"number": true, "capacity": true, "headcount": true, "count": true, "total": true, "limit": true, "quota": true, "cap": true, "threshold": true, "timeout": true, "target": true, "goal": true, "dose": true, "size": true, "length": true, "duration": true}
 
 func isPlaceAttr(a string) bool { return placeAttrs[a] }
 func isDateAttr(a string) bool  { return dateAttrs[a] }
@@ -932,6 +933,14 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	if m := rePhone.FindStringIndex(v); m != nil && m[0] == 0 && m[1]-m[0] >= 7 && !strings.ContainsAny(v[m[1]:min(m[1]+1, len(v))], "%") && (strings.HasPrefix(v, "+") || strings.Count(v[:m[1]], " ") >= 2) {
 		return c.statement(s.entity, "phone", strings.TrimSpace(v[:m[1]]), KindContact), true
 	}
+	if (attr == "" || attr == "time") && eventHeads[head] {
+		// "Move the standup to 10": an hour, not an amount; kept as said.
+		if m := reBareHour.FindStringSubmatch(strings.TrimSpace(val)); m != nil {
+			if h, _ := strconv.Atoi(m[1]); h >= 1 && h <= 23 {
+				return c.statement(s.entity, "time", m[1], KindDate), true // as said: the value contract
+			}
+		}
+	}
 	switch {
 	case head == "owner":
 		if s.attr == "" {
@@ -968,7 +977,7 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	case countAttrs[head]:
 		if v, ok := takeNum(atLevel(val)); ok {
 			kind, def := KindAmount, "amount"
-			if head == "headcount" || head == "count" || head == "total" || head == "number" {
+			if head == "headcount" || head == "count" || head == "total" || head == "number" || head == "size" && isNumber(v) {
 				kind, def = KindCount, "count"
 			}
 			if attr == "number" {
@@ -1002,6 +1011,11 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 			return c.statement(s.entity, orDefault(attr, head), v, KindCode), true
 		}
 		return Statement{}, false
+	case head == "frequency":
+		if v, ok := takeFrequency(val); ok {
+			return c.statement(s.entity, "frequency", v, KindChoice), true
+		}
+		return Statement{}, false
 	case head == "status":
 		if v, ok := takeStatus(val); ok {
 			return c.statement(s.entity, "status", v, KindStatus), true
@@ -1023,6 +1037,9 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		return Statement{}, false
 	}
 	// No attribute word: type by the value's shape.
+	if v, ok := takeFrequency(val); ok {
+		return c.statement(s.entity, "frequency", v, KindChoice), true
+	}
 	if v, ok := takeMoney(val); ok {
 		return c.statement(s.entity, "amount", v, KindAmount), true
 	}
@@ -1044,6 +1061,31 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+// reFrequency is how often a thing recurs, said as the whole value ("the
+// on-call rotation is weekly now", "the retro is every two weeks").
+var reFrequency = regexp.MustCompile(`(?i)^((?:bi-?)?(?:hourly|daily|weekly|monthly|quarterly|yearly|annually|annual)|fortnightly|semi-?annually|twice a (?:day|week|month|year)|once a (?:day|week|month|quarter|year)|every (?:other |two |three |four |six )?(?:day|week|month|quarter|year|weekday|morning|evening)s?)(?:\s+now)?\s*[.!]?$`)
+
+func takeFrequency(val string) (string, bool) {
+	m := reFrequency.FindStringSubmatch(strings.TrimSpace(stripFiller(val)))
+	if m == nil {
+		return "", false
+	}
+	return fold(m[1]), true
+}
+
+// eventHeads are things that happen at an hour: "the standup" moved to 10
+// is at 10:00.
+var eventHeads = map[string]bool{
+	"standup": true, "stand-up": true, "meeting": true, "call": true, "sync": true, "demo": true,
+	"retro": true, "retrospective": true, "review": true, "interview": true, "appointment": true,
+	"dinner": true, "lunch": true, "breakfast": true, "class": true, "session": true, "kickoff": true,
+	"party": true, "ceremony": true, "pickup": true, "drop-off": true, "briefing": true, "huddle": true,
+	"check-in": true, "checkin": true, "one-on-one": true, "1:1": true, "webinar": true, "workshop": true,
+	"rehearsal": true, "practice": true, "training": true, "lesson": true, "game": true, "show": true,
+}
+
+var reBareHour = regexp.MustCompile(`(?i)^(?:at\s+)?(\d{1,2})(?:\s+o['’]clock)?(?:\s+(?:now|instead|sharp))?\s*[.!]?$`)
 
 var codeAttrs = map[string]bool{"password": true, "passcode": true, "pin": true, "code": true}
 
@@ -1139,7 +1181,8 @@ func ownerOfNP(c *clause, np, who string) (Statement, bool) {
 
 func buildOwner(c *clause, m match) (Statement, bool) {
 	obj := m.get("obj")
-	if fw := fold(firstWord(obj)); prepositions[fw] || objStop[fw] {
+	if fw := fold(firstWord(obj)); prepositions[fw] || objStop[fw] || fw != "" && fw[0] >= '0' && fw[0] <= '9' {
+		// "I've started running 5k three times a week": an activity, not a thing owned.
 		return Statement{}, false
 	}
 	s, ok := normNP(obj, c.selfKey)

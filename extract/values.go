@@ -30,7 +30,7 @@ var (
 	reLeadFiller = regexp.MustCompile(`(?i)^(?:about|around|roughly|approximately|approx\.?|only|just|exactly|up to|at most|at least|under|over|now|officially|finally|actually|also|still|to|the|a|an)\s+`)
 	reMoney      = regexp.MustCompile(`^` + moneyPat)
 	reNum        = regexp.MustCompile(`(?i)^` + numPat + `\b`)
-	reNumWords   = regexp.MustCompile(`(?i)^\d[\d,]*(?:\.\d+)?\s+(?:` + unitWords + `)\b(?:\s+(?:per|a|an|each)\s+(?:second|minute|hour|day|week|month|year|person|head|user|seat|night|request))?`)
+	reNumWords   = regexp.MustCompile(`(?i)^` + numPat + `\s+(?:` + unitWords + `)\b(?:\s+(?:per|a|an|each)\s+(?:second|minute|hour|day|week|month|year|person|head|user|seat|night|request))?`)
 	reNumUnit    = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?(?:%|[a-zA-Z]{1,3}\b|\s(?:GB|MB|TB|KB|GiB|MiB|TiB|ms|mg|kg|km|mph|rps|qps)\b)`)
 	reName       = regexp.MustCompile(`^(?:[Tt]he\s+)?(` + nameSeq + `)`)
 	reTeam       = regexp.MustCompile(`(?i)^(?:the\s+)?((?:[\p{L}-]+\s+){0,2}team)\b`)
@@ -327,7 +327,9 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	// A bare time of day ("at 3pm") stays as said.
 	if !reDateWord.MatchString(matched) {
 		if reTimeOfDay.MatchString(matched) {
-			return cleanValue(matched), "", r.Index, true
+			// "9:30 now": the library reads "now" as part of the time.
+			t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(matched, " now"), " now."))
+			return cleanValue(t), "", r.Index, true
 		}
 		return "", "", 0, false
 	}
