@@ -234,6 +234,7 @@ var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague",
 
 // sentenceFilter returns why a whole sentence is refused, or "".
 func (a *analyzer) sentenceFilter(raw, low string) string {
+	low = unframe(low)
 	n := padded(low)
 	// A proposal or a refusal after a dash or a semicolon is an aside
 	// ("Board review is February 19 now — the chair asked for an extra
@@ -265,8 +266,27 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	return ""
 }
 
+// messageFrames announce a statement rather than wish for one: "I wanted
+// to let you know (that) Ravi owns the contracts" states, "I want Ravi to
+// own them" proposes.
+var messageFrames = []string{"wanted to let you know", "want to let you know", "wanted to say", "want to say", "wanted to flag", "want to flag", "wanted to confirm", "want to confirm", "wanted to update you", "want to update you"}
+
+// unframe removes message frames from a folded sentence.
+func unframe(low string) string {
+	if !strings.Contains(low, "to ") {
+		return low
+	}
+	for _, f := range messageFrames {
+		if strings.Contains(low, f) {
+			low = strings.Replace(low, f, "", 1)
+		}
+	}
+	return low
+}
+
 // clauseFilter returns why one clause is refused, or "".
 func clauseFilter(low string) string {
+	low = unframe(low)
 	n := padded(low)
 	switch {
 	case hypoClause.in(n), modalMay(n):

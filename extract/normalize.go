@@ -60,6 +60,7 @@ var roleNouns = map[string]bool{
 	"coach": true, "tutor": true, "trainer": true, "mentor": true, "advisor": true,
 	"realtor": true, "agent": true, "vet": true, "gp": true, "supervisor": true,
 	"lead": true, "contact": true, "recruiter": true, "babysitter": true, "nanny": true,
+	"approver": true, "reviewer": true, "liaison": true, "signatory": true, "sponsor": true,
 }
 
 // attributeWords maps a trailing head noun to the attribute it names, so

@@ -1005,7 +1005,7 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 		if m := reFlight.FindStringIndex(val); m != nil && m[0] < 8 {
 			return c.statement(s.entity, "flight", val[m[0]:m[1]], KindBooking), true
 		}
-		return Statement{}, false
+		// "The flight was delayed to 11pm": typed by the value below.
 	case codeAttrs[head]:
 		if v, ok := takeCode(val); ok {
 			return c.statement(s.entity, orDefault(attr, head), v, KindCode), true

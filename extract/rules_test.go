@@ -158,7 +158,7 @@ func TestConversationalTurns(t *testing.T) {
 		{"I switched teams last month, so I'm no longer on payments. Now I'm on the growth team and my manager is Ana.", []string{"user.manager=Ana"}},
 		{"For the record, my email changed — it's now kai.w@protonmail.com. Phone is the same.", []string{"user.email=kai.w@protonmail.com"}},
 		{"Just so you know, the launch slipped again. New date is March 2. Lena is still the owner.", []string{"date.date=2027-03-02"}},
-		{"The doctor said my next appointment is on the 14th. I'll probably move it though.", []string{}},
+		{"The doctor said my next appointment is on the 14th. I'll probably move it though.", []string{"appointment.date=2026-12-14"}}, // reported by the doctor, stated; the "probably" sentence is a thought
 	}
 	for _, tc := range tests {
 		t.Run(tc.text[:min(40, len(tc.text))], func(t *testing.T) {

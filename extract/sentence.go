@@ -11,7 +11,7 @@ var (
 	// ("No, …", "Wait — …"); group 1 marks a correction.
 	reLeadPunct = regexp.MustCompile(`(?i)^(?:(actually|correction|sorry|no wait|wait no|oh wait|hold on|no no|wait|oops|no|nope|scratch that|i misspoke|my mistake|my bad|to correct myself|i was wrong|that was wrong|let me correct (?:that|myself)|i meant|i mean|quick correction|small correction|one correction|erratum)|update|quick update|small update|status update|fyi|heads up|heads-up|btw|by the way|so|ok|okay|well|right|yes|yeah|yep|good news|bad news|news|anyway|oh|just so you know|for the record|note|ps|p\.s|great|alright|all right|as of today|starting today|from now on|as of now|change of plans?|plan change|small change|one change|confirmed|final answer|decision|noted|got it|understood|perfect|cool|sure|thanks|thank you|ah|hey|hi|hello|also|okay so|ok so)\s*[,:;!.—–-]+\s*`)
 	// reLeadWord is an opening word that may be followed by a space only.
-	reLeadWord     = regexp.MustCompile(`(?i)^(?:(actually|correction)|(?:it\s+)?turns out(?:\s+that)?|(?:just\s+)?(?:a\s+)?heads[- ]up(?:\s+that)?|note that|(?:as a\s+)?reminder(?:\s+that)?|remember(?:\s+that)?|for context|to recap|long story short|in short|just so you know(?:\s+that)?|so far|going forward|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw)\s+`)
+	reLeadWord     = regexp.MustCompile(`(?i)^(?:(actually|correction)|(?:it\s+)?turns out(?:\s+that)?|(?:just\s+)?(?:a\s+)?heads[- ]up(?:\s+that)?|note that|(?:as a\s+)?reminder(?:\s+that)?|remember(?:\s+that)?|for context|to recap|long story short|in short|just so you know(?:\s+that)?|so far|going forward|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw|(?:i can |i['’]m |i am |just )?confirm(?:ing|ed)?(?:\s+that)?|(?:i\s+)?(?:just\s+)?(?:wanted|want) to (?:let you know|say|confirm|flag)(?:\s+that)?|(?:just\s+)?letting you know(?:\s+that)?)\s+`)
 	midCorrections = []string{"actually", "correction", "i meant", "i mean ", "i misspoke", "my mistake", "scratch that", "to correct", "correcting"}
 
 	// A correction that names the old value: ", not 60", "(not 60)",
@@ -177,7 +177,7 @@ func init() {
 
 // leadPhrases are lead phrases whose first word is too common for
 // leadWords.
-var leadPhrases = []string{"i misspoke", "i meant", "i mean", "i was wrong", "my mistake", "my bad", "to correct", "that was wrong", "just so you know", "for the record", "as of ", "from now on", "all right", "one change", "one correction", "small change", "good news", "bad news", "starting today"}
+var leadPhrases = []string{"i misspoke", "i meant", "i mean", "i was wrong", "my mistake", "my bad", "to correct", "that was wrong", "just so you know", "for the record", "as of ", "from now on", "all right", "one change", "one correction", "small change", "good news", "bad news", "starting today", "i can confirm", "i'm confirming", "i am confirming", "just confirming", "confirming", "i wanted to", "i want to let", "i just wanted", "just letting you", "letting you know"}
 
 func hasPrefixAny(s string, ps []string) bool {
 	for _, p := range ps {
@@ -462,7 +462,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 		}
 	}
 
-	found := false
+	found, filtered := false, false
 	clauses := splitClauses(body)
 	if statusTopics[topic] {
 		// "Status: API migration done, billing blocked": one item a comma.
@@ -481,6 +481,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 		clow := fold(cl)
 		if r := clauseFilter(clow); r != "" {
 			a.skip(cl, r)
+			filtered = true
 			continue
 		}
 		c := clause{text: cl, low: clow, self: self, selfKey: selfKey, at: a.turn.At, topic: topic, sentence: raw}
@@ -501,7 +502,8 @@ func (a *analyzer) sentence(raw string, item bool) {
 		a.res.Statements = append(a.res.Statements, st)
 		found = true
 	}
-	if !found {
+	if !found && !filtered {
+		// "I'm thinking of switching my number to …" stays a thought.
 		if st, ok := a.mentionedContact(raw, low, selfKey); ok {
 			st.Correction, st.Index = corr, idx
 			a.res.Statements = append(a.res.Statements, st)

@@ -27,24 +27,25 @@ const (
 )
 
 var (
-	reLeadFiller = regexp.MustCompile(`(?i)^(?:about|around|roughly|approximately|approx\.?|only|just|exactly|up to|at most|at least|under|over|now|officially|finally|actually|also|still|to|the|a|an)\s+`)
-	reMoney      = regexp.MustCompile(`^` + moneyPat)
-	reNum        = regexp.MustCompile(`(?i)^` + numPat + `\b`)
-	reNumWords   = regexp.MustCompile(`(?i)^` + numPat + `\s+(?:` + unitWords + `)\b(?:\s+(?:per|a|an|each)\s+(?:second|minute|hour|day|week|month|year|person|head|user|seat|night|request))?`)
-	reNumUnit    = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?(?:%|[a-zA-Z]{1,3}\b|\s(?:GB|MB|TB|KB|GiB|MiB|TiB|ms|mg|kg|km|mph|rps|qps)\b)`)
-	reName       = regexp.MustCompile(`^(?:[Tt]he\s+)?(` + nameSeq + `)`)
-	reTeam       = regexp.MustCompile(`(?i)^(?:the\s+)?((?:[\p{L}-]+\s+){0,2}team)\b`)
-	reAddress    = regexp.MustCompile(`^(\d+[A-Za-z]?(?:\s+(?:` + capWord + `|(?:de|la|du|des|del|der|van|von|rue|calle|via|avenida|rua)\b))+)`)
-	reEmail      = regexp.MustCompile(emailPat)
-	rePhone      = regexp.MustCompile(phonePat)
-	reFlight     = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
-	reChoiceStop = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow)\b`)
-	reStatus     = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(` + statusWords + `)\b`)
-	reISODate    = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
-	reYearDate   = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|the)\s+)*(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,?\s+)?(?:(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?,?\s+(\d{4}))\b`)
-	reTimeOfDay  = regexp.MustCompile(`(?i)\d\s?(?:am|pm)\b|\d:\d\d|\bnoon\b|\bmidnight\b|o'clock|\btonight\b`)
-	reBackwards  = regexp.MustCompile(`(?i)\b(?:last|past|ago|yesterday|previous)\b`)
-	reHasYear    = regexp.MustCompile(`\b(?:19|20)\d\d\b`)
+	reLeadFiller  = regexp.MustCompile(`(?i)^(?:about|around|roughly|approximately|approx\.?|only|just|exactly|up to|at most|at least|under|over|now|officially|finally|actually|also|still|to|the|a|an)\s+`)
+	reMoney       = regexp.MustCompile(`^` + moneyPat)
+	reNum         = regexp.MustCompile(`(?i)^` + numPat + `\b`)
+	reNumWords    = regexp.MustCompile(`(?i)^` + numPat + `\s+(?:` + unitWords + `)\b(?:\s+(?:per|a|an|each)\s+(?:second|minute|hour|day|week|month|year|person|head|user|seat|night|request))?`)
+	reNumUnit     = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?(?:%|[a-zA-Z]{1,3}\b|\s(?:GB|MB|TB|KB|GiB|MiB|TiB|ms|mg|kg|km|mph|rps|qps)\b)`)
+	reName        = regexp.MustCompile(`^(?:[Tt]he\s+)?(` + nameSeq + `)`)
+	reTeam        = regexp.MustCompile(`(?i)^(?:the\s+)?((?:[\p{L}-]+\s+){0,2}team)\b`)
+	reAddress     = regexp.MustCompile(`^(\d+[A-Za-z]?(?:\s+(?:` + capWord + `|(?:de|la|du|des|del|der|van|von|rue|calle|via|avenida|rua)\b))+)`)
+	reEmail       = regexp.MustCompile(emailPat)
+	rePhone       = regexp.MustCompile(phonePat)
+	reFlight      = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
+	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow)\b`)
+	reStatus      = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(` + statusWords + `)\b`)
+	reISODate     = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
+	reBareOrdinal = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|till)\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+now)?\s*[.!]?$`)
+	reYearDate    = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|the)\s+)*(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,?\s+)?(?:(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?,?\s+(\d{4}))\b`)
+	reTimeOfDay   = regexp.MustCompile(`(?i)\d\s?(?:am|pm)\b|\d:\d\d|\bnoon\b|\bmidnight\b|o'clock|\btonight\b`)
+	reBackwards   = regexp.MustCompile(`(?i)\b(?:last|past|ago|yesterday|previous)\b`)
+	reHasYear     = regexp.MustCompile(`\b(?:19|20)\d\d\b`)
 	// reAmbiguousDate is a date-library match that is also a common word.
 	reAmbiguousDate = regexp.MustCompile(`^(?:sat|sun|mon|wed|may|march|jan|dec|second|fri)$`)
 )
@@ -307,6 +308,20 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 		if d, err := time.Parse("2006 1 2", year+" "+strconv.Itoa(int(monthNumber[strings.ToLower(mon)]))+" "+day); err == nil {
 			return d.Format("2006-01-02"), strings.TrimSpace(m[0]), 0, true
 		}
+	}
+	// "on the 14th": the next 14th from the turn's day.
+	if m := reBareOrdinal.FindStringSubmatch(v); m != nil {
+		day, _ := strconv.Atoi(m[1])
+		if day >= 1 && day <= 31 {
+			y, mon, today := at.Date()
+			for i := 0; i < 3; i++ {
+				d := time.Date(y, mon+time.Month(i), day, 0, 0, 0, 0, time.UTC)
+				if d.Day() == day && (i > 0 || day >= today) {
+					return d.Format("2006-01-02"), strings.TrimSpace(m[0]), 0, true
+				}
+			}
+		}
+		return "", "", 0, false
 	}
 	// Date phrases are short: the library reads only the value's opening.
 	if len(v) > 48 {
