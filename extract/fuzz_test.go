@@ -62,8 +62,8 @@ func FuzzSwapAnchor(f *testing.F) {
 	}
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, sentence, key, stored string) {
-		if v, ok := Swap(sentence, stored); ok && (strings.TrimSpace(v) == "" || !strings.Contains(sentence, v)) {
-			t.Fatalf("Swap(%q, %q) = %q, not said in the sentence", sentence, stored, v)
+		if v, ok := Swap(sentence, key, stored); ok && (strings.TrimSpace(v) == "" || !strings.Contains(sentence, v)) {
+			t.Fatalf("Swap(%q, %q, %q) = %q, not said in the sentence", sentence, key, stored, v)
 		}
 		if st, ok := Anchor(sentence, key, stored, at); ok {
 			v := st.Value

@@ -149,7 +149,8 @@ func (s Statement) Matches(key string) bool {
 	case attr == s.Attribute:
 		// A key that names no entity ("headcount", "budget") is the one
 		// such value the client keeps, whoever's it is said to be.
-		return ent == "" || (ent == "user" || ent == "my" || ent == "current") && s.Entity == "user"
+		// "home_city" is where the speaker lives.
+		return ent == "" || (ent == "user" || ent == "my" || ent == "current" || ent == "home" && (attr == "location" || attr == "address")) && s.Entity == "user"
 	case ent == "" && sameEntity(attr, s.Entity):
 		return true // "quote" holds the roof repair quote's amount
 	}

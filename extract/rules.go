@@ -158,10 +158,10 @@ var Rules = []Rule{
 	},
 	{
 		Name: "count-first-person", Kind: KindCount,
-		Matches:  "we're up to / down to / we need N things: <noun>.count",
+		Matches:  "we're up to / down to / at N things, we need N things: <noun>.count",
 		Examples: []string{"We're up to 95 guests after the last RSVPs.", "We need 15 laptops, not 12", "We're down to 3 open tickets."},
-		triggers: []string{"up to", "down to", "need"},
-		re:       compile(`^{FP}\s+{AUX}(?:up to|down to|need|needs|now need)\s+(?P<n>{NUM})\s+(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)?)`),
+		triggers: []string{"up to", "down to", "need", "at"},
+		re:       compile(`^{FP}\s+{AUX}(?P<verb>up to|down to|need|needs|now need|at|now at)\s+(?P<n>{NUM})\s+(?P<noun>[\p{L}-]+(?:\s+[\p{L}-]+)?)`),
 		build:    buildCountHave,
 	},
 	{
@@ -534,7 +534,7 @@ var Rules = []Rule{
 		Examples: []string{"The launch got pushed to December 4th", "The offsite moved to Porto", "The meeting moved from Tuesday to Thursday"},
 		triggers: []string{"mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "switch", "schedul", "booked", "extend", "confirm"},
 		also:     []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}(?:mov(?:ed|es|ing)|relocated|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slipped|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?{FROM}(?:to|until|till|for|at)\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:mov(?:ed|es|ing)|relocat(?:ed|es|ing)|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slip(?:ped|s)|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:(?:by\s+)?(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|hours?)\s*,?\s+)?{FROM}(?:to|until|till|for|at)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
@@ -1241,6 +1241,9 @@ func buildCountHave(c *clause, m match) (Statement, bool) {
 	if len(ws) == 0 || pronouns[ws[0]] || countDeltas[ws[0]] {
 		// "We need 3 more laptops" says how many to add, not how many.
 		return Statement{}, false
+	}
+	if strings.HasSuffix(m.get("verb"), "at") && !pluralNoun(ws[len(ws)-1]) && !pluralNoun(ws[0]) {
+		return Statement{}, false // "we're at 5 Main Street" is a place
 	}
 	if ws[0] == "new" && len(ws) > 1 {
 		ws = ws[1:] // "4 new desks" counts desks

@@ -30,6 +30,7 @@ var (
 	reChangeTopic    = regexp.MustCompile(`(?i)^(?:a\s+|one\s+|quick\s+|small\s+)?(?:change|update|changes|news)\s+(?:to|on|for|about|re|regarding)\s+([^:;]{1,60}?)\s*:\s*`)
 	reAttrLabel      = regexp.MustCompile(`^((?:the\s+|our\s+|my\s+|new\s+|updated\s+)*[\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*)?\s+(?:for|of)\s+[^:;]{1,50}?)\s*:\s+`)
 	reElliptic       = regexp.MustCompile(`(?i)^(?:(make (?:that|it)|it should be|correction)\s+|(?:it|that)(?:['’]s| is| will be| has been)\s+(?:now\s+)?|(?:now|it['’]s now)\s+)(.+?)(?:\s+now)?[.!]*$`)
+	reIsContracted   = regexp.MustCompile(`([\p{L}])['’]s ((?:at|in|on|due|now|still|back|moving|going|getting|running|handling|taking|leading|doing|owning|covering|scheduled|set|booked|confirmed|planned|pencilled|penciled|locked|officially|finally|definitely|up to|down to)\s)`)
 	reHasBeen        = regexp.MustCompile(`([\p{L}])['’]s been ((?:trimmed|cut|moved|pushed|changed|raised|reduced|set|bumped|increased|lowered|rescheduled|postponed|updated|slashed|capped|extended|delayed|shifted|dropped|switched|reassigned|handed)\s)`)
 	reSwitching      = regexp.MustCompile(`(?i)^(?:switching|switched|changing|changed|new)\s+([\p{L}]+?)\s*[—–:,-]+\s*(?:it['’]s|it is|now it['’]s|we['’]re with|i['’]m with|i['’]m seeing|i see)\s+(?:now\s+)?([\p{Lu}\d].*?)(?:\s+now)?[.!]*$`)
 	reMeantCount     = regexp.MustCompile(`(?i)^i\s+meant\s+(\d[\d,.]*\s+[\p{L}-]+)[.!]*$`)
@@ -389,6 +390,8 @@ func (a *analyzer) sentence(raw string, item bool) {
 
 	// "Budget's been trimmed to $30k": "has been".
 	body = reHasBeen.ReplaceAllString(body, "$1 has been $2")
+	// "Standup's at 9:45", "Omar's running support": "is".
+	body = reIsContracted.ReplaceAllString(body, "$1 is $2")
 
 	// "Switching dentists — it's Dr. Patel now": the speaker's new one.
 	if m := reSwitching.FindStringSubmatch(body); m != nil && nameOpens(m[2]) {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -18,7 +19,12 @@ import (
 // or "with" right behind the dropped value, or before a verb of stepping in
 // ("is doing", "stepped in"). The sentence is read as said; the caller
 // passes only sentences that assert something (Analyze's Reason is "").
-func Swap(sentence, old string) (string, bool) {
+//
+// A sentence may also name the value it leaves (see namedOld); an amount
+// or a number left that way counts only when the sentence names a word of
+// key ("$1,800 per laptop instead of $1,500" for laptop_budget), since
+// many facts may hold "40".
+func Swap(sentence, key, old string) (string, bool) {
 	old = strings.TrimSpace(old)
 	if old == "" || len(sentence) > maxClause {
 		return "", false
@@ -41,7 +47,7 @@ func Swap(sentence, old string) (string, bool) {
 		}
 	}
 	if dropEnd < 0 {
-		return "", false
+		return namedOld(sentence, low, key, old, lold)
 	}
 	ok := func(v string) bool {
 		if v == "" || strings.Contains(fold(v), fold(firstWord(old))) || sameAs(old, v, anchorName, time.Time{}) {
@@ -88,11 +94,176 @@ func Swap(sentence, old string) (string, bool) {
 }
 
 // Drops reports whether a sentence has a verb of dropping or of falling
-// away, without which Swap finds nothing in it: a caller reading one
-// sentence against many stored values asks once.
+// away, or names a value it leaves ("from A to B", "B instead of A"),
+// without which Swap finds nothing in it: a caller reading one sentence
+// against many stored values asks once.
 func Drops(sentence string) bool {
 	low := asciiLower(sentence)
-	return reDrop.MatchString(low) || reFallAway.MatchString(low)
+	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low)
+}
+
+// namedOld reads a sentence that names the stored value it leaves and the
+// value it takes: "We upgraded from Pro to the Team plan" (a verb of
+// change, then "from old to new"), "Finance approved $1,800 per laptop
+// instead of $1,500" (the new value of old's shape closest before
+// "instead of old", "rather than old", ", not old").
+func namedOld(sentence, low, key, old, lold string) (string, bool) {
+	shape := valueShape(old)
+	if (shape == shapeMoney || shape == shapeNumber) && !namesKey(low, key) {
+		return "", false
+	}
+	if m := reChangeFrom.FindStringIndex(low); m != nil {
+		rest := low[m[1]:]
+		if n := mentionsAt(rest, lold); n > 0 && n == len(lold) && wordEnds(rest[n:]) {
+			after := strings.TrimLeft(rest[n:], " ")
+			if strings.HasPrefix(after, "to ") {
+				at := m[1] + n + (len(rest[n:]) - len(strings.TrimLeft(rest[n:], " "))) + len("to ")
+				if v, ok := shapedAt(sentence[at:], shape); ok && fold(v) != lold {
+					return v, true
+				}
+			}
+		}
+	}
+	bare := strings.TrimPrefix(lold, "the ") // reLeaves reads the article
+	for _, m := range reLeaves.FindAllStringIndex(low, -1) {
+		n := mentionsAt(low[m[1]:], bare)
+		if n == 0 || n != len(bare) || !wordEnds(low[m[1]+n:]) {
+			continue // "not Zuni's sister restaurant" leaves something else
+		}
+		if strings.TrimSpace(low[:m[0]]) == "" {
+			// "Instead of Zuni, let's meet at Nopa": the value after.
+			if v, ok := shapedIn(sentence[m[1]+n:], shape, false); ok && fold(v) != lold {
+				return v, true
+			}
+			continue
+		}
+		if v, ok := shapedIn(sentence[:m[0]], shape, true); ok && fold(v) != lold {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// wordEnds reports whether rest, what follows a value, ends it: not more
+// letters, not a possessive.
+func wordEnds(rest string) bool {
+	return rest == "" || !isASCIILetter(rest[0]) && rest[0] != '\'' && !strings.HasPrefix(rest, "’") && (rest[0] < '0' || rest[0] > '9')
+}
+
+// SwapKind is the kind of a value Swap read: a name is a choice, "the
+// 15th" a date, "$1,800" an amount, "46" a count.
+func SwapKind(v string) string {
+	switch valueShape(v) {
+	case shapeDayOfMonth:
+		return KindDate
+	case shapeMoney:
+		return KindAmount
+	case shapeNumber:
+		return KindCount
+	}
+	return KindChoice
+}
+
+// namesKey reports whether a folded sentence says a word of key (three
+// letters or more, in its singular or as a word's start: "guests" for
+// guest_count).
+func namesKey(low, key string) bool {
+	ent, attr := NormalizeKey(key)
+	for _, w := range strings.FieldsFunc(asciiLower(key)+"_"+ent+"_"+attr, func(r rune) bool { return r == '_' || r == '.' || r == ' ' || r == '-' }) {
+		if len(w) < 3 {
+			continue
+		}
+		for i := 0; ; {
+			j := strings.Index(low[i:], w)
+			if j < 0 {
+				break
+			}
+			if p := i + j; p == 0 || !isASCIILetter(low[p-1]) {
+				return true
+			}
+			i += j + 1
+		}
+	}
+	return false
+}
+
+// Value shapes namedOld matches a new value to; a date or a phrase has
+// none (shapeNone): namedOld leaves those to the rules.
+const (
+	shapeNone = iota
+	shapeName
+	shapeMoney
+	shapeNumber
+	shapeDayOfMonth // "the 1st": a day of the month, said as an ordinal
+)
+
+func valueShape(v string) int {
+	v = strings.TrimSpace(v)
+	switch r := []rune(v); {
+	case reDayOfMonth.FindString(v) == v:
+		return shapeDayOfMonth
+	case reMoney.MatchString(v):
+		return shapeMoney
+	case isNumber(v):
+		return shapeNumber
+	case len(r) > 0 && isUpperRune(r[0]):
+		return shapeName
+	}
+	return shapeNone
+}
+
+// shapedAt reads a value of the given shape at the start of s.
+func shapedAt(s string, shape int) (string, bool) {
+	switch shape {
+	case shapeName:
+		v, ok := takeChoice(s)
+		if !ok {
+			return "", false
+		}
+		return v, isUpperRune([]rune(v)[0])
+	case shapeMoney, shapeNumber, shapeDayOfMonth:
+		m := shapeRe(shape).FindStringIndex(s)
+		if m == nil || strings.TrimSpace(s[:m[0]]) != "" {
+			return "", false
+		}
+		return cleanValue(s[m[0]:m[1]]), true
+	}
+	return "", false
+}
+
+// shapedIn reads the first value of the given shape in s, or the last;
+// a weekday or a month is not a name chosen ("at Nopa on Friday").
+func shapedIn(s string, shape int, last bool) (string, bool) {
+	re := shapeRe(shape)
+	if re == nil {
+		return "", false
+	}
+	all := re.FindAllStringIndex(s, -1)
+	if last {
+		slices.Reverse(all)
+	}
+	for _, m := range all {
+		v := cleanValue(s[m[0]:m[1]])
+		if shape == shapeName && (dateWords[fold(v)] || v == "I" || strings.HasPrefix(v, "I'") || strings.HasPrefix(v, "Let")) {
+			continue
+		}
+		return v, v != ""
+	}
+	return "", false
+}
+
+func shapeRe(shape int) *regexp.Regexp {
+	switch shape {
+	case shapeMoney:
+		return reAnyMoney
+	case shapeNumber:
+		return reBareNumber
+	case shapeName:
+		return reAnyName
+	case shapeDayOfMonth:
+		return reDayOfMonth
+	}
+	return nil
 }
 
 // RuleSwap names statements Swap reads.
@@ -146,5 +317,12 @@ var (
 	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of)\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`)
 	reFallAway = regexp.MustCompile(`\s(?:cancelled on us|canceled on us|cancelled|canceled|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out)\b`)
-	reStepIn   = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:took|takes) over\b`)
+	// reChangeFrom is a verb of change ahead of "from": "we upgraded from",
+	// "the fee went up from"; "we drove from Leeds" changes nothing.
+	reChangeFrom = regexp.MustCompile(`\b(?:upgrad|downgrad|switch|chang|mov|renam|migrat|went|gone|bump|rais|cut|increas|reduc|lower|rebrand|updat|swap|convert|transferr|relocat|push|postpon|reschedul|shift|slipp|jump|dropp|climb|fell|rose|grew|moved)\w*\s+(?:[\w'’-]+\s+){0,4}?from\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
+	// reLeaves names the value a sentence leaves: "… instead of A".
+	reLeaves     = regexp.MustCompile(`(?:\binstead of|\brather than|,\s*not|\(not)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
+	reDayOfMonth = regexp.MustCompile(`(?i)(?:\bthe\s+)?\b\d{1,2}(?:st|nd|rd|th)\b`)
+	reBareNumber = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\b`)
+	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:took|takes) over\b`)
 )

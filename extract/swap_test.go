@@ -4,6 +4,15 @@ import "testing"
 
 func TestSwap(t *testing.T) {
 	tests := []struct{ sentence, old, want string }{
+		// The sentence names the value it leaves.
+		{"We upgraded from Pro to the Team plan.", "Pro", "Team plan"},
+		{"We renamed the project from Falcon to Osprey.", "Falcon", "Osprey"},
+		{"We moved from Leeds to York.", "Leeds", "York"},
+		{"Let's meet at Nopa on Friday instead of Zuni.", "Zuni", "Nopa"},
+		{"Instead of Zuni, let's meet at Nopa on Friday.", "Zuni", "Nopa"},
+		{"I quit FitFirst and joined Iron Works down the road.", "FitFirst", "Iron Works"},
+		{"We drove from Leeds to York.", "Leeds", ""},
+		{"We went with Nopa, not Zuni's sister restaurant.", "Zuni", ""},
 		{"I cancelled PureGym and joined The Climbing Hangar.", "PureGym", "The Climbing Hangar"},
 		{"We sold the Golf and bought a Skoda Octavia.", "Golf", "Skoda Octavia"},
 		{"Scratch the Trek — I ordered the Canyon Endurace.", "Trek Domane", "Canyon Endurace"},
@@ -22,7 +31,7 @@ func TestSwap(t *testing.T) {
 		{"We ditched the plan for a week.", "Jenkins", ""},
 	}
 	for _, tc := range tests {
-		got, ok := Swap(tc.sentence, tc.old)
+		got, ok := Swap(tc.sentence, "venue", tc.old)
 		if tc.want == "" {
 			if ok {
 				t.Errorf("Swap(%q, %q) = %q, want none", tc.sentence, tc.old, got)
@@ -31,6 +40,26 @@ func TestSwap(t *testing.T) {
 		}
 		if !ok || got != tc.want {
 			t.Errorf("Swap(%q, %q) = %q, %v, want %q", tc.sentence, tc.old, got, ok, tc.want)
+		}
+	}
+}
+
+// TestSwapAmounts: an amount or a number the sentence leaves counts only
+// for a fact whose key the sentence names.
+func TestSwapAmounts(t *testing.T) {
+	tests := []struct{ sentence, key, old, want string }{
+		{"Finance approved $1,800 per laptop instead of $1,500.", "laptop_budget", "$1,500", "$1,800"},
+		{"The fee went up from $40 to $45.", "signup_fee", "$40", "$45"},
+		{"It's 46 guests, not 40.", "guest_count", "40", "46"},
+		{"It's 46 guests, not 40.", "room_capacity", "40", ""},
+		{"Rent's due on the 15th now, not the 1st.", "payment_day", "the 1st", "the 15th"},
+		{"Rent's due on the 15th now, not the 1st.", "payment_day", "the 15th", ""},
+		{"Finance approved $1,800 per laptop instead of $1,500.", "monthly_rent", "$1,500", ""},
+	}
+	for _, tc := range tests {
+		got, ok := Swap(tc.sentence, tc.key, tc.old)
+		if tc.want == "" && ok || tc.want != "" && (!ok || got != tc.want) {
+			t.Errorf("Swap(%q, %q, %q) = %q, %v, want %q", tc.sentence, tc.key, tc.old, got, ok, tc.want)
 		}
 	}
 }

@@ -38,10 +38,10 @@ var (
 	reEmail       = regexp.MustCompile(emailPat)
 	rePhone       = regexp.MustCompile(phonePat)
 	reFlight      = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
-	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow)\b`)
+	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow|down the road|up the road|down the street|up the street|around the corner|nearby|near here|near work|near home|near the)\b`)
 	reStatus      = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(` + statusWords + `)\b`)
 	reISODate     = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
-	reBareOrdinal = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|till)\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+now)?\s*[.!]?$`)
+	reBareOrdinal = regexp.MustCompile(`(?i)^((?:(?:on|by|for|until|till)\s+)?the\s+(\d{1,2})(?:st|nd|rd|th))(?:\s+now)?\s*[.!]?$`)
 	reYearDate    = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|the)\s+)*(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,?\s+)?(?:(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?,?\s+(\d{4}))\b`)
 	reTimeOfDay   = regexp.MustCompile(`(?i)\d\s?(?:am|pm)\b|\d:\d\d|\bnoon\b|\bmidnight\b|o'clock|\btonight\b`)
 	reBackwards   = regexp.MustCompile(`(?i)\b(?:last|past|ago|yesterday|previous)\b`)
@@ -311,13 +311,13 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	}
 	// "on the 14th": the next 14th from the turn's day.
 	if m := reBareOrdinal.FindStringSubmatch(v); m != nil {
-		day, _ := strconv.Atoi(m[1])
+		day, _ := strconv.Atoi(m[2])
 		if day >= 1 && day <= 31 {
 			y, mon, today := at.Date()
 			for i := 0; i < 3; i++ {
 				d := time.Date(y, mon+time.Month(i), day, 0, 0, 0, 0, time.UTC)
 				if d.Day() == day && (i > 0 || day >= today) {
-					return d.Format("2006-01-02"), strings.TrimSpace(m[0]), 0, true
+					return d.Format("2006-01-02"), strings.TrimSpace(m[1]), 0, true
 				}
 			}
 		}

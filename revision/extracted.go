@@ -129,22 +129,28 @@ func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session
 	}
 	slices.Sort(ids)
 	written := map[string]bool{}
+	retired := map[string]bool{} // what this turn's statements replaced already
+	for _, x := range res.Extracted {
+		if x.Outcome == OutcomeSuperseded && x.Previous != nil {
+			retired[x.Previous.ID] = true
+		}
+	}
 	for _, sent := range ar.Sentences {
 		if sent.Reason != "" || !extract.Drops(sent.Text) {
 			continue
 		}
 		for _, id := range ids {
 			f, ok := k.facts[id]
-			if !ok {
+			if !ok || retired[id] {
 				continue
 			}
-			v, ok := extract.Swap(sent.Text, k.valueText(f))
+			v, ok := extract.Swap(sent.Text, f.Key, k.valueText(f))
 			if !ok {
 				continue
 			}
 			ent, attr := extract.NormalizeKey(f.Key)
 			st := extract.Statement{
-				Entity: cmp.Or(ent, attr), Attribute: attr, Key: f.Key, Value: v, Kind: extract.KindChoice,
+				Entity: cmp.Or(ent, attr), Attribute: attr, Key: f.Key, Value: v, Kind: extract.SwapKind(v),
 				Rule: extract.RuleSwap, Sentence: sent.Text, Index: sent.Index,
 			}
 			x := Extraction{Statement: st}
@@ -197,6 +203,23 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 		}
 		if old == nil || f.RecordedAt.After(old.RecordedAt) {
 			old = ptr(f)
+		}
+	}
+	if old == nil && st.Rule == extract.RuleSwap {
+		// A swap replaces the fact it read; it never writes a second one.
+		x.Outcome, x.Reason = OutcomeSkipped, "the value it replaces is not of the new value's kind"
+		return nil
+	}
+	if old == nil && !spk.assistant {
+		// "We are going with GlobalTech for the contract instead of
+		// TechStart": the fact holding the value the sentence leaves is
+		// the one it changes, under that fact's key and restrictions.
+		if f := leftBy(k, st, t.ID); f != nil {
+			st.Entity, st.Attribute = extract.NormalizeKey(f.Key)
+			st.Entity = cmp.Or(st.Entity, st.Attribute)
+			st.Key = f.Key
+			x.Statement = st
+			return s.extractOne(tx, caller, t, spk, st, k, written, found, x, res)
 		}
 	}
 	if old == nil {
@@ -436,11 +459,48 @@ func unfit(st extract.Statement) string {
 		// A swap names the value dropped and the one taken up in its
 		// own words ("Golden Wok cancelled on us, so Mezze Republic is
 		// doing the food"): a report of an act, not a conclusion.
-		if strings.Contains(low, m) && st.Rule != extract.RuleSwap {
+		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && !(m == ", so " && actsOn(low)) {
 			return "a conclusion drawn from other facts stays in the conversation"
 		}
 	}
 	return ""
+}
+
+// actsOn reports a ", so" that opens what the speaker did or now has
+// ("six more RSVP'd, so we're at 46 guests", "the barn fell through, so
+// we booked Millbrook Hall"), not an inference ("…, so the total is").
+func actsOn(low string) bool {
+	i := strings.Index(low, ", so ")
+	rest := low[i+len(", so "):]
+	for _, p := range []string{"we ", "we're ", "we’re ", "we've ", "we’ve ", "i ", "i'm ", "i’m ", "i've ", "i’ve "} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// leftBy finds the valid fact, not written by turn, whose value st's
+// sentence leaves for st's value (extract.Swap), if exactly one does.
+func leftBy(k known, st extract.Statement, turn string) *facts.Fact {
+	if !extract.Drops(st.Sentence) {
+		return nil
+	}
+	var hit *facts.Fact
+	for _, f := range k.facts {
+		if f.Source.Turn == turn || f.Key == st.Key {
+			continue
+		}
+		if v, ok := extract.Swap(st.Sentence, f.Key, k.valueText(f)); ok && holds(v, st) {
+			if hit != nil && hit.Key != f.Key {
+				return nil // two facts: which one is meant is not said
+			}
+			if hit == nil || f.ID < hit.ID {
+				hit = f
+			}
+		}
+	}
+	return hit
 }
 
 // heldElsewhere finds a known record other than a turn that already

@@ -403,6 +403,13 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 					by = append(by, r.By.ID)
 				}
 			}
+			for _, r := range out.Superseded {
+				// A fact extraction replaced: its successor made the
+				// change, and who may know of it is who may read that.
+				if x, ok := replaced[r.ID]; ok && x.Fact != nil {
+					by = append(by, x.Fact.ID)
+				}
+			}
 			if err := s.putChange(tx, caller, t, d, by, now); err != nil {
 				return Result{}, err
 			}

@@ -28,6 +28,11 @@ func TestStaleWriteHidesWhatCallerCannotRead(t *testing.T) {
 				"restrictedTo": map[string]any{"minAuthority": "executive"}})
 			turn(t, env, exec, "s1", "Correction: we are going with GlobalTech for the contract instead of TechStart.")
 		}},
+		{"a restricted replacement that extraction wrote", func(t *testing.T, env *apitest.Env, exec, _ string) {
+			write(t, env, exec, map[string]any{"key": "selected_vendor", "value": "TechStart", "memoryType": "ORGANIZATIONAL",
+				"restrictedTo": map[string]any{"minAuthority": "executive"}})
+			turn(t, env, exec, "s1", "The selected vendor is GlobalTech now, not TechStart.")
+		}},
 		{"another user's private memory", func(t *testing.T, env *apitest.Env, _, other string) {
 			write(t, env, other, map[string]any{"key": "selected_vendor", "value": "TechStart", "memoryType": "USER"})
 			turn(t, env, other, "s1", "Correction: we are going with GlobalTech for the contract instead of TechStart.")
