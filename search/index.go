@@ -28,7 +28,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -298,9 +297,7 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 const statShards = 256
 
 func shardOf(key string) string {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(key))
-	return string([]byte{byte(h.Sum32() % statShards)})
+	return string([]byte{byte(fnv32a(key) % statShards)})
 }
 
 // statsDelta gathers the statistics changes of a transaction's writes, so

@@ -3,7 +3,6 @@ package search
 import (
 	"crypto/rand"
 	"errors"
-	"hash/fnv"
 	"sync"
 
 	"github.com/stategraph/stategraph/store"
@@ -39,10 +38,17 @@ const (
 )
 
 // bucketOf returns the version bucket of class term ct.
-func bucketOf(ct string) byte {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(ct))
-	return byte(h.Sum32() % termBuckets)
+func bucketOf(ct string) byte { return byte(fnv32a(ct) % termBuckets) }
+
+// fnv32a is hash/fnv's 32-bit FNV-1a of s, without its allocations.
+func fnv32a(s string) uint32 {
+	const offset, prime = 2166136261, 16777619
+	h := uint32(offset)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= prime
+	}
+	return h
 }
 
 // bucketKey is the key of bucket b's version.
