@@ -28,7 +28,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -298,9 +297,7 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 const statShards = 256
 
 func shardOf(key string) string {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(key))
-	return string([]byte{byte(h.Sum32() % statShards)})
+	return string([]byte{byte(fnv32a(key) % statShards)})
 }
 
 // statsDelta gathers the statistics changes of a transaction's writes, so
@@ -374,15 +371,18 @@ func (sd *statsDelta) Flush(tx *store.Txn) error { return sd.apply(tx) }
 
 // apply writes the net changes. Each record is read before it is written,
 // so two writers of the same record conflict and retry instead of losing
-// a count; the space's stats version changes whenever anything does.
+// a count; the version of each term bucket whose document frequencies
+// changed, and the space's corpus version when its totals or classes did,
+// change with them (stats.go).
 func (sd *statsDelta) apply(tx *store.Txn) error {
 	for _, s := range sd.spaces {
 		changed := false
+		var buckets [termBuckets]bool
 		for st, n := range s.df {
 			if n == 0 {
 				continue
 			}
-			changed = true
+			buckets[bucketOf(st[1:])] = true
 			var df int
 			k := store.Suffix(nil).Str(st[1:]).Raw(st[:1])
 			if err := getCounts(tx, s.sp, k, &df); err != nil {
@@ -439,10 +439,8 @@ func (sd *statsDelta) apply(tx *store.Txn) error {
 				return err
 			}
 		}
-		if changed {
-			if err := bumpVersion(tx, s.sp); err != nil {
-				return err
-			}
+		if err := bumpVersions(tx, s.sp, &buckets, changed); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -11,31 +11,90 @@ import (
 
 // The current statistics of a space are sums over many shard records, and
 // a record rewritten often leaves versions that a scan has to step over
-// until compaction. So sums are cached in memory, under the space's stats
-// version: every change of the statistics writes a fresh random version
-// (a blind write, which no concurrent writer conflicts on), and a reader
-// uses a cached sum only when the version its snapshot holds is the one
-// the sum was taken under, so the cache never answers differently from
-// the store.
+// until compaction. So sums are cached in memory, each under a version
+// that changes whenever the sum may, and a reader uses a cached sum only
+// when the version its snapshot holds is the one the sum was taken under,
+// so the cache never answers differently from the store. In
+// store.TableSearchVersion, within a space:
+//
+//	empty suffix      corpus version: rewritten with every change of the
+//	                  document counts and lengths or of the class registry
+//	'b', bucket       term bucket version: rewritten with every change of
+//	                  the document frequency of a class term in the bucket
+//	                  (bucketOf, one of termBuckets)
+//
+// Every write of a version is a fresh random value written blindly (no
+// concurrent writer conflicts on it), so two snapshots holding the same
+// value have seen the same changes of what it covers. A turn or a write
+// changes the frequencies of a few words: the next reader scans again
+// only the terms of the buckets they fall in, not every term it asks for.
 
 const (
 	maxCachedSpaces = 4096 // spaces whose sums are kept
 	maxCachedTerms  = 8192 // term sums kept per space
+	// termBuckets is how many versions the document frequencies of a
+	// space are split over.
+	termBuckets = 256
 )
 
-func bumpVersion(tx *store.Txn, sp tenancy.Space) error {
+// bucketOf returns the version bucket of class term ct.
+func bucketOf(ct string) byte { return byte(fnv32a(ct) % termBuckets) }
+
+// fnv32a is hash/fnv's 32-bit FNV-1a of s, without its allocations.
+func fnv32a(s string) uint32 {
+	const offset, prime = 2166136261, 16777619
+	h := uint32(offset)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= prime
+	}
+	return h
+}
+
+// bucketKey is the key of bucket b's version.
+func bucketKey(b byte) []byte { return []byte{'b', b} }
+
+// bumpVersions writes fresh versions of the buckets marked in buckets,
+// and of the corpus when corpus is set.
+func bumpVersions(tx *store.Txn, sp tenancy.Space, buckets *[termBuckets]bool, corpus bool) error {
 	v := make([]byte, 12)
 	_, _ = rand.Read(v)
+	for b, changed := range buckets {
+		if !changed {
+			continue
+		}
+		if err := tx.PutRaw(sp, store.TableSearchVersion, bucketKey(byte(b)), v); err != nil {
+			return err
+		}
+	}
+	if !corpus {
+		return nil
+	}
 	return tx.PutRaw(sp, store.TableSearchVersion, nil, v)
 }
 
+// readVersion reads the version at key k of sp ("" when none was written).
+func readVersion(tx *store.Txn, sp tenancy.Space, k []byte) (string, error) {
+	raw, err := tx.GetRaw(sp, store.TableSearchVersion, k)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	return string(raw), nil
+}
+
 type spaceSums struct {
-	version string
+	version string // the corpus version classes were read under
 	corpus  bool
 	// classes are the space's read classes with their totals, the
 	// unrestricted one ("") first.
 	classes []classSums
-	df      map[string]int // class term -> document frequency
+	df      map[string]dfSum // class term -> document frequency
+}
+
+// dfSum is a class term's document frequency under its bucket's version.
+type dfSum struct {
+	version string
+	n       int
 }
 
 type classSums struct {
@@ -52,24 +111,27 @@ func newStatsCache() *statsCache { return &statsCache{spaces: map[tenancy.Space]
 
 // add adds the current statistics of sp for terms, of the read classes rd
 // reads, to st, and the documents of the others to st.Hidden: from the
-// cache when it holds them under the version tx sees, else from the store.
+// cache when it holds them under the versions tx sees, else from the
+// store.
 func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Readable, st *Stats) error {
 	if err := flushStats(tx); err != nil {
 		return err
 	}
-	raw, err := tx.GetRaw(sp, store.TableSearchVersion, nil)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	version, err := readVersion(tx, sp, nil)
+	if err != nil {
 		return err
 	}
-	version := string(raw)
 	c.mu.Lock()
 	s := c.spaces[sp]
-	if s == nil || s.version != version {
-		if s == nil && len(c.spaces) >= maxCachedSpaces {
+	if s == nil {
+		if len(c.spaces) >= maxCachedSpaces {
 			clear(c.spaces)
 		}
-		s = &spaceSums{version: version, df: map[string]int{}}
+		s = &spaceSums{version: version, df: map[string]dfSum{}}
 		c.spaces[sp] = s
+	}
+	if s.version != version {
+		s.version, s.corpus, s.classes = version, false, nil
 	}
 	classes, corpus := s.classes, s.corpus
 	c.mu.Unlock()
@@ -90,24 +152,51 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Rea
 		st.Docs += cl.docs
 		st.Length += cl.length
 	}
-	var missing []string
-	c.mu.Lock()
+	// The versions of the buckets of those terms, each read once.
+	var buckets [termBuckets]struct {
+		read    bool
+		version string
+	}
+	type lookup struct {
+		ct      string
+		version string
+		n       int
+		cached  bool
+	}
+	looks := make([]lookup, 0, len(terms)*len(visible))
 	for _, t := range terms {
 		for _, cl := range visible {
 			ct := classTerm(cl, t)
-			if df, ok := s.df[ct]; ok {
-				st.DF[t] += df
-			} else {
-				missing = append(missing, ct)
+			b := &buckets[bucketOf(ct)]
+			if !b.read {
+				if b.version, err = readVersion(tx, sp, bucketKey(bucketOf(ct))); err != nil {
+					return err
+				}
+				b.read = true
 			}
+			looks = append(looks, lookup{ct: ct, version: b.version})
+		}
+	}
+	c.mu.Lock()
+	for i := range looks {
+		if e, ok := s.df[looks[i].ct]; ok && e.version == looks[i].version {
+			looks[i].n, looks[i].cached = e.n, true
 		}
 	}
 	c.mu.Unlock()
 
-	found := make(map[string]int, len(missing))
-	for _, ct := range missing {
+	found := map[string]dfSum{}
+	for i := range looks {
+		l := &looks[i]
+		if l.cached {
+			continue
+		}
+		if e, ok := found[l.ct]; ok {
+			l.n = e.n
+			continue
+		}
 		n := 0
-		err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(ct), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
+		err := tx.Scan(sp, store.TableSearchStats, store.Suffix(nil).Str(l.ct), store.ScanOptions{}, func(_ []byte, it store.Item) (bool, error) {
 			var df int
 			err := it.Value(func(b []byte) error { return decodeCounts(b, &df) })
 			n += df
@@ -116,26 +205,30 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Rea
 		if err != nil {
 			return err
 		}
-		found[ct] = n
+		l.n, found[l.ct] = n, dfSum{version: l.version, n: n}
 	}
+	i := 0
 	for _, t := range terms {
-		for _, cl := range visible {
-			if n, ok := found[classTerm(cl, t)]; ok {
-				st.DF[t] += n
-			}
+		for range visible {
+			st.DF[t] += looks[i].n
+			i++
 		}
 	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s := c.spaces[sp]; s != nil && s.version == version {
+	s = c.spaces[sp]
+	if s == nil {
+		return nil
+	}
+	if s.version == version && !s.corpus {
 		s.corpus, s.classes = true, classes
-		if len(s.df)+len(found) > maxCachedTerms {
-			clear(s.df)
-		}
-		for t, n := range found {
-			s.df[t] = n
-		}
+	}
+	if len(s.df)+len(found) > maxCachedTerms {
+		clear(s.df)
+	}
+	for ct, e := range found {
+		s.df[ct] = e
 	}
 	return nil
 }

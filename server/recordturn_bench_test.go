@@ -40,7 +40,9 @@ var benchTurns = []struct{ speaker, text string }{
 // stores: an in-memory Badger (store=memory), and the served default, on
 // disk with SyncWrites on, so every turn waits for its fsync
 // (store=disk). Reported: p50 and p99 latency per turn in ms (target: p50
-// <= 2 ms), and allocations per turn (client and server together).
+// <= 2 ms), CPU time per turn (cpu-µs/turn, the process's: client,
+// server and the store's background work together; what a loaded machine
+// changes least) and allocations per turn (client and server together).
 func BenchmarkRecordTurn(b *testing.B) {
 	b.Run("store=memory", func(b *testing.B) { benchRecordTurn(b, apitest.New(b)) })
 	b.Run("store=disk", func(b *testing.B) {
@@ -64,6 +66,7 @@ func benchRecordTurn(b *testing.B, env *apitest.Env) {
 	lat := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for n := range b.N {
 		b.StopTimer()
 		env.Clock.Advance(time.Second)
@@ -77,6 +80,7 @@ func benchRecordTurn(b *testing.B, env *apitest.Env) {
 		}
 	}
 	b.StopTimer()
+	reportCPU(b, cpuTime()-cpu0, b.N, "cpu-µs/turn")
 	slices.Sort(lat)
 	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(pct(0.50), "p50-ms")

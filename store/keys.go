@@ -96,9 +96,11 @@ const (
 	// classes' restrictions (search/class.go), so that readers sum only
 	// what they may read.
 	TableSearchStats Table = 'S'
-	// TableSearchVersion holds, per space, a random value rewritten
-	// (blindly) with every change of the statistics: readers cache the
-	// shard sums under it. Empty suffix -> version bytes.
+	// TableSearchVersion holds, per space, random values rewritten
+	// (blindly) with changes of the statistics: readers cache the shard
+	// sums under them (search/stats.go). Empty suffix -> version of the
+	// corpus totals and classes; 'b', bucket (1 byte) -> version of the
+	// document frequencies of the terms in the bucket.
 	TableSearchVersion Table = 's'
 
 	// Working set (package session), in the caller's private space:

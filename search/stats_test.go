@@ -1,0 +1,197 @@
+package search_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/internal/storetest"
+	"github.com/stategraph/stategraph/lexical"
+	"github.com/stategraph/stategraph/permissions"
+	"github.com/stategraph/stategraph/pipeline"
+	"github.com/stategraph/stategraph/search"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// TestStatsCacheMatchesStore: the statistics an Index answers from its
+// cache (sums kept under the versions of the corpus and of term buckets)
+// are the statistics a fresh Index reads from the store, after every step
+// of a seeded random run of writes, supersessions, restricted writes,
+// batches and forgetting, for several readers and sets of terms; also in
+// a transaction that wrote and reads its own writes, and after that
+// transaction was rolled back.
+func TestStatsCacheMatchesStore(t *testing.T) {
+	st := storetest.Open(t)
+	ix := search.New()
+	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	fs := facts.NewService(st, clock, authority.MustDefaultOrder())
+	p := pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: fs, Index: ix})
+	ctx := caller(t)
+	part, err := tenancy.FromContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := tenancy.Caller(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A restriction the caller satisfies, so it can supersede and forget.
+	managers := &permissions.Restriction{MinAuthority: "manager"}
+	// Only user memory can be forgotten.
+	memories := []facts.MemoryType{facts.MemoryOrganizational, facts.MemoryUser}
+	words := []string{"falcon", "heron", "green", "blue", "deal", "payroll", "budget", "owner", "march", "porto"}
+	terms := func(ws ...string) []string {
+		var out []string
+		for _, w := range ws {
+			out = append(out, lexical.Terms(w)...)
+		}
+		return out
+	}
+	queries := [][]string{terms(words...), terms("falcon", "heron"), terms("budget", "item", "3"), terms("nothing", "porto", "falcon")}
+	readers := []struct {
+		name string
+		rd   search.Readable
+	}{
+		{"all", nil},
+		{"unrestricted only", func(*permissions.Restriction) bool { return false }},
+	}
+	// check compares ix with a fresh index, in tx.
+	check := func(tx *store.Txn, step string) {
+		t.Helper()
+		for _, q := range queries {
+			for _, r := range readers {
+				// Twice: the second answer comes from the cache.
+				for range 2 {
+					got, err := ix.Stats(tx, part.Spaces(), q, temporal.View{}, r.rd)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := search.New().Stats(tx, part.Spaces(), q, temporal.View{}, r.rd)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s, reader %s, terms %v: cached %+v, store %+v", step, r.name, q, got, want)
+					}
+				}
+			}
+		}
+	}
+	view := func(step string) {
+		t.Helper()
+		if err := st.View(ctx, part, func(tx *store.Txn) error { check(tx, step); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	value := func(rng *rand.Rand) json.RawMessage {
+		n := 1 + rng.IntN(4)
+		v := ""
+		for i := range n {
+			if i > 0 {
+				v += " "
+			}
+			v += words[rng.IntN(len(words))]
+		}
+		return json.RawMessage(fmt.Sprintf("%q", v))
+	}
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	var live []facts.Fact
+	for step := range 60 {
+		clock.Advance(time.Minute)
+		var name string
+		var written []facts.Fact
+		switch op := rng.IntN(10); {
+		case op < 4 || len(live) == 0:
+			name = "write"
+			in := facts.WriteInput{Key: fmt.Sprintf("item_%d.%s", rng.IntN(40), words[rng.IntN(len(words))]), Value: value(rng), MemoryType: memories[rng.IntN(len(memories))]}
+			if rng.IntN(3) == 0 {
+				in.RestrictedTo = managers
+			}
+			f, err := p.Write(ctx, in)
+			if err != nil {
+				t.Fatalf("step %d: %v", step, err)
+			}
+			written = append(written, f)
+		case op < 7:
+			name = "supersede"
+			old := live[rng.IntN(len(live))]
+			f, err := p.Write(ctx, facts.WriteInput{Key: old.Key, Value: value(rng), MemoryType: old.MemoryType, Supersedes: old.ID, RestrictedTo: old.RestrictedTo})
+			if err != nil {
+				t.Fatalf("step %d: %v", step, err)
+			}
+			live = slicesDelete(live, old.ID)
+			written = append(written, f)
+		case op < 8:
+			name = "forget"
+			var users []facts.Fact
+			for _, f := range live {
+				if f.MemoryType == facts.MemoryUser {
+					users = append(users, f)
+				}
+			}
+			if len(users) == 0 {
+				continue
+			}
+			old := users[rng.IntN(len(users))]
+			if _, err := p.Forget(ctx, old.ID); err != nil {
+				t.Fatalf("step %d: %v", step, err)
+			}
+			live = slicesDelete(live, old.ID)
+		default:
+			name = "batch"
+			var ins []facts.WriteInput
+			for i := range 1 + rng.IntN(8) {
+				ins = append(ins, facts.WriteInput{Key: fmt.Sprintf("batch_%d_%d.%s", step, i, words[rng.IntN(len(words))]), Value: value(rng), MemoryType: facts.MemoryOrganizational})
+			}
+			fs, err := p.WriteBatch(ctx, ins)
+			if err != nil {
+				t.Fatalf("step %d: %v", step, err)
+			}
+			written = append(written, fs...)
+		}
+		for _, f := range written {
+			if f.Stale == nil && f.IsValid() {
+				live = append(live, f)
+			}
+		}
+		view(fmt.Sprintf("step %d (%s)", step, name))
+	}
+
+	// A transaction reads its own writes, and a rolled-back one leaves
+	// nothing in the cache that a later reader would meet.
+	errRollback := errors.New("roll back")
+	err = st.Update(ctx, part, func(tx *store.Txn) error {
+		check(tx, "before writing in the transaction")
+		for i := range 3 {
+			clock.Advance(time.Second)
+			if _, err := p.WriteTx(tx, id, facts.WriteInput{Key: fmt.Sprintf("pending_%d.owner", i), Value: json.RawMessage(`"falcon porto"`), MemoryType: facts.MemoryOrganizational}); err != nil {
+				return err
+			}
+			check(tx, fmt.Sprintf("after pending write %d", i))
+		}
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) {
+		t.Fatalf("rolled-back transaction: %v", err)
+	}
+	view("after the rollback")
+}
+
+func slicesDelete(fs []facts.Fact, id string) []facts.Fact {
+	out := fs[:0]
+	for _, f := range fs {
+		if f.ID != id {
+			out = append(out, f)
+		}
+	}
+	return out
+}
