@@ -11,7 +11,6 @@ import (
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/lexical"
-	"github.com/stategraph/stategraph/search"
 )
 
 // Related is what Relate made of a request's candidate sets: the records
@@ -368,7 +367,7 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 	for i, it := range items {
 		docs[i] = it.Item.Key + " " + it.Item.Value
 	}
-	scores := search.DefaultBM25().ScoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Text, docs)
 	var kept []assemble.WorkItem
 	var out []assemble.Exclusion
 	for i, it := range items {
@@ -405,7 +404,7 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 	for i, a := range keep {
 		docs[i] = assertionDoc(a)
 	}
-	scores := search.DefaultBM25().ScoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Text, docs)
 	kept := make([]assemble.Assertion, len(keep))
 	for i, a := range keep {
 		kept[i] = a.Assertion
@@ -458,7 +457,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, 
 	for i, t := range keep {
 		docs[i] = t.Text
 	}
-	scores := search.DefaultBM25().ScoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Text, docs)
 	for i := range keep {
 		keep[i].Score = scores[i]
 	}
