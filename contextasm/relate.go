@@ -415,7 +415,7 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 
 // relateTurns applies the turn rules to turns, in chronological order, and
 // scores the kept ones among themselves.
-func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, current []string, topics []topic) ([]assemble.Turn, []assemble.Exclusion) {
+func relateTurns(q Query, real bool, turns []TurnCandidate, stale staleSet, current []string, topics []topic) ([]assemble.Turn, []assemble.Exclusion) {
 	turns = slices.Clone(turns)
 	// The order of the session's keys: time, then the length-prefixed ID.
 	slices.SortFunc(turns, func(x, y TurnCandidate) int {
@@ -466,7 +466,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, 
 
 // relateEvidence applies the evidence rules to ev, in ID order; a sentence
 // met twice counts once.
-func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, stale []staleValue, current []string, said map[string]bool, topics []topic) ([]assemble.Evidence, []assemble.Exclusion) {
+func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, stale staleSet, current []string, said map[string]bool, topics []topic) ([]assemble.Evidence, []assemble.Exclusion) {
 	ev = slices.Clone(ev)
 	slices.SortFunc(ev, func(x, y EvidenceCandidate) int {
 		return cmp.Or(strings.Compare(x.Evidence.ID, y.Evidence.ID), cmp.Compare(y.Evidence.Score, x.Evidence.Score))
