@@ -17,11 +17,22 @@ var decoded = jsoncache.New[Assertion](1<<12, 4<<20)
 // decodeAssertion decodes raw, a stored assertion. The Assertion is the
 // caller's: it shares no slice or pointer with the cache or another caller.
 func decodeAssertion(raw []byte) (Assertion, error) {
+	a, err := decodeShared(raw)
+	if err != nil {
+		return Assertion{}, err
+	}
+	return a.clone(), nil
+}
+
+// decodeShared decodes raw, a stored assertion, sharing its slices and
+// pointers with the cache: the caller copies (clone) what it keeps or
+// hands on, and modifies nothing.
+func decodeShared(raw []byte) (Assertion, error) {
 	a, err := decoded.Decode(raw)
 	if err != nil {
 		return Assertion{}, fmt.Errorf("assertions: decode: %w", err)
 	}
-	return a.clone(), nil
+	return a, nil
 }
 
 // clone is a deep copy of a: every slice and pointer its own.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/conflicts"
@@ -244,47 +243,4 @@ func Mentions(text, ref string) bool {
 
 func wordByte(b byte) bool {
 	return b == '_' || b == '#' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-}
-
-// RecentTx returns, newest first, up to limit of the organization's
-// assertions that exist in view v when the clock reads now (Assertion.In):
-// those created by the view's instant, whatever their status there. It
-// reads inside tx, in the caller's partition only.
-func RecentTx(tx *store.Txn, v temporal.View, now time.Time, limit int) ([]Assertion, error) {
-	var out []Assertion
-	if limit <= 0 {
-		return out, nil
-	}
-	err := scanRecent(tx, v, now, func(a Assertion) bool {
-		out = append(out, a)
-		return len(out) < limit
-	})
-	return out, err
-}
-
-// scanRecent calls fn, newest first, with the organization's assertions
-// that exist in view v when the clock reads now, until fn returns false.
-func scanRecent(tx *store.Txn, v temporal.View, now time.Time, fn func(Assertion) bool) error {
-	sp := tx.Partition().Shared()
-	start := store.Suffix(nil).Time(v.Instant(now))
-	return tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true, Start: start},
-		func(suffix []byte, _ store.Item) (bool, error) {
-			r := store.NewReader(suffix)
-			r.Time()
-			id := r.Rest()
-			if err := r.Err(); err != nil {
-				return false, err
-			}
-			raw, err := getTx(tx, id)
-			if errors.Is(err, store.ErrNotFound) {
-				return true, nil
-			}
-			if err != nil {
-				return false, err
-			}
-			if a, ok := raw.In(v, now); ok {
-				return fn(a), nil
-			}
-			return true, nil
-		})
 }

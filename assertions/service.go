@@ -515,10 +515,10 @@ func (s *Service) ActiveTx(tx *store.Txn, now time.Time, limit int) ([]Assertion
 		return out, nil
 	}
 	seen := 0
-	err := scanRecent(tx, temporal.View{}, now, func(a Assertion) bool {
+	err := scanRecent(tx, temporal.View{}, now, 4*limit, func(a Assertion) bool {
 		seen++
 		if a.Status == Active {
-			out = append(out, a)
+			out = append(out, a.clone())
 		}
 		return seen < 4*limit && len(out) < limit
 	})

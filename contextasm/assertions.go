@@ -1,6 +1,7 @@
 package contextasm
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/stategraph/stategraph/assemble"
@@ -30,15 +31,13 @@ func (s AssertionSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	if limit <= 0 {
 		limit = MaxAssertions
 	}
-	as, err := assertions.RecentTx(tx, q.View, q.Now, limit)
-	if err != nil {
-		return Candidates{}, err
-	}
-	c := Candidates{Assertions: make([]AssertionCandidate, 0, len(as))}
-	for _, a := range as {
+	c := Candidates{Assertions: make([]AssertionCandidate, 0, min(limit, MaxAssertions))}
+	err := assertions.EachRecentTx(tx, q.View, q.Now, limit, func(a assertions.Assertion) bool {
+		// a shares its slices with the decoded cache: everything kept is
+		// copied (strings are immutable; ValueText and lease copy).
 		ac := AssertionCandidate{
 			Assertion: assemble.Assertion{
-				ID: a.ID, Subject: a.Subject, Predicate: a.Predicate, Object: facts.ValueText(a.Object),
+				ID: a.ID, Subject: a.Subject, Predicate: a.Predicate, Object: objectText(a.Object),
 				Status: string(a.EpistemicStatus), Hypothesis: a.HypothesisGroup, Lease: lease(a.Validity), At: a.CreatedAt,
 			},
 			Context: a.Context, Session: a.Provenance.Origin.SessionID,
@@ -47,8 +46,32 @@ func (s AssertionSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			ac.Ended = string(a.Status)
 		}
 		c.Assertions = append(c.Assertions, ac)
+		return true
+	})
+	if err != nil {
+		return Candidates{}, err
 	}
 	return c, nil
+}
+
+// objectText is facts.ValueText(v): the text of a JSON string, else the
+// trimmed JSON. A string of printable ASCII without escapes is its bytes
+// between the quotes, as encoding/json decodes it; anything else is
+// decoded.
+func objectText(v json.RawMessage) string {
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' {
+		plain := true
+		for _, b := range v[1 : n-1] {
+			if b < 0x20 || b >= 0x7f || b == '"' || b == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return string(v[1 : n-1])
+		}
+	}
+	return facts.ValueText(v)
 }
 
 // lease maps an assertion's validity to the lease Build renders.

@@ -418,6 +418,10 @@ func Invalidated(value string) bool {
 	// maxMarker ASCII letters) can only match the first maxMarker runes:
 	// upper-case those alone.
 	v := strings.TrimSpace(value)
+	if v == "" || v[0] != '[' {
+		// Every marker opens with '[', which only '[' upper-cases to.
+		return false
+	}
 	n := 0
 	for i := range v {
 		if n == maxMarker {

@@ -66,7 +66,8 @@ func checkHeldAgain(t *testing.T, current []string, phrase string) {
 	t.Helper()
 	v := strings.TrimSpace(phrase)
 	want := slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) })
-	if got := heldAgain(v, current, strings.ToLower(strings.Join(current, "\x00"))); got != want {
+	joined := strings.ToLower(strings.Join(current, "\x00"))
+	if got := heldAgain(v, current, joined, newWordSet(joined)); got != want {
 		t.Errorf("heldAgain(%q, %q) = %v, asking each says %v", v, current, got, want)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/lexical"
-	"github.com/stategraph/stategraph/search"
 )
 
 // Related is what Relate made of a request's candidate sets: the records
@@ -368,7 +367,7 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 	for i, it := range items {
 		docs[i] = it.Item.Key + " " + it.Item.Value
 	}
-	scores := search.DefaultBM25().ScoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Text, docs)
 	var kept []assemble.WorkItem
 	var out []assemble.Exclusion
 	for i, it := range items {
@@ -405,7 +404,7 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 	for i, a := range keep {
 		docs[i] = assertionDoc(a)
 	}
-	scores := search.DefaultBM25().ScoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Text, docs)
 	kept := make([]assemble.Assertion, len(keep))
 	for i, a := range keep {
 		kept[i] = a.Assertion
@@ -416,7 +415,7 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 
 // relateTurns applies the turn rules to turns, in chronological order, and
 // scores the kept ones among themselves.
-func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, current []string, topics []topic) ([]assemble.Turn, []assemble.Exclusion) {
+func relateTurns(q Query, real bool, turns []TurnCandidate, stale staleSet, current []string, topics []topic) ([]assemble.Turn, []assemble.Exclusion) {
 	turns = slices.Clone(turns)
 	// The order of the session's keys: time, then the length-prefixed ID.
 	slices.SortFunc(turns, func(x, y TurnCandidate) int {
@@ -458,7 +457,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, 
 	for i, t := range keep {
 		docs[i] = t.Text
 	}
-	scores := search.DefaultBM25().ScoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Text, docs)
 	for i := range keep {
 		keep[i].Score = scores[i]
 	}
@@ -467,7 +466,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, stale []staleValue, 
 
 // relateEvidence applies the evidence rules to ev, in ID order; a sentence
 // met twice counts once.
-func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, stale []staleValue, current []string, said map[string]bool, topics []topic) ([]assemble.Evidence, []assemble.Exclusion) {
+func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, stale staleSet, current []string, said map[string]bool, topics []topic) ([]assemble.Evidence, []assemble.Exclusion) {
 	ev = slices.Clone(ev)
 	slices.SortFunc(ev, func(x, y EvidenceCandidate) int {
 		return cmp.Or(strings.Compare(x.Evidence.ID, y.Evidence.ID), cmp.Compare(y.Evidence.Score, x.Evidence.Score))

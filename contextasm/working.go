@@ -107,25 +107,11 @@ func Asides(turns []string) []bool {
 // turn repeating the old value after it was replaced (mentioning it again
 // does not bring it back), unless a current fact holds that value again:
 // stale holds only values no current fact holds again (staleValues).
-func states(text string, stale []staleValue, current []string) bool {
+func states(text string, stale staleSet, current []string) bool {
 	if narrates(text, current) {
 		return true
 	}
-	if len(stale) == 0 {
-		return false
-	}
-	t := strings.ToLower(text)
-	for _, sv := range stale {
-		if sv.whole != "" && mentionsLower(t, sv.whole) {
-			return true
-		}
-		for _, d := range sv.distinct {
-			if mentionsLower(t, d) {
-				return true
-			}
-		}
-	}
-	return false
+	return stale.n > 0 && stale.phrases.in(strings.ToLower(text))
 }
 
 // narrates reports whether text tells the history of a current value:
@@ -150,17 +136,25 @@ type staleValue struct {
 	distinct []string
 }
 
+// staleSet is what states matches a text against: the phrases of n
+// stale values (whole values and distinctive values), indexed.
+type staleSet struct {
+	n       int
+	phrases phrases
+}
+
 // staleValues returns the retired values that no current fact holds
 // again, the same for every turn and sentence, prepared for states.
-func staleValues(retired []Retired, current []string) []staleValue {
+func staleValues(retired []Retired, current []string) staleSet {
 	// The current values joined by a byte no value to look for holds and
 	// no word contains: a value is in the joined text, at word
 	// boundaries, exactly when it is in one of them (mentionsLower).
 	joined := strings.ToLower(strings.Join(current, "\x00"))
+	words := newWordSet(joined)
 	var out []staleValue
 	for _, r := range retired {
 		v := strings.TrimSpace(r.Value)
-		if heldAgain(v, current, joined) {
+		if heldAgain(v, current, joined, words) {
 			continue
 		}
 		var sv staleValue
@@ -176,12 +170,19 @@ func staleValues(retired []Retired, current []string) []staleValue {
 		}
 		out = append(out, sv)
 	}
-	return out
+	var ps []string
+	for _, sv := range out {
+		if sv.whole != "" {
+			ps = append(ps, sv.whole)
+		}
+		ps = append(ps, sv.distinct...)
+	}
+	return staleSet{n: len(out), phrases: newPhrases(ps)}
 }
 
 // heldAgain reports whether one of current mentions v (detect.Mentions);
-// joined is current lowered and joined by NUL bytes.
-func heldAgain(v string, current []string, joined string) bool {
+// joined is current lowered and joined by NUL bytes, words its wordSet.
+func heldAgain(v string, current []string, joined string, words wordSet) bool {
 	if v == "" {
 		return false
 	}
@@ -189,7 +190,8 @@ func heldAgain(v string, current []string, joined string) bool {
 		// It could match across two values joined: ask each.
 		return slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) })
 	}
-	return mentionsLower(joined, strings.ToLower(v))
+	lv := strings.ToLower(v)
+	return !words.lacks(lv) && mentionsLower(joined, lv)
 }
 
 // mentionsLower is detect.Mentions(text, phrase) for text lowered and

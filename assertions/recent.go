@@ -1,0 +1,187 @@
+package assertions
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// RecentTx returns, newest first, up to limit of the organization's
+// assertions that exist in view v when the clock reads now (Assertion.In):
+// those created by the view's instant, whatever their status there. It
+// reads inside tx, in the caller's partition only.
+func RecentTx(tx *store.Txn, v temporal.View, now time.Time, limit int) ([]Assertion, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	out := make([]Assertion, 0, min(limit, recentBatch))
+	err := scanRecent(tx, v, now, limit, func(a Assertion) bool {
+		out = append(out, a.clone())
+		return len(out) < limit
+	})
+	return out, err
+}
+
+// EachRecentTx calls fn, newest first, with up to limit of the
+// organization's assertions that exist in view v when the clock reads now,
+// as RecentTx returns them, until fn returns false. The Assertion fn gets
+// shares its slices and pointers (Object, Refs, Tags, the times) with a
+// cache of decoded records and other readers: fn must neither modify nor
+// keep them (a reader that keeps an assertion keeps a copy it makes of
+// what it needs). It spares a reader that maps each assertion to its own
+// type, as context assembly does, the deep copy RecentTx makes.
+func EachRecentTx(tx *store.Txn, v temporal.View, now time.Time, limit int, fn func(Assertion) bool) error {
+	if limit <= 0 {
+		return nil
+	}
+	n := 0
+	return scanRecent(tx, v, now, limit, func(a Assertion) bool {
+		n++
+		return fn(a) && n < limit
+	})
+}
+
+// recentBatch bounds the ids scanRecent reads from the time index before it
+// loads their records.
+const recentBatch = 512
+
+// scanRecent calls fn, newest first, with the organization's assertions
+// that exist in view v when the clock reads now, until fn returns false;
+// want is how many fn is expected to take (ids are read from the time
+// index in batches of about that many, within recentBatch). The
+// Assertions fn gets share their slices and pointers with the decoded
+// cache: fn copies what it keeps (Assertion.clone).
+//
+// The records of a batch are read with one scan of the assertion table
+// over the batch's ids, in id order, rather than one lookup each: ids
+// are made on the service clock, so the newest assertions' ids are close
+// together in the table. When the scan meets too many records outside the
+// batch (ids made otherwise), it stops, and the rest are looked up one by
+// one. Either way each record is read from tx, so the result is the one
+// lookups would give.
+func scanRecent(tx *store.Txn, v temporal.View, now time.Time, want int, fn func(Assertion) bool) error {
+	sp := tx.Partition().Shared()
+	batch := min(max(want, 1), recentBatch)
+	start := store.Suffix(nil).Time(v.Instant(now))
+	var after []byte // resume below this time-index key; nil: from start
+	for {
+		var ids []string
+		var last []byte
+		err := tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true, Start: start},
+			func(suffix []byte, _ store.Item) (bool, error) {
+				if after != nil && bytes.Compare(suffix, after) >= 0 {
+					return true, nil // met by the batch before
+				}
+				r := store.NewReader(suffix)
+				r.Time()
+				id := r.Rest()
+				if err := r.Err(); err != nil {
+					return false, err
+				}
+				ids = append(ids, id)
+				if len(ids) == batch {
+					last = append(last[:0], suffix...)
+					return false, nil
+				}
+				return true, nil
+			})
+		if err != nil {
+			return err
+		}
+		recs, found, err := loadMany(tx, sp, ids)
+		if err != nil {
+			return err
+		}
+		for i := range ids {
+			if !found[i] {
+				continue // gone, or not an assertion id (getTx)
+			}
+			if a, ok := recs[i].In(v, now); ok && !fn(a) {
+				return nil
+			}
+		}
+		if last == nil {
+			return nil // the index is exhausted
+		}
+		// The next batch starts at the last key met, skipping it and
+		// what sorts after it.
+		start, after = last, last
+	}
+}
+
+// maxStray bounds the records outside a batch that loadMany's scan may
+// pass over before it looks the rest up one by one.
+const maxStray = 64
+
+// loadMany returns the stored assertions ids, in the order of ids, and
+// whether each was found: not when it has no record, or is not an id
+// getTx would look up. The records share their slices with the decoded
+// cache.
+func loadMany(tx *store.Txn, sp tenancy.Space, ids []string) ([]Assertion, []bool, error) {
+	out := make([]Assertion, len(ids))
+	found := make([]bool, len(ids))
+	order := make([]int, 0, len(ids)) // indexes of ids to read, by id
+	for i, id := range ids {
+		if strings.HasPrefix(id, "ST-") && len(id) <= 64 {
+			order = append(order, i)
+		}
+	}
+	if len(order) == 0 {
+		return out, found, nil
+	}
+	slices.SortFunc(order, func(x, y int) int { return strings.Compare(ids[x], ids[y]) })
+	next, stray := 0, 0 // next: position in order of the next id to meet
+	err := tx.Scan(sp, store.TableAssertion, nil, store.ScanOptions{Start: []byte(ids[order[0]])},
+		func(suffix []byte, it store.Item) (bool, error) {
+			for next < len(order) && ids[order[next]] < string(suffix) {
+				next++ // no record: the scan passed it
+			}
+			if next == len(order) {
+				return false, nil
+			}
+			if ids[order[next]] != string(suffix) {
+				stray++
+				return stray <= maxStray, nil
+			}
+			var a Assertion
+			err := it.Value(func(raw []byte) error {
+				var err error
+				a, err = decodeShared(raw)
+				return err
+			})
+			if err != nil {
+				return false, err
+			}
+			// Equal ids in ids share the record.
+			for ; next < len(order) && ids[order[next]] == string(suffix); next++ {
+				out[order[next]], found[order[next]] = a, true
+			}
+			return next < len(order), nil
+		})
+	if err != nil {
+		return nil, nil, err
+	}
+	if stray <= maxStray {
+		return out, found, nil // every id was met or passed
+	}
+	for _, i := range order[next:] {
+		raw, err := tx.GetRaw(sp, store.TableAssertion, store.Suffix(nil).Raw(ids[i]))
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if out[i], err = decodeShared(raw); err != nil {
+			return nil, nil, err
+		}
+		found[i] = true
+	}
+	return out, found, nil
+}

@@ -1,0 +1,134 @@
+package contextasm
+
+import (
+	"unicode/utf8"
+)
+
+// phrases are lowered, trimmed, non-empty phrases to look for in many
+// lowered texts (mentionsLower), indexed by their opening word: a phrase
+// that opens with a word rune occurs in a text only where that word
+// stands whole in the text (the text's rune before the phrase is not a
+// word rune, and neither is the text's rune after the word: it is the
+// phrase's own next rune, or, for a one-word phrase, the boundary
+// mentionsLower requires). So a text is matched against the phrases
+// opening with one of its words, and those opening otherwise, instead of
+// against all of them. The rule holds for valid UTF-8, where a phrase can
+// only start at a rune boundary of the text; a text or phrase that is not
+// is matched the plain way.
+type phrases struct {
+	list   []string
+	byWord map[string][]int // opening word -> indexes in list
+	always []int            // phrases with no opening word, or not valid UTF-8
+}
+
+// newPhrases indexes ps (each lowered, trimmed and not empty).
+func newPhrases(ps []string) phrases {
+	x := phrases{list: ps}
+	for i, p := range ps {
+		if w := openingWord(p); w != "" && utf8.ValidString(p) {
+			if x.byWord == nil {
+				x.byWord = map[string][]int{}
+			}
+			x.byWord[w] = append(x.byWord[w], i)
+			continue
+		}
+		x.always = append(x.always, i)
+	}
+	return x
+}
+
+// in reports whether one of the phrases occurs in t, lowered, as
+// mentionsLower finds it.
+func (x phrases) in(t string) bool {
+	if len(x.list) == 0 {
+		return false
+	}
+	if !utf8.ValidString(t) {
+		for _, p := range x.list {
+			if mentionsLower(t, p) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range x.always {
+		if mentionsLower(t, x.list[i]) {
+			return true
+		}
+	}
+	found := false
+	eachWord(t, func(w string) bool {
+		for _, i := range x.byWord[w] {
+			if mentionsLower(t, x.list[i]) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// openingWord returns the run of word runes (isWordRune) p opens with, or
+// "" when its first rune is not one.
+func openingWord(p string) string {
+	end := 0
+	for end < len(p) {
+		r, size := utf8.DecodeRuneInString(p[end:])
+		if !isWordRune(r) {
+			break
+		}
+		end += size
+	}
+	return p[:end]
+}
+
+// eachWord calls fn with every maximal run of word runes of t, in order,
+// until fn returns false.
+func eachWord(t string, fn func(w string) bool) {
+	start := -1
+	for i := 0; i < len(t); {
+		r, size := utf8.DecodeRuneInString(t[i:])
+		switch {
+		case isWordRune(r) && start < 0:
+			start = i
+		case !isWordRune(r) && start >= 0:
+			if !fn(t[start:i]) {
+				return
+			}
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		fn(t[start:])
+	}
+}
+
+// wordSet is the set of words (eachWord) of a lowered text, to rule out
+// at once, as phrases does, a phrase whose opening word it lacks; ok is
+// false when the text is not valid UTF-8 (nothing can be ruled out).
+type wordSet struct {
+	words map[string]bool
+	ok    bool
+}
+
+func newWordSet(t string) wordSet {
+	if !utf8.ValidString(t) {
+		return wordSet{}
+	}
+	ws := wordSet{words: map[string]bool{}, ok: true}
+	eachWord(t, func(w string) bool { ws.words[w] = true; return true })
+	return ws
+}
+
+// lacks reports whether p (lowered, trimmed, not empty) cannot occur in
+// the text as mentionsLower finds it: p is valid UTF-8 and opens with a
+// word the text does not hold whole.
+func (ws wordSet) lacks(p string) bool {
+	if !ws.ok || !utf8.ValidString(p) {
+		return false
+	}
+	w := openingWord(p)
+	return w != "" && !ws.words[w]
+}
