@@ -147,6 +147,15 @@ func (t *badgerTxn) Commit() error {
 	return t.e.durable()
 }
 
+// neverCommits tells the group commit that t will be discarded, not
+// committed, so that no sync waits for it.
+func (t *badgerTxn) neverCommits() {
+	if t.open {
+		t.open = false
+		t.e.gsync.end()
+	}
+}
+
 func (t *badgerTxn) Discard() {
 	t.txn.Discard()
 	if t.open {
