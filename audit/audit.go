@@ -55,7 +55,7 @@ func Record(tx *store.Txn, sp tenancy.Space, e Entry) error {
 	if e.ID == "" {
 		e.ID = NewID(nil)
 	}
-	if err := tx.Put(sp, store.TableAudit, store.Suffix(nil).Time(e.At).Raw(e.ID), e, 0); err != nil {
+	if err := tx.PutRaw(sp, store.TableAudit, store.Suffix(nil).Time(e.At).Raw(e.ID), appendEntry(nil, e)); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
 	return tx.Put(sp, store.TableAuditByRec, store.Suffix(nil).Str(e.Record).Time(e.At).Raw(e.ID), nil, 0)
@@ -119,7 +119,11 @@ func (t *Trail) ForRecord(ctx context.Context, id string, v temporal.View) ([]En
 	var out []Entry
 	err = t.store.View(ctx, p, func(tx *store.Txn) error {
 		for _, sp := range p.Spaces() {
-			var keys [][]byte
+			type key struct {
+				at time.Time
+				id string
+			}
+			var keys []key
 			err := tx.Scan(sp, store.TableAuditByRec, store.Suffix(nil).Str(id), store.ScanOptions{KeysOnly: true},
 				func(suffix []byte, _ store.Item) (bool, error) {
 					r := store.NewReader(suffix)
@@ -128,18 +132,21 @@ func (t *Trail) ForRecord(ctx context.Context, id string, v temporal.View) ([]En
 					if !v.Happened(at) { // entries are in time order
 						return false, r.Err()
 					}
-					keys = append(keys, store.Suffix(nil).Time(at).Raw(r.Rest()))
+					keys = append(keys, key{at, r.Rest()})
 					return true, r.Err()
 				})
 			if err != nil {
 				return err
 			}
 			for _, k := range keys {
-				var e Entry
-				if err := tx.Get(sp, store.TableAudit, k, &e); err != nil {
+				err := tx.ReadRaw(sp, store.TableAudit, store.Suffix(nil).Time(k.at).Raw(k.id), func(b []byte) error {
+					e, err := decodeEntry(k.at, k.id, b)
+					out = append(out, e)
 					return err
+				})
+				if err != nil {
+					return fmt.Errorf("audit: %w", err)
 				}
-				out = append(out, e)
 			}
 		}
 		return nil

@@ -25,7 +25,6 @@ package search
 import (
 	"cmp"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -72,8 +71,9 @@ type Posting struct {
 	Class string
 }
 
-// histValue is the value of a history posting: what a view needs to decide
-// whether the fact holds in it.
+// histValue is what a posting's value says (posting.go encodes it): what a
+// view needs to decide whether the fact holds in it. The JSON tags are
+// those of postings written before the binary encoding.
 type histValue struct {
 	ValidFrom    time.Time  `json:"f"`
 	ValidTo      *time.Time `json:"t,omitempty"`
@@ -192,10 +192,7 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 	}
 	d := docOf(written)
 	cl, restriction := classOf(written.RestrictedTo)
-	hv, err := json.Marshal(histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo, Class: cl})
-	if err != nil {
-		return err
-	}
+	hv := appendPostingValue(nil, written.RecordedAt, histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo, Class: cl})
 	for t, n := range d.postingTerms(written) {
 		k := postingKey(t, written.RecordedAt, written.ID, n, d.length)
 		if err := tx.PutRaw(sp, store.TableSearchLive, k, hv); err != nil {
@@ -226,10 +223,7 @@ func retire(tx *store.Txn, old facts.Fact, delta *statsDelta) error {
 	}
 	od := docOf(old)
 	cl, _ := classOf(old.RestrictedTo)
-	ohv, err := json.Marshal(histValue{ValidFrom: old.ValidFrom, ValidTo: old.ValidTo, SupersededAt: old.SupersededAt, Class: cl})
-	if err != nil {
-		return err
-	}
+	ohv := appendPostingValue(nil, old.RecordedAt, histValue{ValidFrom: old.ValidFrom, ValidTo: old.ValidTo, SupersededAt: old.SupersededAt, Class: cl})
 	// A fact written before the index existed has no live postings and
 	// nothing to take out of the statistics.
 	live, err := tx.Exists(osp, store.TableSearchLive, postingKey(TermAll, old.RecordedAt, old.ID, 1, od.length))
@@ -549,7 +543,11 @@ func (ix *Index) Postings(tx *store.Txn, sp tenancy.Space, term string, v tempor
 				return false, err
 			}
 			var hv histValue
-			if err := it.Decode(&hv); err != nil {
+			err = it.Value(func(b []byte) (err error) {
+				hv, err = decodePostingValue(p.RecordedAt, b)
+				return err
+			})
+			if err != nil {
 				return false, err
 			}
 			if !holds(p.RecordedAt, hv, v) {

@@ -104,12 +104,18 @@ func (e *badgerEngine) Begin(_ context.Context, update bool) (EngineTxn, error) 
 	if e.db.IsClosed() {
 		return nil, errors.New("store: closed")
 	}
-	return &badgerTxn{e: e, txn: e.db.NewTransaction(update)}, nil
+	t := &badgerTxn{e: e, txn: e.db.NewTransaction(update)}
+	if update && e.gsync != nil {
+		e.gsync.begin()
+		t.open = true
+	}
+	return t, nil
 }
 
 type badgerTxn struct {
-	e   *badgerEngine
-	txn *badger.Txn
+	e    *badgerEngine
+	txn  *badger.Txn
+	open bool // counted open by the group commit until Discard
 }
 
 func (t *badgerTxn) Get(k []byte) (Value, error) {
@@ -141,7 +147,22 @@ func (t *badgerTxn) Commit() error {
 	return t.e.durable()
 }
 
-func (t *badgerTxn) Discard() { t.txn.Discard() }
+// neverCommits tells the group commit that t will be discarded, not
+// committed, so that no sync waits for it.
+func (t *badgerTxn) neverCommits() {
+	if t.open {
+		t.open = false
+		t.e.gsync.end()
+	}
+}
+
+func (t *badgerTxn) Discard() {
+	t.txn.Discard()
+	if t.open {
+		t.open = false
+		t.e.gsync.end()
+	}
+}
 
 func badgerErr(op string, err error) error {
 	switch {

@@ -80,12 +80,15 @@ const (
 	// every fact by the write pipeline (its index stage), in the fact's space:
 	//
 	// TableSearchLive holds the postings of facts not (yet) superseded:
-	// term seg, recordedAt, id seg, tf (2 bytes), length (2 bytes) -> nil.
+	// term seg, recordedAt, id seg, tf (2 bytes), length (2 bytes) -> the
+	// fact's valid time and read class, empty when it is valid from its
+	// recordedAt, open-ended and unrestricted (search/posting.go).
 	// A supersession deletes the retired fact's postings, so a query
 	// reads only live documents, newest first, with no fact lookups.
 	TableSearchLive Table = 'I'
-	// TableSearchHist holds every posting ever written, same key as
-	// TableSearchLive -> {supersededAt}; it answers asOf/knownAt views.
+	// TableSearchHist holds the postings of retired facts, same key as
+	// TableSearchLive -> valid time, supersededAt and read class
+	// (search/posting.go); it answers asOf/knownAt views.
 	TableSearchHist Table = 'i'
 	// TableSearchStats holds BM25 statistics of the live documents of
 	// the space, split in shards so that concurrent writers rarely meet:

@@ -300,6 +300,9 @@ func (s *Store) Preview(ctx context.Context, p tenancy.Partition, fn func(tx *Tx
 		return err
 	}
 	defer txn.Discard()
+	if b, ok := txn.(*badgerTxn); ok {
+		b.neverCommits() // no sync waits for a preview
+	}
 	tx := &Txn{txn: txn, p: p, pend: newPendingWrites()}
 	if err := fn(tx); err != nil {
 		return err
