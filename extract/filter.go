@@ -230,7 +230,13 @@ var otherSubjectStarts = map[string]bool{
 
 // otherSubjectPrefixes open a clause about someone else but start with a
 // word too common for otherSubjectStarts.
-var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague", "a coworker", "a neighbo"}
+var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague", "a coworker", "a neighbo", "the neighbo", "the kids", "the in-laws", "the family next door"}
+
+// reTheirThing is a clause in which someone else changes their own thing:
+// "The neighbours moved their kids to Oakwood School", "Dana pushed her
+// dentist appointment to Friday". What the speaker does to another's
+// thing ("I moved her appointment") is not the speaker's either.
+var reTheirThing = regexp.MustCompile(`^(?:[\p{L}\p{N}'’.-]+\s+){0,4}?(?:just\s+|also\s+|finally\s+|have\s+|has\s+|had\s+)?(?:moved|changed|switched|set|bumped|pushed|rescheduled|postponed|cancell?ed|canceled|booked|sold|bought|picked|replaced|swapped|upgraded|updated|raised|cut|reduced|increased|lowered|dropped|shifted|relocated|transferred|renamed|extended)\s+(?:up\s+|back\s+|over\s+)?(?:their|his|her)\b`)
 
 // sentenceFilter returns why a whole sentence is refused, or "".
 func (a *analyzer) sentenceFilter(raw, low string) string {
@@ -284,6 +290,21 @@ func unframe(low string) string {
 	return low
 }
 
+// theirThing reports a clause in which someone changes their own thing
+// (reTheirThing), other than how to reach them: "the landlord changed
+// his number" is the landlord's contact, which the speaker keeps.
+func theirThing(low string) bool {
+	m := reTheirThing.FindStringIndex(low)
+	if m == nil {
+		return false
+	}
+	switch strings.Trim(firstWord(strings.TrimSpace(low[m[1]:])), ".,;:!?") {
+	case "number", "phone", "mobile", "cell", "email", "e-mail", "address", "contact", "details":
+		return false
+	}
+	return true
+}
+
 // clauseFilter returns why one clause is refused, or "".
 func clauseFilter(low string) string {
 	low = unframe(low)
@@ -298,7 +319,8 @@ func clauseFilter(low string) string {
 	case proposals.in(n):
 		return ReasonProposal
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !reActsOnOurs.MatchString(low),
-		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "):
+		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
+		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && theirThing(low):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject
 	}

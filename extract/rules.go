@@ -482,6 +482,21 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "shifted-by", Kind: KindDate,
+		Matches:  "Y is (now) a week / two days later / earlier (than planned): D: y.date",
+		Examples: []string{"Kickoff's a week later than planned: January 19.", "The review is now two days earlier, on March 3"},
+		triggers: []string{"later", "earlier", "sooner"},
+		re:       compile(`{NP}\s+{BE}\s+{ADV}(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|hours?)\s+(?:later|earlier|sooner)(?:\s+than\s+(?:planned|expected|scheduled|before|originally planned))?\s*(?:[:,—–-]\s*|\s+)(?:on\s+|to\s+)?{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("np"), c.selfKey)
+			v, ok2 := c.date(m.get("val"))
+			if !ok || !ok2 || s.entity == "" {
+				return Statement{}, false
+			}
+			return c.statement(s.entity, orDefault(s.attr, "date"), v, KindDate), true
+		},
+	},
+	{
 		Name: "lock-in-for", Kind: "",
 		Matches:  "(let's) lock in / pencil in / nail down V for Y: typed by V",
 		Examples: []string{"Let's lock in Thursday for the retro.", "Pencil in March 3 for the board review", "Nail down $4,000 for the deposit."},

@@ -30,7 +30,8 @@ var (
 	reChangeTopic    = regexp.MustCompile(`(?i)^(?:a\s+|one\s+|quick\s+|small\s+)?(?:change|update|changes|news)\s+(?:to|on|for|about|re|regarding)\s+([^:;]{1,60}?)\s*:\s*`)
 	reAttrLabel      = regexp.MustCompile(`^((?:the\s+|our\s+|my\s+|new\s+|updated\s+)*[\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*)?\s+(?:for|of)\s+[^:;]{1,50}?)\s*:\s+`)
 	reElliptic       = regexp.MustCompile(`(?i)^(?:(make (?:that|it)|it should be|correction)\s+|(?:it|that)(?:['’]s| is| will be| has been)\s+(?:now\s+)?|(?:now|it['’]s now)\s+)(.+?)(?:\s+now)?[.!]*$`)
-	reIsContracted   = regexp.MustCompile(`([\p{L}])['’]s ((?:at|in|on|due|now|still|back|moving|going|getting|running|handling|taking|leading|doing|owning|covering|scheduled|set|booked|confirmed|planned|pencilled|penciled|locked|officially|finally|definitely|up to|down to)\s)`)
+	reAddedTotal     = regexp.MustCompile(`(?i)\b(?:added|bought|ordered|hired|got|booked|sold|removed|cut|lost|dropped|returned|onboarded|signed up|confirmed)\s+(?:another\s+)?(\d[\d,]*|` + numWords + `)\s+(?:more\s+|extra\s+|new\s+|additional\s+|fewer\s+)?([\p{L}-]+)[^.;!?]*?(?:(?:bringing|taking|making|putting)\s+(?:the|our|us|it|them)?\s*(?:total|count|number|headcount|tally)?\s*(?:up\s+|down\s+)?to\s+(\d[\d,]*)|,?\s*(?:so|for|that's|that is|which makes|making)\s+(?:a\s+total\s+of\s+)?(\d[\d,]*)\s+(?:in total|total|altogether|overall|all told)|for\s+a\s+total\s+of\s+(\d[\d,]*))`)
+	reIsContracted   = regexp.MustCompile(`([\p{L}])['’]s ((?:a|an|at|in|on|due|now|still|back|moving|going|getting|running|handling|taking|leading|doing|owning|covering|scheduled|set|booked|confirmed|planned|pencilled|penciled|locked|officially|finally|definitely|up to|down to)\s)`)
 	reHasBeen        = regexp.MustCompile(`([\p{L}])['’]s been ((?:trimmed|cut|moved|pushed|changed|raised|reduced|set|bumped|increased|lowered|rescheduled|postponed|updated|slashed|capped|extended|delayed|shifted|dropped|switched|reassigned|handed)\s)`)
 	reSwitching      = regexp.MustCompile(`(?i)^(?:switching|switched|changing|changed|new)\s+([\p{L}]+?)\s*[—–:,-]+\s*(?:it['’]s|it is|now it['’]s|we['’]re with|i['’]m with|i['’]m seeing|i see)\s+(?:now\s+)?([\p{Lu}\d].*?)(?:\s+now)?[.!]*$`)
 	reMeantCount     = regexp.MustCompile(`(?i)^i\s+meant\s+(\d[\d,.]*\s+[\p{L}-]+)[.!]*$`)
@@ -396,6 +397,14 @@ func (a *analyzer) sentence(raw string, item bool) {
 	// "Switching dentists — it's Dr. Patel now": the speaker's new one.
 	if m := reSwitching.FindStringSubmatch(body); m != nil && nameOpens(m[2]) {
 		body, corr = "my "+singular(fold(m[1]))+" is "+m[2], true
+	}
+
+	// "We added 30 seats, bringing the total to 150", "We bought 15 more
+	// licences, so 40 in total": the total, counted in what was added.
+	if m := reAddedTotal.FindStringSubmatch(body); m != nil {
+		if n := m[3] + m[4] + m[5]; isNumber(n) && !countDeltas[fold(m[2])] {
+			body = "we have " + n + " " + m[2]
+		}
 	}
 
 	// "I meant 45 guests, not 54": a count corrected.

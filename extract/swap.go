@@ -31,6 +31,14 @@ func Swap(sentence, key, old string) (string, bool) {
 	}
 	// asciiLower keeps byte offsets, so low's offsets are sentence's.
 	low, lold := asciiLower(sentence), asciiLower(old)
+	// "Sara replaced Kim as PM on the migration"
+	for _, m := range reReplacer.FindAllStringSubmatchIndex(sentence, -1) {
+		if n := mentionsAt(low[m[1]:], lold); n > 0 && wordEnds(low[m[1]+n:]) {
+			if v := cleanValue(sentence[m[2]:m[3]]); v != "" && !sameAs(old, v, anchorName, time.Time{}) && !dateWords[fold(v)] {
+				return v, true
+			}
+		}
+	}
 	dropEnd := -1 // where the dropped value ends
 	for _, m := range reDrop.FindAllStringIndex(low, -1) {
 		if n := mentionsAt(low[m[1]:], lold); n > 0 {
@@ -99,7 +107,7 @@ func Swap(sentence, key, old string) (string, bool) {
 // against many stored values asks once.
 func Drops(sentence string) bool {
 	low := asciiLower(sentence)
-	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low)
+	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence)
 }
 
 // namedOld reads a sentence that names the stored value it leaves and the
@@ -313,7 +321,11 @@ func isUpperRune(r rune) bool {
 }
 
 var (
-	reDrop     = regexp.MustCompile(`\b(?:dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
+	reDrop     = regexp.MustCompile(`\b(?:dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
+	// reReplacer is a person or thing taking another's place, named
+	// before the verb: "Sara replaced Kim as PM", "Kofi took over from
+	// Dana".
+	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved)\s+(?:the\s+)?`)
 	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of)\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`)
 	reFallAway = regexp.MustCompile(`\s(?:cancelled on us|canceled on us|cancelled|canceled|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out)\b`)

@@ -52,6 +52,9 @@ var topicGroups = [][]string{
 	{"length", "long", "duration"},
 	{"headcount", "attendees", "attendee"},
 	{"party", "table", "booking", "reservation"},
+	// British and American spellings name one thing.
+	{"licence", "license"}, {"colour", "color"}, {"centre", "center"}, {"programme", "program"},
+	{"catalogue", "catalog"}, {"theatre", "theater"}, {"cheque", "check"}, {"defence", "defense"},
 }
 
 // categories name kinds of thing whose members are names a reader knows:

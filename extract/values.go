@@ -38,7 +38,7 @@ var (
 	reEmail       = regexp.MustCompile(emailPat)
 	rePhone       = regexp.MustCompile(phonePat)
 	reFlight      = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
-	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow|down the road|up the road|down the street|up the street|around the corner|nearby|near here|near work|near home|near the)\b`)
+	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow|lately|recently|these days|nowadays|down the road|up the road|down the street|up the street|around the corner|nearby|near here|near work|near home|near the)\b`)
 	reStatus      = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(` + statusWords + `)\b`)
 	reISODate     = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
 	reBareOrdinal = regexp.MustCompile(`(?i)^((?:(?:on|by|for|until|till)\s+)?the\s+(\d{1,2})(?:st|nd|rd|th))(?:\s+now)?\s*[.!]?$`)

@@ -477,7 +477,9 @@ func actsOn(low string) bool {
 			return true
 		}
 	}
-	return false
+	// "We bought 15 more licences, so 40 in total": a tally, not a
+	// conclusion.
+	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " in total") || strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
 }
 
 // leftBy finds the valid fact, not written by turn, whose value st's
