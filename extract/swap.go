@@ -321,7 +321,7 @@ func isUpperRune(r rune) bool {
 }
 
 var (
-	reDrop     = regexp.MustCompile(`\b(?:dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
+	reDrop = regexp.MustCompile(`\b(?:dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
 	// reReplacer is a person or thing taking another's place, named
 	// before the verb: "Sara replaced Kim as PM", "Kofi took over from
 	// Dana".
