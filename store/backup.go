@@ -174,7 +174,7 @@ func (s *Store) Restore(ctx context.Context, r io.ReadSeeker) (RestoreStats, err
 		stats.Entries++
 		if bytes.HasPrefix(kv.Key, systemKey("")) {
 			stats.System = true
-			if bytes.Equal(kv.Key, systemKey("format")) && string(kv.Value) != formatVersion {
+			if bytes.Equal(kv.Key, systemKey("format")) && string(kv.Value) != formatVersion && !upgradable[string(kv.Value)] {
 				return fmt.Errorf("%w: data format %q, this build reads %q", ErrBadBackup, kv.Value, formatVersion)
 			}
 			return nil

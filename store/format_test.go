@@ -41,7 +41,42 @@ func TestOpenRefusesOtherFormat(t *testing.T) {
 	if !errors.Is(err, ErrFormat) {
 		t.Fatalf("Open of a format 1 directory = %v, want ErrFormat", err)
 	}
-	if msg := err.Error(); !strings.Contains(msg, "format 1") || !strings.Contains(msg, "format 2") {
-		t.Errorf("message %q does not name both formats", msg)
+	if msg := err.Error(); !strings.Contains(msg, "format 1") || !strings.Contains(msg, "formats 2 and "+formatVersion) {
+		t.Errorf("message %q does not name the formats", msg)
+	}
+}
+
+// TestOpenUpgradesFormat2: a format 2 directory (JSON postings and audit
+// entries, which still read) opens and is stamped with the current format,
+// so a build that reads only format 2 refuses it afterwards.
+func TestOpenUpgradesFormat2(t *testing.T) {
+	dir := t.TempDir()
+	st, err := Open(DefaultOptions(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Badger().Update(func(txn *badger.Txn) error { return txn.Set(systemKey("format"), []byte("2")) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err = Open(DefaultOptions(dir))
+	if err != nil {
+		t.Fatalf("Open of a format 2 directory: %v", err)
+	}
+	defer st.Close()
+	var got string
+	err = st.Badger().View(func(txn *badger.Txn) error {
+		item, err := txn.Get(systemKey("format"))
+		if err != nil {
+			return err
+		}
+		v, err := item.ValueCopy(nil)
+		got = string(v)
+		return err
+	})
+	if err != nil || got != formatVersion {
+		t.Fatalf("format after opening a format 2 directory = %q, %v; want %q", got, err, formatVersion)
 	}
 }

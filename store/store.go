@@ -136,10 +136,16 @@ func Open(opts Options) (*Store, error) {
 	return s, nil
 }
 
-// formatVersion is the on-disk format this code reads and writes. Version
-// 2 encodes times in keys as seconds since year 1 and nanoseconds
-// (temporal.AppendKey); version 1 used Unix nanoseconds.
-const formatVersion = "2"
+// formatVersion is the on-disk format this code writes. Version 2 encodes
+// times in keys as seconds since year 1 and nanoseconds (temporal.AppendKey);
+// version 1 used Unix nanoseconds. Version 3 stores search postings and audit
+// entries in compact binary forms; their JSON forms of version 2 still read,
+// so a version 2 directory is opened and stamped 3 (a build that reads only
+// 2 then refuses it rather than misreading the new records).
+const formatVersion = "3"
+
+// upgradable are the formats this build opens and stamps formatVersion.
+var upgradable = map[string]bool{"2": true}
 
 // ErrFormat is returned by Open for a data directory written in another
 // on-disk format than this build's.
@@ -159,10 +165,13 @@ func (s *Store) checkFormat() error {
 		if err := v.Value(func(b []byte) error { got = slices.Clone(b); return nil }); err != nil {
 			return fmt.Errorf("store: read format: %w", err)
 		}
-		if string(got) != formatVersion {
-			return fmt.Errorf("%w: it was written in format %s, this build reads and writes only format %s (time keys changed in format 2); open it with the build that wrote it, or start from an empty directory", ErrFormat, got, formatVersion)
+		switch {
+		case string(got) == formatVersion:
+			return nil
+		case upgradable[string(got)]:
+			return txn.Set(systemKey("format"), []byte(formatVersion), 0)
 		}
-		return nil
+		return fmt.Errorf("%w: it was written in format %s, this build reads formats 2 and %s only (time keys changed in format 2); open it with the build that wrote it, or start from an empty directory", ErrFormat, got, formatVersion)
 	})
 }
 
