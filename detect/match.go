@@ -190,11 +190,29 @@ func (c candidate) detection(v *turnView, auth, authCue string, opts Options) De
 func replacement(v *turnView, typed, choice *value) string {
 	switch {
 	case choice != nil && (typed == nil || containsFold(choice.text, typed.text)):
-		return choice.text
+		return trimTail(choice.text)
 	case typed != nil:
-		return typed.text
+		return trimTail(typed.text)
 	}
-	return v.text
+	return trimTail(v.text)
+}
+
+// trimTail drops function words a cut left at the end of a phrase: "4
+// days in office from" (of "… from now on") is "4 days in office".
+func trimTail(s string) string {
+	for {
+		t := strings.TrimRight(s, " ,;:—–-")
+		i := strings.LastIndexByte(t, ' ')
+		switch strings.ToLower(t[i+1:]) {
+		case "from", "to", "at", "on", "in", "of", "for", "with", "by", "the", "a", "an", "and", "or":
+			if i < 0 {
+				return t
+			}
+			s = t[:i]
+			continue
+		}
+		return t
+	}
 }
 
 // classify names the detection kind from the strongest cue: an authority of

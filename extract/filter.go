@@ -283,9 +283,7 @@ func unframe(low string) string {
 		return low
 	}
 	for _, f := range messageFrames {
-		if strings.Contains(low, f) {
-			low = strings.Replace(low, f, "", 1)
-		}
+		low = strings.Replace(low, f, "", 1)
 	}
 	return low
 }

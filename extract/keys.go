@@ -13,7 +13,7 @@ import (
 var attributeSynonyms = map[string]string{
 	"address": "address", "addr": "address", "home_address": "address",
 	"current_address": "address", "street_address": "address", "mailing_address": "address",
-	"home": "address", "residence": "address",
+	"home": "address", "residence": "address", "apartment": "address", "flat_number": "address", "apartment_number": "address",
 	"location": "location", "loc": "location", "city": "location", "current_location": "location",
 	"destination": "destination", "dest": "destination",
 	"email": "email", "e-mail": "email", "email_address": "email", "mail": "email",
@@ -122,6 +122,9 @@ var (
 	costAttrs = map[string]bool{"price": true, "amount": true, "cost": true, "fee": true, "hire": true, "charge": true}
 )
 
+// keyQualifiers are key words that rank a value rather than name a thing.
+var keyQualifiers = map[string]bool{"primary": true, "main": true, "default": true, "preferred": true, "usual": true, "main_point": true}
+
 // Matches reports whether a fact keyed key (as a client named it) is the
 // fact s states: the same attribute (date, time and "when" are one), and
 // the same entity, or one entity's words within the other's
@@ -135,6 +138,9 @@ var (
 // holds its main value: About accepts it, and Fits checks the value's kind.
 func (s Statement) Matches(key string) bool {
 	ent, attr := NormalizeKey(key)
+	if keyQualifiers[ent] {
+		ent = "" // "primary_contact" is the one contact the client keeps
+	}
 	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute] || costAttrs[attr] && costAttrs[s.Attribute]) {
 		attr = s.Attribute // "demo_time" holds the demo's date and hour; "contractor_phone" how to reach them
 	}

@@ -356,7 +356,7 @@ var Rules = []Rule{
 		Examples: []string{"I moved to 12 Elm Row.", "We're relocating to Lisbon in March", "i just moved into 4 Rue Cler"},
 		triggers: []string{"mov", "relocat", "settled"},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}(?:moved|moving|move|relocated|relocating|relocate|settled)\s+(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
+		re:       compile(`{FP}\s+{AUX}(?:moved|moving|move|relocated|relocating|relocate|settled)\s+(?:(?:downstairs|upstairs|next door|across town|across the street|down the hall|out|house|flats?|apartments?)\s*,?\s+)?(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
 		build:    buildSelfPlace,
 	},
 	{
@@ -479,6 +479,39 @@ var Rules = []Rule{
 				return Statement{}, false
 			}
 			return c.typed(s, m.get("val"), true)
+		},
+	},
+	{
+		Name: "rename", Kind: KindChoice,
+		Matches:  "(we voted to / decided to) rename Y (to) V, rename ourselves V: y.name",
+		Examples: []string{"The team voted to rename ourselves Atlas.", "We're renaming the newsletter to The Weekly Ledger"},
+		triggers: []string{"renam"},
+		re:       compile(`(?:[^,;:!?]*?\s)?(?:voted to |decided to |agreed to |chose to |going to |have |has |had |'ve |’ve |just |officially )?renam(?:e|ed|es|ing)\s+(?P<obj>ourselves|us|itself|(?:the|our|my)\s+[\p{L}-]+(?:\s+[\p{L}-]+)??)\s+(?:to\s+|as\s+)?(?P<val>.+)$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, ok := takeChoice(m.get("val"))
+			if !ok || !isUpperRune([]rune(v)[0]) {
+				return Statement{}, false
+			}
+			ent := ""
+			switch obj := fold(m.get("obj")); obj {
+			case "ourselves", "us", "itself":
+				// The group renamed is the one the sentence names.
+				for _, g := range []string{"team", "band", "company", "club", "group", "studio", "startup", "squad"} {
+					if strings.Contains(c.low, g) {
+						ent = g
+					}
+				}
+			default:
+				s, ok := normNP(m.get("obj"), c.selfKey)
+				if !ok {
+					return Statement{}, false
+				}
+				ent = s.entity
+			}
+			if ent == "" {
+				return Statement{}, false
+			}
+			return c.statement(ent, "name", v, KindChoice), true
 		},
 	},
 	{
@@ -737,7 +770,7 @@ var Rules = []Rule{
 		Matches:  "X is the pick / our choice / the winner (for Y): <y>.choice",
 		Examples: []string{"Bellini's is the pick.", "Postgres is our choice for the datastore"},
 		triggers: []string{" the ", " our ", " my "},
-		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?P<det>the|our|my)\s+(?:final\s+|new\s+|clear\s+|top\s+)?(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+)(?:\s+(?:for|of)\s+(?P<topic>[^,;.!?]+))?(?:\s+now)?\s*[.!]?$`),
+		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?P<det>the|our|my)\s+(?:(?:final|new|clear|top|main|primary|usual|regular|current|official)\s+)*(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+)(?:\s+(?:for|of|at|with|on)\s+(?P<topic>[^,;.!?]+?))?(?:\s+(?:now|from now on|going forward|for now|these days|again))?\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takeChoice(m.get("val"))
 			if !ok {

@@ -924,8 +924,28 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 		// a name, ...) replaces a fact; a bare number is too ambiguous.
 		return false
 	}
-	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) &&
+	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!detect.Quoted(text, replacement) && namedWith(sentences, replacement, f)
+}
+
+// wellFormed reports whether a replacement detection read could be a
+// value: not a fragment that opens with a possessive or a preposition, or
+// stops at a function word ("our main contact at the agency from", read
+// out of "Tomas is our main contact at the agency from now on").
+func wellFormed(s string) bool {
+	ws := strings.Fields(strings.ToLower(strings.Trim(s, " .,;:!?")))
+	if len(ws) == 0 {
+		return false
+	}
+	switch ws[0] {
+	case "our", "my", "your", "their", "his", "her", "its", "of", "from", "to", "at", "for", "with", "by", "and", "or", "but":
+		return false
+	}
+	switch ws[len(ws)-1] {
+	case "from", "to", "at", "of", "for", "with", "on", "in", "by", "the", "a", "an", "and", "or", "our", "my", "is", "are", "was":
+		return false
+	}
+	return true
 }
 
 // oneValue reports whether s could be one value: not two sentences.
