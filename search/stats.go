@@ -75,11 +75,12 @@ func bumpVersions(tx *store.Txn, sp tenancy.Space, buckets *[termBuckets]bool, c
 
 // readVersion reads the version at key k of sp ("" when none was written).
 func readVersion(tx *store.Txn, sp tenancy.Space, k []byte) (string, error) {
-	raw, err := tx.GetRaw(sp, store.TableSearchVersion, k)
+	var v string
+	err := tx.ReadRaw(sp, store.TableSearchVersion, k, func(b []byte) error { v = string(b); return nil })
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return "", err
 	}
-	return string(raw), nil
+	return v, nil
 }
 
 type spaceSums struct {
