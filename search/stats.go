@@ -154,9 +154,20 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Rea
 		st.Length += cl.length
 	}
 	// The versions of the buckets of those terms, each read once.
-	var buckets [termBuckets]struct {
-		read    bool
+	type bucket struct {
+		b       byte
 		version string
+	}
+	var buckets []bucket
+	versionOf := func(b byte) (string, error) {
+		for _, r := range buckets {
+			if r.b == b {
+				return r.version, nil
+			}
+		}
+		v, err := readVersion(tx, sp, bucketKey(b))
+		buckets = append(buckets, bucket{b, v})
+		return v, err
 	}
 	type lookup struct {
 		ct      string
@@ -168,14 +179,11 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Rea
 	for _, t := range terms {
 		for _, cl := range visible {
 			ct := classTerm(cl, t)
-			b := &buckets[bucketOf(ct)]
-			if !b.read {
-				if b.version, err = readVersion(tx, sp, bucketKey(bucketOf(ct))); err != nil {
-					return err
-				}
-				b.read = true
+			v, err := versionOf(bucketOf(ct))
+			if err != nil {
+				return err
 			}
-			looks = append(looks, lookup{ct: ct, version: b.version})
+			looks = append(looks, lookup{ct: ct, version: v})
 		}
 	}
 	c.mu.Lock()
