@@ -23,9 +23,12 @@ import (
 //	                  the document frequency of a class term in the bucket
 //	                  (bucketOf, one of termBuckets)
 //
-// Every write of a version is a fresh random value written blindly (no
-// concurrent writer conflicts on it), so two snapshots holding the same
-// value have seen the same changes of what it covers. A turn or a write
+// Every write of a version is a fresh random value written blindly (on
+// Badger no concurrent writer conflicts on it; TiKV refuses concurrent
+// writes of one key, so there two writers conflict when they change the
+// corpus or words of one bucket, fewer than the one version per space of
+// before), so two snapshots holding the same value have seen the same
+// changes of what it covers. A turn or a write
 // changes the frequencies of a few words: the next reader scans again
 // only the terms of the buckets they fall in, not every term it asks for.
 
