@@ -174,6 +174,9 @@ func keyTerms(key string) map[string]bool { return terms(splitCamel(key)) }
 // splitCamel puts a space at each hump of a camel-case name: before an
 // upper-case letter that follows a lower-case letter or a digit.
 func splitCamel(s string) string {
+	if !hasHump(s) {
+		return s
+	}
 	var b strings.Builder
 	prev := rune(0)
 	for _, r := range s {
@@ -184,6 +187,18 @@ func splitCamel(s string) string {
 		prev = r
 	}
 	return b.String()
+}
+
+// hasHump reports whether splitCamel would change s.
+func hasHump(s string) bool {
+	prev := rune(0)
+	for _, r := range s {
+		if unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
+			return true
+		}
+		prev = r
+	}
+	return false
 }
 
 func scanTerms(s string) map[string]bool {

@@ -59,18 +59,27 @@ type decodedFact struct {
 // load reads fact id of space sp in tx, like facts.LoadTx. The fact is
 // shared: read it, never write into it.
 func (c *factCache) load(tx *store.Txn, sp tenancy.Space, id string) (*decodedFact, bool, error) {
-	raw, err := tx.GetRaw(sp, store.TableFact, store.Suffix(nil).Raw(id))
+	k := factCacheKey{org: sp.Org(), owner: sp.Owner(), kind: sp.Kind(), id: id}
+	c.mu.Lock()
+	got, ok := c.m[k]
+	c.mu.Unlock()
+	// The stored bytes are compared where they lie, and copied only when
+	// they must be decoded and kept.
+	var raw []byte
+	err := tx.ReadRaw(sp, store.TableFact, []byte(id), func(b []byte) error {
+		if ok && bytes.Equal(got.raw, b) {
+			return nil
+		}
+		ok, raw = false, bytes.Clone(b)
+		return nil
+	})
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	k := factCacheKey{org: sp.Org(), owner: sp.Owner(), kind: sp.Kind(), id: id}
-	c.mu.Lock()
-	got, ok := c.m[k]
-	c.mu.Unlock()
-	if ok && bytes.Equal(got.raw, raw) {
+	if ok {
 		return got.f, true, nil
 	}
 	var f facts.Fact

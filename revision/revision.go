@@ -751,7 +751,10 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 	for _, sp := range tx.Partition().Spaces() {
 		// Only what the caller may read decides whether the space is
 		// small: hidden facts change nothing of a caller's candidates.
-		st, err := s.index.Stats(tx, []tenancy.Space{sp}, terms, temporal.View{}, s.readable(caller))
+		// The words' frequencies are read only for a large space: a small
+		// one is read whole.
+		rd := s.readable(caller)
+		st, err := s.index.Stats(tx, []tenancy.Space{sp}, nil, temporal.View{}, rd)
 		if err != nil {
 			return nil, err
 		}
@@ -760,6 +763,9 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 		if st.Docs <= SmallPartition {
 			lists, limit = []string{search.TermAll}, SmallPartition+1
 		} else {
+			if st, err = s.index.Stats(tx, []tenancy.Space{sp}, terms, temporal.View{}, rd); err != nil {
+				return nil, err
+			}
 			lists = informative(terms, st)
 		}
 		for _, term := range lists {

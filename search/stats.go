@@ -23,9 +23,12 @@ import (
 //	                  the document frequency of a class term in the bucket
 //	                  (bucketOf, one of termBuckets)
 //
-// Every write of a version is a fresh random value written blindly (no
-// concurrent writer conflicts on it), so two snapshots holding the same
-// value have seen the same changes of what it covers. A turn or a write
+// Every write of a version is a fresh random value written blindly (on
+// Badger no concurrent writer conflicts on it; TiKV refuses concurrent
+// writes of one key, so there two writers conflict when they change the
+// corpus or words of one bucket, fewer than the one version per space of
+// before), so two snapshots holding the same value have seen the same
+// changes of what it covers. A turn or a write
 // changes the frequencies of a few words: the next reader scans again
 // only the terms of the buckets they fall in, not every term it asks for.
 
@@ -75,11 +78,12 @@ func bumpVersions(tx *store.Txn, sp tenancy.Space, buckets *[termBuckets]bool, c
 
 // readVersion reads the version at key k of sp ("" when none was written).
 func readVersion(tx *store.Txn, sp tenancy.Space, k []byte) (string, error) {
-	raw, err := tx.GetRaw(sp, store.TableSearchVersion, k)
+	var v string
+	err := tx.ReadRaw(sp, store.TableSearchVersion, k, func(b []byte) error { v = string(b); return nil })
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return "", err
 	}
-	return string(raw), nil
+	return v, nil
 }
 
 type spaceSums struct {
@@ -153,9 +157,20 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Rea
 		st.Length += cl.length
 	}
 	// The versions of the buckets of those terms, each read once.
-	var buckets [termBuckets]struct {
-		read    bool
+	type bucket struct {
+		b       byte
 		version string
+	}
+	var buckets []bucket
+	versionOf := func(b byte) (string, error) {
+		for _, r := range buckets {
+			if r.b == b {
+				return r.version, nil
+			}
+		}
+		v, err := readVersion(tx, sp, bucketKey(b))
+		buckets = append(buckets, bucket{b, v})
+		return v, err
 	}
 	type lookup struct {
 		ct      string
@@ -167,14 +182,11 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Rea
 	for _, t := range terms {
 		for _, cl := range visible {
 			ct := classTerm(cl, t)
-			b := &buckets[bucketOf(ct)]
-			if !b.read {
-				if b.version, err = readVersion(tx, sp, bucketKey(bucketOf(ct))); err != nil {
-					return err
-				}
-				b.read = true
+			v, err := versionOf(bucketOf(ct))
+			if err != nil {
+				return err
 			}
-			looks = append(looks, lookup{ct: ct, version: b.version})
+			looks = append(looks, lookup{ct: ct, version: v})
 		}
 	}
 	c.mu.Lock()
