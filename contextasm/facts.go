@@ -279,8 +279,16 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	for i := range cands {
 		ranked[i] = &cands[i]
 	}
+	// Score, then recency, then ID; each compared only on a tie of the
+	// one before (cmp.Or would compare all three every time).
 	slices.SortFunc(ranked, func(a, b *candidate) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), b.at.Compare(a.at), strings.Compare(a.id, b.id))
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		if c := b.at.Compare(a.at); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
 	})
 
 	// With no restricted fact in the partition, every predecessor can be

@@ -184,9 +184,7 @@ func (r Related) Input(budget int, factShare float64, id assemble.Identity) asse
 // sortExclusions puts es in (kind, ID, reason) order; those fields are
 // all of an Exclusion, so the order is the same whatever es's order was.
 func sortExclusions(es []assemble.Exclusion) {
-	slices.SortFunc(es, func(x, y assemble.Exclusion) int {
-		return cmp.Or(strings.Compare(string(x.Kind), string(y.Kind)), strings.Compare(x.ID, y.ID), strings.Compare(string(x.Reason), string(y.Reason)))
-	})
+	slices.SortFunc(es, assemble.CompareExclusions)
 }
 
 // factVerdict is the rule for one visible fact candidate: keep it (""), or
@@ -320,8 +318,11 @@ func compareFactCandidates(a, b *FactCandidate) int {
 		}
 		return 0
 	}
+	// Each field is compared only on a tie of the ones before.
+	if c := strings.Compare(a.Fact.ID, b.Fact.ID); c != 0 {
+		return c
+	}
 	return cmp.Or(
-		strings.Compare(a.Fact.ID, b.Fact.ID),
 		cmp.Compare(bit(a.Visible), bit(b.Visible)),
 		cmp.Compare(bit(a.Valid), bit(b.Valid)),
 		cmp.Compare(bit(b.Superseded), bit(a.Superseded)),
