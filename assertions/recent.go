@@ -137,7 +137,10 @@ func loadMany(tx *store.Txn, sp tenancy.Space, ids []string) ([]Assertion, []boo
 	}
 	slices.SortFunc(order, func(x, y int) int { return strings.Compare(ids[x], ids[y]) })
 	next, stray := 0, 0 // next: position in order of the next id to meet
-	err := tx.Scan(sp, store.TableAssertion, nil, store.ScanOptions{Start: []byte(ids[order[0]])},
+	// KeysOnly: the values wanted are read one by one, as the scan meets
+	// them; prefetching would read every record passed (Badger starts a
+	// goroutine per record to do it).
+	err := tx.Scan(sp, store.TableAssertion, nil, store.ScanOptions{Start: []byte(ids[order[0]]), KeysOnly: true},
 		func(suffix []byte, it store.Item) (bool, error) {
 			for next < len(order) && ids[order[next]] < string(suffix) {
 				next++ // no record: the scan passed it
