@@ -376,7 +376,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		// never takes one of the caller's own turns out (which would tell
 		// that it held the turn's value).
 		var err error
-		if c.Retired, err = s.retired(tx, cr, q, supersededFacts(q, c.Facts)); err != nil {
+		if c.Retired, err = s.retired(tx, cr, q, supersededOf(q, c.Facts)); err != nil {
 			return c, err
 		}
 	}

@@ -124,7 +124,7 @@ func newWordSet(t string) wordSet {
 	if !utf8.ValidString(t) {
 		return wordSet{}
 	}
-	ws := wordSet{words: map[string]bool{}, ok: true}
+	ws := wordSet{words: make(map[string]bool, len(t)/8), ok: true}
 	eachWord(t, func(w string) bool { ws.words[w] = true; return true })
 	return ws
 }

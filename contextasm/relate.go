@@ -238,6 +238,42 @@ func (fo factOutcome) superseded() []string {
 // twice counts once.
 func relateFacts(q Query, cands []FactCandidate) factOutcome { return applyFactRules(q, cands, true) }
 
+// supersededOf is supersededFacts(q, cands), without sorting the
+// candidates when their IDs are distinct and every kept one's predecessor
+// counts as visible (the fact source's own, before it vets
+// predecessors): the visible candidates that no longer hold because a
+// successor replaced them, and the predecessors of the kept ones that are
+// no candidates, sorted. Otherwise it is supersededFacts.
+func supersededOf(q Query, cands []FactCandidate) []string {
+	isCand := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		if !c.PredecessorVisible {
+			return supersededFacts(q, cands)
+		}
+		isCand[c.Fact.ID] = true
+	}
+	if len(isCand) != len(cands) {
+		return supersededFacts(q, cands)
+	}
+	hyp := aboutHypothetical(q.Text)
+	ids := make([]string, 0, len(cands))
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if !c.Visible {
+			continue
+		}
+		switch r := factVerdict(q, hyp, c); {
+		case r == assemble.ReasonSuperseded:
+			ids = append(ids, c.Fact.ID)
+		case r == "" && c.Supersedes != "" && !isCand[c.Supersedes] && !seen[c.Supersedes]:
+			seen[c.Supersedes] = true
+			ids = append(ids, c.Supersedes)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
 // supersededFacts is relateFacts(q, cands).superseded(), without
 // collecting what is kept.
 func supersededFacts(q Query, cands []FactCandidate) []string {
