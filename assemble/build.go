@@ -374,13 +374,23 @@ func (b *builder) excluded(caller []Exclusion) []Exclusion {
 	all := make([]Exclusion, 0, len(caller)+len(b.out))
 	all = append(all, caller...)
 	all = append(all, b.out...)
-	slices.SortStableFunc(all, func(x, y Exclusion) int {
-		return cmp.Or(strings.Compare(string(x.Kind), string(y.Kind)), strings.Compare(x.ID, y.ID), strings.Compare(string(x.Reason), string(y.Reason)))
-	})
+	slices.SortStableFunc(all, CompareExclusions)
 	if len(all) == 0 {
 		return nil
 	}
 	return all
+}
+
+// CompareExclusions orders exclusions by kind, then ID, then reason (all
+// of an Exclusion's fields, so the order is total).
+func CompareExclusions(x, y Exclusion) int {
+	if c := strings.Compare(string(x.Kind), string(y.Kind)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.ID, y.ID); c != 0 {
+		return c
+	}
+	return strings.Compare(string(x.Reason), string(y.Reason))
 }
 
 // fitPrefix returns c.Truncate(s, limit), shortened further until its
@@ -553,19 +563,34 @@ func splitFacts(fs []Fact) (cons, review, rest []Fact) {
 		}
 	}
 	for _, g := range [][]Fact{cons, review, rest} {
-		slices.SortStableFunc(g, func(x, y Fact) int {
-			return cmp.Or(
-				cmp.Compare(y.Score, x.Score),
-				y.RecordedAt.Compare(x.RecordedAt),
-				y.ValidFrom.Compare(x.ValidFrom),
-				cmp.Compare(y.Authority, x.Authority),
-				strings.Compare(x.ID, y.ID),
-				strings.Compare(x.Key, y.Key),
-				strings.Compare(x.Value, y.Value),
-			)
-		})
+		slices.SortStableFunc(g, compareFacts)
 	}
 	return cons, review, rest
+}
+
+// compareFacts ranks facts: score, then recency, then valid time, then
+// authority, then ID, key and value, each compared only on a tie of the
+// ones before.
+func compareFacts(x, y Fact) int {
+	if c := cmp.Compare(y.Score, x.Score); c != 0 {
+		return c
+	}
+	if c := y.RecordedAt.Compare(x.RecordedAt); c != 0 {
+		return c
+	}
+	if c := y.ValidFrom.Compare(x.ValidFrom); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(y.Authority, x.Authority); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.ID, y.ID); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.Key, y.Key); c != 0 {
+		return c
+	}
+	return strings.Compare(x.Value, y.Value)
 }
 
 func rankAssertions(as []Assertion) []Assertion {
@@ -680,7 +705,16 @@ type rankKey struct {
 func rankChrono[T any](items []T, key func(T) rankKey, compareID func(a, b string) int) ([]T, []int) {
 	slices.SortStableFunc(items, func(a, b T) int {
 		x, y := key(a), key(b)
-		return cmp.Or(cmp.Compare(y.score, x.score), y.at.Compare(x.at), strings.Compare(x.id, y.id), strings.Compare(x.text, y.text))
+		if c := cmp.Compare(y.score, x.score); c != 0 {
+			return c
+		}
+		if c := y.at.Compare(x.at); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.id, y.id); c != 0 {
+			return c
+		}
+		return strings.Compare(x.text, y.text)
 	})
 	idx := make([]int, len(items))
 	for i := range idx {

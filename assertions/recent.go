@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/stategraph/stategraph/store"
@@ -94,17 +95,23 @@ func scanRecent(tx *store.Txn, v temporal.View, now time.Time, want int, fn func
 		if err != nil {
 			return err
 		}
-		recs, found, err := loadMany(tx, sp, ids)
-		if err != nil {
-			return err
-		}
+		buf := recentBufs.Get().(*recentBuf)
+		recs, found, err := loadMany(tx, sp, ids, buf)
+		stop := false
 		for i := range ids {
+			if err != nil || stop {
+				break
+			}
 			if !found[i] {
 				continue // gone, or not an assertion id (getTx)
 			}
 			if a, ok := recs[i].In(v, now); ok && !fn(a) {
-				return nil
+				stop = true
 			}
+		}
+		buf.release()
+		if err != nil || stop {
+			return err
 		}
 		if last == nil {
 			return nil // the index is exhausted
@@ -119,13 +126,40 @@ func scanRecent(tx *store.Txn, v temporal.View, now time.Time, want int, fn func
 // pass over before it looks the rest up one by one.
 const maxStray = 64
 
+// recentBuf holds the records of a batch while scanRecent hands them out
+// (as copies): a batch of 128 assertions is about 60 KB, allocated anew
+// on every assembly otherwise.
+type recentBuf struct {
+	recs  []Assertion
+	found []bool
+}
+
+var recentBufs = sync.Pool{New: func() any { return new(recentBuf) }}
+
+// slices returns b's slices, of length n and zeroed.
+func (b *recentBuf) slices(n int) ([]Assertion, []bool) {
+	if cap(b.recs) < n {
+		b.recs, b.found = make([]Assertion, n), make([]bool, n)
+	}
+	b.recs, b.found = b.recs[:n], b.found[:n]
+	clear(b.found)
+	return b.recs, b.found
+}
+
+// release zeroes b, so that it keeps no record, and returns it to the
+// pool.
+func (b *recentBuf) release() {
+	clear(b.recs)
+	clear(b.found)
+	recentBufs.Put(b)
+}
+
 // loadMany returns the stored assertions ids, in the order of ids, and
 // whether each was found: not when it has no record, or is not an id
-// getTx would look up. The records share their slices with the decoded
-// cache.
-func loadMany(tx *store.Txn, sp tenancy.Space, ids []string) ([]Assertion, []bool, error) {
-	out := make([]Assertion, len(ids))
-	found := make([]bool, len(ids))
+// getTx would look up; in buf's slices. The records share their slices
+// with the decoded cache.
+func loadMany(tx *store.Txn, sp tenancy.Space, ids []string, buf *recentBuf) ([]Assertion, []bool, error) {
+	out, found := buf.slices(len(ids))
 	order := make([]int, 0, len(ids)) // indexes of ids to read, by id
 	for i, id := range ids {
 		if strings.HasPrefix(id, "ST-") && len(id) <= 64 {
@@ -137,7 +171,10 @@ func loadMany(tx *store.Txn, sp tenancy.Space, ids []string) ([]Assertion, []boo
 	}
 	slices.SortFunc(order, func(x, y int) int { return strings.Compare(ids[x], ids[y]) })
 	next, stray := 0, 0 // next: position in order of the next id to meet
-	err := tx.Scan(sp, store.TableAssertion, nil, store.ScanOptions{Start: []byte(ids[order[0]])},
+	// KeysOnly: the values wanted are read one by one, as the scan meets
+	// them; prefetching would read every record passed (Badger starts a
+	// goroutine per record to do it).
+	err := tx.Scan(sp, store.TableAssertion, nil, store.ScanOptions{Start: []byte(ids[order[0]]), KeysOnly: true},
 		func(suffix []byte, it store.Item) (bool, error) {
 			for next < len(order) && ids[order[next]] < string(suffix) {
 				next++ // no record: the scan passed it
@@ -149,10 +186,10 @@ func loadMany(tx *store.Txn, sp tenancy.Space, ids []string) ([]Assertion, []boo
 				stray++
 				return stray <= maxStray, nil
 			}
-			var a Assertion
+			first := order[next]
 			err := it.Value(func(raw []byte) error {
 				var err error
-				a, err = decodeShared(raw)
+				out[first], err = decodeShared(raw)
 				return err
 			})
 			if err != nil {
@@ -160,7 +197,7 @@ func loadMany(tx *store.Txn, sp tenancy.Space, ids []string) ([]Assertion, []boo
 			}
 			// Equal ids in ids share the record.
 			for ; next < len(order) && ids[order[next]] == string(suffix); next++ {
-				out[order[next]], found[order[next]] = a, true
+				out[order[next]], found[order[next]] = out[first], true
 			}
 			return next < len(order), nil
 		})

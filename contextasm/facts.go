@@ -66,8 +66,10 @@ type FactSource struct {
 	// from the store.
 	Cards *facts.Cards
 
-	// misses remembers, with Cards, the facts a space does not hold.
+	// misses remembers, with Cards, the facts a space does not hold;
+	// live the live postings of query terms, under the same epochs.
 	misses cardMisses
+	live   livePostings
 }
 
 // cardMisses remembers which facts a space does not hold, under the card
@@ -217,16 +219,20 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	cands := make([]candidate, 0, hint)
 	at := make(map[string]int, hint) // ID -> index in cands
 	var space int                    // the space being scanned
-	get := func(p search.Posting) *candidate {
-		i, ok := at[p.ID]
+	get := func(id string, recorded time.Time) *candidate {
+		i, ok := at[id]
 		if !ok {
 			i = len(cands)
-			at[p.ID] = i
-			cands = append(cands, candidate{id: p.ID, at: p.RecordedAt, space: space})
+			at[id] = i
+			cands = append(cands, candidate{id: id, at: recorded, space: space})
 		}
 		return &cands[i]
 	}
 	current := q.View.Current()
+	cr, err := s.cardReader(tx)
+	if err != nil {
+		return Candidates{}, err
+	}
 	for i, sp := range spaces {
 		space = i
 		if per[i].Docs == 0 && current {
@@ -240,13 +246,20 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 				continue
 			}
 			score := func(p search.Posting) bool {
-				get(p).score += bm.Term(df, stats.Docs, avg, p.Len, p.TF)
+				get(p.ID, p.RecordedAt).score += bm.Term(df, stats.Docs, avg, p.Len, p.TF)
 				return true
 			}
 			var err error
 			if current && df <= PerTermPostings {
-				// Every posting is taken: scan in the cheap direction.
-				err = s.Index.Live(tx, sp, t, score)
+				// Every posting is taken: the live ones, remembered
+				// under the space's card epoch when there are cards.
+				var ps []posting
+				if ps, err = s.live.get(tx, s.Index, sp, cr.epochs[sp], t); err != nil {
+					return Candidates{}, err
+				}
+				for _, p := range ps {
+					get(p.id, p.at).score += bm.Term(df, stats.Docs, avg, p.len, p.tf)
+				}
 			} else {
 				err = s.Index.Postings(tx, sp, t, q.View, PerTermPostings, score)
 			}
@@ -255,7 +268,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 		}
 		always := func(p search.Posting) bool {
-			get(p).always = true
+			get(p.ID, p.RecordedAt).always = true
 			return true
 		}
 		if err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, MaxConstraints, always); err != nil {
@@ -279,8 +292,16 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	for i := range cands {
 		ranked[i] = &cands[i]
 	}
+	// Score, then recency, then ID; each compared only on a tie of the
+	// one before (cmp.Or would compare all three every time).
 	slices.SortFunc(ranked, func(a, b *candidate) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), b.at.Compare(a.at), strings.Compare(a.id, b.id))
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		if c := b.at.Compare(a.at); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
 	})
 
 	// With no restricted fact in the partition, every predecessor can be
@@ -291,10 +312,6 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		if restricted, err = facts.AnyRestricted(tx); err != nil {
 			return Candidates{}, err
 		}
-	}
-	cr, err := s.cardReader(tx)
-	if err != nil {
-		return Candidates{}, err
 	}
 	c := Candidates{Withheld: stats.Hidden}
 	hyp := aboutHypothetical(q.Text)
@@ -359,7 +376,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		// never takes one of the caller's own turns out (which would tell
 		// that it held the turn's value).
 		var err error
-		if c.Retired, err = s.retired(tx, cr, q, supersededFacts(q, c.Facts)); err != nil {
+		if c.Retired, err = s.retired(tx, cr, q, supersededOf(q, c.Facts)); err != nil {
 			return c, err
 		}
 	}

@@ -74,7 +74,10 @@ func (x phrases) in(t string) bool {
 func openingWord(p string) string {
 	end := 0
 	for end < len(p) {
-		r, size := utf8.DecodeRuneInString(p[end:])
+		r, size := rune(p[end]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(p[end:])
+		}
 		if !isWordRune(r) {
 			break
 		}
@@ -88,11 +91,15 @@ func openingWord(p string) string {
 func eachWord(t string, fn func(w string) bool) {
 	start := -1
 	for i := 0; i < len(t); {
-		r, size := utf8.DecodeRuneInString(t[i:])
+		r, size := rune(t[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(t[i:])
+		}
+		word := isWordRune(r)
 		switch {
-		case isWordRune(r) && start < 0:
+		case word && start < 0:
 			start = i
-		case !isWordRune(r) && start >= 0:
+		case !word && start >= 0:
 			if !fn(t[start:i]) {
 				return
 			}
@@ -117,18 +124,25 @@ func newWordSet(t string) wordSet {
 	if !utf8.ValidString(t) {
 		return wordSet{}
 	}
-	ws := wordSet{words: map[string]bool{}, ok: true}
+	ws := wordSet{words: make(map[string]bool, len(t)/8), ok: true}
 	eachWord(t, func(w string) bool { ws.words[w] = true; return true })
 	return ws
 }
 
 // lacks reports whether p (lowered, trimmed, not empty) cannot occur in
-// the text as mentionsLower finds it: p is valid UTF-8 and opens with a
-// word the text does not hold whole.
+// the text as mentionsLower finds it: p is valid UTF-8 and holds a word
+// the text does not hold whole. Every word of an occurrence stands whole
+// in the text: those inside p are bounded by p's own runes, the first and
+// the last (when p opens or ends with a word rune) by the boundaries
+// mentionsLower requires.
 func (ws wordSet) lacks(p string) bool {
 	if !ws.ok || !utf8.ValidString(p) {
 		return false
 	}
-	w := openingWord(p)
-	return w != "" && !ws.words[w]
+	lacking := false
+	eachWord(p, func(w string) bool {
+		lacking = !ws.words[w]
+		return !lacking
+	})
+	return lacking
 }

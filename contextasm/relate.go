@@ -184,9 +184,7 @@ func (r Related) Input(budget int, factShare float64, id assemble.Identity) asse
 // sortExclusions puts es in (kind, ID, reason) order; those fields are
 // all of an Exclusion, so the order is the same whatever es's order was.
 func sortExclusions(es []assemble.Exclusion) {
-	slices.SortFunc(es, func(x, y assemble.Exclusion) int {
-		return cmp.Or(strings.Compare(string(x.Kind), string(y.Kind)), strings.Compare(x.ID, y.ID), strings.Compare(string(x.Reason), string(y.Reason)))
-	})
+	slices.SortFunc(es, assemble.CompareExclusions)
 }
 
 // factVerdict is the rule for one visible fact candidate: keep it (""), or
@@ -239,6 +237,42 @@ func (fo factOutcome) superseded() []string {
 // relateFacts applies the fact rules to cands, in ID order; a fact met
 // twice counts once.
 func relateFacts(q Query, cands []FactCandidate) factOutcome { return applyFactRules(q, cands, true) }
+
+// supersededOf is supersededFacts(q, cands), without sorting the
+// candidates when their IDs are distinct and every kept one's predecessor
+// counts as visible (the fact source's own, before it vets
+// predecessors): the visible candidates that no longer hold because a
+// successor replaced them, and the predecessors of the kept ones that are
+// no candidates, sorted. Otherwise it is supersededFacts.
+func supersededOf(q Query, cands []FactCandidate) []string {
+	isCand := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		if !c.PredecessorVisible {
+			return supersededFacts(q, cands)
+		}
+		isCand[c.Fact.ID] = true
+	}
+	if len(isCand) != len(cands) {
+		return supersededFacts(q, cands)
+	}
+	hyp := aboutHypothetical(q.Text)
+	ids := make([]string, 0, len(cands))
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if !c.Visible {
+			continue
+		}
+		switch r := factVerdict(q, hyp, c); {
+		case r == assemble.ReasonSuperseded:
+			ids = append(ids, c.Fact.ID)
+		case r == "" && c.Supersedes != "" && !isCand[c.Supersedes] && !seen[c.Supersedes]:
+			seen[c.Supersedes] = true
+			ids = append(ids, c.Supersedes)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
 
 // supersededFacts is relateFacts(q, cands).superseded(), without
 // collecting what is kept.
@@ -320,8 +354,11 @@ func compareFactCandidates(a, b *FactCandidate) int {
 		}
 		return 0
 	}
+	// Each field is compared only on a tie of the ones before.
+	if c := strings.Compare(a.Fact.ID, b.Fact.ID); c != 0 {
+		return c
+	}
 	return cmp.Or(
-		strings.Compare(a.Fact.ID, b.Fact.ID),
 		cmp.Compare(bit(a.Visible), bit(b.Visible)),
 		cmp.Compare(bit(a.Valid), bit(b.Valid)),
 		cmp.Compare(bit(b.Superseded), bit(a.Superseded)),

@@ -1,26 +1,28 @@
 package tokens
 
 import (
-	"container/list"
 	"sync"
 )
 
 // Cache is a Counter that remembers the counts of the strings it counted
-// most recently, up to a fixed number of entries (least recently used
-// first out). Context lines repeat from call to call, and tokenizing is
-// far slower than a map lookup. It is safe for concurrent use.
+// most recently, up to a fixed number of entries. Context lines repeat
+// from call to call, and tokenizing is far slower than a map lookup. It is
+// safe for concurrent use.
+//
+// The counts are kept in two generations of at most size/2 entries each:
+// a count is looked up in the current generation, then in the previous
+// one, whence a hit moves it to the current; when the current generation
+// is full it becomes the previous one and the previous one is dropped. So
+// what was used since the last turnover stays, as in an LRU list, but a
+// hit touches one map entry instead of a list element and a boxed entry
+// (a lookup is a few cache misses: it runs hundreds of times per
+// assembled context).
 type Cache struct {
 	c    *Counter
-	size int
+	half int // the most entries a generation holds
 
-	mu  sync.Mutex
-	m   map[string]*list.Element
-	lru *list.List // front: most recently used; values are *entry
-}
-
-type entry struct {
-	s string
-	n int
+	mu       sync.Mutex
+	cur, old map[string]int
 }
 
 // maxCached is the longest string Cache keeps; longer ones are counted
@@ -29,7 +31,8 @@ const maxCached = 4 << 10
 
 // NewCache returns a Cache over c holding at most size counts.
 func NewCache(c *Counter, size int) *Cache {
-	return &Cache{c: c, size: max(size, 1), m: make(map[string]*list.Element, size), lru: list.New()}
+	half := max(size/2, 1)
+	return &Cache{c: c, half: half, cur: make(map[string]int, half), old: map[string]int{}}
 }
 
 // Count returns c.Count(s), from the cache when it can.
@@ -41,9 +44,13 @@ func (k *Cache) Count(s string) int {
 		return k.c.Count(s)
 	}
 	k.mu.Lock()
-	if e, ok := k.m[s]; ok {
-		k.lru.MoveToFront(e)
-		n := e.Value.(*entry).n
+	if n, ok := k.cur[s]; ok {
+		k.mu.Unlock()
+		return n
+	}
+	if n, ok := k.old[s]; ok {
+		delete(k.old, s)
+		k.put(s, n)
 		k.mu.Unlock()
 		return n
 	}
@@ -51,16 +58,19 @@ func (k *Cache) Count(s string) int {
 	n := k.c.Count(s)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if _, ok := k.m[s]; ok {
-		return n
-	}
-	k.m[s] = k.lru.PushFront(&entry{s: s, n: n})
-	for k.lru.Len() > k.size {
-		old := k.lru.Back()
-		k.lru.Remove(old)
-		delete(k.m, old.Value.(*entry).s)
+	if _, ok := k.cur[s]; !ok {
+		k.put(s, n)
 	}
 	return n
+}
+
+// put adds s to the current generation, turning generations over when it
+// is full. k.mu is held.
+func (k *Cache) put(s string, n int) {
+	if len(k.cur) >= k.half {
+		k.old, k.cur = k.cur, make(map[string]int, k.half)
+	}
+	k.cur[s] = n
 }
 
 // Truncate is c.Truncate; truncation is rare and not cached.
@@ -73,5 +83,5 @@ func (k *Cache) LineAdditive() bool { return k.c.LineAdditive() }
 func (k *Cache) Len() int {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return k.lru.Len()
+	return len(k.cur) + len(k.old)
 }

@@ -40,6 +40,13 @@ func (c *Cache[T]) Decode(raw []byte) (T, error) {
 	if ok {
 		return v, nil
 	}
+	return c.decode(raw)
+}
+
+// decode is Decode's miss: the value Unmarshal fills escapes to the
+// heap, so it is declared here rather than on the path of every hit.
+func (c *Cache[T]) decode(raw []byte) (T, error) {
+	var v T
 	if err := json.Unmarshal(raw, &v); err != nil {
 		var zero T
 		return zero, err
