@@ -1296,7 +1296,7 @@ func buildCountHave(c *clause, m match) (Statement, bool) {
 	if ws[0] == "new" && len(ws) > 1 {
 		ws = ws[1:] // "4 new desks" counts desks
 	}
-	if len(ws) > 1 && !pluralNoun(ws[1]) {
+	if m.get("verb") != "" && len(ws) > 1 && !pluralNoun(ws[1]) {
 		ws = ws[:1] // "95 guests after the last RSVPs"
 	}
 	for _, w := range ws {
