@@ -72,7 +72,7 @@ var attributeWords = map[string]string{
 	"budget": "budget", "salary": "salary",
 	"address": "address", "location": "location", "venue": "venue",
 	"destination": "destination", "city": "city", "hotel": "hotel",
-	"owner": "owner", "lead": "owner", "dri": "owner", "assignee": "owner",
+	"owner": "owner", "lead": "owner", "dri": "owner", "assignee": "owner", "head": "owner",
 	"point person": "owner",
 	"capacity":     "capacity", "headcount": "headcount", "count": "count", "total": "total",
 	"status": "status", "email": "email", "email address": "email", "e-mail": "email",

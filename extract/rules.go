@@ -132,6 +132,20 @@ var Rules = []Rule{
 		build:    buildOwner,
 	},
 	{
+		Name: "owner-stepped-in", Kind: KindOwnership,
+		Matches:  "X stepped in / took over / is acting as (the) (team) lead / manager / head (of Y): y.owner = X",
+		Examples: []string{"Marcus has stepped in as team lead while Priya is on leave.", "Ana is acting as head of support."},
+		triggers: []string{"stepped", "stepping", "steps", "took over", "taken over", "taking over", "acting", "filling in", "standing in"},
+		re:       compile(`{NP}\s+{AUX}(?:stepped in|stepping in|steps in|stepped up|took over|taken over|taking over|acting|filling in|standing in)\s+as\s+(?:the\s+|our\s+)?(?:new\s+|interim\s+|acting\s+)?(?P<obj>(?:[\p{L}-]+\s+)?(?:lead|dri|manager|head|owner|point person)(?:\s+(?:of|for|on)\s+[^,;]+?)?)(?P<rest>(?:\s+(?:while|until|during|from|now|starting|as of|for now|this|next|,|\.).*)?)$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			s, ok := normNP(m.get("obj"), c.selfKey)
+			if !ok || s.attr != "owner" || s.entity == "" {
+				return Statement{}, false
+			}
+			return ownerStatement(c, s.entity, m.get("np"))
+		},
+	},
+	{
 		Name: "owner-possessive", Kind: KindOwnership,
 		Matches:  "Y is X's (responsibility / job / area) (now), X a person's name: y.owner = X",
 		Examples: []string{"The on-call runbook is Mei's.", "The launch checklist is now Dmitri's", "The vendor contracts are Ravi's responsibility now."},
@@ -714,7 +728,7 @@ var Rules = []Rule{
 		Name: "progress-status", Kind: KindStatus,
 		Matches:  "Y is done / live / blocked / cancelled / on hold …: y.status",
 		Examples: []string{"The migration is done.", "the API redesign is now blocked", "Phase 2 has been cancelled"},
-		triggers: []string{"done", "finish", "complet", "live", "ship", "merge", "deploy", "release", "launch", "block", "hold", "cancel", "called off", "pause", "progress", "underway", "under way", "review", "approv", "resolv", "closed", "fixed", "ready", "booked", "confirm", "signed", "submit", "paid", "overdue", "postpon", "delay", "finali", "wrapped", "sorted", "running", "broken", "track", "schedule", "risk", "sold out", "reopen", "rolled back", "revert", "start", "stock", "available", "sent", "green", "red", "down", "off", "enabl", "disabl", "activ", "inactiv", "archiv", "deprecat", "froz", "unfroz"},
+		triggers: []string{"done", "finish", "complet", "live", "ship", "merge", "deploy", "release", "launch", "block", "hold", "cancel", "called off", "pause", "progress", "underway", "under way", "review", "approv", "resolv", "closed", "fixed", "ready", "booked", "confirm", "signed", "submit", "paid", "overdue", "postpon", "delay", "finali", "wrapped", "sorted", "running", "broken", "track", "schedule", "risk", "sold out", "reopen", "rolled back", "revert", "start", "stock", "available", "sent", "green", "red", "down", "off", "enabl", "disabl", "activ", "inactiv", "archiv", "deprecat", "froz", "unfroz", "deliver", "arriv", "dispatch", "transit", "return", "refund"},
 		re:       compile(`{NP}\s+(?:(?:is|are|['’]s|['’]re|has been|have been|was|were|got|just|now|officially|finally|all|fully|actually|also)\s+)+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)

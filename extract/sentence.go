@@ -31,6 +31,8 @@ var (
 	reAttrLabel      = regexp.MustCompile(`^((?:the\s+|our\s+|my\s+|new\s+|updated\s+)*[\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*)?\s+(?:for|of)\s+[^:;]{1,50}?)\s*:\s+`)
 	reElliptic       = regexp.MustCompile(`(?i)^(?:(make (?:that|it)|it should be|correction)\s+|(?:it|that)(?:['’]s| is| will be| has been)\s+(?:now\s+)?|(?:now|it['’]s now)\s+)(.+?)(?:\s+now)?[.!]*$`)
 	reAddedTotal     = regexp.MustCompile(`(?i)\b(?:added|bought|ordered|hired|got|booked|sold|removed|cut|lost|dropped|returned|onboarded|signed up|confirmed)\s+(?:another\s+)?(\d[\d,]*|` + numWords + `)\s+(?:more\s+|extra\s+|new\s+|additional\s+|fewer\s+)?([\p{L}-]+)[^.;!?]*?(?:(?:bringing|taking|making|putting)\s+(?:the|our|us|it|them)?\s*(?:total|count|number|headcount|tally)?\s*(?:up\s+|down\s+)?to\s+(\d[\d,]*)|,?\s*(?:so|for|that's|that is|which makes|making)\s+(?:a\s+total\s+of\s+)?(\d[\d,]*)\s+(?:in total|total|altogether|overall|all told)|for\s+a\s+total\s+of\s+(\d[\d,]*))`)
+	reItIs           = regexp.MustCompile(`(?i)^it(?:['’]s| is| has been|['’]s been| was just)\s+(.+)$`)
+	reEventSubject   = regexp.MustCompile(`(?i)^((?:(?:the|my|our)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:has\s+|have\s+|just\s+|finally\s+)*(?:arrived|landed|came|shipped|got here|turned up|showed up|was delivered|went out)\b`)
 	reIsContracted   = regexp.MustCompile(`([\p{L}])['’]s ((?:a|an|at|in|on|due|now|still|back|moving|going|getting|running|handling|taking|leading|doing|owning|covering|scheduled|set|booked|confirmed|planned|pencilled|penciled|locked|officially|finally|definitely|up to|down to)\s)`)
 	reHasBeen        = regexp.MustCompile(`([\p{L}])['’]s been ((?:trimmed|cut|moved|pushed|changed|raised|reduced|set|bumped|increased|lowered|rescheduled|postponed|updated|slashed|capped|extended|delayed|shifted|dropped|switched|reassigned|handed)\s)`)
 	reSwitching      = regexp.MustCompile(`(?i)^(?:switching|switched|changing|changed|new)\s+([\p{L}]+?)\s*[—–:,-]+\s*(?:it['’]s|it is|now it['’]s|we['’]re with|i['’]m with|i['’]m seeing|i see)\s+(?:now\s+)?([\p{Lu}\d].*?)(?:\s+now)?[.!]*$`)
@@ -480,8 +482,18 @@ func (a *analyzer) sentence(raw string, item bool) {
 		// "Status: API migration done, billing blocked": one item a comma.
 		clauses = splitCommas(clauses)
 	}
+	prevSubject := ""
 	for _, cl := range clauses {
 		cl, c2 := stripLead(strings.TrimSpace(cl))
+		// "Package arrived this morning — it's delivered": "it" is the
+		// thing the clause before was about.
+		if m := reItIs.FindStringSubmatch(cl); m != nil && prevSubject != "" {
+			cl = prevSubject + " is " + m[1]
+		}
+		prevSubject = ""
+		if m := reEventSubject.FindStringSubmatch(cl); m != nil && !pronouns[fold(firstWord(m[1]))] {
+			prevSubject = m[1]
+		}
 		cl = strings.TrimRight(cl, " .!")
 		if cl == "" {
 			continue

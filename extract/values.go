@@ -51,7 +51,7 @@ var (
 )
 
 // statusWords are the values a status takes.
-const statusWords = `done|finished|complete|completed|live|shipped|merged|deployed|released|launched|blocked|on hold|cancell?ed|called off|paused|in progress|underway|under way|in review|approved|resolved|closed|fixed|ready|booked|confirmed|signed|submitted|paid|overdue|postponed|delayed|finali[sz]ed|wrapped up|sorted|up and running|broken|on track|behind schedule|at risk|sold out|reopened|rolled back|reverted|started|out of stock|in stock|available|sent|green|red|down|off|enabled|disabled|active|inactive|archived|deprecated|frozen|unfrozen`
+const statusWords = `done|finished|complete|completed|live|shipped|delivered|arrived|dispatched|out for delivery|in transit|returned|refunded|merged|deployed|released|launched|blocked|on hold|cancell?ed|called off|paused|in progress|underway|under way|in review|approved|resolved|closed|fixed|ready|booked|confirmed|signed|submitted|paid|overdue|postponed|delayed|finali[sz]ed|wrapped up|sorted|up and running|broken|on track|behind schedule|at risk|sold out|reopened|rolled back|reverted|started|out of stock|in stock|available|sent|green|red|down|off|enabled|disabled|active|inactive|archived|deprecated|frozen|unfrozen`
 
 const monthNames = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec`
 

@@ -286,7 +286,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal  = 0.90
-	sentenceRecallFloor = 0.95 // 115 of 120 since the rows written on 2026-11-27 (p, r, t)
+	sentenceRecallFloor = 0.94 // 123 of 130 since the rows written on 2026-11-27 (p, r, t, v)
 	heldoutRecallFloor  = 0.90
 )
 
