@@ -60,20 +60,26 @@ func bucketKey(b byte) []byte { return []byte{'b', b} }
 // bumpVersions writes fresh versions of the buckets marked in buckets,
 // and of the corpus when corpus is set.
 func bumpVersions(tx *store.Txn, sp tenancy.Space, buckets *[termBuckets]bool, corpus bool) error {
-	v := make([]byte, 12)
-	_, _ = rand.Read(v)
+	var v []byte // drawn once, when something changed
+	put := func(k []byte) error {
+		if v == nil {
+			v = make([]byte, 12)
+			_, _ = rand.Read(v)
+		}
+		return tx.PutRaw(sp, store.TableSearchVersion, k, v)
+	}
 	for b, changed := range buckets {
 		if !changed {
 			continue
 		}
-		if err := tx.PutRaw(sp, store.TableSearchVersion, bucketKey(byte(b)), v); err != nil {
+		if err := put(bucketKey(byte(b))); err != nil {
 			return err
 		}
 	}
-	if !corpus {
-		return nil
+	if corpus {
+		return put(nil)
 	}
-	return tx.PutRaw(sp, store.TableSearchVersion, nil, v)
+	return nil
 }
 
 // readVersion reads the version at key k of sp ("" when none was written).
