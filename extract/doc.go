@@ -87,7 +87,10 @@
 // Retractions lists the sentences that take something back ("that was
 // wrong", "ignore what I said about the rollout"); Swap reads a sentence
 // that drops a stored value by name and takes up another ("I cancelled
-// PureGym and joined The Climbing Hangar"); Anchor reads a sentence against
+// PureGym and joined The Climbing Hangar"), or names the value it leaves
+// ("from Pro to the Team plan", "Nopa instead of Zuni", "Sara replaced
+// Kim"; an amount or a number only when the sentence names a word of the
+// fact's key); Anchor reads a sentence against
 // one stored fact and finds the fact's new value when the sentence links
 // the fact's topic to one value of the stored value's kind ("Board review
 // is February 19 now"); State reads a sentence of
@@ -109,7 +112,8 @@
 // (the fuzz target checks this).
 //
 // Limits: the rules read English only; pronoun subjects ("it is in Lisbon")
-// are not resolved and yield nothing; a choice without a topic in its own
+// are not resolved and yield nothing, but for "it's …" after a clause
+// about a thing that arrived ("Package arrived — it's delivered"); a choice without a topic in its own
 // sentence ("we're going with X") is keyed "choice"; prices and counts are
 // kept as said ("$40k", "forty"), not converted; an unlisted verb ("sits
 // with", "marked down to") yields nothing; an opening time phrase ("From
