@@ -349,7 +349,7 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 	var out []facts.Fact
 	seen := map[string]bool{}
 	for _, f := range k.facts {
-		if !seen[f.ID] && st.About(f.Key) {
+		if !seen[f.ID] && st.About(f.Key) && !ownedByOther(st, f.Key) {
 			seen[f.ID] = true
 			out = append(out, *f)
 		}
@@ -480,6 +480,19 @@ func actsOn(low string) bool {
 	// "We bought 15 more licences, so 40 in total": a tally, not a
 	// conclusion.
 	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " in total") || strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
+}
+
+// ownedByOther reports a statement about another owner's thing ("Chen's
+// contractor is on owen@…", entity chen_contractor) beside a fact whose
+// key does not name that owner (contractor.phone): the speaker's
+// contractor is another person.
+func ownedByOther(st extract.Statement, key string) bool {
+	w, _, ok := strings.Cut(st.Entity, "_")
+	if !ok || w == "" || !containsFold(st.Sentence, w+"'s") && !containsFold(st.Sentence, w+"’s") {
+		return false
+	}
+	ent, _ := extract.NormalizeKey(key)
+	return !slices.Contains(strings.Split(ent, "_"), w)
 }
 
 // leftBy finds the valid fact, not written by turn, whose value st's
