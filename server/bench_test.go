@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/internal/benchcpu"
 	"github.com/stategraph/stategraph/server"
 	"github.com/stategraph/stategraph/temporal"
 )
@@ -73,11 +74,11 @@ func BenchmarkWriteFact(b *testing.B) {
 				bodies[i], _ = json.Marshal(map[string]any{"query": query, "variables": map[string]any{"in": in}})
 			}
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := benchcpu.Used()
 			all, elapsed := writeConcurrently(b, clients, func(g, i int) func() error {
 				return func() error { return post(g, bodies[i]) }
 			})
-			reportCPU(b, cpuTime()-cpu0, len(all), "cpu-µs/write")
+			reportCPU(b, benchcpu.Used()-cpu0, len(all), "cpu-µs/write")
 			b.ReportMetric(float64(len(all))/elapsed.Seconds(), "writes/s")
 			reportLatency(b, all)
 			st := env.Server.Store().SyncStats()
@@ -158,9 +159,9 @@ func BenchmarkWriteFacts(b *testing.B) {
 		b.StopTimer()
 		req := body(n)
 		b.StartTimer()
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), benchcpu.Used()
 		r := env.Post(b, tok, req)
-		lat, cpu = append(lat, time.Since(t0)), cpu+cpuTime()-c0
+		lat, cpu = append(lat, time.Since(t0)), cpu+benchcpu.Used()-c0
 		if len(r.Errors) > 0 {
 			b.Fatal(r)
 		}

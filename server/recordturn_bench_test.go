@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/internal/apitest"
+	"github.com/stategraph/stategraph/internal/benchcpu"
 	"github.com/stategraph/stategraph/server"
 )
 
@@ -66,7 +67,7 @@ func benchRecordTurn(b *testing.B, env *apitest.Env) {
 	lat := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := benchcpu.Used()
 	for n := range b.N {
 		b.StopTimer()
 		env.Clock.Advance(time.Second)
@@ -80,7 +81,7 @@ func benchRecordTurn(b *testing.B, env *apitest.Env) {
 		}
 	}
 	b.StopTimer()
-	reportCPU(b, cpuTime()-cpu0, b.N, "cpu-µs/turn")
+	reportCPU(b, benchcpu.Used()-cpu0, b.N, "cpu-µs/turn")
 	slices.Sort(lat)
 	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(pct(0.50), "p50-ms")

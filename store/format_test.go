@@ -8,6 +8,21 @@ import (
 	"github.com/dgraph-io/badger/v4"
 )
 
+// storedFormat reads the format a store's directory is stamped with.
+func storedFormat(st *Store) (string, error) {
+	var got string
+	err := st.Badger().View(func(txn *badger.Txn) error {
+		item, err := txn.Get(systemKey("format"))
+		if err != nil {
+			return err
+		}
+		v, err := item.ValueCopy(nil)
+		got = string(v)
+		return err
+	})
+	return got, err
+}
+
 // TestOpenRefusesOtherFormat: a data directory written in format 1 (Unix
 // nanosecond time keys) is refused with a message saying so, and a fresh
 // directory is stamped with the current format.
@@ -17,16 +32,7 @@ func TestOpenRefusesOtherFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got string
-	err = st.Badger().View(func(txn *badger.Txn) error {
-		item, err := txn.Get(systemKey("format"))
-		if err != nil {
-			return err
-		}
-		v, err := item.ValueCopy(nil)
-		got = string(v)
-		return err
-	})
+	got, err := storedFormat(st)
 	if err != nil || got != formatVersion {
 		t.Fatalf("fresh directory format = %q, %v; want %q", got, err, formatVersion)
 	}
@@ -66,16 +72,7 @@ func TestOpenUpgradesFormat2(t *testing.T) {
 		t.Fatalf("Open of a format 2 directory: %v", err)
 	}
 	defer st.Close()
-	var got string
-	err = st.Badger().View(func(txn *badger.Txn) error {
-		item, err := txn.Get(systemKey("format"))
-		if err != nil {
-			return err
-		}
-		v, err := item.ValueCopy(nil)
-		got = string(v)
-		return err
-	})
+	got, err := storedFormat(st)
 	if err != nil || got != formatVersion {
 		t.Fatalf("format after opening a format 2 directory = %q, %v; want %q", got, err, formatVersion)
 	}

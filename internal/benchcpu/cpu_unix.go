@@ -1,14 +1,14 @@
 //go:build unix
 
-package contextasm_test
+package benchcpu
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
+// Used returns the CPU time (user and system) the process has used.
+func Used() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

@@ -1,9 +1,0 @@
-//go:build !unix
-
-package server_test
-
-import "time"
-
-// cpuTime returns 0 where the process' CPU time is not read: the
-// benchmarks then report no cpu-µs.
-func cpuTime() time.Duration { return 0 }
