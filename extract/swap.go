@@ -125,7 +125,7 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 		if n := mentionsAt(rest, lold); n > 0 && n == len(lold) && wordEnds(rest[n:]) {
 			after := strings.TrimLeft(rest[n:], " ")
 			if strings.HasPrefix(after, "to ") {
-				at := m[1] + n + (len(rest[n:]) - len(strings.TrimLeft(rest[n:], " "))) + len("to ")
+				at := len(low) - len(after) + len("to ") // low keeps sentence's offsets
 				if v, ok := shapedAt(sentence[at:], shape); ok && fold(v) != lold {
 					return v, true
 				}

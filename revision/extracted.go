@@ -479,7 +479,7 @@ func actsOn(low string) bool {
 	}
 	// "We bought 15 more licences, so 40 in total": a tally, not a
 	// conclusion.
-	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " in total") || strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
+	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
 }
 
 // ownedByOther reports a statement about another owner's thing ("Chen's
