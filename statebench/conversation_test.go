@@ -105,6 +105,7 @@ func TestSentenceSupersession(t *testing.T) {
 	}{
 		{"sentences.tsv", 150, sentenceRecallFloor},
 		{"sentences_heldout.tsv", 20, heldoutRecallFloor},
+		{"sentences_heldout2.tsv", 20, heldout2RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -288,6 +289,7 @@ const (
 	sentenceRecallGoal  = 0.90
 	sentenceRecallFloor = 0.94 // 123 of 130 since the rows written on 2026-11-27 (p, r, t, v)
 	heldoutRecallFloor  = 0.90
+	heldout2RecallFloor = 0.60 // written 2026-11-27, after that day's rules: 6 of 10
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
