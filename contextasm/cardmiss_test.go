@@ -2,18 +2,13 @@ package contextasm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
-	"time"
 
-	"encoding/json"
-
-	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
-	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
-	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
 )
 
@@ -23,41 +18,11 @@ import (
 // (The package's API tests cannot start a server here: it imports this
 // package. The facts are written through the pipeline into Badger.)
 func TestCardMissesFollowWrites(t *testing.T) {
-	st, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
-	order := authority.MustDefaultOrder()
-	pl := pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: facts.NewService(st, clock, order), Index: search.New()})
-	secret := []byte("cardmiss-test-secret-0123456789abcdef")
-	tok, err := authority.Mint(secret, authority.Identity{Org: "org-a", UserID: "alice", Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster}, time.Hour, "", "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := v.Verify(tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tenancy.For(id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newPipelineWorld(t, search.New())
+	st, p := w.st, w.p
 	write := func(fid string, mt facts.MemoryType) {
 		t.Helper()
-		clock.Advance(time.Second)
-		err := st.Update(context.Background(), p, func(tx *store.Txn) error {
-			_, err := pl.WriteTx(tx, id, facts.WriteInput{ID: fid, Key: "k." + fid, Value: json.RawMessage(`"a value"`), MemoryType: mt})
-			return err
-		})
-		if err != nil {
-			t.Fatalf("write %s: %v", fid, err)
-		}
+		w.write(t, facts.WriteInput{ID: fid, Key: "k." + fid, Value: json.RawMessage(`"a value"`), MemoryType: mt})
 	}
 	write("first", facts.MemoryOrganizational)
 	fs := &FactSource{Cards: facts.NewCards()}

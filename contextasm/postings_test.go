@@ -13,8 +13,6 @@ import (
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
-	"github.com/stategraph/stategraph/temporal"
-	"github.com/stategraph/stategraph/tenancy"
 	"github.com/stategraph/stategraph/tokens"
 )
 
@@ -26,46 +24,21 @@ import (
 // gathers. (The facts are written through the pipeline into Badger; the
 // package's API tests cannot start a server here.)
 func TestLivePostingsFollowWrites(t *testing.T) {
-	st, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
-	order := authority.MustDefaultOrder()
 	ix := search.New()
-	pl := pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: facts.NewService(st, clock, order), Index: ix})
-	secret := []byte("postings-test-secret-0123456789abcdef")
-	tok, err := authority.Mint(secret, authority.Identity{Org: "org-a", UserID: "alice", Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster}, time.Hour, "", "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := v.Verify(tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tenancy.For(id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newPipelineWorld(t, ix)
+	st, clock, pl, id, p := w.st, w.clock, w.pl, w.caller, w.p
+	order := authority.MustDefaultOrder()
 	counter, err := tokens.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	update := func(what string, fn func(tx *store.Txn) error) {
 		t.Helper()
-		clock.Advance(time.Second)
-		if err := st.Update(context.Background(), p, fn); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
+		w.update(t, what, fn)
 	}
 	write := func(in facts.WriteInput) {
 		t.Helper()
-		update("write "+in.Key, func(tx *store.Txn) error { _, err := pl.WriteTx(tx, id, in); return err })
+		w.write(t, in)
 	}
 	// More than SmallPartition facts, so that relevance decides.
 	for i := range SmallPartition + 40 {

@@ -21,7 +21,7 @@ import (
 
 var secret = []byte("search-test-secret-0123456789")
 
-func caller(t *testing.T) context.Context {
+func caller(t testing.TB) context.Context {
 	t.Helper()
 	id := authority.Identity{Org: "acme", UserID: "alice", Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster}
 	tok, err := authority.Mint(secret, id, time.Hour, "", "", time.Now())
@@ -34,6 +34,17 @@ func caller(t *testing.T) context.Context {
 		t.Fatal(err)
 	}
 	return authority.NewContext(context.Background(), vid)
+}
+
+// pipelineWorld opens a store with an index and a write pipeline on a
+// manual clock (2026-01-05 09:00 UTC).
+func pipelineWorld(tb testing.TB) (*store.Store, *search.Index, *temporal.Manual, *pipeline.Pipeline) {
+	tb.Helper()
+	st := storetest.Open(tb)
+	ix := search.New()
+	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	fs := facts.NewService(st, clock, authority.MustDefaultOrder())
+	return st, ix, clock, pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: fs, Index: ix})
 }
 
 // TestStatsUnderConcurrentWrites: concurrent writers of facts sharing a

@@ -1,18 +1,13 @@
 package search_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
-	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/lexical"
-	"github.com/stategraph/stategraph/pipeline"
-	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
 	"github.com/stategraph/stategraph/tenancy"
@@ -25,12 +20,8 @@ import (
 // owner (Person n becomes Dana n), then reads the current statistics of a
 // turn's words, common ones ("project", "owner") among them.
 func BenchmarkStatsAfterWrite(b *testing.B) {
-	st := storetest.Open(b)
-	ix := search.New()
-	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
-	fs := facts.NewService(st, clock, authority.MustDefaultOrder())
-	p := pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: fs, Index: ix})
-	ctx := benchCaller(b)
+	st, ix, clock, p := pipelineWorld(b)
+	ctx := caller(b)
 	part, err := tenancy.FromContext(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -72,20 +63,4 @@ func BenchmarkStatsAfterWrite(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// benchCaller is caller for a benchmark.
-func benchCaller(b *testing.B) context.Context {
-	b.Helper()
-	id := authority.Identity{Org: "acme", UserID: "alice", Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster}
-	tok, err := authority.Mint(secret, id, time.Hour, "", "", time.Now())
-	if err != nil {
-		b.Fatal(err)
-	}
-	v, _ := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
-	vid, err := v.Verify(tok)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return authority.NewContext(context.Background(), vid)
 }

@@ -9,12 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
-	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/permissions"
-	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
@@ -29,11 +26,7 @@ import (
 // a transaction that wrote and reads its own writes, and after that
 // transaction was rolled back.
 func TestStatsCacheMatchesStore(t *testing.T) {
-	st := storetest.Open(t)
-	ix := search.New()
-	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
-	fs := facts.NewService(st, clock, authority.MustDefaultOrder())
-	p := pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: fs, Index: ix})
+	st, ix, clock, p := pipelineWorld(t)
 	ctx := caller(t)
 	part, err := tenancy.FromContext(ctx)
 	if err != nil {

@@ -1,0 +1,73 @@
+package contextasm
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stategraph/stategraph/authority"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/pipeline"
+	"github.com/stategraph/stategraph/search"
+	"github.com/stategraph/stategraph/store"
+	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
+)
+
+// pipelineWorld is an in-memory Badger store with a write pipeline and a
+// verified caller (org-a's alice, a master agent with manager authority),
+// for the package's internal tests, which cannot start a server (the
+// server imports this package).
+type pipelineWorld struct {
+	st     *store.Store
+	clock  *temporal.Manual
+	pl     *pipeline.Pipeline
+	caller authority.Identity
+	p      tenancy.Partition
+}
+
+func newPipelineWorld(t *testing.T, ix *search.Index) *pipelineWorld {
+	t.Helper()
+	st, err := store.Open(store.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	order := authority.MustDefaultOrder()
+	pl := pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: facts.NewService(st, clock, order), Index: ix})
+	secret := []byte("contextasm-test-secret-0123456789abcdef")
+	tok, err := authority.Mint(secret, authority.Identity{Org: "org-a", UserID: "alice", Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster}, time.Hour, "", "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := v.Verify(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tenancy.For(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &pipelineWorld{st: st, clock: clock, pl: pl, caller: id, p: p}
+}
+
+// write writes in through the pipeline, a second after the last write.
+func (w *pipelineWorld) write(t *testing.T, in facts.WriteInput) {
+	t.Helper()
+	w.update(t, "write "+in.Key, func(tx *store.Txn) error { _, err := w.pl.WriteTx(tx, w.caller, in); return err })
+}
+
+// update runs fn in one transaction of the caller's partition, a second
+// after the last one.
+func (w *pipelineWorld) update(t *testing.T, what string, fn func(tx *store.Txn) error) {
+	t.Helper()
+	w.clock.Advance(time.Second)
+	if err := w.st.Update(context.Background(), w.p, fn); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
