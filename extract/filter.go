@@ -218,7 +218,15 @@ func firstWordRaw(s string) string {
 // the widget price to €2,500", "she moved our sync to Friday", "they
 // reassigned me parking spot C4"): the thing and its value are the
 // speaker's, whoever changed them.
-var reActsOnOurs = regexp.MustCompile(`^(?:he|she|they) (?:\w+ed|cut|set|put|bumped|moved|gave|sent)(?: (?:up|down|back|over))? (?:the|my|our|me|us)\b`)
+var reActsOnOurs = regexp.MustCompile(`^(?:he|she|they|(?:my|our) (?:[\w-]+ )?[\w-]+) (?:(?:has|have|just|finally|already) )*(?:\w+ed|cut|set|put|bumped|moved|gave|sent)(?: (?:up|down|back|over))? (?:the|my|our|me|us)\b`)
+
+// actsOnOurs reports a clause in which someone else acts on the speaker's
+// thing: "they moved the standup", "my landlord raised the rent to
+// $1,950". "My sister booked the Ritz for her wedding" is hers.
+func actsOnOurs(low string) bool {
+	n := padded(low)
+	return reActsOnOurs.MatchString(low) && !strings.Contains(n, " their ") && !strings.Contains(n, " his ") && !strings.Contains(n, " her ")
+}
 
 // otherSubjectStarts are the first words reOtherSubject can match.
 var otherSubjectStarts = map[string]bool{
@@ -316,7 +324,7 @@ func clauseFilter(low string) string {
 		return ReasonDeclined
 	case proposals.in(n):
 		return ReasonProposal
-	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !reActsOnOurs.MatchString(low),
+	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && theirThing(low):
 		// "Chen's team set their own runbook owner to Mei": their thing.

@@ -35,6 +35,10 @@ var attributeSynonyms = map[string]string{
 	"version": "version", "rate": "rate", "rent": "rent", "salary": "salary",
 	"venue": "venue", "hotel": "hotel", "limit": "limit", "quota": "quota",
 	"where": "location", "place": "location", "contact": "contact", "contact_details": "contact", "details": "contact",
+	"manager": "manager", "boss": "manager", "line_manager": "manager", "supervisor": "manager", "reports_to": "manager",
+	"timezone": "timezone", "time_zone": "timezone", "tz": "timezone",
+	"diet": "diet", "dietary_preference": "diet", "dietary_restriction": "diet", "dietary_restrictions": "diet", "diet_preference": "diet",
+	"plan": "plan", "tier": "plan", "subscription": "plan", "subscription_plan": "plan", "subscription_tier": "plan", "pricing_plan": "plan", "membership": "plan",
 }
 
 // NormalizeKey returns the (entity, attribute) a client's key name stands

@@ -376,10 +376,10 @@ var Rules = []Rule{
 	{
 		Name: "self-at", Kind: KindLocation,
 		Matches:  "the speaker lives / is (now) at or in P: user.address or user.location",
-		Examples: []string{"I'm at 12 Elm Row now.", "We live in Porto these days", "I am now based in Berlin"},
+		Examples: []string{"I'm at 12 Elm Row now.", "We live in Porto these days", "I am now based in Berlin", "We're staying at the Hyatt Regency (user.hotel)"},
 		triggers: []string{" at ", " in "},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}(?:(?:live|living|lives|based|residing|reside|located|settled|staying)\s+)?(?:at|in)\s+{VAL}`),
+		re:       compile(`{FP}\s+{AUX}(?:(?P<verb>live|living|lives|based|residing|reside|located|settled|staying)\s+)?(?:at|in)\s+{VAL}`),
 		build:    buildSelfPlace,
 	},
 	{
@@ -608,16 +608,19 @@ var Rules = []Rule{
 	{
 		Name: "change-to-active", Kind: "",
 		Matches:  "the speaker (or a named person) moved / pushed / cut Y to V: typed by V",
-		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k"},
+		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k", "My landlord raised the rent to $1,950"},
 		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "going", "coming"},
 		also:     []string{" to ", " until ", " till ", " for "},
-		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
+		re:       compile(`(?:{FP}|(?P<subj>(?:my|our)\s+[^\s,;:!?()]+|[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			if fw := fold(firstWord(m.get("obj"))); prepositions[fw] {
 				return Statement{}, false // "… trimmed to $30k for Q3": no object
 			}
 			s, ok := normNP(m.get("obj"), c.selfKey)
-			if !ok || !namedSubject(m.get("subj")) {
+			if subj := fold(m.get("subj")); !ok || !namedSubject(m.get("subj")) && !(strings.HasPrefix(subj, "my ") || strings.HasPrefix(subj, "our ")) {
+				// "My landlord raised the rent": someone of the speaker's
+				// acting on the speaker's thing (the clause filter let it
+				// through: actsOnOurs); "they moved the launch" names no one.
 				return Statement{}, false
 			}
 			return c.typed(s, m.get("val"), true)
@@ -776,7 +779,7 @@ var Rules = []Rule{
 		Matches:  "we're going with / let's go with / we picked / we settled on X: <topic>.choice",
 		Examples: []string{"We're going with Bellini's for the team dinner.", "Let's go with plan B.", "For the caterer, we picked Café Lumière", "The team decided on 3 days in office."},
 		triggers: []string{"going with", "go with", "went with", "gone with", "decided", "settled", "picked", "chose", "chosen", "selected", "opted", "using", "use", "switched", "switching", "landed on", "ended up", "went for", "going for", "locked in", "signed with", "hired", "sticking with", "book"},
-		re:       compile(`(?:{FP}\s+{AUX}|(?:the\s+)?(?:team|group|committee|board|leadership|management|everyone|we all)\s+{AUX}|let['’]?s\s+|lets\s+)?{ADV}(?:(?:going to |decided to |ended up )?(?:go|going|went|gone) with|decided (?:on|to use)|settled on|picked|chose|chosen|selected|opted for|using|use|switch(?:ed|ing) to|landed on|ended up with|(?:went|going) for|locked in|signed with|hired|sticking with|booked)\s+{VAL}`),
+		re:       compile(`(?:{FP}\s+{AUX}|(?:the\s+)?(?:team|group|committee|board|leadership|management|everyone|we all)\s+{AUX}|let['’]?s\s+|lets\s+)?{ADV}(?:(?:going to |decided to |ended up )?(?:go|going|went|gone) with|decided (?:on|to use)|settled on|picked|chose|chosen|selected|opted for|using|use|switch(?:ed|ing) to|landed on|ended up with|(?:went|going) for|locked in|signed with|hired|sticking with|booked|ended up booking|ended up choosing|ended up picking)\s+{VAL}`),
 		build:    buildChoice,
 	},
 	{
@@ -894,6 +897,114 @@ var Rules = []Rule{
 				return Statement{}, false
 			}
 			return c.statement(s.entity, "status", v, KindStatus), true
+		},
+	},
+	{
+		Name: "self-reports-to", Kind: KindPerson,
+		Matches:  "the speaker reports to X: user.manager = X",
+		Examples: []string{"I report to Daniel since the reorg.", "We now report directly to Amara Osei"},
+		triggers: []string{"report"},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}(?:report|reporting)\s+(?:directly\s+)?(?:in\s+)?to\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, ok := takeChoice(m.get("val"))
+			if !ok || !reWholeName.MatchString(v) || nameStops[fold(firstWord(v))] {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "manager", v, KindPerson), true
+		},
+	},
+	{
+		Name: "self-earns", Kind: KindAmount,
+		Matches:  "I'm (now) on / I earn / I make / I'm paid A (an amount): user.salary = A",
+		Examples: []string{"I got a raise — I'm on $98,000 now.", "I earn £52,000 a year these days"},
+		triggers: []string{" on ", "earn", "make", "making", "paid"},
+		re:       compile(`(?:i['’]m|i am|i)\s+{ADV}(?:on|earning|making|paid|earn|make|get paid|getting paid)\s+(?P<val>[$£€]\s?\d[\d,.]*\s*[km]?)(?P<rest>(?:\s+(?:a year|per year|a month|per month|an hour|per hour|now|these days|from now on|since|after|as of|starting|,|\.).*)?)$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, rest := strings.TrimSpace(m.get("val")), fold(m.get("rest"))
+			if strings.Contains(rest, " for ") || strings.Contains(rest, " on ") {
+				return Statement{}, false // "I'm on $20 a month for Netflix" is a price
+			}
+			if digits := strings.TrimLeft(strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' || r == 'k' || r == 'K' || r == 'm' {
+					return r
+				}
+				return -1
+			}, v), "0"); len(digits) < 4 && !strings.ContainsAny(digits, "kKm") && !strings.Contains(rest, "hour") {
+				return Statement{}, false // pay is thousands a year, or by the hour
+			}
+			return c.statement(c.selfKey, "salary", v, KindAmount), true
+		},
+	},
+	{
+		Name: "self-class", Kind: KindChoice,
+		Matches:  "the speaker is (now) on / went / has gone V, V a time zone or a diet: user.timezone or user.diet",
+		Examples: []string{"I'm on CET now since relocating to Berlin.", "I went fully vegan in January", "We're on UTC+2 now"},
+		triggers: []string{" on ", "went", "gone", "go ", "going", "switched", "moved", "now", "officially", "fully", "am ", "'m ", "’m ", " are ", "'re ", "’re "},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}(?:(?:went|gone|going|go|switched|switching|moved|moving)\s+)?(?:(?:to|on|over to)\s+)?(?:fully\s+|completely\s+|strictly\s+|totally\s+)?(?P<val>[\p{L}+:\d-]+(?:\s+time)?)(?P<rest>(?:\s+(?:now|again|from now on|these days|since|as of|starting|for|in|after|this|,|\.).*)?)$`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v := strings.TrimSuffix(m.get("val"), " time")
+			attr := valueClass(v)
+			if attr == "" {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, attr, v, KindChoice), true
+		},
+	},
+	{
+		Name: "self-upgraded-to", Kind: KindChoice,
+		Matches:  "the speaker upgraded / downgraded (the account) to V: user.plan = V",
+		Examples: []string{"I upgraded to Premium this morning.", "We downgraded to the Starter tier"},
+		triggers: []string{"upgrad", "downgrad"},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}(?:upgraded|downgraded|upgrading|downgrading)\s+(?:(?:us|me|my account|our account|the account|my subscription|our subscription|my plan|our plan)\s+)?to\s+(?:the\s+)?{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, ok := takeChoice(reTierWord.ReplaceAllString(m.get("val"), ""))
+			if !ok || !reWholeName.MatchString(v) {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "plan", v, KindChoice), true
+		},
+	},
+	{
+		Name: "self-based", Kind: KindLocation,
+		Matches:  "the speaker is (now) P-based: user.location = P",
+		Examples: []string{"We're Seattle-based now after the move."},
+		triggers: []string{"-based"},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}(?P<val>[\p{L}][\p{L}.]*(?:\s+[\p{L}][\p{L}.]*)?)-based\b`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v := m.get("val")
+			if !reWholeName.MatchString(v) {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "location", v, KindLocation), true
+		},
+	},
+	{
+		Name: "self-team-of", Kind: KindCount,
+		Matches:  "we're (now) a team of N: team.count = N",
+		Examples: []string{"With the three new hires we're a team of 11."},
+		triggers: []string{"team of"},
+		re:       compile(`(?:.*?\s)?(?:we['’]re|we are|we['’]ve become|we have become|we became|we['’]ll be|we will be)\s+{ADV}(?:now\s+)?a\s+team\s+of\s+(?P<n>{NUM})\b`),
+		build: func(c *clause, m match) (Statement, bool) {
+			n := strings.TrimRight(m.get("n"), ",.")
+			if !isNumber(n) {
+				return Statement{}, false
+			}
+			return c.statement("team", "count", n, KindCount), true
+		},
+	},
+	{
+		Name: "we-ship-version", Kind: KindChoice,
+		Matches:  "we're shipping / releasing version V: release.version = V",
+		Examples: []string{"We're shipping 2.4 instead.", "We're releasing v3.1 after all"},
+		triggers: []string{"shipping", "releasing", "ship ", "release "},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}(?:shipping|releasing|ship|release)\s+(?:version\s+|v)?(?P<val>\d+(?:\.\d+)+)\b`),
+		build: func(c *clause, m match) (Statement, bool) {
+			return c.statement("release", "version", m.get("val"), KindChoice), true
 		},
 	},
 	{
@@ -1321,6 +1432,39 @@ func buildCountHave(c *clause, m match) (Statement, bool) {
 	return c.statement(joinKey(ws), "count", strings.TrimRight(m.get("n"), ",."), KindCount), true
 }
 
+// reTierWord is the word that follows a plan's name ("the Free tier").
+var reTierWord = regexp.MustCompile(`(?i)\s+(?:plan|tier|subscription|membership|package|edition|level)\b`)
+
+// timeZones and diets are values that say which attribute they are:
+// "I'm on CET now" sets the speaker's time zone, "I went vegan" the diet.
+var (
+	timeZones = map[string]bool{
+		"utc": true, "gmt": true, "bst": true, "ist": true, "cet": true, "cest": true, "eet": true, "eest": true, "wet": true, "west": true,
+		"est": true, "edt": true, "cst": true, "cdt": true, "mst": true, "mdt": true, "pst": true, "pdt": true, "akst": true, "akdt": true, "hst": true,
+		"jst": true, "kst": true, "sgt": true, "hkt": true, "aest": true, "aedt": true, "acst": true, "awst": true, "nzst": true, "nzdt": true,
+		"eastern": true, "central": true, "mountain": true, "pacific": true,
+	}
+	diets = map[string]bool{
+		"vegan": true, "vegetarian": true, "pescatarian": true, "pescetarian": true, "keto": true, "paleo": true, "gluten-free": true,
+		"dairy-free": true, "halal": true, "kosher": true, "flexitarian": true, "plant-based": true, "carnivore": true, "lactose-free": true,
+	}
+	reUTCOffset = regexp.MustCompile(`(?i)^(?:utc|gmt)[+-]\d{1,2}(?::?\d\d)?$`)
+)
+
+// valueClass names the attribute a value of a closed class sets, or "".
+// A time zone is said in capitals ("CET", not "cet" the word) unless it
+// is a region's ("Pacific time").
+func valueClass(v string) string {
+	f := fold(v)
+	switch {
+	case reUTCOffset.MatchString(v), timeZones[f] && (v == strings.ToUpper(v) || len(f) > 4):
+		return "timezone"
+	case diets[f]:
+		return "diet"
+	}
+	return ""
+}
+
 // countDeltas open a number that changes a count rather than stating it.
 var countDeltas = map[string]bool{"more": true, "extra": true, "additional": true, "fewer": true, "less": true, "further": true, "other": true}
 
@@ -1340,8 +1484,11 @@ func buildSelfPlace(c *clause, m match) (Statement, bool) {
 		return Statement{}, false
 	}
 	attr := "location"
-	if reAddress.MatchString(v) {
+	switch {
+	case reAddress.MatchString(v):
 		attr = "address"
+	case m.get("verb") == "staying" && reWholeName.MatchString(v):
+		attr = "hotel" // "we're staying at the Hyatt Regency": where we lodge
 	}
 	return c.statement(c.selfKey, attr, v, KindLocation), true
 }

@@ -55,10 +55,27 @@ func Swap(sentence, key, old string) (string, bool) {
 		}
 	}
 	if dropEnd < 0 {
+		// "I switched dentists — I see Dr. Okafor now": the key's
+		// thing, changed for another of its kind.
+		for _, m := range reSwitchKind.FindAllStringSubmatchIndex(low, -1) {
+			if noun := low[m[2]:m[3]]; len(noun) > 3 && namesKey(singular(noun), key) {
+				dropEnd = m[1]
+				break
+			}
+		}
+	}
+	if dropEnd < 0 {
 		return namedOld(sentence, low, key, old, lold)
 	}
+	oldWord := fold(firstWord(old))
+	for _, w := range strings.Fields(fold(old)) {
+		if !titleWords[strings.TrimRight(w, ".")] {
+			oldWord = w // "Dr. Patel" is known by "patel"
+			break
+		}
+	}
 	ok := func(v string) bool {
-		if v == "" || strings.Contains(fold(v), fold(firstWord(old))) || sameAs(old, v, anchorName, time.Time{}) {
+		if v == "" || strings.Contains(fold(v), oldWord) || sameAs(old, v, anchorName, time.Time{}) {
 			return false
 		}
 		r := []rune(v)
@@ -98,7 +115,57 @@ func Swap(sentence, key, old string) (string, bool) {
 			return v.text, true
 		}
 	}
-	return "", false
+	return takenUp(sentence, low, dropEnd-1, ok)
+}
+
+// reSwitchKind changes a thing for another of its kind: "switched
+// dentists", "changed banks".
+var reSwitchKind = regexp.MustCompile(`\b(?:switched|changed|swapped|switching|changing)\s+([a-z]+s)\b`)
+
+// titleWords open a person's name without naming them.
+var titleWords = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true, "professor": true, "the": true, "sir": true, "dame": true}
+
+// reClauseBreak separates a sentence's clauses for takenUp.
+// " and " breaks only before I or we, which open the next clause.
+var reClauseBreak = regexp.MustCompile(`\s*(?:;|—|–|,\s*(?:so|and|but|then)\s+|\s+and\s+(?:so\s+|then\s+)?(i|we)\b)\s*`)
+
+// reTakesUp marks a clause that says what the speaker has or does now:
+// it opens with I or we, or says "now" or "instead".
+var reTakesUp = regexp.MustCompile(`^(?:i|we)(?:['’](?:m|re|ve|ll|d))?\s|\b(?:now|instead|these days|from now on|going forward)\b`)
+
+// takenUp reads the value a sentence takes up in a clause other than the
+// one that drops the old value, when nothing joins the two by a verb of
+// taking up: "Sold the Civic last month; I drive a Tesla Model 3 now",
+// "We rewrote the service in Go, so Python is out". The clause must say
+// what the speaker has or does now (reTakesUp), assert it (clauseFilter)
+// and name exactly one new thing: "Sold the Civic; Mark gave me a lift"
+// takes up nothing.
+func takenUp(sentence, low string, dropAt int, ok func(string) bool) (string, bool) {
+	found, n := "", 0
+	start := 0
+	bounds := reClauseBreak.FindAllStringSubmatchIndex(low, -1)
+	for i := 0; i <= len(bounds); i++ {
+		end := len(low)
+		if i < len(bounds) {
+			end = bounds[i][0]
+		}
+		cl, lcl := sentence[start:end], strings.TrimSpace(low[start:end])
+		if (dropAt < start || dropAt >= end) && reTakesUp.MatchString(lcl) && clauseFilter(lcl) == "" {
+			for _, m := range reAnyName.FindAllStringIndex(cl, -1) {
+				v, okv := nameCandidate(cl, span{start: m[0], end: m[1], text: cl[m[0]:m[1]]})
+				if okv && !dateWords[fold(v.text)] && ok(v.text) {
+					found, n = v.text, n+1
+				}
+			}
+		}
+		if i < len(bounds) {
+			start = bounds[i][1]
+			if bounds[i][2] >= 0 {
+				start = bounds[i][2] // the I or we that opens the next clause
+			}
+		}
+	}
+	return found, n == 1
 }
 
 // Drops reports whether a sentence has a verb of dropping or of falling
@@ -107,7 +174,7 @@ func Swap(sentence, key, old string) (string, bool) {
 // against many stored values asks once.
 func Drops(sentence string) bool {
 	low := asciiLower(sentence)
-	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence)
+	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low)
 }
 
 // namedOld reads a sentence that names the stored value it leaves and the
@@ -325,7 +392,7 @@ var (
 	// reReplacer is a person or thing taking another's place, named
 	// before the verb: "Sara replaced Kim as PM", "Kofi took over from
 	// Dana".
-	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved)\s+(?:the\s+)?`)
+	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|(?:took|taken|takes|is taking)\s+(?:[\p{L}\d'’-]+\s+){1,4}?over\s+from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved)\s+(?:the\s+)?`)
 	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`)
 	reFallAway = regexp.MustCompile(`\s(?:cancelled on us|canceled on us|cancelled|canceled|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out)\b`)

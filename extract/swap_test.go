@@ -25,7 +25,14 @@ func TestSwap(t *testing.T) {
 		{"Sold the Golf and picked up a Corolla.", "VW Golf", "Corolla"},
 		{"Golden Wok cancelled on us, so Mezze Republic is doing the food.", "Golden Wok", "Mezze Republic"},
 		{"The barn fell through, so we booked Millbrook Hall.", "Larkspur Barn", "Millbrook Hall"},
+		{"Sold the Civic last month; I drive a Tesla Model 3 now.", "Honda Civic", "Tesla Model 3"},
+		{"We rewrote the service in Go, so Python is out.", "Python", "Go"},
+		{"Cancelled the Civic lease and I lease a Polestar 2 now.", "Honda Civic", "Polestar 2"},
+		{"Marco has taken the Acme account over from Jess.", "Jess", "Marco"},
 		// Not swaps.
+		{"Sold the Civic last month; Mark gave me a lift home.", "Honda Civic", ""},
+		{"Sold the Civic; I might get a Tesla or a Rivian.", "Honda Civic", ""},
+		{"We sold the Civic and now Priya and Tom share the Audi.", "Honda Civic", ""},
 		{"I joined The Climbing Hangar last week.", "PureGym", ""},
 		{"We sold the old bike and bought a helmet.", "Golf", ""},
 		{"We dropped the Golf off at the garage.", "Golf", ""},
@@ -59,6 +66,11 @@ func TestSwapAmounts(t *testing.T) {
 		{"Rent's due on the 15th now, not the 1st.", "payment_day", "the 1st", "the 15th"},
 		{"Rent's due on the 15th now, not the 1st.", "payment_day", "the 15th", ""},
 		{"Finance approved $1,800 per laptop instead of $1,500.", "monthly_rent", "$1,500", ""},
+		// A thing changed for another of its kind, named by the key.
+		{"I switched dentists — I see Dr. Okafor now.", "dentist", "Dr. Patel", "Dr. Okafor"},
+		{"We changed banks last week and we're with Monzo now.", "bank", "Chase", "Monzo"},
+		{"I switched dentists — I see Dr. Okafor now.", "gym", "FitLife", ""},
+		{"I switched dentists last year.", "dentist", "Dr. Patel", ""},
 	}
 	for _, tc := range tests {
 		got, ok := Swap(tc.sentence, tc.key, tc.old)

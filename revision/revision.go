@@ -822,9 +822,10 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				done = append(done, Ref{ID: r.ID, Kind: RefFact})
 				continue
 			}
-			if old, ok := k.facts[r.ID]; ok && aboutOther(res.Extracted, *old) {
+			if old, ok := k.facts[r.ID]; ok && (aboutOther(res.Extracted, *old) || readOtherwise(res.Extracted, *old, d.Replacement)) {
 				// The turn's statements are about another entity's value
-				// ("the marketing budget was cut" beside a travel budget).
+				// ("the marketing budget was cut" beside a travel budget),
+				// or extraction read this fact's new value as another.
 				continue
 			}
 			held, ok := k.facts[r.ID]
@@ -992,6 +993,23 @@ func aboutOther(xs []Extraction, f facts.Fact) bool {
 		if x.Attribute == attr || whenAttr(x.Attribute) && whenAttr(attr) {
 			return true
 		}
+	}
+	return false
+}
+
+// readOtherwise reports whether extraction read a value for fact f, kept
+// or not, other than detection's replacement: in "the client gave us an
+// extra week, so the deadline is March 17" detection's "week" is not the
+// deadline; extraction's reading (kept or refused) stands.
+func readOtherwise(xs []Extraction, f facts.Fact, replacement string) bool {
+	for _, x := range xs {
+		if !x.Matches(f.Key) {
+			continue
+		}
+		if containsFold(replacement, x.Value) || containsFold(x.Value, replacement) || x.Said != "" && (containsFold(replacement, x.Said) || containsFold(x.Said, replacement)) {
+			return false
+		}
+		return true
 	}
 	return false
 }

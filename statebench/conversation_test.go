@@ -287,7 +287,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal  = 0.90
-	sentenceRecallFloor = 0.94 // 123 of 130 since the rows written on 2026-11-27 (p, r, t, v)
+	sentenceRecallFloor = 0.91 // 155 of 170 since the rows w, written on a later session of 2026-11-27 (18 of their 40 changes caught before their rules, 32 after)
 	heldoutRecallFloor  = 0.90
 	heldout2RecallFloor = 0.60 // written 2026-11-27, after that day's rules: 6 of 10
 )
