@@ -106,6 +106,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences.tsv", 150, sentenceRecallFloor},
 		{"sentences_heldout.tsv", 20, heldoutRecallFloor},
 		{"sentences_heldout2.tsv", 20, heldout2RecallFloor},
+		{"sentences_heldout3.tsv", 20, heldout3RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -290,6 +291,7 @@ const (
 	sentenceRecallFloor = 0.91 // 155 of 170 since the rows w, written on a later session of 2026-11-27 (18 of their 40 changes caught before their rules, 32 after)
 	heldoutRecallFloor  = 0.90
 	heldout2RecallFloor = 0.60 // written 2026-11-27, after that day's rules: 6 of 10
+	heldout3RecallFloor = 0.30 // written later on 2026-11-27, after that session's rules: 3 of 10
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
