@@ -38,6 +38,8 @@ var attributeSynonyms = map[string]string{
 	"manager": "manager", "boss": "manager", "line_manager": "manager", "supervisor": "manager", "reports_to": "manager",
 	"timezone": "timezone", "time_zone": "timezone", "tz": "timezone",
 	"diet": "diet", "dietary_preference": "diet", "dietary_restriction": "diet", "dietary_restrictions": "diet", "diet_preference": "diet",
+	"name": "name", "preferred_name": "name", "nickname": "name", "goes_by": "name",
+	"airline": "airline", "carrier": "airline",
 	"plan": "plan", "tier": "plan", "subscription": "plan", "subscription_plan": "plan", "subscription_tier": "plan", "pricing_plan": "plan", "membership": "plan",
 }
 
@@ -73,6 +75,11 @@ func normalizeKey(name string) (entity, attribute string) {
 		return "", joinKey(ws)
 	}
 	return joinKey(ws), ""
+}
+
+// headWord is the last word of a normalised entity ("user_flight" → "flight").
+func headWord(e string) string {
+	return e[strings.LastIndexByte(e, '_')+1:]
 }
 
 // canonicalAttribute maps attribute words to the rules' attribute.
@@ -147,6 +154,12 @@ func (s Statement) Matches(key string) bool {
 	}
 	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute] || costAttrs[attr] && costAttrs[s.Attribute]) {
 		attr = s.Attribute // "demo_time" holds the demo's date and hour; "contractor_phone" how to reach them
+	}
+	if whenAttrs[attr] && (s.Attribute == "departure" || s.Attribute == "start") && ent != "" && headWord(ent) == headWord(s.Entity) {
+		// "flight_time" holds when the flight leaves, "meeting_time" when
+		// the meeting starts; "design review prep starts" is not the
+		// design review.
+		attr = s.Attribute
 	}
 	if s.Entity != "" && joinedKeyMemo.Get(key) == s.Entity+"_"+s.Attribute {
 		return true // "workshop_cap" is the workshop's cap, whatever "cap" means

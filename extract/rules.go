@@ -696,6 +696,9 @@ var Rules = []Rule{
 				return Statement{}, false
 			}
 			val := m.get("val")
+			if reStatus.MatchString(m.get("prep") + " " + val) {
+				return Statement{}, false // "is at risk as of today": a status
+			}
 			dateText := val
 			if fold(m.get("prep")) == "in" {
 				dateText = "in " + val
@@ -787,13 +790,21 @@ var Rules = []Rule{
 		Matches:  "X is the pick / our choice / the winner (for Y): <y>.choice",
 		Examples: []string{"Bellini's is the pick.", "Postgres is our choice for the datastore"},
 		triggers: []string{" the ", " our ", " my "},
-		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?P<det>the|our|my)\s+(?:(?:final|new|clear|top|main|primary|usual|regular|current|official)\s+)*(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+)(?:\s+(?:for|of|at|with|on)\s+(?P<topic>[^,;.!?]+?))?(?:\s+(?:now|from now on|going forward|for now|these days|again))?\s*[.!]?$`),
+		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?P<det>the|our|my)\s+(?:(?:final|new|clear|top|main|primary|usual|regular|current|official)\s+)*(?:(?:go-to|favou?rite)\s+(?P<what>[a-z]+(?:\s+[a-z]+)??)|(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+))(?:\s+(?:for|of|at|with|on)\s+(?P<topic>[^,;.!?]+?))?(?:\s+(?:now|from now on|going forward|for now|these days|again))?\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takeChoice(m.get("val"))
 			if !ok {
 				return Statement{}, false
 			}
 			ent := c.topic
+			if what := m.get("what"); what != "" {
+				// "Ritual is my go-to coffee shop": the choice of a coffee shop.
+				e, ok := c.entityOf(what, "")
+				if !ok || e == "" {
+					return Statement{}, false
+				}
+				return c.statement(e, "choice", v, KindChoice), true
+			}
 			h := fold(m.get("head"))
 			if roleNouns[h] && (m.get("topic") != "" || fold(m.get("det")) != "the") {
 				// "Dana is our new accountant", "Priya is the new contact
@@ -846,8 +857,19 @@ var Rules = []Rule{
 		Matches:  "a phone number said as the speaker's or a named person's: <who>.phone",
 		Examples: []string{"My phone number is +44 20 7946 0958.", "Call me on 555-0142 instead"},
 		triggers: []string{"phone", "number", "cell", "mobile", "call", "text", "reach"},
-		re:       regexp.MustCompile(`^(?:(?P<np>(?:my|our|your|[\p{L}'’]+['’]s)(?:\s+[\p{L}-]+){0,2}?\s+(?:phone|phone number|number|cell|cell number|mobile|mobile number))\s+(?:is|['’]s|has changed to|changed to|is now)\s+|.*?\b(?:call|text|reach|ring)\s+(?P<me>me|us)\s+(?:at|on)\s+)(?:now\s+)?(?P<val>` + phonePat + `)`),
-		build:    buildContact("phone"),
+		re:       regexp.MustCompile(`^(?:(?P<np>(?:my|our|your|the|[\p{L}'’]+['’]s)(?:\s+[\p{L}-]+){0,2}?\s+(?:phone|phone number|number|cell|cell number|mobile|mobile number))(?:\s+is|\s*['’]s|\s+has changed to|\s+changed to|\s+is now)\s+|.*?\b(?:call|text|reach|ring)\s+(?P<me>me|us)\s+(?:at|on)\s+)(?:now\s+)?(?P<val>` + phonePat + `)`),
+		build: func(c *clause, m match) (Statement, bool) {
+			if np := fold(m.get("np")); strings.HasPrefix(np, "the ") {
+				// "Got a new phone — the number's 555-0188": the
+				// speaker's, when the sentence says the speaker has a new
+				// one; "the number is 555-0188" alone is no one's.
+				if !containsAny(fold(c.sentence), newNumberMarks) {
+					return Statement{}, false
+				}
+				return c.statement(c.selfKey, "phone", strings.TrimSpace(m.get("val")), KindContact), true
+			}
+			return buildContact("phone")(c, m)
+		},
 	},
 	{
 		Name: "contact-of", Kind: KindContact,
@@ -912,6 +934,39 @@ var Rules = []Rule{
 				return Statement{}, false
 			}
 			return c.statement(c.selfKey, "manager", v, KindPerson), true
+		},
+	},
+	{
+		Name: "self-call-me", Kind: KindChoice,
+		Matches:  "(please) call me N (from now on): user.name = N",
+		Examples: []string{"Please call me Kate from now on.", "Call me Sam, everyone does"},
+		triggers: []string{"call me"},
+		re:       compile(`(?:please\s+|just\s+|you\s+can\s+)?call\s+me\s+(?P<val>[^\s,.!?;]+(?:\s+[^\s,.!?;]+)?)`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, ok := takeChoice(m.get("val"))
+			if !ok || !reWholeName.MatchString(v) {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "name", v, KindChoice), true
+		},
+	},
+	{
+		Name: "self-flying", Kind: KindChoice,
+		Matches:  "we're flying A (this time / now): user.airline = A",
+		Examples: []string{"We're flying United this time.", "I'm flying KLM to Lisbon"},
+		triggers: []string{"flying"},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}flying\s+(?:with\s+)?{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			val := m.get("val")
+			if i := reFlyingTail.FindStringIndex(val); i != nil {
+				val = val[:i[0]] // "KLM to Lisbon": the airline, not the trip
+			}
+			v, ok := takeChoice(val)
+			if !ok || !reWholeName.MatchString(v) || dateWords[fold(firstWord(v))] {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "airline", v, KindChoice), true
 		},
 	},
 	{
@@ -1544,6 +1599,12 @@ func buildContact(attr string) func(c *clause, m match) (Statement, bool) {
 		return c.statement(ent, attr, strings.TrimSpace(m.get("val")), KindContact), true
 	}
 }
+
+// reFlyingTail ends an airline's name: where to, from, when.
+var reFlyingTail = regexp.MustCompile(`\s+(?:to|from|into|out of|on|this|next|via|back)\b`)
+
+// newNumberMarks say the speaker has a new number.
+var newNumberMarks = []string{"new phone", "new number", "new mobile", "new cell", "changed my number", "changed numbers", "my number changed", "switched numbers", "new sim"}
 
 // namedSubject accepts a subject said as a capitalised name (or none, when
 // the first person matched instead).

@@ -141,6 +141,9 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	if s == "" || len(s) > maxStateSentence {
 		return StateClaim{}, false
 	}
+	// "as of today" says when a change took effect, not how long it
+	// lasts: "The project is at risk as of today" is a fact's new value.
+	s = strings.TrimSpace(reStartMark.ReplaceAllString(s, ""))
 	n := padded(fold(s))
 	if strings.Contains(s, "?") || hypoSentence.in(n) || hypoClause.in(n) || modalMay(n) ||
 		draftStarts.startsWith(n) || draftCues.in(n) || hearsay.in(n) || pasts.in(n) || statePast.in(n) || stateHabitual.in(n) {
@@ -254,6 +257,9 @@ var (
 	// choiceStarts open a complement that chooses ("going with X").
 	choiceStarts = phrases("going with|sticking with|going for|picking|choosing|switching to|moving to|taking over|handing|using|the plan|the pick|the choice|our pick|our choice")
 )
+
+// reStartMark says when a change took effect.
+var reStartMark = regexp.MustCompile(`(?i),?\s*\b(?:as of|starting|effective|from)\s+(?:today|this morning|this afternoon|immediately)\b`)
 
 // leaseGate holds a word of every lease phrase: a sentence without one
 // has none, and the lease expressions are not run on it.

@@ -456,10 +456,12 @@ func unfit(st extract.Statement) string {
 		return "the statement's subject is not a thing: " + st.Entity
 	}
 	for _, m := range derivedMarks {
+		// How to reach someone is never drawn from other facts ("I've
+		// left OldCo, so reach me at bob@newco.io").
 		// A swap names the value dropped and the one taken up in its
 		// own words ("Golden Wok cancelled on us, so Mezze Republic is
 		// doing the food"): a report of an act, not a conclusion.
-		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && !(m == ", so " && actsOn(low)) {
+		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low)) {
 			return "a conclusion drawn from other facts stays in the conversation"
 		}
 	}
@@ -482,17 +484,50 @@ func actsOn(low string) bool {
 	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
 }
 
-// ownedByOther reports a statement about another owner's thing ("Chen's
-// contractor is on owen@…", entity chen_contractor) beside a fact whose
-// key does not name that owner (contractor.phone): the speaker's
-// contractor is another person.
+// ownedByOther reports a statement about another owner's thing beside a
+// fact whose key does not name that owner: "Chen's contractor is on
+// owen@…" (entity chen_contractor) is not the speaker's contractor.phone,
+// "Marketing's budget was slashed" not the budget the speaker keeps, and
+// "the plumber's number" not the speaker's phone (a contact keyed by no
+// one's name is the speaker's own).
 func ownedByOther(st extract.Statement, key string) bool {
-	w, _, ok := strings.Cut(st.Entity, "_")
-	if !ok || w == "" || !containsFold(st.Sentence, w+"'s") && !containsFold(st.Sentence, w+"’s") {
+	ent, attr := extract.NormalizeKey(key)
+	if ent == "" && contactAttr(attr) && st.Entity != "" && st.Entity != "user" && contactAttr(st.Attribute) {
+		return true
+	}
+	w, _, _ := strings.Cut(st.Entity, "_")
+	if w == "" || w == "user" || !possessed(st.Sentence, w, st.Entity != w) {
 		return false
 	}
-	ent, _ := extract.NormalizeKey(key)
 	return !slices.Contains(strings.Split(ent, "_"), w)
+}
+
+func contactAttr(a string) bool { return a == "phone" || a == "email" || a == "contact" }
+
+// possessed reports whether sentence says "w's": any "w's" when w is the
+// first of the entity's words (anyCase), a capitalised "W's" (a name, a
+// team) when w is the whole entity: "Marketing's budget", not "the
+// project's budget".
+func possessed(sentence, w string, anyCase bool) bool {
+	for _, apo := range []string{"'s", "’s"} {
+		for i := 0; ; {
+			j := indexFold(sentence[i:], w+apo)
+			if j < 0 {
+				break
+			}
+			p := i + j
+			if (p == 0 || !unicode.IsLetter(rune(sentence[p-1]))) && (anyCase || sentence[p] >= 'A' && sentence[p] <= 'Z') {
+				return true
+			}
+			i = p + 1
+		}
+	}
+	return false
+}
+
+// indexFold is strings.Index, ignoring ASCII case.
+func indexFold(s, sub string) int {
+	return strings.Index(strings.ToLower(s), strings.ToLower(sub))
 }
 
 // leftBy finds the valid fact, not written by turn, whose value st's

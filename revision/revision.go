@@ -822,7 +822,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				done = append(done, Ref{ID: r.ID, Kind: RefFact})
 				continue
 			}
-			if old, ok := k.facts[r.ID]; ok && (aboutOther(res.Extracted, *old) || readOtherwise(res.Extracted, *old, d.Replacement)) {
+			if old, ok := k.facts[r.ID]; ok && (aboutOther(res.Extracted, *old) || readOtherwise(res.Extracted, *old, d.Replacement) || othersThing(res.Extracted, *old)) {
 				// The turn's statements are about another entity's value
 				// ("the marketing budget was cut" beside a travel budget),
 				// or extraction read this fact's new value as another.
@@ -991,6 +991,18 @@ func aboutOther(xs []Extraction, f facts.Fact) bool {
 	}
 	for _, x := range xs {
 		if x.Attribute == attr || whenAttr(x.Attribute) && whenAttr(attr) {
+			return true
+		}
+	}
+	return false
+}
+
+// othersThing reports whether extraction read the turn as about another
+// owner's thing of f's kind ("the plumber's number", "Marketing's
+// budget"): detection does not replace f on the strength of the word.
+func othersThing(xs []Extraction, f facts.Fact) bool {
+	for _, x := range xs {
+		if x.About(f.Key) && ownedByOther(x.Statement, f.Key) {
 			return true
 		}
 	}

@@ -288,7 +288,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal  = 0.90
-	sentenceRecallFloor = 0.91 // 155 of 170 since the rows w, written on a later session of 2026-11-27 (18 of their 40 changes caught before their rules, 32 after)
+	sentenceRecallFloor = 0.90 // 180 of 200 since the rows w and x, written in a later session of 2026-11-27 before their rules (w: 18 of 40 changes caught then; x: 17 of 30, 2 false)
 	heldoutRecallFloor  = 0.90
 	heldout2RecallFloor = 0.60 // written 2026-11-27, after that day's rules: 6 of 10
 	heldout3RecallFloor = 0.30 // written later on 2026-11-27, after that session's rules: 3 of 10
