@@ -367,10 +367,10 @@ var Rules = []Rule{
 	{
 		Name: "self-move", Kind: KindLocation,
 		Matches:  "the speaker moved / is moving to P: user.address (a street address) or user.location",
-		Examples: []string{"I moved to 12 Elm Row.", "We're relocating to Lisbon in March", "i just moved into 4 Rue Cler"},
+		Examples: []string{"I moved to 12 Elm Row.", "We're relocating to Lisbon in March", "i just moved into 4 Rue Cler", "We finally made the move to Denver."},
 		triggers: []string{"mov", "relocat", "settled"},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}(?:moved|moving|move|relocated|relocating|relocate|settled)\s+(?:(?:downstairs|upstairs|next door|across town|across the street|down the hall|out|house|flats?|apartments?)\s*,?\s+)?(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
+		re:       compile(`{FP}\s+{AUX}{ADV}(?:moved|moving|move|relocated|relocating|relocate|settled|made the move|made the big move|made the jump)\s+(?:(?:downstairs|upstairs|next door|across town|across the street|down the hall|out|house|flats?|apartments?)\s*,?\s+)?(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
 		build:    buildSelfPlace,
 	},
 	{
@@ -593,10 +593,10 @@ var Rules = []Rule{
 	{
 		Name: "move-to", Kind: "",
 		Matches:  "Y was moved / pushed / postponed / rescheduled / switched to V: typed by V (date, place, choice)",
-		Examples: []string{"The launch got pushed to December 4th", "The offsite moved to Porto", "The meeting moved from Tuesday to Thursday"},
-		triggers: []string{"mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "switch", "schedul", "booked", "extend", "confirm"},
+		Examples: []string{"The launch got pushed to December 4th", "The offsite moved to Porto", "The meeting moved from Tuesday to Thursday", "Kickoff slid a week, to March 10."},
+		triggers: []string{"mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "booked", "extend", "confirm"},
 		also:     []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}(?:mov(?:ed|es|ing)|relocat(?:ed|es|ing)|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slip(?:ped|s)|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:(?:by\s+)?(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|hours?)\s*,?\s+)?{FROM}(?:to|until|till|for|at)\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:mov(?:ed|es|ing)|relocat(?:ed|es|ing)|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slip(?:ped|s)|slid|slides|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:(?:by\s+)?(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|hours?)\s*,?\s+)?{FROM}(?:to|until|till|for|at)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {
@@ -609,18 +609,22 @@ var Rules = []Rule{
 		Name: "change-to-active", Kind: "",
 		Matches:  "the speaker (or a named person) moved / pushed / cut Y to V: typed by V",
 		Examples: []string{"We moved the offsite to Porto.", "I pushed the dentist appointment to Friday", "Finance cut the travel budget to $5k", "My landlord raised the rent to $1,950"},
-		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "going", "coming"},
+		triggers: []string{"cut", "reduc", "rais", "increas", "lower", "bump", "drop", "trim", "slash", "set", "chang", "upp", "capp", "adjust", "revis", "updat", "went", "goes", "rose", "fell", "grew", "doubl", "halv", "tripl", "came", "come", "mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "plann", "booked", "extend", "fixed", "confirm", "lock", "pencil", "going", "coming"},
 		also:     []string{" to ", " until ", " till ", " for "},
-		re:       compile(`(?:{FP}|(?P<subj>(?:my|our)\s+[^\s,;:!?()]+|[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
+		re:       compile(`(?:{FP}|(?P<subj>(?:my|our)\s+[^\s,;:!?()]+|[^\s,;:!?()]+))\s+{AUX}(?P<verb>mov(?:ed|ing)|push(?:ed|ing)|postponed|re-?scheduled|delayed|bumped|shifted|brought forward|pulled (?:in|forward)|relocated|chang(?:ed|ing)|switched|set|scheduled|booked|fixed|extended|cut|reduced|raised|increased|lowered|trimmed|slashed|upped|capped|adjusted|doubled|halved|tripled)\s+{OBJ}\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+)?{FROM}(?:to|until|till|for)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			if fw := fold(firstWord(m.get("obj"))); prepositions[fw] {
 				return Statement{}, false // "… trimmed to $30k for Q3": no object
 			}
 			s, ok := normNP(m.get("obj"), c.selfKey)
-			if subj := fold(m.get("subj")); !ok || !namedSubject(m.get("subj")) && !(strings.HasPrefix(subj, "my ") || strings.HasPrefix(subj, "our ")) {
+			obj := fold(m.get("obj"))
+			if subj := fold(m.get("subj")); !ok || !namedSubject(m.get("subj")) && !(strings.HasPrefix(subj, "my ") || strings.HasPrefix(subj, "our ")) &&
+				!((subj == "they" || subj == "he" || subj == "she") && (strings.HasPrefix(obj, "our ") || strings.HasPrefix(obj, "my "))) {
 				// "My landlord raised the rent": someone of the speaker's
 				// acting on the speaker's thing (the clause filter let it
-				// through: actsOnOurs); "they moved the launch" names no one.
+				// through: actsOnOurs), or anyone acting on what the
+				// speaker calls ours ("They doubled our API limit"); "they
+				// moved the launch" names no one's.
 				return Statement{}, false
 			}
 			return c.typed(s, m.get("val"), true)
@@ -665,7 +669,7 @@ var Rules = []Rule{
 		Matches:  "Y starts / ends / launches / ships / is due D: y.start, y.end, y.date or y.deadline",
 		Examples: []string{"The offsite starts on March 3rd.", "The report is due Friday", "v2 ships next Tuesday"},
 		triggers: []string{"start", "begin", "kick", "end", "finish", "wrap", "launch", "ship", "live", "land", "open", "close", "due", "expir", "happen", "take place", "takes place", "depart", "leav", "arriv", "run"},
-		re:       compile(`{NP}\s+{AUX}(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till))\s+{VAL}`),
+		re:       compile(`{NP}\s+{AUX}(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till)|runs on|run on)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			v, ok2 := c.date(m.get("val"))
@@ -790,7 +794,7 @@ var Rules = []Rule{
 		Matches:  "X is the pick / our choice / the winner (for Y): <y>.choice",
 		Examples: []string{"Bellini's is the pick.", "Postgres is our choice for the datastore"},
 		triggers: []string{" the ", " our ", " my "},
-		re:       compile(`(?P<val>.+?)\s+{BE}\s+{ADV}(?P<det>the|our|my)\s+(?:(?:final|new|clear|top|main|primary|usual|regular|current|official)\s+)*(?:(?:go-to|favou?rite)\s+(?P<what>[a-z]+(?:\s+[a-z]+)??)|(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+))(?:\s+(?:for|of|at|with|on)\s+(?P<topic>[^,;.!?]+?))?(?:\s+(?:now|from now on|going forward|for now|these days|again))?\s*[.!]?$`),
+		re:       compile(`(?P<val>.+?)(?:\s+{BE}|['’]s|['’]re)\s+{ADV}(?P<det>the|our|my)\s+(?:(?:final|new|clear|top|main|primary|usual|regular|current|official)\s+)*(?:(?:go-to|favou?rite)\s+(?P<what>[a-z]+(?:\s+[a-z]+)??)|(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+))(?:\s+(?:for|of|at|with|on)\s+(?P<topic>[^,;.!?]+?))?(?:\s+(?:now|from now on|going forward|for now|these days|again))?\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takeChoice(m.get("val"))
 			if !ok {
@@ -806,7 +810,7 @@ var Rules = []Rule{
 				return c.statement(e, "choice", v, KindChoice), true
 			}
 			h := fold(m.get("head"))
-			if roleNouns[h] && (m.get("topic") != "" || fold(m.get("det")) != "the") {
+			if (roleNouns[h] || agentNoun(h)) && (m.get("topic") != "" || fold(m.get("det")) != "the") {
 				// "Dana is our new accountant", "Priya is the new contact
 				// for legal": a person in a role, keyed as "Our accountant
 				// is Dana" is.
@@ -1600,6 +1604,24 @@ func buildContact(attr string) func(c *clause, m match) (Statement, bool) {
 	}
 }
 
+// agentNoun reports a noun for someone who does something for the
+// speaker ("designer", "nutritionist", "electrician"): "Leo's our
+// designer going forward" names a person in a role.
+func agentNoun(h string) bool {
+	if len(h) < 6 || notAgents[h] || choiceHeads[h] {
+		return false
+	}
+	for _, suf := range []string{"er", "or", "ist", "ian"} {
+		if strings.HasSuffix(h, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// notAgents end like agent nouns and are not.
+var notAgents = map[string]bool{"number": true, "member": true, "winner": true, "corner": true, "letter": true, "matter": true, "answer": true, "border": true, "finger": true, "weather": true, "summer": true, "winter": true, "center": true, "centre": true, "theater": true, "error": true, "mirror": true, "flavor": true, "colour": true, "favor": true, "factor": true, "sector": true, "anchor": true, "indicator": true, "calendar": true, "poster": true, "folder": true, "order": true, "power": true, "paper": true, "dinner": true, "counter": true, "filter": true, "chapter": true, "cluster": true, "browser": true, "server": true, "container": true, "trailer": true, "banner": true, "printer": true, "buffer": true, "barrier": true, "carrier": true, "premier": true, "charter": true, "register": true, "quarter": true, "monitor": true, "editor": true, "motor": true, "vendor": true, "budget": true, "christian": true}
+
 // reFlyingTail ends an airline's name: where to, from, when.
 var reFlyingTail = regexp.MustCompile(`\s+(?:to|from|into|out of|on|this|next|via|back)\b`)
 
@@ -1619,6 +1641,8 @@ func namedSubject(s string) bool {
 // verbAttribute names the date a verb sets.
 func verbAttribute(v string) string {
 	switch {
+	case strings.HasSuffix(v, " on"):
+		return "date" // "payroll runs on the 28th"
 	case strings.HasPrefix(v, "start"), strings.HasPrefix(v, "begin"), strings.HasPrefix(v, "kick"), strings.HasPrefix(v, "open"):
 		return "start"
 	case strings.HasPrefix(v, "end"), strings.HasPrefix(v, "finish"), strings.HasPrefix(v, "wrap"), strings.HasPrefix(v, "close"), strings.HasPrefix(v, "expire"), strings.HasPrefix(v, "runs"):

@@ -46,6 +46,13 @@ func Swap(sentence, key, old string) (string, bool) {
 			break
 		}
 	}
+	for _, m := range reLetGo.FindAllStringIndex(low, -1) {
+		// "We let BuildRight go and brought in Hammer & Co."
+		if n := mentionsAt(low[m[1]:], lold); n > 0 && dropEnd < 0 && strings.HasPrefix(low[m[1]+n:], " go") && wordEnds(low[m[1]+n+3:]) {
+			dropEnd = m[1] + n + 3
+			break
+		}
+	}
 	if dropEnd < 0 {
 		for _, m := range reFallAway.FindAllStringIndex(low, -1) {
 			if mentionedBefore(low[:m[0]], lold) {
@@ -174,7 +181,7 @@ func takenUp(sentence, low string, dropAt int, ok func(string) bool) (string, bo
 // against many stored values asks once.
 func Drops(sentence string) bool {
 	low := asciiLower(sentence)
-	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low)
+	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low)
 }
 
 // namedOld reads a sentence that names the stored value it leaves and the
@@ -388,12 +395,13 @@ func isUpperRune(r rune) bool {
 }
 
 var (
-	reDrop = regexp.MustCompile(`\b(?:closed|dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
+	reDrop = regexp.MustCompile(`\b(?:closed|dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped|fired|let go of|parted ways with|parted company with)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
 	// reReplacer is a person or thing taking another's place, named
 	// before the verb: "Sara replaced Kim as PM", "Kofi took over from
 	// Dana".
 	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|(?:took|taken|takes|is taking)\s+(?:[\p{L}\d'’-]+\s+){1,4}?over\s+from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved)\s+(?:the\s+)?`)
-	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at))\s+(?-i:the\s+|a\s+|an\s+)?`)
+	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
+	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|brought in|brought on|took on|taken on|onboarded|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`)
 	reFallAway = regexp.MustCompile(`\s(?:cancelled on us|canceled on us|cancelled|canceled|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make)\b`)
 	// reChangeFrom is a verb of change ahead of "from": "we upgraded from",

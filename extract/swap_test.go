@@ -29,6 +29,8 @@ func TestSwap(t *testing.T) {
 		{"We rewrote the service in Go, so Python is out.", "Python", "Go"},
 		{"Cancelled the Civic lease and I lease a Polestar 2 now.", "Honda Civic", "Polestar 2"},
 		{"Marco has taken the Acme account over from Jess.", "Jess", "Marco"},
+		{"We let BuildRight go and brought in Hammer & Co.", "BuildRight", "Hammer & Co"},
+		{"We let BuildRight know and booked Hammer & Co for a quote.", "BuildRight", ""},
 		// Not swaps.
 		{"Sold the Civic last month; Mark gave me a lift home.", "Honda Civic", ""},
 		{"Sold the Civic; I might get a Tesla or a Rivian.", "Honda Civic", ""},

@@ -41,7 +41,7 @@ var (
 	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow|lately|recently|these days|nowadays|down the road|up the road|down the street|up the street|around the corner|nearby|near here|near work|near home|near the)\b`)
 	reStatus      = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(` + statusWords + `)\b`)
 	reISODate     = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
-	reBareOrdinal = regexp.MustCompile(`(?i)^((?:(?:on|by|for|until|till)\s+)?the\s+(\d{1,2})(?:st|nd|rd|th))(?:\s+now)?\s*[.!]?$`)
+	reBareOrdinal = regexp.MustCompile(`(?i)^((?:(?:on|by|for|until|till)\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th))(?:\s+(?:now|of (?:each|every|the) month|every month|each month|(?:from|starting|as of)\s+(?:now on|now|next month|this month|next cycle|the next cycle|january|february|march|april|may|june|july|august|september|october|november|december)))?\s*[.!]?$`)
 	reYearDate    = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|the)\s+)*(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,?\s+)?(?:(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?,?\s+(\d{4}))\b`)
 	reTimeOfDay   = regexp.MustCompile(`(?i)\d\s?(?:am|pm)\b|\d:\d\d|\bnoon\b|\bmidnight\b|o'clock|\btonight\b`)
 	reBackwards   = regexp.MustCompile(`(?i)\b(?:last|past|ago|yesterday|previous)\b`)
