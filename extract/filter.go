@@ -194,7 +194,10 @@ var imperatives = map[string]bool{
 
 // reNounLead opens with a noun that looks like an imperative: "Change of
 // city: …", "Change to my appointment: …", "Update on the budget: …".
-var reNounLead = regexp.MustCompile(`^\s*(?:change|update|switch) (?:of|to|on) `)
+// A word that reads as an imperative but heads a noun phrase followed by
+// its verb ("Book club switched to Circe", "Move day is Friday") is a
+// subject too.
+var reNounLead = regexp.MustCompile(`^\s*(?:(?:change|update|switch) (?:of|to|on) |[a-z]+ [a-z]+(?:'s|’s)? (?:is|are|was|were|has|have|had|got|gets|switched|moved|changed|shifted|slipped|slid|went|goes|starts|started|ends|ended|runs|ran|opens|opened|closes|closed) )`)
 
 // setsValue reports an instruction that sets a value ("Bump the workshop
 // cap to 36", "Hand the hiring plan to Dmitri", "Please use

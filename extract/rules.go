@@ -974,6 +974,24 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "role-started-as", Kind: KindPerson,
+		Matches:  "X started / joined / came on as our (new) R (a role): user.r = X",
+		Examples: []string{"Ingrid started as our nanny on Monday.", "Tomás has joined as our new accountant"},
+		triggers: []string{" as "},
+		re:       compile(`(?P<val>[^\s,;:]+(?:\s+[^\s,;:]+)?)\s+{AUX}(?:started|starts|starting|joined|joins|joining|came on|comes on|signed on|begins|began)\s+as\s+(?:our|my|the)\s+(?:new\s+)?(?P<head>[a-z]+)\b`),
+		build: func(c *clause, m match) (Statement, bool) {
+			h := fold(m.get("head"))
+			if !roleNouns[h] && !agentNoun(h) && !choiceHeads[h] {
+				return Statement{}, false
+			}
+			who, ok := takeWho(m.get("val"), c.self, c.lower())
+			if !ok || !reWholeName.MatchString(who) {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, h, who, KindPerson), true
+		},
+	},
+	{
 		Name: "self-earns", Kind: KindAmount,
 		Matches:  "I'm (now) on / I earn / I make / I'm paid A (an amount): user.salary = A",
 		Examples: []string{"I got a raise — I'm on $98,000 now.", "I earn £52,000 a year these days"},

@@ -30,6 +30,9 @@ func TestSwap(t *testing.T) {
 		{"Cancelled the Civic lease and I lease a Polestar 2 now.", "Honda Civic", "Polestar 2"},
 		{"Marco has taken the Acme account over from Jess.", "Jess", "Marco"},
 		{"We let BuildRight go and brought in Hammer & Co.", "BuildRight", "Hammer & Co"},
+		{"We sold the Peloton and got a Tonal.", "Peloton", "Tonal"},
+		{"I dropped Spanish and started Portuguese.", "Spanish", "Portuguese"},
+		{"We sold the Peloton and got a good price.", "Peloton", ""},
 		{"We let BuildRight know and booked Hammer & Co for a quote.", "BuildRight", ""},
 		// Not swaps.
 		{"Sold the Civic last month; Mark gave me a lift home.", "Honda Civic", ""},
