@@ -77,6 +77,10 @@ func normalizeKey(name string) (entity, attribute string) {
 	return joinKey(ws), ""
 }
 
+// deliveryKeys name where the speaker's things are sent: "shipping_address"
+// is the speaker's address for deliveries.
+var deliveryKeys = map[string]bool{"shipping": true, "delivery": true, "postal": true, "mailing": true, "forwarding": true}
+
 // headWord is the last word of a normalised entity ("user_flight" → "flight").
 func headWord(e string) string {
 	return e[strings.LastIndexByte(e, '_')+1:]
@@ -173,7 +177,7 @@ func (s Statement) Matches(key string) bool {
 		// A key that names no entity ("headcount", "budget") is the one
 		// such value the client keeps, whoever's it is said to be.
 		// "home_city" is where the speaker lives.
-		return ent == "" || (ent == "user" || ent == "my" || ent == "current" || ent == "home" && (attr == "location" || attr == "address")) && s.Entity == "user"
+		return ent == "" || (ent == "user" || ent == "my" || ent == "current" || ent == "home" && (attr == "location" || attr == "address") || attr == "address" && deliveryKeys[ent]) && s.Entity == "user"
 	case ent == "" && sameEntity(attr, s.Entity):
 		return true // "quote" holds the roof repair quote's amount
 	}

@@ -225,8 +225,8 @@ var Rules = []Rule{
 		Name: "self-home", Kind: KindLocation,
 		Matches:  "home is A / send everything to A (from now on): user.address",
 		Examples: []string{"Finally done with the move; home is 161 Gillespie Crescent, Nottingham.", "Send everything to 5 Tannery Yard, Exeter from now on.", "You can send stuff to 63 Tannery Yard, Aberdeen — that's my place."},
-		triggers: []string{"home", "send"},
-		re:       compile(`^(?:(?:my\s+)?home(?:\s+address)?\s+{BE}\s+(?:now\s+)?|(?:(?:please|you can|you could|just)\s+)?send\s+(?:everything|stuff|things|it all|all (?:my\s+)?(?:mail|post|deliveries|parcels|packages)|my\s+(?:mail|post|deliveries|parcels|packages)|(?:mail|post|deliveries|parcels|packages))\s+to\s+)(?P<val>.+)$`),
+		triggers: []string{"home", "send", "ship", "deliver", "forward", "mail"},
+		re:       compile(`^(?:(?:my\s+)?home(?:\s+address)?\s+{BE}\s+(?:now\s+)?|(?:(?:please|you can|you could|just)\s+)?(?:send|ship|deliver|forward|mail)\s+(?:everything|stuff|things|it all|all (?:my\s+)?(?:mail|post|deliveries|parcels|packages)|my\s+(?:mail|post|deliveries|parcels|packages)|(?:mail|post|deliveries|parcels|packages))\s+to\s+)(?P<val>.+)$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takePlace(m.get("val"))
 			if !ok || !reAddress.MatchString(v) {
@@ -975,13 +975,13 @@ var Rules = []Rule{
 	},
 	{
 		Name: "role-started-as", Kind: KindPerson,
-		Matches:  "X started / joined / came on as our (new) R (a role): user.r = X",
-		Examples: []string{"Ingrid started as our nanny on Monday.", "Tomás has joined as our new accountant"},
+		Matches:  "X started / joined / took the helm / was named as (our) (new) R (a role or a title): user.r = X",
+		Examples: []string{"Ingrid started as our nanny on Monday.", "Tomás has joined as our new accountant", "Miguel Ortiz took the helm as CEO this week."},
 		triggers: []string{" as "},
-		re:       compile(`(?P<val>[^\s,;:]+(?:\s+[^\s,;:]+)?)\s+{AUX}(?:started|starts|starting|joined|joins|joining|came on|comes on|signed on|begins|began)\s+as\s+(?:our|my|the)\s+(?:new\s+)?(?P<head>[a-z]+)\b`),
+		re:       compile(`(?P<val>[^\s,;:]+(?:\s+[^\s,;:]+)?)\s+{AUX}(?:started|starts|starting|joined|joins|joining|came on|comes on|signed on|begins|began|took the helm|takes the helm|taking the helm|was named|has been named|was appointed|has been appointed|got appointed|got named|stepped in|stepped up|took over)\s+as\s+(?:(?:our|my|the)\s+)?(?:new\s+|interim\s+|acting\s+)?(?P<head>[a-z]+)\b`),
 		build: func(c *clause, m match) (Statement, bool) {
 			h := fold(m.get("head"))
-			if !roleNouns[h] && !agentNoun(h) && !choiceHeads[h] {
+			if !roleNouns[h] && !agentNoun(h) && !choiceHeads[h] && !execTitles[h] {
 				return Statement{}, false
 			}
 			who, ok := takeWho(m.get("val"), c.self, c.lower())
@@ -1636,6 +1636,9 @@ func agentNoun(h string) bool {
 	}
 	return false
 }
+
+// execTitles are the titles of who runs something.
+var execTitles = map[string]bool{"ceo": true, "cto": true, "cfo": true, "coo": true, "cmo": true, "cio": true, "ciso": true, "cpo": true, "chair": true, "chairman": true, "chairwoman": true, "chairperson": true, "president": true, "principal": true, "headteacher": true, "headmaster": true, "captain": true, "treasurer": true, "secretary": true}
 
 // notAgents end like agent nouns and are not.
 var notAgents = map[string]bool{"number": true, "member": true, "winner": true, "corner": true, "letter": true, "matter": true, "answer": true, "border": true, "finger": true, "weather": true, "summer": true, "winter": true, "center": true, "centre": true, "theater": true, "error": true, "mirror": true, "flavor": true, "colour": true, "favor": true, "factor": true, "sector": true, "anchor": true, "indicator": true, "calendar": true, "poster": true, "folder": true, "order": true, "power": true, "paper": true, "dinner": true, "counter": true, "filter": true, "chapter": true, "cluster": true, "browser": true, "server": true, "container": true, "trailer": true, "banner": true, "printer": true, "buffer": true, "barrier": true, "carrier": true, "premier": true, "charter": true, "register": true, "quarter": true, "monitor": true, "editor": true, "motor": true, "vendor": true, "budget": true, "christian": true}

@@ -288,7 +288,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal  = 0.90
-	sentenceRecallFloor = 0.88 // 212 of 240 since the rows w, x, y and z, written in a later session of 2026-11-27 before their rules (w: 18 of 40 changes caught then; x: 17 of 30, 2 false; y: 10 of 20; z: 12 of 20)
+	sentenceRecallFloor = 0.87 // 222 of 255 since the rows w, x, y, z and q, written in a later session of 2026-11-27 before their rules (w: 18 of 40 changes caught then; x: 17 of 30, 2 false; y: 10 of 20; z: 12 of 20; q: 7 of 15)
 	heldoutRecallFloor  = 0.90
 	heldout2RecallFloor = 0.60 // written 2026-11-27, after that day's rules: 6 of 10
 	heldout3RecallFloor = 0.30 // written later on 2026-11-27, after that session's rules: 3 of 10
