@@ -52,6 +52,18 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 	return out
 }
 
+// othersIn reports whether a rule read sentence i as about another
+// owner's thing of the kind keyed key ("The sales team's offsite moved to
+// Porto" beside team_offsite): the anchor's shared words are not the fact.
+func othersIn(xs []Extraction, i int, key string) bool {
+	for _, x := range xs {
+		if x.Index == i && ownedByOther(x.Statement, key) {
+			return true
+		}
+	}
+	return false
+}
+
 // applyAnchors writes what anchors say of a user's turn: a sentence that
 // names a fact's topic and links it to one new value of the stored value's
 // kind ("Board review is February 19 now") supersedes it, unless an
@@ -69,7 +81,8 @@ func (s *Service) applyAnchors(tx *store.Txn, caller authority.Identity, t sessi
 	}
 	written := map[string]bool{}
 	for _, a := range anchors {
-		if _, ok := k.facts[a.id]; !ok || settled[a.id] {
+		f, ok := k.facts[a.id]
+		if !ok || settled[a.id] || othersIn(res.Extracted, a.st.Index, f.Key) {
 			continue
 		}
 		x := Extraction{Statement: a.st}

@@ -495,11 +495,28 @@ func ownedByOther(st extract.Statement, key string) bool {
 	if ent == "" && contactAttr(attr) && st.Entity != "" && st.Entity != "user" && contactAttr(st.Attribute) {
 		return true
 	}
-	w, _, _ := strings.Cut(st.Entity, "_")
-	if w == "" || w == "user" || !possessed(st.Sentence, w, st.Entity != w) {
+	if st.Entity == "" || st.Entity == "user" {
 		return false
 	}
-	return !slices.Contains(strings.Split(ent, "_"), w)
+	keyWords := strings.Split(ent, "_")
+	ews := strings.Split(st.Entity, "_")
+	if len(ews) == 1 {
+		return possessed(st.Sentence, ews[0], false) && !slices.Contains(keyWords, ews[0])
+	}
+	// "Chen's contractor", "the sales team's offsite": the owner is the
+	// entity's opening words, said with "'s".
+	for i := 1; i < len(ews); i++ {
+		owner := ews[:i]
+		if possessed(st.Sentence, strings.Join(owner, " "), true) {
+			for _, w := range owner {
+				if !slices.Contains(keyWords, w) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 func contactAttr(a string) bool { return a == "phone" || a == "email" || a == "contact" }

@@ -107,6 +107,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout.tsv", 20, heldoutRecallFloor},
 		{"sentences_heldout2.tsv", 20, heldout2RecallFloor},
 		{"sentences_heldout3.tsv", 20, heldout3RecallFloor},
+		{"sentences_heldout4.tsv", 20, heldout4RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -292,6 +293,7 @@ const (
 	heldoutRecallFloor  = 0.90
 	heldout2RecallFloor = 0.60 // written 2026-11-27, after that day's rules: 6 of 10
 	heldout3RecallFloor = 0.30 // written later on 2026-11-27, after that session's rules: 3 of 10
+	heldout4RecallFloor = 0.40 // written at the end of that session: 4 of 10 (and one false supersession, since fixed)
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
