@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,5 +104,91 @@ func TestStatsUnderConcurrentWrites(t *testing.T) {
 	}
 	if s := stats(); s.Docs != n || s.DF[shared] != n-1 {
 		t.Errorf("after a supersession: docs %d (want %d), df(shared) %d (want %d)", s.Docs, n, s.DF[shared], n-1)
+	}
+}
+
+// TestForgottenWordLeavesNoStatistics: a transaction counts its documents
+// in a shard of the statistics drawn at random, so a word written and
+// retired over several transactions leaves shard records that add up to
+// zero; forgetting the last fact holding the word deletes every one of
+// them, while a word still held by a live fact keeps its count.
+func TestForgottenWordLeavesNoStatistics(t *testing.T) {
+	st, ix, clock, p := pipelineWorld(t)
+	ctx := caller(t)
+	part, err := tenancy.FromContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := facts.SpaceOf(part, facts.MemoryUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(in facts.WriteInput) facts.Fact {
+		t.Helper()
+		clock.Advance(time.Minute)
+		in.MemoryType = facts.MemoryUser
+		f, err := p.Write(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	// records counts the statistics records whose key holds word.
+	records := func(word string) int {
+		t.Helper()
+		n := 0
+		err := st.View(ctx, part, func(tx *store.Txn) error {
+			return tx.Scan(sp, store.TableSearchStats, nil, store.ScanOptions{KeysOnly: true}, func(suffix []byte, _ store.Item) (bool, error) {
+				if strings.Contains(string(suffix), word) {
+					n++
+				}
+				return true, nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	df := func(word string) int {
+		t.Helper()
+		var s search.Stats
+		err := st.View(ctx, part, func(tx *store.Txn) (err error) {
+			s, err = ix.Stats(tx, part.Spaces(), []string{word}, temporal.View{}, nil)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.DF[word]
+	}
+	// One key's value alternates between two words, each version in its
+	// own transaction.
+	f := write(facts.WriteInput{Key: "diet", Value: json.RawMessage(`"zanzibar"`)})
+	for i := range 5 {
+		v := `"zanzibar"`
+		if i%2 == 0 {
+			v = `"quokka"`
+		}
+		f = write(facts.WriteInput{Key: "diet", Value: json.RawMessage(v), Supersedes: f.ID})
+	}
+	forgotten := write(facts.WriteInput{Key: "trip", Value: json.RawMessage(`"zanzibar quokka"`)})
+	if got := df("zanzibar"); got != 1 {
+		t.Fatalf("before forgetting: df(zanzibar) = %d, want 1", got)
+	}
+	if records("zanzibar") == 0 {
+		t.Fatal("before forgetting: no statistics record holds zanzibar")
+	}
+	if _, err := p.Forget(ctx, forgotten.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := records("zanzibar"); n != 0 {
+		t.Errorf("after forgetting the last fact holding it: %d statistics records hold zanzibar, want none", n)
+	}
+	if got := df("zanzibar"); got != 0 {
+		t.Errorf("after forgetting: df(zanzibar) = %d, want 0", got)
+	}
+	if got := df("quokka"); got != 1 {
+		t.Errorf("after forgetting: df(quokka) = %d, want 1 (the live version of diet)", got)
 	}
 }
