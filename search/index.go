@@ -131,25 +131,48 @@ func docOf(f facts.Fact) document {
 	return d
 }
 
-// postingTerms returns every term the fact has postings under, with its
-// frequency: its words and the reserved terms.
-func (d document) postingTerms(f facts.Fact) map[string]int {
-	out := make(map[string]int, len(d.tf)+2)
-	for t, n := range d.tf {
-		out[t] = min(n, maxCount)
-	}
-	out[TermAll] = 1
+// The reserved terms a fact has postings under, each with frequency 1.
+var (
+	reservedAll        = []string{TermAll}
+	reservedConstraint = []string{TermAll, TermConstraint}
+)
+
+// reservedOf returns the reserved terms f has postings under; its words
+// (d.tf, each with its frequency capped at maxCount) are the others.
+func reservedOf(f facts.Fact) []string {
 	if f.IsConstraint {
-		out[TermConstraint] = 1
+		return reservedConstraint
 	}
-	return out
+	return reservedAll
+}
+
+// eachPosting calls fn with every term the fact of d has postings under
+// and its frequency: its words and the reserved terms (reservedOf).
+func (d document) eachPosting(f facts.Fact, fn func(term string, tf int) error) error {
+	for t, n := range d.tf {
+		if err := fn(t, min(n, maxCount)); err != nil {
+			return err
+		}
+	}
+	for _, t := range reservedOf(f) {
+		if err := fn(t, 1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func postingKey(term string, at time.Time, id string, tf, length int) []byte {
+	return appendPostingKey(make([]byte, 0, 2+len(term)+temporal.KeyLen+2+len(id)+4), term, at, id, tf, length)
+}
+
+// appendPostingKey writes postingKey's key over b (reusing its capacity:
+// the store copies every key it is given), for writers of many postings.
+func appendPostingKey(b []byte, term string, at time.Time, id string, tf, length int) []byte {
 	var tail [4]byte
 	binary.BigEndian.PutUint16(tail[:2], uint16(tf))
 	binary.BigEndian.PutUint16(tail[2:], uint16(length))
-	return store.Suffix(nil).Str(term).Time(at).Str(id).Raw(string(tail[:]))
+	return store.Suffix(b[:0]).Str(term).Time(at).Str(id).Raw(string(tail[:]))
 }
 
 // parsePosting reads a posting key back (the term prefix included).
@@ -193,11 +216,13 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 	d := docOf(written)
 	cl, restriction := classOf(written.RestrictedTo)
 	hv := appendPostingValue(nil, written.RecordedAt, histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo, Class: cl})
-	for t, n := range d.postingTerms(written) {
-		k := postingKey(t, written.RecordedAt, written.ID, n, d.length)
-		if err := tx.PutRaw(sp, store.TableSearchLive, k, hv); err != nil {
-			return err
-		}
+	var k []byte
+	err = d.eachPosting(written, func(t string, n int) error {
+		k = appendPostingKey(k, t, written.RecordedAt, written.ID, n, d.length)
+		return tx.PutRaw(sp, store.TableSearchLive, k, hv)
+	})
+	if err != nil {
+		return err
 	}
 	delta := deltaOf(tx)
 	delta.add(sp, d, cl, +1)
@@ -230,16 +255,18 @@ func retire(tx *store.Txn, old facts.Fact, delta *statsDelta) error {
 	if err != nil {
 		return err
 	}
-	for t, n := range od.postingTerms(old) {
-		k := postingKey(t, old.RecordedAt, old.ID, n, od.length)
+	var k []byte
+	err = od.eachPosting(old, func(t string, n int) error {
+		k = appendPostingKey(k, t, old.RecordedAt, old.ID, n, od.length)
 		if live {
 			if err := tx.Delete(osp, store.TableSearchLive, k); err != nil {
 				return err
 			}
 		}
-		if err := tx.PutRaw(osp, store.TableSearchHist, k, ohv); err != nil {
-			return err
-		}
+		return tx.PutRaw(osp, store.TableSearchHist, k, ohv)
+	})
+	if err != nil {
+		return err
 	}
 	if live {
 		delta.add(osp, od, cl, -1)
@@ -260,14 +287,16 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 	if err != nil {
 		return err
 	}
-	for t, n := range d.postingTerms(before) {
-		k := postingKey(t, before.RecordedAt, before.ID, n, d.length)
+	var k []byte
+	err = d.eachPosting(before, func(t string, n int) error {
+		k = appendPostingKey(k, t, before.RecordedAt, before.ID, n, d.length)
 		if err := tx.Delete(sp, store.TableSearchLive, k); err != nil {
 			return err
 		}
-		if err := tx.Delete(sp, store.TableSearchHist, k); err != nil {
-			return err
-		}
+		return tx.Delete(sp, store.TableSearchHist, k)
+	})
+	if err != nil {
+		return err
 	}
 	if !live {
 		return nil
