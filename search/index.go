@@ -298,12 +298,13 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 	if err != nil {
 		return err
 	}
-	if !live {
-		return nil
-	}
 	cl, _ := classOf(before.RestrictedTo)
 	delta := deltaOf(tx)
-	delta.add(sp, d, cl, -1)
+	if live {
+		delta.add(sp, d, cl, -1)
+	}
+	// Live or retired, its words may lie in shard records that add up to
+	// zero (counted in one shard, taken out in another).
 	delta.purge(sp, d, cl)
 	return nil
 }
@@ -324,8 +325,9 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 // any other.
 //
 // Forgetting keeps no forgotten word in a key: when the word's counts in
-// a class add up to zero once the forgotten document is out, every shard
-// record of it is deleted (purge).
+// a class add up to zero once the forgotten document is out (or, for a
+// document retired before, as they stand), every shard record of it is
+// deleted (purge).
 const statShards = 256
 
 // statsDelta gathers the statistics changes of a transaction's writes, so
