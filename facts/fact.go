@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/permissions"
@@ -339,9 +340,35 @@ func (f Fact) Text() string { return f.Key + ": " + f.ValueText() }
 
 // ValueText renders a JSON value as text: strings unquoted.
 func ValueText(v json.RawMessage) string {
-	var s string
-	if json.Unmarshal(v, &s) == nil {
+	if s, ok := StringValue(v); ok {
 		return s
 	}
 	return strings.TrimSpace(string(v))
+}
+
+// StringValue returns the string a JSON value holds, as json.Unmarshal
+// into a string decodes it, and whether v is a JSON string at all. A
+// value is read on every stage of a write (and several times in some), so
+// the common one, a quoted string with no escapes, is read without the
+// reflection of json.Unmarshal; any other goes through it.
+func StringValue(v json.RawMessage) (string, bool) {
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' {
+		in := v[1 : n-1]
+		plain := true
+		for _, c := range in {
+			if c < 0x20 || c == '"' || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		// json.Unmarshal replaces invalid UTF-8 with U+FFFD.
+		if plain && utf8.Valid(in) {
+			return string(in), true
+		}
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
 }

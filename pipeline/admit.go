@@ -187,8 +187,8 @@ const RuleStateContent = "state-content"
 // "red"). Only string values are judged; a key's name alone never makes
 // state ("current_address": "12 Elm Row" is a fact).
 func StateContent(key string, value json.RawMessage, now time.Time) (extract.StateClaim, bool) {
-	var text string
-	if json.Unmarshal(value, &text) != nil || strings.TrimSpace(text) == "" {
+	text, ok := facts.StringValue(value)
+	if !ok || strings.TrimSpace(text) == "" {
 		return extract.StateClaim{}, false
 	}
 	if c, ok := extract.State(text, now); ok {
@@ -243,8 +243,7 @@ func inferScope(in facts.WriteInput) facts.Scope {
 	if in.Scope != "" {
 		return in.Scope
 	}
-	var text string
-	if json.Unmarshal(in.Value, &text) == nil {
+	if text, ok := facts.StringValue(in.Value); ok {
 		switch extract.Scope(opening(text)) {
 		case extract.ScopeHypothetical:
 			return facts.ScopeHypothetical

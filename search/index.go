@@ -131,25 +131,48 @@ func docOf(f facts.Fact) document {
 	return d
 }
 
-// postingTerms returns every term the fact has postings under, with its
-// frequency: its words and the reserved terms.
-func (d document) postingTerms(f facts.Fact) map[string]int {
-	out := make(map[string]int, len(d.tf)+2)
-	for t, n := range d.tf {
-		out[t] = min(n, maxCount)
-	}
-	out[TermAll] = 1
+// The reserved terms a fact has postings under, each with frequency 1.
+var (
+	reservedAll        = []string{TermAll}
+	reservedConstraint = []string{TermAll, TermConstraint}
+)
+
+// reservedOf returns the reserved terms f has postings under; its words
+// (d.tf, each with its frequency capped at maxCount) are the others.
+func reservedOf(f facts.Fact) []string {
 	if f.IsConstraint {
-		out[TermConstraint] = 1
+		return reservedConstraint
 	}
-	return out
+	return reservedAll
+}
+
+// eachPosting calls fn with every term the fact of d has postings under
+// and its frequency: its words and the reserved terms (reservedOf).
+func (d document) eachPosting(f facts.Fact, fn func(term string, tf int) error) error {
+	for t, n := range d.tf {
+		if err := fn(t, min(n, maxCount)); err != nil {
+			return err
+		}
+	}
+	for _, t := range reservedOf(f) {
+		if err := fn(t, 1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func postingKey(term string, at time.Time, id string, tf, length int) []byte {
+	return appendPostingKey(make([]byte, 0, 2+len(term)+temporal.KeyLen+2+len(id)+4), term, at, id, tf, length)
+}
+
+// appendPostingKey writes postingKey's key over b (reusing its capacity:
+// the store copies every key it is given), for writers of many postings.
+func appendPostingKey(b []byte, term string, at time.Time, id string, tf, length int) []byte {
 	var tail [4]byte
 	binary.BigEndian.PutUint16(tail[:2], uint16(tf))
 	binary.BigEndian.PutUint16(tail[2:], uint16(length))
-	return store.Suffix(nil).Str(term).Time(at).Str(id).Raw(string(tail[:]))
+	return store.Suffix(b[:0]).Str(term).Time(at).Str(id).Raw(string(tail[:]))
 }
 
 // parsePosting reads a posting key back (the term prefix included).
@@ -193,14 +216,16 @@ func (ix *Index) FactWritten(tx *store.Txn, written facts.Fact, superseded *fact
 	d := docOf(written)
 	cl, restriction := classOf(written.RestrictedTo)
 	hv := appendPostingValue(nil, written.RecordedAt, histValue{ValidFrom: written.ValidFrom, ValidTo: written.ValidTo, Class: cl})
-	for t, n := range d.postingTerms(written) {
-		k := postingKey(t, written.RecordedAt, written.ID, n, d.length)
-		if err := tx.PutRaw(sp, store.TableSearchLive, k, hv); err != nil {
-			return err
-		}
+	var k []byte
+	err = d.eachPosting(written, func(t string, n int) error {
+		k = appendPostingKey(k, t, written.RecordedAt, written.ID, n, d.length)
+		return tx.PutRaw(sp, store.TableSearchLive, k, hv)
+	})
+	if err != nil {
+		return err
 	}
 	delta := deltaOf(tx)
-	delta.add(sp, d, written.Key, cl, +1)
+	delta.add(sp, d, cl, +1)
 	delta.register(sp, cl, restriction)
 	if superseded != nil {
 		return retire(tx, *superseded, delta)
@@ -230,19 +255,21 @@ func retire(tx *store.Txn, old facts.Fact, delta *statsDelta) error {
 	if err != nil {
 		return err
 	}
-	for t, n := range od.postingTerms(old) {
-		k := postingKey(t, old.RecordedAt, old.ID, n, od.length)
+	var k []byte
+	err = od.eachPosting(old, func(t string, n int) error {
+		k = appendPostingKey(k, t, old.RecordedAt, old.ID, n, od.length)
 		if live {
 			if err := tx.Delete(osp, store.TableSearchLive, k); err != nil {
 				return err
 			}
 		}
-		if err := tx.PutRaw(osp, store.TableSearchHist, k, ohv); err != nil {
-			return err
-		}
+		return tx.PutRaw(osp, store.TableSearchHist, k, ohv)
+	})
+	if err != nil {
+		return err
 	}
 	if live {
-		delta.add(osp, od, old.Key, cl, -1)
+		delta.add(osp, od, cl, -1)
 	}
 	return nil
 }
@@ -260,55 +287,67 @@ func (ix *Index) FactForgotten(tx *store.Txn, before facts.Fact) error {
 	if err != nil {
 		return err
 	}
-	for t, n := range d.postingTerms(before) {
-		k := postingKey(t, before.RecordedAt, before.ID, n, d.length)
+	var k []byte
+	err = d.eachPosting(before, func(t string, n int) error {
+		k = appendPostingKey(k, t, before.RecordedAt, before.ID, n, d.length)
 		if err := tx.Delete(sp, store.TableSearchLive, k); err != nil {
 			return err
 		}
-		if err := tx.Delete(sp, store.TableSearchHist, k); err != nil {
-			return err
-		}
-	}
-	if !live {
-		return nil
+		return tx.Delete(sp, store.TableSearchHist, k)
+	})
+	if err != nil {
+		return err
 	}
 	cl, _ := classOf(before.RestrictedTo)
-	deltaOf(tx).add(sp, d, before.Key, cl, -1)
+	delta := deltaOf(tx)
+	if live {
+		delta.add(sp, d, cl, -1)
+	}
+	// Live or retired, its words may lie in shard records that add up to
+	// zero (counted in one shard, taken out in another).
+	delta.purge(sp, d, cl)
 	return nil
 }
 
 // statShards is how many records each statistic is split over, so that
 // concurrent writers rarely touch the same record (one record per
 // statistic would make every pair of writers conflict on the corpus
-// totals and on every word they share). A term's counts live in the shard
-// of the fact's key: the write that takes a document out meets the one
-// that put it in (a term's record is deleted when its count drops to zero,
-// so nothing keeps a forgotten word in a key), and a supersession under
-// the same key nets out in place, touching only the words that changed.
-// The corpus totals, which name no word, go to a shard drawn at random on
-// every attempt (a shard's totals may go below zero; only their sum means
-// anything). Readers add the shards up.
+// totals and on every word they share). A transaction writes the net
+// change of each statistic it changed, document frequencies and corpus
+// totals alike, to one shard drawn at random on every attempt: a batch of
+// a thousand facts rewrites each of its words once, not once per shard its
+// facts' keys fall in, and a supersession nets out before anything is
+// written, touching only the words that changed. A shard's count may go
+// below zero (a document counted in one shard is taken out in another);
+// only the sum means anything, and readers add the shards up. A record
+// whose count comes back to zero is deleted. Records written before this
+// rule (a term's counts in the shard of the fact's key) are shards like
+// any other.
+//
+// Forgetting keeps no forgotten word in a key: when the word's counts in
+// a class add up to zero once the forgotten document is out (or, for a
+// document retired before, as they stand), every shard record of it is
+// deleted (purge).
 const statShards = 256
 
-func shardOf(key string) string {
-	return string([]byte{byte(fnv32a(key) % statShards)})
-}
-
 // statsDelta gathers the statistics changes of a transaction's writes, so
-// that a document taken out and another put in under the same key cancel
-// before anything is read or written, and a batch reads and writes each
-// record once. It is applied when the transaction commits, or before a
-// read of the statistics in the same transaction (flushStats).
+// that a document taken out and another put in cancel before anything is
+// read or written, and a batch reads and writes each record once. It is
+// applied when the transaction commits, or before a read of the
+// statistics in the same transaction (flushStats).
 type statsDelta struct {
 	spaces []spaceDelta
 }
 
 type spaceDelta struct {
 	sp     tenancy.Space
-	df     map[string]int // shard + class term -> change
+	df     map[string]int // class term -> change
 	corpus map[string][2]int
 	// classes are restricted classes to register: name -> restriction JSON.
 	classes map[string][]byte
+	// purged are class terms of forgotten documents, whose shard records
+	// are deleted when their counts add up to zero.
+	purged map[string]bool
 }
 
 func (sd *statsDelta) of(sp tenancy.Space) *spaceDelta {
@@ -321,18 +360,28 @@ func (sd *statsDelta) of(sp tenancy.Space) *spaceDelta {
 	return &sd.spaces[len(sd.spaces)-1]
 }
 
-// add counts document d of a fact with key and read class cl in (sign
-// +1) or out (-1) of sp.
-func (sd *statsDelta) add(sp tenancy.Space, d document, key, cl string, sign int) {
+// add counts document d of read class cl in (sign +1) or out (-1) of sp.
+func (sd *statsDelta) add(sp tenancy.Space, d document, cl string, sign int) {
 	s := sd.of(sp)
-	shard := shardOf(key)
 	for t := range d.tf {
-		s.df[shard+classTerm(cl, t)] += sign
+		s.df[classTerm(cl, t)] += sign
 	}
 	c := s.corpus[cl]
 	c[0] += sign
 	c[1] += sign * d.length
 	s.corpus[cl] = c
+}
+
+// purge marks the words of forgotten document d, of read class cl, for
+// deletion from every shard when their counts add up to zero.
+func (sd *statsDelta) purge(sp tenancy.Space, d document, cl string) {
+	s := sd.of(sp)
+	if s.purged == nil {
+		s.purged = map[string]bool{}
+	}
+	for t := range d.tf {
+		s.purged[classTerm(cl, t)] = true
+	}
 }
 
 // register records restricted class cl of sp, with its restriction's
@@ -363,33 +412,33 @@ func flushStats(tx *store.Txn) error { return tx.Flush(statsWork{}) }
 // Flush applies the changes; it is store.Deferred.
 func (sd *statsDelta) Flush(tx *store.Txn) error { return sd.apply(tx) }
 
-// apply writes the net changes. Each record is read before it is written,
-// so two writers of the same record conflict and retry instead of losing
-// a count; the version of each term bucket whose document frequencies
-// changed, and the space's corpus version when its totals or classes did,
-// change with them (stats.go).
+// apply writes the net changes, each to the shard drawn for this
+// attempt. Each record is read before it is written, so two writers of
+// the same record conflict and retry instead of losing a count; the
+// version of each term bucket whose document frequencies changed, and the
+// space's corpus version when its totals or classes did, change with them
+// (stats.go).
 func (sd *statsDelta) apply(tx *store.Txn) error {
 	for _, s := range sd.spaces {
+		shard := string([]byte{byte(rand.IntN(statShards))})
 		changed := false
 		var buckets [termBuckets]bool
-		for st, n := range s.df {
+		for ct, n := range s.df {
 			if n == 0 {
 				continue
 			}
-			buckets[bucketOf(st[1:])] = true
-			var df int
-			k := store.Suffix(nil).Str(st[1:]).Raw(st[:1])
-			if err := getCounts(tx, s.sp, k, &df); err != nil {
+			buckets[bucketOf(ct)] = true
+			if err := addCounts(tx, s.sp, store.Suffix(nil).Str(ct).Raw(shard), n, 0, false); err != nil {
 				return err
 			}
-			var err error
-			if df += n; df <= 0 {
-				err = tx.Delete(s.sp, store.TableSearchStats, k)
-			} else {
-				err = tx.PutRaw(s.sp, store.TableSearchStats, k, encodeCounts(df))
-			}
+		}
+		for ct := range s.purged {
+			purged, err := purge(tx, s.sp, ct)
 			if err != nil {
 				return err
+			}
+			if purged {
+				buckets[bucketOf(ct)] = true
 			}
 		}
 		// Classes in a fixed order, so a retry writes the same records.
@@ -404,19 +453,7 @@ func (sd *statsDelta) apply(tx *store.Txn) error {
 				continue
 			}
 			changed = true
-			var docs, length int
-			k := store.Suffix(nil).Str(classTerm(cl, "")).Raw(string([]byte{byte(rand.IntN(statShards))}))
-			if err := getCounts(tx, s.sp, k, &docs, &length); err != nil {
-				return err
-			}
-			docs, length = docs+n[0], length+n[1]
-			var err error
-			if docs == 0 && length == 0 {
-				err = tx.Delete(s.sp, store.TableSearchStats, k)
-			} else {
-				err = tx.PutRaw(s.sp, store.TableSearchStats, k, encodeCounts(docs, length))
-			}
-			if err != nil {
+			if err := addCounts(tx, s.sp, store.Suffix(nil).Str(classTerm(cl, "")).Raw(shard), n[0], n[1], true); err != nil {
 				return err
 			}
 		}
@@ -438,6 +475,54 @@ func (sd *statsDelta) apply(tx *store.Txn) error {
 		}
 	}
 	return nil
+}
+
+// addCounts adds a (and b, for a corpus record of two counts: pair) to the
+// statistics record at k of sp, deleting it when its counts come to zero.
+func addCounts(tx *store.Txn, sp tenancy.Space, k []byte, a, b int, pair bool) error {
+	var x, y int
+	var err error
+	if pair {
+		err = getCounts(tx, sp, k, &x, &y)
+	} else {
+		err = getCounts(tx, sp, k, &x)
+	}
+	if err != nil {
+		return err
+	}
+	x, y = x+a, y+b
+	switch {
+	case x == 0 && y == 0:
+		return tx.Delete(sp, store.TableSearchStats, k)
+	case pair:
+		return tx.PutRaw(sp, store.TableSearchStats, k, encodeCounts(x, y))
+	default:
+		return tx.PutRaw(sp, store.TableSearchStats, k, encodeCounts(x))
+	}
+}
+
+// purge deletes every shard record of class term ct in sp when their
+// counts add up to zero, and reports whether it deleted any.
+func purge(tx *store.Txn, sp tenancy.Space, ct string) (bool, error) {
+	prefix := store.Suffix(nil).Str(ct)
+	var keys [][]byte
+	sum := 0
+	err := tx.Scan(sp, store.TableSearchStats, prefix, store.ScanOptions{}, func(suffix []byte, it store.Item) (bool, error) {
+		var df int
+		err := it.Value(func(b []byte) error { return decodeCounts(b, &df) })
+		sum += df
+		keys = append(keys, slices.Clone(suffix))
+		return true, err
+	})
+	if err != nil || sum != 0 {
+		return false, err
+	}
+	for _, k := range keys {
+		if err := tx.Delete(sp, store.TableSearchStats, k); err != nil {
+			return false, err
+		}
+	}
+	return len(keys) > 0, nil
 }
 
 // Stats are the BM25 statistics of the documents valid in a view that a

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// FuzzFNV32a: fnv32a is hash/fnv's FNV-1a, so the shards of statistics
-// records already stored (shardOf) stay where they are.
+// FuzzFNV32a: fnv32a is hash/fnv's FNV-1a, so term buckets (bucketOf)
+// stay where earlier versions put them.
 func FuzzFNV32a(f *testing.F) {
 	for _, s := range []string{"", "a", "project_12.owner", "\x01abcdef0123456789\x00budget", "ünïcode"} {
 		f.Add(s)

@@ -47,33 +47,39 @@ func TestOpenRefusesOtherFormat(t *testing.T) {
 	if !errors.Is(err, ErrFormat) {
 		t.Fatalf("Open of a format 1 directory = %v, want ErrFormat", err)
 	}
-	if msg := err.Error(); !strings.Contains(msg, "format 1") || !strings.Contains(msg, "formats 2 and "+formatVersion) {
+	if msg := err.Error(); !strings.Contains(msg, "format 1") || !strings.Contains(msg, "formats 2 to "+formatVersion) {
 		t.Errorf("message %q does not name the formats", msg)
 	}
 }
 
-// TestOpenUpgradesFormat2: a format 2 directory (JSON postings and audit
-// entries, which still read) opens and is stamped with the current format,
-// so a build that reads only format 2 refuses it afterwards.
-func TestOpenUpgradesFormat2(t *testing.T) {
-	dir := t.TempDir()
-	st, err := Open(DefaultOptions(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Badger().Update(func(txn *badger.Txn) error { return txn.Set(systemKey("format"), []byte("2")) }); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
-	st, err = Open(DefaultOptions(dir))
-	if err != nil {
-		t.Fatalf("Open of a format 2 directory: %v", err)
-	}
-	defer st.Close()
-	got, err := storedFormat(st)
-	if err != nil || got != formatVersion {
-		t.Fatalf("format after opening a format 2 directory = %q, %v; want %q", got, err, formatVersion)
+// TestOpenUpgradesOlderFormats: a format 2 directory (JSON postings and
+// audit entries, which still read) and a format 3 directory (statistics
+// counts that never go below zero, which this build adds to as they are)
+// open and are stamped with the current format, so a build that reads
+// only the older format refuses them afterwards.
+func TestOpenUpgradesOlderFormats(t *testing.T) {
+	for _, old := range []string{"2", "3"} {
+		t.Run("format "+old, func(t *testing.T) {
+			dir := t.TempDir()
+			st, err := Open(DefaultOptions(dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Badger().Update(func(txn *badger.Txn) error { return txn.Set(systemKey("format"), []byte(old)) }); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Close(); err != nil {
+				t.Fatal(err)
+			}
+			st, err = Open(DefaultOptions(dir))
+			if err != nil {
+				t.Fatalf("Open of a format %s directory: %v", old, err)
+			}
+			defer st.Close()
+			got, err := storedFormat(st)
+			if err != nil || got != formatVersion {
+				t.Fatalf("format after opening a format %s directory = %q, %v; want %q", old, got, err, formatVersion)
+			}
+		})
 	}
 }

@@ -92,8 +92,9 @@ const (
 	TableSearchHist Table = 'i'
 	// TableSearchStats holds BM25 statistics of the live documents of
 	// the space, split in shards so that concurrent writers rarely meet:
-	// term seg, shard of the fact key (1 byte) -> {df}; empty seg, random
-	// shard -> {docs, length}. Readers add the shards up. Views in the
+	// term seg, shard (1 byte) -> {df}; empty seg, shard -> {docs,
+	// length}; a transaction writes its net changes to a shard drawn at
+	// random (search/index.go). Readers add the shards up. Views in the
 	// past compute theirs from the postings instead. Restricted facts are
 	// counted per read class, under class terms, with a registry of the
 	// classes' restrictions (search/class.go), so that readers sum only

@@ -141,11 +141,16 @@ func Open(opts Options) (*Store, error) {
 // version 1 used Unix nanoseconds. Version 3 stores search postings and audit
 // entries in compact binary forms; their JSON forms of version 2 still read,
 // so a version 2 directory is opened and stamped 3 (a build that reads only
-// 2 then refuses it rather than misreading the new records).
-const formatVersion = "3"
+// 2 then refuses it rather than misreading the new records). Version 4
+// writes a transaction's search statistics to one shard, where a term's
+// count may go below zero (package search); the records are those of
+// version 3, so a version 3 directory is opened and stamped 4 with nothing
+// to convert, and a version 3 build, which deletes a term's shard record
+// when its count goes below zero and so would lose counts, refuses it.
+const formatVersion = "4"
 
 // upgradable are the formats this build opens and stamps formatVersion.
-var upgradable = map[string]bool{"2": true}
+var upgradable = map[string]bool{"2": true, "3": true}
 
 // ErrFormat is returned by Open for a data directory written in another
 // on-disk format than this build's.
@@ -171,7 +176,7 @@ func (s *Store) checkFormat() error {
 		case upgradable[string(got)]:
 			return txn.Set(systemKey("format"), []byte(formatVersion), 0)
 		}
-		return fmt.Errorf("%w: it was written in format %s, this build reads formats 2 and %s only (time keys changed in format 2); open it with the build that wrote it, or start from an empty directory", ErrFormat, got, formatVersion)
+		return fmt.Errorf("%w: it was written in format %s, this build reads formats 2 to %s only (time keys changed in format 2); open it with the build that wrote it, or start from an empty directory", ErrFormat, got, formatVersion)
 	})
 }
 
