@@ -184,7 +184,13 @@ func Build(in Input, c Counter) Output {
 
 // newLine returns a candidate line with its cost.
 func (b *builder) newLine(sec, ord int, text string, inc Included) line {
-	return line{sec: sec, ord: ord, text: text, cost: b.c.Count(text + "\n"), inc: inc}
+	return b.newLineNL(sec, ord, text+"\n", inc)
+}
+
+// newLineNL is newLine for the line's text with its newline: the line's
+// text is a substring of it, so the line costs one string, not two.
+func (b *builder) newLineNL(sec, ord int, textNL string, inc Included) line {
+	return line{sec: sec, ord: ord, text: textNL[:len(textNL)-1], cost: b.c.Count(textNL), inc: inc}
 }
 
 // factLine renders one fact for its section.
@@ -193,19 +199,21 @@ func (b *builder) factLine(sec, ord int, f Fact) line {
 	var text string
 	switch sec {
 	case secConstraints:
-		text, inc.Reason = "- "+keyValue(f.Key, f.Value), "constraint"
+		inc.Reason = "constraint"
 		if t := clean(f.ConstraintType); t != "" {
-			text += " (constraint: " + t + ")"
+			text = keyValueLine("- ", f.Key, f.Value, " (constraint: "+t+")\n")
+		} else {
+			text = keyValueLine("- ", f.Key, f.Value, "\n")
 		}
 	case secReview:
-		text, inc.Reason = "- "+cmp.Or(clean(f.Key), clean(f.ID)), string(ReasonNeedsReview)
+		text, inc.Reason = "- "+cmp.Or(clean(f.Key), clean(f.ID))+"\n", string(ReasonNeedsReview)
 	default:
-		text, inc.Reason = "- "+label(f.Scope)+keyValue(f.Key, f.Value), scoreReason(f.Score)
+		text, inc.Reason = keyValueLine("- "+label(f.Scope), f.Key, f.Value, "\n"), scoreReason(f.Score)
 		if l := label(f.Scope); l != "" {
 			inc.Reason += ", labelled " + string(f.Scope)
 		}
 	}
-	return b.newLine(sec, ord, text, inc)
+	return b.newLineNL(sec, ord, text, inc)
 }
 
 // head returns the cost of a section's heading line.
@@ -280,41 +288,54 @@ func (b *builder) render(additive bool) (string, []Section, []Included) {
 	slices.SortFunc(ls, func(x, y line) int {
 		return cmp.Or(cmp.Compare(x.sec, y.sec), cmp.Compare(x.ord, y.ord))
 	})
+	// The text is built once, at its final size; each section's text is
+	// the part of it after the section's heading.
+	size := 0
+	for i, l := range ls {
+		if i == 0 || l.sec != ls[i-1].sec {
+			size += len(heading(l.sec)) + 2 // the heading's newline, and the one before it
+		}
+		size += len(l.text) + 1
+	}
 	var text strings.Builder
+	text.Grow(size)
 	var secs []Section
-	var incs []Included
+	incs := make([]Included, 0, len(ls)+1)
 	for i := 0; i < len(ls); {
 		j := i
 		for j < len(ls) && ls[j].sec == ls[i].sec {
 			j++
 		}
 		sec := ls[i].sec
-		var body strings.Builder
-		cost := 0
-		for k, l := range ls[i:j] {
-			if k > 0 {
-				body.WriteByte('\n')
-			}
-			body.WriteString(l.text)
-			cost += l.cost
-			if sec != secIdentity {
-				incs = append(incs, l.inc)
-			}
-		}
 		if text.Len() > 0 {
 			text.WriteByte('\n')
 		}
 		text.WriteString(heading(sec))
 		text.WriteByte('\n')
-		text.WriteString(body.String())
+		start := text.Len()
+		cost := 0
+		for k, l := range ls[i:j] {
+			if k > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(l.text)
+			cost += l.cost
+			if sec != secIdentity {
+				incs = append(incs, l.inc)
+			}
+		}
+		// A strings.Builder only appends: bytes written stay as they
+		// are, so the body can be read now; and it was sized for the
+		// whole text, so the body shares the final text's memory.
+		body := text.String()[start:]
 		secTokens := 0
 		if additive {
 			lastLine := ls[j-1]
 			secTokens = cost - lastLine.cost + b.c.Count(lastLine.text)
 		} else {
-			secTokens = b.c.Count(body.String())
+			secTokens = b.c.Count(body)
 		}
-		secs = append(secs, Section{Layer: sectionLayers[sec], Title: sectionTitles[sec], Text: body.String(), Tokens: secTokens})
+		secs = append(secs, Section{Layer: sectionLayers[sec], Title: sectionTitles[sec], Text: body, Tokens: secTokens})
 		if sec == secIdentity {
 			incs = append(incs, b.idInc)
 		}
@@ -470,6 +491,18 @@ func keyValue(k, v string) string {
 		return k
 	}
 	return k + ": " + v
+}
+
+// keyValueLine is prefix + keyValue(k, v) + suffix, made in one string.
+func keyValueLine(prefix, k, v, suffix string) string {
+	k, v = clean(k), clean(v)
+	switch {
+	case k == "":
+		return prefix + v + suffix
+	case v == "":
+		return prefix + k + suffix
+	}
+	return prefix + k + ": " + v + suffix
 }
 
 // label returns the prefix that marks hypothetical and draft content.

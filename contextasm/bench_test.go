@@ -298,6 +298,27 @@ func BenchmarkAssembleContext(b *testing.B) {
 				_ = pprof.StartCPUProfile(f)
 				defer func() { pprof.StopCPUProfile(); f.Close() }()
 			}
+			// BENCH_MEMPROFILE=FILE writes the heap profile before and
+			// after the timed calls (FILE.N.before, FILE.N.after), so
+			// `go tool pprof -sample_index=alloc_space -base
+			// FILE.N.before FILE.N.after` shows what the calls allocated,
+			// without seeding and warming up.
+			memProfile := func(string) {}
+			if path := os.Getenv("BENCH_MEMPROFILE"); path != "" {
+				memProfile = func(when string) {
+					runtime.GC() // the profile holds what the last cycle saw
+					f, err := os.Create(fmt.Sprintf("%s.%d.%s", path, n, when))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer f.Close()
+					if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			memProfile("before")
+			defer memProfile("after")
 			b.ReportAllocs()
 			cpu0 := benchcpu.Used()
 			b.ResetTimer()

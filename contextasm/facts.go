@@ -1,9 +1,7 @@
 package contextasm
 
 import (
-	"cmp"
 	"errors"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -166,6 +164,47 @@ func (r cardReader) read(sp tenancy.Space, id string) (facts.Card, error) {
 	return c, err
 }
 
+// gatherScratch is the working memory of one FactSource.Gather: the
+// candidates, their index by ID and their ranking, reused by later calls
+// (at 100,000 facts they are about 150 KB a call).
+type gatherScratch struct {
+	cands  []candidate
+	at     map[string]int
+	ranked []*candidate
+}
+
+var scratchPool sync.Pool
+
+// maxScratch bounds the candidates a pooled scratch keeps room for; a
+// larger one is left to the collector.
+const maxScratch = 4*PerTermPostings + MaxConstraints + SmallPartition + 1
+
+// getScratch returns an empty scratch with room for about hint
+// candidates.
+func getScratch(hint int) *gatherScratch {
+	sc, _ := scratchPool.Get().(*gatherScratch)
+	if sc == nil {
+		sc = &gatherScratch{at: make(map[string]int, hint)}
+	}
+	if cap(sc.cands) < hint {
+		sc.cands = make([]candidate, 0, hint)
+	}
+	return sc
+}
+
+// put empties sc (its candidates' IDs are the store's, not to be kept
+// alive) and returns it to the pool.
+func (sc *gatherScratch) put() {
+	if cap(sc.cands) > maxScratch {
+		return
+	}
+	clear(sc.cands)
+	clear(sc.ranked)
+	clear(sc.at)
+	sc.cands, sc.ranked = sc.cands[:0], sc.ranked[:0]
+	scratchPool.Put(sc)
+}
+
 // candidate is an index hit before its fact is loaded.
 type candidate struct {
 	id     string
@@ -216,9 +255,11 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		hint += min(stats.DF[t], PerTermPostings)
 	}
 	hint = min(hint, 4*PerTermPostings)
-	cands := make([]candidate, 0, hint)
-	at := make(map[string]int, hint) // ID -> index in cands
-	var space int                    // the space being scanned
+	sc := getScratch(hint)
+	defer sc.put()
+	cands := sc.cands
+	at := sc.at   // ID -> index in cands
+	var space int // the space being scanned
 	get := func(id string, recorded time.Time) *candidate {
 		i, ok := at[id]
 		if !ok {
@@ -288,21 +329,16 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 		}
 	}
-	ranked := make([]*candidate, len(cands))
+	sc.cands = cands // to clear and reuse, however far it grew
+	ranked := sc.ranked[:0]
 	for i := range cands {
-		ranked[i] = &cands[i]
+		ranked = append(ranked, &cands[i])
 	}
-	// Score, then recency, then ID; each compared only on a tie of the
-	// one before (cmp.Or would compare all three every time).
-	slices.SortFunc(ranked, func(a, b *candidate) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
-		}
-		if c := b.at.Compare(a.at); c != 0 {
-			return c
-		}
-		return strings.Compare(a.id, b.id)
-	})
+	sc.ranked = ranked
+	// Candidates are taken in rank order (compareCandidates) until the
+	// budget is spent, then only those always taken: a heap hands out the
+	// first ones without sorting all the others.
+	rq := newRankQueue(ranked)
 
 	// With no restricted fact in the partition, every predecessor can be
 	// named without looking it up.
@@ -317,25 +353,23 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	hyp := aboutHypothetical(q.Text)
 	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
-	for _, rc := range ranked {
-		if !rc.always && (estimate > q.Budget || relevant >= MaxRelevant) {
-			continue
-		}
+	c.Facts = make([]FactCandidate, 0, min(len(ranked), 256))
+	load := func(rc *candidate) error {
 		card, err := cr.read(spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
-			continue
+			return nil
 		}
 		if err != nil {
-			return c, err
+			return err
 		}
 		f, ok := card.Fact.In(q.View)
 		if !ok {
-			continue
+			return nil
 		}
 		if s.Visible != nil && !s.Visible.Visible(q.Caller, f) {
 			// Withheld: counted in the statistics, never described; it
 			// takes no relevance candidate's place.
-			continue
+			return nil
 		}
 		if !rc.always {
 			relevant++
@@ -369,6 +403,20 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 		}
 		c.Facts = append(c.Facts, fc)
+		return nil
+	}
+	// Every candidate in rank order while the budget is not spent (the
+	// estimate and the count only grow), then the ones always taken, in
+	// rank order too.
+	for rq.len() > 0 && estimate <= q.Budget && relevant < MaxRelevant {
+		if err := load(rq.pop()); err != nil {
+			return c, err
+		}
+	}
+	for _, rc := range rq.always() {
+		if err := load(rc); err != nil {
+			return c, err
+		}
 	}
 	if q.SessionID != "" {
 		// The values the kept facts retired, for the turns that state
