@@ -128,15 +128,16 @@ type cardReader struct {
 	misses *cardMisses
 	tx     *store.Txn
 	epochs map[tenancy.Space]string
+	spaces []tenancy.Space // the partition's, in its order
 }
 
 func (s *FactSource) cardReader(tx *store.Txn) (cardReader, error) {
-	r := cardReader{cards: s.Cards, misses: &s.misses, tx: tx}
+	r := cardReader{cards: s.Cards, misses: &s.misses, tx: tx, spaces: tx.Partition().Spaces()}
 	if s.Cards == nil {
 		return r, nil
 	}
-	r.epochs = map[tenancy.Space]string{}
-	for _, sp := range tx.Partition().Spaces() {
+	r.epochs = make(map[tenancy.Space]string, len(r.spaces))
+	for _, sp := range r.spaces {
 		e, err := s.Cards.Epoch(tx, sp)
 		if err != nil {
 			return r, err
@@ -456,7 +457,7 @@ func (s *FactSource) shown(tx *store.Txn, cr cardReader, q Query, id string, hin
 	if s.Visible == nil {
 		return true, nil
 	}
-	spaces := tx.Partition().Spaces()
+	spaces := cr.spaces
 	if hint.Org() != "" {
 		// Try the likely space first: a miss costs a lookup per table.
 		spaces = append([]tenancy.Space{hint}, spaces...)
@@ -554,7 +555,7 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 // (restating a replaced value, or an outranked instruction), so that turns
 // repeating them are not replayed either.
 func (s *FactSource) stale(tx *store.Txn, cr cardReader, q Query, out []Retired) ([]Retired, error) {
-	for _, sp := range tx.Partition().Spaces() {
+	for _, sp := range cr.spaces {
 		ids, err := facts.StaleIDsTx(tx, sp)
 		if err != nil {
 			return nil, err
@@ -591,7 +592,7 @@ func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string) (fac
 	if id == "" {
 		return facts.Fact{}, "", false, nil
 	}
-	for _, sp := range tx.Partition().Spaces() {
+	for _, sp := range cr.spaces {
 		card, err := cr.read(sp, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
