@@ -68,6 +68,8 @@ type FactSource struct {
 	// live the live postings of query terms, under the same epochs.
 	misses cardMisses
 	live   livePostings
+	// maxConstraints, when positive, replaces MaxConstraints (tests).
+	maxConstraints int
 }
 
 // cardMisses remembers which facts a space does not hold, under the card
@@ -271,6 +273,10 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		return &cands[i]
 	}
 	current := q.View.Current()
+	maxCons := MaxConstraints
+	if s.maxConstraints > 0 {
+		maxCons = s.maxConstraints
+	}
 	cr, err := s.cardReader(tx)
 	if err != nil {
 		return Candidates{}, err
@@ -313,13 +319,25 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			get(p.ID, p.RecordedAt).always = true
 			return true
 		}
-		if err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, MaxConstraints, always); err != nil {
+		if current {
+			ps, err := s.recentConstraints(tx, sp, cr.epochs[sp], maxCons)
+			if err != nil {
+				return Candidates{}, err
+			}
+			for _, p := range ps {
+				get(p.id, p.at).always = true
+			}
+		} else if err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, maxCons, always); err != nil {
 			return Candidates{}, err
 		}
 		if stats.Docs <= SmallPartition {
 			var err error
 			if current {
-				err = s.Index.Live(tx, sp, search.TermAll, always)
+				var ps []posting
+				ps, err = s.live.get(tx, s.Index, sp, cr.epochs[sp], search.TermAll)
+				for _, p := range ps {
+					get(p.id, p.at).always = true
+				}
 			} else {
 				// Hidden facts hold postings too: they take no
 				// visible fact's place.
@@ -443,6 +461,23 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		}
 	}
 	return c, nil
+}
+
+// recentConstraints returns the limit most recent constraint postings of
+// sp in the current view, newest first, as Index.Postings reads them (a
+// reverse scan of the live ones, stopped at limit): the last of the live
+// postings, remembered under the space's card epoch like the query
+// terms' (livePostings).
+func (s *FactSource) recentConstraints(tx *store.Txn, sp tenancy.Space, epoch string, limit int) ([]posting, error) {
+	ps, err := s.live.get(tx, s.Index, sp, epoch, search.TermConstraint)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]posting, 0, min(len(ps), limit))
+	for k := len(ps) - 1; k >= max(len(ps)-limit, 0); k-- {
+		out = append(out, ps[k])
+	}
+	return out, nil
 }
 
 // invalidMarkers open a value that declares itself void.
