@@ -208,6 +208,13 @@ func (sc *gatherScratch) put() {
 	scratchPool.Put(sc)
 }
 
+// bytesCounter is a Counter that counts a line held in a buffer
+// without making a string of it when it counted it before
+// (tokens.Cache).
+type bytesCounter interface {
+	CountBytes(b []byte) int
+}
+
 // candidate is an index hit before its fact is loaded.
 type candidate struct {
 	id     string
@@ -372,6 +379,8 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	hyp := aboutHypothetical(q.Text)
 	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
+	bc, _ := s.Counter.(bytesCounter)
+	var line []byte // the line being counted, with bc
 	c.Facts = make([]FactCandidate, 0, min(len(ranked), 256))
 	load := func(rc *candidate) error {
 		card, err := cr.read(spaces[rc.space], rc.id)
@@ -410,7 +419,12 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		}
 		if factVerdict(q, hyp, fc) == "" {
 			if !rc.always {
-				estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+				if bc != nil {
+					line = append(append(append(append(line[:0], f.Key...), ": "...), val...), '\n')
+					estimate += bc.CountBytes(line)
+				} else {
+					estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+				}
 			}
 			if f.Supersedes != "" && restricted {
 				if near == nil {

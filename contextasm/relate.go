@@ -439,15 +439,20 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 // assertion met twice counts once), and scores the kept ones among
 // themselves against the query.
 func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, []assemble.Exclusion) {
-	as = slices.Clone(as)
-	slices.SortFunc(as, func(x, y AssertionCandidate) int {
+	// Sorted through pointers: a candidate is large, and as is the
+	// source's, not to be reordered.
+	ordered := make([]*AssertionCandidate, len(as))
+	for i := range as {
+		ordered[i] = &as[i]
+	}
+	slices.SortFunc(ordered, func(x, y *AssertionCandidate) int {
 		return cmp.Or(strings.Compare(x.Assertion.ID, y.Assertion.ID), strings.Compare(y.Ended, x.Ended))
 	})
-	as = slices.CompactFunc(as, func(a, b AssertionCandidate) bool { return a.Assertion.ID == b.Assertion.ID })
-	var keep []AssertionCandidate
+	ordered = slices.CompactFunc(ordered, func(a, b *AssertionCandidate) bool { return a.Assertion.ID == b.Assertion.ID })
+	var keep []*AssertionCandidate
 	var out []assemble.Exclusion
-	for _, a := range as {
-		if r := assertionVerdict(q, a); r != "" {
+	for _, a := range ordered {
+		if r := assertionVerdict(q, *a); r != "" {
 			out = append(out, assemble.Exclusion{ID: a.Assertion.ID, Kind: assemble.KindAssertion, Reason: r})
 			continue
 		}
@@ -455,7 +460,7 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 	}
 	docs := make([]string, len(keep))
 	for i, a := range keep {
-		docs[i] = assertionDoc(a)
+		docs[i] = assertionDoc(*a)
 	}
 	scores := scoreDocs(q.Text, docs)
 	kept := make([]assemble.Assertion, len(keep))
