@@ -284,9 +284,17 @@ func (b *builder) joinedCount() int {
 // render joins the placed lines in text order, without a final newline.
 // With additive set, section counts come from the line costs.
 func (b *builder) render(additive bool) (string, []Section, []Included) {
-	ls := slices.Clone(b.placed)
-	slices.SortFunc(ls, func(x, y line) int {
-		return cmp.Or(cmp.Compare(x.sec, y.sec), cmp.Compare(x.ord, y.ord))
+	// The placed lines in text order, through pointers: a line is large,
+	// and b.placed keeps its priority order.
+	ls := make([]*line, len(b.placed))
+	for i := range b.placed {
+		ls[i] = &b.placed[i]
+	}
+	slices.SortFunc(ls, func(x, y *line) int {
+		if c := cmp.Compare(x.sec, y.sec); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.ord, y.ord)
 	})
 	// The text is built once, at its final size; each section's text is
 	// the part of it after the section's heading.
