@@ -34,11 +34,12 @@ import (
 
 // benchServer is a seeded server, shared by the runs of -count.
 type benchServer struct {
-	srv  *server.Server
-	http *httptest.Server
-	tok  string
-	dir  string
-	keep bool // the directory is STATEGRAPH_BENCH_DIR's: not removed
+	srv   *server.Server
+	http  *httptest.Server
+	clock *temporal.Manual // the server's, where seeding left it
+	tok   string
+	dir   string
+	keep  bool // the directory is STATEGRAPH_BENCH_DIR's: not removed
 }
 
 // close stops the server and removes its data directory.
@@ -139,7 +140,7 @@ func seeded(b *testing.B, n int) *benchServer {
 	}
 	if reuse {
 		clock.Advance(time.Duration(2*((n+15)/16))*time.Second + conversationTime) // as seeding left it
-		s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir, keep: keep}
+		s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), clock: clock, tok: tok, dir: dir, keep: keep}
 		benchServers[n] = s
 		return s
 	}
@@ -190,7 +191,7 @@ func seeded(b *testing.B, n int) *benchServer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir, keep: keep}
+	s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), clock: clock, tok: tok, dir: dir, keep: keep}
 	seedConversation(b, &apitest.Env{URL: s.http.URL, Server: srv, Clock: clock, HTTP: s.http}, tok, vocab, rng)
 	if keep {
 		if err := os.WriteFile(filepath.Join(dir, seededMarker), nil, 0o644); err != nil {
