@@ -266,8 +266,11 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	}
 	hint = min(hint, 4*PerTermPostings)
 	sc := getScratch(hint)
-	defer sc.put()
 	cands := sc.cands
+	defer func() {
+		sc.cands = cands // however far it grew, and on every return
+		sc.put()
+	}()
 	at := sc.at   // ID -> index in cands
 	var space int // the space being scanned
 	get := func(id string, recorded time.Time) *candidate {
@@ -355,7 +358,6 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 		}
 	}
-	sc.cands = cands // to clear and reuse, however far it grew
 	ranked := sc.ranked[:0]
 	for i := range cands {
 		ranked = append(ranked, &cands[i])
