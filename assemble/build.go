@@ -194,7 +194,7 @@ func (b *builder) newLineNL(sec, ord int, textNL string, inc Included) line {
 }
 
 // factLine renders one fact for its section.
-func (b *builder) factLine(sec, ord int, f Fact) line {
+func (b *builder) factLine(sec, ord int, f *Fact) line {
 	inc := Included{ID: f.ID, Kind: KindFact, Layer: LayerFacts, Score: f.Score}
 	var text string
 	switch sec {
@@ -590,9 +590,13 @@ func envLine(a Attr) string { return "- " + keyValue(a.Key, a.Value) }
 // splitFacts separates active constraints and needs-review facts from the
 // rest and ranks each group: score, then recency, then authority, then ID.
 // Hypothetical and draft constraints are not in force: they rank as facts.
-func splitFacts(fs []Fact) (cons, review, rest []Fact) {
-	rest = make([]Fact, 0, len(fs)) // most facts are plain
-	for _, f := range fs {
+// The groups point into one copy of fs (scores made finite), so that
+// ranking moves pointers, not facts.
+func splitFacts(fs []Fact) (cons, review, rest []*Fact) {
+	all := slices.Clone(fs)
+	rest = make([]*Fact, 0, len(all)) // most facts are plain
+	for i := range all {
+		f := &all[i]
 		f.Score = finite(f.Score)
 		switch {
 		case f.NeedsReview:
@@ -603,7 +607,7 @@ func splitFacts(fs []Fact) (cons, review, rest []Fact) {
 			rest = append(rest, f)
 		}
 	}
-	for _, g := range [][]Fact{cons, review, rest} {
+	for _, g := range [][]*Fact{cons, review, rest} {
 		slices.SortStableFunc(g, compareFacts)
 	}
 	return cons, review, rest
@@ -612,7 +616,7 @@ func splitFacts(fs []Fact) (cons, review, rest []Fact) {
 // compareFacts ranks facts: score, then recency, then valid time, then
 // authority, then ID, key and value, each compared only on a tie of the
 // ones before.
-func compareFacts(x, y Fact) int {
+func compareFacts(x, y *Fact) int {
 	if c := cmp.Compare(y.Score, x.Score); c != 0 {
 		return c
 	}
