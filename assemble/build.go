@@ -184,28 +184,36 @@ func Build(in Input, c Counter) Output {
 
 // newLine returns a candidate line with its cost.
 func (b *builder) newLine(sec, ord int, text string, inc Included) line {
-	return line{sec: sec, ord: ord, text: text, cost: b.c.Count(text + "\n"), inc: inc}
+	return b.newLineNL(sec, ord, text+"\n", inc)
+}
+
+// newLineNL is newLine for the line's text with its newline: the line's
+// text is a substring of it, so the line costs one string, not two.
+func (b *builder) newLineNL(sec, ord int, textNL string, inc Included) line {
+	return line{sec: sec, ord: ord, text: textNL[:len(textNL)-1], cost: b.c.Count(textNL), inc: inc}
 }
 
 // factLine renders one fact for its section.
-func (b *builder) factLine(sec, ord int, f Fact) line {
+func (b *builder) factLine(sec, ord int, f *Fact) line {
 	inc := Included{ID: f.ID, Kind: KindFact, Layer: LayerFacts, Score: f.Score}
 	var text string
 	switch sec {
 	case secConstraints:
-		text, inc.Reason = "- "+keyValue(f.Key, f.Value), "constraint"
+		inc.Reason = "constraint"
 		if t := clean(f.ConstraintType); t != "" {
-			text += " (constraint: " + t + ")"
+			text = keyValueLine("- ", f.Key, f.Value, " (constraint: "+t+")\n")
+		} else {
+			text = keyValueLine("- ", f.Key, f.Value, "\n")
 		}
 	case secReview:
-		text, inc.Reason = "- "+cmp.Or(clean(f.Key), clean(f.ID)), string(ReasonNeedsReview)
+		text, inc.Reason = "- "+cmp.Or(clean(f.Key), clean(f.ID))+"\n", string(ReasonNeedsReview)
 	default:
-		text, inc.Reason = "- "+label(f.Scope)+keyValue(f.Key, f.Value), scoreReason(f.Score)
+		text, inc.Reason = keyValueLine("- "+label(f.Scope), f.Key, f.Value, "\n"), scoreReason(f.Score)
 		if l := label(f.Scope); l != "" {
 			inc.Reason += ", labelled " + string(f.Scope)
 		}
 	}
-	return b.newLine(sec, ord, text, inc)
+	return b.newLineNL(sec, ord, text, inc)
 }
 
 // head returns the cost of a section's heading line.
@@ -276,45 +284,66 @@ func (b *builder) joinedCount() int {
 // render joins the placed lines in text order, without a final newline.
 // With additive set, section counts come from the line costs.
 func (b *builder) render(additive bool) (string, []Section, []Included) {
-	ls := slices.Clone(b.placed)
-	slices.SortFunc(ls, func(x, y line) int {
-		return cmp.Or(cmp.Compare(x.sec, y.sec), cmp.Compare(x.ord, y.ord))
+	// The placed lines in text order, through pointers: a line is large,
+	// and b.placed keeps its priority order.
+	ls := make([]*line, len(b.placed))
+	for i := range b.placed {
+		ls[i] = &b.placed[i]
+	}
+	slices.SortFunc(ls, func(x, y *line) int {
+		if c := cmp.Compare(x.sec, y.sec); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.ord, y.ord)
 	})
+	// The text is built once, at its final size; each section's text is
+	// the part of it after the section's heading.
+	size := 0
+	for i, l := range ls {
+		if i == 0 || l.sec != ls[i-1].sec {
+			size += len(heading(l.sec)) + 2 // the heading's newline, and the one before it
+		}
+		size += len(l.text) + 1
+	}
 	var text strings.Builder
+	text.Grow(size)
 	var secs []Section
-	var incs []Included
+	incs := make([]Included, 0, len(ls)+1)
 	for i := 0; i < len(ls); {
 		j := i
 		for j < len(ls) && ls[j].sec == ls[i].sec {
 			j++
 		}
 		sec := ls[i].sec
-		var body strings.Builder
-		cost := 0
-		for k, l := range ls[i:j] {
-			if k > 0 {
-				body.WriteByte('\n')
-			}
-			body.WriteString(l.text)
-			cost += l.cost
-			if sec != secIdentity {
-				incs = append(incs, l.inc)
-			}
-		}
 		if text.Len() > 0 {
 			text.WriteByte('\n')
 		}
 		text.WriteString(heading(sec))
 		text.WriteByte('\n')
-		text.WriteString(body.String())
+		start := text.Len()
+		cost := 0
+		for k, l := range ls[i:j] {
+			if k > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(l.text)
+			cost += l.cost
+			if sec != secIdentity {
+				incs = append(incs, l.inc)
+			}
+		}
+		// A strings.Builder only appends: bytes written stay as they
+		// are, so the body can be read now; and it was sized for the
+		// whole text, so the body shares the final text's memory.
+		body := text.String()[start:]
 		secTokens := 0
 		if additive {
 			lastLine := ls[j-1]
 			secTokens = cost - lastLine.cost + b.c.Count(lastLine.text)
 		} else {
-			secTokens = b.c.Count(body.String())
+			secTokens = b.c.Count(body)
 		}
-		secs = append(secs, Section{Layer: sectionLayers[sec], Title: sectionTitles[sec], Text: body.String(), Tokens: secTokens})
+		secs = append(secs, Section{Layer: sectionLayers[sec], Title: sectionTitles[sec], Text: body, Tokens: secTokens})
 		if sec == secIdentity {
 			incs = append(incs, b.idInc)
 		}
@@ -472,6 +501,18 @@ func keyValue(k, v string) string {
 	return k + ": " + v
 }
 
+// keyValueLine is prefix + keyValue(k, v) + suffix, made in one string.
+func keyValueLine(prefix, k, v, suffix string) string {
+	k, v = clean(k), clean(v)
+	switch {
+	case k == "":
+		return prefix + v + suffix
+	case v == "":
+		return prefix + k + suffix
+	}
+	return prefix + k + ": " + v + suffix
+}
+
 // label returns the prefix that marks hypothetical and draft content.
 func label(s Scope) string {
 	switch s {
@@ -549,9 +590,13 @@ func envLine(a Attr) string { return "- " + keyValue(a.Key, a.Value) }
 // splitFacts separates active constraints and needs-review facts from the
 // rest and ranks each group: score, then recency, then authority, then ID.
 // Hypothetical and draft constraints are not in force: they rank as facts.
-func splitFacts(fs []Fact) (cons, review, rest []Fact) {
-	rest = make([]Fact, 0, len(fs)) // most facts are plain
-	for _, f := range fs {
+// The groups point into one copy of fs (scores made finite), so that
+// ranking moves pointers, not facts.
+func splitFacts(fs []Fact) (cons, review, rest []*Fact) {
+	all := slices.Clone(fs)
+	rest = make([]*Fact, 0, len(all)) // most facts are plain
+	for i := range all {
+		f := &all[i]
 		f.Score = finite(f.Score)
 		switch {
 		case f.NeedsReview:
@@ -562,7 +607,7 @@ func splitFacts(fs []Fact) (cons, review, rest []Fact) {
 			rest = append(rest, f)
 		}
 	}
-	for _, g := range [][]Fact{cons, review, rest} {
+	for _, g := range [][]*Fact{cons, review, rest} {
 		slices.SortStableFunc(g, compareFacts)
 	}
 	return cons, review, rest
@@ -571,7 +616,7 @@ func splitFacts(fs []Fact) (cons, review, rest []Fact) {
 // compareFacts ranks facts: score, then recency, then valid time, then
 // authority, then ID, key and value, each compared only on a tie of the
 // ones before.
-func compareFacts(x, y Fact) int {
+func compareFacts(x, y *Fact) int {
 	if c := cmp.Compare(y.Score, x.Score); c != 0 {
 		return c
 	}

@@ -34,11 +34,12 @@ import (
 
 // benchServer is a seeded server, shared by the runs of -count.
 type benchServer struct {
-	srv  *server.Server
-	http *httptest.Server
-	tok  string
-	dir  string
-	keep bool // the directory is STATEGRAPH_BENCH_DIR's: not removed
+	srv   *server.Server
+	http  *httptest.Server
+	clock *temporal.Manual // the server's, where seeding left it
+	tok   string
+	dir   string
+	keep  bool // the directory is STATEGRAPH_BENCH_DIR's: not removed
 }
 
 // close stops the server and removes its data directory.
@@ -139,7 +140,7 @@ func seeded(b *testing.B, n int) *benchServer {
 	}
 	if reuse {
 		clock.Advance(time.Duration(2*((n+15)/16))*time.Second + conversationTime) // as seeding left it
-		s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir, keep: keep}
+		s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), clock: clock, tok: tok, dir: dir, keep: keep}
 		benchServers[n] = s
 		return s
 	}
@@ -190,7 +191,7 @@ func seeded(b *testing.B, n int) *benchServer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), tok: tok, dir: dir, keep: keep}
+	s := &benchServer{srv: srv, http: httptest.NewServer(srv.Handler()), clock: clock, tok: tok, dir: dir, keep: keep}
 	seedConversation(b, &apitest.Env{URL: s.http.URL, Server: srv, Clock: clock, HTTP: s.http}, tok, vocab, rng)
 	if keep {
 		if err := os.WriteFile(filepath.Join(dir, seededMarker), nil, 0o644); err != nil {
@@ -298,6 +299,27 @@ func BenchmarkAssembleContext(b *testing.B) {
 				_ = pprof.StartCPUProfile(f)
 				defer func() { pprof.StopCPUProfile(); f.Close() }()
 			}
+			// BENCH_MEMPROFILE=FILE writes the heap profile before and
+			// after the timed calls (FILE.N.before, FILE.N.after), so
+			// `go tool pprof -sample_index=alloc_space -base
+			// FILE.N.before FILE.N.after` shows what the calls allocated,
+			// without seeding and warming up.
+			memProfile := func(string) {}
+			if path := os.Getenv("BENCH_MEMPROFILE"); path != "" {
+				memProfile = func(when string) {
+					runtime.GC() // the profile holds what the last cycle saw
+					f, err := os.Create(fmt.Sprintf("%s.%d.%s", path, n, when))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer f.Close()
+					if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			memProfile("before")
+			defer memProfile("after")
 			b.ReportAllocs()
 			cpu0 := benchcpu.Used()
 			b.ResetTimer()

@@ -1,9 +1,7 @@
 package contextasm
 
 import (
-	"cmp"
 	"errors"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -70,6 +68,8 @@ type FactSource struct {
 	// live the live postings of query terms, under the same epochs.
 	misses cardMisses
 	live   livePostings
+	// maxConstraints, when positive, replaces MaxConstraints (tests).
+	maxConstraints int
 }
 
 // cardMisses remembers which facts a space does not hold, under the card
@@ -130,15 +130,16 @@ type cardReader struct {
 	misses *cardMisses
 	tx     *store.Txn
 	epochs map[tenancy.Space]string
+	spaces []tenancy.Space // the partition's, in its order
 }
 
 func (s *FactSource) cardReader(tx *store.Txn) (cardReader, error) {
-	r := cardReader{cards: s.Cards, misses: &s.misses, tx: tx}
+	r := cardReader{cards: s.Cards, misses: &s.misses, tx: tx, spaces: tx.Partition().Spaces()}
 	if s.Cards == nil {
 		return r, nil
 	}
-	r.epochs = map[tenancy.Space]string{}
-	for _, sp := range tx.Partition().Spaces() {
+	r.epochs = make(map[tenancy.Space]string, len(r.spaces))
+	for _, sp := range r.spaces {
 		e, err := s.Cards.Epoch(tx, sp)
 		if err != nil {
 			return r, err
@@ -164,6 +165,54 @@ func (r cardReader) read(sp tenancy.Space, id string) (facts.Card, error) {
 		r.misses.add(sp, epoch, id)
 	}
 	return c, err
+}
+
+// gatherScratch is the working memory of one FactSource.Gather: the
+// candidates, their index by ID and their ranking, reused by later calls
+// (at 100,000 facts they are about 150 KB a call).
+type gatherScratch struct {
+	cands  []candidate
+	at     map[string]int
+	ranked []*candidate
+}
+
+var scratchPool sync.Pool
+
+// maxScratch bounds the candidates a pooled scratch keeps room for; a
+// larger one is left to the collector.
+const maxScratch = 4*PerTermPostings + MaxConstraints + SmallPartition + 1
+
+// getScratch returns an empty scratch with room for about hint
+// candidates.
+func getScratch(hint int) *gatherScratch {
+	sc, _ := scratchPool.Get().(*gatherScratch)
+	if sc == nil {
+		sc = &gatherScratch{at: make(map[string]int, hint)}
+	}
+	if cap(sc.cands) < hint {
+		sc.cands = make([]candidate, 0, hint)
+	}
+	return sc
+}
+
+// put empties sc (its candidates' IDs are the store's, not to be kept
+// alive) and returns it to the pool.
+func (sc *gatherScratch) put() {
+	if cap(sc.cands) > maxScratch {
+		return
+	}
+	clear(sc.cands)
+	clear(sc.ranked)
+	clear(sc.at)
+	sc.cands, sc.ranked = sc.cands[:0], sc.ranked[:0]
+	scratchPool.Put(sc)
+}
+
+// bytesCounter is a Counter that counts a line held in a buffer
+// without making a string of it when it counted it before
+// (tokens.Cache).
+type bytesCounter interface {
+	CountBytes(b []byte) int
 }
 
 // candidate is an index hit before its fact is loaded.
@@ -216,9 +265,14 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		hint += min(stats.DF[t], PerTermPostings)
 	}
 	hint = min(hint, 4*PerTermPostings)
-	cands := make([]candidate, 0, hint)
-	at := make(map[string]int, hint) // ID -> index in cands
-	var space int                    // the space being scanned
+	sc := getScratch(hint)
+	cands := sc.cands
+	defer func() {
+		sc.cands = cands // however far it grew, and on every return
+		sc.put()
+	}()
+	at := sc.at   // ID -> index in cands
+	var space int // the space being scanned
 	get := func(id string, recorded time.Time) *candidate {
 		i, ok := at[id]
 		if !ok {
@@ -229,6 +283,10 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		return &cands[i]
 	}
 	current := q.View.Current()
+	maxCons := MaxConstraints
+	if s.maxConstraints > 0 {
+		maxCons = s.maxConstraints
+	}
 	cr, err := s.cardReader(tx)
 	if err != nil {
 		return Candidates{}, err
@@ -271,13 +329,25 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			get(p.ID, p.RecordedAt).always = true
 			return true
 		}
-		if err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, MaxConstraints, always); err != nil {
+		if current {
+			ps, err := s.recentConstraints(tx, sp, cr.epochs[sp], maxCons)
+			if err != nil {
+				return Candidates{}, err
+			}
+			for _, p := range ps {
+				get(p.id, p.at).always = true
+			}
+		} else if err := s.Index.Postings(tx, sp, search.TermConstraint, q.View, maxCons, always); err != nil {
 			return Candidates{}, err
 		}
 		if stats.Docs <= SmallPartition {
 			var err error
 			if current {
-				err = s.Index.Live(tx, sp, search.TermAll, always)
+				var ps []posting
+				ps, err = s.live.get(tx, s.Index, sp, cr.epochs[sp], search.TermAll)
+				for _, p := range ps {
+					get(p.id, p.at).always = true
+				}
 			} else {
 				// Hidden facts hold postings too: they take no
 				// visible fact's place.
@@ -288,21 +358,15 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 		}
 	}
-	ranked := make([]*candidate, len(cands))
+	ranked := sc.ranked[:0]
 	for i := range cands {
-		ranked[i] = &cands[i]
+		ranked = append(ranked, &cands[i])
 	}
-	// Score, then recency, then ID; each compared only on a tie of the
-	// one before (cmp.Or would compare all three every time).
-	slices.SortFunc(ranked, func(a, b *candidate) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
-		}
-		if c := b.at.Compare(a.at); c != 0 {
-			return c
-		}
-		return strings.Compare(a.id, b.id)
-	})
+	sc.ranked = ranked
+	// Candidates are taken in rank order (compareCandidates) until the
+	// budget is spent, then only those always taken: a heap hands out the
+	// first ones without sorting all the others.
+	rq := newRankQueue(ranked)
 
 	// With no restricted fact in the partition, every predecessor can be
 	// named without looking it up.
@@ -317,25 +381,25 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	hyp := aboutHypothetical(q.Text)
 	var near map[string]tenancy.Space // a predecessor's likely space: its successor's
 	estimate, relevant := 0, 0
-	for _, rc := range ranked {
-		if !rc.always && (estimate > q.Budget || relevant >= MaxRelevant) {
-			continue
-		}
+	bc, _ := s.Counter.(bytesCounter)
+	var line []byte // the line being counted, with bc
+	c.Facts = make([]FactCandidate, 0, min(len(ranked), 256))
+	load := func(rc *candidate) error {
 		card, err := cr.read(spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
-			continue
+			return nil
 		}
 		if err != nil {
-			return c, err
+			return err
 		}
 		f, ok := card.Fact.In(q.View)
 		if !ok {
-			continue
+			return nil
 		}
 		if s.Visible != nil && !s.Visible.Visible(q.Caller, f) {
 			// Withheld: counted in the statistics, never described; it
 			// takes no relevance candidate's place.
-			continue
+			return nil
 		}
 		if !rc.always {
 			relevant++
@@ -357,7 +421,12 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		}
 		if factVerdict(q, hyp, fc) == "" {
 			if !rc.always {
-				estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+				if bc != nil {
+					line = append(append(append(append(line[:0], f.Key...), ": "...), val...), '\n')
+					estimate += bc.CountBytes(line)
+				} else {
+					estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+				}
 			}
 			if f.Supersedes != "" && restricted {
 				if near == nil {
@@ -369,6 +438,20 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 		}
 		c.Facts = append(c.Facts, fc)
+		return nil
+	}
+	// Every candidate in rank order while the budget is not spent (the
+	// estimate and the count only grow), then the ones always taken, in
+	// rank order too.
+	for rq.len() > 0 && estimate <= q.Budget && relevant < MaxRelevant {
+		if err := load(rq.pop()); err != nil {
+			return c, err
+		}
+	}
+	for _, rc := range rq.always() {
+		if err := load(rc); err != nil {
+			return c, err
+		}
 	}
 	if q.SessionID != "" {
 		// The values the kept facts retired, for the turns that state
@@ -396,6 +479,23 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	return c, nil
 }
 
+// recentConstraints returns the limit most recent constraint postings of
+// sp in the current view, newest first, as Index.Postings reads them (a
+// reverse scan of the live ones, stopped at limit): the last of the live
+// postings, remembered under the space's card epoch like the query
+// terms' (livePostings).
+func (s *FactSource) recentConstraints(tx *store.Txn, sp tenancy.Space, epoch string, limit int) ([]posting, error) {
+	ps, err := s.live.get(tx, s.Index, sp, epoch, search.TermConstraint)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]posting, 0, min(len(ps), limit))
+	for k := len(ps) - 1; k >= max(len(ps)-limit, 0); k-- {
+		out = append(out, ps[k])
+	}
+	return out, nil
+}
+
 // invalidMarkers open a value that declares itself void.
 var invalidMarkers = []string{"[INVALIDATED", "[INVALID", "[RETRACTED", "[OBSOLETE", "[VOID", "[SUPERSEDED", "[DEPRECATED", "[WITHDRAWN"}
 
@@ -408,7 +508,7 @@ func (s *FactSource) shown(tx *store.Txn, cr cardReader, q Query, id string, hin
 	if s.Visible == nil {
 		return true, nil
 	}
-	spaces := tx.Partition().Spaces()
+	spaces := cr.spaces
 	if hint.Org() != "" {
 		// Try the likely space first: a miss costs a lookup per table.
 		spaces = append([]tenancy.Space{hint}, spaces...)
@@ -506,7 +606,7 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 // (restating a replaced value, or an outranked instruction), so that turns
 // repeating them are not replayed either.
 func (s *FactSource) stale(tx *store.Txn, cr cardReader, q Query, out []Retired) ([]Retired, error) {
-	for _, sp := range tx.Partition().Spaces() {
+	for _, sp := range cr.spaces {
 		ids, err := facts.StaleIDsTx(tx, sp)
 		if err != nil {
 			return nil, err
@@ -543,7 +643,7 @@ func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string) (fac
 	if id == "" {
 		return facts.Fact{}, "", false, nil
 	}
-	for _, sp := range tx.Partition().Spaces() {
+	for _, sp := range cr.spaces {
 		card, err := cr.read(sp, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue

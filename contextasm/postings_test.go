@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -96,4 +97,112 @@ func TestLivePostingsFollowWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("an erasure")
+}
+
+// TestRememberedConstraintsFollowWrites: the fact source takes the
+// current view's constraint postings (the MaxConstraints most recent) and,
+// in a small partition, every live posting from what it remembers under
+// each space's card epoch; after each kind of write that changes them it
+// gathers exactly what a source remembering nothing gathers, in a small
+// partition holding fewer constraints than the source takes and in one
+// holding more.
+func TestRememberedConstraintsFollowWrites(t *testing.T) {
+	yes := true
+	for _, tc := range []struct {
+		name        string
+		facts, cons int
+	}{
+		{"small partition", 12, 4},
+		{"more constraints than taken", SmallPartition, 9}, // the source takes 5 (maxConstraints)
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ix := search.New()
+			w := newPipelineWorld(t, ix)
+			order := authority.MustDefaultOrder()
+			counter, err := tokens.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// One transaction, so that seeding stays fast.
+			w.update(t, "seed", func(tx *store.Txn) error {
+				for i := range tc.facts + tc.cons {
+					in := facts.WriteInput{ID: fmt.Sprintf("f%d", i), Key: fmt.Sprintf("item.%d", i), Value: json.RawMessage(fmt.Sprintf(`"budget venue %d"`, i%7))}
+					if i >= tc.facts {
+						in.IsConstraint, in.Value = &yes, json.RawMessage(fmt.Sprintf(`"never exceed %d euros"`, i))
+					}
+					if _, err := w.pl.WriteTx(tx, w.caller, in); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			remembering := &FactSource{Index: ix, Order: order, Counter: counter, Cards: facts.NewCards(), maxConstraints: 5}
+			q := Query{Caller: w.caller, Text: "budget venue", Terms: QueryTerms("budget venue"), Budget: 100000}
+			check := func(after string) {
+				t.Helper()
+				fresh := &FactSource{Index: ix, Order: order, Counter: counter, maxConstraints: 5}
+				var got, want Candidates
+				err := w.st.View(context.Background(), w.p, func(tx *store.Txn) error {
+					q.Now = w.clock.Now()
+					var err error
+					if got, err = remembering.Gather(tx, q); err != nil {
+						return err
+					}
+					want, err = fresh.Gather(tx, q)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("after %s: the remembering source gathered %d facts, a fresh one %d, or other ones", after, len(got.Facts), len(want.Facts))
+				}
+				if len(got.Facts) == 0 {
+					t.Fatalf("after %s: nothing gathered", after)
+				}
+				// The constraints taken are Index.Postings's, in its order.
+				err = w.st.View(context.Background(), w.p, func(tx *store.Txn) error {
+					cr, err := remembering.cardReader(tx)
+					if err != nil {
+						return err
+					}
+					for _, sp := range w.p.Spaces() {
+						var want []posting
+						err := ix.Postings(tx, sp, search.TermConstraint, q.View, remembering.maxConstraints, func(p search.Posting) bool {
+							want = append(want, posting{id: p.ID, at: p.RecordedAt, tf: p.TF, len: p.Len})
+							return true
+						})
+						if err != nil {
+							return err
+						}
+						got, err := remembering.recentConstraints(tx, sp, cr.epochs[sp], remembering.maxConstraints)
+						if err != nil {
+							return err
+						}
+						if !reflect.DeepEqual(got, slices.Clip(want)) && !(len(got) == 0 && len(want) == 0) {
+							t.Fatalf("after %s: constraints %v, Index.Postings %v", after, got, want)
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			check("seeding")
+			check("seeding, remembered")
+			w.write(t, facts.WriteInput{ID: "new-con", Key: "spend.cap", Value: json.RawMessage(`"never exceed 10 euros"`), IsConstraint: &yes})
+			check("a new constraint")
+			w.write(t, facts.WriteInput{ID: "new-mine", Key: "my.cap", Value: json.RawMessage(`"never exceed 5 euros"`), IsConstraint: &yes, MemoryType: facts.MemoryUser})
+			check("a new private constraint")
+			last := fmt.Sprintf("item.%d", tc.facts+tc.cons-1)
+			w.write(t, facts.WriteInput{Key: last, Value: json.RawMessage(`"budget venue, no cap"`), Supersedes: last})
+			check("a constraint superseded")
+			w.update(t, "retract", func(tx *store.Txn) error {
+				_, err := w.pl.RetractTx(tx, w.caller, "new-con", pipeline.Retraction{Reason: "wrong"})
+				return err
+			})
+			check("a retraction")
+		})
+	}
 }

@@ -77,13 +77,16 @@ func Relate(q Query, sets ...Candidates) Related {
 	var retired []Retired
 	var ev []EvidenceCandidate
 	for _, s := range sets {
-		ev = append(ev, s.Evidence...)
-		cands = append(cands, s.Facts...)
-		items = append(items, s.Items...)
-		turns = append(turns, s.Turns...)
-		env = append(env, s.Environment...)
-		states = append(states, s.Assertions...)
-		retired = append(retired, s.Retired...)
+		// Each kind usually comes from one source: its slice is taken as
+		// it is (nothing here modifies what a set holds), and copied only
+		// to join it with another's.
+		ev = join(ev, s.Evidence)
+		cands = join(cands, s.Facts)
+		items = join(items, s.Items)
+		turns = join(turns, s.Turns)
+		env = join(env, s.Environment)
+		states = join(states, s.Assertions)
+		retired = join(retired, s.Retired)
 		r.Excluded = append(r.Excluded, s.Excluded...)
 		r.Withheld += s.Withheld
 		r.Notes = append(r.Notes, s.Notes...)
@@ -129,6 +132,18 @@ func Relate(q Query, sets ...Candidates) Related {
 	r.Excluded = append(r.Excluded, out...)
 	sortExclusions(r.Excluded)
 	return r
+}
+
+// join returns a followed by b: one of them when the other is empty, else
+// a new slice holding both (never a's array, which a set may hold).
+func join[T any](a, b []T) []T {
+	switch {
+	case len(b) == 0:
+		return a
+	case len(a) == 0:
+		return b
+	}
+	return slices.Concat(a, b)
 }
 
 // Prune removes from out the superseded facts reported only because a
@@ -289,7 +304,8 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 	}
 	slices.SortFunc(ordered, compareFactCandidates)
 	ordered = slices.CompactFunc(ordered, func(a, b *FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
-	fo := factOutcome{excluded: map[string]assemble.Reason{}}
+	// Usually each kept fact names one predecessor, which is excluded.
+	fo := factOutcome{excluded: make(map[string]assemble.Reason, len(ordered))}
 	if collect {
 		fo.kept = make([]assemble.Fact, 0, len(ordered))
 	}
@@ -302,7 +318,7 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 		id, by  string
 		visible bool
 	}
-	var preds []pred
+	preds := make([]pred, 0, len(ordered))
 	hyp := aboutHypothetical(q.Text)
 	for _, c := range ordered {
 		if !c.Visible {
@@ -322,7 +338,7 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 			preds = append(preds, pred{c.Supersedes, c.Fact.ID, c.PredecessorVisible})
 		}
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(preds))
 	for _, p := range preds {
 		if seen[p.id] {
 			continue
@@ -338,7 +354,7 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 			continue
 		}
 		if fo.successor == nil {
-			fo.successor = map[string]string{}
+			fo.successor = make(map[string]string, len(preds))
 		}
 		fo.successor[p.id] = p.by
 	}
@@ -423,15 +439,20 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 // assertion met twice counts once), and scores the kept ones among
 // themselves against the query.
 func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, []assemble.Exclusion) {
-	as = slices.Clone(as)
-	slices.SortFunc(as, func(x, y AssertionCandidate) int {
+	// Sorted through pointers: a candidate is large, and as is the
+	// source's, not to be reordered.
+	ordered := make([]*AssertionCandidate, len(as))
+	for i := range as {
+		ordered[i] = &as[i]
+	}
+	slices.SortFunc(ordered, func(x, y *AssertionCandidate) int {
 		return cmp.Or(strings.Compare(x.Assertion.ID, y.Assertion.ID), strings.Compare(y.Ended, x.Ended))
 	})
-	as = slices.CompactFunc(as, func(a, b AssertionCandidate) bool { return a.Assertion.ID == b.Assertion.ID })
-	var keep []AssertionCandidate
+	ordered = slices.CompactFunc(ordered, func(a, b *AssertionCandidate) bool { return a.Assertion.ID == b.Assertion.ID })
+	var keep []*AssertionCandidate
 	var out []assemble.Exclusion
-	for _, a := range as {
-		if r := assertionVerdict(q, a); r != "" {
+	for _, a := range ordered {
+		if r := assertionVerdict(q, *a); r != "" {
 			out = append(out, assemble.Exclusion{ID: a.Assertion.ID, Kind: assemble.KindAssertion, Reason: r})
 			continue
 		}
@@ -439,7 +460,7 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 	}
 	docs := make([]string, len(keep))
 	for i, a := range keep {
-		docs[i] = assertionDoc(a)
+		docs[i] = assertionDoc(*a)
 	}
 	scores := scoreDocs(q.Text, docs)
 	kept := make([]assemble.Assertion, len(keep))
@@ -573,7 +594,7 @@ func topicTerms(key string) []string {
 }
 
 func factTopics(fs []assemble.Fact) []topic {
-	var out []topic
+	out := make([]topic, 0, len(fs))
 	for _, f := range fs {
 		if f.NeedsReview || f.Value == "" {
 			continue

@@ -64,6 +64,25 @@ func (k *Cache) Count(s string) int {
 	return n
 }
 
+// CountBytes is Count(string(b)), without making the string when the
+// count is cached: a caller that assembles a line in a reused buffer
+// pays no allocation for a line counted before.
+func (k *Cache) CountBytes(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	if len(b) <= maxCached {
+		k.mu.Lock()
+		// Map lookups by string(b) do not copy b.
+		if n, ok := k.cur[string(b)]; ok {
+			k.mu.Unlock()
+			return n
+		}
+		k.mu.Unlock()
+	}
+	return k.Count(string(b))
+}
+
 // put adds s to the current generation, turning generations over when it
 // is full. k.mu is held.
 func (k *Cache) put(s string, n int) {

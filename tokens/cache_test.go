@@ -24,6 +24,9 @@ func TestCache(t *testing.T) {
 			if got, want := k.Count(s), c.Count(s); got != want {
 				t.Errorf("Count(%.20q) = %d, Counter says %d", s, got, want)
 			}
+			if got, want := k.CountBytes([]byte(s)), c.Count(s); got != want {
+				t.Errorf("CountBytes(%.20q) = %d, Counter says %d", s, got, want)
+			}
 		}
 	}
 	var wg sync.WaitGroup
@@ -35,6 +38,9 @@ func TestCache(t *testing.T) {
 				s := line((i * (g + 1)) % 300)
 				if got, want := k.Count(s), c.Count(s); got != want {
 					t.Errorf("Count(%q) = %d, Counter says %d", s, got, want)
+				}
+				if got, want := k.CountBytes([]byte(s)), c.Count(s); got != want {
+					t.Errorf("CountBytes(%q) = %d, Counter says %d", s, got, want)
 				}
 			}
 		}()
@@ -52,5 +58,24 @@ func TestCache(t *testing.T) {
 		if _, ok := k.cur[hot]; !ok {
 			t.Fatalf("the hot line left the current generation after %d other lines", i+1)
 		}
+	}
+}
+
+// TestCountBytesCached: a line counted before is counted from bytes
+// without allocating.
+func TestCountBytesCached(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := NewCache(c, 64)
+	b := []byte("- item.7: the budget of 259 is approved\n")
+	want := k.Count(string(b))
+	if allocs := testing.AllocsPerRun(100, func() {
+		if got := k.CountBytes(b); got != want {
+			t.Fatalf("CountBytes = %d, want %d", got, want)
+		}
+	}); allocs != 0 {
+		t.Errorf("CountBytes of a cached line allocates %.0f times", allocs)
 	}
 }
