@@ -23,7 +23,10 @@
 //     "we turned it down", "ruled out";
 //   - past: "two years ago", "back in 2019", "used to", "last year",
 //     "originally", a year before the turn's;
-//   - other-subject: "my sister …", "my neighbour …", "he/she/they …";
+//   - other-subject: "my sister …", "my neighbour …", "he/she/they …",
+//     except when they act on the speaker's thing ("my landlord raised the
+//     rent", "they doubled our API limit") — and not when the thing is
+//     theirs ("my sister booked the Ritz for her wedding");
 //   - suggestion: an assistant's "you could …", "I'd recommend …",
 //     "consider …", "how about …", "let's …";
 //   - hearsay: "apparently", "I think", "I heard", "it looks like";
