@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -199,7 +200,13 @@ func replacement(v *turnView, typed, choice *value) string {
 
 // trimTail drops function words a cut left at the end of a phrase: "4
 // days in office from" (of "… from now on") is "4 days in office".
+// reTrailStart closes a replacement with when it takes effect.
+var reTrailStart = regexp.MustCompile(`(?i)\s+(?:starting|from|beginning|as of|effective)\s+(?:next|this|today|tomorrow|now on|now|immediately)\b.*$|\s+(?:from now on|going forward)\b.*$`)
+
 func trimTail(s string) string {
+	if m := reTrailStart.FindStringIndex(s); m != nil && m[0] > 0 {
+		s = s[:m[0]] // "three-week sprints starting next sprint": when, not what
+	}
 	for {
 		t := strings.TrimRight(s, " ,;:—–-")
 		i := strings.LastIndexByte(t, ' ')

@@ -992,6 +992,44 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "we-meet-on", Kind: KindDate,
+		Matches:  "we meet / sync / get together on (every) D-day(s): meeting.date = D",
+		Examples: []string{"We meet on Wednesdays now.", "We sync every Thursday from next week"},
+		triggers: []string{"meet", "sync", "get together", "catch up"},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}(?:meet|sync|get together|catch up)(?:\s+up)?\s+(?:on\s+|every\s+|on\s+every\s+)?(?P<val>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b`),
+		build: func(c *clause, m match) (Statement, bool) {
+			d := m.get("val")
+			return c.statement("meeting", "date", strings.ToUpper(d[:1])+d[1:], KindDate), true
+		},
+	},
+	{
+		Name: "we-have-until", Kind: KindDate,
+		Matches:  "we have / we've got until D (now): user.deadline = D",
+		Examples: []string{"We have until Monday now.", "We've got till March 3 to submit"},
+		triggers: []string{"until", "till"},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}(?:have|got|get)\s+(?:until|till)\s+{VAL}`),
+		build: func(c *clause, m match) (Statement, bool) {
+			v, ok := c.date(m.get("val"))
+			if !ok {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, "deadline", v, KindDate), true
+		},
+	},
+	{
+		Name: "we-have-to-spend", Kind: KindAmount,
+		Matches:  "we have / we've got A to spend (now): user.budget = A",
+		Examples: []string{"We have $6,500 to spend now.", "I've got £300 left to spend this month"},
+		triggers: []string{"to spend"},
+		fp:       true,
+		re:       compile(`{FP}\s+{AUX}{ADV}(?:have|got|get)\s+(?P<val>[$£€]\s?\d[\d,.]*\s*[km]?)\s+(?:left\s+)?to\s+spend\b`),
+		build: func(c *clause, m match) (Statement, bool) {
+			return c.statement(c.selfKey, "budget", strings.TrimSpace(m.get("val")), KindAmount), true
+		},
+	},
+	{
 		Name: "self-earns", Kind: KindAmount,
 		Matches:  "I'm (now) on / I earn / I make / I'm paid A (an amount): user.salary = A",
 		Examples: []string{"I got a raise — I'm on $98,000 now.", "I earn £52,000 a year these days"},

@@ -72,7 +72,10 @@ func Swap(sentence, key, old string) (string, bool) {
 		}
 	}
 	if dropEnd < 0 {
-		return namedOld(sentence, low, key, old, lold)
+		if v, ok := namedOld(sentence, low, key, old, lold); ok {
+			return v, true
+		}
+		return renumbered(sentence, low, old)
 	}
 	oldWord := fold(firstWord(old))
 	for _, w := range strings.Fields(fold(old)) {
@@ -132,6 +135,59 @@ var reSwitchKind = regexp.MustCompile(`\b(?:switched|changed|swapped|switching|c
 // titleWords open a person's name without naming them.
 var titleWords = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true, "professor": true, "the": true, "sir": true, "dame": true}
 
+// reAnyNameNumber finds a name with a number in a sentence.
+var reAnyNameNumber = regexp.MustCompile(`\p{Lu}[\p{L}.-]*\s+v?\d`)
+
+// reNameNumber is a name with a number: "Postgres 14", "iPhone 15".
+var reNameNumber = regexp.MustCompile(`^(\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*)?)\s+v?(\d+(?:\.\d+)*)$`)
+
+// renumbered reads a sentence that names a stored value's thing with
+// another number, in a clause that says what the speaker has now: "We're
+// running Postgres 16 in production now" beside "Postgres 14".
+func renumbered(sentence, low, old string) (string, bool) {
+	m := reNameNumber.FindStringSubmatch(old)
+	if m == nil {
+		return "", false
+	}
+	name := asciiLower(m[1])
+	for i := 0; ; {
+		j := strings.Index(low[i:], name+" ")
+		if j < 0 {
+			return "", false
+		}
+		p := i + j
+		rest := low[p+len(name)+1:]
+		rest = strings.TrimPrefix(rest, "v")
+		n := 0
+		for n < len(rest) && (rest[n] >= '0' && rest[n] <= '9' || rest[n] == '.' && n+1 < len(rest) && rest[n+1] >= '0' && rest[n+1] <= '9') {
+			n++
+		}
+		if n > 0 && rest[:n] != m[2] && (p == 0 || !isASCIILetter(low[p-1])) && wordEnds(rest[n:]) {
+			cl := low
+			if b := reClauseBreak.FindAllStringIndex(low, -1); len(b) > 0 {
+				cl = clauseAt(low, b, p)
+			}
+			if reTakesUp.MatchString(strings.TrimSpace(cl)) && clauseFilter(strings.TrimSpace(cl)) == "" {
+				end := len(sentence) - len(rest) + n
+				return sentence[p:end], true
+			}
+		}
+		i = p + 1
+	}
+}
+
+// clauseAt is the clause of low, cut at bounds, that holds byte p.
+func clauseAt(low string, bounds [][]int, p int) string {
+	start := 0
+	for _, b := range bounds {
+		if p < b[0] {
+			return low[start:b[0]]
+		}
+		start = b[1]
+	}
+	return low[start:]
+}
+
 // reClauseBreak separates a sentence's clauses for takenUp.
 // " and " breaks only before I or we, which open the next clause.
 var reClauseBreak = regexp.MustCompile(`\s*(?:;|—|–|,\s*(?:so|and|but|then)\s+|\s+and\s+(?:so\s+|then\s+)?(i|we)\b)\s*`)
@@ -181,7 +237,7 @@ func takenUp(sentence, low string, dropAt int, ok func(string) bool) (string, bo
 // against many stored values asks once.
 func Drops(sentence string) bool {
 	low := asciiLower(sentence)
-	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low)
+	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low) || reAnyNameNumber.MatchString(sentence)
 }
 
 // namedOld reads a sentence that names the stored value it leaves and the
@@ -395,13 +451,13 @@ func isUpperRune(r rune) bool {
 }
 
 var (
-	reDrop = regexp.MustCompile(`\b(?:closed|dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped|fired|let go of|parted ways with|parted company with)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
+	reDrop = regexp.MustCompile(`\b(?:closed|dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped|fired|let go of|parted ways with|parted company with|checked out of|moved out of)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
 	// reReplacer is a person or thing taking another's place, named
 	// before the verb: "Sara replaced Kim as PM", "Kofi took over from
 	// Dana".
 	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|(?:took|taken|takes|is taking)\s+(?:[\p{L}\d'’-]+\s+){1,4}?over\s+from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved)\s+(?:the\s+)?`)
 	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
-	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at))\s+(?-i:the\s+|a\s+|an\s+)?`)
+	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`)
 	reFallAway = regexp.MustCompile(`\s(?:cancelled on us|canceled on us|cancelled|canceled|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make)\b`)
 	// reChangeFrom is a verb of change ahead of "from": "we upgraded from",

@@ -32,6 +32,10 @@ func TestSwap(t *testing.T) {
 		{"We let BuildRight go and brought in Hammer & Co.", "BuildRight", "Hammer & Co"},
 		{"We sold the Peloton and got a Tonal.", "Peloton", "Tonal"},
 		{"I dropped Spanish and started Portuguese.", "Spanish", "Portuguese"},
+		{"We checked out of the Radisson and into Hotel Indigo.", "Radisson", "Hotel Indigo"},
+		{"We're running Postgres 16 in production now.", "Postgres 14", "Postgres 16"},
+		{"Postgres 16 might be worth a look.", "Postgres 14", ""},
+		{"Postgres 16 came out last year.", "Postgres 14", ""},
 		{"We sold the Peloton and got a good price.", "Peloton", ""},
 		{"We let BuildRight know and booked Hammer & Co for a quote.", "BuildRight", ""},
 		// Not swaps.

@@ -85,7 +85,7 @@ func cleanValue(v string) string {
 }
 
 // reTrailTime is a time adverbial closing a value.
-var reTrailTime = regexp.MustCompile(`(?i)\s+(?:last night|yesterday|this morning|this afternoon|this evening|earlier today|just now|recently|as of today|from now on|going forward|effective immediately)$`)
+var reTrailTime = regexp.MustCompile(`(?i)\s+(?:last night|yesterday|this morning|this afternoon|this evening|earlier today|just now|recently|as of today|from now on|going forward|effective immediately|(?:starting|from|beginning|as of)\s+(?:next|this)\s+(?:sprint|week|month|cycle|quarter|year|term|season))$`)
 
 // stripFiller removes leading fillers ("about", "the", "now").
 func stripFiller(v string) string {

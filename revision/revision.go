@@ -936,7 +936,8 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 }
 
 // wellFormed reports whether a replacement detection read could be a
-// value: not a fragment that opens with a possessive or a preposition, or
+// value: not a clause that opens with its subject, not a fragment that
+// opens with a possessive or a preposition, or
 // stops at a function word ("our main contact at the agency from", read
 // out of "Tomas is our main contact at the agency from now on").
 func wellFormed(s string) bool {
@@ -945,12 +946,24 @@ func wellFormed(s string) bool {
 		return false
 	}
 	switch ws[0] {
-	case "our", "my", "your", "their", "his", "her", "its", "of", "from", "to", "at", "for", "with", "by", "and", "or", "but":
+	case "our", "my", "your", "their", "his", "her", "its", "of", "from", "to", "at", "for", "with", "by", "and", "or", "but",
+		// A clause with its subject ("We meet on Wednesdays now") is the
+		// turn's text, not a value isolated from it.
+		"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "i've", "we've", "i'll", "we'll", "they've", "you've", "he's", "she's", "they'll":
 		return false
 	}
 	switch ws[len(ws)-1] {
 	case "from", "to", "at", "of", "for", "with", "on", "in", "by", "the", "a", "an", "and", "or", "our", "my", "is", "are", "was":
 		return false
+	}
+	if len(ws) >= 4 {
+		// "Omar will host the monthly all-hands": a clause with its verb.
+		for _, w := range ws[1 : len(ws)-1] {
+			switch w {
+			case "will", "is", "are", "was", "were", "has", "have", "had", "would", "should", "can":
+				return false
+			}
+		}
 	}
 	return true
 }

@@ -263,6 +263,10 @@ func runSentence(t *testing.T, env *apitest.Env, r sentenceRow) sentenceOutcome 
 		o.note = fmt.Sprintf("superseded with %q, want %q", o.got, strings.Join(r.newValues, " or "))
 	case r.changes && statebench.Contains(o.got, r.value):
 		o.note = fmt.Sprintf("new value %q still carries the old %q", o.got, r.value)
+	case r.changes && len(strings.Fields(o.got)) > 2 && strings.Contains(strings.ToLower(r.sentence), strings.ToLower(strings.Trim(o.got, " .!"))) && len(o.got)*2 > len(r.sentence):
+		// "I'm in the office Mondays and Wednesdays now" holds the new
+		// days, but as the turn's text, not a value isolated from it.
+		o.note = fmt.Sprintf("superseded with most of the sentence %q, want %q", o.got, strings.Join(r.newValues, " or "))
 	}
 	return o
 }
@@ -289,7 +293,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal  = 0.90
-	sentenceRecallFloor = 0.87 // 222 of 255 since the rows w, x, y, z and q, written in a later session of 2026-11-27 before their rules (w: 18 of 40 changes caught then; x: 17 of 30, 2 false; y: 10 of 20; z: 12 of 20; q: 7 of 15)
+	sentenceRecallFloor = 0.85 // 231 of 270 since the rows w, x, y, z, q and u, written in a later session of 2026-11-27 before their rules (w: 18 of 40 changes caught then; x: 17 of 30, 2 false; y: 10 of 20; z: 12 of 20; q: 7 of 15; u: 6 of 15), and since a value that is most of the sentence no longer counts as caught
 	heldoutRecallFloor  = 0.90
 	heldout2RecallFloor = 0.60 // written 2026-11-27, after that day's rules: 6 of 10
 	heldout3RecallFloor = 0.30 // written later on 2026-11-27, after that session's rules: 3 of 10
