@@ -115,7 +115,7 @@ var (
 
 	declines = phrases("said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go")
 
-	proposals = phrases("proposed|proposes|propose|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion")
+	proposals = phrases("proposed|proposes|propose|proposing|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion")
 
 	pasts = phrases("last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
@@ -207,7 +207,7 @@ func setsValue(n string) bool {
 	return reSetsValue.MatchString(strings.TrimSpace(n))
 }
 
-var reSetsValue = regexp.MustCompile(`^(?:please\s+|let['’]?s\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S|^(?:please\s+|just\s+)?call\s+me\s+[^\s,.!?]+|^(?:please\s+|let['’]?s\s+)?(?:put|mark|log|record|note|write|pencil|jot|keep|leave|hold)\s(?:down\s|in\s)?.+\s(?:as|at)\s\S`)
+var reSetsValue = regexp.MustCompile(`^(?:please\s+|let['’]?s\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?use\s.{1,60}?\s+as\s+(?:my|our)\s|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S|^(?:please\s+|just\s+)?call\s+me\s+[^\s,.!?]+|^(?:please\s+|let['’]?s\s+)?(?:put|mark|log|record|note|write|pencil|jot|keep|leave|hold)\s(?:down\s|in\s)?.+\s(?:as|at)\s\S`)
 
 func firstWordRaw(s string) string {
 	s = strings.TrimLeft(s, " *_-")

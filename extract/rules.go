@@ -782,6 +782,23 @@ var Rules = []Rule{
 		},
 	},
 	{
+		Name: "contact-use-as", Kind: KindContact,
+		Matches:  "use E as my (main) email / number: user.email or user.phone",
+		Examples: []string{"Use jo@work.io as my main email.", "Please use 555-0199 as my number from now on"},
+		triggers: []string{"use "},
+		re:       regexp.MustCompile(`^(?:please\s+)?use\s+(?P<val>` + emailPat + `|` + phonePat + `)\s+as\s+(?:my|our)\s+(?:(?:main|primary|new|default|usual|contact|preferred)\s+)*(?P<what>e-?mail(?:\s+address)?|(?:phone\s+)?number|phone|mobile|cell)\b`),
+		build: func(c *clause, m match) (Statement, bool) {
+			attr := "phone"
+			if strings.Contains(fold(m.get("what")), "mail") {
+				attr = "email"
+			}
+			if (attr == "email") != strings.Contains(m.get("val"), "@") {
+				return Statement{}, false
+			}
+			return c.statement(c.selfKey, attr, m.get("val"), KindContact), true
+		},
+	},
+	{
 		Name: "choice-going-with", Kind: KindChoice,
 		Matches:  "we're going with / let's go with / we picked / we settled on X: <topic>.choice",
 		Examples: []string{"We're going with Bellini's for the team dinner.", "Let's go with plan B.", "For the caterer, we picked Café Lumière", "The team decided on 3 days in office."},
