@@ -108,7 +108,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorCategory {
 			cands = categorySpans(cl, cat)
 		} else {
-			cands = candidates(cl, kind, at)
+			cands = candidatesAt(cl, kind, at)
 		}
 		for _, v := range cands {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
@@ -198,11 +198,11 @@ func kindOfStored(v string, at time.Time) string {
 	if k.kind != "" {
 		return k.kind
 	}
-	if _, ok := takeDate(v, at); ok {
+	if storedDate(v, at) {
 		return anchorDate
 	}
 	if base, _, _ := strings.Cut(v, " ("); base != v {
-		if _, ok := takeDate(base, at); ok {
+		if storedDate(base, at) {
 			return anchorDate // "2026-03-10 (March 10)"
 		}
 	}
