@@ -539,7 +539,21 @@ func (f folded) index(phrase string) int {
 	if phrase == "" {
 		return -1
 	}
-	t, p := f.low, strings.ToLower(phrase)
+	if len(phrase) <= 32 && isASCII(phrase) {
+		// Lowered on the stack, as strings.ToLower lowers ASCII: index
+		// runs for every record on every turn, and most values are short.
+		var b [32]byte
+		for i := range len(phrase) {
+			b[i] = lowerByte(phrase[i])
+		}
+		return f.indexLowered(string(b[:len(phrase)]))
+	}
+	return f.indexLowered(strings.ToLower(phrase))
+}
+
+// indexLowered is index of p, a lowered phrase.
+func (f folded) indexLowered(p string) int {
+	t := f.low
 	first, _ := utf8.DecodeRuneInString(p)
 	last, _ := utf8.DecodeLastRuneInString(p)
 	for from := 0; from <= len(t)-len(p); {
