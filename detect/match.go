@@ -37,7 +37,7 @@ func matchRecord(r Record, v *turnView, recentTexts []folded, recentTerms []map[
 		return c, false
 	}
 	rvals := recordValues(val)
-	rchoice := normChoice(val)
+	rchoice := recordChoices.Get(val)
 	c.prev = val
 
 	c.keyHits = overlap(keyT, v.terms)
@@ -339,8 +339,12 @@ func matchTurns(v *turnView, known []Record, auth, authCue string, opts Options)
 }
 
 // recordValues extracts the values of a stored value, which is not a
-// sentence: its first word may be a name ("Denver").
-func recordValues(val string) []value {
+// sentence: its first word may be a name ("Denver"), memoized; the slice
+// is shared: callers never write into it.
+func recordValues(val string) []value { return recordValuesMemo.Get(val) }
+
+// scanRecordValues is recordValues, computed.
+func scanRecordValues(val string) []value {
 	const pad = "· "
 	vs := extractValues(pad + val)
 	for i := range vs {
