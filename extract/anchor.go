@@ -50,7 +50,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	impliedByValue := func(w string) bool { return cat != "" && categoryOfWord(w) == cat }
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
-	low := fold(sentence)
+	low := foldedSentences.Get(sentence)
 	for _, w := range topic {
 		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) {
 			return Statement{}, false

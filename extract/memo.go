@@ -34,6 +34,9 @@ var (
 		return anchorKey{topic: t[:len(t):len(t)], attrs: a[:len(a):len(a)]}
 	})
 	storedKindMemo = newMemo(scanStoredKind)
+	// foldedSentences: fold of a sentence Anchor reads against every fact
+	// of the turn.
+	foldedSentences = newMemo(fold)
 )
 
 // Readings that depend on the turn's time as well as on a text: Anchor

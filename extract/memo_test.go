@@ -61,3 +61,14 @@ func TestMemoizedTimedReadings(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldedSentences: a sentence's memoized fold is fold's.
+func TestFoldedSentences(t *testing.T) {
+	for _, s := range []string{"The Budget is $45K now", "We’re moving the ‘launch’", ""} {
+		for range 2 {
+			if got, want := foldedSentences.Get(s), fold(s); got != want {
+				t.Errorf("fold(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+}
