@@ -10,7 +10,6 @@
 package session
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -312,7 +311,7 @@ func (in TurnInput) validate() error {
 func putTurn(tx *store.Txn, t Turn) error {
 	sp := tx.Partition().Private()
 	ttl := t.ExpiresAt.Sub(t.RecordedAt) + cleanupGrace
-	if err := tx.Put(sp, store.TableTurn, store.Suffix(nil).Str(t.SessionID).Time(t.At).Str(t.ID), t, ttl); err != nil {
+	if err := tx.Put(sp, store.TableTurn, turnKey(t), t, ttl); err != nil {
 		return err
 	}
 	return tx.Put(sp, store.TableTurnByID, store.Suffix(nil).Raw(t.ID), turnRef{SessionID: t.SessionID, At: t.At}, ttl)
@@ -406,13 +405,14 @@ func TurnsTx(tx *store.Txn, session string, v temporal.View, limit int) ([]Turn,
 	hint := turnStartKey{org: sp.Org(), owner: sp.Owner(), session: session}
 	if limit > 0 {
 		if start, ok := turnStarts.get(hint); ok {
-			out, keys, whole, err := turnsFrom(tx, sp, start, v)
+			out, whole, err := turnsFrom(tx, sp, start, v)
 			if err != nil {
 				return nil, err
 			}
 			if whole && len(out) >= limit {
-				turnStarts.put(hint, keys[len(keys)-limit])
-				return out[len(out)-limit:], nil
+				out = out[len(out)-limit:]
+				turnStarts.put(hint, turnKey(out[0]))
+				return out, nil
 			}
 		}
 	}
@@ -443,14 +443,14 @@ func TurnsTx(tx *store.Txn, session string, v temporal.View, limit int) ([]Turn,
 
 // turnsFrom returns the turns of a session known in v whose key is at or
 // after start (a full TableTurn suffix, which names the session), oldest
-// first, with their keys, and whether it met every such turn (it reads at
-// most maxTurnsFrom). When it did, their last n are the session's latest
-// n, if it has that many.
-func turnsFrom(tx *store.Txn, sp tenancy.Space, start []byte, v temporal.View) (out []Turn, keys [][]byte, whole bool, err error) {
+// first, and whether it met every such turn (it reads at most
+// maxTurnsFrom). When it did, their last n are the session's latest n, if
+// it has that many.
+func turnsFrom(tx *store.Txn, sp tenancy.Space, start []byte, v temporal.View) (out []Turn, whole bool, err error) {
 	r := store.NewReader(start)
 	prefix := store.Suffix(nil).Str(r.Str())
 	if r.Err() != nil {
-		return nil, nil, false, nil
+		return nil, false, nil
 	}
 	whole = true
 	met := 0
@@ -469,12 +469,15 @@ func turnsFrom(tx *store.Txn, sp tenancy.Space, start []byte, v temporal.View) (
 				return false, err
 			}
 			if v.Known(t.RecordedAt) {
-				out, keys = append(out, t), append(keys, bytes.Clone(suffix))
+				out = append(out, t)
 			}
 			return true, nil
 		})
-	return out, keys, whole, err
+	return out, whole, err
 }
+
+// turnKey is the TableTurn suffix of t, as putTurn writes it.
+func turnKey(t Turn) []byte { return store.Suffix(nil).Str(t.SessionID).Time(t.At).Str(t.ID) }
 
 // maxTurnsFrom bounds turnsFrom's forward scan: a start left far behind
 // (another process recorded many turns since) is not worth reading on.
