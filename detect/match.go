@@ -38,7 +38,7 @@ func matchRecord(r Record, v *turnView, recentTexts []folded, recentTerms []map[
 		return c, false
 	}
 	rvals := recordValues(val)
-	rchoice := normChoice(val)
+	rchoice := recordChoices.Get(val)
 	c.prev = val
 
 	c.keyHits = overlap(keyT, v.terms)
@@ -346,8 +346,12 @@ func matchTurns(v *turnView, known []Record, auth, authCue string, opts Options)
 }
 
 // recordValues extracts the values of a stored value, which is not a
-// sentence: its first word may be a name ("Denver").
-func recordValues(val string) []value {
+// sentence: its first word may be a name ("Denver"), memoized; the slice
+// is shared: callers never write into it.
+func recordValues(val string) []value { return recordValuesMemo.Get(val) }
+
+// scanRecordValues is recordValues, computed.
+func scanRecordValues(val string) []value {
 	const pad = "· "
 	vs := extractValues(pad + val)
 	for i := range vs {
@@ -546,7 +550,21 @@ func (f folded) index(phrase string) int {
 	if phrase == "" {
 		return -1
 	}
-	t, p := f.low, strings.ToLower(phrase)
+	if len(phrase) <= 32 && isASCII(phrase) {
+		// Lowered on the stack, as strings.ToLower lowers ASCII: index
+		// runs for every record on every turn, and most values are short.
+		var b [32]byte
+		for i := range len(phrase) {
+			b[i] = lowerByte(phrase[i])
+		}
+		return f.indexLowered(string(b[:len(phrase)]))
+	}
+	return f.indexLowered(strings.ToLower(phrase))
+}
+
+// indexLowered is index of p, a lowered phrase.
+func (f folded) indexLowered(p string) int {
+	t := f.low
 	first, _ := utf8.DecodeRuneInString(p)
 	last, _ := utf8.DecodeLastRuneInString(p)
 	for from := 0; from <= len(t)-len(p); {

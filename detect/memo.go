@@ -24,6 +24,14 @@ var (
 	// (matchTurns), each through a dozen regular expressions per
 	// sentence. Fewer of them are kept: a view holds its text's words.
 	pastViews = memo.New(view, memo.Limits{Entries: memoLimits.Entries >> 2, Key: memoLimits.Key})
+	// recordValuesMemo and recordChoices read a record's value as
+	// matchRecord does for every record on every turn: its values and its
+	// normalized choice.
+	recordValuesMemo = newMemo(func(val string) []value {
+		vs := scanRecordValues(val)
+		return vs[:len(vs):len(vs)] // a caller's append copies
+	})
+	recordChoices = newMemo(normChoice)
 )
 
 // pastView is view, memoized; the view is shared: callers never write

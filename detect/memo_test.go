@@ -24,3 +24,18 @@ func TestMemoizedValuesAreTheCallers(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoizedRecordReadings: a record value's memoized values and choice
+// are the computed ones, asked once or twice.
+func TestMemoizedRecordReadings(t *testing.T) {
+	for _, val := range []string{"Denver", "$75,000 (Manager approved)", "2027-03-15", "Person 3", "March 3 at 5pm, $45k", "Postgres 16", ""} {
+		for range 2 {
+			if got, want := recordValues(val), scanRecordValues(val); !slices.Equal(got, want) {
+				t.Errorf("recordValues(%q) = %v, want %v", val, got, want)
+			}
+			if got, want := recordChoices.Get(val), normChoice(val); got != want {
+				t.Errorf("choice of %q = %q, want %q", val, got, want)
+			}
+		}
+	}
+}

@@ -34,13 +34,39 @@ func (p *pre) may(s string) bool {
 	if p.words == nil || !isASCII(s) {
 		return true
 	}
-	low := strings.ToLower(s)
 	for _, w := range p.words {
-		if strings.Contains(low, w) {
+		if containsLowered(s, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// containsLowered is strings.Contains(strings.ToLower(s), w) for an ASCII
+// s, without lowering s into a new string: may runs for every expression
+// on every sentence.
+func containsLowered(s, w string) bool {
+	n := len(w)
+	if n == 0 {
+		return true
+	}
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for j < n && lowerByte(s[i+j]) == w[j] {
+			j++
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func isASCII(s string) bool {

@@ -132,3 +132,36 @@ func FuzzPrefilter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLoweredMatching: the prefilter's containsLowered and folded.index's
+// lowering on the stack answer what lowering with strings.ToLower answers.
+func FuzzLoweredMatching(f *testing.F) {
+	f.Add("Dana Reyes OWNS project 12 now", "owns")
+	f.Add("The budget is $45K", "$45k")
+	f.Add("Actually, Jonas", "")
+	f.Add("short", "longer than the text")
+	f.Add("Zürich office moved", "zürich")
+	f.Add("A phrase longer than thirty-two bytes, in Upper Case", "Upper Case")
+	f.Fuzz(func(t *testing.T, s, w string) {
+		if isASCII(s) {
+			if got, want := containsLowered(s, w), strings.Contains(strings.ToLower(s), w); got != want {
+				t.Errorf("containsLowered(%q, %q) = %v, want %v", s, w, got, want)
+			}
+		}
+		// folded.index lowers the phrase as strings.ToLower does.
+		ref := folded{text: s, low: strings.ToLower(s)}
+		if got, want := ref.index(w), indexFoldReference(ref, w); got != want {
+			t.Errorf("folded(%q).index(%q) = %d, want %d", s, w, got, want)
+		}
+	})
+}
+
+// indexFoldReference is folded.index as it was, lowering the phrase with
+// strings.ToLower.
+func indexFoldReference(f folded, phrase string) int {
+	phrase = strings.TrimSpace(phrase)
+	if phrase == "" {
+		return -1
+	}
+	return folded{text: f.text, low: f.low}.indexLowered(strings.ToLower(phrase))
+}

@@ -50,7 +50,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	impliedByValue := func(w string) bool { return cat != "" && categoryOfWord(w) == cat }
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
-	low := fold(sentence)
+	low := foldedSentences.Get(sentence)
 	for _, w := range topic {
 		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) {
 			return Statement{}, false
@@ -108,7 +108,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorCategory {
 			cands = categorySpans(cl, cat)
 		} else {
-			cands = candidates(cl, kind, at)
+			cands = candidatesAt(cl, kind, at)
 		}
 		for _, v := range cands {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
@@ -198,11 +198,11 @@ func kindOfStored(v string, at time.Time) string {
 	if k.kind != "" {
 		return k.kind
 	}
-	if _, ok := takeDate(v, at); ok {
+	if storedDate(v, at) {
 		return anchorDate
 	}
 	if base, _, _ := strings.Cut(v, " ("); base != v {
-		if _, ok := takeDate(base, at); ok {
+		if storedDate(base, at) {
 			return anchorDate // "2026-03-10 (March 10)"
 		}
 	}

@@ -3,6 +3,7 @@ package extract
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestMemoizedKeyReadings: the memoized readings of keys and stored values
@@ -27,6 +28,47 @@ func TestMemoizedKeyReadings(t *testing.T) {
 	for _, v := range []string{"Postgres", "$45k", "2 weeks", "ana@example.org", "v2.3", "Dana Reyes", "March 3", "2026-03-10 (March 10)", "phase 3", ""} {
 		if got, want := storedKindMemo.Get(v), scanStoredKind(v); got != want {
 			t.Errorf("storedKind(%q) = %+v, want %+v", v, got, want)
+		}
+	}
+}
+
+// TestMemoizedTimedReadings: the readings remembered under a time (a
+// stored value's date reading, a clause's candidates of a kind) are the
+// computed ones, at the same time and at others, in UTC or not.
+func TestMemoizedTimedReadings(t *testing.T) {
+	utc := time.Date(2026, 12, 30, 17, 0, 0, 0, time.UTC)
+	times := []time.Time{utc, utc.In(time.FixedZone("UTC+14", 14*3600)), time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC)}
+	values := []string{"March 3", "2026-03-10", "tomorrow", "the 14th", "Dana Reyes", "$45k", "phase 3", "next Friday", ""}
+	clauses := []string{"The review moved to March 3", "the budget is $45k now", "Jonas takes over on Friday", "we grew to 350 testers", "call 555-0100 or ana@example.org"}
+	kinds := []string{anchorDate, anchorMoney, anchorCount, anchorName, anchorEmail, anchorPhone, anchorCode, anchorVersion, anchorDuration}
+	for _, at := range times {
+		for range 2 {
+			for _, v := range values {
+				_, want := takeDate(v, at)
+				if got := storedDate(v, at); got != want {
+					t.Errorf("storedDate(%q, %v) = %v, want %v", v, at, got, want)
+				}
+			}
+			for _, cl := range clauses {
+				for _, k := range kinds {
+					got, want := candidatesAt(cl, k, at), candidates(cl, k, at)
+					if !slices.Equal(got, want) {
+						t.Errorf("candidatesAt(%q, %s, %v) = %v, want %v", cl, k, at, got, want)
+					}
+					_ = append(got, span{})
+				}
+			}
+		}
+	}
+}
+
+// TestFoldedSentences: a sentence's memoized fold is fold's.
+func TestFoldedSentences(t *testing.T) {
+	for _, s := range []string{"The Budget is $45K now", "We’re moving the ‘launch’", ""} {
+		for range 2 {
+			if got, want := foldedSentences.Get(s), fold(s); got != want {
+				t.Errorf("fold(%q) = %q, want %q", s, got, want)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/tenancy"
@@ -19,4 +20,28 @@ func OldPostingValue(f facts.Fact, live bool) ([]byte, error) {
 		hv.SupersededAt = f.SupersededAt
 	}
 	return json.Marshal(hv)
+}
+
+// WithoutNewest runs f with no remembered start of a term's newest
+// postings, so that Postings scans in reverse, and then restores them.
+func WithoutNewest(f func()) {
+	newestStarts.mu.Lock()
+	saved := newestStarts.m
+	newestStarts.m = map[newestKey]newestStart{}
+	newestStarts.mu.Unlock()
+	defer func() {
+		newestStarts.mu.Lock()
+		newestStarts.m = saved
+		newestStarts.mu.Unlock()
+	}()
+	f()
+}
+
+// NewestStart is where Postings remembers the newest limit postings of
+// term in sp began: at the posting (at, id), or the whole list.
+func NewestStart(sp tenancy.Space, term string, limit int) (at time.Time, id string, whole, ok bool) {
+	newestStarts.mu.Lock()
+	defer newestStarts.mu.Unlock()
+	s, ok := newestStarts.m[newestKeyOf(sp, term, limit)]
+	return s.at, s.id, s.whole, ok
 }

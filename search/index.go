@@ -603,15 +603,26 @@ func (ix *Index) Postings(tx *store.Txn, sp tenancy.Space, term string, v tempor
 	prefix := store.Suffix(nil).Str(term)
 	n := 0
 	if v.Current() {
-		return tx.Scan(sp, store.TableSearchLive, prefix, store.ScanOptions{Reverse: true, KeysOnly: true},
+		if limit > 0 {
+			if done, err := newestForward(tx, sp, term, prefix, limit, fn); done || err != nil {
+				return err
+			}
+		}
+		var last Posting
+		err := tx.Scan(sp, store.TableSearchLive, prefix, store.ScanOptions{Reverse: true, KeysOnly: true},
 			func(suffix []byte, _ store.Item) (bool, error) {
 				p, err := parsePostingAfter(sp, suffix, len(prefix))
 				if err != nil {
 					return false, err
 				}
 				n++
+				last = p
 				return fn(p) && (limit <= 0 || n < limit), nil
 			})
+		if err == nil && limit > 0 {
+			rememberNewest(sp, term, limit, n, last)
+		}
+		return err
 	}
 	// A view of the past: the postings of facts still live and of facts
 	// superseded since, each newest first and filtered by the view, merged.

@@ -311,7 +311,7 @@ func (in TurnInput) validate() error {
 func putTurn(tx *store.Txn, t Turn) error {
 	sp := tx.Partition().Private()
 	ttl := t.ExpiresAt.Sub(t.RecordedAt) + cleanupGrace
-	if err := tx.Put(sp, store.TableTurn, store.Suffix(nil).Str(t.SessionID).Time(t.At).Str(t.ID), t, ttl); err != nil {
+	if err := tx.Put(sp, store.TableTurn, turnKey(t), t, ttl); err != nil {
 		return err
 	}
 	return tx.Put(sp, store.TableTurnByID, store.Suffix(nil).Raw(t.ID), turnRef{SessionID: t.SessionID, At: t.At}, ttl)
@@ -394,10 +394,72 @@ func ItemsTx(tx *store.Txn, session string, v temporal.View, now time.Time) (liv
 // TurnsTx returns up to limit of the most recent turns of session known in
 // v, oldest first, including expired and superseded ones (the caller
 // decides what to replay).
+//
+// Every recorded turn asks for the latest turns of its session. A reverse
+// scan is the dear direction of Badger's iterators (each step searches the
+// memtable's skiplist again), so TurnsTx first scans forward from a key it
+// remembers from the session's previous call (turnStarts); it falls back
+// to the reverse scan when that meets fewer than limit turns.
 func TurnsTx(tx *store.Txn, session string, v temporal.View, limit int) ([]Turn, error) {
+	sp := tx.Partition().Private()
+	hint := turnStartKey{org: sp.Org(), owner: sp.Owner(), session: session}
+	if limit > 0 {
+		if start, ok := turnStarts.get(hint); ok {
+			out, whole, err := turnsFrom(tx, sp, start, v)
+			if err != nil {
+				return nil, err
+			}
+			if whole && len(out) >= limit {
+				out = out[len(out)-limit:]
+				turnStarts.put(hint, turnKey(out[0]))
+				return out, nil
+			}
+		}
+	}
 	var out []Turn
-	err := tx.Scan(tx.Partition().Private(), store.TableTurn, store.Suffix(nil).Str(session), store.ScanOptions{Reverse: true},
-		func(_ []byte, it store.Item) (bool, error) {
+	var first []byte // the key of the oldest turn returned
+	err := tx.Scan(sp, store.TableTurn, store.Suffix(nil).Str(session), store.ScanOptions{Reverse: true},
+		func(suffix []byte, it store.Item) (bool, error) {
+			var t Turn
+			err := it.Value(func(raw []byte) (err error) {
+				t, err = decodeTurn(raw)
+				return err
+			})
+			if err != nil {
+				return false, err
+			}
+			if v.Known(t.RecordedAt) {
+				out = append(out, t)
+				first = append(first[:0], suffix...)
+			}
+			return len(out) < limit, nil
+		})
+	if err == nil && limit > 0 && len(out) == limit {
+		turnStarts.put(hint, first)
+	}
+	slices.Reverse(out)
+	return out, err
+}
+
+// turnsFrom returns the turns of a session known in v whose key is at or
+// after start (a full TableTurn suffix, which names the session), oldest
+// first, and whether it met every such turn (it reads at most
+// maxTurnsFrom). When it did, their last n are the session's latest n, if
+// it has that many.
+func turnsFrom(tx *store.Txn, sp tenancy.Space, start []byte, v temporal.View) (out []Turn, whole bool, err error) {
+	r := store.NewReader(start)
+	prefix := store.Suffix(nil).Str(r.Str())
+	if r.Err() != nil {
+		return nil, false, nil
+	}
+	whole = true
+	met := 0
+	err = tx.Scan(sp, store.TableTurn, prefix, store.ScanOptions{Start: start},
+		func(suffix []byte, it store.Item) (bool, error) {
+			if met++; met > maxTurnsFrom {
+				whole = false
+				return false, nil
+			}
 			var t Turn
 			err := it.Value(func(raw []byte) (err error) {
 				t, err = decodeTurn(raw)
@@ -409,11 +471,17 @@ func TurnsTx(tx *store.Txn, session string, v temporal.View, limit int) ([]Turn,
 			if v.Known(t.RecordedAt) {
 				out = append(out, t)
 			}
-			return len(out) < limit, nil
+			return true, nil
 		})
-	slices.Reverse(out)
-	return out, err
+	return out, whole, err
 }
+
+// turnKey is the TableTurn suffix of t, as putTurn writes it.
+func turnKey(t Turn) []byte { return store.Suffix(nil).Str(t.SessionID).Time(t.At).Str(t.ID) }
+
+// maxTurnsFrom bounds turnsFrom's forward scan: a start left far behind
+// (another process recorded many turns since) is not worth reading on.
+const maxTurnsFrom = 256
 
 // Completion is what CompleteObjective did.
 type Completion struct {
