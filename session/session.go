@@ -420,11 +420,7 @@ func TurnsTx(tx *store.Txn, session string, v temporal.View, limit int) ([]Turn,
 	var first []byte // the key of the oldest turn returned
 	err := tx.Scan(sp, store.TableTurn, store.Suffix(nil).Str(session), store.ScanOptions{Reverse: true},
 		func(suffix []byte, it store.Item) (bool, error) {
-			var t Turn
-			err := it.Value(func(raw []byte) (err error) {
-				t, err = decodeTurn(raw)
-				return err
-			})
+			t, err := itemTurn(it)
 			if err != nil {
 				return false, err
 			}
@@ -439,6 +435,15 @@ func TurnsTx(tx *store.Txn, session string, v temporal.View, limit int) ([]Turn,
 	}
 	slices.Reverse(out)
 	return out, err
+}
+
+// itemTurn decodes the turn a scanned item holds.
+func itemTurn(it store.Item) (t Turn, err error) {
+	err = it.Value(func(raw []byte) (err error) {
+		t, err = decodeTurn(raw)
+		return err
+	})
+	return t, err
 }
 
 // turnsFrom returns the turns of a session known in v whose key is at or
@@ -460,11 +465,7 @@ func turnsFrom(tx *store.Txn, sp tenancy.Space, start []byte, v temporal.View) (
 				whole = false
 				return false, nil
 			}
-			var t Turn
-			err := it.Value(func(raw []byte) (err error) {
-				t, err = decodeTurn(raw)
-				return err
-			})
+			t, err := itemTurn(it)
 			if err != nil {
 				return false, err
 			}
