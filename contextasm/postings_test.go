@@ -27,7 +27,7 @@ import (
 func TestLivePostingsFollowWrites(t *testing.T) {
 	ix := search.New()
 	w := newPipelineWorld(t, ix)
-	st, clock, pl, id, p := w.st, w.clock, w.pl, w.caller, w.p
+	clock, pl, id := w.clock, w.pl, w.caller
 	order := authority.MustDefaultOrder()
 	counter, err := tokens.New()
 	if err != nil {
@@ -53,20 +53,7 @@ func TestLivePostingsFollowWrites(t *testing.T) {
 	q := Query{Caller: id, Text: "budget venue 3 lisbon", Terms: QueryTerms("budget venue 3 lisbon"), Budget: 4000}
 	check := func(after string) {
 		t.Helper()
-		fresh := &FactSource{Index: ix, Order: order, Counter: counter}
-		var got, want Candidates
-		err := st.View(context.Background(), p, func(tx *store.Txn) error {
-			q.Now = clock.Now()
-			var err error
-			if got, err = remembering.Gather(tx, q); err != nil {
-				return err
-			}
-			want, err = fresh.Gather(tx, q)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, want := w.gatherBoth(t, remembering, &FactSource{Index: ix, Order: order, Counter: counter}, q)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("after %s: the remembering source gathered %d facts, a fresh one %d, or other ones", after, len(got.Facts), len(want.Facts))
 		}
@@ -140,20 +127,7 @@ func TestRememberedConstraintsFollowWrites(t *testing.T) {
 			q := Query{Caller: w.caller, Text: "budget venue", Terms: QueryTerms("budget venue"), Budget: 100000}
 			check := func(after string) {
 				t.Helper()
-				fresh := &FactSource{Index: ix, Order: order, Counter: counter, maxConstraints: 5}
-				var got, want Candidates
-				err := w.st.View(context.Background(), w.p, func(tx *store.Txn) error {
-					q.Now = w.clock.Now()
-					var err error
-					if got, err = remembering.Gather(tx, q); err != nil {
-						return err
-					}
-					want, err = fresh.Gather(tx, q)
-					return err
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
+				got, want := w.gatherBoth(t, remembering, &FactSource{Index: ix, Order: order, Counter: counter, maxConstraints: 5}, q)
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("after %s: the remembering source gathered %d facts, a fresh one %d, or other ones", after, len(got.Facts), len(want.Facts))
 				}

@@ -71,3 +71,22 @@ func (w *pipelineWorld) update(t *testing.T, what string, fn func(tx *store.Txn)
 		t.Fatalf("%s: %v", what, err)
 	}
 }
+
+// gatherBoth gathers q with a remembering source and a fresh one in one
+// view of the world's partition, at the world's clock.
+func (w *pipelineWorld) gatherBoth(t *testing.T, remembering, fresh *FactSource, q Query) (got, want Candidates) {
+	t.Helper()
+	err := w.st.View(context.Background(), w.p, func(tx *store.Txn) error {
+		q.Now = w.clock.Now()
+		var err error
+		if got, err = remembering.Gather(tx, q); err != nil {
+			return err
+		}
+		want, err = fresh.Gather(tx, q)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, want
+}
