@@ -25,6 +25,18 @@ import (
 
 var secret = []byte("search-test-secret-0123456789")
 
+// callerParts is caller, with the partition and the identity its token
+// names.
+func callerParts(t testing.TB) (context.Context, tenancy.Partition, authority.Identity) {
+	t.Helper()
+	ctx := caller(t)
+	id, part, err := tenancy.Caller(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, part, id
+}
+
 func caller(t testing.TB) context.Context {
 	t.Helper()
 	id := authority.Identity{Org: "acme", UserID: "alice", Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster}

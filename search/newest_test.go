@@ -24,15 +24,7 @@ import (
 // answers, for every limit.
 func TestPostingsNewestForward(t *testing.T) {
 	st, ix, clock, p := pipelineWorld(t)
-	ctx := caller(t)
-	part, err := tenancy.FromContext(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _, err := tenancy.Caller(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, part, id := callerParts(t)
 	words := []string{"falcon", "heron", "green", "owner"}
 	var terms []string
 	for _, w := range words {
@@ -127,7 +119,7 @@ func TestPostingsNewestForward(t *testing.T) {
 	}
 	// A transaction's own writes, new postings and retired ones, count.
 	errRollback := errors.New("roll back")
-	err = st.Update(ctx, part, func(tx *store.Txn) error {
+	err := st.Update(ctx, part, func(tx *store.Txn) error {
 		for i := range 4 {
 			clock.Advance(time.Second)
 			old := live[i]

@@ -27,15 +27,7 @@ import (
 // transaction was rolled back.
 func TestStatsCacheMatchesStore(t *testing.T) {
 	st, ix, clock, p := pipelineWorld(t)
-	ctx := caller(t)
-	part, err := tenancy.FromContext(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _, err := tenancy.Caller(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, part, id := callerParts(t)
 	// A restriction the caller satisfies, so it can supersede and forget.
 	managers := &permissions.Restriction{MinAuthority: "manager"}
 	// Only user memory can be forgotten.
@@ -162,7 +154,7 @@ func TestStatsCacheMatchesStore(t *testing.T) {
 	// A transaction reads its own writes, and a rolled-back one leaves
 	// nothing in the cache that a later reader would meet.
 	errRollback := errors.New("roll back")
-	err = st.Update(ctx, part, func(tx *store.Txn) error {
+	err := st.Update(ctx, part, func(tx *store.Txn) error {
 		check(tx, "before writing in the transaction")
 		for i := range 3 {
 			clock.Advance(time.Second)
