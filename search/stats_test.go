@@ -15,7 +15,6 @@ import (
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
-	"github.com/stategraph/stategraph/tenancy"
 )
 
 // TestStatsCacheMatchesStore: the statistics an Index answers from its
