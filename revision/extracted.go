@@ -521,19 +521,22 @@ func ownedByOther(st extract.Statement, key string) bool {
 
 func contactAttr(a string) bool { return a == "phone" || a == "email" || a == "contact" }
 
-// possessed reports whether sentence says "w's": any "w's" when w is the
-// first of the entity's words (anyCase), a capitalised "W's" (a name, a
-// team) when w is the whole entity: "Marketing's budget", not "the
-// project's budget".
+// possessed reports whether sentence says "w's" (w one word or several,
+// space-separated) at a word's start: in any case when anyCase (the owner
+// opens an entity of more words: "the sales team's offsite"), else only
+// capitalised (a name, a team: "Marketing's budget", not "the project's
+// budget").
 func possessed(sentence, w string, anyCase bool) bool {
+	low := asciiLower(sentence) // keeps sentence's byte offsets
 	for _, apo := range []string{"'s", "’s"} {
+		sub := asciiLower(w) + apo
 		for i := 0; ; {
-			j := indexFold(sentence[i:], w+apo)
+			j := strings.Index(low[i:], sub)
 			if j < 0 {
 				break
 			}
 			p := i + j
-			if (p == 0 || !unicode.IsLetter(rune(sentence[p-1]))) && (anyCase || sentence[p] >= 'A' && sentence[p] <= 'Z') {
+			if (p == 0 || !isASCIILetter(sentence[p-1])) && (anyCase || sentence[p] >= 'A' && sentence[p] <= 'Z') {
 				return true
 			}
 			i = p + 1
@@ -542,10 +545,19 @@ func possessed(sentence, w string, anyCase bool) bool {
 	return false
 }
 
-// indexFold is strings.Index, ignoring ASCII case.
-func indexFold(s, sub string) int {
-	return strings.Index(strings.ToLower(s), strings.ToLower(sub))
+// asciiLower lowers ASCII letters only, so offsets into the result are
+// offsets into s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // leftBy finds the valid fact, not written by turn, whose value st's
 // sentence leaves for st's value (extract.Swap), if exactly one does.
