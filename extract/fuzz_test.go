@@ -56,6 +56,11 @@ func FuzzSwapAnchor(f *testing.F) {
 		{"Greta signs off on expenses now that Pavel has moved teams.", "approver", "Pavel"},
 		{"I'm vegan now.", "diet", "vegetarian"},
 		{"Go’s fine; we’re not switching.", "language", "Go"},
+		{"Sold the Civic last month; I drive a Tesla Model 3 now.", "car", "Honda Civic"},
+		{"I switched dentists — I see Dr. Okafor now.", "dentist", "Dr. Patel"},
+		{"We let BuildRight go and brought in Hammer & Co.", "contractor", "BuildRight"},
+		{"We're running Postgres 16 in production now.", "db", "Postgres 14"},
+		{"İİ we're running Postgres v16 now", "db", "Postgres 14"},
 		{"", "", ""}, {"’’’ ;; — ", "a_b", "’"},
 	} {
 		f.Add(c[0], c[1], c[2])
