@@ -7,6 +7,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
@@ -28,31 +29,11 @@ type pipelineWorld struct {
 
 func newPipelineWorld(t *testing.T, ix *search.Index) *pipelineWorld {
 	t.Helper()
-	st, err := store.Open(store.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
+	st := storetest.Open(t)
 	clock := temporal.NewManual(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	order := authority.MustDefaultOrder()
 	pl := pipeline.New(pipeline.Options{Store: st, Clock: clock, Facts: facts.NewService(st, clock, order), Index: ix})
-	secret := []byte("contextasm-test-secret-0123456789abcdef")
-	tok, err := authority.Mint(secret, authority.Identity{Org: "org-a", UserID: "alice", Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster}, time.Hour, "", "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := v.Verify(tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tenancy.For(id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id, p := storetest.Verified(t, authority.Identity{Org: "org-a", UserID: "alice", Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster})
 	return &pipelineWorld{st: st, clock: clock, pl: pl, caller: id, p: p}
 }
 

@@ -24,23 +24,7 @@ func TestTurnsTxForwardHint(t *testing.T) {
 	st := storetest.Open(t)
 	clock := temporal.NewManual(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
 	svc := NewService(st, clock, nil)
-	secret := []byte("turns-test-secret-of-32-bytes!!!")
-	tok, err := authority.Mint(secret, authority.Identity{Org: "acme", UserID: "alice", Authority: "manager", Kind: authority.KindUser}, time.Hour, "", "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := v.Verify(tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tenancy.For(id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := storetest.Verified(t, authority.Identity{Org: "acme", UserID: "alice", Authority: "manager", Kind: authority.KindUser})
 	update := func(fn func(tx *store.Txn) error) {
 		t.Helper()
 		if err := st.Update(context.Background(), p, fn); err != nil {
