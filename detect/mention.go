@@ -1,6 +1,10 @@
 package detect
 
-import "regexp"
+import (
+	"regexp"
+
+	"github.com/stategraph/stategraph/lexical"
+)
 
 // genericKeyWords say nothing about what a key is about.
 var genericKeyWords = setOf("global", "shared", "current", "primary", "corrected", "final", "fact", "value", "data", "info",
@@ -12,7 +16,7 @@ var genericKeyWords = setOf("global", "shared", "current", "primary", "corrected
 func Distinctive(s string) []string {
 	var out []string
 	for _, v := range extractValues(s) {
-		if v.typ == tName && notTopic(lowerASCII(v.text)) {
+		if v.typ == tName && notTopic(lexical.LowerASCII(v.text)) {
 			continue
 		}
 		out = append(out, v.text)
@@ -48,16 +52,6 @@ func Substantive(s string) bool {
 	return len(Distinctive(s)) > 0 || len(terms(s)) > 0
 }
 
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
 // Quoted reports whether phrase occurs inside a quoted span of text ('...'
 // or "..." or “...”): a turn quoting a value is talking about it, not
 // stating it.
@@ -89,7 +83,7 @@ func ScopeOf(text string) Scope {
 // amount, a percentage, a date, a time, a status or a name.
 func Typed(s string) bool {
 	for _, v := range extractValues(s) {
-		if v.typ != tNumber && !(v.typ == tName && notTopic(lowerASCII(v.text))) {
+		if v.typ != tNumber && !(v.typ == tName && notTopic(lexical.LowerASCII(v.text))) {
 			return true
 		}
 	}

@@ -69,7 +69,7 @@ var fragments = strings.NewReplacer(
 )
 
 // compile builds a rule pattern. Patterns are lower-case and run on the
-// clause with ASCII letters lower-cased (see asciiLower): case folding in
+// clause with ASCII letters lower-cased (see lexical.LowerASCII): case folding in
 // the regexp engine costs several times more.
 //
 // A pattern holding {FROM} ("moved from X to Y") compiles twice: without

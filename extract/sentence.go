@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/stategraph/stategraph/lexical"
 )
 
 var (
@@ -199,7 +201,7 @@ func stripLead(s string) (string, bool) {
 	if len(head) > 24 {
 		head = head[:24]
 	}
-	head = asciiLower(head)
+	head = lexical.LowerASCII(head)
 	if !leadWords[strings.TrimRight(firstWord(head), ",:;!.—–-")] && !hasPrefixAny(head, leadPhrases) {
 		return strings.TrimSpace(s), false
 	}
@@ -260,7 +262,7 @@ func insteadEnd(s string, loc []int) int {
 		if i := strings.IndexByte(s[loc[0]:], ','); i >= 0 {
 			return loc[0] + i + 1
 		}
-		low := asciiLower(s)
+		low := lexical.LowerASCII(s)
 		for _, subj := range []string{" we ", " we'", " we’", " i ", " i'", " i’", " let's ", " let’s ", " they ", " you "} {
 			if i := strings.Index(low[loc[0]:loc[1]], subj); i >= 0 {
 				return loc[0] + i + 1
@@ -268,7 +270,7 @@ func insteadEnd(s string, loc []int) int {
 		}
 		return loc[1]
 	}
-	low := asciiLower(s[loc[0]:loc[1]])
+	low := lexical.LowerASCII(s[loc[0]:loc[1]])
 	for _, sep := range []string{" for ", " as "} {
 		if i := strings.Index(low, sep); i >= 0 {
 			return loc[0] + i
@@ -284,7 +286,7 @@ var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", "
 // splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so" and a
 // bare "and" that opens a new subject.
 func splitClauses(s string) []string {
-	low := asciiLower(s)
+	low := lexical.LowerASCII(s)
 	var out []string
 	start := 0
 	for i := 0; i < len(low); i++ {
@@ -312,17 +314,6 @@ func splitClauses(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
-}
-
-// asciiLower lower-cases ASCII letters only, so byte offsets are kept.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 func firstWord(s string) string {
@@ -509,7 +500,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 			continue
 		}
 		c := clause{text: cl, low: clow, self: self, selfKey: selfKey, at: a.turn.At, topic: topic, sentence: raw}
-		c.ascii = asciiLower(cl)
+		c.ascii = lexical.LowerASCII(cl)
 		c.firstPerson = firstPersonStarts.startsWith(padded(clow))
 		st, ok := a.apply(&c)
 		if !ok {
@@ -623,7 +614,7 @@ func containsWordStart(s string, subs []string) bool {
 				break
 			}
 			p := i + j
-			if p == 0 || !isASCIILetter(s[p-1]) || !isASCIILetter(x[0]) {
+			if p == 0 || !lexical.IsASCIILetter(s[p-1]) || !lexical.IsASCIILetter(x[0]) {
 				return true
 			}
 			i = p + 1
@@ -631,8 +622,6 @@ func containsWordStart(s string, subs []string) bool {
 	}
 	return false
 }
-
-func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 func containsAny(s string, subs []string) bool {
 	for _, x := range subs {

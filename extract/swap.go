@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // Swap reads a sentence that drops a stored value by name and takes up
@@ -29,8 +31,8 @@ func Swap(sentence, key, old string) (string, bool) {
 	if old == "" || len(sentence) > maxClause {
 		return "", false
 	}
-	// asciiLower keeps byte offsets, so low's offsets are sentence's.
-	low, lold := asciiLower(sentence), asciiLower(old)
+	// lexical.LowerASCII keeps byte offsets, so low's offsets are sentence's.
+	low, lold := lexical.LowerASCII(sentence), lexical.LowerASCII(old)
 	// "Sara replaced Kim as PM on the migration"
 	for _, m := range reReplacer.FindAllStringSubmatchIndex(sentence, -1) {
 		if n := mentionsAt(low[m[1]:], lold); n > 0 && wordEnds(low[m[1]+n:]) {
@@ -149,7 +151,7 @@ func renumbered(sentence, low, old string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	name := asciiLower(m[1])
+	name := lexical.LowerASCII(m[1])
 	for i := 0; ; {
 		j := strings.Index(low[i:], name+" ")
 		if j < 0 {
@@ -162,7 +164,7 @@ func renumbered(sentence, low, old string) (string, bool) {
 		for n < len(rest) && (rest[n] >= '0' && rest[n] <= '9' || rest[n] == '.' && n+1 < len(rest) && rest[n+1] >= '0' && rest[n+1] <= '9') {
 			n++
 		}
-		if n > 0 && rest[:n] != m[2] && (p == 0 || !isASCIILetter(low[p-1])) && wordEnds(rest[n:]) {
+		if n > 0 && rest[:n] != m[2] && (p == 0 || !lexical.IsASCIILetter(low[p-1])) && wordEnds(rest[n:]) {
 			cl := low
 			if b := reClauseBreak.FindAllStringIndex(low, -1); len(b) > 0 {
 				cl = clauseAt(low, b, p)
@@ -236,7 +238,7 @@ func takenUp(sentence, low string, dropAt int, ok func(string) bool) (string, bo
 // without which Swap finds nothing in it: a caller reading one sentence
 // against many stored values asks once.
 func Drops(sentence string) bool {
-	low := asciiLower(sentence)
+	low := lexical.LowerASCII(sentence)
 	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low) || reAnyNameNumber.MatchString(sentence)
 }
 
@@ -285,7 +287,7 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 // wordEnds reports whether rest, what follows a value, ends it: not more
 // letters, not a possessive.
 func wordEnds(rest string) bool {
-	return rest == "" || !isASCIILetter(rest[0]) && rest[0] != '\'' && !strings.HasPrefix(rest, "’") && (rest[0] < '0' || rest[0] > '9')
+	return rest == "" || !lexical.IsASCIILetter(rest[0]) && rest[0] != '\'' && !strings.HasPrefix(rest, "’") && (rest[0] < '0' || rest[0] > '9')
 }
 
 // SwapKind is the kind of a value Swap read: a name is a choice, "the
@@ -307,7 +309,7 @@ func SwapKind(v string) string {
 // guest_count).
 func namesKey(low, key string) bool {
 	ent, attr := NormalizeKey(key)
-	for _, w := range strings.FieldsFunc(asciiLower(key)+"_"+ent+"_"+attr, func(r rune) bool { return r == '_' || r == '.' || r == ' ' || r == '-' }) {
+	for _, w := range strings.FieldsFunc(lexical.LowerASCII(key)+"_"+ent+"_"+attr, func(r rune) bool { return r == '_' || r == '.' || r == ' ' || r == '-' }) {
 		if len(w) < 3 {
 			continue
 		}
@@ -316,7 +318,7 @@ func namesKey(low, key string) bool {
 			if j < 0 {
 				break
 			}
-			if p := i + j; p == 0 || !isASCIILetter(low[p-1]) {
+			if p := i + j; p == 0 || !lexical.IsASCIILetter(low[p-1]) {
 				return true
 			}
 			i += j + 1

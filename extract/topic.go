@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"github.com/stategraph/stategraph/lexical"
 	"strings"
 	"unicode"
 )
@@ -165,7 +166,7 @@ func categorySpans(cl, c string) []span {
 	if c == "" {
 		return nil
 	}
-	low := asciiLower(cl)
+	low := lexical.LowerASCII(cl)
 	var out []span
 	for _, m := range categories[c] {
 		for off := 0; off < len(low); {

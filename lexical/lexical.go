@@ -133,3 +133,19 @@ func stemOnce(w string) string {
 	}
 	return w
 }
+
+// LowerASCII lowers the ASCII letters of s and nothing else, so a byte
+// offset into the result is the same offset into s (strings.ToLower may
+// change a string's length: "İ" lowers to three bytes).
+func LowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// IsASCIILetter reports whether c is an ASCII letter.
+func IsASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

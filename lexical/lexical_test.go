@@ -151,3 +151,21 @@ func BenchmarkTerms(b *testing.B) {
 		lexical.Terms(doc)
 	}
 }
+
+// TestLowerASCII: only ASCII letters are lowered, so offsets are kept
+// where strings.ToLower would move them.
+func TestLowerASCII(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Marketing's Budget", "marketing's budget"},
+		{"İstanbul Café ÉTÉ", "İstanbul café ÉtÉ"},
+		{"", ""},
+	} {
+		got := lexical.LowerASCII(tc.in)
+		if got != tc.want || len(got) != len(tc.in) {
+			t.Errorf("LowerASCII(%q) = %q, want %q of the same length", tc.in, got, tc.want)
+		}
+	}
+	if !lexical.IsASCIILetter('a') || !lexical.IsASCIILetter('Z') || lexical.IsASCIILetter('1') || lexical.IsASCIILetter(0xC3) {
+		t.Error("IsASCIILetter reads letters outside A-Z and a-z")
+	}
+}

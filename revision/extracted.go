@@ -17,6 +17,7 @@ import (
 	"github.com/stategraph/stategraph/extract"
 	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/pipeline"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
@@ -527,16 +528,16 @@ func contactAttr(a string) bool { return a == "phone" || a == "email" || a == "c
 // capitalised (a name, a team: "Marketing's budget", not "the project's
 // budget").
 func possessed(sentence, w string, anyCase bool) bool {
-	low := asciiLower(sentence) // keeps sentence's byte offsets
+	low := lexical.LowerASCII(sentence) // keeps sentence's byte offsets
 	for _, apo := range []string{"'s", "’s"} {
-		sub := asciiLower(w) + apo
+		sub := lexical.LowerASCII(w) + apo
 		for i := 0; ; {
 			j := strings.Index(low[i:], sub)
 			if j < 0 {
 				break
 			}
 			p := i + j
-			if (p == 0 || !isASCIILetter(sentence[p-1])) && (anyCase || sentence[p] >= 'A' && sentence[p] <= 'Z') {
+			if (p == 0 || !lexical.IsASCIILetter(sentence[p-1])) && (anyCase || sentence[p] >= 'A' && sentence[p] <= 'Z') {
 				return true
 			}
 			i = p + 1
@@ -544,20 +545,6 @@ func possessed(sentence, w string, anyCase bool) bool {
 	}
 	return false
 }
-
-// asciiLower lowers ASCII letters only, so offsets into the result are
-// offsets into s.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
-func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // leftBy finds the valid fact, not written by turn, whose value st's
 // sentence leaves for st's value (extract.Swap), if exactly one does.
