@@ -2,10 +2,10 @@ package facts
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/tenancy"
 )
 
@@ -60,22 +60,6 @@ func TestSpaceOf(t *testing.T) {
 // partition returns id's partition as a verified token would give it.
 func partition(t testing.TB, id authority.Identity) tenancy.Partition {
 	t.Helper()
-	secret := []byte("space-test-secret-0123456789abcdef")
-	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := authority.Mint(secret, id, time.Hour, "", "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	vid, err := v.Verify(tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tenancy.For(vid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := storetest.Verified(t, id)
 	return p
 }

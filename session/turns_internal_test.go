@@ -12,7 +12,6 @@ import (
 	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
-	"github.com/stategraph/stategraph/tenancy"
 )
 
 // TestTurnsTxForwardHint: TurnsTx answers from its forward scan (from the
@@ -117,23 +116,7 @@ func BenchmarkTurnsTx(b *testing.B) {
 	st := storetest.Open(b)
 	clock := temporal.NewManual(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
 	svc := NewService(st, clock, nil)
-	secret := []byte("turns-test-secret-of-32-bytes!!!")
-	tok, err := authority.Mint(secret, authority.Identity{Org: "acme", UserID: "alice", Authority: "manager", Kind: authority.KindUser}, time.Hour, "", "", time.Now())
-	if err != nil {
-		b.Fatal(err)
-	}
-	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
-	if err != nil {
-		b.Fatal(err)
-	}
-	id, err := v.Verify(tok)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := tenancy.For(id)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, p := storetest.Verified(b, authority.Identity{Org: "acme", UserID: "alice", Authority: "manager", Kind: authority.KindUser})
 	for i := range 200 {
 		clock.Advance(time.Second)
 		if err := st.Update(context.Background(), p, func(tx *store.Txn) error {

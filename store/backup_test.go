@@ -19,24 +19,11 @@ import (
 	"github.com/stategraph/stategraph/tenancy"
 )
 
-var secret = []byte("backup-test-secret-0123456789abcd")
-
 // caller returns a context carrying a verified identity of org and user.
 func caller(t testing.TB, org, user string) context.Context {
 	t.Helper()
 	id := authority.Identity{Org: org, UserID: user, Authority: "manager", Kind: authority.KindAgent, AgentLevel: authority.AgentMaster, Capability: "billing"}
-	tok, err := authority.Mint(secret, id, time.Hour, "", "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vid, err := v.Verify(tok)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vid, _ := storetest.Verified(t, id)
 	return authority.NewContext(context.Background(), vid)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/internal/enginetest"
+	"github.com/stategraph/stategraph/internal/storetest"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
 )
@@ -18,19 +19,7 @@ import (
 // to get one.
 func partition(t testing.TB, org, user, capability string) tenancy.Partition {
 	t.Helper()
-	v, _ := authority.NewVerifier(authority.VerifierConfig{Secret: secret})
-	tok, err := authority.Mint(secret, authority.Identity{Org: org, UserID: user, Capability: capability, Kind: authority.KindAgent}, time.Hour, "", "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := v.Verify(tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tenancy.For(id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := storetest.Verified(t, authority.Identity{Org: org, UserID: user, Capability: capability, Kind: authority.KindAgent})
 	return p
 }
 
