@@ -165,32 +165,39 @@ func renumbered(sentence, low, old string) (string, bool) {
 			n++
 		}
 		if n > 0 && rest[:n] != m[2] && (p == 0 || !lexical.IsASCIILetter(low[p-1])) && wordEnds(rest[n:]) {
-			cl := low
-			if b := reClauseBreak.FindAllStringIndex(low, -1); len(b) > 0 {
-				cl = clauseAt(low, b, p)
-			}
-			if reTakesUp.MatchString(strings.TrimSpace(cl)) && clauseFilter(strings.TrimSpace(cl)) == "" {
-				end := len(sentence) - len(rest) + n
-				return sentence[p:end], true
+			for _, c := range clauses(low) {
+				if c[0] <= p && p < c[1] && takesUp(low[c[0]:c[1]]) {
+					return sentence[p : len(sentence)-len(rest)+n], true
+				}
 			}
 		}
 		i = p + 1
 	}
 }
 
-// clauseAt is the clause of low, cut at bounds, that holds byte p.
-func clauseAt(low string, bounds [][]int, p int) string {
+// clauses returns where each clause of a folded sentence starts and
+// ends, cut at reClauseBreak; a clause after " and we" opens with its "we".
+func clauses(low string) [][2]int {
+	var out [][2]int
 	start := 0
-	for _, b := range bounds {
-		if p < b[0] {
-			return low[start:b[0]]
-		}
+	for _, b := range reClauseBreak.FindAllStringSubmatchIndex(low, -1) {
+		out = append(out, [2]int{start, b[0]})
 		start = b[1]
+		if b[2] >= 0 {
+			start = b[2] // the I or we that opens the next clause
+		}
 	}
-	return low[start:]
+	return append(out, [2]int{start, len(low)})
 }
 
-// reClauseBreak separates a sentence's clauses for takenUp.
+// takesUp reports a folded clause that asserts what the speaker has or
+// does now (reTakesUp, and no refusal of clauseFilter).
+func takesUp(cl string) bool {
+	cl = strings.TrimSpace(cl)
+	return reTakesUp.MatchString(cl) && clauseFilter(cl) == ""
+}
+
+// reClauseBreak separates a sentence's clauses (see clauses).
 // " and " breaks only before I or we, which open the next clause.
 var reClauseBreak = regexp.MustCompile(`\s*(?:;|—|–|,\s*(?:so|and|but|then)\s+|\s+and\s+(?:so\s+|then\s+)?(i|we)\b)\s*`)
 
@@ -207,26 +214,15 @@ var reTakesUp = regexp.MustCompile(`^(?:i|we)(?:['’](?:m|re|ve|ll|d))?\s|\b(?:
 // takes up nothing.
 func takenUp(sentence, low string, dropAt int, ok func(string) bool) (string, bool) {
 	found, n := "", 0
-	start := 0
-	bounds := reClauseBreak.FindAllStringSubmatchIndex(low, -1)
-	for i := 0; i <= len(bounds); i++ {
-		end := len(low)
-		if i < len(bounds) {
-			end = bounds[i][0]
+	for _, c := range clauses(low) {
+		if c[0] <= dropAt && dropAt < c[1] || !takesUp(low[c[0]:c[1]]) {
+			continue
 		}
-		cl, lcl := sentence[start:end], strings.TrimSpace(low[start:end])
-		if (dropAt < start || dropAt >= end) && reTakesUp.MatchString(lcl) && clauseFilter(lcl) == "" {
-			for _, m := range reAnyName.FindAllStringIndex(cl, -1) {
-				v, okv := nameCandidate(cl, span{start: m[0], end: m[1], text: cl[m[0]:m[1]]})
-				if okv && !dateWords[fold(v.text)] && ok(v.text) {
-					found, n = v.text, n+1
-				}
-			}
-		}
-		if i < len(bounds) {
-			start = bounds[i][1]
-			if bounds[i][2] >= 0 {
-				start = bounds[i][2] // the I or we that opens the next clause
+		cl := sentence[c[0]:c[1]]
+		for _, m := range reAnyName.FindAllStringIndex(cl, -1) {
+			v, okv := nameCandidate(cl, span{start: m[0], end: m[1], text: cl[m[0]:m[1]]})
+			if okv && !dateWords[fold(v.text)] && ok(v.text) {
+				found, n = v.text, n+1
 			}
 		}
 	}
