@@ -138,7 +138,19 @@ var reSwitchKind = regexp.MustCompile(`\b(?:switched|changed|swapped|switching|c
 var titleWords = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true, "professor": true, "the": true, "sir": true, "dame": true}
 
 // reAnyNameNumber finds a name with a number in a sentence.
-var reAnyNameNumber = regexp.MustCompile(`\p{Lu}[\p{L}.-]*\s+v?\d`)
+var reAnyNameNumber = regexp.MustCompile(`(\p{Lu}[\p{L}.-]*)\s+v?\d`)
+
+// namesNumbered reports a name with a number in a sentence that is not a
+// date ("Postgres 16", not "March 17" or "Friday 3pm"): renumbered has
+// something to read.
+func namesNumbered(sentence string) bool {
+	for _, m := range reAnyNameNumber.FindAllStringSubmatch(sentence, -1) {
+		if !dateWords[fold(m[1])] {
+			return true
+		}
+	}
+	return false
+}
 
 // reNameNumber is a name with a number: "Postgres 14", "iPhone 15".
 var reNameNumber = regexp.MustCompile(`^(\p{L}[\p{L}.-]*(?:\s+\p{L}[\p{L}.-]*)?)\s+v?(\d+(?:\.\d+)*)$`)
@@ -235,7 +247,7 @@ func takenUp(sentence, low string, dropAt int, ok func(string) bool) (string, bo
 // against many stored values asks once.
 func Drops(sentence string) bool {
 	low := lexical.LowerASCII(sentence)
-	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low) || reAnyNameNumber.MatchString(sentence)
+	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low) || namesNumbered(sentence)
 }
 
 // namedOld reads a sentence that names the stored value it leaves and the

@@ -88,3 +88,25 @@ func TestSwapAmounts(t *testing.T) {
 		}
 	}
 }
+
+// TestDrops: the cheap gate lets through what Swap can read and keeps out
+// a sentence with nothing to swap, a date beside a month included.
+func TestDrops(t *testing.T) {
+	for _, tc := range []struct {
+		sentence string
+		want     bool
+	}{
+		{"We've ditched Jenkins for GitHub Actions.", true},
+		{"I switched dentists — I see Dr. Okafor now.", true},
+		{"We let BuildRight go and brought in Hammer & Co.", true},
+		{"We're running Postgres 16 in production now.", true},
+		{"Sara replaced Kim as PM.", true},
+		{"The launch is on March 17.", false},
+		{"See you Friday 3pm at the office.", false},
+		{"The budget is $40,000.", false},
+	} {
+		if got := Drops(tc.sentence); got != tc.want {
+			t.Errorf("Drops(%q) = %v, want %v", tc.sentence, got, tc.want)
+		}
+	}
+}
