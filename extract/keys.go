@@ -86,6 +86,10 @@ func headWord(e string) string {
 	return e[strings.LastIndexByte(e, '_')+1:]
 }
 
+// ContactAttribute reports an attribute that says how to reach someone
+// (email, phone, contact).
+func ContactAttribute(a string) bool { return contactAttrs[a] }
+
 // canonicalAttribute maps attribute words to the rules' attribute.
 func canonicalAttribute(ws []string) string {
 	j := strings.Join(ws, "_")

@@ -493,7 +493,7 @@ func actsOn(low string) bool {
 // one's name is the speaker's own).
 func ownedByOther(st extract.Statement, key string) bool {
 	ent, attr := extract.NormalizeKey(key)
-	if ent == "" && contactAttr(attr) && st.Entity != "" && st.Entity != "user" && contactAttr(st.Attribute) {
+	if ent == "" && extract.ContactAttribute(attr) && st.Entity != "" && st.Entity != "user" && extract.ContactAttribute(st.Attribute) {
 		return true
 	}
 	if st.Entity == "" || st.Entity == "user" {
@@ -519,8 +519,6 @@ func ownedByOther(st extract.Statement, key string) bool {
 	}
 	return false
 }
-
-func contactAttr(a string) bool { return a == "phone" || a == "email" || a == "contact" }
 
 // possessed reports whether sentence says "w's" (w one word or several,
 // space-separated) at a word's start: in any case when anyCase (the owner
