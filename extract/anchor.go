@@ -45,9 +45,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		return Statement{}, false
 	}
 	cat := categoryOf(stored) // a map look-up: kindOfStored, which reads dates, waits for the cheap test
+	shape := shapeOf(stored)
 	// A key word that names the stored value's category ("db" for
-	// Postgres) is said by the new value itself.
-	impliedByValue := func(w string) bool { return cat != "" && categoryOfWord(w) == cat }
+	// Postgres) is said by the new value itself, and so is every key word
+	// when the value's shape names its kind of thing ("Floor 7" for
+	// office = Floor 2; see shape.go).
+	impliedByValue := func(w string) bool { return cat != "" && categoryOfWord(w) == cat || shape != nil }
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
 	low := foldedSentences.Get(sentence)
@@ -57,7 +60,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		}
 	}
 	kind := kindOfStored(stored, at)
-	if kind == "" || !implied(kind, attrs, low) {
+	if kind == "" && shape != nil {
+		kind = anchorShape
+	}
+	if kind == "" || shape == nil && !implied(kind, attrs, low) {
 		return Statement{}, false
 	}
 	body, corr := stripLead(sentence)
@@ -96,6 +102,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if !ok {
 			continue
 		}
+		if shape != nil {
+			// "Room" of "Room 4A" is the value's word, not the topic's.
+			sc := shapeSpans(cl, shape)
+			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(sc, t.overlaps) })
+		}
 		if stative(clow) || len(tspans) > 0 && qualified(cl, tspans) {
 			continue
 		}
@@ -105,9 +116,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		var found []span
 		others := 0
 		var cands []span
-		if kind == anchorCategory {
+		switch {
+		case kind == anchorShape || shape != nil && len(tspans) == 0:
+			cands = shapeSpans(cl, shape)
+		case kind == anchorCategory:
 			cands = categorySpans(cl, cat)
-		} else {
+		default:
 			cands = candidatesAt(cl, kind, at)
 		}
 		for _, v := range cands {
@@ -122,10 +136,16 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
+		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || reOtherMoved.MatchString(cl)) {
+			// "Dr. Patel is now head of the clinic" says what Dr. Patel
+			// does; "Facilities reassigned Priya to spot C4" where Priya
+			// goes.
+			continue
+		}
 		ent, attr := NormalizeKey(key)
 		st := Statement{
 			Entity: ent, Attribute: attr, Key: key, Value: found[0].text, Kind: found[0].kind,
-			Rule: RuleAnchor, Sentence: sentence, Correction: corr || corr2,
+			Rule: RuleAnchor, Sentence: sentence, Correction: corr || corr2, Implied: len(tspans) == 0,
 		}
 		if st.Entity == "" {
 			st.Entity = attr
@@ -139,6 +159,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+// reOtherMoved is someone else sent somewhere: "reassigned Priya to",
+// "moved them into".
+var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(?:\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
 
 // reNewAttr opens a clause with the new value of an attribute: "the new
 // contact is", "their new number's".
@@ -169,6 +193,9 @@ const (
 	anchorCategory = "category"
 	// anchorDuration is a length of time ("2 weeks", "three days").
 	anchorDuration = "duration"
+	// anchorShape is a value whose shape names its kind of thing, and
+	// no other kind reads ("Floor 2", "14C"; see shapeOf).
+	anchorShape = "shape"
 )
 
 var (
@@ -291,7 +318,7 @@ var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "t
 // sentence or implied by a value of kind k.
 func implied(k string, attrs []string, low string) bool {
 	for _, a := range attrs {
-		if slices.Contains(anchorAttrs[a], k) || k == anchorCategory && slices.Contains(anchorAttrs[a], anchorName) || strings.Contains(low, a) {
+		if k == anchorShape || slices.Contains(anchorAttrs[a], k) || k == anchorCategory && slices.Contains(anchorAttrs[a], anchorName) || strings.Contains(low, a) {
 			continue
 		}
 		return false
@@ -664,7 +691,8 @@ var linkWords = func() map[string]bool {
 		updated update reassigned assigned me us group team currently officially landed lands falls fall
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
-		heading headed happening scheduled planned due migrated migrate migrating onto`) {
+		heading headed happening scheduled planned due migrated migrate migrating onto
+		transferred transfers transfer ported cut lives live held happens`) {
 		m[w] = true
 	}
 	return m

@@ -25,6 +25,10 @@ type Statement struct {
 	Cited      string // whom the speaker relays ("the COO" in "The COO says …"), or ""
 	Sentence   string // the sentence it came from, as said
 	Index      int    // the index of that sentence in Result.Sentences
+	// Implied reports an Anchor reading whose sentence did not say the
+	// fact's topic: the new value's category or shape named it ("Floor
+	// 7", "MySQL"). It holds only when no other fact takes the value.
+	Implied bool
 }
 
 // Kinds of statement.

@@ -211,8 +211,10 @@ func (s Statement) About(key string) bool {
 	return s.Entity != "" && sameEntity(ent, s.Entity)
 }
 
-// sameEntity reports whether two normalised entities name one thing: equal,
-// or the words of one all among the other's ("offsite", "team_offsite").
+// sameEntity reports whether a fact's entity a and a statement's entity b
+// name one thing: equal, or the words of one all among the other's
+// ("offsite", "team_offsite"), unless the statement sets its thing apart
+// from the fact's ("the other project" is not the project).
 func sameEntity(a, b string) bool {
 	if a == b {
 		return true
@@ -221,6 +223,11 @@ func sameEntity(a, b string) bool {
 		return false
 	}
 	aw, bw := strings.Split(a, "_"), strings.Split(b, "_")
+	for _, w := range bw {
+		if setApart[w] && !slices.Contains(aw, w) {
+			return false
+		}
+	}
 	if len(aw) > len(bw) {
 		aw, bw = bw, aw
 	}
@@ -241,6 +248,10 @@ func sameEntity(a, b string) bool {
 	}
 	return true
 }
+
+// setApart are words that set a thing apart from another of its kind.
+var setApart = map[string]bool{"other": true, "another": true, "second": true, "spare": true, "backup": true,
+	"old": true, "former": true, "previous": true, "ex": true}
 
 // abbreviates reports whether a is a short form of w: at least three
 // letters that open it ("conf", "conference").

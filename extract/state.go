@@ -258,8 +258,10 @@ var (
 	choiceStarts = phrases("going with|sticking with|going for|picking|choosing|switching to|moving to|taking over|handing|using|the plan|the pick|the choice|our pick|our choice")
 )
 
-// reStartMark says when a change took effect.
-var reStartMark = regexp.MustCompile(`(?i),?\s*\b(?:as of|starting|effective|from)\s+(?:today|this morning|this afternoon|immediately)\b`)
+// reStartMark says when a change took effect: "as of this week",
+// "starting tomorrow", "effective Monday". ("As of now" and "from Monday
+// to Wednesday" say how long something holds, and stay.)
+var reStartMark = regexp.MustCompile(`(?i),?\s*\b(?:(?:as of|starting|effective|from)\s+(?:today|this morning|this afternoon|immediately)|(?:as of|starting|effective)\s+(?:tomorrow|yesterday|(?:this|next|last)\s+(?:week|month|year|quarter|term|season|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:` + monthNames + `)\s+\d{1,2}(?:st|nd|rd|th)?))\b`)
 
 // leaseGate holds a word of every lease phrase: a sentence without one
 // has none, and the lease expressions are not run on it.

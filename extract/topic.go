@@ -127,9 +127,11 @@ var (
 	}()
 	memberOf = func() map[string]string {
 		m := map[string]string{}
-		for c, ms := range categories {
-			for _, v := range ms {
-				m[v] = c
+		for _, cs := range []map[string][]string{categories, brandCategories} {
+			for c, ms := range cs {
+				for _, v := range ms {
+					m[v] = c
+				}
 			}
 		}
 		return m
@@ -138,13 +140,26 @@ var (
 
 // categoryOf names the category of value v ("MySQL" → database), or "".
 func categoryOf(v string) string {
-	v = strings.TrimSpace(fold(v))
-	v = strings.TrimPrefix(v, "the ")
-	return memberOf[v]
+	low := strings.TrimPrefix(strings.TrimSpace(fold(v)), "the ")
+	if c := memberOf[low]; c != "" {
+		return c
+	}
+	if first, _, ok := strings.Cut(low, " "); ok && (madeBy[memberOf[first]] || isBrand(first) && !brandCommonSet[first]) {
+		return memberOf[first] // "Honda Civic", "CVS on Main"
+	}
+	return formOf(v)
 }
 
 // categoryOfWord names the category a key word names ("db" → database), or "".
-func categoryOfWord(w string) string { return categoryWords[w] }
+func categoryOfWord(w string) string {
+	if c := categoryWords[w]; c != "" {
+		return c
+	}
+	if w == "school" {
+		return "school"
+	}
+	return brandWords[w]
+}
 
 // synonymous reports whether words a and b name one topic.
 func synonymous(a, b string) bool {
@@ -168,7 +183,12 @@ func categorySpans(cl, c string) []span {
 	}
 	low := lexical.LowerASCII(cl)
 	var out []span
-	for _, m := range categories[c] {
+	if re := formCategory[c]; re != nil {
+		for _, m := range re.FindAllStringIndex(cl, -1) {
+			out = append(out, span{start: m[0], end: m[1], text: strings.TrimSpace(cl[m[0]:m[1]]), kind: KindChoice})
+		}
+	}
+	for _, m := range append(categories[c][:len(categories[c]):len(categories[c])], brandCategories[c]...) {
 		for off := 0; off < len(low); {
 			i := strings.Index(low[off:], m)
 			if i < 0 {
@@ -179,8 +199,11 @@ func categorySpans(cl, c string) []span {
 			if s > 0 && isWordByte(low[s-1]) || e < len(low) && isWordByte(low[e]) {
 				continue
 			}
-			if commonWords[m] && (!unicode.IsUpper(rune(cl[s])) || strings.TrimSpace(cl[:s]) == "" && !reChooseAfter.MatchString(cl[e:])) {
+			if (commonWords[m] || brandCommonSet[m]) && (!unicode.IsUpper(rune(cl[s])) || strings.TrimSpace(cl[:s]) == "" && !reChooseAfter.MatchString(cl[e:])) {
 				continue
+			}
+			if madeBy[c] {
+				e += len(reModel.FindString(cl[e:])) // "Mazda CX-5"
 			}
 			out = append(out, span{start: s, end: e, text: cl[s:e], kind: KindChoice})
 		}
@@ -198,7 +221,8 @@ func isWordByte(b byte) bool {
 var changeCues = []string{" now", "decided", "switched", "switching", "moved", "moving", "moves", "migrated", "migrating",
 	"going with", "went with", "chose", "picked", "from now on", "instead", "after all", "anymore", "any more",
 	"rebuild", "rebuilding", "rewrite", "rewriting", "rewrote", "replaced", "adopted", "settled on", "these days",
-	"changed", "became", "become"}
+	"changed", "became", "become", "as of", "going forward", "from here on", "nowadays", "lately", "ended up",
+	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + clow + " "

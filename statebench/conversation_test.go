@@ -261,7 +261,9 @@ func runSentence(t *testing.T, env *apitest.Env, r sentenceRow) sentenceOutcome 
 		o.note = "not superseded"
 	case r.changes && !anyContains(o.got, r.newValues):
 		o.note = fmt.Sprintf("superseded with %q, want %q", o.got, strings.Join(r.newValues, " or "))
-	case r.changes && statebench.Contains(o.got, r.value):
+	case r.changes && statebench.Contains(o.got, r.value) && !slices.ContainsFunc(r.newValues, func(v string) bool { return strings.EqualFold(v, strings.TrimSpace(o.got)) }):
+		// (A new value that is exactly one the row names may hold the
+		// old one: "#launch-2026" after "#launch".)
 		o.note = fmt.Sprintf("new value %q still carries the old %q", o.got, r.value)
 	case r.changes && len(strings.Fields(o.got)) > 2 && strings.Contains(strings.ToLower(r.sentence), strings.ToLower(strings.Trim(o.got, " .!"))) && len(o.got)*2 > len(r.sentence):
 		// "I'm in the office Mondays and Wednesdays now" holds the new

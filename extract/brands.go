@@ -1,0 +1,125 @@
+package extract
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Brands are the names of well-known providers, places and products, by
+// the kind of thing they are: a reader who knows that Chase and Ally are
+// banks reads "All my savings are at Ally now" as a new bank beside a
+// stored bank = Chase, without the word "bank". They are categories like
+// the technical ones of topic.go, with the key words that name them.
+var brandCategories = map[string][]string{
+	"bank": {"chase", "ally", "wells fargo", "bank of america", "citi", "citibank", "capital one", "hsbc", "barclays",
+		"lloyds", "natwest", "santander", "monzo", "starling", "revolut", "chime", "schwab", "charles schwab", "fidelity",
+		"vanguard", "td bank", "pnc", "n26", "halifax", "nationwide", "marcus", "sofi", "wise"},
+	"insurer": {"aetna", "cigna", "kaiser", "kaiser permanente", "humana", "anthem", "blue cross", "blue shield",
+		"blue cross blue shield", "bcbs", "unitedhealthcare", "united healthcare", "oscar", "geico", "progressive",
+		"state farm", "allstate", "liberty mutual", "bupa", "axa", "aviva", "admiral", "direct line", "lemonade", "vitality"},
+	"carrier": {"verizon", "at&t", "t-mobile", "tmobile", "sprint", "vodafone", "ee", "o2", "mint mobile", "visible",
+		"google fi", "cricket", "boost mobile", "giffgaff", "us mobile", "metro by t-mobile", "lebara"},
+	"isp": {"comcast", "xfinity", "verizon fios", "fios", "spectrum", "at&t fiber", "google fiber", "cox", "bt",
+		"sky", "virgin media", "starlink", "frontier", "optimum", "sonic", "hyperoptic", "community fibre"},
+	"gym": {"equinox", "planet fitness", "24 hour fitness", "la fitness", "gold's gym", "crunch", "crunch fitness",
+		"anytime fitness", "orangetheory", "soulcycle", "f45", "puregym", "the gym group", "david lloyd",
+		"virgin active", "barry's", "life time", "lifetime fitness", "blink fitness", "third space", "classpass"},
+	"airline": {"united", "united airlines", "delta", "american airlines", "southwest", "jetblue", "alaska airlines",
+		"british airways", "lufthansa", "air france", "klm", "emirates", "qatar airways", "ryanair", "easyjet",
+		"virgin atlantic", "air canada", "qantas", "singapore airlines", "turkish airlines", "iberia", "aer lingus",
+		"frontier airlines", "spirit", "hawaiian airlines", "finnair", "sas", "tap"},
+	"hotel": {"hilton", "marriott", "hyatt", "hyatt regency", "radisson", "ibis", "holiday inn", "sheraton", "westin",
+		"four seasons", "ritz", "the ritz", "ritz-carlton", "best western", "premier inn", "novotel", "travelodge",
+		"intercontinental", "kimpton", "hotel indigo", "hampton inn", "doubletree", "courtyard", "ace hotel",
+		"the standard", "citizenm", "moxy", "hilton garden inn", "embassy suites", "mandarin oriental"},
+	"car": {"toyota", "honda", "ford", "tesla", "mazda", "subaru", "bmw", "audi", "mercedes", "mercedes-benz",
+		"volkswagen", "vw", "kia", "hyundai", "nissan", "chevrolet", "chevy", "volvo", "lexus", "jeep", "porsche",
+		"rivian", "polestar", "skoda", "peugeot", "renault", "fiat", "jaguar", "land rover", "range rover", "genesis",
+		"dodge", "ram", "gmc", "cadillac", "lucid", "byd", "citroen", "seat", "cupra"},
+	"streaming": {"netflix", "hulu", "disney+", "disney plus", "max", "hbo max", "prime video", "amazon prime",
+		"apple tv+", "apple tv", "peacock", "paramount+", "youtube tv", "youtube premium", "crunchyroll", "mubi",
+		"britbox", "now tv", "sling"},
+	"music": {"spotify", "apple music", "tidal", "youtube music", "deezer", "pandora", "amazon music", "soundcloud"},
+	"pharmacy": {"cvs", "walgreens", "rite aid", "boots", "lloydspharmacy", "superdrug", "duane reade", "capsule",
+		"amazon pharmacy"},
+	"grocer": {"whole foods", "trader joe's", "safeway", "kroger", "costco", "aldi", "lidl", "tesco", "sainsbury's",
+		"waitrose", "asda", "morrisons", "ocado", "publix", "wegmans", "instacart", "h-e-b", "heb", "m&s", "co-op"},
+	"coffee": {"starbucks", "dunkin", "dunkin'", "dunkin donuts", "peet's", "blue bottle", "costa", "pret",
+		"caffe nero", "caffè nero", "tim hortons", "philz", "intelligentsia", "la colombe", "black sheep coffee"},
+	"petfood": {"purina", "purina pro plan", "royal canin", "hill's", "hill's science diet", "science diet",
+		"blue buffalo", "iams", "pedigree", "whiskas", "orijen", "acana", "fancy feast", "farmer's dog", "the farmer's dog"},
+	"mail": {"gmail", "outlook", "hotmail", "yahoo mail", "proton mail", "protonmail", "icloud mail", "fastmail", "hey"},
+}
+
+// brandWords are the key words that name a brand category.
+var brandWords = map[string]string{
+	"bank": "bank", "banking": "bank", "savings": "bank", "checking": "bank", "brokerage": "bank",
+	"insurance": "insurer", "insurer": "insurer", "coverage": "insurer",
+	"carrier": "carrier", "wireless": "carrier", "cellular": "carrier",
+	"isp": "isp", "internet": "isp", "broadband": "isp",
+	"gym": "gym", "fitness": "gym", "membership": "gym",
+	"airline": "airline",
+	"hotel":   "hotel", "lodging": "hotel", "accommodation": "hotel",
+	"car": "car", "vehicle": "car",
+	"streaming": "streaming", "subscription": "streaming", "tv": "streaming",
+	"music":    "music",
+	"pharmacy": "pharmacy", "chemist": "pharmacy", "drugstore": "pharmacy", "prescription": "pharmacy",
+	"grocery": "grocer", "groceries": "grocer", "grocer": "grocer", "supermarket": "grocer",
+	"coffee": "coffee", "cafe": "coffee",
+	"petfood": "petfood", "food": "petfood", "kibble": "petfood",
+	"mail": "mail", "webmail": "mail",
+}
+
+// brandCommon are brands that are also ordinary words: they count only
+// capitalised.
+var brandCommon = []string{"chase", "ally", "fidelity", "marcus", "wise", "oscar", "progressive", "lemonade", "vitality",
+	"visible", "cricket", "sprint", "ee", "sky", "cox", "frontier", "optimum", "sonic", "spectrum", "crunch", "united",
+	"delta", "spirit", "max", "boots", "capsule", "costa", "pret", "hey", "seat", "ram", "genesis", "courtyard",
+	"the standard", "co-op", "tap", "sas"}
+
+// madeBy are the brand categories whose members open a longer name, a
+// maker's model ("Mazda CX-5", "Tesla Model 3").
+var madeBy = map[string]bool{"car": true}
+
+// reModel is the model after a maker: capitalised or numbered words.
+var reModel = regexp.MustCompile(`^(?:\s+(?:\p{Lu}[\p{L}\d-]*|\d[\p{L}\d-]*)){1,2}`)
+
+// Names whose form says what they are: "Lincoln Elementary", "Hotel
+// Astoria", "The Grand Hotel".
+var (
+	reSchoolName = regexp.MustCompile(`\b(?:` + capWord + `\s+){1,3}(?:Elementary|Middle School|High School|Academy|Primary School|Primary|Prep|Montessori|School)\b`)
+	reHotelName  = regexp.MustCompile(`\b(?:Hotel\s+(?:` + capWord + `\s*){1,3}|(?:The\s+)?(?:` + capWord + `\s+){1,3}(?:Hotel|Inn|Suites|Lodge))`)
+	formCategory = map[string]*regexp.Regexp{"school": reSchoolName, "hotel": reHotelName}
+)
+
+// isBrand reports whether a folded name is a brand's.
+func isBrand(w string) bool {
+	for _, ms := range brandCategories {
+		if slices.Contains(ms, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// brandCommonSet is brandCommon as a set.
+var brandCommonSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range brandCommon {
+		m[w] = true
+	}
+	return m
+}()
+
+// formOf names the category a value's form says ("Lincoln Elementary" is
+// a school), or "".
+func formOf(v string) string {
+	v = strings.TrimSpace(v)
+	for c, re := range formCategory {
+		if m := re.FindStringIndex(v); m != nil && m[0] == 0 && m[1] == len(v) {
+			return c
+		}
+	}
+	return ""
+}

@@ -1,0 +1,99 @@
+package extract
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A value's shape can name its kind of thing as well as a key's words do:
+// "Floor 7" beside a stored "Floor 2" is the same floor attribute, "6B"
+// beside "3C" the same room, "#launch-2026" beside "#launch" the same
+// channel, "Dr. Patel" beside "Dr. Lang" the same doctor. Anchor reads a
+// sentence that says one new value of the stored value's shape, with a
+// word of change, as the fact's new value even when the sentence does not
+// say the key's words ("The weekly sync lives in 6B from now on" for
+// meeting_room = 3C); revision takes such a reading only when no other
+// fact the sentence reads takes it too.
+
+// A shaped value: one of these, whole.
+var (
+	// A numbered place or thing: "Floor 2", "Room 2B", "Gate B12", "seat
+	// 14C", "Suite 400", "Terminal 5".
+	reWholeNumbered = regexp.MustCompile(`^(\p{L}{2,12})\.?\s+(?:#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{1,4})$`)
+	// A seat-like code, digits then capitals: "14C", "3A".
+	reWholeSeat = regexp.MustCompile(`^\d{1,4}[A-Z]{1,2}$`)
+	// A channel: "#launch".
+	reWholeChannel = regexp.MustCompile(`^#[\p{L}\d_-]+$`)
+	// A titled name: "Dr. Lang", "Mrs. Hale".
+	reWholeTitled = regexp.MustCompile(`^` + titlePat + `\s+` + capWord + `(?:\s+` + capWord + `)?$`)
+
+	reAnySeat    = regexp.MustCompile(`\b\d{1,4}[A-Z]{1,2}\b`)
+	reAnyChannel = regexp.MustCompile(`#[\p{L}\d_-]+`)
+	reAnyTitled  = regexp.MustCompile(`\b` + titlePat + `\s+` + capWord + `(?:\s+` + capWord + `)?`)
+)
+
+const titlePat = `(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach)\.?`
+
+// notNumbered are words that open a date, a time or an amount, not a
+// numbered thing ("March 10", "Tuesday 3", "USD 400").
+var notNumbered = func() map[string]bool {
+	m := map[string]bool{"the": true, "a": true, "an": true, "no": true, "usd": true, "eur": true, "gbp": true, "version": false,
+		"at": true, "on": true, "by": true, "in": true, "to": true, "from": true, "about": true, "around": true, "under": true, "over": true}
+	for _, w := range strings.Split(monthNames, "|") {
+		m[w] = true
+	}
+	for _, w := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"} {
+		m[w] = true
+	}
+	return m
+}()
+
+// shapeOf returns the pattern that finds, in a clause, the values of the
+// stored value's shape, or nil when it has none.
+func shapeOf(stored string) *regexp.Regexp { return shapeMemo.Get(stored) }
+
+var shapeMemo = newMemo(scanShape)
+
+func scanShape(v string) *regexp.Regexp {
+	switch {
+	case reWholeChannel.MatchString(v):
+		return reAnyChannel
+	case reWholeSeat.MatchString(v) && !reMeridiem.MatchString(v):
+		return reAnySeat
+	case reWholeTitled.MatchString(v):
+		return reAnyTitled
+	}
+	if m := reWholeLetterCode.FindStringSubmatch(v); m != nil {
+		// "BA117" and "BA175", "B12" and "C4": as many capitals.
+		return regexp.MustCompile(`\b[A-Z]{` + strconv.Itoa(len(m[1])) + `}-?\d{1,5}\b`)
+	}
+	if m := reWholeNumbered.FindStringSubmatch(v); m != nil && !notNumbered[strings.ToLower(m[1])] {
+		return regexp.MustCompile(`(?i:\b` + regexp.QuoteMeta(m[1]) + `)\.?\s+(?:#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{1,4})\b`)
+	}
+	return nil
+}
+
+// reMeridiem is a time's "AM" or "PM" ("10AM" is no seat).
+var reMeridiem = regexp.MustCompile(`(?i)\d\s*[ap]m$`)
+
+// reWholeLetterCode is a code, capitals then digits: "B12", "BA117".
+var reWholeLetterCode = regexp.MustCompile(`^([A-Z]{1,3})-?\d{1,5}$`)
+
+// shapeSpans finds the values of shape re in cl: a titled name is trimmed
+// of a closing full stop and a possessive.
+func shapeSpans(cl string, re *regexp.Regexp) []span {
+	var out []span
+	for _, m := range re.FindAllStringIndex(cl, -1) {
+		text := strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(cl[m[0]:m[1]], "'s"), "’s"), ".")
+		if re == reAnySeat && reMeridiem.MatchString(text) {
+			continue
+		}
+		kind := KindChoice
+		if re == reAnyTitled {
+			kind = KindPerson
+		}
+		out = append(out, span{start: m[0], end: m[0] + len(text), text: text, kind: kind})
+	}
+	return out
+}
