@@ -191,11 +191,23 @@ func (c candidate) detection(v *turnView, auth, authCue string, opts Options) De
 func replacement(v *turnView, typed, choice *value) string {
 	switch {
 	case choice != nil && (typed == nil || containsFold(choice.text, typed.text)):
-		return trimTail(choice.text)
+		return trimLead(trimTail(choice.text))
 	case typed != nil:
-		return trimTail(typed.text)
+		return trimLead(trimTail(typed.text))
 	}
-	return trimTail(v.text)
+	return trimLead(trimTail(v.text))
+}
+
+// reLeadSchedule opens a replacement with the verb that set it: "targeted
+// for June 17" (of "Release is now targeted for June 17") is "June 17".
+var reLeadSchedule = regexp.MustCompile(`(?i)^(?:now\s+)?(?:targeted|targetted|scheduled|set|planned|slated|pencill?ed in|expected|moved|pushed|pulled|bumped|rescheduled)\s+(?:for|to|on|at|in)\s+`)
+
+// trimLead drops the verb a replacement opens with (reLeadSchedule).
+func trimLead(s string) string {
+	if m := reLeadSchedule.FindStringIndex(s); m != nil && m[1] < len(s) {
+		return s[m[1]:]
+	}
+	return s
 }
 
 // trimTail drops function words a cut left at the end of a phrase: "4

@@ -63,7 +63,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if kind == "" && shape != nil {
 		kind = anchorShape
 	}
-	if kind == "" || shape == nil && !implied(kind, attrs, low) {
+	if kind == "" || shape == nil && !implied(kind, attrs, low, impliedByValue) {
 		return Statement{}, false
 	}
 	body, corr := stripLead(sentence)
@@ -90,6 +90,18 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				}
 				if all {
 					tspans, ok = []span{{start: m[2], end: m[3], text: w}}, true
+				}
+			} else if m := reContinues.FindStringSubmatchIndex(cl); m != nil && len(topic) > 0 {
+				// "Four kids joined the class, bringing it to 28",
+				// "Package arrived — it's delivered": a clause that
+				// opens on "it" says the value of the topic the clause
+				// before said.
+				all := true
+				for _, t := range topic {
+					all = all && (carried[t] || impliedByValue(t))
+				}
+				if all {
+					tspans, ok = []span{{start: m[2], end: m[3], text: "it"}}, true
 				}
 			}
 		}
@@ -163,6 +175,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 // reOtherMoved is someone else sent somewhere: "reassigned Priya to",
 // "moved them into".
 var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(?:\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
+
+// reContinues opens a clause on the thing the clause before named.
+var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it)\b)`)
 
 // reNewAttr opens a clause with the new value of an attribute: "the new
 // contact is", "their new number's".
@@ -316,9 +331,9 @@ var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "t
 
 // implied reports whether every attribute word of the key is said in the
 // sentence or implied by a value of kind k.
-func implied(k string, attrs []string, low string) bool {
+func implied(k string, attrs []string, low string, byValue func(string) bool) bool {
 	for _, a := range attrs {
-		if k == anchorShape || slices.Contains(anchorAttrs[a], k) || k == anchorCategory && slices.Contains(anchorAttrs[a], anchorName) || strings.Contains(low, a) {
+		if k == anchorShape || byValue(a) || slices.Contains(anchorAttrs[a], k) || k == anchorCategory && slices.Contains(anchorAttrs[a], anchorName) || strings.Contains(low, a) {
 			continue
 		}
 		return false
@@ -591,8 +606,12 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 			right = min(right, t.start)
 		}
 	}
-	return left >= 0 && onlyLinks(cl[left:v.start], kind, attrs) || right <= len(cl) && onlyLinks(cl[v.end:right], kind, attrs)
+	return left >= 0 && onlyLinks(cl[left:v.start], kind, attrs) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
+
+// reCleft links a value to a topic it is the place or time of: "Chipotle
+// is where we grab lunch", "Friday is when we meet".
+var reCleft = regexp.MustCompile(`(?i)^\s*(?:is|'s|’s|has become|became|will be)\s+(?:now\s+)?(?:where|when)\s+(?:we|i|they|you|the team|everyone)\s+(?:\w+\s+){0,2}$`)
 
 // onlyLinks reports whether between holds at most six words, each a
 // linking word or one of the key's attribute words.
@@ -692,7 +711,7 @@ var linkWords = func() map[string]bool {
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		heading headed happening scheduled planned due migrated migrate migrating onto
-		transferred transfers transfer ported cut lives live held happens`) {
+		transferred transfers transfer ported cut lives live held happens bringing brings making makes`) {
 		m[w] = true
 	}
 	return m

@@ -49,6 +49,11 @@ var brandCategories = map[string][]string{
 		"caffe nero", "caffè nero", "tim hortons", "philz", "intelligentsia", "la colombe", "black sheep coffee"},
 	"petfood": {"purina", "purina pro plan", "royal canin", "hill's", "hill's science diet", "science diet",
 		"blue buffalo", "iams", "pedigree", "whiskas", "orijen", "acana", "fancy feast", "farmer's dog", "the farmer's dog"},
+	// The states a piece of work or an order goes through.
+	"status": {"on track", "at risk", "off track", "delayed", "blocked", "done", "complete", "completed", "finished",
+		"in progress", "on hold", "paused", "launched", "live", "cancelled", "canceled", "not started", "in review",
+		"approved", "rejected", "processing", "shipped", "dispatched", "in transit", "out for delivery", "delivered",
+		"returned", "refunded", "backordered", "pending", "overdue", "paid", "unpaid", "closed", "resolved", "open"},
 	"mail": {"gmail", "outlook", "hotmail", "yahoo mail", "proton mail", "protonmail", "icloud mail", "fastmail", "hey"},
 }
 
@@ -69,6 +74,7 @@ var brandWords = map[string]string{
 	"coffee": "coffee", "cafe": "coffee",
 	"petfood": "petfood", "food": "petfood", "kibble": "petfood",
 	"mail": "mail", "webmail": "mail",
+	"status": "status", "state": "status", "progress": "status",
 }
 
 // brandCommon are brands that are also ordinary words: they count only

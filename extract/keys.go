@@ -274,5 +274,20 @@ func (s Statement) Fits(stored string, at time.Time) bool {
 	case KindContact:
 		return reEmail.MatchString(stored) || rePhone.MatchString(stored)
 	}
-	return !isDate
+	return !isDate || !onlyDate(stored, at)
+}
+
+// onlyDate reports whether v says a date and nothing else: "Tuesday spin"
+// is a class that meets on Tuesdays, a choice, not a date.
+func onlyDate(v string, at time.Time) bool {
+	rest := v
+	for _, d := range dateSpans(v, at) {
+		rest = strings.Replace(rest, v[d.start:d.end], " ", 1)
+	}
+	for _, w := range words(fold(rest)) {
+		if len(w) >= 3 && !dateWords[w] {
+			return false
+		}
+	}
+	return true
 }

@@ -51,6 +51,8 @@ var topicGroups = [][]string{
 	{"coach", "coaching", "coaches"}, {"teacher", "teaching", "teaches"}, {"tutor", "tutoring", "tutors"},
 	{"cleaner", "cleaning", "cleans"}, {"photographer", "photographing", "shooting"}, {"mentor", "mentoring", "mentors"},
 	{"attendees", "attendance"},
+	{"deadline", "due date", "extension"},
+	{"order", "package", "parcel", "shipment", "delivery"},
 	{"holiday", "vacation"},
 	{"offsite", "off-site", "retreat"},
 	{"salary", "pay"},

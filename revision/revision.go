@@ -949,7 +949,10 @@ func wellFormed(s string) bool {
 	case "our", "my", "your", "their", "his", "her", "its", "of", "from", "to", "at", "for", "with", "by", "and", "or", "but",
 		// A clause with its subject ("We meet on Wednesdays now") is the
 		// turn's text, not a value isolated from it.
-		"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "i've", "we've", "i'll", "we'll", "they've", "you've", "he's", "she's", "they'll":
+		"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "i've", "we've", "i'll", "we'll", "they've", "you've", "he's", "she's", "they'll",
+		// "where we grab lunch" (of "Chipotle is where we grab lunch
+		// now") says what the value is for, not the value.
+		"where", "when", "what", "who", "whom", "how", "why", "which", "whose":
 		return false
 	}
 	switch ws[len(ws)-1] {
