@@ -3,6 +3,7 @@ package extract
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -50,7 +51,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// Postgres) is said by the new value itself, and so is every key word
 	// when the value's shape names its kind of thing ("Floor 7" for
 	// office = Floor 2; see shape.go).
-	impliedByValue := func(w string) bool { return cat != "" && categoryOfWord(w) == cat || shape != nil }
+	// A brand said for a key that names its kind says the key's other
+	// words too, the owner's ("Rex is on Blue Buffalo now" for dog_food).
+	ownerImplied := cat != "" && brandCategories[cat] != nil && slices.ContainsFunc(keyWords(key), func(w string) bool { return categoryOfWord(singular(w)) == cat })
+	impliedByValue := func(w string) bool { return cat != "" && (categoryOfWord(w) == cat || ownerImplied) || shape != nil }
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
 	low := foldedSentences.Get(sentence)
@@ -167,6 +171,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				st.Value, st.Said = d, said
 			}
 		}
+		if kind == anchorDuration {
+			st.Value = durationValue(st.Value)
+		}
 		return st, true
 	}
 	return Statement{}, false
@@ -228,7 +235,7 @@ var (
 	reAnyCode    = regexp.MustCompile(`\b[A-Z]{1,3}-?\d{1,5}\b`)
 	reAnyName    = regexp.MustCompile(nameSeq)
 
-	durationPat     = `(?i:\b(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half an?)\s+(?:minute|hour|day|week|fortnight|month|quarter|year)s?\b)`
+	durationPat     = `(?i:\b(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half an?)(?:\s+(?:minute|hour|day|week|fortnight|month|quarter|year)s?|-(?:minute|hour|day|week|month|quarter|year))\b)`
 	reWholeDuration = regexp.MustCompile(`^` + durationPat + `$`)
 	reAnyDuration   = regexp.MustCompile(durationPat)
 )
@@ -441,7 +448,8 @@ func candidates(cl, k string, at time.Time) []span {
 	var re *regexp.Regexp
 	switch k {
 	case anchorDate:
-		return dateSpans(cl, at)
+		// "on Mondays now": a weekday that recurs is a day too.
+		return append(dateSpans(cl, at), spans(cl, reWeekdays, KindDate)...)
 	case anchorMoney:
 		re = reAnyMoney
 	case anchorCount:
@@ -475,6 +483,29 @@ func candidates(cl, k string, at time.Time) []span {
 	}
 	return out
 }
+
+// durationValue writes a length said as an adjective as a length:
+// "three-week" (of "three-week sprints") is "3 weeks".
+func durationValue(s string) string {
+	n, unit, ok := strings.Cut(s, "-")
+	if !ok {
+		return s
+	}
+	if d, ok := numberWords[strings.ToLower(n)]; ok {
+		n = strconv.Itoa(d)
+	}
+	if n != "1" {
+		unit += "s"
+	}
+	return n + " " + unit
+}
+
+// numberWords are the numbers a length is said in.
+var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+
+// reWeekdays is a weekday that recurs: "Mondays".
+var reWeekdays = regexp.MustCompile(`\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days\b`)
 
 // spans are the matches of re in cl, as values of kind.
 func spans(cl string, re *regexp.Regexp, kind string) []span {
@@ -711,7 +742,8 @@ var linkWords = func() map[string]bool {
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		heading headed happening scheduled planned due migrated migrate migrating onto
-		transferred transfers transfer ported cut lives live held happens bringing brings making makes`) {
+		transferred transfers transfer ported cut lives live held happens bringing brings making makes
+		meets meet happen runs`) {
 		m[w] = true
 	}
 	return m

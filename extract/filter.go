@@ -117,7 +117,7 @@ var (
 
 	proposals = phrases("proposed|proposes|propose|proposing|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion")
 
-	pasts = phrases("last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
+	pasts = phrases("last trip|last visit|last stay|last flight|previous trip|previous visit|on our last|on my last|last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
 	// hearsay marks an uncertain report ("apparently", "I heard").
 	hearsay = phrases("apparently|reportedly|rumor|rumour|rumored|rumoured|allegedly|supposedly|i heard|we heard|heard that|thinks|think|thought|believes|believe|believed|claims|claimed|seems|seemed|sounds like|looks like")
@@ -199,6 +199,23 @@ var imperatives = map[string]bool{
 // subject too.
 var reNounLead = regexp.MustCompile(`^\s*(?:(?:change|update|switch) (?:of|to|on) |[a-z]+ [a-z]+(?:'s|’s)? (?:is|are|was|were|has|have|had|got|gets|switched|moved|changed|shifted|slipped|slid|went|goes|starts|started|ends|ended|runs|ran|opens|opened|closes|closed) )`)
 
+// compoundSubject reports a sentence that opens with a noun of two words
+// and its verb, the first of which reads as an imperative: "Book club
+// meets on Mondays now", not "Book the rooms for Tuesday".
+func compoundSubject(n string) bool {
+	ws := strings.Fields(n)
+	if len(ws) < 3 || objectOpeners[ws[1]] {
+		return false
+	}
+	v := ws[2]
+	return len(v) > 3 && (strings.HasSuffix(v, "s") && !strings.HasSuffix(v, "ss") || strings.HasSuffix(v, "ed"))
+}
+
+// objectOpeners open a noun phrase: after an imperative verb, its object.
+var objectOpeners = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "your": true, "his": true, "her": true,
+	"their": true, "its": true, "this": true, "that": true, "these": true, "those": true, "some": true, "any": true, "it": true,
+	"me": true, "us": true, "them": true, "him": true, "all": true, "every": true, "each": true, "one": true, "two": true}
+
 // setsValue reports an instruction that sets a value ("Bump the workshop
 // cap to 36", "Hand the hiring plan to Dmitri", "Please use
 // sam@fastmail.com from now on"): the speaker states the new value, and a
@@ -232,6 +249,10 @@ func actsOnOurs(low string) bool {
 }
 
 // otherSubjectStarts are the first words reOtherSubject can match.
+// reGenericSubject opens a clause about others in general: "some teams
+// run three-week sprints", "most people pay $40".
+var reGenericSubject = regexp.MustCompile(`^(?:some|many|most|lots of|a lot of|plenty of|few|several|other) [a-z]+s (?:[a-z]+ )?(?:run|use|pay|have|get|go|do|prefer|pick|choose|keep|stay|meet|work|take|are|were|charge|say|switch|switched|moved|move)\b`)
+
 var otherSubjectStarts = map[string]bool{
 	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,
 	"he": true, "she": true, "they": true, "someone": true, "somebody": true,
@@ -273,7 +294,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonPast
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
-	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n):
+	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n) && !compoundSubject(n):
 		return ReasonRequest
 	case hearsay.in(n), general.in(n):
 		return ReasonHearsay
@@ -329,6 +350,7 @@ func clauseFilter(low string) string {
 		return ReasonProposal
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
+		reGenericSubject.MatchString(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && theirThing(low):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject

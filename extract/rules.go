@@ -367,10 +367,10 @@ var Rules = []Rule{
 	{
 		Name: "self-move", Kind: KindLocation,
 		Matches:  "the speaker moved / is moving to P: user.address (a street address) or user.location",
-		Examples: []string{"I moved to 12 Elm Row.", "We're relocating to Lisbon in March", "i just moved into 4 Rue Cler", "We finally made the move to Denver."},
+		Examples: []string{"I moved to 12 Elm Row.", "We're relocating to Lisbon in March", "i just moved into 4 Rue Cler", "We finally made the move to Denver.", "We packed up and moved out to Seattle"},
 		triggers: []string{"mov", "relocat", "settled"},
 		fp:       true,
-		re:       compile(`{FP}\s+{AUX}{ADV}(?:moved|moving|move|relocated|relocating|relocate|settled|made the move|made the big move|made the jump)\s+(?:(?:downstairs|upstairs|next door|across town|across the street|down the hall|out|house|flats?|apartments?)\s*,?\s+)?(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
+		re:       compile(`{FP}\s+{AUX}{ADV}(?:(?:packed|sold|wrapped|cleared|boxed|gave notice|quit)(?:\s+[\p{L}'’]+){0,3}\s+and\s+)?(?:moved|moving|move|relocated|relocating|relocate|settled|made the move|made the big move|made the jump)\s+(?:(?:downstairs|upstairs|next door|across town|across the street|down the hall|out|house|flats?|apartments?)\s*,?\s+)?(?:in\s*)?(?:to|into|over\s+to|back\s+to|down\s+to|up\s+to|in)\s+{VAL}`),
 		build:    buildSelfPlace,
 	},
 	{

@@ -28,6 +28,10 @@ var (
 	// A titled name: "Dr. Lang", "Mrs. Hale".
 	reWholeTitled = regexp.MustCompile(`^` + titlePat + `\s+` + capWord + `(?:\s+` + capWord + `)?$`)
 
+	// A percentage: "6.5%".
+	reWholePercent = regexp.MustCompile(`^\d{1,3}(?:\.\d+)?\s?%$`)
+	reAnyPercent   = regexp.MustCompile(`\b\d{1,3}(?:\.\d+)?\s?%`)
+
 	reAnySeat    = regexp.MustCompile(`\b\d{1,4}[A-Z]{1,2}\b`)
 	reAnyChannel = regexp.MustCompile(`#[\p{L}\d_-]+`)
 	reAnyTitled  = regexp.MustCompile(`\b` + titlePat + `\s+` + capWord + `(?:\s+` + capWord + `)?`)
@@ -63,6 +67,8 @@ func scanShape(v string) *regexp.Regexp {
 		return reAnySeat
 	case reWholeTitled.MatchString(v):
 		return reAnyTitled
+	case reWholePercent.MatchString(v):
+		return reAnyPercent
 	}
 	if m := reWholeLetterCode.FindStringSubmatch(v); m != nil {
 		// "BA117" and "BA175", "B12" and "C4": as many capitals.

@@ -41,6 +41,14 @@ func Swap(sentence, key, old string) (string, bool) {
 			}
 		}
 	}
+	// "Work gave me a ThinkPad X1 to replace the MacBook Air"
+	for _, m := range reInPlaceOf.FindAllStringSubmatchIndex(sentence, -1) {
+		if n := mentionsAt(low[m[1]:], lold); n > 0 && wordEnds(low[m[1]+n:]) {
+			if v, ok := nameCandidate(sentence, span{start: m[2], end: m[3], text: sentence[m[2]:m[3]]}); ok && !sameAs(old, v.text, anchorName, time.Time{}) && !dateWords[fold(v.text)] {
+				return v.text, true
+			}
+		}
+	}
 	dropEnd := -1 // where the dropped value ends
 	for _, m := range reDrop.FindAllStringIndex(low, -1) {
 		if n := mentionsAt(low[m[1]:], lold); n > 0 {
@@ -129,6 +137,10 @@ func Swap(sentence, key, old string) (string, bool) {
 	}
 	return takenUp(sentence, low, dropEnd-1, ok)
 }
+
+// reInPlaceOf names a value, then the one it replaces: "a ThinkPad X1 to
+// replace the MacBook Air", "Hilda, replacing Jo".
+var reInPlaceOf = regexp.MustCompile(`(` + nameSeq + `),?\s+(?:to replace|replacing|in place of|as (?:a|the) replacement for)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?`)
 
 // reSwitchKind changes a thing for another of its kind: "switched
 // dentists", "changed banks".
@@ -247,7 +259,7 @@ func takenUp(sentence, low string, dropAt int, ok func(string) bool) (string, bo
 // against many stored values asks once.
 func Drops(sentence string) bool {
 	low := lexical.LowerASCII(sentence)
-	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low) || namesNumbered(sentence)
+	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reInPlaceOf.MatchString(sentence) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low) || namesNumbered(sentence)
 }
 
 // namedOld reads a sentence that names the stored value it leaves and the

@@ -224,7 +224,7 @@ var changeCues = []string{" now", "decided", "switched", "switching", "moved", "
 	"going with", "went with", "chose", "picked", "from now on", "instead", "after all", "anymore", "any more",
 	"rebuild", "rebuilding", "rewrite", "rewriting", "rewrote", "replaced", "adopted", "settled on", "these days",
 	"changed", "became", "become", "as of", "going forward", "from here on", "nowadays", "lately", "ended up",
-	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported"}
+	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported", "locked in"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + clow + " "

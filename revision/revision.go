@@ -932,7 +932,23 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 		return false
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
-		!detect.Quoted(text, replacement) && namedWith(sentences, replacement, f)
+		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f)
+}
+
+// wholeSentence reports a replacement of four words or more that is most
+// of a sentence naming the fact: "Book club meets on Mondays now" is the
+// sentence about book_club_day, not its value.
+func wholeSentence(replacement string, sentences []string, key string) bool {
+	r := strings.Trim(replacement, " .!")
+	if len(strings.Fields(r)) < 4 {
+		return false
+	}
+	for _, s := range sentences {
+		if s = strings.Trim(s, " .!"); containsFold(s, r) && len(r)*5 >= len(s)*4 && extract.Names(s, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // wellFormed reports whether a replacement detection read could be a
