@@ -81,7 +81,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			continue
 		}
 		tspans, ok := topicSpans(cl, topic, impliedByValue)
-		if !ok && len(carried) > 0 {
+		if (!ok || len(tspans) == 0) && len(carried) > 0 {
 			// "The venue coordinator left; the new contact is …": a
 			// clause that opens with the new value of an attribute
 			// continues the topic of the clause before, when the two

@@ -34,6 +34,30 @@ func TestAnchor(t *testing.T) {
 		{"backend_language", "Java", "We decided to write the backend in Kotlin.", "Kotlin"},
 		{"diet", "vegetarian", "I'm pescatarian these days.", "pescatarian"},
 		{"sprint_length", "2 weeks", "Sprints are three weeks long from next cycle.", "three weeks"},
+		// A value whose shape names its kind of thing, said with a word of
+		// change, needs no word of the key (revision keeps it only when
+		// no other fact takes it).
+		{"office", "Floor 2", "Our office is on Floor 7 after the reshuffle.", "Floor 7"},
+		{"meeting_room", "3C", "The weekly sync lives in 6B from now on.", "6B"},
+		{"meeting_room", "Room 2B", "They've put us in Room 4A for the workshop instead.", "Room 4A"},
+		{"flight", "BA117", "They rebooked me onto BA175.", "BA175"},
+		{"vet", "Dr. Lang", "Biscuit sees Dr. Patel now.", "Dr. Patel"},
+		{"slack_channel", "#launch", "We moved the discussion to #launch-2026.", "#launch-2026"},
+		{"mortgage_rate", "6.5%", "We refinanced and locked in 5.9%.", "5.9%"},
+		// A well-known brand of the key's kind, or a name whose form says it.
+		{"car", "Honda Civic", "I'm driving a Mazda CX-5 these days.", "Mazda CX-5"},
+		{"bank", "Chase", "All my savings are at Ally now.", "Ally"},
+		{"pharmacy", "CVS on Main", "My prescriptions go to Walgreens now.", "Walgreens"},
+		{"dog_food", "Purina", "Rex is on Blue Buffalo now; Purina upset his stomach.", "Blue Buffalo"},
+		{"hotel", "Hotel Astoria", "We rebooked at the Ibis by the station.", "Ibis"},
+		{"order_status", "processing", "Package arrived this morning — it's delivered.", "delivered"},
+		// A clause that opens on "it" continues the clause before's topic.
+		{"class_size", "24", "Four kids joined the class, bringing it to 28.", "28"},
+		{"tenant_count", "3", "A fourth tenant moved in, so there are 4 of us now.", "4"},
+		// Other forms: a cleft, a recurring weekday, a length as an adjective.
+		{"lunch_spot", "Sweetgreen", "Chipotle is where we grab lunch now.", "Chipotle"},
+		{"book_club_day", "Thursday", "Book club meets on Mondays now.", "Mondays"},
+		{"sprint_length", "2 weeks", "We're doing three-week sprints from now on.", "3 weeks"},
 		// The topic carried from the clause before to "the new contact is …".
 		{"venue_contact", "rob@oakline.org", "The venue coordinator left; the new contact is ines@oakline.org.", "ines@oakline.org"},
 
@@ -58,6 +82,17 @@ func TestAnchor(t *testing.T) {
 		{"venue_contact", "rob@oakline.org", "The caterer left; the new contact is ines@oakline.org.", ""},
 		{"venue_contact", "rob@oakline.org", "The venue is lovely; the new contact for catering is ines@oakline.org.", ""},
 		{"interviews_done", "14", "I've done 17 of the 20 interviews.", ""}, // two new numbers: which?
+		// Shapes and brands need a word of change, and someone else's
+		// move or a name doing something is not the speaker's value.
+		{"office", "Floor 2", "Floor 7 has a nice kitchen.", ""},
+		{"parking_spot", "B12", "Facilities reassigned Priya to spot C4.", ""},
+		{"vet", "Dr. Lang", "Dr. Patel is now head of the clinic.", ""},
+		{"vet", "Dr. Lang", "My neighbour's dog sees Dr. Patel now.", ""},
+		{"car", "Honda Civic", "My brother drives a Mazda CX-5.", ""},
+		{"bank", "Chase", "Ally has better rates than Chase.", ""},
+		{"insurance", "Aetna", "Does Cigna cover physio?", ""},
+		{"sprint_length", "2 weeks", "Some teams run three-week sprints; ours stay at two.", ""},
+		{"class_size", "24", "The venue is lovely, it's 120 square metres.", ""},
 		{"seats", "25", "", ""},
 		{"", "25", "We're at 31 seats.", ""},
 	}

@@ -1,6 +1,7 @@
 package revision_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -433,6 +434,38 @@ func TestAnchoredChange(t *testing.T) {
 	}
 	if x == nil || x.Rule != "anchor" || x.Fact == nil || !strings.Contains(x.Fact.Value, "2026-02-09") || deref(x.Fact.Source.Rule) != "anchor" {
 		t.Errorf("extracted %+v, want the anchor rule storing 2026-02-09", res.Extracted)
+	}
+}
+
+// TestImpliedAnchorIsUnambiguous: a value whose shape or brand names the
+// fact ("6B" beside meeting_room = 3C) moves it when no other fact takes
+// the value, and moves nothing when two facts could (a seat 14C too) or
+// the sentence names another fact's topic.
+func TestImpliedAnchorIsUnambiguous(t *testing.T) {
+	tests := []struct {
+		name  string
+		facts [][2]string // key, value; the first is the one checked
+		text  string
+		want  string // the checked fact's value afterwards
+	}{
+		{"one fact takes it", [][2]string{{"meeting_room", "3C"}}, "The weekly sync lives in 6B from now on.", "6B"},
+		{"two facts could", [][2]string{{"meeting_room", "3C"}, {"seat", "14C"}}, "I'm in 6B from now on.", "3C"},
+		{"another fact named", [][2]string{{"meeting_room", "3C"}, {"seat", "14C"}}, "My seat is 6B from now on.", "3C"},
+		{"a brand", [][2]string{{"bank", "Chase"}}, "All my savings are at Ally now.", "Ally"},
+		{"two banks could", [][2]string{{"bank", "Chase"}, {"business_bank", "Wells Fargo"}}, "Everything's at Ally now.", "Chase"},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env := apitest.New(t)
+			tok := apitest.Token(t, apitest.Identity(fmt.Sprintf("org-%d", i), "alice"))
+			for _, f := range tc.facts {
+				write(t, env, tok, map[string]any{"key": f[0], "value": f[1]})
+			}
+			say(t, env, tok, map[string]any{"text": tc.text})
+			if got := currentOf(t, env, tok, tc.facts[0][0]).Value; got != tc.want {
+				t.Errorf("after %q, %s = %q, want %q", tc.text, tc.facts[0][0], got, tc.want)
+			}
+		})
 	}
 }
 

@@ -108,6 +108,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout2.tsv", 20, heldout2RecallFloor},
 		{"sentences_heldout3.tsv", 20, heldout3RecallFloor},
 		{"sentences_heldout4.tsv", 20, heldout4RecallFloor},
+		{"sentences_heldout5.tsv", 20, heldout5RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -295,11 +296,12 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal  = 0.90
-	sentenceRecallFloor = 0.84 // 242 of 285 since the rows w, x, y, z, q, u and m, written in a later session of 2026-11-27 before their rules (w: 18 of 40 changes caught then; x: 17 of 30, 2 false; y: 10 of 20; z: 12 of 20; q: 7 of 15; u: 6 of 15; m: 7 of 15, 1 false), and since a value that is most of the sentence no longer counts as caught
+	sentenceRecallFloor = 0.87 // 285 of 325 since the rows a, b and e, written in the fourth session of 2026-11-27 before its rules (a: 7 of 15 changes caught then, 1 false; b: 3 of 10; e: 5 of 15, 1 false); before them 242 of 285 since the rows w, x, y, z, q, u and m (w: 18 of 40 changes caught when written; x: 17 of 30, 2 false; y: 10 of 20; z: 12 of 20; q: 7 of 15; u: 6 of 15; m: 7 of 15, 1 false)
 	heldoutRecallFloor  = 0.90
-	heldout2RecallFloor = 0.60 // written 2026-11-27, after that day's rules: 6 of 10
-	heldout3RecallFloor = 0.30 // written later on 2026-11-27, after that session's rules: 3 of 10
-	heldout4RecallFloor = 0.40 // written at the end of that session: 4 of 10 (and one false supersession, since fixed)
+	heldout2RecallFloor = 0.80 // written 2026-11-27, after that day's rules: 6 of 10 then, 8 now
+	heldout3RecallFloor = 0.50 // written later on 2026-11-27, after that session's rules: 3 of 10 then, 5 now
+	heldout4RecallFloor = 0.60 // written at the end of that session: 4 of 10 then (and one false supersession, since fixed), 6 now
+	heldout5RecallFloor = 0.60 // written in the fourth session of 2026-11-27 after its rules (shapes, brands, continuations): 6 of 10, 0 false
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
