@@ -300,7 +300,7 @@ var anchorAttrs = map[string][]string{
 	"pick": {anchorName}, "name": {anchorName}, "location": {anchorName}, "city": {anchorName}, "venue": {anchorName},
 	"tool": {anchorName}, "platform": {anchorName}, "assignee": {anchorName}, "contact": {anchorName, anchorEmail, anchorPhone},
 	"email": {anchorEmail, anchorPhone}, "mail": {anchorEmail, anchorPhone}, "phone": {anchorPhone, anchorEmail}, "number": {anchorPhone, anchorCount},
-	"version": {anchorVersion}, "count": {anchorCount}, "size": {anchorCount}, "total": {anchorCount},
+	"version": {anchorVersion}, "count": {anchorCount}, "size": {anchorCount}, "total": {anchorCount, anchorMoney},
 	"price": {anchorMoney}, "cost": {anchorMoney}, "amount": {anchorMoney}, "fee": {anchorMoney}, "rate": {anchorMoney},
 	"capacity": nil, "status": nil, "id": {anchorCode}, "code": {anchorCode}, "spot": {anchorName, anchorCode},
 	"length": {anchorDuration}, "duration": {anchorDuration}, "term": {anchorDuration}, "notice": {anchorDuration},
@@ -504,8 +504,9 @@ func durationValue(s string) string {
 var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 
-// reWeekdays is a weekday that recurs: "Mondays".
-var reWeekdays = regexp.MustCompile(`\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days\b`)
+// reWeekdays is a weekday that recurs, and its hour: "Mondays",
+// "Sundays at 11".
+var reWeekdays = regexp.MustCompile(`\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days(?:\s+at\s+\d{1,2}(?:[:.]\d\d)?(?:\s*[ap]\.?m\.?)?)?\b`)
 
 // spans are the matches of re in cl, as values of kind.
 func spans(cl string, re *regexp.Regexp, kind string) []span {
@@ -743,7 +744,7 @@ var linkWords = func() map[string]bool {
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		heading headed happening scheduled planned due migrated migrate migrating onto
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
-		meets meet happen runs`) {
+		meets meet happen runs run comes come came`) {
 		m[w] = true
 	}
 	return m

@@ -58,6 +58,9 @@ func TestAnchor(t *testing.T) {
 		{"lunch_spot", "Sweetgreen", "Chipotle is where we grab lunch now.", "Chipotle"},
 		{"book_club_day", "Thursday", "Book club meets on Mondays now.", "Mondays"},
 		{"sprint_length", "2 weeks", "We're doing three-week sprints from now on.", "3 weeks"},
+		{"internet_plan", "300 Mbps", "We upgraded the internet to 1 Gbps.", "1 Gbps"},
+		{"piano_lessons", "Saturday 10am", "Piano lessons got moved to Sundays at 11.", "Sundays at 11"},
+		{"invoice_total", "$4,200", "With the extra hours the invoice comes to $4,650.", "$4,650"},
 		// The topic carried from the clause before to "the new contact is …".
 		{"venue_contact", "rob@oakline.org", "The venue coordinator left; the new contact is ines@oakline.org.", "ines@oakline.org"},
 
@@ -93,6 +96,7 @@ func TestAnchor(t *testing.T) {
 		{"insurance", "Aetna", "Does Cigna cover physio?", ""},
 		{"sprint_length", "2 weeks", "Some teams run three-week sprints; ours stay at two.", ""},
 		{"class_size", "24", "The venue is lovely, it's 120 square metres.", ""},
+		{"internet_plan", "300 Mbps", "The office download is 12 GB a day now.", ""}, // another unit's measure
 		{"seats", "25", "", ""},
 		{"", "25", "We're at 31 seats.", ""},
 	}

@@ -39,7 +39,7 @@ var brandCategories = map[string][]string{
 		"dodge", "ram", "gmc", "cadillac", "lucid", "byd", "citroen", "seat", "cupra"},
 	"streaming": {"netflix", "hulu", "disney+", "disney plus", "max", "hbo max", "prime video", "amazon prime",
 		"apple tv+", "apple tv", "peacock", "paramount+", "youtube tv", "youtube premium", "crunchyroll", "mubi",
-		"britbox", "now tv", "sling"},
+		"britbox", "now tv", "sling", "directv", "dish", "dish network", "fubo", "fubotv", "xfinity tv"},
 	"music": {"spotify", "apple music", "tidal", "youtube music", "deezer", "pandora", "amazon music", "soundcloud"},
 	"pharmacy": {"cvs", "walgreens", "rite aid", "boots", "lloydspharmacy", "superdrug", "duane reade", "capsule",
 		"amazon pharmacy"},

@@ -37,6 +37,40 @@ var (
 	reAnyTitled  = regexp.MustCompile(`\b` + titlePat + `\s+` + capWord + `(?:\s+` + capWord + `)?`)
 )
 
+// A measure: a number and its unit ("300 Mbps", "50 GB", "12 kg"); a
+// new value may be said in another unit of the family ("1 Gbps").
+var (
+	reWholeMeasure = regexp.MustCompile(`^\d+(?:[.,]\d+)?\s?([A-Za-z/]{1,6})$`)
+	unitFamily     = func() map[string]string {
+		m := map[string]string{}
+		for fam, us := range units {
+			for _, u := range us {
+				m[u] = fam
+			}
+		}
+		return m
+	}()
+	units = map[string][]string{
+		"rate":   {"kbps", "mbps", "gbps", "kb/s", "mb/s", "gb/s"},
+		"size":   {"kb", "mb", "gb", "tb", "pb"},
+		"weight": {"g", "kg", "lb", "lbs", "oz", "st"},
+		"length": {"mm", "cm", "km", "mi", "miles", "ft", "feet", "inches"},
+		"speed":  {"mph", "kph", "km/h"},
+		"power":  {"w", "kw", "kwh", "mw"},
+	}
+	measureOf = func() map[string]*regexp.Regexp {
+		m := map[string]*regexp.Regexp{}
+		for fam, us := range units {
+			alts := make([]string, len(us))
+			for i, u := range us {
+				alts[i] = regexp.QuoteMeta(u)
+			}
+			m[fam] = regexp.MustCompile(`(?i)\b\d+(?:[.,]\d+)?\s?(?:` + strings.Join(alts, "|") + `)\b`)
+		}
+		return m
+	}()
+)
+
 const titlePat = `(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach)\.?`
 
 // notNumbered are words that open a date, a time or an amount, not a
@@ -69,6 +103,11 @@ func scanShape(v string) *regexp.Regexp {
 		return reAnyTitled
 	case reWholePercent.MatchString(v):
 		return reAnyPercent
+	}
+	if m := reWholeMeasure.FindStringSubmatch(v); m != nil {
+		if fam := unitFamily[strings.ToLower(m[1])]; fam != "" {
+			return measureOf[fam]
+		}
 	}
 	if m := reWholeLetterCode.FindStringSubmatch(v); m != nil {
 		// "BA117" and "BA175", "B12" and "C4": as many capitals.

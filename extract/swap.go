@@ -459,9 +459,10 @@ func mentionedBefore(before, old string) bool {
 		return false
 	}
 	last := ws[len(ws)-1]
-	for _, w := range strings.Fields(old) {
+	for i, w := range strings.Fields(old) {
 		w = strings.Trim(w, ".,'\"")
-		if len(w) >= 4 && w == last {
+		// "Ana had to cancel" for Ana Ruiz: a first name of three letters.
+		if (len(w) >= 4 || i == 0 && len(w) == 3 && strings.Contains(old, " ")) && w == last {
 			return true
 		}
 	}
@@ -473,15 +474,15 @@ func isUpperRune(r rune) bool {
 }
 
 var (
-	reDrop = regexp.MustCompile(`\b(?:closed|dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped|fired|let go of|parted ways with|parted company with|checked out of|moved out of)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
+	reDrop = regexp.MustCompile(`\b(?:closed|dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped|fired|let go of|parted ways with|parted company with|checked out of|moved out of|(?:pulled|took|taken) (?:him |her |them |it |us |me )?out of)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
 	// reReplacer is a person or thing taking another's place, named
 	// before the verb: "Sara replaced Kim as PM", "Kofi took over from
 	// Dana".
 	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|(?:took|taken|takes|is taking)\s+(?:[\p{L}\d'’-]+\s+){1,4}?over\s+from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved)\s+(?:the\s+)?`)
 	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
-	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at))\s+(?-i:the\s+|a\s+|an\s+)?`)
+	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`)
-	reFallAway = regexp.MustCompile(`\s(?:cancelled on us|canceled on us|cancelled|canceled|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make)\b`)
+	reFallAway = regexp.MustCompile(`\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make)\b`)
 	// reChangeFrom is a verb of change ahead of "from": "we upgraded from",
 	// "the fee went up from"; "we drove from Leeds" changes nothing.
 	reChangeFrom = regexp.MustCompile(`\b(?:upgrad|downgrad|switch|chang|mov|renam|migrat|went|gone|bump|rais|cut|increas|reduc|lower|rebrand|updat|swap|convert|transferr|relocat|push|postpon|reschedul|shift|slipp|jump|dropp|climb|fell|rose|grew|moved)\w*\s+(?:[\w'’-]+\s+){0,4}?from\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
@@ -489,5 +490,5 @@ var (
 	reLeaves     = regexp.MustCompile(`(?:\binstead of|\brather than|,\s*not|\(not)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
 	reDayOfMonth = regexp.MustCompile(`(?i)(?:\bthe\s+)?\b\d{1,2}(?:st|nd|rd|th)\b`)
 	reBareNumber = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\b`)
-	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:took|takes) over\b`)
+	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:took|takes) over\b`)
 )

@@ -6,6 +6,12 @@ func TestSwap(t *testing.T) {
 	tests := []struct{ sentence, old, want string }{
 		// The sentence names the value it leaves.
 		{"We upgraded from Pro to the Team plan.", "Pro", "Team plan"},
+		// A value in another's place, a first name falling away, a child
+		// taken out of one place and starting at another.
+		{"Work gave me a ThinkPad X1 to replace the MacBook Air.", "MacBook Air", "ThinkPad X1"},
+		{"Ana had to cancel, so Tom Becker is shooting the wedding.", "Ana Ruiz", "Tom Becker"},
+		{"Emma starts at Bright Horizons on Monday; we pulled her out of Little Stars.", "Little Stars", "Bright Horizons"},
+		{"Ana had to cancel, so we postponed.", "Ana Ruiz", ""},
 		{"We renamed the project from Falcon to Osprey.", "Falcon", "Osprey"},
 		{"We moved from Leeds to York.", "Leeds", "York"},
 		{"Let's meet at Nopa on Friday instead of Zuni.", "Zuni", "Nopa"},
