@@ -451,3 +451,36 @@ func TestNarrates(t *testing.T) {
 		})
 	}
 }
+
+// FuzzWhole: a value carried to the end of its word stays within the
+// text, opens as the value did, and never panics whatever the offsets.
+func FuzzWhole(f *testing.F) {
+	f.Add("Send escalations to oncall@acme.io from now on.", 20, 31)
+	f.Add("Jordan is the new design lead.", -1, 0)
+	f.Add("a.b", 0, 1)
+	f.Add("x@", 0, 1)
+	f.Fuzz(func(t *testing.T, text string, start, end int) {
+		val := value{start: start, end: end}
+		if start >= 0 && start <= end && end <= len(text) {
+			val.text = text[start:end]
+		}
+		got := whole(text, val)
+		if !strings.HasPrefix(got, val.text) {
+			t.Fatalf("whole(%q, %d..%d) = %q, not opening with %q", text, start, end, got, val.text)
+		}
+		if got != val.text && !strings.Contains(text, got) {
+			t.Fatalf("whole(%q, %d..%d) = %q, not in the text", text, start, end, got)
+		}
+	})
+}
+
+func TestWhole(t *testing.T) {
+	text := "Send escalations to oncall@acme.io from now on."
+	i := strings.Index(text, "oncall@acme")
+	if got := whole(text, value{text: "oncall@acme", start: i, end: i + len("oncall@acme")}); got != "oncall@acme.io" {
+		t.Errorf("whole = %q, want oncall@acme.io", got)
+	}
+	if got := whole("It's Jordan.", value{text: "Jordan", start: 5, end: 11}); got != "Jordan" {
+		t.Errorf("whole = %q, want Jordan (a sentence's full stop ends it)", got)
+	}
+}

@@ -191,11 +191,44 @@ func (c candidate) detection(v *turnView, auth, authCue string, opts Options) De
 func replacement(v *turnView, typed, choice *value) string {
 	switch {
 	case choice != nil && (typed == nil || containsFold(choice.text, typed.text)):
-		return trimLead(trimTail(choice.text))
+		return trimLead(trimTail(whole(v.text, *choice)))
 	case typed != nil:
-		return trimLead(trimTail(typed.text))
+		return trimLead(trimTail(whole(v.text, *typed)))
 	}
 	return trimLead(trimTail(v.text))
+}
+
+// whole is a value's text, carried on to the end of the word it stops
+// in: a choice read up to a full stop ("oncall@acme" of
+// "oncall@acme.io") is the whole address.
+func whole(text string, val value) string {
+	end := val.end
+	if val.start < 0 || end <= val.start || end > len(text) || text[val.start:end] != val.text {
+		// A choice read from another view of the text: find it.
+		i := strings.Index(text, val.text)
+		if i < 0 || val.text == "" {
+			return val.text
+		}
+		val.start, end = i, i+len(val.text)
+	}
+	for end < len(text) {
+		c := text[end]
+		switch {
+		case c == '.' && end+1 < len(text) && isWordChar(text[end+1]) && isWordChar(text[end-1]):
+		case c == '@' || c == '-' || c == '_':
+			if end+1 >= len(text) || !isWordChar(text[end+1]) {
+				return text[val.start:end]
+			}
+		case !isWordChar(c):
+			return text[val.start:end]
+		}
+		end++
+	}
+	return text[val.start:end]
+}
+
+func isWordChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // reLeadSchedule opens a replacement with the verb that set it: "targeted

@@ -133,6 +133,15 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		others := 0
 		var cands []span
 		switch {
+		case kind == anchorShape && len(tspans) > 0 && shape != reAnyPercent && shape != reAnySlug && reWholeNumbered.MatchString(stored):
+			// The topic said, a numbered place may become a named one:
+			// "the kickoff in the Atrium" for kickoff_location = Room 101.
+			cands = shapeSpans(cl, shape)
+			for _, n := range candidatesAt(cl, anchorName, at) {
+				if !slices.ContainsFunc(cands, n.overlaps) {
+					cands = append(cands, n)
+				}
+			}
 		case kind == anchorShape || shape != nil && len(tspans) == 0:
 			cands = shapeSpans(cl, shape)
 		case kind == anchorCategory:
@@ -721,8 +730,15 @@ func qualified(cl string, topic []span) bool {
 		}
 	}
 	after := fold(cl[last.end:])
+	if reOtherUnit.MatchString(after) {
+		return true // "the design lead on the mobile team"
+	}
 	return hasPrefixAny(strings.TrimSpace(after), []string{"next door", "upstairs", "downstairs", "across", "down the", "of my", "of our other", "of the other", "of another"})
 }
+
+// reOtherUnit places a topic in another team or group: "(lead) on the
+// mobile team", "for the Berlin office".
+var reOtherUnit = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:on|for|in|of|at|with) (?:the|another|a different|their|his|her|[a-z]+'s) (?:[\w-]+ ){0,2}(?:team|squad|group|side|project|account|office|branch|unit|org|department)\b`)
 
 // otherQualifiers set a thing apart from others of its kind.
 var otherQualifiers = map[string]bool{"other": true, "another": true, "next": true, "small": true, "smaller": true, "big": true, "bigger": true,

@@ -61,6 +61,8 @@ func TestAnchor(t *testing.T) {
 		{"internet_plan", "300 Mbps", "We upgraded the internet to 1 Gbps.", "1 Gbps"},
 		{"piano_lessons", "Saturday 10am", "Piano lessons got moved to Sundays at 11.", "Sundays at 11"},
 		{"invoice_total", "$4,200", "With the extra hours the invoice comes to $4,650.", "$4,650"},
+		{"cloud_region", "us-east-1", "We migrated the cluster to eu-west-1 last night.", "eu-west-1"},
+		{"kickoff_location", "Room 101", "We're holding the kickoff in the Atrium instead.", "Atrium"},
 		// The topic carried from the clause before to "the new contact is …".
 		{"venue_contact", "rob@oakline.org", "The venue coordinator left; the new contact is ines@oakline.org.", "ines@oakline.org"},
 
@@ -97,6 +99,8 @@ func TestAnchor(t *testing.T) {
 		{"sprint_length", "2 weeks", "Some teams run three-week sprints; ours stay at two.", ""},
 		{"class_size", "24", "The venue is lovely, it's 120 square metres.", ""},
 		{"internet_plan", "300 Mbps", "The office download is 12 GB a day now.", ""}, // another unit's measure
+		{"design_lead", "Priyanka", "Jordan is the design lead on the mobile team.", ""},
+		{"kickoff_location", "Room 101", "Priya from the Atrium team is running late.", ""},
 		{"seats", "25", "", ""},
 		{"", "25", "We're at 31 seats.", ""},
 	}

@@ -118,9 +118,9 @@ var Rules = []Rule{
 	{
 		Name: "owner-verb", Kind: KindOwnership,
 		Matches:  "X owns / is responsible for / takes over / handles / leads Y: y.owner = X",
-		Examples: []string{"Lena owns the onboarding deck.", "Marco is now responsible for the vendor contracts", "I'm taking over the launch checklist"},
-		triggers: []string{"own", "responsib", "in charge", "over", "handl", "lead", "run", "manag", "picked up", "picking up", "inherit", "driv", "maintain", "on point"},
-		re:       compile(`{NP}\s+{AUX}(?:owns?|responsible for|in charge of|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
+		Examples: []string{"Lena owns the onboarding deck.", "Marco is now responsible for the vendor contracts", "I'm taking over the launch checklist", "Hana's on the hook for the API docs from here on"},
+		triggers: []string{"own", "responsib", "in charge", "over", "handl", "lead", "run", "manag", "picked up", "picking up", "inherit", "driv", "maintain", "on point", "on the hook", "accountable", "looking after", "looks after"},
+		re:       compile(`{NP}\s+{AUX}(?:owns?|responsible for|in charge of|on the hook for|accountable for|looking after|looks after|taking over|took over|takes over|take over|taken over|handles|handling|leads|leading|runs|running|manages|managing|the (?:new )?owner of|picked up|picking up|inherit(?:s|ed)|driving|drives|on point for|maintains)\s+{OBJ}(?P<rest>(?:\s+(?:from|now|starting|as of|going forward|effective|this|next|today|for now|from now on|instead|after|,|\.).*)?)$`),
 		build:    buildOwner,
 	},
 	{
@@ -596,7 +596,7 @@ var Rules = []Rule{
 		Examples: []string{"The launch got pushed to December 4th", "The offsite moved to Porto", "The meeting moved from Tuesday to Thursday", "Kickoff slid a week, to March 10."},
 		triggers: []string{"mov", "relocat", "push", "postpon", "reschedul", "delay", "shift", "brought", "pulled", "slip", "slid", "switch", "schedul", "booked", "extend", "confirm"},
 		also:     []string{" to ", " until ", " till ", " for ", " at "},
-		re:       compile(`{NP}\s+{PASS}(?:mov(?:ed|es|ing)|relocat(?:ed|es|ing)|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slip(?:ped|s)|slid|slides|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:(?:by\s+)?(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|hours?)\s*,?\s+)?{FROM}(?:to|until|till|for|at)\s+{VAL}`),
+		re:       compile(`{NP}\s+{PASS}(?:mov(?:ed|es|ing)|relocat(?:ed|es|ing)|pushed|postponed|rescheduled|delayed|shifted|brought forward|pulled (?:in|forward)|slip(?:ped|s|ping)|slid|slides|sliding|switched|scheduled|booked|extended|confirmed)\s+(?:back\s+|out\s+|up\s+|down\s+|forward\s+|over\s+|in\s+)?(?:(?:by\s+)?(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|hours?)\s*,?\s+)?{FROM}(?:to|until|till|for|at)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			s, ok := normNP(m.get("np"), c.selfKey)
 			if !ok {

@@ -32,6 +32,10 @@ var (
 	reWholePercent = regexp.MustCompile(`^\d{1,3}(?:\.\d+)?\s?%$`)
 	reAnyPercent   = regexp.MustCompile(`\b\d{1,3}(?:\.\d+)?\s?%`)
 
+	// A lower-case code ending in a number: "us-east-1", "prod-db-2".
+	reWholeSlug = regexp.MustCompile(`^[a-z]{2,}(?:-[a-z0-9]+)*-\d+[a-z]?$`)
+	reAnySlug   = regexp.MustCompile(`\b[a-z]{2,}(?:-[a-z0-9]+)*-\d+[a-z]?\b`)
+
 	reAnySeat    = regexp.MustCompile(`\b\d{1,4}[A-Z]{1,2}\b`)
 	reAnyChannel = regexp.MustCompile(`#[\p{L}\d_-]+`)
 	reAnyTitled  = regexp.MustCompile(`\b` + titlePat + `\s+` + capWord + `(?:\s+` + capWord + `)?`)
@@ -103,6 +107,8 @@ func scanShape(v string) *regexp.Regexp {
 		return reAnyTitled
 	case reWholePercent.MatchString(v):
 		return reAnyPercent
+	case reWholeSlug.MatchString(v):
+		return reAnySlug
 	}
 	if m := reWholeMeasure.FindStringSubmatch(v); m != nil {
 		if fam := unitFamily[strings.ToLower(m[1])]; fam != "" {
