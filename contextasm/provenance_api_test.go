@@ -17,8 +17,9 @@ import (
 // whose included and excluded lists are asked for in every shape GraphQL
 // allows (aliases, __typename, repeated fields, named and inline
 // fragments, @skip and @include, the list field asked twice, empty lists),
-// over a partition holding every kind of record and exclusion: how the
-// provenance lists are marshalled may change, what a client reads may not.
+// over a partition holding every kind of record and exclusion, and with
+// the text: how they are marshalled may change, what a client reads may
+// not.
 // The golden file was written by gqlgen's generated marshalling.
 func TestProvenanceResponses(t *testing.T) {
 	env := apitest.New(t, func(o *server.Options) { o.IDs = idgen.Seeded(o.Clock, 7) })
@@ -53,6 +54,11 @@ func TestProvenanceResponses(t *testing.T) {
 	}{
 		{"every field", `query($in: ContextInput!) { assembleContext(input: $in) {
 			included { id kind layer reason score } excluded { id kind reason } } }`, nil},
+		{"the whole context", `query($in: ContextInput!) { assembleContext(input: $in) {
+			text tokens budget withheld notes truncated sections { layer title text tokens }
+			included { id kind layer reason score } excluded { id kind reason } } }`, nil},
+		{"the text twice, after the lists", `query($in: ContextInput!) { assembleContext(input: $in) {
+			excluded { id } t: text sections { title } included { id } text } }`, nil},
 		{"aliases, __typename, repeats and order", `query($in: ContextInput!) { assembleContext(input: $in) {
 			excluded { r: reason __typename reason kind id r: reason }
 			tokens
