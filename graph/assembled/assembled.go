@@ -23,6 +23,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -31,9 +32,11 @@ import (
 )
 
 // Context is the AssembledContext object: the Output's fields (promoted),
-// with the provenance lists bound to Included and Excluded.
+// with the text bound to Text and the provenance lists to Included and
+// Excluded.
 type Context struct {
 	assemble.Output
+	Text     Text
 	Included Included
 	Excluded Excluded
 }
@@ -43,6 +46,7 @@ type Context struct {
 // not copies.
 func New(out assemble.Output) *Context {
 	c := &Context{Output: out, Included: out.Included, Excluded: out.Excluded}
+	c.Text = Text{c: c}
 	c.Output.Included, c.Output.Excluded = nil, nil // one place for each
 	if c.Sections == nil {
 		c.Sections = []assemble.Section{}
@@ -57,6 +61,82 @@ func New(out assemble.Output) *Context {
 		c.Notes = []string{}
 	}
 	return c
+}
+
+// Text is the context's text, String!, written as gqlgen's
+// graphql.MarshalString writes it. Before it, it has the response's
+// buffer (gqlgen's, a bytes.Buffer that otherwise grows by doubling as
+// the response is written: about 240 KB allocated for a 68 KB response)
+// make room for what the rest of the context's selection will write
+// (reserve); that changes no byte written.
+type Text struct{ c *Context }
+
+// String returns the text.
+func (t Text) String() string { return t.c.Output.Text }
+
+// MarshalGQLContext implements graphql.ContextMarshaler.
+func (t Text) MarshalGQLContext(ctx context.Context, w io.Writer) error {
+	if g, ok := w.(interface{ Grow(int) }); ok {
+		g.Grow(t.c.remaining(ctx))
+	}
+	graphql.MarshalString(t.c.Output.Text).MarshalGQL(w)
+	return nil
+}
+
+// UnmarshalGQLContext implements graphql.ContextUnmarshaler, which gqlgen
+// requires of a type that marshals itself; the text is output only.
+func (*Text) UnmarshalGQLContext(context.Context, any) error { return errOutputOnly }
+
+// remaining estimates the bytes the fields of c's selection write from
+// the field of ctx (its text field) on, in their order: the texts as
+// quoted, a list's records with every field.
+func (c *Context) remaining(ctx context.Context) int {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Parent == nil || !graphql.HasOperationContext(ctx) {
+		return 0
+	}
+	fields := graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Parent.Field.Selections, contextImplementors)
+	n, from := 0, false
+	for _, f := range fields {
+		if from = from || f.Alias == fc.Field.Alias; !from {
+			continue
+		}
+		n += len(f.Alias) + 4
+		switch f.Name {
+		case "text":
+			n += quotedLen(c.Output.Text)
+		case "sections":
+			for _, s := range c.Sections {
+				n += quotedLen(s.Text) + len(s.Title) + 48
+			}
+		case "included":
+			for i := range c.Included {
+				r := &c.Included[i]
+				n += len(r.ID) + len(r.Kind) + len(r.Reason) + 80
+			}
+		case "excluded":
+			for i := range c.Excluded {
+				r := &c.Excluded[i]
+				n += len(r.ID) + len(r.Kind) + len(r.Reason) + 40
+			}
+		case "notes":
+			for _, s := range c.Notes {
+				n += quotedLen(s) + 1
+			}
+		default:
+			n += 16
+		}
+	}
+	return n
+}
+
+// contextImplementors names the object for fragments.
+var contextImplementors = []string{"AssembledContext"}
+
+// quotedLen is about the length of s quoted: newlines, quotes and
+// backslashes take two bytes.
+func quotedLen(s string) int {
+	return len(s) + 2 + strings.Count(s, "\n") + strings.Count(s, `"`) + strings.Count(s, `\`)
 }
 
 // Included is the included list, [IncludedRecord!]!.

@@ -80,12 +80,38 @@ func TestScoreNotFinite(t *testing.T) {
 // non-null), and the lists are bound where the schema reads them.
 func TestNew(t *testing.T) {
 	c := New(assemble.Output{Text: "x"})
-	if c.Sections == nil || c.Included == nil || c.Excluded == nil || c.Notes == nil || c.Text != "x" {
+	if c.Sections == nil || c.Included == nil || c.Excluded == nil || c.Notes == nil || c.Text.String() != "x" {
 		t.Errorf("New(empty) = %+v", c)
 	}
 	out := assemble.Output{Included: []assemble.Included{{ID: "a"}}, Excluded: []assemble.Exclusion{{ID: "b"}}}
 	c = New(out)
 	if len(c.Included) != 1 || c.Included[0].ID != "a" || len(c.Excluded) != 1 || c.Excluded[0].ID != "b" || c.Output.Included != nil || c.Output.Excluded != nil {
 		t.Errorf("New(out) = %+v", c)
+	}
+}
+
+// TestTextMakesRoom: writing the text has the response's buffer make room
+// for the rest of the selection, the text as gqlgen writes it.
+func TestTextMakesRoom(t *testing.T) {
+	c := New(assemble.Output{
+		Text:     "## Facts\n- budget: \"$120,000\"\n",
+		Included: []assemble.Included{{ID: "F-1", Kind: assemble.KindFact, Reason: "relevant (score 0.67)"}, {ID: "F-2", Kind: assemble.KindFact}},
+	})
+	text := &ast.Field{Alias: "text", Name: "text"}
+	included := &ast.Field{Alias: "included", Name: "included", SelectionSet: ast.SelectionSet{&ast.Field{Alias: "id", Name: "id"}}}
+	parent := &ast.Field{Alias: "assembleContext", Name: "assembleContext", SelectionSet: ast.SelectionSet{text, included}}
+	ctx := graphql.WithOperationContext(context.Background(), &graphql.OperationContext{})
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{Object: "Query", Field: graphql.CollectedField{Field: parent, Selections: parent.SelectionSet}})
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{Object: "AssembledContext", Field: graphql.CollectedField{Field: text}})
+	var got, want bytes.Buffer
+	if err := c.Text.MarshalGQLContext(ctx, &got); err != nil {
+		t.Fatal(err)
+	}
+	graphql.MarshalString(c.Output.Text).MarshalGQL(&want)
+	if got.String() != want.String() {
+		t.Errorf("wrote %s, gqlgen writes %s", got.Bytes(), want.Bytes())
+	}
+	if room := got.Cap() - got.Len(); room < len(`,"included":[{"id":"F-1"},{"id":"F-2"}]`) {
+		t.Errorf("room left after the text: %d bytes, want room for the included list", room)
 	}
 }

@@ -43,7 +43,7 @@ func (ec *executionContext) _AssembledContext_text(ctx context.Context, field gr
 			return obj.Text, nil
 		},
 		nil,
-		ec.marshalNString2string,
+		ec.marshalNString2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐText,
 		true,
 		true,
 	)
