@@ -1,6 +1,7 @@
 package contextasm
 
 import (
+	"sync"
 	"unicode/utf8"
 )
 
@@ -124,9 +125,27 @@ func newWordSet(t string) wordSet {
 	if !utf8.ValidString(t) {
 		return wordSet{}
 	}
-	ws := wordSet{words: make(map[string]bool, len(t)/8), ok: true}
+	ws := wordSet{words: wordMaps.Get().(map[string]bool), ok: true}
 	eachWord(t, func(w string) bool { ws.words[w] = true; return true })
 	return ws
+}
+
+// wordMaps holds emptied maps of word sets for the next ones: an assembly
+// makes one of the words of every current value (staleValues), thousands
+// of words at 100,000 facts, and an emptied map keeps its room.
+var wordMaps = sync.Pool{New: func() any { return map[string]bool{} }}
+
+// maxPooledWords bounds the words of a map kept in wordMaps.
+const maxPooledWords = 1 << 14
+
+// release empties ws's map for another word set; ws must not be used
+// after.
+func (ws wordSet) release() {
+	if ws.words == nil || len(ws.words) > maxPooledWords {
+		return
+	}
+	clear(ws.words)
+	wordMaps.Put(ws.words)
 }
 
 // lacks reports whether p (lowered, trimmed, not empty) cannot occur in

@@ -151,6 +151,7 @@ func staleValues(retired []Retired, current []string) staleSet {
 	// boundaries, exactly when it is in one of them (mentionsLower).
 	joined := strings.ToLower(strings.Join(current, "\x00"))
 	words := newWordSet(joined)
+	defer words.release()
 	var out []staleValue
 	for _, r := range retired {
 		v := strings.TrimSpace(r.Value)

@@ -67,7 +67,7 @@ func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 		srv.AddTransport(websocketTransport(*o.Subscriptions))
 	}
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(postTransport{}) // transport.POST, writing responses in one pass
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetDisableSuggestion(!o.Introspection)
 	o.Limits = o.Limits.withDefaults()

@@ -12,6 +12,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/environment"
+	"github.com/stategraph/stategraph/graph/assembled"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
@@ -32,7 +33,7 @@ import (
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _AssembledContext_text(ctx context.Context, field graphql.CollectedField, obj *assemble.Output) (ret graphql.Marshaler) {
+func (ec *executionContext) _AssembledContext_text(ctx context.Context, field graphql.CollectedField, obj *assembled.Context) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -42,7 +43,7 @@ func (ec *executionContext) _AssembledContext_text(ctx context.Context, field gr
 			return obj.Text, nil
 		},
 		nil,
-		ec.marshalNString2string,
+		ec.marshalNString2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐText,
 		true,
 		true,
 	)
@@ -61,7 +62,7 @@ func (ec *executionContext) fieldContext_AssembledContext_text(_ context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _AssembledContext_tokens(ctx context.Context, field graphql.CollectedField, obj *assemble.Output) (ret graphql.Marshaler) {
+func (ec *executionContext) _AssembledContext_tokens(ctx context.Context, field graphql.CollectedField, obj *assembled.Context) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -90,7 +91,7 @@ func (ec *executionContext) fieldContext_AssembledContext_tokens(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _AssembledContext_budget(ctx context.Context, field graphql.CollectedField, obj *assemble.Output) (ret graphql.Marshaler) {
+func (ec *executionContext) _AssembledContext_budget(ctx context.Context, field graphql.CollectedField, obj *assembled.Context) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -119,7 +120,7 @@ func (ec *executionContext) fieldContext_AssembledContext_budget(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _AssembledContext_sections(ctx context.Context, field graphql.CollectedField, obj *assemble.Output) (ret graphql.Marshaler) {
+func (ec *executionContext) _AssembledContext_sections(ctx context.Context, field graphql.CollectedField, obj *assembled.Context) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -158,7 +159,7 @@ func (ec *executionContext) fieldContext_AssembledContext_sections(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _AssembledContext_included(ctx context.Context, field graphql.CollectedField, obj *assemble.Output) (ret graphql.Marshaler) {
+func (ec *executionContext) _AssembledContext_included(ctx context.Context, field graphql.CollectedField, obj *assembled.Context) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -168,7 +169,7 @@ func (ec *executionContext) _AssembledContext_included(ctx context.Context, fiel
 			return obj.Included, nil
 		},
 		nil,
-		ec.marshalNIncludedRecord2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋassembleᚐIncludedᚄ,
+		ec.marshalNIncludedRecord2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐIncludedᚄ,
 		true,
 		true,
 	)
@@ -199,7 +200,7 @@ func (ec *executionContext) fieldContext_AssembledContext_included(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _AssembledContext_excluded(ctx context.Context, field graphql.CollectedField, obj *assemble.Output) (ret graphql.Marshaler) {
+func (ec *executionContext) _AssembledContext_excluded(ctx context.Context, field graphql.CollectedField, obj *assembled.Context) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -209,7 +210,7 @@ func (ec *executionContext) _AssembledContext_excluded(ctx context.Context, fiel
 			return obj.Excluded, nil
 		},
 		nil,
-		ec.marshalNExcludedRecord2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋassembleᚐExclusionᚄ,
+		ec.marshalNExcludedRecord2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐExcludedᚄ,
 		true,
 		true,
 	)
@@ -236,7 +237,7 @@ func (ec *executionContext) fieldContext_AssembledContext_excluded(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _AssembledContext_withheld(ctx context.Context, field graphql.CollectedField, obj *assemble.Output) (ret graphql.Marshaler) {
+func (ec *executionContext) _AssembledContext_withheld(ctx context.Context, field graphql.CollectedField, obj *assembled.Context) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -265,7 +266,7 @@ func (ec *executionContext) fieldContext_AssembledContext_withheld(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _AssembledContext_notes(ctx context.Context, field graphql.CollectedField, obj *assemble.Output) (ret graphql.Marshaler) {
+func (ec *executionContext) _AssembledContext_notes(ctx context.Context, field graphql.CollectedField, obj *assembled.Context) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -294,7 +295,7 @@ func (ec *executionContext) fieldContext_AssembledContext_notes(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _AssembledContext_truncated(ctx context.Context, field graphql.CollectedField, obj *assemble.Output) (ret graphql.Marshaler) {
+func (ec *executionContext) _AssembledContext_truncated(ctx context.Context, field graphql.CollectedField, obj *assembled.Context) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2495,7 +2496,7 @@ func (ec *executionContext) unmarshalInputWorkingItemInput(ctx context.Context, 
 
 var assembledContextImplementors = []string{"AssembledContext"}
 
-func (ec *executionContext) _AssembledContext(ctx context.Context, sel ast.SelectionSet, obj *assemble.Output) graphql.Marshaler {
+func (ec *executionContext) _AssembledContext(ctx context.Context, sel ast.SelectionSet, obj *assembled.Context) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, assembledContextImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -3143,11 +3144,11 @@ func (ec *executionContext) _WorkingItem(ctx context.Context, sel ast.SelectionS
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNAssembledContext2githubᚗcomᚋstategraphᚋstategraphᚋassembleᚐOutput(ctx context.Context, sel ast.SelectionSet, v assemble.Output) graphql.Marshaler {
+func (ec *executionContext) marshalNAssembledContext2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐContext(ctx context.Context, sel ast.SelectionSet, v assembled.Context) graphql.Marshaler {
 	return ec._AssembledContext(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAssembledContext2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋassembleᚐOutput(ctx context.Context, sel ast.SelectionSet, v *assemble.Output) graphql.Marshaler {
+func (ec *executionContext) marshalNAssembledContext2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐContext(ctx context.Context, sel ast.SelectionSet, v *assembled.Context) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -3281,24 +3282,14 @@ func (ec *executionContext) marshalNEnvironmentScope2githubᚗcomᚋstategraph�
 	return res
 }
 
-func (ec *executionContext) marshalNExcludedRecord2githubᚗcomᚋstategraphᚋstategraphᚋassembleᚐExclusion(ctx context.Context, sel ast.SelectionSet, v assemble.Exclusion) graphql.Marshaler {
-	return ec._ExcludedRecord(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNExcludedRecord2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋassembleᚐExclusionᚄ(ctx context.Context, sel ast.SelectionSet, v []assemble.Exclusion) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNExcludedRecord2githubᚗcomᚋstategraphᚋstategraphᚋassembleᚐExclusion(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
+func (ec *executionContext) marshalNExcludedRecord2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐExcludedᚄ(ctx context.Context, sel ast.SelectionSet, v assembled.Excluded) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
+		return graphql.Null
 	}
-
-	return ret
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
 func (ec *executionContext) unmarshalNExclusionReason2githubᚗcomᚋstategraphᚋstategraphᚋassembleᚐReason(ctx context.Context, v any) (assemble.Reason, error) {
@@ -3318,24 +3309,14 @@ func (ec *executionContext) marshalNExclusionReason2githubᚗcomᚋstategraphᚋ
 	return res
 }
 
-func (ec *executionContext) marshalNIncludedRecord2githubᚗcomᚋstategraphᚋstategraphᚋassembleᚐIncluded(ctx context.Context, sel ast.SelectionSet, v assemble.Included) graphql.Marshaler {
-	return ec._IncludedRecord(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNIncludedRecord2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋassembleᚐIncludedᚄ(ctx context.Context, sel ast.SelectionSet, v []assemble.Included) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNIncludedRecord2githubᚗcomᚋstategraphᚋstategraphᚋassembleᚐIncluded(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
+func (ec *executionContext) marshalNIncludedRecord2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐIncludedᚄ(ctx context.Context, sel ast.SelectionSet, v assembled.Included) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
+		return graphql.Null
 	}
-
-	return ret
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
 func (ec *executionContext) unmarshalNItemType2githubᚗcomᚋstategraphᚋstategraphᚋsessionᚐItemType(ctx context.Context, v any) (session.ItemType, error) {

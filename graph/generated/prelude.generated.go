@@ -11,6 +11,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
+	"github.com/stategraph/stategraph/graph/assembled"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -1969,6 +1970,16 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNString2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐText(ctx context.Context, v any) (assembled.Text, error) {
+	var res assembled.Text
+	err := res.UnmarshalGQLContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐText(ctx context.Context, sel ast.SelectionSet, v assembled.Text) graphql.Marshaler {
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/audit"
 	"github.com/stategraph/stategraph/authority"
@@ -20,6 +19,7 @@ import (
 	"github.com/stategraph/stategraph/documents"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/graph/assembled"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/graph/scalars"
 	"github.com/stategraph/stategraph/profile"
@@ -61,7 +61,7 @@ type QueryResolver interface {
 	AuditTrail(ctx context.Context, recordID string, asOf *time.Time, knownAt *time.Time) ([]*audit.Entry, error)
 	ConsolidationRun(ctx context.Context, id string) (*model.ConsolidationRun, error)
 	ConsolidationRuns(ctx context.Context, capability string, first *int) ([]*model.ConsolidationRun, error)
-	AssembleContext(ctx context.Context, input model.ContextInput) (*assemble.Output, error)
+	AssembleContext(ctx context.Context, input model.ContextInput) (*assembled.Context, error)
 	Transcript(ctx context.Context, sessionID string) ([]*session.Entry, error)
 	SearchDocuments(ctx context.Context, query string, first *int) ([]*documents.Chunk, error)
 	Fact(ctx context.Context, id string, asOf *time.Time, knownAt *time.Time) (*facts.Fact, error)
@@ -2762,7 +2762,7 @@ func (ec *executionContext) _Query_assembleContext(ctx context.Context, field gr
 			return ec.Resolvers.Query().AssembleContext(ctx, fc.Args["input"].(model.ContextInput))
 		},
 		nil,
-		ec.marshalNAssembledContext2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋassembleᚐOutput,
+		ec.marshalNAssembledContext2ᚖgithubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐContext,
 		true,
 		true,
 	)

@@ -9,10 +9,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/contextasm"
 	"github.com/stategraph/stategraph/environment"
 	"github.com/stategraph/stategraph/fault"
+	"github.com/stategraph/stategraph/graph/assembled"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/revision"
 	"github.com/stategraph/stategraph/session"
@@ -64,7 +64,7 @@ func (r *mutationResolver) SetEnvironment(ctx context.Context, input []*model.En
 	return ptrs(out), nil
 }
 
-func (r *queryResolver) AssembleContext(ctx context.Context, input model.ContextInput) (*assemble.Output, error) {
+func (r *queryResolver) AssembleContext(ctx context.Context, input model.ContextInput) (*assembled.Context, error) {
 	start := time.Now()
 	out, err := r.Context.Assemble(ctx, contextasm.Input{
 		Query: input.Query, Budget: input.Budget, FactShare: input.FactShare, DocumentShare: input.DocumentShare,
@@ -76,7 +76,7 @@ func (r *queryResolver) AssembleContext(ctx context.Context, input model.Context
 	if r.Metrics != nil {
 		r.Metrics.ObserveAssemble(time.Since(start), out.Tokens)
 	}
-	return nonNilOutput(out), nil
+	return assembled.New(out), nil
 }
 
 func (r *queryResolver) Transcript(ctx context.Context, sessionID string) ([]*session.Entry, error) {

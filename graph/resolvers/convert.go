@@ -3,7 +3,6 @@ package resolvers
 import (
 	"time"
 
-	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/graph/model"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/temporal"
@@ -44,24 +43,6 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// nonNilOutput returns out with empty lists instead of nil ones, which the
-// schema declares non-null.
-func nonNilOutput(out assemble.Output) *assemble.Output {
-	if out.Sections == nil {
-		out.Sections = []assemble.Section{}
-	}
-	if out.Included == nil {
-		out.Included = []assemble.Included{}
-	}
-	if out.Excluded == nil {
-		out.Excluded = []assemble.Exclusion{}
-	}
-	if out.Notes == nil {
-		out.Notes = []string{}
-	}
-	return &out
 }
 
 func turnInput(in model.TurnInput) session.TurnInput {

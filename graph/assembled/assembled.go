@@ -1,0 +1,331 @@
+// Package assembled is assembleContext's result as the GraphQL layer binds
+// it (gqlgen.yml: AssembledContext): an assemble.Output whose provenance
+// lists marshal themselves in one pass.
+//
+// gqlgen marshals a list of objects with a goroutine per element, and each
+// field of an element through its resolver machinery (a field context, the
+// field middlewares, a boxed value): for the hundreds of records of an
+// assembly's included and excluded lists, that was about a sixth of a
+// request's CPU and most of its allocations. Included and Excluded are
+// bound to the same schema types, [IncludedRecord!]! and
+// [ExcludedRecord!]!, and write exactly the bytes gqlgen's generated code
+// wrote: the fields the selection set asks for (gqlgen's CollectFields:
+// aliases, fragments, @skip and @include), in its order, each value
+// written as gqlgen's marshaller of its scalar writes it. Their fields are
+// plain values that cannot fail, but for a score that is not a finite
+// number, which is written as null with the error gqlgen reports for it,
+// on the same path.
+package assembled
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/stategraph/stategraph/assemble"
+)
+
+// Context is the AssembledContext object: the Output's fields (promoted),
+// with the text bound to Text and the provenance lists to Included and
+// Excluded.
+type Context struct {
+	assemble.Output
+	Text     Text
+	Included Included
+	Excluded Excluded
+}
+
+// New returns out as the GraphQL layer binds it, with empty lists instead
+// of nil ones (the schema declares them non-null). The lists are out's,
+// not copies.
+func New(out assemble.Output) *Context {
+	c := &Context{Output: out, Included: out.Included, Excluded: out.Excluded}
+	c.Text = Text{c: c}
+	c.Output.Included, c.Output.Excluded = nil, nil // one place for each
+	if c.Sections == nil {
+		c.Sections = []assemble.Section{}
+	}
+	if c.Included == nil {
+		c.Included = Included{}
+	}
+	if c.Excluded == nil {
+		c.Excluded = Excluded{}
+	}
+	if c.Notes == nil {
+		c.Notes = []string{}
+	}
+	return c
+}
+
+// Text is the context's text, String!, written as gqlgen's
+// graphql.MarshalString writes it. Before it, it has the response's
+// buffer (gqlgen's, a bytes.Buffer that otherwise grows by doubling as
+// the response is written: about 240 KB allocated for a 68 KB response)
+// make room for what the rest of the context's selection will write
+// (reserve); that changes no byte written.
+type Text struct{ c *Context }
+
+// String returns the text.
+func (t Text) String() string { return t.c.Output.Text }
+
+// MarshalGQLContext implements graphql.ContextMarshaler.
+func (t Text) MarshalGQLContext(ctx context.Context, w io.Writer) error {
+	if g, ok := w.(interface{ Grow(int) }); ok {
+		g.Grow(t.c.remaining(ctx))
+	}
+	graphql.MarshalString(t.c.Output.Text).MarshalGQL(w)
+	return nil
+}
+
+// UnmarshalGQLContext implements graphql.ContextUnmarshaler, which gqlgen
+// requires of a type that marshals itself; the text is output only.
+func (*Text) UnmarshalGQLContext(context.Context, any) error { return errOutputOnly }
+
+// remaining estimates the bytes the fields of c's selection write from
+// the field of ctx (its text field) on, in their order: the texts as
+// quoted, a list's records with every field.
+func (c *Context) remaining(ctx context.Context) int {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Parent == nil || !graphql.HasOperationContext(ctx) {
+		return 0
+	}
+	fields := graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Parent.Field.Selections, contextImplementors)
+	n, from := 0, false
+	for _, f := range fields {
+		if from = from || f.Alias == fc.Field.Alias; !from {
+			continue
+		}
+		n += len(f.Alias) + 4
+		switch f.Name {
+		case "text":
+			n += quotedLen(c.Output.Text)
+		case "sections":
+			for _, s := range c.Sections {
+				n += quotedLen(s.Text) + len(s.Title) + 48
+			}
+		case "included":
+			for i := range c.Included {
+				r := &c.Included[i]
+				n += len(r.ID) + len(r.Kind) + len(r.Reason) + 80
+			}
+		case "excluded":
+			for i := range c.Excluded {
+				r := &c.Excluded[i]
+				n += len(r.ID) + len(r.Kind) + len(r.Reason) + 40
+			}
+		case "notes":
+			for _, s := range c.Notes {
+				n += quotedLen(s) + 1
+			}
+		default:
+			n += 16
+		}
+	}
+	return n
+}
+
+// contextImplementors names the object for fragments.
+var contextImplementors = []string{"AssembledContext"}
+
+// quotedLen is about the length of s quoted: newlines, quotes and
+// backslashes take two bytes.
+func quotedLen(s string) int {
+	return len(s) + 2 + strings.Count(s, "\n") + strings.Count(s, `"`) + strings.Count(s, `\`)
+}
+
+// Included is the included list, [IncludedRecord!]!.
+type Included []assemble.Included
+
+// Excluded is the excluded list, [ExcludedRecord!]!.
+type Excluded []assemble.Exclusion
+
+// Object names, as __typename writes them and fragments name them.
+var (
+	includedImplementors = []string{"IncludedRecord"}
+	excludedImplementors = []string{"ExcludedRecord"}
+)
+
+// MarshalGQLContext implements graphql.ContextMarshaler: the elements in
+// order, each with the fields its selection set asks for.
+func (l Included) MarshalGQLContext(ctx context.Context, w io.Writer) error {
+	return marshalList(ctx, w, includedImplementors, len(l), func(b []byte, i int, name string) ([]byte, bool) {
+		r := &l[i]
+		switch name {
+		case "__typename":
+			return appendString(b, includedImplementors[0]), true
+		case "id":
+			return appendString(b, r.ID), true
+		case "kind":
+			return appendString(b, string(r.Kind)), true
+		case "layer":
+			return strconv.AppendInt(b, int64(r.Layer), 10), true
+		case "reason":
+			return appendString(b, r.Reason), true
+		case "score":
+			return appendFloat(b, r.Score)
+		}
+		panic(unknownField(name))
+	})
+}
+
+// MarshalGQLContext implements graphql.ContextMarshaler: the elements in
+// order, each with the fields its selection set asks for.
+func (l Excluded) MarshalGQLContext(ctx context.Context, w io.Writer) error {
+	return marshalList(ctx, w, excludedImplementors, len(l), func(b []byte, i int, name string) ([]byte, bool) {
+		r := &l[i]
+		switch name {
+		case "__typename":
+			return appendString(b, excludedImplementors[0]), true
+		case "id":
+			return appendString(b, r.ID), true
+		case "kind":
+			return appendString(b, string(r.Kind)), true
+		case "reason":
+			return appendString(b, string(r.Reason)), true
+		}
+		panic(unknownField(name))
+	})
+}
+
+// UnmarshalGQLContext implements graphql.ContextUnmarshaler, which gqlgen
+// requires of a type that marshals itself; the lists are output only.
+func (*Included) UnmarshalGQLContext(context.Context, any) error { return errOutputOnly }
+
+// UnmarshalGQLContext implements graphql.ContextUnmarshaler, which gqlgen
+// requires of a type that marshals itself; the lists are output only.
+func (*Excluded) UnmarshalGQLContext(context.Context, any) error { return errOutputOnly }
+
+var errOutputOnly = errors.New("assembled: provenance records are output only")
+
+// errNotFinite is the error gqlgen's Float marshaller reports for a value
+// JSON cannot hold, taken from it.
+var errNotFinite = graphql.MarshalFloatContext(math.NaN()).MarshalGQLContext(context.Background(), io.Discard)
+
+// appendField appends the value of the field name of element i to b,
+// and reports false when the value is not a finite number (b is then
+// unchanged). It panics, as gqlgen's generated code does, on a field the
+// object does not have, which validation rules out.
+type appendField func(b []byte, i int, name string) ([]byte, bool)
+
+func unknownField(name string) string { return "unknown field " + strconv.Quote(name) }
+
+// bufs holds the buffers lists are written in before they are handed to
+// the response in one Write.
+var bufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooled bounds the buffers kept in bufs.
+const maxPooled = 1 << 20
+
+// marshalList writes a list of n objects of type implementors[0] to w as
+// gqlgen's generated code writes it (graphql.Array of graphql.FieldSet):
+// every element with the fields collected from the selection set of the
+// list's field, the field of ctx, in order, each alias once.
+func marshalList(ctx context.Context, w io.Writer, implementors []string, n int, value appendField) error {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return errors.New("assembled: a provenance list marshalled outside a GraphQL field")
+	}
+	// The selection set is the same for every element: collected once,
+	// where gqlgen collects it per element.
+	fields := graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, implementors)
+	bp := bufs.Get().(*[]byte)
+	b := append((*bp)[:0], '[')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		for j, f := range fields {
+			if written(fields[:j], f.Alias) {
+				continue
+			}
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, f.Alias)
+			b = append(b, ':')
+			var ok bool
+			if b, ok = value(b, i, f.Name); !ok {
+				// As gqlgen: null, and its error on the field's path.
+				b = append(b, "null"...)
+				graphql.AddError(elementField(ctx, i, implementors[0], f), errNotFinite)
+			}
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	_, err := w.Write(b)
+	if cap(b) <= maxPooled {
+		*bp = b
+		bufs.Put(bp)
+	}
+	return err
+}
+
+// written reports whether one of fields has alias (graphql.FieldSet writes
+// an alias once).
+func written(fields []graphql.CollectedField, alias string) bool {
+	for _, f := range fields {
+		if f.Alias == alias {
+			return true
+		}
+	}
+	return false
+}
+
+// elementField returns ctx with the field contexts gqlgen gives field f
+// of element i of the list of ctx, so that an error added to it carries
+// the same path.
+func elementField(ctx context.Context, i int, object string, f graphql.CollectedField) context.Context {
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{Index: &i})
+	return graphql.WithFieldContext(ctx, &graphql.FieldContext{Object: object, Field: f})
+}
+
+// appendString appends s as a JSON string, escaped as gqlgen's
+// graphql.MarshalString escapes it: control characters, '"' and '\\'
+// only, everything else as it is.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i, c := range s {
+		if c >= 0x20 && c != '\\' && c != '"' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '\t':
+			b = append(b, `\t`...)
+		case '\r':
+			b = append(b, `\r`...)
+		case '\n':
+			b = append(b, `\n`...)
+		case '\\':
+			b = append(b, `\\`...)
+		case '"':
+			b = append(b, `\"`...)
+		default:
+			b = append(b, `\u00`...)
+			b = append(b, hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+const hex = "0123456789ABCDEF"
+
+// appendFloat appends f as gqlgen's graphql.MarshalFloatContext writes it
+// (fmt's %g), and reports false for a value that is not finite.
+func appendFloat(b []byte, f float64) ([]byte, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return b, false
+	}
+	return strconv.AppendFloat(b, f, 'g', -1, 64), true
+}

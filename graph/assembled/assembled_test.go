@@ -1,0 +1,117 @@
+package assembled
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"testing"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/stategraph/stategraph/assemble"
+)
+
+// FuzzAppendString: a string is written as gqlgen's graphql.MarshalString
+// writes it, whatever its bytes (control characters, quotes, invalid
+// UTF-8).
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "F-01KE6P6S703XS34WV6796NFDMN", `say "hi"\now`, "tab\there\r\n", "\x00\x1f\x7f", "naïve – ✓", "\xff\xfe bad", "relevant (score 0.67)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want bytes.Buffer
+		graphql.MarshalString(s).MarshalGQL(&want)
+		if got := appendString([]byte("x"), s); string(got[1:]) != want.String() {
+			t.Errorf("appendString(%q) = %s, gqlgen writes %s", s, got[1:], want.Bytes())
+		}
+	})
+}
+
+// FuzzAppendFloat: a score is written as gqlgen's Float marshaller writes
+// it, and refused where it reports an error.
+func FuzzAppendFloat(f *testing.F) {
+	for _, v := range []float64{0, 1, -1, 0.668547588445885, 1.1436101924955384, 1e21, 1e-7, 123456789, math.MaxFloat64, math.SmallestNonzeroFloat64, math.Copysign(0, -1), math.Inf(1), math.NaN()} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		var want bytes.Buffer
+		err := graphql.MarshalFloatContext(v).MarshalGQLContext(context.Background(), &want)
+		got, ok := appendFloat(nil, v)
+		switch {
+		case ok != (err == nil):
+			t.Errorf("appendFloat(%v) ok = %v, gqlgen's error = %v", v, ok, err)
+		case ok && string(got) != want.String():
+			t.Errorf("appendFloat(%v) = %s, gqlgen writes %s", v, got, want.Bytes())
+		}
+	})
+}
+
+// TestScoreNotFinite: a score JSON cannot hold is written as null with
+// gqlgen's error, on the field's path, as gqlgen's Float marshaller does;
+// the other fields and elements are written.
+func TestScoreNotFinite(t *testing.T) {
+	ctx := graphql.WithResponseContext(context.Background(), graphql.DefaultErrorPresenter, graphql.DefaultRecover)
+	ctx = graphql.WithOperationContext(ctx, &graphql.OperationContext{})
+	field := &ast.Field{Alias: "included", Name: "included", SelectionSet: ast.SelectionSet{
+		&ast.Field{Alias: "id", Name: "id"}, &ast.Field{Alias: "s", Name: "score"},
+	}}
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{Object: "AssembledContext", Field: graphql.CollectedField{Field: field, Selections: field.SelectionSet}})
+	l := Included{{ID: "a", Score: 1.5}, {ID: "b", Score: math.NaN()}, {ID: "c", Score: math.Inf(-1)}}
+	var buf bytes.Buffer
+	if err := l.MarshalGQLContext(ctx, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if want := `[{"id":"a","s":1.5},{"id":"b","s":null},{"id":"c","s":null}]`; buf.String() != want {
+		t.Errorf("wrote %s, want %s", buf.Bytes(), want)
+	}
+	errs := graphql.GetErrors(ctx)
+	if len(errs) != 2 {
+		t.Fatalf("errors = %v, want 2", errs)
+	}
+	for i, want := range []string{"included[1].s", "included[2].s"} {
+		if got := errs[i].Path.String(); got != want || errs[i].Message != errNotFinite.Error() {
+			t.Errorf("error %d = %q at %s, want %q at %s", i, errs[i].Message, got, errNotFinite, want)
+		}
+	}
+}
+
+// TestNew: nil lists become empty ones (the schema declares them
+// non-null), and the lists are bound where the schema reads them.
+func TestNew(t *testing.T) {
+	c := New(assemble.Output{Text: "x"})
+	if c.Sections == nil || c.Included == nil || c.Excluded == nil || c.Notes == nil || c.Text.String() != "x" {
+		t.Errorf("New(empty) = %+v", c)
+	}
+	out := assemble.Output{Included: []assemble.Included{{ID: "a"}}, Excluded: []assemble.Exclusion{{ID: "b"}}}
+	c = New(out)
+	if len(c.Included) != 1 || c.Included[0].ID != "a" || len(c.Excluded) != 1 || c.Excluded[0].ID != "b" || c.Output.Included != nil || c.Output.Excluded != nil {
+		t.Errorf("New(out) = %+v", c)
+	}
+}
+
+// TestTextMakesRoom: writing the text has the response's buffer make room
+// for the rest of the selection, the text as gqlgen writes it.
+func TestTextMakesRoom(t *testing.T) {
+	c := New(assemble.Output{
+		Text:     "## Facts\n- budget: \"$120,000\"\n",
+		Included: []assemble.Included{{ID: "F-1", Kind: assemble.KindFact, Reason: "relevant (score 0.67)"}, {ID: "F-2", Kind: assemble.KindFact}},
+	})
+	text := &ast.Field{Alias: "text", Name: "text"}
+	included := &ast.Field{Alias: "included", Name: "included", SelectionSet: ast.SelectionSet{&ast.Field{Alias: "id", Name: "id"}}}
+	parent := &ast.Field{Alias: "assembleContext", Name: "assembleContext", SelectionSet: ast.SelectionSet{text, included}}
+	ctx := graphql.WithOperationContext(context.Background(), &graphql.OperationContext{})
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{Object: "Query", Field: graphql.CollectedField{Field: parent, Selections: parent.SelectionSet}})
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{Object: "AssembledContext", Field: graphql.CollectedField{Field: text}})
+	var got, want bytes.Buffer
+	if err := c.Text.MarshalGQLContext(ctx, &got); err != nil {
+		t.Fatal(err)
+	}
+	graphql.MarshalString(c.Output.Text).MarshalGQL(&want)
+	if got.String() != want.String() {
+		t.Errorf("wrote %s, gqlgen writes %s", got.Bytes(), want.Bytes())
+	}
+	if room := got.Cap() - got.Len(); room < len(`,"included":[{"id":"F-1"},{"id":"F-2"}]`) {
+		t.Errorf("room left after the text: %d bytes, want room for the included list", room)
+	}
+}
