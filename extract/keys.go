@@ -274,6 +274,9 @@ func (s Statement) Fits(stored string, at time.Time) bool {
 	case KindContact:
 		return reEmail.MatchString(stored) || rePhone.MatchString(stored)
 	}
+	if s := strings.TrimSpace(stored); reWholeEmail.MatchString(s) || reWholePhone.MatchString(s) && strings.ContainsAny(s, " -") {
+		return false // a name does not replace an address: "Raj (raj@client.com) is our main contact"
+	}
 	return !isDate || !onlyDate(stored, at)
 }
 

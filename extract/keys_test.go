@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestNormalizeKey(t *testing.T) {
 	tests := []struct{ in, entity, attr string }{
@@ -87,5 +90,30 @@ func TestScope(t *testing.T) {
 				t.Errorf("Scope(%q) = %q, want %q", tc.text, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFits: a stored value is a statement's previous value only when it is
+// of the statement's kind.
+func TestFits(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		kind, stored string
+		want         bool
+	}{
+		{KindChoice, "Tuesday spin", true}, // a class, not a date
+		{KindChoice, "January 15", false},  // an appointment, not who
+		{KindDate, "January 15", true},
+		{KindCount, "40", true},
+		{KindCount, "forty", false},
+		{KindContact, "jane@client.com", true},
+		{KindChoice, "jane@client.com", false}, // a name does not replace an address
+		{KindOwnership, "+1 617-555-0134", false},
+		{KindChoice, "Jane (jane@client.com)", true},
+	}
+	for _, tt := range tests {
+		if got := (Statement{Kind: tt.kind}).Fits(tt.stored, at); got != tt.want {
+			t.Errorf("Statement{Kind: %s}.Fits(%q) = %v, want %v", tt.kind, tt.stored, got, tt.want)
+		}
 	}
 }
