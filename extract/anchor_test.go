@@ -62,6 +62,8 @@ func TestAnchor(t *testing.T) {
 		{"piano_lessons", "Saturday 10am", "Piano lessons got moved to Sundays at 11.", "Sundays at 11"},
 		{"invoice_total", "$4,200", "With the extra hours the invoice comes to $4,650.", "$4,650"},
 		{"cloud_region", "us-east-1", "We migrated the cluster to eu-west-1 last night.", "eu-west-1"},
+		{"favorite_cuisine", "Thai", "Lately I'm all about Ethiopian food.", "Ethiopian"},
+		{"attendees", "80", "RSVPs are at 95 as of this morning.", "95"},
 		{"kickoff_location", "Room 101", "We're holding the kickoff in the Atrium instead.", "Atrium"},
 		// The topic carried from the clause before to "the new contact is …".
 		{"venue_contact", "rob@oakline.org", "The venue coordinator left; the new contact is ines@oakline.org.", "ines@oakline.org"},

@@ -49,6 +49,11 @@ var brandCategories = map[string][]string{
 		"caffe nero", "caffè nero", "tim hortons", "philz", "intelligentsia", "la colombe", "black sheep coffee"},
 	"petfood": {"purina", "purina pro plan", "royal canin", "hill's", "hill's science diet", "science diet",
 		"blue buffalo", "iams", "pedigree", "whiskas", "orijen", "acana", "fancy feast", "farmer's dog", "the farmer's dog"},
+	// Kinds of food, by where they come from.
+	"cuisine": {"thai", "ethiopian", "italian", "mexican", "japanese", "indian", "chinese", "french", "korean",
+		"vietnamese", "greek", "lebanese", "spanish", "turkish", "moroccan", "peruvian", "persian", "sichuan",
+		"cantonese", "malaysian", "indonesian", "filipino", "caribbean", "brazilian", "georgian", "nepalese",
+		"ramen", "sushi", "tapas", "dim sum", "bbq", "barbecue", "pizza", "burgers", "tacos", "vegan food"},
 	// The states a piece of work or an order goes through.
 	"status": {"on track", "at risk", "off track", "delayed", "blocked", "done", "complete", "completed", "finished",
 		"in progress", "on hold", "paused", "launched", "live", "cancelled", "canceled", "not started", "in review",
@@ -75,6 +80,7 @@ var brandWords = map[string]string{
 	"petfood": "petfood", "food": "petfood", "kibble": "petfood",
 	"mail": "mail", "webmail": "mail",
 	"status": "status", "state": "status", "progress": "status",
+	"cuisine": "cuisine", "takeout": "cuisine", "takeaway": "cuisine",
 }
 
 // brandCommon are brands that are also ordinary words: they count only

@@ -12,6 +12,7 @@ func TestSwap(t *testing.T) {
 		{"Ana had to cancel, so Tom Becker is shooting the wedding.", "Ana Ruiz", "Tom Becker"},
 		{"Emma starts at Bright Horizons on Monday; we pulled her out of Little Stars.", "Little Stars", "Bright Horizons"},
 		{"Ana had to cancel, so we postponed.", "Ana Ruiz", ""},
+		{"We finished moving off Heroku; everything runs on Fly.io.", "Heroku", "Fly.io"},
 		{"We renamed the project from Falcon to Osprey.", "Falcon", "Osprey"},
 		{"We moved from Leeds to York.", "Leeds", "York"},
 		{"Let's meet at Nopa on Friday instead of Zuni.", "Zuni", "Nopa"},

@@ -57,7 +57,7 @@ var topicGroups = [][]string{
 	{"offsite", "off-site", "retreat"},
 	{"salary", "pay"},
 	{"length", "long", "duration"},
-	{"headcount", "attendees", "attendee"},
+	{"headcount", "attendees", "attendee", "rsvps", "rsvp"},
 	{"party", "table", "booking", "reservation"},
 	// British and American spellings name one thing.
 	{"licence", "license"}, {"colour", "color"}, {"centre", "center"}, {"programme", "program"},
