@@ -760,7 +760,8 @@ var linkWords = func() map[string]bool {
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		heading headed happening scheduled planned due migrated migrate migrating onto
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
-		meets meet happen runs run comes come came`) {
+		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
+		organising organizing owning chairing`) {
 		m[w] = true
 	}
 	return m
