@@ -171,6 +171,14 @@ func loadMany(tx *store.Txn, sp tenancy.Space, ids []string, buf *recentBuf) ([]
 	}
 	slices.SortFunc(order, func(x, y int) int { return strings.Compare(ids[x], ids[y]) })
 	next, stray := 0, 0 // next: position in order of the next id to meet
+	// decode decodes the record met into out[first]: one function for the
+	// whole scan, not one allocated per record.
+	first := 0
+	decode := func(raw []byte) error {
+		var err error
+		out[first], err = decodeShared(raw)
+		return err
+	}
 	// KeysOnly: the values wanted are read one by one, as the scan meets
 	// them; prefetching would read every record passed (Badger starts a
 	// goroutine per record to do it).
@@ -186,13 +194,8 @@ func loadMany(tx *store.Txn, sp tenancy.Space, ids []string, buf *recentBuf) ([]
 				stray++
 				return stray <= maxStray, nil
 			}
-			first := order[next]
-			err := it.Value(func(raw []byte) error {
-				var err error
-				out[first], err = decodeShared(raw)
-				return err
-			})
-			if err != nil {
+			first = order[next]
+			if err := it.Value(decode); err != nil {
 				return false, err
 			}
 			// Equal ids in ids share the record.

@@ -46,6 +46,42 @@ func lookupRecent(tx *store.Txn, v temporal.View, now time.Time, limit int) ([]A
 	return out, err
 }
 
+// checkActive checks ActiveTx and EachActiveTx against lookups: the
+// active assertions among the 4×limit most recent, at most limit of them,
+// and EachActiveTx stops when its function says so.
+func checkActive(t *testing.T, tx *store.Txn, now time.Time, limit int) {
+	t.Helper()
+	recent, err := lookupRecent(tx, temporal.View{}, now, 4*limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []Assertion
+	for _, a := range recent {
+		if a.Status == Active && len(want) < limit {
+			want = append(want, a)
+		}
+	}
+	s := &Service{}
+	got, err := s.ActiveTx(tx, now, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || (len(want) > 0 && !reflect.DeepEqual(got, want)) {
+		t.Fatalf("limit %d: ActiveTx returned %d assertions, lookups %d", limit, len(got), len(want))
+	}
+	var each []Assertion
+	err = s.EachActiveTx(tx, now, limit, func(a Assertion) bool {
+		each = append(each, a.clone())
+		return len(each) < 3
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := min(len(want), 3); len(each) != n || (n > 0 && !reflect.DeepEqual(each, want[:n])) {
+		t.Fatalf("limit %d: EachActiveTx stopped after %d assertions, want the first %d of ActiveTx's", limit, len(each), n)
+	}
+}
+
 func testPartition(t *testing.T) tenancy.Partition {
 	t.Helper()
 	secret := []byte("recent-test-secret-of-32-bytes!!")
@@ -159,6 +195,9 @@ func TestRecentMatchesLookups(t *testing.T) {
 			}
 			if len(each) != len(want) || (len(want) > 0 && !reflect.DeepEqual(each, want)) {
 				t.Fatalf("limit %d: EachRecentTx met %d assertions, lookups %d", limit, len(each), len(want))
+			}
+			if v.AsOf == nil && v.KnownAt == nil && limit <= 128 {
+				checkActive(t, tx, now, limit)
 			}
 		}
 		for _, vc := range views {

@@ -508,21 +508,37 @@ func (s *Service) Promote(ctx context.Context, id string, d DecisionInput) (fact
 // now, most recently created first, looking at no more than 4*limit of the
 // latest assertions.
 func (s *Service) ActiveTx(tx *store.Txn, now time.Time, limit int) ([]Assertion, error) {
-	// The active ones among the 4×limit most recent, as RecentTx would
-	// return them, without keeping the others.
 	var out []Assertion
-	if limit <= 0 {
-		return out, nil
-	}
-	seen := 0
-	err := scanRecent(tx, temporal.View{}, now, 4*limit, func(a Assertion) bool {
-		seen++
-		if a.Status == Active {
-			out = append(out, a.clone())
-		}
-		return seen < 4*limit && len(out) < limit
+	err := s.EachActiveTx(tx, now, limit, func(a Assertion) bool {
+		out = append(out, a.clone())
+		return true
 	})
 	return out, err
+}
+
+// EachActiveTx calls fn with the assertions ActiveTx returns, in its
+// order, until fn returns false. Like EachRecentTx's, the Assertion fn gets
+// shares its slices and pointers with the cache of decoded records: fn
+// must neither modify nor keep them (it copies what it keeps), which
+// spares recordTurn, which reads a few fields of each, a deep copy of
+// every active assertion on every turn.
+func (s *Service) EachActiveTx(tx *store.Txn, now time.Time, limit int, fn func(Assertion) bool) error {
+	// The active ones among the 4×limit most recent, as RecentTx would
+	// return them, without keeping the others.
+	if limit <= 0 {
+		return nil
+	}
+	seen, active := 0, 0
+	return scanRecent(tx, temporal.View{}, now, 4*limit, func(a Assertion) bool {
+		seen++
+		if a.Status == Active {
+			active++
+			if !fn(a) {
+				return false
+			}
+		}
+		return seen < 4*limit && active < limit
+	})
 }
 
 // RetractTx revokes assertion id, if still active, because record by (a

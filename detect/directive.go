@@ -23,7 +23,20 @@ type Directive struct {
 
 // ParseDirective reads a directive from text, ranking its speaker with
 // opts.Rank; ok is false when the text names no speaker.
+//
+// A speaker is named in brackets or before a parenthesis: text holding
+// neither '[' nor '(' names none, and is not run through the expressions
+// (recordTurn asks this of every fact it compares, on every turn).
 func ParseDirective(text string, opts Options) (Directive, bool) {
+	if !strings.ContainsAny(text, "[(") {
+		return Directive{}, false
+	}
+	return parseDirective(text, opts)
+}
+
+// parseDirective is ParseDirective without its test for the characters
+// every speaker needs.
+func parseDirective(text string, opts Options) (Directive, bool) {
 	rank := opts.Rank
 	d := Directive{Rank: -1, roleWords: rankWords(opts.order())}
 	rest := text

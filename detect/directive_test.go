@@ -32,6 +32,30 @@ func TestParseDirective(t *testing.T) {
 	}
 }
 
+// FuzzParseDirective: ParseDirective, which skips a text holding no '['
+// and no '(', answers as the expressions do on every text.
+func FuzzParseDirective(f *testing.F) {
+	for _, s := range []string{
+		"[VP] Vince (VP HR): Manager Mia can approve PTO up to 2 weeks",
+		"Carl (Consulting Architect): MongoDB would be better",
+		"  [BOARD]: Bonuses capped",
+		"Budget is $200K",
+		"Person 3",
+		"Dana Reyes (owner) is out",
+		"",
+	} {
+		f.Add(s)
+	}
+	opts := DefaultOptions()
+	f.Fuzz(func(t *testing.T, text string) {
+		got, gotOK := ParseDirective(text, opts)
+		want, wantOK := parseDirective(text, opts)
+		if gotOK != wantOK || got.Tag != want.Tag || got.Speaker != want.Speaker || got.Rank != want.Rank || got.Authority != want.Authority || got.Body != want.Body {
+			t.Fatalf("ParseDirective(%q) = %+v, %v; the expressions say %+v, %v", text, got, gotOK, want, wantOK)
+		}
+	})
+}
+
 func TestPrevails(t *testing.T) {
 	parse := func(s string) Directive {
 		d, ok := ParseDirective(s, DefaultOptions())

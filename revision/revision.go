@@ -122,7 +122,10 @@ type Result struct {
 
 // Assertions is what revision needs of the state assertions.
 type Assertions interface {
-	ActiveTx(tx *store.Txn, now time.Time, limit int) ([]assertions.Assertion, error)
+	// EachActiveTx calls fn with up to limit of the organization's
+	// assertions active at now, newest first; fn reads them and keeps no
+	// slice or pointer of theirs.
+	EachActiveTx(tx *store.Txn, now time.Time, limit int, fn func(assertions.Assertion) bool) error
 	AssertTx(tx *store.Txn, caller authority.Identity, in assertions.Input) (assertions.Assertion, error)
 	RetractTx(tx *store.Txn, caller authority.Identity, id, by, detail string, now time.Time) (bool, error)
 }
@@ -689,18 +692,17 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 	if s.assertions == nil {
 		return k, nil
 	}
-	as, err := s.assertions.ActiveTx(tx, now, MaxAssertions)
-	if err != nil {
-		return k, err
-	}
-	for _, a := range as {
+	// Strings and times are copied out of the shared assertion: a
+	// record keeps no slice of it.
+	err = s.assertions.EachActiveTx(tx, now, MaxAssertions, func(a assertions.Assertion) bool {
 		k.assertions[a.ID] = true
 		k.records = append(k.records, detect.Record{
 			ID: a.ID, Kind: detect.RecordAssertion, Key: a.Subject + " " + a.Predicate,
 			Value: facts.ValueText(a.Object), Authority: a.Authority, At: a.CreatedAt,
 		})
-	}
-	return k, nil
+		return true
+	})
+	return k, err
 }
 
 // valueText is f.ValueText(), without decoding it again when known

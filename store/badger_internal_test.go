@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,6 +16,61 @@ import (
 // The directory is synced when a log appeared.
 func TestBadgerSyncFinalLogs(t *testing.T) {
 	dir := t.TempDir()
+	touch := func(name string) { touchFiles(t, dir, name) }
+	steps := []syncStep{
+		{"first sync", func() { touch("00001.mem"); touch("000001.sst") }, []string{"00001.mem", "."}},
+		{"the log is written", func() {}, []string{"00001.mem"}},
+		{"rotation: both logs and the directory", func() { touch("00002.mem") }, []string{"00001.mem", "00002.mem", "."}},
+		{"the old log is final", func() {}, []string{"00002.mem"}},
+		{"flushed and deleted", func() { _ = os.Remove(filepath.Join(dir, "00001.mem")) }, []string{"00002.mem"}},
+		{"two rotations", func() { touch("00003.mem"); touch("00004.mem") }, []string{"00002.mem", "00003.mem", "00004.mem", "."}},
+		{"only the newest again", func() {}, []string{"00004.mem"}},
+	}
+	runSyncSteps(t, dir, steps)
+}
+
+// TestBadgerSyncNumbersOutgrowTheirWidth: Badger pads a log's number to
+// five digits, which 100000 outgrows; it is still the newest.
+func TestBadgerSyncNumbersOutgrowTheirWidth(t *testing.T) {
+	dir := t.TempDir()
+	touch := func(name string) { touchFiles(t, dir, name) }
+	runSyncSteps(t, dir, []syncStep{
+		{"first sync", func() { touch("99999.mem") }, []string{"99999.mem", "."}},
+		{"rotation past five digits", func() { touch("100000.mem") }, []string{"99999.mem", "100000.mem", "."}},
+		{"the six-digit log is the newest", func() {}, []string{"100000.mem"}},
+		{"and the one after it is seen", func() { touch("100001.mem") }, []string{"100000.mem", "100001.mem", "."}},
+	})
+}
+
+// touchFiles creates empty files in dir.
+func touchFiles(t testing.TB, dir string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// touchTables creates n empty table files in dir.
+func touchTables(t testing.TB, dir string, n int) {
+	t.Helper()
+	for i := range n {
+		touchFiles(t, dir, fmt.Sprintf("%06d.sst", i))
+	}
+}
+
+// syncStep is a change to a Badger directory and the paths (relative to
+// it) the next sync must sync, in order.
+type syncStep struct {
+	name   string
+	do     func()
+	synced []string
+}
+
+// runSyncSteps runs one badgerSync over dir through steps.
+func runSyncSteps(t *testing.T, dir string, steps []syncStep) {
+	t.Helper()
 	var synced []string
 	sync := badgerSyncWith(dir, func(path string) error {
 		rel, err := filepath.Rel(dir, path)
@@ -24,25 +80,6 @@ func TestBadgerSyncFinalLogs(t *testing.T) {
 		synced = append(synced, rel)
 		return nil
 	})
-	touch := func(name string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	steps := []struct {
-		name   string
-		do     func()
-		synced []string
-	}{
-		{"first sync", func() { touch("00001.mem"); touch("000001.sst") }, []string{"00001.mem", "."}},
-		{"the log is written", func() {}, []string{"00001.mem"}},
-		{"rotation: both logs and the directory", func() { touch("00002.mem") }, []string{"00001.mem", "00002.mem", "."}},
-		{"the old log is final", func() {}, []string{"00002.mem"}},
-		{"flushed and deleted", func() { _ = os.Remove(filepath.Join(dir, "00001.mem")) }, []string{"00002.mem"}},
-		{"two rotations", func() { touch("00003.mem"); touch("00004.mem") }, []string{"00002.mem", "00003.mem", "00004.mem", "."}},
-		{"only the newest again", func() {}, []string{"00004.mem"}},
-	}
 	for _, st := range steps {
 		synced = nil
 		st.do()
@@ -51,6 +88,60 @@ func TestBadgerSyncFinalLogs(t *testing.T) {
 		}
 		if !slices.Equal(synced, st.synced) {
 			t.Errorf("%s: synced %q, want %q", st.name, synced, st.synced)
+		}
+	}
+}
+
+// TestBadgerSyncDoesNotList: once a sync has listed the directory, the
+// next ones, while no log follows the newest, sync it without listing the
+// directory again (whose entries would cost an allocation each).
+func TestBadgerSyncDoesNotList(t *testing.T) {
+	dir := t.TempDir()
+	touchFiles(t, dir, "00007.mem", "00008.mem", "000003.vlog", "MANIFEST", "KEYREGISTRY")
+	touchTables(t, dir, 60)
+	var synced []string
+	sync := badgerSyncWith(dir, func(path string) error {
+		synced = append(synced, filepath.Base(path))
+		return nil
+	})
+	if err := sync(); err != nil {
+		t.Fatal(err)
+	}
+	synced = nil
+	if err := sync(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"00008.mem"}; !slices.Equal(synced, want) {
+		t.Errorf("second sync synced %q, want %q", synced, want)
+	}
+	allocs := testing.AllocsPerRun(50, func() {
+		synced = synced[:0]
+		if err := sync(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 10 {
+		t.Errorf("a sync allocates %.0f times: it lists the directory's 65 files", allocs)
+	}
+}
+
+// BenchmarkBadgerSync measures a sync's own work (the directory it reads,
+// the files it opens) beside 60 tables, with fdatasync left out.
+func BenchmarkBadgerSync(b *testing.B) {
+	dir := b.TempDir()
+	touchFiles(b, dir, "00007.mem", "000003.vlog", "MANIFEST")
+	touchTables(b, dir, 60)
+	sync := badgerSyncWith(dir, func(path string) error {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := sync(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -1,11 +1,15 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"expvar"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -161,31 +165,60 @@ func badgerSync(dir string) func() error { return badgerSyncWith(dir, fdatasync)
 // final, and once a sync that saw it so has succeeded, it is never synced
 // again (each fdatasync of a clean file would cost a device flush, on
 // every commit while a memtable is being flushed).
+//
+// Badger numbers its logs in sequence (a new memtable log is the newest
+// one's number plus one, a new value-log file likewise), so after a sync
+// that listed the directory, the next one needs no listing while the file
+// that would follow the newest log is absent: it syncs the newest log (and
+// the newest value log if written), as a listing would have found. A commit
+// the sync acknowledges reached its log before the sync started, so a log
+// it wrote existed by then. Any doubt (a rotation, an error, a name out of
+// sequence) lists the directory again.
 func badgerSyncWith(dir string, fsync func(path string) error) func() error {
 	var (
 		mems       map[string]bool // memtable logs at the last sync: true when final and synced
 		vlogWrites int64           = -1
+		// After a sync that listed the directory and succeeded: the newest
+		// memtable log and value log, and the names that would follow them.
+		newest, nextLog, vlog, nextVlog string
 	)
+	absent := func(name string) bool {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		return errors.Is(err, fs.ErrNotExist)
+	}
 	return func() error {
 		// Read before looking at the files: a commit acknowledged before
 		// this sync started has written the value log, if at all, before
 		// the count moved.
 		vw := vlogWritten()
+		if newest != "" && absent(nextLog) && (vw == vlogWrites || vlog != "" && absent(nextVlog)) {
+			err := fsync(filepath.Join(dir, newest))
+			if err == nil && vw != vlogWrites {
+				err = fsync(filepath.Join(dir, vlog))
+			}
+			if err != nil {
+				return fmt.Errorf("store: sync: %w", err)
+			}
+			vlogWrites = vw
+			return nil
+		}
+		newest = "" // listed again until a listing sync succeeds
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return fmt.Errorf("store: sync: %w", err)
 		}
 		var logs []string
-		vlog := ""
-		for _, e := range entries { // in name order: the last log is the newest
+		lastVlog := ""
+		for _, e := range entries {
 			name := e.Name()
 			switch {
 			case strings.HasSuffix(name, ".mem"):
 				logs = append(logs, name)
-			case strings.HasSuffix(name, ".vlog"):
-				vlog = name
+			case strings.HasSuffix(name, ".vlog") && logOrder(lastVlog, name) < 0:
+				lastVlog = name
 			}
 		}
+		slices.SortFunc(logs, logOrder) // the last log is the newest
 		now := make(map[string]bool, len(logs))
 		changed := mems == nil
 		var errs []error
@@ -197,8 +230,8 @@ func badgerSyncWith(dir string, fsync func(path string) error) func() error {
 			}
 			now[name] = i < len(logs)-1 // synced now beside a newer log: final
 		}
-		if vlog != "" && vw != vlogWrites {
-			errs = append(errs, fsync(filepath.Join(dir, vlog)))
+		if lastVlog != "" && vw != vlogWrites {
+			errs = append(errs, fsync(filepath.Join(dir, lastVlog)))
 		}
 		if changed {
 			errs = append(errs, fsync(dir))
@@ -207,8 +240,36 @@ func badgerSyncWith(dir string, fsync func(path string) error) func() error {
 			return fmt.Errorf("store: sync: %w", err)
 		}
 		mems, vlogWrites = now, vw
+		if len(logs) > 0 {
+			newest, nextLog = logs[len(logs)-1], nextName(logs[len(logs)-1], "%05d.mem")
+			vlog, nextVlog = lastVlog, nextName(lastVlog, "%06d.vlog")
+			if nextLog == "" {
+				newest = "" // not Badger's numbering: list every time
+			}
+		}
 		return nil
 	}
+}
+
+// logOrder orders the names of log or value-log files as Badger numbers
+// them: numbers are zero-padded to a width they may outgrow (99999.mem,
+// then 100000.mem), so a shorter name is older.
+func logOrder(a, b string) int {
+	if c := cmp.Compare(len(a), len(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// nextName returns the name Badger gives the file after the one named
+// name, in format (its number plus one), or "" when name is not a number
+// and an extension.
+func nextName(name, format string) string {
+	n, err := strconv.ParseUint(strings.TrimSuffix(name, filepath.Ext(name)), 10, 32)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf(format, n+1)
 }
 
 // vlogWritten returns Badger's count of entries written to value logs, by
