@@ -193,7 +193,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(?:\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
 
 // reContinues opens a clause on the thing the clause before named.
-var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it)\b)`)
+var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
 
 // reNewAttr opens a clause with the new value of an attribute: "the new
 // contact is", "their new number's".
@@ -586,7 +586,7 @@ func nameCandidate(cl string, v span) (span, bool) {
 // nameStops are capitalised words that open a clause or name no thing.
 var nameStops = map[string]bool{"i": true, "i'm": true, "i've": true, "i'll": true, "i'd": true, "we": true, "the": true, "a": true, "an": true, "our": true, "my": true, "it": true, "this": true, "that": true, "ok": true, "okay": true, "so": true, "and": true, "but": true, "from": true, "as": true, "ops": true, "hr": true, "it's": true, "they": true, "he": true, "she": true}
 
-var reChooseAfter = regexp.MustCompile(`^\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs|speaks|approves|chairs|hosts|manages|coordinates|presents|reviews|organises|organizes)\b`)
+var reChooseAfter = regexp.MustCompile(`^\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs|speaks|approves|chairs|hosts|manages|coordinates|presents|reviews|organises|organizes|coaches|teaches|trains|tutors|mentors|cuts|walks|cleans|drives|shoots|covers|cooks|caters|plays|started|starts|joined|joins|began)\b`)
 
 // inMoneyOrDate reports a number that is part of an amount, a date, a
 // time of day or a version.
@@ -723,6 +723,14 @@ func qualified(cl string, topic []span) bool {
 			return true
 		}
 	}
+	for _, t := range topic {
+		// "walks the neighbour's dog": any topic word another's.
+		if ws := words(fold(cl[:t.start])); len(ws) > 0 && t != first {
+			if w := ws[len(ws)-1]; (strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")) && w != "user's" {
+				return true
+			}
+		}
+	}
 	last := topic[0]
 	for _, t := range topic {
 		if t.end > last.end {
@@ -730,8 +738,8 @@ func qualified(cl string, topic []span) bool {
 		}
 	}
 	after := fold(cl[last.end:])
-	if reOtherUnit.MatchString(after) {
-		return true // "the design lead on the mobile team"
+	if reOtherUnit.MatchString(after) || reOthersAfter.MatchString(after) {
+		return true // "the design lead on the mobile team", "coaches my nephew's team"
 	}
 	return hasPrefixAny(strings.TrimSpace(after), []string{"next door", "upstairs", "downstairs", "across", "down the", "of my", "of our other", "of the other", "of another"})
 }
@@ -739,6 +747,10 @@ func qualified(cl string, topic []span) bool {
 // reOtherUnit places a topic in another team or group: "(lead) on the
 // mobile team", "for the Berlin office".
 var reOtherUnit = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:on|for|in|of|at|with) (?:the|another|a different|their|his|her|[a-z]+'s) (?:[\w-]+ ){0,2}(?:team|squad|group|side|project|account|office|branch|unit|org|department)\b`)
+
+// reOthersAfter gives a topic to someone else: "(coaches) my nephew's
+// team", "(walks) the neighbours' dog".
+var reOthersAfter = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:my|our|his|her|their|the) [a-z-]+(?:'s|’s|s'|s’)\s`)
 
 // otherQualifiers set a thing apart from others of its kind.
 var otherQualifiers = map[string]bool{"other": true, "another": true, "next": true, "small": true, "smaller": true, "big": true, "bigger": true,

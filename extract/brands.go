@@ -49,6 +49,10 @@ var brandCategories = map[string][]string{
 		"caffe nero", "caffè nero", "tim hortons", "philz", "intelligentsia", "la colombe", "black sheep coffee"},
 	"petfood": {"purina", "purina pro plan", "royal canin", "hill's", "hill's science diet", "science diet",
 		"blue buffalo", "iams", "pedigree", "whiskas", "orijen", "acana", "fancy feast", "farmer's dog", "the farmer's dog"},
+	// How often something happens.
+	"frequency": {"hourly", "daily", "nightly", "weekly", "biweekly", "bi-weekly", "fortnightly", "monthly",
+		"bimonthly", "quarterly", "twice a week", "twice a month", "yearly", "annually", "every other week",
+		"every two weeks", "every day", "every week", "every month", "on demand", "continuous", "continuously"},
 	// Kinds of food, by where they come from.
 	"cuisine": {"thai", "ethiopian", "italian", "mexican", "japanese", "indian", "chinese", "french", "korean",
 		"vietnamese", "greek", "lebanese", "spanish", "turkish", "moroccan", "peruvian", "persian", "sichuan",
@@ -81,6 +85,7 @@ var brandWords = map[string]string{
 	"mail": "mail", "webmail": "mail",
 	"status": "status", "state": "status", "progress": "status",
 	"cuisine": "cuisine", "takeout": "cuisine", "takeaway": "cuisine",
+	"frequency": "frequency", "cadence": "frequency", "schedule": "frequency", "interval": "frequency",
 }
 
 // brandCommon are brands that are also ordinary words: they count only

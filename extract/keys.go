@@ -86,6 +86,25 @@ func headWord(e string) string {
 	return e[strings.LastIndexByte(e, '_')+1:]
 }
 
+// KeyHas reports whether every word of entity (a normalised statement
+// entity, words joined by "_") is a word of key, as itself, its singular
+// or a synonym: "office" of office_address, "rent" of monthly_rent.
+func KeyHas(key, entity string) bool {
+	if entity == "" {
+		return false
+	}
+	kws := keyWords(key)
+	for i, w := range kws {
+		kws[i] = singular(w)
+	}
+	for _, e := range strings.Split(entity, "_") {
+		if !slices.ContainsFunc(kws, func(w string) bool { return w == e || synonymous(w, e) }) {
+			return false
+		}
+	}
+	return true
+}
+
 // ContactAttribute reports an attribute that says how to reach someone
 // (email, phone, contact).
 func ContactAttribute(a string) bool { return contactAttrs[a] }

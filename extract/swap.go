@@ -117,10 +117,16 @@ func Swap(sentence, key, old string) (string, bool) {
 			return v, true
 		}
 	}
+	// "brought Northstar on board"
+	for _, m := range reOnBoard.FindAllStringSubmatchIndex(sentence, -1) {
+		if v := sentence[m[2]:m[3]]; m[0] >= dropEnd && ok(v) {
+			return v, true
+		}
+	}
 	// "so Mezze Republic is doing the food"
 	for _, g := range reStepIn.FindAllStringIndex(sentence, -1) {
-		if g[0] < dropEnd {
-			continue
+		if g[0] < dropEnd && !strings.ContainsAny(sentence[g[1]:max(g[1], dropEnd)], ";—") {
+			continue // before the drop, only in a clause of its own: "Kemi started with us; Rosa's retiring"
 		}
 		names := reAnyName.FindAllStringIndex(sentence[:g[0]], -1)
 		if len(names) == 0 {
@@ -141,6 +147,9 @@ func Swap(sentence, key, old string) (string, bool) {
 // reInPlaceOf names a value, then the one it replaces: "a ThinkPad X1 to
 // replace the MacBook Air", "Hilda, replacing Jo".
 var reInPlaceOf = regexp.MustCompile(`(` + nameSeq + `),?\s+(?:to replace|replacing|in place of|as (?:a|the) replacement for)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?`)
+
+// reOnBoard takes a new value up around it: "brought Northstar on board".
+var reOnBoard = regexp.MustCompile(`\b(?:brought|brings|took|takes|signed|got)\s+(` + nameSeq + `)\s+on(?:\s+board)?\b`)
 
 // reSwitchKind changes a thing for another of its kind: "switched
 // dentists", "changed banks".
@@ -482,7 +491,7 @@ var (
 	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
 	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`)
-	reFallAway = regexp.MustCompile(`\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make)\b`)
+	reFallAway = regexp.MustCompile(`(?:'s|’s|\s(?:is|are)) (?:retiring|leaving|moving away|stepping down)\b|\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make)\b`)
 	// reChangeFrom is a verb of change ahead of "from": "we upgraded from",
 	// "the fee went up from"; "we drove from Leeds" changes nothing.
 	reChangeFrom = regexp.MustCompile(`\b(?:upgrad|downgrad|switch|chang|mov|renam|migrat|went|gone|bump|rais|cut|increas|reduc|lower|rebrand|updat|swap|convert|transferr|relocat|push|postpon|reschedul|shift|slipp|jump|dropp|climb|fell|rose|grew|moved)\w*\s+(?:[\w'’-]+\s+){0,4}?from\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
@@ -490,5 +499,5 @@ var (
 	reLeaves     = regexp.MustCompile(`(?:\binstead of|\brather than|,\s*not|\(not)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
 	reDayOfMonth = regexp.MustCompile(`(?i)(?:\bthe\s+)?\b\d{1,2}(?:st|nd|rd|th)\b`)
 	reBareNumber = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\b`)
-	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:took|takes) over\b`)
+	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:started|starts|is starting|began) with us\b|\s+joined us\b|\s+(?:took|takes) over\b`)
 )

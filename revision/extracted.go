@@ -367,6 +367,9 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 	}
 	// Only a value of the statement's kind can be its previous value.
 	out = slices.DeleteFunc(out, func(f facts.Fact) bool { return !st.Fits(k.valueText(&f), at) })
+	if len(out) == 0 {
+		out = loosely(st, k, at)
+	}
 	// Facts named exactly as the statement names its subject win over
 	// those whose names are only part of it.
 	var named []facts.Fact
@@ -380,6 +383,40 @@ func (s *Service) targets(tx *store.Txn, caller authority.Identity, st extract.S
 	}
 	slices.SortFunc(out, func(a, b facts.Fact) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
+}
+
+// loosely finds the one fact a typed statement is about when no key
+// matched: a fact keyed by the statement's thing and another word for its
+// attribute, holding a value of the statement's kind ("The office
+// relocated to 200 Queen Street" names office.location; the client keeps
+// office_address = 14 King St; "Rent's going up to £1,525" beside
+// monthly_rent). Two such facts name nothing.
+func loosely(st extract.Statement, k known, at time.Time) []facts.Fact {
+	switch st.Kind {
+	case extract.KindLocation, extract.KindAmount, extract.KindCount, extract.KindDate, extract.KindContact:
+	default:
+		return nil
+	}
+	if st.Entity == "" || st.Entity == "user" {
+		return nil
+	}
+	var out []facts.Fact
+	for _, f := range k.facts {
+		v := k.valueText(f)
+		if !extract.KeyHas(f.Key, st.Entity) || ownedByOther(st, f.Key) || !st.Fits(v, at) || st.Kind == extract.KindLocation && !placeLike(v) {
+			continue
+		}
+		if out = append(out, *f); len(out) > 1 {
+			return nil
+		}
+	}
+	return out
+}
+
+// placeLike reports a value that names a place: a name or an address,
+// not a status ("closed").
+func placeLike(v string) bool {
+	return strings.ContainsFunc(v, func(r rune) bool { return unicode.IsUpper(r) || unicode.IsDigit(r) })
 }
 
 // relayed is the authority a statement carries and whom it cites: the
@@ -502,7 +539,9 @@ func ownedByOther(st extract.Statement, key string) bool {
 	keyWords := strings.Split(ent, "_")
 	ews := strings.Split(st.Entity, "_")
 	if len(ews) == 1 {
-		return possessed(st.Sentence, ews[0], false) && !slices.Contains(keyWords, ews[0])
+		// "Marketing's budget", not "Rent's going up" (a contraction:
+		// the word after it is no thing of the key's).
+		return possessed(st.Sentence, ews[0], false) && !slices.Contains(keyWords, ews[0]) && !contracted(st.Sentence, ews[0], key)
 	}
 	// "Chen's contractor", "the sales team's offsite": the owner is the
 	// entity's opening words, said with "'s".
@@ -519,6 +558,31 @@ func ownedByOther(st extract.Statement, key string) bool {
 	}
 	return false
 }
+
+// contracted reports whether w's "'s" in sentence is "is" or "has":
+// the word after it is a verb's form or an adverb ("Rent's going up",
+// "Rent's now £1,525"), not a thing ("Marketing's budget").
+func contracted(sentence, w, key string) bool {
+	low := lexical.LowerASCII(sentence)
+	for _, apo := range []string{"'s ", "’s "} {
+		i := strings.Index(low, lexical.LowerASCII(w)+apo)
+		if i < 0 {
+			continue
+		}
+		next, _, _ := strings.Cut(low[i+len(w)+len(apo):], " ")
+		next = strings.Trim(next, ".,;:!?")
+		if extract.Names(next, key) {
+			return false
+		}
+		return strings.HasSuffix(next, "ing") || strings.HasSuffix(next, "ed") || contractionNext[next]
+	}
+	return false
+}
+
+// contractionNext follow a contracted "is" or "has".
+var contractionNext = map[string]bool{"now": true, "been": true, "up": true, "down": true, "due": true, "at": true, "in": true,
+	"on": true, "gone": true, "risen": true, "fallen": true, "just": true, "officially": true, "finally": true, "still": true,
+	"going": true, "set": true, "cut": true, "about": true, "over": true, "under": true, "back": true, "off": true}
 
 // possessed reports whether sentence says "w's" (w one word or several,
 // space-separated) at a word's start: in any case when anyCase (the owner
