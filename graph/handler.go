@@ -75,7 +75,7 @@ func NewHandler(r *resolvers.Resolver, o Options) http.Handler {
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	srv.Use(limitsExtension{o.Limits})
+	srv.Use(limitsExtension{l: o.Limits, counted: &selectionCounts{}})
 	srv.AroundOperations(guardOperations)
 	srv.AroundFields(markInternal)
 	srv.AroundFields(guardIntrospection)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -96,7 +97,44 @@ func (l Limits) withDefaults() Limits {
 // parsed and its selections before it is validated (a parameter mutator,
 // which gqlgen runs first), the rest once the document is validated and
 // the variables are known (page sizes may be variables).
-type limitsExtension struct{ l Limits }
+type limitsExtension struct {
+	l Limits
+	// counted remembers the selections of documents already counted
+	// (below or over the limit), so that a client sending the same
+	// document again, as clients do, is not parsed twice per request
+	// (gqlgen parses it once more, through its own query cache).
+	counted *selectionCounts
+}
+
+// selectionCounts is a bounded map from a document to its selections,
+// counted up to the limit and one more.
+type selectionCounts struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+// maxCountedDocuments bounds selectionCounts, which holds documents of
+// at most maxCountedBytes (4 MB in all); past it, it starts afresh.
+const (
+	maxCountedDocuments = 1000
+	maxCountedBytes     = 4 << 10
+)
+
+func (c *selectionCounts) get(doc string) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.m[doc]
+	return n, ok
+}
+
+func (c *selectionCounts) put(doc string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCountedDocuments {
+		c.m = make(map[string]int)
+	}
+	c.m[doc] = n
+}
 
 var _ interface {
 	graphql.HandlerExtension
@@ -115,11 +153,22 @@ func (e limitsExtension) MutateOperationParameters(_ context.Context, p *graphql
 	if n := len(p.Query); n > e.l.MaxQueryBytes {
 		return limitError("the query is %d bytes, more than the limit of %d", n, e.l.MaxQueryBytes)
 	}
-	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: p.Query}, e.l.ParserTokens)
-	if err != nil {
-		return nil
+	n, ok := 0, false
+	cache := e.counted != nil && len(p.Query) <= maxCountedBytes
+	if cache {
+		n, ok = e.counted.get(p.Query)
 	}
-	if n := selections(doc, e.l.MaxSelections); n > e.l.MaxSelections {
+	if !ok {
+		doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: p.Query}, e.l.ParserTokens)
+		if err != nil {
+			return nil
+		}
+		n = selections(doc, e.l.MaxSelections)
+		if cache {
+			e.counted.put(p.Query, n)
+		}
+	}
+	if n > e.l.MaxSelections {
 		return limitError("the query has more than %d selections (fields and fragments): ask for fewer fields, or split the request", e.l.MaxSelections)
 	}
 	return nil

@@ -107,3 +107,20 @@ func BenchmarkDuplicateFields(b *testing.B) {
 		})
 	}
 }
+
+// TestSelectionCountRemembered: the selections of a small document are
+// counted once and remembered; the same document asked again gets the
+// same answer, refused when over the limit, answered when not.
+func TestSelectionCountRemembered(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	over := duplicates(3000, "fragment spreads")
+	for i := range 3 {
+		if r := env.Do(t, tok, over, nil); r.Code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "selections") {
+			t.Fatalf("over the limit, ask %d: %.300s", i, r.Raw)
+		}
+		if r := env.Do(t, tok, "{ me { organization } }", nil); r.Code() != "" {
+			t.Fatalf("a small query, ask %d: %.300s", i, r.Raw)
+		}
+	}
+}
