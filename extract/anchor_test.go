@@ -64,6 +64,9 @@ func TestAnchor(t *testing.T) {
 		{"cloud_region", "us-east-1", "We migrated the cluster to eu-west-1 last night.", "eu-west-1"},
 		{"favorite_cuisine", "Thai", "Lately I'm all about Ethiopian food.", "Ethiopian"},
 		{"attendees", "80", "RSVPs are at 95 as of this morning.", "95"},
+		{"backup_schedule", "nightly", "Backups run hourly now.", "hourly"},
+		{"seats", "50", "We bought 15 more seats, so we're at 65.", "65"},
+		{"coach", "Luis", "Andre coaches the under-12s this season.", "Andre"},
 		{"kickoff_location", "Room 101", "We're holding the kickoff in the Atrium instead.", "Atrium"},
 		// The topic carried from the clause before to "the new contact is …".
 		{"venue_contact", "rob@oakline.org", "The venue coordinator left; the new contact is ines@oakline.org.", "ines@oakline.org"},
@@ -102,6 +105,8 @@ func TestAnchor(t *testing.T) {
 		{"class_size", "24", "The venue is lovely, it's 120 square metres.", ""},
 		{"internet_plan", "300 Mbps", "The office download is 12 GB a day now.", ""}, // another unit's measure
 		{"design_lead", "Priyanka", "Jordan is the design lead on the mobile team.", ""},
+		{"coach", "Luis", "Andre coaches my nephew's team.", ""},
+		{"dog_walker", "Sam", "Lucia walks the neighbour's dog.", ""},
 		{"kickoff_location", "Room 101", "Priya from the Atrium team is running late.", ""},
 		{"seats", "25", "", ""},
 		{"", "25", "We're at 31 seats.", ""},

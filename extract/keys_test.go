@@ -117,3 +117,22 @@ func TestFits(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyHas(t *testing.T) {
+	tests := []struct {
+		key, entity string
+		want        bool
+	}{
+		{"office_address", "office", true},
+		{"monthly_rent", "rent", true},
+		{"subscription_tier", "subscription", true},
+		{"office_address", "office_kitchen", false},
+		{"office_address", "", false},
+		{"db_choice", "database", true}, // a synonym
+	}
+	for _, tt := range tests {
+		if got := KeyHas(tt.key, tt.entity); got != tt.want {
+			t.Errorf("KeyHas(%q, %q) = %v, want %v", tt.key, tt.entity, got, tt.want)
+		}
+	}
+}

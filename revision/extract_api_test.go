@@ -469,6 +469,38 @@ func TestImpliedAnchorIsUnambiguous(t *testing.T) {
 	}
 }
 
+// TestStatementFindsItsFactLoosely: a typed statement keyed by its thing
+// and another word for its attribute ("office.location") changes the one
+// fact keyed by that thing holding a value of its kind (office_address),
+// and nothing when two facts could take it or the value is of another
+// kind.
+func TestStatementFindsItsFactLoosely(t *testing.T) {
+	tests := []struct {
+		name  string
+		facts [][2]string // key, value; the first is the one checked
+		text  string
+		want  string
+	}{
+		{"a place", [][2]string{{"office_address", "14 King St"}}, "The office relocated to 200 Queen Street over the weekend.", "200 Queen Street"},
+		{"an amount, said with a contraction", [][2]string{{"monthly_rent", "£1,450"}}, "Rent's going up to £1,525.", "£1,525"},
+		{"two places could", [][2]string{{"office_address", "14 King St"}, {"office_city", "Leeds"}}, "The office relocated to 200 Queen Street.", "14 King St"},
+		{"a status is no place", [][2]string{{"office_address", "14 King St"}}, "The office is closed on Friday.", "14 King St"},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env := apitest.New(t)
+			tok := apitest.Token(t, apitest.Identity(fmt.Sprintf("org-loose-%d", i), "alice"))
+			for _, f := range tc.facts {
+				write(t, env, tok, map[string]any{"key": f[0], "value": f[1]})
+			}
+			say(t, env, tok, map[string]any{"text": tc.text})
+			if got := currentOf(t, env, tok, tc.facts[0][0]).Value; got != tc.want {
+				t.Errorf("after %q, %s = %q, want %q", tc.text, tc.facts[0][0], got, tc.want)
+			}
+		})
+	}
+}
+
 // TestDetectionNamesItsFact: a change word next to one fact's topic does
 // not move another fact the sentence does not name.
 func TestDetectionNamesItsFact(t *testing.T) {
