@@ -25,8 +25,9 @@ import (
 //     value's kind (a date is a date, a name is an owner or a choice);
 //   - the stored value has a kind Anchor can read (a date or a time, an
 //     amount of money, a count, an email address, a phone number, a
-//     version, a code like "B12", or a name), and the clause says exactly
-//     one other value of that kind;
+//     version, a code like "B12", a name, a member of a category, or a
+//     value of a telling shape, see shape.go), and the clause says
+//     exactly one other value of that kind;
 //   - only linking words ("is now", "moved to", "grew to", "is the pick
 //     for", "takes over") stand between the topic and the value, so a
 //     value that belongs to something else in the clause is not taken;
@@ -50,9 +51,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// A key word that names the stored value's category ("db" for
 	// Postgres) is said by the new value itself, and so is every key word
 	// when the value's shape names its kind of thing ("Floor 7" for
-	// office = Floor 2; see shape.go).
-	// A brand said for a key that names its kind says the key's other
-	// words too, the owner's ("Rex is on Blue Buffalo now" for dog_food).
+	// office = Floor 2; see shape.go), or when the value is a brand and a
+	// word of the key names its kind: the other words are the owner's
+	// ("Rex is on Blue Buffalo now" for dog_food).
 	ownerImplied := cat != "" && brandCategories[cat] != nil && slices.ContainsFunc(keyWords(key), func(w string) bool { return categoryOfWord(singular(w)) == cat })
 	impliedByValue := func(w string) bool { return cat != "" && (categoryOfWord(w) == cat || ownerImplied) || shape != nil }
 	// Cheap test first: every topic word occurs somewhere, itself or by

@@ -104,7 +104,19 @@
 // noun's verb ("approver", "signs off"), and a key word naming a category
 // (database, language, framework, diet, ...) said by a known member of it
 // ("MySQL", "Go", "vegan"); a value that stands for the whole key must
-// come with a word of change or decision.
+// come with a word of change or decision. Well-known brands are
+// categories too (brands.go: banks, insurers, carriers, internet and TV
+// providers, gyms, airlines, hotels, car makers and their models,
+// streaming and music services, pharmacies, grocers, coffee chains, pet
+// food, mail, cuisines, statuses, frequencies), and so are names whose
+// form says what they are ("Roosevelt Elementary", "Hotel Indigo"). A
+// value whose shape names its kind of thing (shape.go: "Floor 2", "3C",
+// "BA117", "#launch", "Dr. Lang", "6.5%", "300 Mbps", "us-east-1") stands
+// for every word of the key: "Biscuit sees Dr. Patel now" for vet = Dr.
+// Lang. Such a reading is marked Implied, and the caller keeps it only
+// when no other fact takes the value. A clause that opens on "it" ("…,
+// bringing it to 28", "— it's delivered", "so we're at 65") continues the
+// topic of the clause before.
 //
 // Scope applies the draft and hypothetical filters to a free text such as
 // a fact's value ("Draft: …", "Hypothetically, …").
