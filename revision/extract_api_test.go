@@ -442,31 +442,14 @@ func TestAnchoredChange(t *testing.T) {
 // the value, and moves nothing when two facts could (a seat 14C too) or
 // the sentence names another fact's topic.
 func TestImpliedAnchorIsUnambiguous(t *testing.T) {
-	tests := []struct {
-		name  string
-		facts [][2]string // key, value; the first is the one checked
-		text  string
-		want  string // the checked fact's value afterwards
-	}{
+	tests := []afterTurn{
 		{"one fact takes it", [][2]string{{"meeting_room", "3C"}}, "The weekly sync lives in 6B from now on.", "6B"},
 		{"two facts could", [][2]string{{"meeting_room", "3C"}, {"seat", "14C"}}, "I'm in 6B from now on.", "3C"},
 		{"another fact named", [][2]string{{"meeting_room", "3C"}, {"seat", "14C"}}, "My seat is 6B from now on.", "3C"},
 		{"a brand", [][2]string{{"bank", "Chase"}}, "All my savings are at Ally now.", "Ally"},
 		{"two banks could", [][2]string{{"bank", "Chase"}, {"business_bank", "Wells Fargo"}}, "Everything's at Ally now.", "Chase"},
 	}
-	for i, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			env := apitest.New(t)
-			tok := apitest.Token(t, apitest.Identity(fmt.Sprintf("org-%d", i), "alice"))
-			for _, f := range tc.facts {
-				write(t, env, tok, map[string]any{"key": f[0], "value": f[1]})
-			}
-			say(t, env, tok, map[string]any{"text": tc.text})
-			if got := currentOf(t, env, tok, tc.facts[0][0]).Value; got != tc.want {
-				t.Errorf("after %q, %s = %q, want %q", tc.text, tc.facts[0][0], got, tc.want)
-			}
-		})
-	}
+	runAfterTurn(t, tests)
 }
 
 // TestStatementFindsItsFactLoosely: a typed statement keyed by its thing
@@ -475,21 +458,31 @@ func TestImpliedAnchorIsUnambiguous(t *testing.T) {
 // and nothing when two facts could take it or the value is of another
 // kind.
 func TestStatementFindsItsFactLoosely(t *testing.T) {
-	tests := []struct {
-		name  string
-		facts [][2]string // key, value; the first is the one checked
-		text  string
-		want  string
-	}{
+	tests := []afterTurn{
 		{"a place", [][2]string{{"office_address", "14 King St"}}, "The office relocated to 200 Queen Street over the weekend.", "200 Queen Street"},
 		{"an amount, said with a contraction", [][2]string{{"monthly_rent", "£1,450"}}, "Rent's going up to £1,525.", "£1,525"},
 		{"two places could", [][2]string{{"office_address", "14 King St"}, {"office_city", "Leeds"}}, "The office relocated to 200 Queen Street.", "14 King St"},
 		{"a status is no place", [][2]string{{"office_address", "14 King St"}}, "The office is closed on Friday.", "14 King St"},
 	}
+	runAfterTurn(t, tests)
+}
+
+// afterTurn is a case of facts written, then one turn, then the first
+// fact's current value.
+type afterTurn struct {
+	name  string
+	facts [][2]string // key, value; the first is the one checked
+	text  string
+	want  string // the checked fact's value afterwards
+}
+
+// runAfterTurn plays each case in an organization of its own.
+func runAfterTurn(t *testing.T, tests []afterTurn) {
+	t.Helper()
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			env := apitest.New(t)
-			tok := apitest.Token(t, apitest.Identity(fmt.Sprintf("org-loose-%d", i), "alice"))
+			tok := apitest.Token(t, apitest.Identity(fmt.Sprintf("org-after-%d", i), "alice"))
 			for _, f := range tc.facts {
 				write(t, env, tok, map[string]any{"key": f[0], "value": f[1]})
 			}
