@@ -230,18 +230,7 @@ func (c *compactor) literal(word string) bool {
 }
 
 func (c *compactor) object(depth int) bool {
-	if depth > maxNesting {
-		return false
-	}
-	c.dst = append(c.dst, '{')
-	c.i++
-	c.space()
-	if c.i < len(c.src) && c.src[c.i] == '}' {
-		c.dst = append(c.dst, '}')
-		c.i++
-		return true
-	}
-	for {
+	return c.container(depth, '{', '}', func() bool {
 		c.space()
 		if c.i >= len(c.src) || c.src[c.i] != '"' || !c.string() {
 			return false
@@ -252,41 +241,30 @@ func (c *compactor) object(depth int) bool {
 		}
 		c.dst = append(c.dst, ':')
 		c.i++
-		if !c.value(depth) {
-			return false
-		}
-		c.space()
-		if c.i >= len(c.src) {
-			return false
-		}
-		switch c.src[c.i] {
-		case ',':
-			c.dst = append(c.dst, ',')
-			c.i++
-		case '}':
-			c.dst = append(c.dst, '}')
-			c.i++
-			return true
-		default:
-			return false
-		}
-	}
+		return c.value(depth)
+	})
 }
 
 func (c *compactor) array(depth int) bool {
+	return c.container(depth, '[', ']', func() bool { return c.value(depth) })
+}
+
+// container compacts an object or an array: open, then members (each
+// read by member) separated by commas, then close.
+func (c *compactor) container(depth int, open, close byte, member func() bool) bool {
 	if depth > maxNesting {
 		return false
 	}
-	c.dst = append(c.dst, '[')
+	c.dst = append(c.dst, open)
 	c.i++
 	c.space()
-	if c.i < len(c.src) && c.src[c.i] == ']' {
-		c.dst = append(c.dst, ']')
+	if c.i < len(c.src) && c.src[c.i] == close {
+		c.dst = append(c.dst, close)
 		c.i++
 		return true
 	}
 	for {
-		if !c.value(depth) {
+		if !member() {
 			return false
 		}
 		c.space()
@@ -297,8 +275,8 @@ func (c *compactor) array(depth int) bool {
 		case ',':
 			c.dst = append(c.dst, ',')
 			c.i++
-		case ']':
-			c.dst = append(c.dst, ']')
+		case close:
+			c.dst = append(c.dst, close)
 			c.i++
 			return true
 		default:
