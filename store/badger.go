@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -19,7 +20,19 @@ type badgerEngine struct {
 	gsync  *groupSync // nil unless writes are synced
 	done   chan struct{}
 	gcDone chan struct{}
+
+	// Close waits for the transactions begun before it (txns) and
+	// refuses new ones (closed), so that no transaction reads a closed
+	// database: Badger panics on an iterator of a closed one, and a
+	// change-feed stream may still be reading while the server shuts
+	// down.
+	closing sync.RWMutex
+	closed  bool
+	txns    sync.WaitGroup
 }
+
+// closeWait bounds how long Close waits for open transactions.
+const closeWait = 10 * time.Second
 
 func openBadger(opts Options, logger *slog.Logger) (*badgerEngine, error) {
 	bo := badger.DefaultOptions(opts.Dir).
@@ -83,6 +96,15 @@ func (e *badgerEngine) gcLoop() {
 
 // Close stops the value-log GC and closes Badger.
 func (e *badgerEngine) Close() error {
+	e.closing.Lock()
+	e.closed = true
+	e.closing.Unlock()
+	waited := make(chan struct{})
+	go func() { e.txns.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(closeWait):
+	}
 	close(e.done)
 	<-e.gcDone
 	if err := e.db.Close(); err != nil {
@@ -101,10 +123,14 @@ func (e *badgerEngine) durable() error {
 }
 
 func (e *badgerEngine) Begin(_ context.Context, update bool) (EngineTxn, error) {
-	if e.db.IsClosed() {
+	e.closing.RLock()
+	if e.closed || e.db.IsClosed() {
+		e.closing.RUnlock()
 		return nil, errors.New("store: closed")
 	}
-	t := &badgerTxn{e: e, txn: e.db.NewTransaction(update)}
+	e.txns.Add(1)
+	e.closing.RUnlock()
+	t := &badgerTxn{e: e, txn: e.db.NewTransaction(update), live: true}
 	if update && e.gsync != nil {
 		e.gsync.begin()
 		t.open = true
@@ -116,6 +142,7 @@ type badgerTxn struct {
 	e    *badgerEngine
 	txn  *badger.Txn
 	open bool // counted open by the group commit until Discard
+	live bool // counted in the engine's txns until Discard
 	// ents is where Set takes its entries from, entrySlab at a time
 	// rather than one allocation each (Badger keeps a pointer to each
 	// until the commit).
@@ -174,6 +201,10 @@ func (t *badgerTxn) Discard() {
 	if t.open {
 		t.open = false
 		t.e.gsync.end()
+	}
+	if t.live {
+		t.live = false
+		t.e.txns.Done()
 	}
 }
 

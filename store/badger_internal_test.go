@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBadgerSyncFinalLogs: every memtable log is synced while it may still
@@ -204,5 +206,43 @@ func TestBadgerLogger(t *testing.T) {
 				t.Errorf("logged %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestCloseWaitsForOpenTransactions: Close waits for a transaction begun
+// before it (a change-feed stream still reading while the server shuts
+// down), which then iterates without meeting a closed database, and
+// refuses transactions begun after it.
+func TestCloseWaitsForOpenTransactions(t *testing.T) {
+	s, err := Open(Options{InMemory: true, MaxRetries: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	txn, err := s.eng.Begin(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	select {
+	case err := <-closed:
+		t.Fatalf("Close returned (%v) while a transaction was open", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	it := txn.NewIterator(IterOptions{Prefix: []byte{0}})
+	for it.Seek([]byte{0}); it.Valid(); it.Next() {
+	}
+	it.Close()
+	txn.Discard()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not return after the transaction ended")
+	}
+	if _, err := s.eng.Begin(context.Background(), false); err == nil {
+		t.Error("a transaction began after Close")
 	}
 }
