@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // candidate is a record the turn may supersede, with the evidence.
@@ -227,9 +229,7 @@ func whole(text string, val value) string {
 	return text[val.start:end]
 }
 
-func isWordChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+func isWordChar(c byte) bool { return lexical.IsASCIILetter(c) || '0' <= c && c <= '9' }
 
 // reLeadSchedule opens a replacement with the verb that set it: "targeted
 // for June 17" (of "Release is now targeted for June 17") is "June 17".

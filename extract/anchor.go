@@ -54,8 +54,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// office = Floor 2; see shape.go), or when the value is a brand and a
 	// word of the key names its kind: the other words are the owner's
 	// ("Rex is on Blue Buffalo now" for dog_food).
-	ownerImplied := cat != "" && brandCategories[cat] != nil && slices.ContainsFunc(keyWords(key), func(w string) bool { return categoryOfWord(singular(w)) == cat })
-	impliedByValue := func(w string) bool { return cat != "" && (categoryOfWord(w) == cat || ownerImplied) || shape != nil }
+	namesCat := func(w string) bool { return categoryOfWord(w) == cat }
+	ownerImplied := cat != "" && brandCategories[cat] != nil && (slices.ContainsFunc(topic, namesCat) || slices.ContainsFunc(attrs, namesCat))
+	impliedByValue := func(w string) bool { return cat != "" && (namesCat(w) || ownerImplied) || shape != nil }
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
 	low := foldedSentences.Get(sentence)
@@ -119,10 +120,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if !ok {
 			continue
 		}
+		var shaped []span // the clause's values of the stored value's shape
 		if shape != nil {
 			// "Room" of "Room 4A" is the value's word, not the topic's.
-			sc := shapeSpans(cl, shape)
-			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(sc, t.overlaps) })
+			shaped = shapeSpans(cl, shape)
+			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(shaped, t.overlaps) })
 		}
 		if stative(clow) || len(tspans) > 0 && qualified(cl, tspans) {
 			continue
@@ -137,14 +139,14 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		case kind == anchorShape && len(tspans) > 0 && shape != reAnyPercent && shape != reAnySlug && reWholeNumbered.MatchString(stored):
 			// The topic said, a numbered place may become a named one:
 			// "the kickoff in the Atrium" for kickoff_location = Room 101.
-			cands = shapeSpans(cl, shape)
+			cands = shaped
 			for _, n := range candidatesAt(cl, anchorName, at) {
 				if !slices.ContainsFunc(cands, n.overlaps) {
 					cands = append(cands, n)
 				}
 			}
 		case kind == anchorShape || shape != nil && len(tspans) == 0:
-			cands = shapeSpans(cl, shape)
+			cands = shaped
 		case kind == anchorCategory:
 			cands = categorySpans(cl, cat)
 		default:
@@ -501,18 +503,14 @@ func durationValue(s string) string {
 	if !ok {
 		return s
 	}
-	if d, ok := numberWords[strings.ToLower(n)]; ok {
-		n = strconv.Itoa(d)
+	if d, ok := countWords[strings.ToLower(n)]; ok && d == float64(int(d)) {
+		n = strconv.Itoa(int(d))
 	}
 	if n != "1" {
 		unit += "s"
 	}
 	return n + " " + unit
 }
-
-// numberWords are the numbers a length is said in.
-var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 
 // reWeekdays is a weekday that recurs, and its hour: "Mondays",
 // "Sundays at 11".

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -86,14 +85,17 @@ var brandWords = map[string]string{
 	"status": "status", "state": "status", "progress": "status",
 	"cuisine": "cuisine", "takeout": "cuisine", "takeaway": "cuisine",
 	"frequency": "frequency", "cadence": "frequency", "schedule": "frequency", "interval": "frequency",
+	"school": "school", // a form category (formCategory)
 }
 
-// brandCommon are brands that are also ordinary words: they count only
-// capitalised.
-var brandCommon = []string{"chase", "ally", "fidelity", "marcus", "wise", "oscar", "progressive", "lemonade", "vitality",
-	"visible", "cricket", "sprint", "ee", "sky", "cox", "frontier", "optimum", "sonic", "spectrum", "crunch", "united",
-	"delta", "spirit", "max", "boots", "capsule", "costa", "pret", "hey", "seat", "ram", "genesis", "courtyard",
-	"the standard", "co-op", "tap", "sas"}
+// brandCommon are brands that are also ordinary words: like commonWords,
+// they count only capitalised.
+var brandCommon = map[string]bool{"chase": true, "ally": true, "fidelity": true, "marcus": true, "wise": true, "oscar": true,
+	"progressive": true, "lemonade": true, "vitality": true, "visible": true, "cricket": true, "sprint": true, "ee": true,
+	"sky": true, "cox": true, "frontier": true, "optimum": true, "sonic": true, "spectrum": true, "crunch": true,
+	"united": true, "delta": true, "spirit": true, "max": true, "boots": true, "capsule": true, "costa": true, "pret": true,
+	"hey": true, "seat": true, "ram": true, "genesis": true, "courtyard": true, "the standard": true, "co-op": true,
+	"tap": true, "sas": true}
 
 // madeBy are the brand categories whose members open a longer name, a
 // maker's model ("Mazda CX-5", "Tesla Model 3").
@@ -110,24 +112,9 @@ var (
 	formCategory = map[string]*regexp.Regexp{"school": reSchoolName, "hotel": reHotelName}
 )
 
-// isBrand reports whether a folded name is a brand's.
-func isBrand(w string) bool {
-	for _, ms := range brandCategories {
-		if slices.Contains(ms, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// brandCommonSet is brandCommon as a set.
-var brandCommonSet = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range brandCommon {
-		m[w] = true
-	}
-	return m
-}()
+// isBrand reports whether a folded name is a brand's, and no ordinary
+// word.
+func isBrand(w string) bool { return brandCategories[memberOf[w]] != nil && !brandCommon[w] }
 
 // formOf names the category a value's form says ("Lincoln Elementary" is
 // a school), or "".

@@ -30,6 +30,19 @@ func TestMemoizedKeyReadings(t *testing.T) {
 			t.Errorf("storedKind(%q) = %+v, want %+v", v, got, want)
 		}
 	}
+	for _, v := range []string{"Postgres", "Honda Civic", "CVS on Main", "Lincoln Elementary", "Chase", "Floor 2", "BA117", "#launch", "Dr. Lang", "6.5%", "300 Mbps", "us-east-1", "March 10", ""} {
+		for range 2 {
+			if got, want := categoryOf(v), scanCategory(v); got != want {
+				t.Errorf("categoryOf(%q) = %q, want %q", v, got, want)
+			}
+			if got, want := shapeOf(v), scanShape(v); (got == nil) != (want == nil) || got != nil && got.String() != want.String() {
+				t.Errorf("shapeOf(%q) = %v, want %v", v, got, want)
+			}
+		}
+	}
+	if scanShape("March 10") != nil || scanCategory("Honda Civic") != "car" || scanCategory("Chase Hale") != "" {
+		t.Error("a date has a shape, or a car or a common word reads wrong")
+	}
 }
 
 // TestMemoizedTimedReadings: the readings remembered under a time (a

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -77,19 +76,11 @@ var (
 
 const titlePat = `(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach)\.?`
 
-// notNumbered are words that open a date, a time or an amount, not a
-// numbered thing ("March 10", "Tuesday 3", "USD 400").
-var notNumbered = func() map[string]bool {
-	m := map[string]bool{"the": true, "a": true, "an": true, "no": true, "usd": true, "eur": true, "gbp": true, "version": false,
-		"at": true, "on": true, "by": true, "in": true, "to": true, "from": true, "about": true, "around": true, "under": true, "over": true}
-	for _, w := range strings.Split(monthNames, "|") {
-		m[w] = true
-	}
-	for _, w := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"} {
-		m[w] = true
-	}
-	return m
-}()
+// notNumbered are words that open an amount or a place in a sentence, not
+// a numbered thing ("USD 400", "at 5"); dateWords open a date ("March
+// 10", "Tuesday 3").
+var notNumbered = map[string]bool{"the": true, "a": true, "an": true, "no": true, "usd": true, "eur": true, "gbp": true,
+	"at": true, "on": true, "by": true, "in": true, "to": true, "from": true, "about": true, "around": true, "under": true, "over": true}
 
 // shapeOf returns the pattern that finds, in a clause, the values of the
 // stored value's shape, or nil when it has none.
@@ -117,9 +108,9 @@ func scanShape(v string) *regexp.Regexp {
 	}
 	if m := reWholeLetterCode.FindStringSubmatch(v); m != nil {
 		// "BA117" and "BA175", "B12" and "C4": as many capitals.
-		return regexp.MustCompile(`\b[A-Z]{` + strconv.Itoa(len(m[1])) + `}-?\d{1,5}\b`)
+		return reAnyLetterCode[len(m[1])-1]
 	}
-	if m := reWholeNumbered.FindStringSubmatch(v); m != nil && !notNumbered[strings.ToLower(m[1])] {
+	if m := reWholeNumbered.FindStringSubmatch(v); m != nil && !notNumbered[strings.ToLower(m[1])] && !dateWords[strings.ToLower(m[1])] {
 		return regexp.MustCompile(`(?i:\b` + regexp.QuoteMeta(m[1]) + `)\.?\s+(?:#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{1,4})\b`)
 	}
 	return nil
@@ -128,8 +119,16 @@ func scanShape(v string) *regexp.Regexp {
 // reMeridiem is a time's "AM" or "PM" ("10AM" is no seat).
 var reMeridiem = regexp.MustCompile(`(?i)\d\s*[ap]m$`)
 
-// reWholeLetterCode is a code, capitals then digits: "B12", "BA117".
-var reWholeLetterCode = regexp.MustCompile(`^([A-Z]{1,3})-?\d{1,5}$`)
+// reWholeLetterCode is a code, capitals then digits: "B12", "BA117";
+// reAnyLetterCode[n-1] finds the codes of n capitals.
+var (
+	reWholeLetterCode = regexp.MustCompile(`^([A-Z]{1,3})-?\d{1,5}$`)
+	reAnyLetterCode   = [3]*regexp.Regexp{
+		regexp.MustCompile(`\b[A-Z]{1}-?\d{1,5}\b`),
+		regexp.MustCompile(`\b[A-Z]{2}-?\d{1,5}\b`),
+		regexp.MustCompile(`\b[A-Z]{3}-?\d{1,5}\b`),
+	}
+)
 
 // shapeSpans finds the values of shape re in cl: a titled name is trimmed
 // of a closing full stop and a possessive.

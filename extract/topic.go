@@ -141,12 +141,18 @@ var (
 )
 
 // categoryOf names the category of value v ("MySQL" → database), or "".
-func categoryOf(v string) string {
+// Anchor asks it of every stored value a sentence is read against, so
+// the reading is remembered (it runs the form patterns).
+func categoryOf(v string) string { return categoryMemo.Get(v) }
+
+var categoryMemo = newMemo(scanCategory)
+
+func scanCategory(v string) string {
 	low := strings.TrimPrefix(strings.TrimSpace(fold(v)), "the ")
 	if c := memberOf[low]; c != "" {
 		return c
 	}
-	if first, _, ok := strings.Cut(low, " "); ok && (madeBy[memberOf[first]] || isBrand(first) && !brandCommonSet[first]) {
+	if first, _, ok := strings.Cut(low, " "); ok && (madeBy[memberOf[first]] || isBrand(first)) {
 		return memberOf[first] // "Honda Civic", "CVS on Main"
 	}
 	return formOf(v)
@@ -156,9 +162,6 @@ func categoryOf(v string) string {
 func categoryOfWord(w string) string {
 	if c := categoryWords[w]; c != "" {
 		return c
-	}
-	if w == "school" {
-		return "school"
 	}
 	return brandWords[w]
 }
@@ -190,24 +193,26 @@ func categorySpans(cl, c string) []span {
 			out = append(out, span{start: m[0], end: m[1], text: strings.TrimSpace(cl[m[0]:m[1]]), kind: KindChoice})
 		}
 	}
-	for _, m := range append(categories[c][:len(categories[c]):len(categories[c])], brandCategories[c]...) {
-		for off := 0; off < len(low); {
-			i := strings.Index(low[off:], m)
-			if i < 0 {
-				break
+	for _, ms := range [2][]string{categories[c], brandCategories[c]} {
+		for _, m := range ms {
+			for off := 0; off < len(low); {
+				i := strings.Index(low[off:], m)
+				if i < 0 {
+					break
+				}
+				s, e := off+i, off+i+len(m)
+				off = e
+				if s > 0 && isWordByte(low[s-1]) || e < len(low) && isWordByte(low[e]) {
+					continue
+				}
+				if (commonWords[m] || brandCommon[m]) && (!unicode.IsUpper(rune(cl[s])) || strings.TrimSpace(cl[:s]) == "" && !reChooseAfter.MatchString(cl[e:])) {
+					continue
+				}
+				if madeBy[c] {
+					e += len(reModel.FindString(cl[e:])) // "Mazda CX-5"
+				}
+				out = append(out, span{start: s, end: e, text: cl[s:e], kind: KindChoice})
 			}
-			s, e := off+i, off+i+len(m)
-			off = e
-			if s > 0 && isWordByte(low[s-1]) || e < len(low) && isWordByte(low[e]) {
-				continue
-			}
-			if (commonWords[m] || brandCommonSet[m]) && (!unicode.IsUpper(rune(cl[s])) || strings.TrimSpace(cl[:s]) == "" && !reChooseAfter.MatchString(cl[e:])) {
-				continue
-			}
-			if madeBy[c] {
-				e += len(reModel.FindString(cl[e:])) // "Mazda CX-5"
-			}
-			out = append(out, span{start: s, end: e, text: cl[s:e], kind: KindChoice})
 		}
 	}
 	return out
