@@ -56,7 +56,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// ("Rex is on Blue Buffalo now" for dog_food).
 	namesCat := func(w string) bool { return categoryOfWord(w) == cat }
 	ownerImplied := cat != "" && brandCategories[cat] != nil && (slices.ContainsFunc(topic, namesCat) || slices.ContainsFunc(attrs, namesCat))
-	impliedByValue := func(w string) bool { return cat != "" && (namesCat(w) || ownerImplied) || shape != nil }
+	// "monthly" of monthly_rent is said by an amount: "rent goes up to
+	// $1,975" is the monthly rent.
+	perAmount := reWholeMoney.MatchString(stored)
+	impliedByValue := func(w string) bool {
+		return cat != "" && (namesCat(w) || ownerImplied) || shape != nil || perAmount && periods[w]
+	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
 	low := foldedSentences.Get(sentence)
@@ -78,8 +83,25 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	for _, cl := range splitClauses(body) {
 		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
 		clow := fold(cl)
-		if cl == "" || clauseFilter(clow) != "" {
+		if cl == "" {
 			carried = nil
+			continue
+		}
+		if aspirations.in(padded(clow)) && !goalKey(key) {
+			// "My goal is to get down to 75 kg" is where the weight
+			// should go, not where it is (but it is the new goal of
+			// marathon_goal).
+			carried = nil
+			continue
+		}
+		if r := clauseFilter(clow); r != "" {
+			// "Initially the deadline was March 2, but now it's March
+			// 16": a past clause states nothing, but names the topic
+			// the clause after continues.
+			carried = nil
+			if r == ReasonPast {
+				carried = saidTopic(cl, topic)
+			}
 			continue
 		}
 		tspans, ok := topicSpans(cl, topic, impliedByValue)
@@ -111,12 +133,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				}
 			}
 		}
-		carried = map[string]bool{}
-		for _, t := range topic {
-			if sp, ok := topicSpans(cl, []string{t}, func(string) bool { return false }); ok && len(sp) > 0 {
-				carried[t] = true
-			}
-		}
+		carried = saidTopic(cl, topic)
 		if !ok {
 			continue
 		}
@@ -179,7 +196,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			st.Entity = attr
 		}
 		if kind == anchorDate {
-			if d, said, _, ok := takeDateAt(found[0].text, at); ok {
+			if d, ok := DayLike(stored, found[0].text); ok {
+				st.Value = d // Thursday → Tuesday: a standing day, not a date
+			} else if d, said, _, ok := takeDateAt(found[0].text, at); ok {
 				st.Value, st.Said = d, said
 			}
 		}
@@ -191,12 +210,61 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	return Statement{}, false
 }
 
+// reBareDay is a stored value that is a weekday alone, a standing day:
+// "Thursday", "Thursdays".
+var reBareDay = regexp.MustCompile(`(?i)^(mon|tues|wednes|thurs|fri|satur|sun)day(s?)$`)
+
+// reSaidDay finds the weekday in a new value: "Tuesdays", "Tuesday".
+var reSaidDay = regexp.MustCompile(`(?i)\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b`)
+
+// DayLike returns the weekday said in v in the form of stored, when
+// stored is a weekday alone: book_club_day = Thursday becomes "Tuesday"
+// when "Book club meets on Tuesdays now", not the date of next Tuesday.
+func DayLike(stored, v string) (string, bool) {
+	m := reBareDay.FindStringSubmatch(stored)
+	d := reSaidDay.FindStringSubmatch(v)
+	if m == nil || d == nil {
+		return "", false
+	}
+	day := strings.ToUpper(d[1][:1]) + strings.ToLower(d[1][1:]) + "day"
+	return day + m[2], true
+}
+
+// periods are key words that say how often an amount is due.
+var periods = map[string]bool{"monthly": true, "annual": true, "yearly": true, "weekly": true, "daily": true, "hourly": true, "nightly": true}
+
+// aspirations say what the speaker wants a value to become.
+var aspirations = phrases("goal is to|goal is getting|aim to|aims to|aiming to|aim is to|aiming for|plan is to|target is to|working toward|working towards|striving to|striving for|shooting for|going for")
+
+// goalKey reports a key whose value is itself an aim: marathon_goal,
+// savings_target.
+func goalKey(key string) bool {
+	for _, w := range keyWords(key) {
+		switch singular(w) {
+		case "goal", "target", "aim", "objective", "plan", "quota", "pace", "pb", "pr":
+			return true
+		}
+	}
+	return false
+}
+
+// saidTopic returns the words of topic that clause cl says.
+func saidTopic(cl string, topic []string) map[string]bool {
+	said := map[string]bool{}
+	for _, t := range topic {
+		if sp, ok := topicSpans(cl, []string{t}, func(string) bool { return false }); ok && len(sp) > 0 {
+			said[t] = true
+		}
+	}
+	return said
+}
+
 // reOtherMoved is someone else sent somewhere: "reassigned Priya to",
 // "moved them into".
 var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(?:\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
 
 // reContinues opens a clause on the thing the clause before named.
-var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
+var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
 
 // reNewAttr opens a clause with the new value of an attribute: "the new
 // contact is", "their new number's".
@@ -259,8 +327,8 @@ func kindOfStored(v string, at time.Time) string {
 	if k.kind != "" {
 		return k.kind
 	}
-	if storedDate(v, at) {
-		return anchorDate
+	if storedDate(v, at) || reBareDay.MatchString(v) {
+		return anchorDate // "Thursdays": a standing day
 	}
 	if base, _, _ := strings.Cut(v, " ("); base != v {
 		if storedDate(base, at) {
@@ -297,7 +365,8 @@ func scanStoredKind(v string) storedKind {
 		return storedKind{kind: anchorCode}
 	case reWholeCount.MatchString(v):
 		return storedKind{kind: anchorCount}
-	case reWholePhone.MatchString(v) && strings.Count(v, " ")+strings.Count(v, "-") >= 1:
+	case reWholePhone.MatchString(v) && strings.Count(v, " ")+strings.Count(v, "-") >= 1 && !reISODate.MatchString(v):
+		// (2026-03-02 is a date, read after the kinds: kindOfStored)
 		return storedKind{kind: anchorPhone}
 	}
 	return storedKind{name: reWholeName.MatchString(v) && !strings.ContainsAny(v, "0123456789") && len(strings.Fields(v)) <= 4}
@@ -718,7 +787,7 @@ func qualified(cl string, topic []span) bool {
 	before := words(fold(cl[:first.start]))
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		w := before[i]
-		if otherQualifiers[w] || strings.HasSuffix(w, "'s") && i == len(before)-1 && w != "user's" {
+		if otherQualifiers[w] || strings.HasSuffix(w, "'s") && i == len(before)-1 && w != "user's" && !timeWords[strings.TrimSuffix(w, "'s")] {
 			return true
 		}
 	}
@@ -750,6 +819,10 @@ var reOtherUnit = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:on|for|in|of|at|with)
 // reOthersAfter gives a topic to someone else: "(coaches) my nephew's
 // team", "(walks) the neighbours' dog".
 var reOthersAfter = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:my|our|his|her|their|the) [a-z-]+(?:'s|’s|s'|s’)\s`)
+
+// timeWords own nothing: "this morning's weigh-in" is the speaker's.
+var timeWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true, "yesterday": true, "morning": true,
+	"afternoon": true, "evening": true, "night": true, "day": true, "week": true, "weekend": true, "month": true}
 
 // otherQualifiers set a thing apart from others of its kind.
 var otherQualifiers = map[string]bool{"other": true, "another": true, "next": true, "small": true, "smaller": true, "big": true, "bigger": true,

@@ -59,6 +59,8 @@ var topicGroups = [][]string{
 	{"length", "long", "duration"},
 	{"headcount", "attendees", "attendee", "rsvps", "rsvp"},
 	{"party", "table", "booking", "reservation"},
+	{"shop", "store", "spot", "place", "joint"}, // "my go-to coffee spot" is the coffee shop
+	{"restaurant", "eatery", "spot", "place", "joint"},
 	// British and American spellings name one thing.
 	{"licence", "license"}, {"colour", "color"}, {"centre", "center"}, {"programme", "program"},
 	{"catalogue", "catalog"}, {"theatre", "theater"}, {"cheque", "check"}, {"defence", "defense"},
@@ -229,7 +231,15 @@ var changeCues = []string{" now", "decided", "switched", "switching", "moved", "
 	"going with", "went with", "chose", "picked", "from now on", "instead", "after all", "anymore", "any more",
 	"rebuild", "rebuilding", "rewrite", "rewriting", "rewrote", "replaced", "adopted", "settled on", "these days",
 	"changed", "became", "become", "as of", "going forward", "from here on", "nowadays", "lately", "ended up",
-	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported", "locked in"}
+	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported", "locked in",
+	// a value that moved: "Down to 78 kg", "rent goes up to $1,975"
+	" down to ", "went up to", "goes up to", "gone up to", "going up to", "went down to", "goes down to", "gone down to",
+	"rose to", "risen to", "fell to", "fallen to", "dropped to", "climbed to", "jumped to", "grew to", "shrank to",
+	"increased to", "decreased to", "raised to", "lowered to", "bumped to", "bumped up to", "cut to", "reduced to",
+	"weighed in at", " hit ", " reached ",
+	// a thing taken up: "joined Equinox", "started at Lincoln Middle School"
+	"joined", "started at", "started with", "traded", "swapped", "signed up", "signed with", "renewed with",
+	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + clow + " "
