@@ -845,7 +845,7 @@ var linkWords = func() map[string]bool {
 		heading headed happening scheduled planned due migrated migrate migrating onto
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
-		organising organizing owning chairing`) {
+		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted`) {
 		m[w] = true
 	}
 	return m

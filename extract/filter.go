@@ -228,7 +228,7 @@ func setsValue(n string) bool {
 	return reSetsValue.MatchString(strings.TrimSpace(n))
 }
 
-var reSetsValue = regexp.MustCompile(`^(?:please\s+|let['’]?s\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?use\s.{1,60}?\s+as\s+(?:my|our)\s|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S|^(?:please\s+|just\s+)?call\s+me\s+[^\s,.!?]+|^(?:please\s+|just\s+)?(?:reach|contact|email|e-mail|text|call|ring|find|message)\s+me\s+(?:at|on|via)\s\S|^(?:please\s+|let['’]?s\s+)?(?:put|mark|log|record|note|write|pencil|jot|keep|leave|hold)\s(?:down\s|in\s)?.+\s(?:as|at)\s\S`)
+var reSetsValue = regexp.MustCompile(`^(?:please\s+|let['’]?s\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?use\s.{1,60}?\s+as\s+(?:my|our)\s|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S|^(?:please\s+)?(?:just\s+)?call\s+me\s+[^\s,.!?]+|^(?:please\s+|just\s+)?(?:reach|contact|email|e-mail|text|call|ring|find|message)\s+me\s+(?:at|on|via)\s\S|^(?:please\s+|let['’]?s\s+)?(?:put|mark|log|record|note|write|pencil|jot|keep|leave|hold)\s(?:down\s|in\s)?.+\s(?:as|at)\s\S`)
 
 func firstWordRaw(s string) string {
 	s = strings.TrimLeft(s, " *_-")
@@ -310,6 +310,11 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	return ""
 }
 
+// reAsking is the speaker asking someone else to make a change, which
+// has not happened: "I'm asking finance to raise the headcount budget to
+// 14", "we'll ask the landlord to fix it".
+var reAsking = regexp.MustCompile(`\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’-]+\s+){1,3}?to\s+\w`)
+
 // pastThenNow reports a sentence that sets the past against the present:
 // "Initially the deadline was March 2, but now it's March 16". Only its
 // past clause is refused (clauseFilter); the present one may state.
@@ -371,7 +376,7 @@ func clauseFilter(low string) string {
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined
-	case proposals.in(n):
+	case proposals.in(n), reAsking.MatchString(low):
 		return ReasonProposal
 	case pasts.in(n):
 		return ReasonPast // the past half of pastThenNow

@@ -962,7 +962,7 @@ var Rules = []Rule{
 		Matches:  "(please) call me N (from now on): user.name = N",
 		Examples: []string{"Please call me Kate from now on.", "Call me Sam, everyone does"},
 		triggers: []string{"call me"},
-		re:       compile(`(?:please\s+|just\s+|you\s+can\s+)?call\s+me\s+(?P<val>[^\s,.!?;]+(?:\s+[^\s,.!?;]+)?)`),
+		re:       compile(`(?:please\s+)?(?:just\s+|you\s+can\s+)?call\s+me\s+(?P<val>[^\s,.!?;]+(?:\s+[^\s,.!?;]+)?)`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takeChoice(m.get("val"))
 			if !ok || !reWholeName.MatchString(v) {

@@ -239,7 +239,8 @@ var changeCues = []string{" now", "decided", "switched", "switching", "moved", "
 	"weighed in at", " hit ", " reached ",
 	// a thing taken up: "joined Equinox", "started at Lincoln Middle School"
 	"joined", "started at", "started with", "traded", "swapped", "signed up", "signed with", "renewed with",
-	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to"}
+	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to",
+	"trimmed", "slashed", "hiked", "upped", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + clow + " "
