@@ -55,12 +55,16 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// word of the key names its kind: the other words are the owner's
 	// ("Rex is on Blue Buffalo now" for dog_food).
 	namesCat := func(w string) bool { return categoryOfWord(w) == cat }
-	ownerImplied := cat != "" && brandCategories[cat] != nil && (slices.ContainsFunc(topic, namesCat) || slices.ContainsFunc(attrs, namesCat))
+	keyNamesCat := cat != "" && (slices.ContainsFunc(topic, namesCat) || slices.ContainsFunc(attrs, namesCat))
+	ownerImplied := keyNamesCat && brandCategories[cat] != nil
+	// "manager" of password_manager is the kind of thing "password"
+	// names: said by the value too.
+	headImplied := func(w string) bool { return keyNamesCat && genericHeads[w] }
 	// "monthly" of monthly_rent is said by an amount: "rent goes up to
 	// $1,975" is the monthly rent.
 	perAmount := reWholeMoney.MatchString(stored)
 	impliedByValue := func(w string) bool {
-		return cat != "" && (namesCat(w) || ownerImplied) || shape != nil || perAmount && periods[w]
+		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && periods[w]
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
@@ -94,7 +98,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			carried = nil
 			continue
 		}
-		if r := clauseFilter(clow); r != "" {
+		if r := clauseFilter(clow); r != "" && !(r == ReasonOtherSubject && ownRelation(clow, topic)) {
 			// "Initially the deadline was March 2, but now it's March
 			// 16": a past clause states nothing, but names the topic
 			// the clause after continues.
@@ -181,10 +185,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
-		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || reOtherMoved.MatchString(cl)) {
+		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || reOtherMoved.MatchString(cl) && !ownerImplied) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya
-			// goes.
+			// goes (but "switch Mochi to Hill's Science Diet" says the
+			// food of the owner cat_food names).
 			continue
 		}
 		ent, attr := NormalizeKey(key)
@@ -230,6 +235,11 @@ func DayLike(stored, v string) (string, bool) {
 	return day + m[2], true
 }
 
+// genericHeads name a kind of tool or service after the word that says
+// which: password manager, CI tool, chat app.
+var genericHeads = map[string]bool{"manager": true, "tool": true, "app": true, "provider": true, "service": true,
+	"platform": true, "system": true, "software": true, "client": true, "solution": true, "stack": true}
+
 // periods are key words that say how often an amount is due.
 var periods = map[string]bool{"monthly": true, "annual": true, "yearly": true, "weekly": true, "daily": true, "hourly": true, "nightly": true}
 
@@ -242,6 +252,24 @@ func goalKey(key string) bool {
 	for _, w := range keyWords(key) {
 		switch singular(w) {
 		case "goal", "target", "aim", "objective", "plan", "quota", "pace", "pb", "pr":
+			return true
+		}
+	}
+	return false
+}
+
+// ownRelation reports a clause about the speaker's relation that the
+// key is about: "Our landlord is Harbor Property Management now" for
+// landlord, "My sister is in Paris now" for sister_city. About anyone
+// else ("my sister moved her appointment" for appointment) it is another
+// person's life.
+func ownRelation(clow string, topic []string) bool {
+	ws := strings.Fields(clow)
+	if len(ws) < 3 || ws[0] != "my" && ws[0] != "our" {
+		return false
+	}
+	for _, w := range ws[1:3] {
+		if slices.Contains(topic, singular(strings.TrimSuffix(w, "'s"))) {
 			return true
 		}
 	}
@@ -301,7 +329,7 @@ const (
 )
 
 var (
-	reWholeMoney   = regexp.MustCompile(`^` + moneyPat + `$`)
+	reWholeMoney   = regexp.MustCompile(`^` + moneyPat + `(?:\s?/\s?(?:hour|hr|h|day|night|week|wk|month|mo|year|yr|person|head|seat|user)|\s+(?:an?|per)\s+(?:hour|day|night|week|month|year|person|head|seat|user))?$`) // "$18/hour"
 	reWholeCount   = regexp.MustCompile(`^\d[\d,]*$`)
 	reWholeVersion = regexp.MustCompile(`^v?\d+(?:\.\d+)+$`)
 	reWholeCode    = regexp.MustCompile(`^[A-Z]{1,3}-?\d{1,5}$`)
@@ -385,7 +413,7 @@ var anchorAttrs = map[string][]string{
 	"price": {anchorMoney}, "cost": {anchorMoney}, "amount": {anchorMoney}, "fee": {anchorMoney}, "rate": {anchorMoney},
 	"capacity": nil, "status": nil, "id": {anchorCode}, "code": {anchorCode}, "spot": {anchorName, anchorCode},
 	"length": {anchorDuration}, "duration": {anchorDuration}, "term": {anchorDuration}, "notice": {anchorDuration},
-	"host": {anchorName}, "done": {anchorCount}, "headcount": {anchorCount}, "cap": {anchorCount}, "limit": {anchorCount},
+	"host": {anchorName}, "done": {anchorCount}, "order": {anchorName}, "headcount": {anchorCount}, "cap": {anchorCount}, "limit": {anchorCount},
 }
 
 // anchorWords splits a key into the words that name its thing, which the
@@ -638,7 +666,9 @@ func nameCandidate(cl string, v span) (span, bool) {
 		return v, false
 	}
 	first := fold(ws[0])
-	if nameStops[first] || dateWords[first] {
+	// "at The Glasshouse": a capital "The" inside a clause is the name's.
+	theName := ws[0] == "The" && len(ws) > 1 && strings.TrimSpace(cl[:v.start]) != ""
+	if (nameStops[first] || dateWords[first]) && !theName {
 		if len(ws) == 1 {
 			return v, false
 		}
@@ -759,8 +789,8 @@ func stative(clow string) bool {
 	for i, w := range ws {
 		switch w {
 		case "had", "used", "were", "was":
-			if w == "had" && i+1 < len(ws) && ws[i+1] == "to" {
-				continue // "we had to move it"
+			if w == "had" && i+1 < len(ws) && (ws[i+1] == "to" || objectPronouns[ws[i+1]]) {
+				continue // "we had to move it", "the vet had us switch"
 			}
 			if (w == "was" || w == "were") && i+1 < len(ws) && participle(ws[i+1]) {
 				continue // "was cut to $9,000"
@@ -770,6 +800,8 @@ func stative(clow string) bool {
 	}
 	return false
 }
+
+var objectPronouns = map[string]bool{"me": true, "us": true, "him": true, "her": true, "them": true}
 
 func participle(w string) bool {
 	return strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || w == "cut" || w == "set" || w == "put" || w == "now" || w == "just" || w == "finally" || w == "officially"
@@ -845,7 +877,8 @@ var linkWords = func() map[string]bool {
 		heading headed happening scheduled planned due migrated migrate migrating onto
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
-		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted`) {
+		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
+		renamed rebranded retitled called named getting having ordering ordered eating`) {
 		m[w] = true
 	}
 	return m

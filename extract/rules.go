@@ -321,8 +321,8 @@ var Rules = []Rule{
 		also:     []string{" to "},
 		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?:assigned|reassigned|handed|passed|gave|transferred|delegated)\s+(?:over\s+|off\s+)?{OBJ}\s+(?:over\s+|off\s+|on\s+)?to\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
-			if !namedSubject(m.get("subj")) {
-				return Statement{}, false
+			if !namedSubject(m.get("subj")) || strings.HasPrefix(fold(m.get("obj")), "from ") {
+				return Statement{}, false // "I've been reassigned from EMEA to APAC": no thing handed
 			}
 			return ownerOfNP(c, m.get("obj"), m.get("val"))
 		},

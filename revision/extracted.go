@@ -503,12 +503,19 @@ func unfit(st extract.Statement) string {
 		// A swap names the value dropped and the one taken up in its
 		// own words ("Golden Wok cancelled on us, so Mezze Republic is
 		// doing the food"): a report of an act, not a conclusion.
-		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low)) {
+		// A name is not computed: "Rosewood Manor double-booked us,
+		// which means the wedding is now at The Glasshouse" reports
+		// the new venue; "which means the launch slips to May" is
+		// drawn from the dates before it.
+		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low)) && !(!computed[st.Kind] && strings.Contains(low, " now ")) {
 			return "a conclusion drawn from other facts stays in the conversation"
 		}
 	}
 	return ""
 }
+
+// computed are the kinds of value a conclusion may compute from others.
+var computed = map[string]bool{extract.KindAmount: true, extract.KindCount: true, extract.KindDate: true}
 
 // actsOn reports a ", so" that opens what the speaker did or now has
 // ("six more RSVP'd, so we're at 46 guests", "the barn fell through, so
