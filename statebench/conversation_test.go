@@ -110,6 +110,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout4.tsv", 20, heldout4RecallFloor},
 		{"sentences_heldout5.tsv", 20, heldout5RecallFloor},
 		{"sentences_heldout6.tsv", 20, heldout6RecallFloor},
+		{"sentences_heldout7.tsv", 20, heldout7RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -304,6 +305,7 @@ const (
 	heldout4RecallFloor = 0.60 // written at the end of that session: 4 of 10 then (and one false supersession, since fixed), 6 now
 	heldout5RecallFloor = 0.60 // written in the fourth session of 2026-11-27 after its rules (shapes, brands, continuations): 6 of 10, 0 false
 	heldout6RecallFloor = 0.50 // written at the end of that session after the rules for the o… rows: 4 of 10 as written, 5 once s004 listed the ISO form of its date as the README asks; 0 false
+	heldout7RecallFloor = 0.40 // written in the fifth session of 2026-11-27 after the rules for the cc, dd and ee rows: 4 of 10 as written; 0 false
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
