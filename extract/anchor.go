@@ -238,7 +238,8 @@ func DayLike(stored, v string) (string, bool) {
 // genericHeads name a kind of tool or service after the word that says
 // which: password manager, CI tool, chat app.
 var genericHeads = map[string]bool{"manager": true, "tool": true, "app": true, "provider": true, "service": true,
-	"platform": true, "system": true, "software": true, "client": true, "solution": true, "stack": true}
+	"platform": true, "system": true, "software": true, "client": true, "solution": true, "stack": true,
+	"subscription": true, "plan": true, "account": true, "membership": true}
 
 // periods are key words that say how often an amount is due.
 var periods = map[string]bool{"monthly": true, "annual": true, "yearly": true, "weekly": true, "daily": true, "hourly": true, "nightly": true}
@@ -442,7 +443,7 @@ func scanAnchorWords(key string) (topic, attrs []string) {
 }
 
 // stopKeyWords carry no topic ("user.current_address").
-var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true,
+var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true, "primary": true,
 	"preferred": true, "favourite": true, "favorite": true, "chosen": true, "selected": true}
 
 // implied reports whether every attribute word of the key is said in the
@@ -745,7 +746,8 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 			right = min(right, t.start)
 		}
 	}
-	return left >= 0 && onlyLinks(cl[left:v.start], kind, attrs) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	// "New handle on X: @mirabuilds": a label, then its value.
+	return left >= 0 && (onlyLinks(cl[left:v.start], kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
 
 // reCleft links a value to a topic it is the place or time of: "Chipotle

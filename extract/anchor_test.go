@@ -78,6 +78,15 @@ func TestAnchor(t *testing.T) {
 		{"team_channel", "#eng-core", "The team channel got renamed to #platform after the reorg.", "#platform"},
 		{"lunch_order", "Thai", "Change of plans for team lunch: we're getting sushi.", "sushi"},
 		{"babysitter_rate", "$18/hour", "We agreed to pay the babysitter $20 an hour starting this month.", "$20"},
+		// A handle, a code around a hyphen, a tier, a category said
+		// beside a second clause, a label and its value.
+		{"twitter_handle", "@mira_codes", "New handle on X: @mirabuilds.", "@mirabuilds"},
+		{"parking_spot", "P2-14", "They reassigned me to spot P3-08 in the garage.", "P3-08"},
+		{"subscription_tier", "Basic", "I went ahead and upgraded to Premium.", "Premium"},
+		{"internet_provider", "Comcast", "We opted for Sonic fiber and cancelled Comcast.", "Sonic"},
+		{"primary_language", "Python", "Most of my day is in Go now that we rewrote the services.", "Go"},
+		{"primary_language", "Python", "The data team is moving to Go.", ""},
+		{"subscription_tier", "Basic", "The free plan is basic.", ""},
 		// An aim is not where a value is, unless the value is the aim.
 		{"weight", "82 kg", "My goal is to get down to 75 kg by summer.", ""},
 		{"weight_goal", "80 kg", "My goal is to get down to 75 kg by summer.", "75 kg"},

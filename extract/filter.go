@@ -315,6 +315,10 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 // 14", "we'll ask the landlord to fix it".
 var reAsking = regexp.MustCompile(`\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’-]+\s+){0,3}?to\s+\w`)
 
+// reOtherUnitSubject opens a clause on another team or group: "The data
+// team is moving to Go" (not "the team", nor "our data team").
+var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|teams|squad|group|department|division|org|office|branch|side)\s+(?:is|are|was|were|has|have|had|will|['’]s|['’]re|just|also|now|moved|switched|picked|chose|uses|use|runs|run|went)\b`)
+
 // pastThenNow reports a sentence that sets the past against the present:
 // "Initially the deadline was March 2, but now it's March 16". Only its
 // past clause is refused (clauseFilter); the present one may state.
@@ -382,7 +386,7 @@ func clauseFilter(low string) string {
 		return ReasonPast // the past half of pastThenNow
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
-		reGenericSubject.MatchString(low),
+		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && theirThing(low):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject
