@@ -185,7 +185,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
-		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || reOtherMoved.MatchString(cl) && !ownerImplied) {
+		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || otherMoved(cl, found[0]) && !ownerImplied) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya
 			// goes (but "switch Mochi to Hill's Science Diet" says the
@@ -210,9 +210,28 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorDuration {
 			st.Value = durationValue(st.Value)
 		}
+		if n := countNoun(stored); n != "" && kind == anchorCount {
+			// "24 books" → "30 books", not "30"
+			if rest := strings.TrimLeft(cl[found[0].end:], " "); strings.HasPrefix(fold(rest), fold(n)) && wordEnds(rest[len(n):]) {
+				st.Value += " " + rest[:len(n)]
+			}
+		}
 		return st, true
 	}
 	return Statement{}, false
+}
+
+// reCountNoun is a count stored with its noun: "24 books".
+var reCountNoun = regexp.MustCompile(`^[\d,.]+\s+(\p{L}+)$`)
+
+// countNoun returns the noun of a count stored with one ("books" of "24
+// books"), or "" (a unit makes a measure: "300 Mbps").
+func countNoun(v string) string {
+	m := reCountNoun.FindStringSubmatch(v)
+	if m == nil || unitFamily[strings.ToLower(m[1])] != "" || reWholeDuration.MatchString(v) || reWholeMoney.MatchString(v) {
+		return ""
+	}
+	return m[1]
 }
 
 // reBareDay is a stored value that is a weekday alone, a standing day:
@@ -290,7 +309,14 @@ func saidTopic(cl string, topic []string) map[string]bool {
 
 // reOtherMoved is someone else sent somewhere: "reassigned Priya to",
 // "moved them into".
-var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(?:\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
+var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
+
+// otherMoved reports a clause that sends someone other than the value v
+// somewhere: "reassigned Priya to spot C4", not "gone full Neovim at work".
+func otherMoved(cl string, v span) bool {
+	m := reOtherMoved.FindStringSubmatchIndex(cl)
+	return m != nil && !v.overlaps(span{start: m[2], end: m[3]})
+}
 
 // reContinues opens a clause on the thing the clause before named.
 var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
@@ -392,7 +418,7 @@ func scanStoredKind(v string) storedKind {
 		return storedKind{kind: anchorVersion}
 	case reWholeCode.MatchString(v):
 		return storedKind{kind: anchorCode}
-	case reWholeCount.MatchString(v):
+	case reWholeCount.MatchString(v), countNoun(v) != "":
 		return storedKind{kind: anchorCount}
 	case reWholePhone.MatchString(v) && strings.Count(v, " ")+strings.Count(v, "-") >= 1 && !reISODate.MatchString(v):
 		// (2026-03-02 is a date, read after the kinds: kindOfStored)

@@ -87,6 +87,10 @@ func TestAnchor(t *testing.T) {
 		{"primary_language", "Python", "Most of my day is in Go now that we rewrote the services.", "Go"},
 		{"primary_language", "Python", "The data team is moving to Go.", ""},
 		{"subscription_tier", "Basic", "The free plan is basic.", ""},
+		// A count keeps its noun; a category value is not someone moved.
+		{"reading_goal", "24 books", "I raised my reading goal to 30 books this year.", "30 books"},
+		{"editor", "VS Code", "I've gone full Neovim at work.", "Neovim"},
+		{"preferred_airline", "Delta", "I fly Alaska now for the miles.", "Alaska"},
 		// An aim is not where a value is, unless the value is the aim.
 		{"weight", "82 kg", "My goal is to get down to 75 kg by summer.", ""},
 		{"weight_goal", "80 kg", "My goal is to get down to 75 kg by summer.", "75 kg"},

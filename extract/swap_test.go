@@ -13,6 +13,9 @@ func TestSwap(t *testing.T) {
 		{"Rosa went back to Portugal, so Claire watches the kids now.", "Rosa", "Claire"},
 		{"Coach Dave stepped down, and Coach Maria has the team for the spring season.", "Coach Dave", "Coach Maria"},
 		{"Finished Dune last night and started Project Hail Mary.", "Dune", "Project Hail Mary"},
+		{"We let Maria go and hired Spotless Co. to clean every other week.", "Maria", "Spotless Co."},
+		{"Maya's been at Bright Beginnings since January; Little Sprouts closed.", "Little Sprouts", "Bright Beginnings"},
+		{"Sam Ortiz left Acme Supply, and Lena Park is our contact there now.", "Sam Ortiz", "Lena Park"},
 		{"Tomás is off to college; Bree walks Pepper from Monday.", "Tomás", "Bree"},
 		{"We migrated our tickets from the PLAT project into CORE.", "PLAT", "CORE"},
 		// A value in another's place, a first name falling away, a child

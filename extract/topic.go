@@ -61,6 +61,7 @@ var topicGroups = [][]string{
 	{"length", "long", "duration"},
 	{"headcount", "attendees", "attendee", "rsvps", "rsvp"},
 	{"party", "table", "booking", "reservation"},
+	{"household", "family", "home"},
 	{"shop", "store", "spot", "place", "joint"}, // "my go-to coffee spot" is the coffee shop
 	{"restaurant", "eatery", "spot", "place", "joint"},
 	// British and American spellings name one thing.
@@ -259,7 +260,8 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	"joined", "started at", "started with", "traded", "swapped", "signed up", "signed with", "renewed with",
 	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to",
 	"trimmed", "slashed", "hiked", "upped", "renamed", "rebranded", "change of plans", "change of plan",
-	"opted", "signed up", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
+	"opted", "signed up", "escalated", "reprioritized", "reprioritised", "deprioritized", "deprioritised",
+	"gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + clow + " "

@@ -75,7 +75,10 @@ var dateParser = func() *when.Parser {
 // cleanValue trims spaces, quotes and trailing punctuation.
 func cleanValue(v string) string {
 	v = strings.TrimSpace(v)
-	v = strings.TrimRight(v, " .,;:!?)\"”")
+	v = strings.TrimRight(v, " ,;:!?)\"”")
+	if !reAbbrevEnd.MatchString(v) {
+		v = strings.TrimRight(v, " .,;:!?)\"”")
+	}
 	v = strings.TrimLeft(v, " \"“(")
 	if m := reTrailTime.FindStringIndex(v); m != nil && m[0] > 0 {
 		// "Postgres 16 last night": when it changed is not the value.
@@ -83,6 +86,10 @@ func cleanValue(v string) string {
 	}
 	return strings.TrimSpace(v)
 }
+
+// reAbbrevEnd is a name ending in an abbreviation whose full stop is the
+// name's: "Spotless Co.", "Acme Inc.".
+var reAbbrevEnd = regexp.MustCompile(`\b\p{Lu}[\p{L}&'’-]*\s+(?:Co|Inc|Ltd|Corp|Bros|Jr|Sr|LLC|L\.L\.C|Pty|PLC)\.$`)
 
 // reTrailTime is a time adverbial closing a value.
 var reTrailTime = regexp.MustCompile(`(?i)\s+(?:last night|yesterday|this morning|this afternoon|this evening|earlier today|just now|recently|as of today|from now on|going forward|effective immediately|(?:starting|from|beginning|as of)\s+(?:next|this)\s+(?:sprint|week|month|cycle|quarter|year|term|season))$`)
@@ -205,6 +212,9 @@ func takeChoice(v string) (string, bool) {
 		name = cleanValue(m[1])
 	}
 	if loc := reChoiceStop.FindStringIndex(v); loc != nil {
+		if v[loc[0]] == '.' && reAbbrevEnd.MatchString(v[:loc[0]+1]) {
+			loc[0]++ // "Spotless Co." keeps its full stop
+		}
 		v = v[:loc[0]]
 	}
 	// A name runs through its own full stops ("Dr. Ortiz").
