@@ -102,9 +102,11 @@ const (
 	TableSearchStats Table = 'S'
 	// TableSearchVersion holds, per space, random values rewritten
 	// (blindly) with changes of the statistics: readers cache the shard
-	// sums under them (search/stats.go). Empty suffix -> version of the
-	// corpus totals and classes; 'b', bucket (1 byte) -> version of the
-	// document frequencies of the terms in the bucket.
+	// sums under them (search/stats.go): 'b', bucket (1 byte) -> version
+	// of the document frequencies of the terms in the bucket. The corpus
+	// totals and classes are versioned by the card epoch
+	// (TableFactCardEpoch); the empty suffix, their version in stores
+	// written before, is no longer read.
 	TableSearchVersion Table = 's'
 
 	// Working set (package session), in the caller's private space:
