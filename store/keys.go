@@ -21,6 +21,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/stategraph/stategraph/temporal"
@@ -311,9 +312,29 @@ func tablePrefix(sp tenancy.Space, t Table) []byte {
 // key returns the full key of suffix in table t of space sp, built in one
 // allocation (it is on every read and write path).
 func key(sp tenancy.Space, t Table, suffix []byte) []byte {
+	return appendKey(nil, 0, sp, t, suffix)
+}
+
+// keyValue returns key(sp, t, suffix) and a copy of v (as slices.Clone
+// copies it: nil stays nil) in one allocation, for a write that takes
+// ownership of both: each is capped at its own length, so neither can
+// grow into the other.
+func keyValue(sp tenancy.Space, t Table, suffix, v []byte) (k, val []byte) {
+	b := appendKey(nil, len(v), sp, t, suffix)
+	n := len(b)
+	if v == nil {
+		return b[:n:n], nil
+	}
+	b = append(b, v...)
+	return b[:n:n], b[n:len(b):len(b)]
+}
+
+// appendKey appends key(sp, t, suffix) to b, growing it once with room
+// for extra more bytes.
+func appendKey(b []byte, extra int, sp tenancy.Space, t Table, suffix []byte) []byte {
 	org, owner := sp.Org(), sp.Owner()
 	org, owner = org[:min(len(org), maxSeg)], owner[:min(len(owner), maxSeg)]
-	b := make([]byte, 0, 2+len(org)+1+2+len(owner)+1+len(suffix))
+	b = slices.Grow(b, 2+len(org)+1+2+len(owner)+1+len(suffix)+extra)
 	b = binary.BigEndian.AppendUint16(b, uint16(len(org)))
 	b = append(b, org...)
 	b = append(b, byte(sp.Kind()))
