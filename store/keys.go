@@ -312,7 +312,8 @@ func tablePrefix(sp tenancy.Space, t Table) []byte {
 // key returns the full key of suffix in table t of space sp, built in one
 // allocation (it is on every read and write path).
 func key(sp tenancy.Space, t Table, suffix []byte) []byte {
-	return appendKey(nil, 0, sp, t, suffix)
+	b := appendKey(nil, 0, sp, t, suffix)
+	return b[:len(b):len(b)] // an append by a caller copies it
 }
 
 // keyValue returns key(sp, t, suffix) and a copy of v (as slices.Clone
