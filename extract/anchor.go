@@ -63,12 +63,15 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// "monthly" of monthly_rent is said by an amount: "rent goes up to
 	// $1,975" is the monthly rent.
 	perAmount := reWholeMoney.MatchString(stored)
+	low := foldedSentences.Get(sentence)
+	// "Got a new number: 555-0199" is the phone's.
+	numberSaid := reWholePhone.MatchString(stored) && strings.Contains(low, "number")
 	impliedByValue := func(w string) bool {
-		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && periods[w]
+		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && periods[w] ||
+			numberSaid && phoneWords[w]
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
-	low := foldedSentences.Get(sentence)
 	for _, w := range topic {
 		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) {
 			return Statement{}, false
@@ -615,10 +618,19 @@ func candidates(cl, k string, at time.Time) []span {
 		if k == anchorCount && (inMoneyOrDate(cl, v) || strings.HasPrefix(cl[v.end:], ".") && v.end+1 < len(cl) && cl[v.end+1] >= '0' && cl[v.end+1] <= '9') {
 			continue
 		}
+		if k == anchorMoney && planNames[strings.ToLower(v.text)] {
+			continue // "my 401k contribution": a plan, not $401,000
+		}
 		out = append(out, v)
 	}
 	return out
 }
+
+// phoneWords name a phone number's key.
+var phoneWords = map[string]bool{"phone": true, "mobile": true, "cell": true, "cellphone": true, "telephone": true, "tel": true}
+
+// planNames are retirement plans that read like amounts.
+var planNames = map[string]bool{"401k": true, "403b": true, "457b": true}
 
 // durationValue writes a length said as an adjective as a length:
 // "three-week" (of "three-week sprints") is "3 weeks".
@@ -711,7 +723,7 @@ func nameCandidate(cl string, v span) (span, bool) {
 // nameStops are capitalised words that open a clause or name no thing.
 var nameStops = map[string]bool{"i": true, "i'm": true, "i've": true, "i'll": true, "i'd": true, "we": true, "the": true, "a": true, "an": true, "our": true, "my": true, "it": true, "this": true, "that": true, "ok": true, "okay": true, "so": true, "and": true, "but": true, "from": true, "as": true, "ops": true, "hr": true, "it's": true, "they": true, "he": true, "she": true}
 
-var reChooseAfter = regexp.MustCompile(`^\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs|speaks|approves|chairs|hosts|manages|coordinates|presents|reviews|organises|organizes|coaches|teaches|trains|tutors|mentors|cuts|walks|cleans|drives|shoots|covers|cooks|caters|plays|started|starts|joined|joins|began)\b`)
+var reChooseAfter = regexp.MustCompile(`^(?:['’]s\s|\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs|speaks|approves|chairs|hosts|manages|coordinates|presents|reviews|organises|organizes|coaches|teaches|trains|tutors|mentors|cuts|walks|cleans|drives|shoots|covers|cooks|caters|plays|started|starts|joined|joins|began))\b`)
 
 // inMoneyOrDate reports a number that is part of an amount, a date, a
 // time of day or a version.
@@ -906,7 +918,8 @@ var linkWords = func() map[string]bool {
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
-		renamed rebranded retitled called named getting having ordering ordered eating`) {
+		renamed rebranded retitled called named getting having ordering ordered eating
+		out off everything all`) {
 		m[w] = true
 	}
 	return m

@@ -91,6 +91,13 @@ func TestAnchor(t *testing.T) {
 		{"reading_goal", "24 books", "I raised my reading goal to 30 books this year.", "30 books"},
 		{"editor", "VS Code", "I've gone full Neovim at work.", "Neovim"},
 		{"preferred_airline", "Delta", "I fly Alaska now for the miles.", "Alaska"},
+		// A name before "'s doing"; "goes out on"; a phone by "number";
+		// a plan that reads like an amount; "host everything in".
+		{"school_pickup", "Dad", "Grandma's doing school pickup on weekdays now.", "Grandma"},
+		{"newsletter_day", "Monday", "The newsletter goes out on Thursdays now.", "Thursday"},
+		{"phone", "555-0142", "Got a new number: 555-0199.", "555-0199"},
+		{"retirement_contribution", "6%", "I bumped my 401k contribution up to 8%.", "8%"},
+		{"hosting_region", "us-west-2", "For GDPR reasons we now host everything in eu-central-1.", "eu-central-1"},
 		// An aim is not where a value is, unless the value is the aim.
 		{"weight", "82 kg", "My goal is to get down to 75 kg by summer.", ""},
 		{"weight_goal", "80 kg", "My goal is to get down to 75 kg by summer.", "75 kg"},

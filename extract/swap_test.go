@@ -14,6 +14,7 @@ func TestSwap(t *testing.T) {
 		{"Coach Dave stepped down, and Coach Maria has the team for the spring season.", "Coach Dave", "Coach Maria"},
 		{"Finished Dune last night and started Project Hail Mary.", "Dune", "Project Hail Mary"},
 		{"We let Maria go and hired Spotless Co. to clean every other week.", "Maria", "Spotless Co."},
+		{"My Trek got stolen, so I'm riding a Specialized Sirrus now.", "Trek FX 2", "Specialized Sirrus"},
 		{"Maya's been at Bright Beginnings since January; Little Sprouts closed.", "Little Sprouts", "Bright Beginnings"},
 		{"Sam Ortiz left Acme Supply, and Lena Park is our contact there now.", "Sam Ortiz", "Lena Park"},
 		{"Tomás is off to college; Bree walks Pepper from Monday.", "Tomás", "Bree"},

@@ -934,7 +934,17 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 		return false
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
-		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f)
+		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
+		!partOf(replacement, f.ValueText())
+}
+
+// partOf reports a replacement that is a word or two of the value it
+// would replace: "T7" of "Samsung T7" ("The T7 died, so backups go to a
+// SanDisk Extreme now") names the old value, not a new one.
+func partOf(replacement, old string) bool {
+	r := strings.ToLower(strings.Trim(replacement, " .,;:!?"))
+	o := " " + strings.ToLower(old) + " "
+	return r != "" && r != strings.TrimSpace(strings.ToLower(old)) && strings.Contains(o, " "+r+" ")
 }
 
 // wholeSentence reports a replacement of four words or more that is most
@@ -976,6 +986,9 @@ func wellFormed(s string) bool {
 	switch ws[len(ws)-1] {
 	case "from", "to", "at", "of", "for", "with", "on", "in", "by", "the", "a", "an", "and", "or", "our", "my", "is", "are", "was":
 		return false
+	}
+	if t := strings.TrimLeft(s, " "); len(ws) >= 2 && strings.HasSuffix(ws[0], "ing") && t != "" && t[0] >= 'a' && t[0] <= 'z' {
+		return false // "doing school pickup on weekdays": what someone does, not a value
 	}
 	if len(ws) >= 4 {
 		// "Omar will host the monthly all-hands": a clause with its verb.
