@@ -54,4 +54,11 @@ func TestReplacementIsAValue(t *testing.T) {
 			t.Errorf("%q replacing %q: %v, want %v", tc.replacement, tc.old, got, tc.want)
 		}
 	}
+	if !wellFormed("window seat") || wellFormed("Actually, put me down for a window seat") {
+		t.Error("the speaker's words around a value were read as the value")
+	}
+	const moved = "We switched Biscuit to Paws & Claws Vet after the move."
+	if !movedThing(moved, "Biscuit") || movedThing(moved, "Paws & Claws Vet") {
+		t.Error("what was moved was read as where it went")
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -935,8 +936,22 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
-		!partOf(replacement, f.ValueText())
+		!partOf(replacement, f.ValueText()) && !movedThing(text, replacement)
 }
+
+// movedThing reports a replacement that the text sends somewhere: in "We
+// switched Biscuit to Paws & Claws Vet", Biscuit is what moved, and the
+// new value is where.
+func movedThing(text, replacement string) bool {
+	i := strings.Index(text, replacement)
+	if i < 0 || replacement == "" {
+		return false
+	}
+	after := strings.ToLower(text[i+len(replacement):])
+	return reSentOn.MatchString(after)
+}
+
+var reSentOn = regexp.MustCompile(`^\s+(?:over\s+)?(?:to|into|onto)\s+\S`)
 
 // partOf reports a replacement that is a word or two of the value it
 // would replace: "T7" of "Samsung T7" ("The T7 died, so backups go to a
@@ -973,8 +988,11 @@ func wellFormed(s string) bool {
 	if len(ws) == 0 {
 		return false
 	}
-	switch ws[0] {
+	switch strings.TrimRight(ws[0], ",") {
 	case "our", "my", "your", "their", "his", "her", "its", "of", "from", "to", "at", "for", "with", "by", "and", "or", "but",
+		// "Actually, put me down for a window seat": the speaker's
+		// words around a value, not the value.
+		"actually", "so", "ok", "okay", "well", "also", "please", "just", "sorry", "oh", "hey", "yes", "no", "put", "make", "set", "change", "move", "switch", "use",
 		// A clause with its subject ("We meet on Wednesdays now") is the
 		// turn's text, not a value isolated from it.
 		"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "i've", "we've", "i'll", "we'll", "they've", "you've", "he's", "she's", "they'll",
