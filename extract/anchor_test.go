@@ -94,6 +94,7 @@ func TestAnchor(t *testing.T) {
 		// A name before "'s doing"; "goes out on"; a phone by "number";
 		// a plan that reads like an amount; "host everything in".
 		{"school_pickup", "Dad", "Grandma's doing school pickup on weekdays now.", "Grandma"},
+		{"contract_vendor", "Acme Corp", "Let's proceed with GlobalTech for the contract.", "GlobalTech"}, // "Let" is no name
 		{"newsletter_day", "Monday", "The newsletter goes out on Thursdays now.", "Thursday"},
 		{"phone", "555-0142", "Got a new number: 555-0199.", "555-0199"},
 		{"retirement_contribution", "6%", "I bumped my 401k contribution up to 8%.", "8%"},
