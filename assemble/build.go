@@ -657,34 +657,72 @@ func rankAssertions(as []Assertion) []Assertion {
 }
 
 func assertionLine(a Assertion) string {
-	var parts []string
-	for _, s := range []string{a.Subject, a.Predicate, a.Object} {
+	// "- subject predicate object (status, hypothesis h, until …)": the
+	// parts that are not empty once cleaned, written into one buffer
+	// (FuzzAssertionLine holds it to the parts joined).
+	var b strings.Builder
+	b.Grow(len(a.Subject) + len(a.Predicate) + len(a.Object) + len(a.Status) + len(a.Hypothesis) + len(a.Lease.Event) + 48)
+	b.WriteString("- ")
+	sep := ""
+	for _, s := range [...]string{a.Subject, a.Predicate, a.Object} {
 		if s = clean(s); s != "" {
-			parts = append(parts, s)
+			b.WriteString(sep)
+			b.WriteString(s)
+			sep = " "
 		}
 	}
-	var meta []string
-	if s := strings.ToLower(clean(a.Status)); s != "" {
-		meta = append(meta, s)
+	sep = " ("
+	meta := func() {
+		b.WriteString(sep)
+		sep = ", "
+	}
+	if s := clean(a.Status); s != "" {
+		meta()
+		writeLower(&b, s)
 	}
 	if h := clean(a.Hypothesis); h != "" {
-		meta = append(meta, "hypothesis "+h)
+		meta()
+		b.WriteString("hypothesis ")
+		b.WriteString(h)
 	}
 	switch a.Lease.Kind {
 	case LeaseUntilChanged:
-		meta = append(meta, "until changed")
+		meta()
+		b.WriteString("until changed")
 	case LeaseUntilTime:
 		if !a.Lease.Until.IsZero() {
-			meta = append(meta, "until "+a.Lease.Until.Format(time.RFC3339))
+			meta()
+			var t [64]byte
+			b.WriteString("until ")
+			b.Write(a.Lease.Until.AppendFormat(t[:0], time.RFC3339))
 		}
 	case LeaseUntilEvent:
-		meta = append(meta, "until "+cmp.Or(clean(a.Lease.Event), "an event"))
+		meta()
+		b.WriteString("until ")
+		b.WriteString(cmp.Or(clean(a.Lease.Event), "an event"))
 	}
-	text := "- " + strings.Join(parts, " ")
-	if len(meta) > 0 {
-		text += " (" + strings.Join(meta, ", ") + ")"
+	if sep == ", " {
+		b.WriteByte(')')
 	}
-	return text
+	return b.String()
+}
+
+// writeLower writes strings.ToLower(s) to b: ASCII byte by byte, without
+// the string ToLower would make; anything else through ToLower.
+func writeLower(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			b.WriteString(strings.ToLower(s))
+			return
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
 }
 
 // rankWork ranks working-set items: objectives first, then score,
