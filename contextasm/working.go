@@ -150,11 +150,22 @@ func staleValues(retired []Retired, current []string) staleSet {
 	// no word contains: a value is in the joined text, at word
 	// boundaries, exactly when it is in one of them (mentionsLower).
 	joined := strings.ToLower(strings.Join(current, "\x00"))
-	words := newWordSet(joined)
+	// The words heldAgain asks about: those of the values it looks for
+	// in joined.
+	vals := make([]string, len(retired))
+	var asked []string
+	for i, r := range retired {
+		v := strings.TrimSpace(r.Value)
+		vals[i] = v
+		if v != "" && strings.IndexByte(v, 0) < 0 {
+			asked = append(asked, strings.ToLower(v))
+		}
+	}
+	words := newWordSetFor(joined, asked)
 	defer words.release()
 	var out []staleValue
-	for _, r := range retired {
-		v := strings.TrimSpace(r.Value)
+	for i, r := range retired {
+		v := vals[i]
 		if heldAgain(v, current, joined, words) {
 			continue
 		}
@@ -182,7 +193,8 @@ func staleValues(retired []Retired, current []string) staleSet {
 }
 
 // heldAgain reports whether one of current mentions v (detect.Mentions);
-// joined is current lowered and joined by NUL bytes, words its wordSet.
+// joined is current lowered and joined by NUL bytes, words its wordSet
+// (newWordSet, or newWordSetFor with v lowered among the phrases).
 func heldAgain(v string, current []string, joined string, words wordSet) bool {
 	if v == "" {
 		return false
