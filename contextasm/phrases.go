@@ -130,31 +130,6 @@ func newWordSet(t string) wordSet {
 	return ws
 }
 
-// newWordSetFor is newWordSet(t) for asking lacks of the given phrases
-// only (lowered and trimmed, as lacks takes them): it holds the words of
-// the phrases, each true when t holds it whole, rather than every word of
-// t. An assembly asks about a hundred retired values of the thousands of
-// words of its current values; looking those words up costs less than
-// storing them all.
-func newWordSetFor(t string, phrases []string) wordSet {
-	if !utf8.ValidString(t) {
-		return wordSet{}
-	}
-	ws := wordSet{words: wordMaps.Get().(map[string]bool), ok: true}
-	for _, p := range phrases {
-		eachWord(p, func(w string) bool { ws.words[w] = false; return true })
-	}
-	if len(ws.words) > 0 {
-		eachWord(t, func(w string) bool {
-			if _, ok := ws.words[w]; ok {
-				ws.words[w] = true
-			}
-			return true
-		})
-	}
-	return ws
-}
-
 // wordMaps holds emptied maps of word sets for the next ones: an assembly
 // makes one of the words of every current value (staleValues), thousands
 // of words at 100,000 facts, and an emptied map keeps its room.
@@ -173,9 +148,8 @@ func (ws wordSet) release() {
 	wordMaps.Put(ws.words)
 }
 
-// lacks reports whether p (lowered, trimmed, not empty; of a set made by
-// newWordSetFor, one of its phrases) cannot occur in the text as
-// mentionsLower finds it: p is valid UTF-8 and holds a word
+// lacks reports whether p (lowered, trimmed, not empty) cannot occur in
+// the text as mentionsLower finds it: p is valid UTF-8 and holds a word
 // the text does not hold whole. Every word of an occurrence stands whole
 // in the text: those inside p are bounded by p's own runes, the first and
 // the last (when p opens or ends with a word rune) by the boundaries

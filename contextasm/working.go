@@ -150,22 +150,11 @@ func staleValues(retired []Retired, current []string) staleSet {
 	// no word contains: a value is in the joined text, at word
 	// boundaries, exactly when it is in one of them (mentionsLower).
 	joined := strings.ToLower(strings.Join(current, "\x00"))
-	// The words heldAgain asks about: those of the values it looks for
-	// in joined.
-	vals := make([]string, len(retired))
-	var asked []string
-	for i, r := range retired {
-		v := strings.TrimSpace(r.Value)
-		vals[i] = v
-		if v != "" && strings.IndexByte(v, 0) < 0 {
-			asked = append(asked, strings.ToLower(v))
-		}
-	}
-	words := newWordSetFor(joined, asked)
+	words := newWordSet(joined)
 	defer words.release()
 	var out []staleValue
-	for i, r := range retired {
-		v := vals[i]
+	for _, r := range retired {
+		v := strings.TrimSpace(r.Value)
 		if heldAgain(v, current, joined, words) {
 			continue
 		}
@@ -193,8 +182,7 @@ func staleValues(retired []Retired, current []string) staleSet {
 }
 
 // heldAgain reports whether one of current mentions v (detect.Mentions);
-// joined is current lowered and joined by NUL bytes, words its wordSet
-// (newWordSet, or newWordSetFor with v lowered among the phrases).
+// joined is current lowered and joined by NUL bytes, words its wordSet.
 func heldAgain(v string, current []string, joined string, words wordSet) bool {
 	if v == "" {
 		return false
