@@ -2,13 +2,16 @@ package assemble
 
 import (
 	"cmp"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-// assertionLineJoined is assertionLine as it was first written: the
-// parts joined. FuzzAssertionLine holds the one-buffer version to it.
+// assertionLineJoined is an assertion's line as it was first written: the
+// parts joined, without the newline. FuzzAssertionLine holds the
+// one-buffer version (assertionLineNL) to it.
 func assertionLineJoined(a Assertion) string {
 	var parts []string
 	for _, s := range []string{a.Subject, a.Predicate, a.Object} {
@@ -67,8 +70,25 @@ func FuzzAssertionLine(f *testing.F) {
 		if until != 0 {
 			a.Lease.Until = time.Unix(until, 0).UTC()
 		}
-		if got, want := assertionLine(a), assertionLineJoined(a); got != want {
-			t.Fatalf("assertionLine(%+v) = %q, want %q", a, got, want)
+		if got, want := assertionLineNL(a), assertionLineJoined(a)+"\n"; got != want {
+			t.Fatalf("assertionLineNL(%+v) = %q, want %q", a, got, want)
+		}
+	})
+}
+
+// FuzzScoreReason: a score's reason, written in one buffer, is what
+// strconv's 'f', 2 between the words gave.
+func FuzzScoreReason(f *testing.F) {
+	for _, v := range []float64{0, -1, 0.005, 0.668547588445885, 1.1436101924955384, 123456789.125, 1e300, math.MaxFloat64, math.SmallestNonzeroFloat64, math.Inf(1), math.NaN()} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		want := "no query match, fits budget"
+		if v > 0 {
+			want = "relevant (score " + strconv.FormatFloat(v, 'f', 2, 64) + ")"
+		}
+		if got := scoreReason(v); got != want {
+			t.Fatalf("scoreReason(%v) = %q, want %q", v, got, want)
 		}
 	})
 }

@@ -127,7 +127,7 @@ func Build(in Input, c Counter) Output {
 		}
 	}
 	for i, a := range rankAssertions(in.Assertions) {
-		b.tryOrExclude(b.newLine(secState, i, assertionLine(a), Included{ID: a.ID, Kind: KindAssertion, Layer: LayerWorking, Reason: scoreReason(a.Score), Score: a.Score}))
+		b.tryOrExclude(b.newLineNL(secState, i, assertionLineNL(a), Included{ID: a.ID, Kind: KindAssertion, Layer: LayerWorking, Reason: scoreReason(a.Score), Score: a.Score}))
 	}
 	for i, w := range rankWork(in.Working) {
 		b.tryOrExclude(b.newLine(secWorking, i, workLine(w), Included{ID: w.ID, Kind: KindWorkItem, Layer: LayerWorking, Reason: scoreReason(w.Score), Score: w.Score}))
@@ -526,8 +526,12 @@ func label(s Scope) string {
 
 func scoreReason(score float64) string {
 	if score > 0 {
-		// strconv's 'f', 2 is what %.2f prints, without fmt's cost.
-		return "relevant (score " + strconv.FormatFloat(score, 'f', 2, 64) + ")"
+		// strconv's 'f', 2 is what %.2f prints, without fmt's cost;
+		// written in one buffer, one string.
+		var buf [48]byte
+		b := append(buf[:0], "relevant (score "...)
+		b = strconv.AppendFloat(b, score, 'f', 2, 64)
+		return string(append(b, ')'))
 	}
 	return "no query match, fits budget"
 }
@@ -656,8 +660,10 @@ func rankAssertions(as []Assertion) []Assertion {
 	return as
 }
 
-func assertionLine(a Assertion) string {
-	// "- subject predicate object (status, hypothesis h, until …)": the
+// assertionLineNL is an assertion's line, with its newline as newLineNL
+// takes it.
+func assertionLineNL(a Assertion) string {
+	// "- subject predicate object (status, hypothesis h, until …)\n": the
 	// parts that are not empty once cleaned, written into one buffer
 	// (FuzzAssertionLine holds it to the parts joined).
 	var b strings.Builder
@@ -704,6 +710,7 @@ func assertionLine(a Assertion) string {
 	if sep == ", " {
 		b.WriteByte(')')
 	}
+	b.WriteByte('\n')
 	return b.String()
 }
 
