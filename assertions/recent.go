@@ -75,7 +75,7 @@ func scanRecent(tx *store.Txn, v temporal.View, now time.Time, want int, fn func
 		// The suffixes met, end to end in tails (ends[i] is where the
 		// i-th ends): their ids are cut from one string made of them,
 		// rather than a string allocated per id.
-		tails := make([]byte, 0, batch*48) // a time and an id: 8 + 29 bytes
+		tails := make([]byte, 0, batch*48) // a time and an id: 12 + 29 bytes
 		ends := make([]int, 0, batch)
 		var last []byte
 		err := tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true, Start: start},

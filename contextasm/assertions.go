@@ -59,7 +59,8 @@ func (s AssertionSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 // assembly gathers the 128 most recent assertions, mostly the ones the
 // assembly before gathered, and each object's text was a new string every
 // time. It holds at most maxObjectTexts texts of objects of at most
-// maxObjectText bytes (about 1 MB), and is emptied when full.
+// maxObjectText bytes (at most about 2 MB, key and text), and is emptied
+// when full.
 var objectTexts = struct {
 	mu sync.Mutex
 	m  map[string]string
