@@ -95,7 +95,7 @@ func Build(in Input, c Counter) Output {
 		return b.truncated(in, out, id)
 	}
 	for i, a := range sortedEnv(in.Environment) {
-		b.tryOrExclude(b.newLine(secEnvironment, i, envLine(a), Included{ID: clean(a.Key), Kind: KindEnvironment, Layer: LayerEnvironment, Reason: "current environment"}))
+		b.tryOrExclude(b.newLineNL(secEnvironment, i, envLineNL(a), Included{ID: clean(a.Key), Kind: KindEnvironment, Layer: LayerEnvironment, Reason: "current environment"}))
 	}
 
 	cons, review, facts := splitFacts(in.Facts)
@@ -134,7 +134,7 @@ func Build(in Input, c Counter) Output {
 	}
 	turns, chrono := rankTurns(in.Turns)
 	for i, t := range turns {
-		b.tryOrExclude(b.newLine(secTurns, chrono[i], turnLine(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Reason: scoreReason(t.Score), Score: t.Score}))
+		b.tryOrExclude(b.newLineNL(secTurns, chrono[i], turnLineNL(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Reason: scoreReason(t.Score), Score: t.Score}))
 	}
 	// Whatever the fact share could not hold gets what the others left.
 	for _, l := range append(deferred, docDeferred...) {
@@ -143,7 +143,7 @@ func Build(in Input, c Counter) Output {
 	// Evidence of earlier turns fills what is left, best first.
 	evidence, evChrono := rankEvidence(in.Evidence)
 	for i, e := range evidence {
-		b.tryOrExclude(b.newLine(secEvidence, evChrono[i], evidenceLine(e), Included{ID: e.ID, Kind: KindEvidence, Layer: LayerWorking, Reason: scoreReason(e.Score), Score: e.Score}))
+		b.tryOrExclude(b.newLineNL(secEvidence, evChrono[i], evidenceLineNL(e), Included{ID: e.ID, Kind: KindEvidence, Layer: LayerWorking, Reason: scoreReason(e.Score), Score: e.Score}))
 	}
 
 	// Verify the real text and back off from the lowest priority if the
@@ -589,7 +589,8 @@ func sortedEnv(env []Attr) []Attr {
 	return env
 }
 
-func envLine(a Attr) string { return "- " + keyValue(a.Key, a.Value) }
+// envLineNL is an environment entry's line, with its newline (newLineNL).
+func envLineNL(a Attr) string { return "- " + keyValue(a.Key, a.Value) + "\n" }
 
 // splitFacts separates active constraints and needs-review facts from the
 // rest and ranks each group: score, then recency, then authority, then ID.
@@ -821,8 +822,9 @@ func rankChrono[T any](items []T, key func(T) rankKey, compareID func(a, b strin
 	return items, chrono
 }
 
-func turnLine(t Turn) string {
-	return "- " + cmp.Or(strings.ToLower(clean(t.Speaker)), "unknown") + ": " + clean(t.Text)
+// turnLineNL is a turn's line, with its newline (newLineNL).
+func turnLineNL(t Turn) string {
+	return "- " + cmp.Or(strings.ToLower(clean(t.Speaker)), "unknown") + ": " + clean(t.Text) + "\n"
 }
 
 // rankEvidence ranks evidence for packing (score, recency, ID) and returns,
@@ -839,8 +841,6 @@ func rankEvidence(es []Evidence) (ranked []Evidence, chrono []int) {
 	return rankChrono(ranked, func(e Evidence) rankKey { return rankKey{e.Score, e.At, e.ID, e.Text} }, byID)
 }
 
-// evidenceLine renders a sentence with its provenance: the day it was said
-// (UTC) and who said it.
 // rankDocuments orders chunks best first: score, then document and chunk.
 func rankDocuments(ds []Document) []Document {
 	ds = slices.Clone(ds)
@@ -866,6 +866,8 @@ func documentLine(d Document) string {
 	return "- [" + src + "] " + clean(d.Text)
 }
 
-func evidenceLine(e Evidence) string {
-	return "- " + e.At.UTC().Format("2006-01-02") + " " + cmp.Or(strings.ToLower(clean(e.Speaker)), "unknown") + ": " + clean(e.Text)
+// evidenceLineNL renders a sentence with its provenance, the day it was
+// said (UTC) and who said it, and its newline (newLineNL).
+func evidenceLineNL(e Evidence) string {
+	return "- " + e.At.UTC().Format("2006-01-02") + " " + cmp.Or(strings.ToLower(clean(e.Speaker)), "unknown") + ": " + clean(e.Text) + "\n"
 }
