@@ -176,6 +176,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		default:
 			cands = candidatesAt(cl, kind, at)
 		}
+		if len(cands) > 1 && (kind == anchorMoney || kind == anchorCount) {
+			// "raised dues by $25, to $275": the difference is not the value.
+			cands = slices.DeleteFunc(slices.Clone(cands), func(v span) bool { return reByBefore.MatchString(cl[:v.start]) })
+		}
 		for _, v := range cands {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
 				continue
@@ -433,7 +437,7 @@ func scanStoredKind(v string) storedKind {
 // anchorAttrs are key words that name an attribute of a thing rather
 // than the thing; each kind of value implies some of them.
 var anchorAttrs = map[string][]string{
-	"date": {anchorDate}, "day": {anchorDate}, "time": {anchorDate}, "deadline": {anchorDate}, "when": {anchorDate},
+	"date": {anchorDate}, "day": {anchorDate}, "time": {anchorDate, anchorDuration}, "deadline": {anchorDate}, "when": {anchorDate},
 	"appointment": {anchorDate}, "appt": {anchorDate}, "booking": {anchorDate}, "slot": {anchorDate}, "schedule": {anchorDate},
 	"owner": {anchorName}, "lead": {anchorName}, "choice": {anchorName}, "provider": {anchorName}, "vendor": {anchorName},
 	"pick": {anchorName}, "name": {anchorName}, "location": {anchorName}, "city": {anchorName}, "venue": {anchorName},
@@ -628,6 +632,9 @@ func candidates(cl, k string, at time.Time) []span {
 
 // phoneWords name a phone number's key.
 var phoneWords = map[string]bool{"phone": true, "mobile": true, "cell": true, "cellphone": true, "telephone": true, "tel": true}
+
+// reByBefore ends a clause's text before an amount of difference: "by".
+var reByBefore = regexp.MustCompile(`(?i)\bby\s+(?:another\s+|an?\s+extra\s+)?$`)
 
 // planNames are retirement plans that read like amounts.
 var planNames = map[string]bool{"401k": true, "403b": true, "457b": true}

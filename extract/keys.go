@@ -278,6 +278,23 @@ func abbreviates(a, w string) bool {
 	return len(a) >= 3 && len(a) < len(w) && strings.HasPrefix(w, a)
 }
 
+// OnlyKeyWords reports whether every word of v is a word of key: "Study"
+// read out of "Study group meets in the library now" is the topic of
+// study_group_location, not its value.
+func OnlyKeyWords(v, key string) bool {
+	ws := words(fold(v))
+	if len(ws) == 0 {
+		return false
+	}
+	kw := keyWords(key)
+	for _, w := range ws {
+		if !slices.Contains(kw, w) && !slices.Contains(kw, singular(w)) {
+			return false
+		}
+	}
+	return true
+}
+
 // Fits reports whether a stored value could be the previous value of what
 // s states: a date for a date, a number for an amount or a count, an
 // address or contact for those, and, for the other kinds, a value that is

@@ -27,6 +27,14 @@ import (
 // key ("$1,800 per laptop instead of $1,500" for laptop_budget), since
 // many facts may hold "40".
 func Swap(sentence, key, old string) (string, bool) {
+	v, ok := swap(sentence, key, old)
+	if ok && OnlyKeyWords(v, key) {
+		return "", false // "Study" of "Study group meets in the library now instead of Room 214"
+	}
+	return v, ok
+}
+
+func swap(sentence, key, old string) (string, bool) {
 	old = strings.TrimSpace(old)
 	if old == "" || len(sentence) > maxClause {
 		return "", false
@@ -463,6 +471,12 @@ func mentionsAt(rest, old string) int {
 // through".
 func mentionedBefore(before, old string) bool {
 	before = strings.TrimRight(before, " ")
+	// "Sam and I split up", "Ms. Green's schedule filled up": the old
+	// value with the speaker, or its thing.
+	before = strings.TrimSuffix(strings.TrimSuffix(before, " and i"), " and we")
+	if m := reOwnThing.FindStringIndex(before); m != nil {
+		before = before[:m[0]]
+	}
 	if strings.HasSuffix(before, old) {
 		return true
 	}
@@ -492,12 +506,15 @@ var (
 	// Dana".
 	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|(?:took|taken|takes|is taking)\s+(?:[\p{L}\d'’-]+\s+){1,4}?over\s+from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved)\s+(?:the\s+)?`)
 	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
-	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at)|(?:put|puts|putting|started|starting|switched|moved) (?:me|us|him|her|them) (?:on|onto|to)|(?:runs?|running|ran|lives?|living|sits?|is hosted|are hosted|are now|is now) (?:on|in|at|with)|opted for|opted into|opting for|settled on|landed on|went ahead with|(?:i['’]m|we['’]re|i am|we are)\s+(?:now\s+)?(?:riding|driving|using|seeing|flying|taking|wearing|reading|playing)|(?:['’]s|has|have) been (?:at|with|in|on))\s+(?-i:the\s+|a\s+|an\s+)?`)
+	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at)|(?:put|puts|putting|started|starting|switched|moved) (?:me|us|him|her|them) (?:on|onto|to)|(?:runs?|running|ran|lives?|living|sits?|is hosted|are hosted|are now|is now) (?:on|in|at|with)|opted for|opted into|opting for|settled on|landed on|went ahead with|(?:consolidated|moved|migrated|put|merged)\s+(?:everything|it all|all of it|all|it)\s+(?:over\s+)?(?:into|to|onto)|(?:i['’]m|we['’]re|i am|we are)\s+(?:now\s+)?(?:riding|driving|using|seeing|flying|taking|wearing|reading|playing)|(?:['’]s|has|have) been (?:at|with|in|on))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`)
-	reFallAway = regexp.MustCompile(`(?:'s|’s|\s(?:is|are)) (?:retiring|leaving|moving away|stepping down)\b|\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make|went back to|moved back to|went home|got stolen|was stolen|were stolen|died|broke down|gave out|is dead|left|closed|is closed|folded|went under|went out of business|is off to|are off to|is leaving|moved on|left us|left the company|left the team|quit|stepped down|stepped back|stepped away)\b`)
+	reFallAway = regexp.MustCompile(`(?:'s|’s|\s(?:is|are)) (?:retiring|leaving|moving away|stepping down)\b|\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make|went back to|moved back to|went home|split up|broke up|separated|divorced|filled up|booked up|is booked up|got too busy|is being shut off|is being retired|is being phased out|is going away|got stolen|was stolen|were stolen|died|broke down|gave out|is dead|left|closed|is closed|folded|went under|went out of business|is off to|are off to|is leaving|moved on|left us|left the company|left the team|quit|stepped down|stepped back|stepped away)\b`)
 	// reChangeFrom is a verb of change ahead of "from": "we upgraded from",
 	// "the fee went up from"; "we drove from Leeds" changes nothing.
 	reChangeFrom = regexp.MustCompile(`\b(?:upgrad|downgrad|switch|chang|mov|renam|migrat|went|gone|bump|rais|cut|increas|reduc|lower|rebrand|updat|swap|convert|transferr|relocat|push|postpon|reschedul|shift|slipp|jump|dropp|climb|fell|rose|grew|moved|trim|slash|hik|expand|shrank|shrunk|shrink|extend|shorten|lengthen|adjust|revis|knock|pared|scaled|upped|doubl|halv|tweak|amend|correct|reassign|transfer|promot|demot|rotat)\w*\s+(?:[\w'’-]+\s+){0,4}?from\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
+	// reOwnThing is a possessive and its noun closing a text: "'s
+	// schedule".
+	reOwnThing = regexp.MustCompile(`['’]s\s+[a-z]+$`)
 	// reOnTo opens the new value after the old: "to", "into", "over to",
 	// past a noun of the old one ("the PLAT project into CORE").
 	reOnTo = regexp.MustCompile(`^(?:[a-z]+\s+)?(?:to|into|onto|over to)\s+(?:the\s+|a\s+|an\s+)?`)
@@ -509,5 +526,5 @@ var (
 	reLeaves     = regexp.MustCompile(`(?:\binstead of|\brather than|,\s*not|\(not)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
 	reDayOfMonth = regexp.MustCompile(`(?i)(?:\bthe\s+)?\b\d{1,2}(?:st|nd|rd|th)\b`)
 	reBareNumber = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\b`)
-	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:started|starts|is starting|began) with us\b|\s+joined us\b|\s+(?:took|takes) over\b|\s+[a-z]+(?:es|s)\s+(?:the|our|my)\s+[a-z]+\s+now\b|\s+(?:has|have|got|gets|took|takes)\s+(?:the|our|my)\s+(?:team|class|group|kids|role|job|account|route|shift|slot)\b|\s+[a-z]+(?:es|s)\s+(?:the\s+|our\s+|my\s+)?\p{L}+\s+(?:from|starting)\s|\s+(?:is|['’]s)\s+(?:now\s+)?(?:our|my|the)\s+(?:new\s+)?(?:contact|rep|representative|person|lead|manager|owner|liaison)\b`)
+	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:started|starts|is starting|began) with us\b|\s+joined us\b|\s+(?:took|takes) over\b|\s+[a-z]+(?:es|s)\s+(?:(?:the|our|my)\s+)?\p{L}+\s+now\b|\s+(?:has|have|got|gets|took|takes)\s+(?:the|our|my)\s+(?:team|class|group|kids|role|job|account|route|shift|slot)\b|\s+[a-z]+(?:es|s)\s+(?:the\s+|our\s+|my\s+)?\p{L}+\s+(?:from|starting)\s|\s+(?:is|['’]s)\s+(?:now\s+)?(?:our|my|the)\s+(?:new\s+)?(?:contact|rep|representative|person|lead|manager|owner|liaison)\b`)
 )

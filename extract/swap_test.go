@@ -15,6 +15,9 @@ func TestSwap(t *testing.T) {
 		{"Finished Dune last night and started Project Hail Mary.", "Dune", "Project Hail Mary"},
 		{"We let Maria go and hired Spotless Co. to clean every other week.", "Maria", "Spotless Co."},
 		{"My Trek got stolen, so I'm riding a Specialized Sirrus now.", "Trek FX 2", "Specialized Sirrus"},
+		{"Sam and I split up; I'm seeing Jordan now.", "Sam", "Jordan"},
+		{"Ms. Green's schedule filled up, so Mr. Patel tutors Eli now.", "Ms. Green", "Mr. Patel"},
+		{"We consolidated everything into Google Drive and closed the Dropbox account.", "Dropbox", "Google Drive"},
 		{"Maya's been at Bright Beginnings since January; Little Sprouts closed.", "Little Sprouts", "Bright Beginnings"},
 		{"Sam Ortiz left Acme Supply, and Lena Park is our contact there now.", "Sam Ortiz", "Lena Park"},
 		{"Tomás is off to college; Bree walks Pepper from Monday.", "Tomás", "Bree"},
@@ -95,6 +98,7 @@ func TestSwapAmounts(t *testing.T) {
 		{"The fee went up from $40 to $45.", "signup_fee", "$40", "$45"},
 		{"Finance trimmed our headcount budget from 12 to 10.", "headcount_budget", "12", "10"},
 		{"I've been reassigned from EMEA to APAC.", "sales_region", "EMEA", "APAC"},
+		{"Study group meets in the library now instead of Room 214.", "study_group_location", "Room 214", ""}, // the key's own words
 		{"Dana was reassigned from EMEA to APAC.", "sales_region", "EMEA", ""},
 		{"It's 46 guests, not 40.", "guest_count", "40", "46"},
 		{"It's 46 guests, not 40.", "room_capacity", "40", ""},

@@ -48,6 +48,7 @@ func TestReplacementIsAValue(t *testing.T) {
 		{"doing school pickup on weekdays", "Dad", false},
 		{"Grandma", "Dad", true},
 		{"Reading Terminal Market", "Ferry Building", true}, // a capitalised name may open on "-ing"
+		{"Luis volunteered to water the office plants", "Kim", false}, // a clause with its verb
 	}
 	for _, tc := range tests {
 		if got := wellFormed(tc.replacement) && !partOf(tc.replacement, tc.old); got != tc.want {

@@ -936,7 +936,7 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
-		!partOf(replacement, f.ValueText()) && !movedThing(text, replacement)
+		!partOf(replacement, f.ValueText()) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key)
 }
 
 // movedThing reports a replacement that the text sends somewhere: in "We
@@ -1009,10 +1009,14 @@ func wellFormed(s string) bool {
 		return false // "doing school pickup on weekdays": what someone does, not a value
 	}
 	if len(ws) >= 4 {
-		// "Omar will host the monthly all-hands": a clause with its verb.
+		// "Omar will host the monthly all-hands", "Luis volunteered to
+		// water the office plants": a clause with its verb.
 		for _, w := range ws[1 : len(ws)-1] {
 			switch w {
 			case "will", "is", "are", "was", "were", "has", "have", "had", "would", "should", "can":
+				return false
+			}
+			if len(w) >= 6 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") {
 				return false
 			}
 		}
