@@ -47,7 +47,7 @@ func TestReplacementIsAValue(t *testing.T) {
 		{"samsung t7", "Samsung T7", true}, // the whole value, said again (restated, judged elsewhere)
 		{"doing school pickup on weekdays", "Dad", false},
 		{"Grandma", "Dad", true},
-		{"Reading Terminal Market", "Ferry Building", true}, // a capitalised name may open on "-ing"
+		{"Reading Terminal Market", "Ferry Building", true},           // a capitalised name may open on "-ing"
 		{"Luis volunteered to water the office plants", "Kim", false}, // a clause with its verb
 	}
 	for _, tc := range tests {
