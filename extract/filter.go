@@ -317,7 +317,7 @@ var reAsking = regexp.MustCompile(`\b(?:i|we|i['’]m|we['’]re|i am|we are|i['
 
 // reOtherUnitSubject opens a clause on another team or group: "The data
 // team is moving to Go" (not "the team", nor "our data team").
-var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|teams|squad|group|department|division|org|office|branch|side)\s+(?:is|are|was|were|has|have|had|will|['’]s|['’]re|just|also|now|moved|switched|picked|chose|uses|use|runs|run|went)\b`)
+var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|teams|squad|group|department|division|org)\s+(?:is|are|was|were|has|have|had|will|['’]s|['’]re|just|also|now|moved|switched|picked|chose|uses|use|runs|run|went)\b`)
 
 // pastThenNow reports a sentence that sets the past against the present:
 // "Initially the deadline was March 2, but now it's March 16". Only its
