@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/stategraph/stategraph/internal/memo"
 )
 
 // Anchor reads a sentence against one stored fact (its key and value) and
@@ -72,23 +74,22 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if kind == "" || shape == nil && !implied(kind, attrs, low, impliedByValue) {
 		return Statement{}, false
 	}
-	body, corr := stripLead(sentence)
-	body, corr2 := stripOldValue(body)
+	rd := anchorSentences.Get(sentence)
 	var carried map[string]bool // the topic words the clause before said
-	for _, cl := range splitClauses(body) {
-		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
-		clow := fold(cl)
-		if cl == "" || clauseFilter(clow) != "" {
+	for ci := range rd.clauses {
+		c := &rd.clauses[ci]
+		cl := c.text
+		if c.filtered {
 			carried = nil
 			continue
 		}
-		tspans, ok := topicSpans(cl, topic, impliedByValue)
+		tspans, ok := topicSpans(c.toks, topic, impliedByValue)
 		if (!ok || len(tspans) == 0) && len(carried) > 0 {
 			// "The venue coordinator left; the new contact is …": a
 			// clause that opens with the new value of an attribute
 			// continues the topic of the clause before, when the two
 			// together say every word of the key.
-			if m := reNewAttr.FindStringSubmatchIndex(cl); m != nil {
+			if m := c.newAttr; m != nil {
 				w := singular(fold(cl[m[2]:m[3]]))
 				all := attrOf(w, kind, attrs) || slices.Contains(topic, w)
 				for _, t := range topic {
@@ -97,7 +98,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				if all {
 					tspans, ok = []span{{start: m[2], end: m[3], text: w}}, true
 				}
-			} else if m := reContinues.FindStringSubmatchIndex(cl); m != nil && len(topic) > 0 {
+			} else if m := c.continues; m != nil && len(topic) > 0 {
 				// "Four kids joined the class, bringing it to 28",
 				// "Package arrived — it's delivered": a clause that
 				// opens on "it" says the value of the topic the clause
@@ -113,7 +114,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		}
 		carried = map[string]bool{}
 		for _, t := range topic {
-			if sp, ok := topicSpans(cl, []string{t}, func(string) bool { return false }); ok && len(sp) > 0 {
+			if sp, ok := topicSpans(c.toks, []string{t}, never); ok && len(sp) > 0 {
 				carried[t] = true
 			}
 		}
@@ -126,10 +127,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			shaped = shapeSpans(cl, shape)
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(shaped, t.overlaps) })
 		}
-		if stative(clow) || len(tspans) > 0 && qualified(cl, tspans) {
+		if c.stative || len(tspans) > 0 && qualified(cl, tspans) {
 			continue
 		}
-		if len(tspans) == 0 && !hasChangeCue(clow) {
+		if len(tspans) == 0 && !c.changeCue {
 			continue // "Postgres is fine" says no change of the database
 		}
 		var found []span
@@ -164,7 +165,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
-		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || reOtherMoved.MatchString(cl)) {
+		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya
 			// goes.
@@ -173,7 +174,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		ent, attr := NormalizeKey(key)
 		st := Statement{
 			Entity: ent, Attribute: attr, Key: key, Value: found[0].text, Kind: found[0].kind,
-			Rule: RuleAnchor, Sentence: sentence, Correction: corr || corr2, Implied: len(tspans) == 0,
+			Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr, Implied: len(tspans) == 0,
 		}
 		if st.Entity == "" {
 			st.Entity = attr
@@ -190,6 +191,61 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+// anchorSentence is what Anchor reads of a sentence whatever the fact:
+// whether its opening or a dropped old value marks a correction, and its
+// clauses. Anchor reads each sentence of a turn against every fact the
+// turn is compared with (about twenty facts pass its cheap test), so it
+// is read once (anchorSentences) and shared: callers never write into it.
+type anchorSentence struct {
+	corr    bool
+	clauses []anchorClause
+}
+
+// anchorClause is a clause of a sentence, trimmed, with the readings of it
+// that depend on no fact.
+type anchorClause struct {
+	text string
+	// filtered: the clause is empty or a clause filter holds
+	// (clauseFilter); nothing else is read of it.
+	filtered bool
+	toks     []span // its words, folded and singular (clauseWords)
+	stative  bool   // stative
+	// changeCue: hasChangeCue; otherMoved: reOtherMoved matches.
+	changeCue, otherMoved bool
+	// newAttr and continues: reNewAttr's and reContinues' submatch
+	// indexes, or nil.
+	newAttr, continues []int
+}
+
+// anchorSentences remembers readAnchorSentence of every sentence Anchor
+// reads (up to maxClause bytes).
+var anchorSentences = memo.New(readAnchorSentence, memo.Limits{Entries: 1 << 10, Key: maxClause})
+
+// readAnchorSentence reads a sentence's clauses as Anchor does.
+func readAnchorSentence(sentence string) anchorSentence {
+	body, corr := stripLead(sentence)
+	body, corr2 := stripOldValue(body)
+	rd := anchorSentence{corr: corr || corr2}
+	for _, cl := range splitClauses(body) {
+		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
+		clow := fold(cl)
+		c := anchorClause{text: cl}
+		if cl == "" || clauseFilter(clow) != "" {
+			c.filtered = true
+			rd.clauses = append(rd.clauses, c)
+			continue
+		}
+		c.toks = clauseWords(cl)
+		c.stative, c.changeCue, c.otherMoved = stative(clow), hasChangeCue(clow), reOtherMoved.MatchString(cl)
+		c.newAttr, c.continues = reNewAttr.FindStringSubmatchIndex(cl), reContinues.FindStringSubmatchIndex(cl)
+		rd.clauses = append(rd.clauses, c)
+	}
+	return rd
+}
+
+// never is an implied-word test that implies none.
+func never(string) bool { return false }
 
 // reOtherMoved is someone else sent somewhere: "reassigned Priya to",
 // "moved them into".
@@ -368,12 +424,10 @@ type span struct {
 
 func (s span) overlaps(o span) bool { return s.start < o.end && o.start < s.end }
 
-// topicSpans finds the topic words in cl, each as a word (or its plural,
-// or a word it abbreviates, or a word or phrase of its topic: see
-// synonyms), when they lie close together (within three words more than
-// there are topic words), and returns where each is. A word the value
-// implies (implied) need not be said and has no span.
-func topicSpans(cl string, topic []string, implied func(string) bool) ([]span, bool) {
+// clauseWords splits a clause into its words (runs of letters and
+// digits), each folded and singular, where topicSpans looks for a key's
+// words.
+func clauseWords(cl string) []span {
 	var toks []span
 	start := -1
 	for i, r := range cl + " " {
@@ -386,6 +440,16 @@ func topicSpans(cl string, topic []string, implied func(string) bool) ([]span, b
 			start = -1
 		}
 	}
+	return toks
+}
+
+// topicSpans finds the topic words in a clause (toks: its clauseWords),
+// each as a word (or its plural, or a word it abbreviates, or a word or
+// phrase of its topic: see synonyms), when they lie close together
+// (within three words more than there are topic words), and returns where
+// each is. A word the value implies (implied) need not be said and has no
+// span.
+func topicSpans(toks []span, topic []string, implied func(string) bool) ([]span, bool) {
 	var out []span
 	first, last, said := -1, -1, 0
 	for _, w := range topic {
@@ -418,12 +482,9 @@ func topicSpans(cl string, topic []string, implied func(string) bool) ([]span, b
 // phraseAt finds the words of phrase as consecutive tokens and returns
 // the first and last token's index, or -1.
 func phraseAt(toks []span, phrase string) (int, int) {
-	ws := strings.FieldsFunc(phrase, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	ws := phraseWords.Get(phrase)
 	if len(ws) == 0 {
 		return -1, -1
-	}
-	for i := range ws {
-		ws[i] = singular(ws[i])
 	}
 	for i := 0; i+len(ws) <= len(toks); i++ {
 		ok := true
@@ -439,6 +500,16 @@ func phraseAt(toks []span, phrase string) (int, int) {
 	}
 	return -1, -1
 }
+
+// phraseWords remembers the words of a phrase, singular, as phraseAt
+// matches them (the phrases are synonyms').
+var phraseWords = newMemo(func(phrase string) []string {
+	ws := strings.FieldsFunc(phrase, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	for i := range ws {
+		ws[i] = singular(ws[i])
+	}
+	return ws[:len(ws):len(ws)]
+})
 
 // saysSynonym reports whether low, a folded sentence, says a word or
 // phrase of key word w's topic.

@@ -1,9 +1,12 @@
 package extract
 
 import (
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // TestMemoizedKeyReadings: the memoized readings of keys and stored values
@@ -81,6 +84,41 @@ func TestFoldedSentences(t *testing.T) {
 		for range 2 {
 			if got, want := foldedSentences.Get(s), fold(s); got != want {
 				t.Errorf("fold(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+}
+
+// TestAnchorSentences: the remembered reading of a sentence's clauses
+// (anchorSentences) is the computed one, asked once or twice, and the
+// remembered words of a synonym phrase are those it splits into.
+func TestAnchorSentences(t *testing.T) {
+	for _, s := range []string{
+		"Actually, Dana Reyes owns project 12 now.",
+		"The venue coordinator left; the new contact is ana@example.org",
+		"Four kids joined the class, bringing it to 28",
+		"We had 500 testers, not 300 — but the room was 60",
+		"Facilities reassigned Priya to spot C4",
+		"", "  .",
+	} {
+		for range 2 {
+			if got, want := anchorSentences.Get(s), readAnchorSentence(s); !reflect.DeepEqual(got, want) {
+				t.Errorf("anchorSentences(%q) = %+v, want %+v", s, got, want)
+			}
+		}
+	}
+	if got := readAnchorSentence("Sorry, the budget is $45k, not $40k; we had to cut it"); !got.corr || len(got.clauses) != 2 ||
+		got.clauses[0].text != "the budget is $45k" || got.clauses[0].stative || got.clauses[1].stative {
+		t.Errorf("a correction's clauses read %+v", got)
+	}
+	for _, p := range []string{"meeting room", "sign-off dates", ""} {
+		for range 2 {
+			want := strings.FieldsFunc(p, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r)) })
+			for i := range want {
+				want[i] = singular(want[i])
+			}
+			if got := phraseWords.Get(p); !slices.Equal(got, want) {
+				t.Errorf("phraseWords(%q) = %q, want %q", p, got, want)
 			}
 		}
 	}
