@@ -57,8 +57,17 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// word of the key names its kind: the other words are the owner's
 	// ("Rex is on Blue Buffalo now" for dog_food).
 	namesCat := func(w string) bool { return categoryOfWord(w) == cat }
-	ownerImplied := cat != "" && brandCategories[cat] != nil && (slices.ContainsFunc(topic, namesCat) || slices.ContainsFunc(attrs, namesCat))
-	impliedByValue := func(w string) bool { return cat != "" && (namesCat(w) || ownerImplied) || shape != nil }
+	keyNamesCat := cat != "" && (slices.ContainsFunc(topic, namesCat) || slices.ContainsFunc(attrs, namesCat))
+	ownerImplied := keyNamesCat && brandCategories[cat] != nil
+	// "manager" of password_manager is the kind of thing "password"
+	// names: said by the value too.
+	headImplied := func(w string) bool { return keyNamesCat && genericHeads[w] }
+	// "monthly" of monthly_rent is said by an amount: "rent goes up to
+	// $1,975" is the monthly rent.
+	perAmount := reWholeMoney.MatchString(stored)
+	impliedByValue := func(w string) bool {
+		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && periods[w]
+	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
 	low := foldedSentences.Get(sentence)
@@ -78,9 +87,26 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	var carried map[string]bool // the topic words the clause before said
 	for ci := range rd.clauses {
 		c := &rd.clauses[ci]
-		cl := c.text
-		if c.filtered {
+		cl, clow := c.text, c.low
+		if cl == "" {
 			carried = nil
+			continue
+		}
+		if c.aspiration && !goalKey(key) {
+			// "My goal is to get down to 75 kg" is where the weight
+			// should go, not where it is (but it is the new goal of
+			// marathon_goal).
+			carried = nil
+			continue
+		}
+		if r := c.reason; r != "" && !(r == ReasonOtherSubject && ownRelation(clow, topic)) {
+			// "Initially the deadline was March 2, but now it's March
+			// 16": a past clause states nothing, but names the topic
+			// the clause after continues.
+			carried = nil
+			if r == ReasonPast {
+				carried = saidTopic(c.toks, topic)
+			}
 			continue
 		}
 		tspans, ok := topicSpans(c.toks, topic, impliedByValue)
@@ -112,12 +138,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				}
 			}
 		}
-		carried = map[string]bool{}
-		for _, t := range topic {
-			if sp, ok := topicSpans(c.toks, []string{t}, never); ok && len(sp) > 0 {
-				carried[t] = true
-			}
-		}
+		carried = saidTopic(c.toks, topic)
 		if !ok {
 			continue
 		}
@@ -165,10 +186,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
-		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved) {
+		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved && !ownerImplied) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya
-			// goes.
+			// goes (but "switch Mochi to Hill's Science Diet" says the
+			// food of the owner cat_food names).
 			continue
 		}
 		ent, attr := NormalizeKey(key)
@@ -180,7 +202,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			st.Entity = attr
 		}
 		if kind == anchorDate {
-			if d, said, _, ok := takeDateAt(found[0].text, at); ok {
+			if d, ok := DayLike(stored, found[0].text); ok {
+				st.Value = d // Thursday → Tuesday: a standing day, not a date
+			} else if d, said, _, ok := takeDateAt(found[0].text, at); ok {
 				st.Value, st.Said = d, said
 			}
 		}
@@ -190,6 +214,79 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		return st, true
 	}
 	return Statement{}, false
+}
+
+// reBareDay is a stored value that is a weekday alone, a standing day:
+// "Thursday", "Thursdays".
+var reBareDay = regexp.MustCompile(`(?i)^(mon|tues|wednes|thurs|fri|satur|sun)day(s?)$`)
+
+// reSaidDay finds the weekday in a new value: "Tuesdays", "Tuesday".
+var reSaidDay = regexp.MustCompile(`(?i)\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b`)
+
+// DayLike returns the weekday said in v in the form of stored, when
+// stored is a weekday alone: book_club_day = Thursday becomes "Tuesday"
+// when "Book club meets on Tuesdays now", not the date of next Tuesday.
+func DayLike(stored, v string) (string, bool) {
+	m := reBareDay.FindStringSubmatch(stored)
+	d := reSaidDay.FindStringSubmatch(v)
+	if m == nil || d == nil {
+		return "", false
+	}
+	day := strings.ToUpper(d[1][:1]) + strings.ToLower(d[1][1:]) + "day"
+	return day + m[2], true
+}
+
+// genericHeads name a kind of tool or service after the word that says
+// which: password manager, CI tool, chat app.
+var genericHeads = map[string]bool{"manager": true, "tool": true, "app": true, "provider": true, "service": true,
+	"platform": true, "system": true, "software": true, "client": true, "solution": true, "stack": true}
+
+// periods are key words that say how often an amount is due.
+var periods = map[string]bool{"monthly": true, "annual": true, "yearly": true, "weekly": true, "daily": true, "hourly": true, "nightly": true}
+
+// aspirations say what the speaker wants a value to become.
+var aspirations = phrases("goal is to|goal is getting|aim to|aims to|aiming to|aim is to|aiming for|plan is to|target is to|working toward|working towards|striving to|striving for|shooting for|going for")
+
+// goalKey reports a key whose value is itself an aim: marathon_goal,
+// savings_target.
+func goalKey(key string) bool {
+	for _, w := range keyWords(key) {
+		switch singular(w) {
+		case "goal", "target", "aim", "objective", "plan", "quota", "pace", "pb", "pr":
+			return true
+		}
+	}
+	return false
+}
+
+// ownRelation reports a clause about the speaker's relation that the
+// key is about: "Our landlord is Harbor Property Management now" for
+// landlord, "My sister is in Paris now" for sister_city. About anyone
+// else ("my sister moved her appointment" for appointment) it is another
+// person's life.
+func ownRelation(clow string, topic []string) bool {
+	ws := strings.Fields(clow)
+	if len(ws) < 3 || ws[0] != "my" && ws[0] != "our" {
+		return false
+	}
+	for _, w := range ws[1:3] {
+		if slices.Contains(topic, singular(strings.TrimSuffix(w, "'s"))) {
+			return true
+		}
+	}
+	return false
+}
+
+// saidTopic returns the words of topic that a clause (toks: its
+// clauseWords) says.
+func saidTopic(toks []span, topic []string) map[string]bool {
+	said := map[string]bool{}
+	for _, t := range topic {
+		if sp, ok := topicSpans(toks, []string{t}, never); ok && len(sp) > 0 {
+			said[t] = true
+		}
+	}
+	return said
 }
 
 // anchorSentence is what Anchor reads of a sentence whatever the fact:
@@ -203,14 +300,15 @@ type anchorSentence struct {
 }
 
 // anchorClause is a clause of a sentence, trimmed, with the readings of it
-// that depend on no fact.
+// that depend on no fact; an empty clause has none.
 type anchorClause struct {
-	text string
-	// filtered: the clause is empty or a clause filter holds
-	// (clauseFilter); nothing else is read of it.
-	filtered bool
-	toks     []span // its words, folded and singular (clauseWords)
-	stative  bool   // stative
+	text, low string // the clause and its fold
+	// aspiration: an aspiration is said (aspirations); reason: the clause
+	// filter's (clauseFilter).
+	aspiration bool
+	reason     string
+	toks       []span // its words, folded and singular (clauseWords)
+	stative    bool   // stative
 	// changeCue: hasChangeCue; otherMoved: reOtherMoved matches.
 	changeCue, otherMoved bool
 	// newAttr and continues: reNewAttr's and reContinues' submatch
@@ -229,16 +327,13 @@ func readAnchorSentence(sentence string) anchorSentence {
 	rd := anchorSentence{corr: corr || corr2}
 	for _, cl := range splitClauses(body) {
 		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
-		clow := fold(cl)
-		c := anchorClause{text: cl}
-		if cl == "" || clauseFilter(clow) != "" {
-			c.filtered = true
-			rd.clauses = append(rd.clauses, c)
-			continue
+		c := anchorClause{text: cl, low: fold(cl)}
+		if cl != "" {
+			c.aspiration, c.reason = aspirations.in(padded(c.low)), clauseFilter(c.low)
+			c.toks = clauseWords(cl)
+			c.stative, c.changeCue, c.otherMoved = stative(c.low), hasChangeCue(c.low), reOtherMoved.MatchString(cl)
+			c.newAttr, c.continues = reNewAttr.FindStringSubmatchIndex(cl), reContinues.FindStringSubmatchIndex(cl)
 		}
-		c.toks = clauseWords(cl)
-		c.stative, c.changeCue, c.otherMoved = stative(clow), hasChangeCue(clow), reOtherMoved.MatchString(cl)
-		c.newAttr, c.continues = reNewAttr.FindStringSubmatchIndex(cl), reContinues.FindStringSubmatchIndex(cl)
 		rd.clauses = append(rd.clauses, c)
 	}
 	return rd
@@ -252,7 +347,7 @@ func never(string) bool { return false }
 var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(?:\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
 
 // reContinues opens a clause on the thing the clause before named.
-var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
+var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
 
 // reNewAttr opens a clause with the new value of an attribute: "the new
 // contact is", "their new number's".
@@ -289,7 +384,7 @@ const (
 )
 
 var (
-	reWholeMoney   = regexp.MustCompile(`^` + moneyPat + `$`)
+	reWholeMoney   = regexp.MustCompile(`^` + moneyPat + `(?:\s?/\s?(?:hour|hr|h|day|night|week|wk|month|mo|year|yr|person|head|seat|user)|\s+(?:an?|per)\s+(?:hour|day|night|week|month|year|person|head|seat|user))?$`) // "$18/hour"
 	reWholeCount   = regexp.MustCompile(`^\d[\d,]*$`)
 	reWholeVersion = regexp.MustCompile(`^v?\d+(?:\.\d+)+$`)
 	reWholeCode    = regexp.MustCompile(`^[A-Z]{1,3}-?\d{1,5}$`)
@@ -315,8 +410,8 @@ func kindOfStored(v string, at time.Time) string {
 	if k.kind != "" {
 		return k.kind
 	}
-	if storedDate(v, at) {
-		return anchorDate
+	if storedDate(v, at) || reBareDay.MatchString(v) {
+		return anchorDate // "Thursdays": a standing day
 	}
 	if base, _, _ := strings.Cut(v, " ("); base != v {
 		if storedDate(base, at) {
@@ -353,7 +448,8 @@ func scanStoredKind(v string) storedKind {
 		return storedKind{kind: anchorCode}
 	case reWholeCount.MatchString(v):
 		return storedKind{kind: anchorCount}
-	case reWholePhone.MatchString(v) && strings.Count(v, " ")+strings.Count(v, "-") >= 1:
+	case reWholePhone.MatchString(v) && strings.Count(v, " ")+strings.Count(v, "-") >= 1 && !reISODate.MatchString(v):
+		// (2026-03-02 is a date, read after the kinds: kindOfStored)
 		return storedKind{kind: anchorPhone}
 	}
 	return storedKind{name: reWholeName.MatchString(v) && !strings.ContainsAny(v, "0123456789") && len(strings.Fields(v)) <= 4}
@@ -372,7 +468,7 @@ var anchorAttrs = map[string][]string{
 	"price": {anchorMoney}, "cost": {anchorMoney}, "amount": {anchorMoney}, "fee": {anchorMoney}, "rate": {anchorMoney},
 	"capacity": nil, "status": nil, "id": {anchorCode}, "code": {anchorCode}, "spot": {anchorName, anchorCode},
 	"length": {anchorDuration}, "duration": {anchorDuration}, "term": {anchorDuration}, "notice": {anchorDuration},
-	"host": {anchorName}, "done": {anchorCount}, "headcount": {anchorCount}, "cap": {anchorCount}, "limit": {anchorCount},
+	"host": {anchorName}, "done": {anchorCount}, "order": {anchorName}, "headcount": {anchorCount}, "cap": {anchorCount}, "limit": {anchorCount},
 }
 
 // anchorWords splits a key into the words that name its thing, which the
@@ -640,7 +736,9 @@ func nameCandidate(cl string, v span) (span, bool) {
 		return v, false
 	}
 	first := fold(ws[0])
-	if nameStops[first] || dateWords[first] {
+	// "at The Glasshouse": a capital "The" inside a clause is the name's.
+	theName := ws[0] == "The" && len(ws) > 1 && strings.TrimSpace(cl[:v.start]) != ""
+	if (nameStops[first] || dateWords[first]) && !theName {
 		if len(ws) == 1 {
 			return v, false
 		}
@@ -761,8 +859,8 @@ func stative(clow string) bool {
 	for i, w := range ws {
 		switch w {
 		case "had", "used", "were", "was":
-			if w == "had" && i+1 < len(ws) && ws[i+1] == "to" {
-				continue // "we had to move it"
+			if w == "had" && i+1 < len(ws) && (ws[i+1] == "to" || objectPronouns[ws[i+1]]) {
+				continue // "we had to move it", "the vet had us switch"
 			}
 			if (w == "was" || w == "were") && i+1 < len(ws) && participle(ws[i+1]) {
 				continue // "was cut to $9,000"
@@ -772,6 +870,8 @@ func stative(clow string) bool {
 	}
 	return false
 }
+
+var objectPronouns = map[string]bool{"me": true, "us": true, "him": true, "her": true, "them": true}
 
 func participle(w string) bool {
 	return strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || w == "cut" || w == "set" || w == "put" || w == "now" || w == "just" || w == "finally" || w == "officially"
@@ -789,7 +889,7 @@ func qualified(cl string, topic []span) bool {
 	before := words(fold(cl[:first.start]))
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		w := before[i]
-		if otherQualifiers[w] || strings.HasSuffix(w, "'s") && i == len(before)-1 && w != "user's" {
+		if otherQualifiers[w] || strings.HasSuffix(w, "'s") && i == len(before)-1 && w != "user's" && !timeWords[strings.TrimSuffix(w, "'s")] {
 			return true
 		}
 	}
@@ -822,6 +922,10 @@ var reOtherUnit = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:on|for|in|of|at|with)
 // team", "(walks) the neighbours' dog".
 var reOthersAfter = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:my|our|his|her|their|the) [a-z-]+(?:'s|’s|s'|s’)\s`)
 
+// timeWords own nothing: "this morning's weigh-in" is the speaker's.
+var timeWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true, "yesterday": true, "morning": true,
+	"afternoon": true, "evening": true, "night": true, "day": true, "week": true, "weekend": true, "month": true}
+
 // otherQualifiers set a thing apart from others of its kind.
 var otherQualifiers = map[string]bool{"other": true, "another": true, "next": true, "small": true, "smaller": true, "big": true, "bigger": true,
 	"large": true, "larger": true, "second": true, "spare": true, "old": true, "older": true, "former": true, "previous": true, "backup": true,
@@ -843,7 +947,8 @@ var linkWords = func() map[string]bool {
 		heading headed happening scheduled planned due migrated migrate migrating onto
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
-		organising organizing owning chairing`) {
+		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
+		renamed rebranded retitled called named getting having ordering ordered eating`) {
 		m[w] = true
 	}
 	return m

@@ -56,7 +56,35 @@ func TestAnchor(t *testing.T) {
 		{"tenant_count", "3", "A fourth tenant moved in, so there are 4 of us now.", "4"},
 		// Other forms: a cleft, a recurring weekday, a length as an adjective.
 		{"lunch_spot", "Sweetgreen", "Chipotle is where we grab lunch now.", "Chipotle"},
-		{"book_club_day", "Thursday", "Book club meets on Mondays now.", "Mondays"},
+		// A standing day stays a day, in the stored value's form.
+		{"book_club_day", "Thursday", "Book club meets on Mondays now.", "Monday"},
+		{"book_club_day", "Thursdays", "Book club meets on Monday from now on.", "Mondays"},
+		// A date stored in ISO form is a date (it once read as a phone
+		// number), and a past clause names the topic the present one
+		// continues.
+		{"deadline", "2026-03-02", "The deadline moved; it's March 16 now.", "2026-03-16"},
+		{"deadline", "2026-03-02", "Initially the deadline was March 2, but now it's March 16.", "2026-03-16"},
+		{"monthly_rent", "$1,850", "When I first moved in, the rent was only $1,600, but now it's $1,900.", "$1,900"},
+		{"deadline", "2026-03-02", "If the client pushes back, it's March 16.", ""},
+		// The speaker's own relation the key is about; a name said
+		// after a capital "The"; a conclusion's clause; a pet switched to
+		// a food; a tool named by its category.
+		{"landlord", "Mr. Briggs", "The building got sold; our landlord is Harbor Property Management now.", "Harbor Property Management"},
+		{"sister_city", "Leeds", "My sister is in Paris now.", "Paris"},
+		{"appointment", "Tuesday", "My sister moved her appointment to Friday.", ""},
+		{"wedding_venue", "Rosewood Manor", "So Rosewood Manor double-booked us, which means the wedding is now at The Glasshouse.", "The Glasshouse"},
+		{"cat_food", "Purina", "The vet had us switch Mochi to Hill's Science Diet.", "Hill's Science Diet"},
+		{"password_manager", "LastPass", "After the breach we moved the whole team to 1Password.", "1Password"},
+		{"team_channel", "#eng-core", "The team channel got renamed to #platform after the reorg.", "#platform"},
+		{"lunch_order", "Thai", "Change of plans for team lunch: we're getting sushi.", "sushi"},
+		{"babysitter_rate", "$18/hour", "We agreed to pay the babysitter $20 an hour starting this month.", "$20"},
+		// An aim is not where a value is, unless the value is the aim.
+		{"weight", "82 kg", "My goal is to get down to 75 kg by summer.", ""},
+		{"weight_goal", "80 kg", "My goal is to get down to 75 kg by summer.", "75 kg"},
+		// A shape said with a word of a moved value.
+		{"weight", "82 kg", "Down to 78 kg!", "78 kg"},
+		{"phone_plan", "Verizon", "Ported my number over to T-Mobile last night.", "T-Mobile"},
+		{"favorite_coffee_shop", "Blue Door Café", "These days my go-to coffee spot is Ritual Roasters.", "Ritual Roasters"},
 		{"sprint_length", "2 weeks", "We're doing three-week sprints from now on.", "3 weeks"},
 		{"internet_plan", "300 Mbps", "We upgraded the internet to 1 Gbps.", "1 Gbps"},
 		{"piano_lessons", "Saturday 10am", "Piano lessons got moved to Sundays at 11.", "Sundays at 11"},

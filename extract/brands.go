@@ -69,7 +69,7 @@ var brandCategories = map[string][]string{
 var brandWords = map[string]string{
 	"bank": "bank", "banking": "bank", "savings": "bank", "checking": "bank", "brokerage": "bank",
 	"insurance": "insurer", "insurer": "insurer", "coverage": "insurer",
-	"carrier": "carrier", "wireless": "carrier", "cellular": "carrier",
+	"carrier": "carrier", "wireless": "carrier", "cellular": "carrier", "phone": "carrier", "mobile": "carrier", "cell": "carrier",
 	"isp": "isp", "internet": "isp", "broadband": "isp",
 	"gym": "gym", "fitness": "gym", "membership": "gym",
 	"airline": "airline",
@@ -79,7 +79,7 @@ var brandWords = map[string]string{
 	"music":    "music",
 	"pharmacy": "pharmacy", "chemist": "pharmacy", "drugstore": "pharmacy", "prescription": "pharmacy",
 	"grocery": "grocer", "groceries": "grocer", "grocer": "grocer", "supermarket": "grocer",
-	"coffee": "coffee", "cafe": "coffee",
+	"coffee": "coffee", "cafe": "coffee", "café": "coffee",
 	"petfood": "petfood", "food": "petfood", "kibble": "petfood",
 	"mail": "mail", "webmail": "mail",
 	"status": "status", "state": "status", "progress": "status",

@@ -22,7 +22,10 @@
 //   - proposal / declined: "Priya proposed Bellini's", "… but we said no",
 //     "we turned it down", "ruled out";
 //   - past: "two years ago", "back in 2019", "used to", "last year",
-//     "originally", a year before the turn's;
+//     "originally", "when I first …", "initially", a year before the
+//     turn's;
+//   - exception: a one-off that leaves the standing value as it is ("Book
+//     club is on Tuesday this week only", "just this once");
 //   - other-subject: "my sister …", "my neighbour …", "he/she/they …",
 //     except when they act on the speaker's thing ("my landlord raised the
 //     rent", "they doubled our API limit") — and not when the thing is
@@ -116,7 +119,12 @@
 // Lang. Such a reading is marked Implied, and the caller keeps it only
 // when no other fact takes the value. A clause that opens on "it" ("…,
 // bringing it to 28", "— it's delivered", "so we're at 65") continues the
-// topic of the clause before.
+// topic of the clause before, a past one included ("Initially the
+// deadline was March 2, but now it's March 16"). A clause of aim ("my goal
+// is to get down to 75 kg", "aiming for") says no new value unless the
+// key is itself an aim (weight_goal). A stored weekday alone ("Thursday",
+// "Thursdays") is a standing day: its new value is the weekday said, in
+// the stored form, not a date.
 //
 // Scope applies the draft and hypothetical filters to a free text such as
 // a fact's value ("Draft: …", "Hypothetically, …").

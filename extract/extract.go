@@ -57,6 +57,7 @@ const (
 	ReasonProposal     = "proposal"
 	ReasonDeclined     = "declined"
 	ReasonPast         = "past"
+	ReasonException    = "exception"
 	ReasonOtherSubject = "other-subject"
 	ReasonSuggestion   = "suggestion"
 	ReasonHearsay      = "hearsay"
@@ -76,7 +77,8 @@ type Sentence struct {
 	Text  string
 	// Reason is why the sentence as a whole states nothing real: a
 	// heading, question, draft, hypothetical, negated, proposal,
-	// declined, past, other-subject, suggestion, hearsay or request
+	// declined, past, exception (a one-off: "this week only"),
+	// other-subject, suggestion, hearsay or request
 	// sentence (the Reason* constants). It is "" when the sentence states
 	// something, whether or not a rule structured it.
 	Reason string

@@ -102,6 +102,10 @@ var (
 
 	// hypoSentence marks the whole sentence: a condition governs its main
 	// clause.
+	// oneOffs make a sentence an exception to a standing value, which
+	// stays: "Book club is on Tuesday this week only", "just this once
+	// we're meeting at the library".
+	oneOffs      = phrases("this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|for this one time|except this week|except next week|skipping this week|skip this week")
 	hypoSentence = phrases("suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
@@ -117,7 +121,7 @@ var (
 
 	proposals = phrases("proposed|proposes|propose|proposing|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion")
 
-	pasts = phrases("last trip|last visit|last stay|last flight|previous trip|previous visit|on our last|on my last|last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
+	pasts = phrases("last trip|last visit|last stay|last flight|previous trip|previous visit|on our last|on my last|last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|when i first|when we first|when i moved in|when we moved in|when i signed|when we signed|at first|initially|in the beginning|to begin with|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
 	// hearsay marks an uncertain report ("apparently", "I heard").
 	hearsay = phrases("apparently|reportedly|rumor|rumour|rumored|rumoured|allegedly|supposedly|i heard|we heard|heard that|thinks|think|thought|believes|believe|believed|claims|claimed|seems|seemed|sounds like|looks like")
@@ -224,7 +228,7 @@ func setsValue(n string) bool {
 	return reSetsValue.MatchString(strings.TrimSpace(n))
 }
 
-var reSetsValue = regexp.MustCompile(`^(?:please\s+|let['’]?s\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?use\s.{1,60}?\s+as\s+(?:my|our)\s|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S|^(?:please\s+|just\s+)?call\s+me\s+[^\s,.!?]+|^(?:please\s+|just\s+)?(?:reach|contact|email|e-mail|text|call|ring|find|message)\s+me\s+(?:at|on|via)\s\S|^(?:please\s+|let['’]?s\s+)?(?:put|mark|log|record|note|write|pencil|jot|keep|leave|hold)\s(?:down\s|in\s)?.+\s(?:as|at)\s\S`)
+var reSetsValue = regexp.MustCompile(`^(?:please\s+|let['’]?s\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?use\s.{1,60}?\s+as\s+(?:my|our)\s|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S|^(?:please\s+)?(?:just\s+)?call\s+me\s+[^\s,.!?]+|^(?:please\s+|just\s+)?(?:reach|contact|email|e-mail|text|call|ring|find|message)\s+me\s+(?:at|on|via)\s\S|^(?:please\s+|let['’]?s\s+)?(?:put|mark|log|record|note|write|pencil|jot|keep|leave|hold)\s(?:down\s|in\s)?.+\s(?:as|at)\s\S`)
 
 func firstWordRaw(s string) string {
 	s = strings.TrimLeft(s, " *_-")
@@ -290,8 +294,10 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDeclined
 	case proposals.in(head):
 		return ReasonProposal
-	case pasts.in(n), pastYear(low, a.turn.At.Year()):
+	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
+	case oneOffs.in(n):
+		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
 	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n) && !compoundSubject(n):
@@ -303,6 +309,30 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	}
 	return ""
 }
+
+// reAsking is the speaker asking someone else to make a change, which
+// has not happened: "I'm asking finance to raise the headcount budget to
+// 14", "we'll ask the landlord to fix it".
+var reAsking = regexp.MustCompile(`\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’-]+\s+){0,3}?to\s+\w`)
+
+// pastThenNow reports a sentence that sets the past against the present:
+// "Initially the deadline was March 2, but now it's March 16". Only its
+// past clause is refused (clauseFilter); the present one may state.
+func pastThenNow(low string) bool {
+	i := -1
+	for _, c := range []string{", but ", "; ", " — ", " – ", " but now ", ", now ", ", and now ", ", these days "} {
+		if j := strings.Index(low, c); j > 0 && (i < 0 || j < i) {
+			i = j
+		}
+	}
+	if i < 0 {
+		return false
+	}
+	tail := padded(low[i:])
+	return !pasts.in(tail) && nowWords.in(tail)
+}
+
+var nowWords = phrases("now|these days|nowadays|currently|at the moment|going forward|from now on|as of today|today")
 
 // messageFrames announce a statement rather than wish for one: "I wanted
 // to let you know (that) Ravi owns the contracts" states, "I want Ravi to
@@ -346,8 +376,10 @@ func clauseFilter(low string) string {
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined
-	case proposals.in(n):
+	case proposals.in(n), reAsking.MatchString(low):
 		return ReasonProposal
+	case pasts.in(n):
+		return ReasonPast // the past half of pastThenNow
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
 		reGenericSubject.MatchString(low),

@@ -287,7 +287,7 @@ func (s Statement) Fits(stored string, at time.Time) bool {
 	_, isDate := takeDate(stored, at)
 	switch s.Kind {
 	case KindDate:
-		return isDate || reTimeOfDay.MatchString(stored)
+		return isDate || reTimeOfDay.MatchString(stored) || reBareDay.MatchString(strings.TrimSpace(stored))
 	case KindAmount, KindCount:
 		return strings.ContainsAny(stored, "0123456789")
 	case KindContact:

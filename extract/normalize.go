@@ -238,9 +238,12 @@ done:
 			break
 		}
 	}
-	for _, w := range ws {
+	for i, w := range ws {
 		if npStop[w] {
 			return subject{}, false
+		}
+		if (w == "and" || w == "but" || w == "then") && i+1 < len(ws) && pastVerb(ws[i+1]) {
+			return subject{}, false // "Anytime Fitness and joined Equinox": a second clause
 		}
 	}
 	// A relative clause ends the phrase: "the deadline (that) you mentioned".
@@ -339,3 +342,14 @@ func joinKeyPlain(ws []string) string {
 func normName(s string) string {
 	return joinKeyPlain(words(fold(s)))
 }
+
+// pastVerb reports a word that reads as a verb in the past tense: a
+// regular "-ed" form or a common irregular one.
+func pastVerb(w string) bool {
+	return len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") || irregularPasts[w]
+}
+
+var irregularPasts = map[string]bool{"went": true, "got": true, "took": true, "made": true, "drove": true, "bought": true,
+	"sold": true, "gave": true, "found": true, "left": true, "came": true, "brought": true, "kept": true, "paid": true,
+	"sent": true, "spent": true, "told": true, "said": true, "began": true, "chose": true, "wrote": true, "ran": true,
+	"met": true, "put": true, "won": true, "lost": true}

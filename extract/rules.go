@@ -321,8 +321,8 @@ var Rules = []Rule{
 		also:     []string{" to "},
 		re:       compile(`(?:{FP}|(?P<subj>[^\s,;:!?()]+))\s+{AUX}(?:assigned|reassigned|handed|passed|gave|transferred|delegated)\s+(?:over\s+|off\s+)?{OBJ}\s+(?:over\s+|off\s+|on\s+)?to\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
-			if !namedSubject(m.get("subj")) {
-				return Statement{}, false
+			if !namedSubject(m.get("subj")) || strings.HasPrefix(fold(m.get("obj")), "from ") {
+				return Statement{}, false // "I've been reassigned from EMEA to APAC": no thing handed
 			}
 			return ownerOfNP(c, m.get("obj"), m.get("val"))
 		},
@@ -962,7 +962,7 @@ var Rules = []Rule{
 		Matches:  "(please) call me N (from now on): user.name = N",
 		Examples: []string{"Please call me Kate from now on.", "Call me Sam, everyone does"},
 		triggers: []string{"call me"},
-		re:       compile(`(?:please\s+|just\s+|you\s+can\s+)?call\s+me\s+(?P<val>[^\s,.!?;]+(?:\s+[^\s,.!?;]+)?)`),
+		re:       compile(`(?:please\s+)?(?:just\s+|you\s+can\s+)?call\s+me\s+(?P<val>[^\s,.!?;]+(?:\s+[^\s,.!?;]+)?)`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takeChoice(m.get("val"))
 			if !ok || !reWholeName.MatchString(v) {

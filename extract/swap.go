@@ -156,7 +156,7 @@ var reOnBoard = regexp.MustCompile(`\b(?:brought|brings|took|takes|signed|got)\s
 var reSwitchKind = regexp.MustCompile(`\b(?:switched|changed|swapped|switching|changing)\s+([a-z]+s)\b`)
 
 // titleWords open a person's name without naming them.
-var titleWords = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true, "professor": true, "the": true, "sir": true, "dame": true}
+var titleWords = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true, "professor": true, "the": true, "sir": true, "dame": true, "coach": true, "nurse": true, "officer": true, "judge": true, "rabbi": true, "father": true, "pastor": true}
 
 // reAnyNameNumber finds a name with a number in a sentence.
 var reAnyNameNumber = regexp.MustCompile(`(\p{Lu}[\p{L}.-]*)\s+v?\d`)
@@ -281,7 +281,9 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 	if (shape == shapeMoney || shape == shapeNumber) && !namesKey(low, key) {
 		return "", false
 	}
-	if m := reChangeFrom.FindStringIndex(low); m != nil {
+	if m := reChangeFrom.FindStringIndex(low); m != nil && !(rePeopleMoved.MatchString(low[m[0]:]) && !reFirstPerson.MatchString(low[:m[0]]) && !namesKey(low, key)) {
+		// (Someone else reassigned from EMEA to APAC moved; the
+		// speaker's region did not.)
 		rest := low[m[1]:]
 		if n := mentionsAt(rest, lold); n > 0 && n == len(lold) && wordEnds(rest[n:]) {
 			after := strings.TrimLeft(rest[n:], " ")
@@ -483,21 +485,25 @@ func isUpperRune(r rune) bool {
 }
 
 var (
-	reDrop = regexp.MustCompile(`\b(?:closed|dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped|fired|let go of|parted ways with|parted company with|checked out of|moved out of|moving off|moving away from|migrated off|migrating off|(?:pulled|took|taken) (?:him |her |them |it |us |me )?out of)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
+	reDrop = regexp.MustCompile(`\b(?:closed|dropped|cancelled|canceled|sold|left|quit|ditched|scrapped|scratch|scratched|replaced|swapped out|swapped|traded(?: in)?|got rid of|moved away from|switched away from|switched from|moved off|stopped using|gave up|dumped|fired|let go of|parted ways with|parted company with|checked out of|moved out of|moving off|moving away from|migrated off|migrating off|(?:pulled|took|taken) (?:him |her |them |it |us |me )?out of|(?:took|taken|takes|taking|came|come|went|gone|got|getting) (?:me |us |him |her |them )?off|ripped out|tore out|torn out|removed|decommissioned|sunset|sunsetted|phased out|retired|uninstalled|unsubscribed from|turned off|shut off)\s+(?:the\s+|our\s+|my\s+|on\s+)?`)
 	// reReplacer is a person or thing taking another's place, named
 	// before the verb: "Sara replaced Kim as PM", "Kofi took over from
 	// Dana".
 	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|(?:took|taken|takes|is taking)\s+(?:[\p{L}\d'’-]+\s+){1,4}?over\s+from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved)\s+(?:the\s+)?`)
 	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
-	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at))\s+(?-i:the\s+|a\s+|an\s+)?`)
+	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at)|(?:put|puts|putting|started|starting|switched|moved) (?:me|us|him|her|them) (?:on|onto|to)|(?:runs?|running|ran|lives?|living|sits?|is hosted|are hosted|are now|is now) (?:on|in|at|with))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`)
-	reFallAway = regexp.MustCompile(`(?:'s|’s|\s(?:is|are)) (?:retiring|leaving|moving away|stepping down)\b|\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make)\b`)
+	reFallAway = regexp.MustCompile(`(?:'s|’s|\s(?:is|are)) (?:retiring|leaving|moving away|stepping down)\b|\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make|went back to|moved back to|went home|left us|left the company|left the team|quit|stepped down|stepped back|stepped away)\b`)
 	// reChangeFrom is a verb of change ahead of "from": "we upgraded from",
 	// "the fee went up from"; "we drove from Leeds" changes nothing.
-	reChangeFrom = regexp.MustCompile(`\b(?:upgrad|downgrad|switch|chang|mov|renam|migrat|went|gone|bump|rais|cut|increas|reduc|lower|rebrand|updat|swap|convert|transferr|relocat|push|postpon|reschedul|shift|slipp|jump|dropp|climb|fell|rose|grew|moved)\w*\s+(?:[\w'’-]+\s+){0,4}?from\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
+	reChangeFrom = regexp.MustCompile(`\b(?:upgrad|downgrad|switch|chang|mov|renam|migrat|went|gone|bump|rais|cut|increas|reduc|lower|rebrand|updat|swap|convert|transferr|relocat|push|postpon|reschedul|shift|slipp|jump|dropp|climb|fell|rose|grew|moved|trim|slash|hik|expand|shrank|shrunk|shrink|extend|shorten|lengthen|adjust|revis|knock|pared|scaled|upped|doubl|halv|tweak|amend|correct|reassign|transfer|promot|demot|rotat)\w*\s+(?:[\w'’-]+\s+){0,4}?from\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
+	// rePeopleMoved are the verbs of change that move a person, and
+	// reFirstPerson a clause about the speaker.
+	rePeopleMoved = regexp.MustCompile(`^(?:reassign|transfer|promot|demot|rotat)`)
+	reFirstPerson = regexp.MustCompile(`(?:^|\s)(?:i|i've|i’ve|i'm|i’m|i've been|we|we've|we’ve|we're|we’re|me|us|my|our)\s`)
 	// reLeaves names the value a sentence leaves: "… instead of A".
 	reLeaves     = regexp.MustCompile(`(?:\binstead of|\brather than|,\s*not|\(not)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
 	reDayOfMonth = regexp.MustCompile(`(?i)(?:\bthe\s+)?\b\d{1,2}(?:st|nd|rd|th)\b`)
 	reBareNumber = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\b`)
-	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:started|starts|is starting|began) with us\b|\s+joined us\b|\s+(?:took|takes) over\b`)
+	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:started|starts|is starting|began) with us\b|\s+joined us\b|\s+(?:took|takes) over\b|\s+[a-z]+(?:es|s)\s+(?:the|our|my)\s+[a-z]+\s+now\b|\s+(?:has|have|got|gets|took|takes)\s+(?:the|our|my)\s+(?:team|class|group|kids|role|job|account|route|shift|slot)\b`)
 )

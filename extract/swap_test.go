@@ -6,6 +6,12 @@ func TestSwap(t *testing.T) {
 	tests := []struct{ sentence, old, want string }{
 		// The sentence names the value it leaves.
 		{"We upgraded from Pro to the Team plan.", "Pro", "Team plan"},
+		// Taken off one thing and put on another; ripped out, and what
+		// runs now; gone home, and who does it now.
+		{"My allergist took me off Zyrtec and put me on Claritin.", "Zyrtec", "Claritin"},
+		{"We ripped out Jenkins last sprint; builds run on GitHub Actions.", "Jenkins", "GitHub Actions"},
+		{"Rosa went back to Portugal, so Claire watches the kids now.", "Rosa", "Claire"},
+		{"Coach Dave stepped down, and Coach Maria has the team for the spring season.", "Coach Dave", "Coach Maria"},
 		// A value in another's place, a first name falling away, a child
 		// taken out of one place and starting at another.
 		{"Work gave me a ThinkPad X1 to replace the MacBook Air.", "MacBook Air", "ThinkPad X1"},
@@ -80,6 +86,9 @@ func TestSwapAmounts(t *testing.T) {
 	tests := []struct{ sentence, key, old, want string }{
 		{"Finance approved $1,800 per laptop instead of $1,500.", "laptop_budget", "$1,500", "$1,800"},
 		{"The fee went up from $40 to $45.", "signup_fee", "$40", "$45"},
+		{"Finance trimmed our headcount budget from 12 to 10.", "headcount_budget", "12", "10"},
+		{"I've been reassigned from EMEA to APAC.", "sales_region", "EMEA", "APAC"},
+		{"Dana was reassigned from EMEA to APAC.", "sales_region", "EMEA", ""},
 		{"It's 46 guests, not 40.", "guest_count", "40", "46"},
 		{"It's 46 guests, not 40.", "room_capacity", "40", ""},
 		{"Rent's due on the 15th now, not the 1st.", "payment_day", "the 1st", "the 15th"},

@@ -1,9 +1,11 @@
 package extract
 
 import (
-	"github.com/stategraph/stategraph/lexical"
+	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // The topic vocabulary lets a sentence name a stored fact's topic by
@@ -59,6 +61,8 @@ var topicGroups = [][]string{
 	{"length", "long", "duration"},
 	{"headcount", "attendees", "attendee", "rsvps", "rsvp"},
 	{"party", "table", "booking", "reservation"},
+	{"shop", "store", "spot", "place", "joint"}, // "my go-to coffee spot" is the coffee shop
+	{"restaurant", "eatery", "spot", "place", "joint"},
 	// British and American spellings name one thing.
 	{"licence", "license"}, {"colour", "color"}, {"centre", "center"}, {"programme", "program"},
 	{"catalogue", "catalog"}, {"theatre", "theater"}, {"cheque", "check"}, {"defence", "defense"},
@@ -86,6 +90,8 @@ var categories = map[string][]string{
 	"editor": {"vim", "neovim", "emacs", "vs code", "vscode", "intellij", "sublime", "zed", "goland", "pycharm"},
 	"os":     {"linux", "windows", "macos", "ubuntu", "debian", "fedora", "arch", "nixos", "freebsd"},
 	"chat":   {"slack", "teams", "discord", "zoom", "google meet", "mattermost", "webex"},
+	"passwords": {"lastpass", "1password", "bitwarden", "dashlane", "keeper", "nordpass", "proton pass", "keepass",
+		"keepassxc", "roboform"},
 }
 
 // categoryWords are the key words that name a category.
@@ -99,11 +105,12 @@ var categoryWords = map[string]string{
 	"editor": "editor", "ide": "editor",
 	"os":   "os",
 	"chat": "chat", "messaging": "chat", "meeting_tool": "chat",
+	"password": "passwords", "vault": "passwords",
 }
 
 // commonWords are members of a category that are also ordinary English
 // words: said in lower case, or opening a clause, they name nothing.
-var commonWords = map[string]bool{"go": true, "rust": true, "swift": true, "dart": true, "julia": true, "spring": true,
+var commonWords = map[string]bool{"keeper": true, "go": true, "rust": true, "swift": true, "dart": true, "julia": true, "spring": true,
 	"express": true, "solid": true, "remix": true, "teams": true, "zoom": true, "arch": true, "slack": true,
 	"oracle": true, "drone": true, "bamboo": true, "render": true, "node": true, "phoenix": true, "aurora": true,
 	"argo": true, "windows": true, "travis": true, "sublime": true, "astro": true, "ember": true}
@@ -215,7 +222,13 @@ func categorySpans(cl, c string) []span {
 			}
 		}
 	}
-	return out
+	// "Hill's Science Diet" is one value, not "Hill's" and "Science
+	// Diet" beside it.
+	return slices.DeleteFunc(out, func(a span) bool {
+		return slices.ContainsFunc(out, func(b span) bool {
+			return b.end-b.start > a.end-a.start && b.start <= a.start && a.end <= b.end
+		})
+	})
 }
 
 func isWordByte(b byte) bool {
@@ -225,11 +238,21 @@ func isWordByte(b byte) bool {
 // reChangeCue marks a clause that says a change or a decision: a value of
 // a category said with it, and nothing else of the key, is the key's new
 // value ("We're going with CockroachDB after all", "I'm vegan now").
-var changeCues = []string{" now", "decided", "switched", "switching", "moved", "moving", "moves", "migrated", "migrating",
+var changeCues = []string{" now", "decided", " switch ", "switched", "switching", "moved", "moving", "moves", "migrated", "migrating",
 	"going with", "went with", "chose", "picked", "from now on", "instead", "after all", "anymore", "any more",
 	"rebuild", "rebuilding", "rewrite", "rewriting", "rewrote", "replaced", "adopted", "settled on", "these days",
 	"changed", "became", "become", "as of", "going forward", "from here on", "nowadays", "lately", "ended up",
-	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported", "locked in"}
+	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported", "locked in",
+	// a value that moved: "Down to 78 kg", "rent goes up to $1,975"
+	" down to ", "went up to", "goes up to", "gone up to", "going up to", "went down to", "goes down to", "gone down to",
+	"rose to", "risen to", "fell to", "fallen to", "dropped to", "climbed to", "jumped to", "grew to", "shrank to",
+	"increased to", "decreased to", "raised to", "lowered to", "bumped to", "bumped up to", "cut to", "reduced to",
+	"weighed in at", " hit ", " reached ",
+	// a thing taken up: "joined Equinox", "started at Lincoln Middle School"
+	"joined", "started at", "started with", "traded", "swapped", "signed up", "signed with", "renewed with",
+	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to",
+	"trimmed", "slashed", "hiked", "upped", "renamed", "rebranded", "change of plans", "change of plan",
+	"starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + clow + " "

@@ -241,7 +241,11 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 		x.Outcome, x.Reason = OutcomeSkipped, "an assistant's statement about something other than the user is not stored as a fact"
 		return nil
 	}
-	value, err := json.Marshal(valueOf(st))
+	text := valueOf(st)
+	if old != nil {
+		text = valueOfFor(old.ValueText(), st)
+	}
+	value, err := json.Marshal(text)
 	if err != nil {
 		return err
 	}
@@ -295,7 +299,7 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 		return nil
 	}
 	x.Outcome, x.Previous = OutcomeSuperseded, old
-	x.Reason = fmt.Sprintf("%s: %q replaces %q", strings.ToLower(string(in.Kind)), st.Value, old.ValueText())
+	x.Reason = fmt.Sprintf("%s: %q replaces %q", strings.ToLower(string(in.Kind)), text, old.ValueText())
 	retired, err := asStored(tx, *old)
 	if err != nil {
 		return err
@@ -499,12 +503,19 @@ func unfit(st extract.Statement) string {
 		// A swap names the value dropped and the one taken up in its
 		// own words ("Golden Wok cancelled on us, so Mezze Republic is
 		// doing the food"): a report of an act, not a conclusion.
-		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low)) {
+		// A name is not computed: "Rosewood Manor double-booked us,
+		// which means the wedding is now at The Glasshouse" reports
+		// the new venue; "which means the launch slips to May" is
+		// drawn from the dates before it.
+		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low)) && !(!computed[st.Kind] && strings.Contains(low, " now ")) {
 			return "a conclusion drawn from other facts stays in the conversation"
 		}
 	}
 	return ""
 }
+
+// computed are the kinds of value a conclusion may compute from others.
+var computed = map[string]bool{extract.KindAmount: true, extract.KindCount: true, extract.KindDate: true}
 
 // actsOn reports a ", so" that opens what the speaker did or now has
 // ("six more RSVP'd, so we're at 46 guests", "the barn fell through, so
@@ -664,7 +675,17 @@ func kindOf(st extract.Statement, relayed bool) detect.Kind {
 // holds reports whether a stored value already says what st says: the
 // same value, or the same date phrase as said.
 func holds(stored string, st extract.Statement) bool {
-	return sameValue(stored, valueOf(st)) || st.Said != "" && sameValue(stored, st.Said)
+	return sameValue(stored, valueOfFor(stored, st)) || st.Said != "" && sameValue(stored, st.Said)
+}
+
+// valueOfFor is the value st stores in place of stored: valueOf, but a
+// standing weekday stays a weekday ("Tuesday", not next Tuesday's date,
+// replaces "Thursday").
+func valueOfFor(stored string, st extract.Statement) string {
+	if d, ok := extract.DayLike(stored, cmp.Or(st.Said, st.Value)); ok {
+		return d
+	}
+	return valueOf(st)
 }
 
 // sameValue reports whether a stored value says v: the same resolved

@@ -13,7 +13,7 @@ import (
 var refused = map[string]bool{
 	extract.ReasonHeading: true, extract.ReasonQuestion: true, extract.ReasonDraft: true,
 	extract.ReasonHypothetical: true, extract.ReasonNegated: true, extract.ReasonProposal: true,
-	extract.ReasonDeclined: true, extract.ReasonPast: true, extract.ReasonOtherSubject: true,
+	extract.ReasonDeclined: true, extract.ReasonPast: true, extract.ReasonException: true, extract.ReasonOtherSubject: true,
 	extract.ReasonSuggestion: true, extract.ReasonHearsay: true,
 	// A list item no rule structures names a topic or an option: it is not
 	// a new value ("- **Keep a contingency**: …").
