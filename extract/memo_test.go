@@ -123,3 +123,28 @@ func TestAnchorSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestPreparedAndDrops: Anchor reads a prepared sentence as one it reads
+// first, and the remembered Drops is the computed one.
+func TestPreparedAndDrops(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	facts := []struct{ key, value string }{{"project_12.owner", "Person 3"}, {"board_review_date", "February 12"}, {"office", "Floor 2"}}
+	for _, s := range []string{"Actually, Dana Reyes owns project 12 now.", "Board review is February 19 now", "We moved from Floor 2 to Floor 7", "We dropped Postgres."} {
+		var want []Statement
+		for _, f := range facts {
+			st, _ := Anchor(s, f.key, f.value, at)
+			want = append(want, st)
+		}
+		Prepare(s)
+		for i, f := range facts {
+			if got, _ := Anchor(s, f.key, f.value, at); !reflect.DeepEqual(got, want[i]) {
+				t.Errorf("Anchor(%q, %s) prepared = %+v, want %+v", s, f.key, got, want[i])
+			}
+		}
+		for range 2 {
+			if got, want := Drops(s), drops(s); got != want {
+				t.Errorf("Drops(%q) = %v, want %v", s, got, want)
+			}
+		}
+	}
+}

@@ -316,7 +316,9 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		return res, nil
 	}
 	now := s.clock.Now()
+	rd := readAhead(detect.Turn{Text: real, Speaker: strings.ToLower(string(t.Speaker)), Authority: spk.authority, At: t.At}, s.detect, ar, !spk.assistant)
 	k, err := s.known(tx, spk.as(caller), t, now)
+	reading := rd.wait()
 	if err != nil {
 		return Result{}, err
 	}
@@ -330,7 +332,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	}
 	var dets []detect.Detection
 	if real != "" {
-		dr := detect.Analyze(detect.Turn{Text: real, Speaker: strings.ToLower(string(t.Speaker)), Authority: spk.authority, At: t.At}, k.records, s.detect)
+		dr := reading.Compare(k.records)
 		if dr.Scope == detect.ScopeGlobal {
 			dets = dr.Detections
 		}
@@ -703,6 +705,48 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 		return true
 	})
 	return k, err
+}
+
+// readAhead reads a turn's text on its own while known reads the store
+// (a third of recordTurn's time): detection's reading of the real text
+// (detect.ReadTurn), and each sentence as Anchor reads it
+// (extract.Prepare) and, when swaps reads the sentences (a user's turn,
+// applySwaps), as Drops does; both are remembered. None of it reads the
+// store, and what follows answers the same with it as without; on a
+// machine with a core to spare it is ready when known returns. wait
+// returns the reading, once the goroutine is done (a panic in it panics
+// in wait's caller).
+func readAhead(turn detect.Turn, opts detect.Options, ar extract.Result, swaps bool) *reader {
+	r := &reader{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		defer func() { r.panicked = recover() }()
+		r.reading = detect.ReadTurn(turn, opts)
+		for _, sent := range ar.Sentences {
+			if sent.Reason != "" { // anchorsOf and applySwaps read only these
+				continue
+			}
+			extract.Prepare(sent.Text)
+			if swaps {
+				extract.Drops(sent.Text)
+			}
+		}
+	}()
+	return r
+}
+
+type reader struct {
+	done     chan struct{}
+	reading  *detect.Reading
+	panicked any
+}
+
+func (r *reader) wait() *detect.Reading {
+	<-r.done
+	if r.panicked != nil {
+		panic(r.panicked)
+	}
+	return r.reading
 }
 
 // valueText is f.ValueText(), without decoding it again when known
