@@ -148,7 +148,36 @@ type Service struct {
 	title      func(tx *store.Txn, user string) (string, error)
 	changes    changeCache
 	decoded    factCache
+	sizes      spaceSizes
 	ids        *ids.Generator
+}
+
+// spaceSizes remembers which spaces relevantFacts last found large
+// (above SmallPartition readable facts), so that it asks such a space's
+// size and its words' frequencies in one read of the statistics, not two.
+// It is only a hint: a space that grew or shrank since is read as before,
+// and the facts a turn reads are the same either way.
+type spaceSizes struct {
+	mu    sync.Mutex
+	large map[tenancy.Space]bool
+}
+
+func (z *spaceSizes) isLarge(sp tenancy.Space) bool {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	return z.large[sp]
+}
+
+func (z *spaceSizes) note(sp tenancy.Space, large bool) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if z.large[sp] == large {
+		return
+	}
+	if z.large == nil || len(z.large) >= 1<<12 {
+		z.large = map[tenancy.Space]bool{}
+	}
+	z.large[sp] = large
 }
 
 // changeCache keeps, per organization, the latest recorded changes as
@@ -800,7 +829,12 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 		// The words' frequencies are read only for a large space: a small
 		// one is read whole.
 		rd := s.readable(caller)
-		st, err := s.index.Stats(tx, []tenancy.Space{sp}, nil, temporal.View{}, rd)
+		large := s.sizes.isLarge(sp)
+		var asked []string // with the size, when the space was large
+		if large {
+			asked = terms
+		}
+		st, err := s.index.Stats(tx, []tenancy.Space{sp}, asked, temporal.View{}, rd)
 		if err != nil {
 			return nil, err
 		}
@@ -809,11 +843,14 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 		if st.Docs <= SmallPartition {
 			lists, limit = []string{search.TermAll}, SmallPartition+1
 		} else {
-			if st, err = s.index.Stats(tx, []tenancy.Space{sp}, terms, temporal.View{}, rd); err != nil {
-				return nil, err
+			if !large {
+				if st, err = s.index.Stats(tx, []tenancy.Space{sp}, terms, temporal.View{}, rd); err != nil {
+					return nil, err
+				}
 			}
 			lists = informative(terms, st)
 		}
+		s.sizes.note(sp, st.Docs > SmallPartition)
 		for _, term := range lists {
 			var ierr error
 			err := s.index.Postings(tx, sp, term, temporal.View{}, limit, func(p search.Posting) bool {
