@@ -95,7 +95,7 @@ func Build(in Input, c Counter) Output {
 		return b.truncated(in, out, id)
 	}
 	for i, a := range sortedEnv(in.Environment) {
-		b.tryOrExclude(b.newLine(secEnvironment, i, envLine(a), Included{ID: clean(a.Key), Kind: KindEnvironment, Layer: LayerEnvironment, Reason: "current environment"}))
+		b.tryOrExclude(b.newLineNL(secEnvironment, i, envLineNL(a), Included{ID: clean(a.Key), Kind: KindEnvironment, Layer: LayerEnvironment, Reason: "current environment"}))
 	}
 
 	cons, review, facts := splitFacts(in.Facts)
@@ -127,14 +127,14 @@ func Build(in Input, c Counter) Output {
 		}
 	}
 	for i, a := range rankAssertions(in.Assertions) {
-		b.tryOrExclude(b.newLine(secState, i, assertionLine(a), Included{ID: a.ID, Kind: KindAssertion, Layer: LayerWorking, Reason: scoreReason(a.Score), Score: a.Score}))
+		b.tryOrExclude(b.newLineNL(secState, i, assertionLineNL(a), Included{ID: a.ID, Kind: KindAssertion, Layer: LayerWorking, Reason: scoreReason(a.Score), Score: a.Score}))
 	}
 	for i, w := range rankWork(in.Working) {
 		b.tryOrExclude(b.newLine(secWorking, i, workLine(w), Included{ID: w.ID, Kind: KindWorkItem, Layer: LayerWorking, Reason: scoreReason(w.Score), Score: w.Score}))
 	}
 	turns, chrono := rankTurns(in.Turns)
 	for i, t := range turns {
-		b.tryOrExclude(b.newLine(secTurns, chrono[i], turnLine(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Reason: scoreReason(t.Score), Score: t.Score}))
+		b.tryOrExclude(b.newLineNL(secTurns, chrono[i], turnLineNL(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Reason: scoreReason(t.Score), Score: t.Score}))
 	}
 	// Whatever the fact share could not hold gets what the others left.
 	for _, l := range append(deferred, docDeferred...) {
@@ -143,7 +143,7 @@ func Build(in Input, c Counter) Output {
 	// Evidence of earlier turns fills what is left, best first.
 	evidence, evChrono := rankEvidence(in.Evidence)
 	for i, e := range evidence {
-		b.tryOrExclude(b.newLine(secEvidence, evChrono[i], evidenceLine(e), Included{ID: e.ID, Kind: KindEvidence, Layer: LayerWorking, Reason: scoreReason(e.Score), Score: e.Score}))
+		b.tryOrExclude(b.newLineNL(secEvidence, evChrono[i], evidenceLineNL(e), Included{ID: e.ID, Kind: KindEvidence, Layer: LayerWorking, Reason: scoreReason(e.Score), Score: e.Score}))
 	}
 
 	// Verify the real text and back off from the lowest priority if the
@@ -526,8 +526,12 @@ func label(s Scope) string {
 
 func scoreReason(score float64) string {
 	if score > 0 {
-		// strconv's 'f', 2 is what %.2f prints, without fmt's cost.
-		return "relevant (score " + strconv.FormatFloat(score, 'f', 2, 64) + ")"
+		// strconv's 'f', 2 is what %.2f prints, without fmt's cost;
+		// written in one buffer, one string.
+		var buf [48]byte
+		b := append(buf[:0], "relevant (score "...)
+		b = strconv.AppendFloat(b, score, 'f', 2, 64)
+		return string(append(b, ')'))
 	}
 	return "no query match, fits budget"
 }
@@ -585,7 +589,8 @@ func sortedEnv(env []Attr) []Attr {
 	return env
 }
 
-func envLine(a Attr) string { return "- " + keyValue(a.Key, a.Value) }
+// envLineNL is an environment entry's line, with its newline (newLineNL).
+func envLineNL(a Attr) string { return "- " + keyValue(a.Key, a.Value) + "\n" }
 
 // splitFacts separates active constraints and needs-review facts from the
 // rest and ranks each group: score, then recency, then authority, then ID.
@@ -656,35 +661,76 @@ func rankAssertions(as []Assertion) []Assertion {
 	return as
 }
 
-func assertionLine(a Assertion) string {
-	var parts []string
-	for _, s := range []string{a.Subject, a.Predicate, a.Object} {
+// assertionLineNL is an assertion's line, with its newline as newLineNL
+// takes it.
+func assertionLineNL(a Assertion) string {
+	// "- subject predicate object (status, hypothesis h, until …)\n": the
+	// parts that are not empty once cleaned, written into one buffer
+	// (FuzzAssertionLine holds it to the parts joined).
+	var b strings.Builder
+	b.Grow(len(a.Subject) + len(a.Predicate) + len(a.Object) + len(a.Status) + len(a.Hypothesis) + len(a.Lease.Event) + 48)
+	b.WriteString("- ")
+	sep := ""
+	for _, s := range [...]string{a.Subject, a.Predicate, a.Object} {
 		if s = clean(s); s != "" {
-			parts = append(parts, s)
+			b.WriteString(sep)
+			b.WriteString(s)
+			sep = " "
 		}
 	}
-	var meta []string
-	if s := strings.ToLower(clean(a.Status)); s != "" {
-		meta = append(meta, s)
+	sep = " ("
+	meta := func() {
+		b.WriteString(sep)
+		sep = ", "
+	}
+	if s := clean(a.Status); s != "" {
+		meta()
+		writeLower(&b, s)
 	}
 	if h := clean(a.Hypothesis); h != "" {
-		meta = append(meta, "hypothesis "+h)
+		meta()
+		b.WriteString("hypothesis ")
+		b.WriteString(h)
 	}
 	switch a.Lease.Kind {
 	case LeaseUntilChanged:
-		meta = append(meta, "until changed")
+		meta()
+		b.WriteString("until changed")
 	case LeaseUntilTime:
 		if !a.Lease.Until.IsZero() {
-			meta = append(meta, "until "+a.Lease.Until.Format(time.RFC3339))
+			meta()
+			var t [64]byte
+			b.WriteString("until ")
+			b.Write(a.Lease.Until.AppendFormat(t[:0], time.RFC3339))
 		}
 	case LeaseUntilEvent:
-		meta = append(meta, "until "+cmp.Or(clean(a.Lease.Event), "an event"))
+		meta()
+		b.WriteString("until ")
+		b.WriteString(cmp.Or(clean(a.Lease.Event), "an event"))
 	}
-	text := "- " + strings.Join(parts, " ")
-	if len(meta) > 0 {
-		text += " (" + strings.Join(meta, ", ") + ")"
+	if sep == ", " {
+		b.WriteByte(')')
 	}
-	return text
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// writeLower writes strings.ToLower(s) to b: ASCII byte by byte, without
+// the string ToLower would make; anything else through ToLower.
+func writeLower(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			b.WriteString(strings.ToLower(s))
+			return
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
 }
 
 // rankWork ranks working-set items: objectives first, then score,
@@ -776,8 +822,9 @@ func rankChrono[T any](items []T, key func(T) rankKey, compareID func(a, b strin
 	return items, chrono
 }
 
-func turnLine(t Turn) string {
-	return "- " + cmp.Or(strings.ToLower(clean(t.Speaker)), "unknown") + ": " + clean(t.Text)
+// turnLineNL is a turn's line, with its newline (newLineNL).
+func turnLineNL(t Turn) string {
+	return "- " + cmp.Or(strings.ToLower(clean(t.Speaker)), "unknown") + ": " + clean(t.Text) + "\n"
 }
 
 // rankEvidence ranks evidence for packing (score, recency, ID) and returns,
@@ -794,8 +841,6 @@ func rankEvidence(es []Evidence) (ranked []Evidence, chrono []int) {
 	return rankChrono(ranked, func(e Evidence) rankKey { return rankKey{e.Score, e.At, e.ID, e.Text} }, byID)
 }
 
-// evidenceLine renders a sentence with its provenance: the day it was said
-// (UTC) and who said it.
 // rankDocuments orders chunks best first: score, then document and chunk.
 func rankDocuments(ds []Document) []Document {
 	ds = slices.Clone(ds)
@@ -821,6 +866,8 @@ func documentLine(d Document) string {
 	return "- [" + src + "] " + clean(d.Text)
 }
 
-func evidenceLine(e Evidence) string {
-	return "- " + e.At.UTC().Format("2006-01-02") + " " + cmp.Or(strings.ToLower(clean(e.Speaker)), "unknown") + ": " + clean(e.Text)
+// evidenceLineNL renders a sentence with its provenance, the day it was
+// said (UTC) and who said it, and its newline (newLineNL).
+func evidenceLineNL(e Evidence) string {
+	return "- " + e.At.UTC().Format("2006-01-02") + " " + cmp.Or(strings.ToLower(clean(e.Speaker)), "unknown") + ": " + clean(e.Text) + "\n"
 }

@@ -196,7 +196,8 @@ func (a Assertion) In(v temporal.View, now time.Time) (Assertion, bool) {
 // or promotion is applied by In, as an event.
 func (a Assertion) Record() temporal.Record {
 	r := temporal.Record{Valid: temporal.Interval{From: a.CreatedAt}, RecordedAt: a.CreatedAt}
-	if end, ok := a.expiry(); ok {
+	if e, ok := a.expiry(); ok {
+		end := e // allocated only for a lease that ends by time
 		r.Valid.To = &end
 	}
 	return r

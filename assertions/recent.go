@@ -72,7 +72,11 @@ func scanRecent(tx *store.Txn, v temporal.View, now time.Time, want int, fn func
 	start := store.Suffix(nil).Time(v.Instant(now))
 	var after []byte // resume below this time-index key; nil: from start
 	for {
-		var ids []string
+		// The suffixes met, end to end in tails (ends[i] is where the
+		// i-th ends): their ids are cut from one string made of them,
+		// rather than a string allocated per id.
+		tails := make([]byte, 0, batch*48) // a time and an id: 12 + 29 bytes
+		ends := make([]int, 0, batch)
 		var last []byte
 		err := tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true, Start: start},
 			func(suffix []byte, _ store.Item) (bool, error) {
@@ -81,12 +85,12 @@ func scanRecent(tx *store.Txn, v temporal.View, now time.Time, want int, fn func
 				}
 				r := store.NewReader(suffix)
 				r.Time()
-				id := r.Rest()
 				if err := r.Err(); err != nil {
 					return false, err
 				}
-				ids = append(ids, id)
-				if len(ids) == batch {
+				tails = append(tails, suffix...)
+				ends = append(ends, len(tails))
+				if len(ends) == batch {
 					last = append(last[:0], suffix...)
 					return false, nil
 				}
@@ -94,6 +98,13 @@ func scanRecent(tx *store.Txn, v temporal.View, now time.Time, want int, fn func
 			})
 		if err != nil {
 			return err
+		}
+		all := string(tails)
+		ids := make([]string, len(ends))
+		from := 0
+		for i, end := range ends {
+			ids[i] = store.AfterTime(all[from:end])
+			from = end
 		}
 		buf := recentBufs.Get().(*recentBuf)
 		recs, found, err := loadMany(tx, sp, ids, buf)

@@ -3,6 +3,7 @@ package contextasm
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/stategraph/stategraph/assemble"
 	"github.com/stategraph/stategraph/assertions"
@@ -54,11 +55,49 @@ func (s AssertionSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	return c, nil
 }
 
-// objectText is facts.ValueText(v): the text of a JSON string, else the
+// objectTexts remembers objectText by the object's stored JSON: an
+// assembly gathers the 128 most recent assertions, mostly the ones the
+// assembly before gathered, and each object's text was a new string every
+// time. It holds at most maxObjectTexts texts of objects of at most
+// maxObjectText bytes (at most about 2 MB, key and text), and is emptied
+// when full.
+var objectTexts = struct {
+	mu sync.Mutex
+	m  map[string]string
+}{m: map[string]string{}}
+
+const (
+	maxObjectTexts = 1 << 12
+	maxObjectText  = 1 << 8
+)
+
+// objectText is facts.ValueText(v) (objectTextOf), remembered in
+// objectTexts.
+func objectText(v json.RawMessage) string {
+	if len(v) > maxObjectText {
+		return objectTextOf(v)
+	}
+	objectTexts.mu.Lock()
+	t, ok := objectTexts.m[string(v)] // the look-up does not copy v
+	objectTexts.mu.Unlock()
+	if ok {
+		return t
+	}
+	t = objectTextOf(v)
+	objectTexts.mu.Lock()
+	defer objectTexts.mu.Unlock()
+	if len(objectTexts.m) >= maxObjectTexts {
+		clear(objectTexts.m)
+	}
+	objectTexts.m[string(v)] = t
+	return t
+}
+
+// objectTextOf is facts.ValueText(v): the text of a JSON string, else the
 // trimmed JSON. A string of printable ASCII without escapes is its bytes
 // between the quotes, as encoding/json decodes it; anything else is
 // decoded.
-func objectText(v json.RawMessage) string {
+func objectTextOf(v json.RawMessage) string {
 	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' {
 		plain := true
 		for _, b := range v[1 : n-1] {

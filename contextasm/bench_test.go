@@ -2,6 +2,7 @@ package contextasm_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -250,8 +252,10 @@ func seedConversation(b *testing.B, env *apitest.Env, tok string, vocab []string
 // (seedConversation), asking questions in that conversation's session (so
 // every source reads: facts, working set, assertions, evidence), reporting p50 and p99 latency, bytes allocated and CPU time
 // (cpu-ms/call, which a busy machine disturbs less than latency) per call
-// (client and server together: one process); the 100,000 case also
-// reports the process's resident memory with its 200,000 records stored.
+// (client and server together: one process), collection cycles per
+// 1,000 calls and the process's CPU over wall time in the slowest 1% of
+// calls (tailCPUShare); the 100,000 case also reports the process's
+// resident memory with its 200,000 records stored.
 // It runs in make bench only.
 func BenchmarkAssembleContext(b *testing.B) {
 	if testing.Short() {
@@ -321,19 +325,33 @@ func BenchmarkAssembleContext(b *testing.B) {
 			memProfile("before")
 			defer memProfile("after")
 			b.ReportAllocs()
+			// The process's CPU during each call (read outside the
+			// latency's clock), and the collection cycles of the run: for
+			// the slowest calls, CPU near their wall time says the process
+			// was working (the call, or a collection beside it); far below
+			// it, that it waited for a core (tailCPUShare).
+			cpuOf := make([]time.Duration, 0, b.N)
+			gcs := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+			metrics.Read(gcs)
+			gc0 := gcs[0].Value.Uint64()
 			cpu0 := benchcpu.Used()
 			b.ResetTimer()
 			i := 0
 			for b.Loop() {
+				c0 := benchcpu.Used()
 				t0 := time.Now()
 				call(bodies[i%len(bodies)])
 				lat = append(lat, time.Since(t0))
+				cpuOf = append(cpuOf, benchcpu.Used()-c0)
 				i++
 			}
 			b.StopTimer()
 			if cpu := benchcpu.Used() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(len(lat)), "cpu-ms/call")
 			}
+			metrics.Read(gcs)
+			b.ReportMetric(float64(gcs[0].Value.Uint64()-gc0)*1000/float64(len(lat)), "gc/1000calls")
+			b.ReportMetric(tailCPUShare(lat, cpuOf), "tail-cpu/wall")
 			runtime.ReadMemStats(&ms1)
 			slices.Sort(lat)
 			pct := func(p float64) float64 {
@@ -356,6 +374,31 @@ func BenchmarkAssembleContext(b *testing.B) {
 			}
 		})
 	}
+}
+
+// tailCPUShare returns, for the slowest 1% of calls (at least one), the
+// process's CPU time during them over their wall time: near 1 or above
+// (two cores), the process was busy, with the call or beside it (a
+// collection); near 0, it waited (a machine busy with other work). lat
+// and cpu are per call, in the same order; they are not changed.
+func tailCPUShare(lat, cpu []time.Duration) float64 {
+	if len(lat) == 0 {
+		return 0
+	}
+	idx := make([]int, len(lat))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(lat[y], lat[x]) })
+	var wall, used time.Duration
+	for _, i := range idx[:max(len(idx)/100, 1)] {
+		wall += lat[i]
+		used += cpu[i]
+	}
+	if wall <= 0 {
+		return 0
+	}
+	return float64(used) / float64(wall)
 }
 
 // rssMiB returns the process's resident set size from /proc, in MiB, or

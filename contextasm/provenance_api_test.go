@@ -76,6 +76,14 @@ func TestProvenanceResponses(t *testing.T) {
 			b: assembleContext(input: $in) { x: excluded { kind } included { score kind } } }`, nil},
 		{"nothing asked of an element", `query($in: ContextInput!) { assembleContext(input: $in) {
 			included { id @skip(if: true) } excluded { __typename @include(if: false) } } }`, nil},
+		{"sections: aliases, __typename, repeats and order", `query($in: ContextInput!) { assembleContext(input: $in) {
+			sections { tokens t: title __typename layer text title l: layer t: title } } }`, nil},
+		{"sections: fragments, skip and include", `query Q($in: ContextInput!, $yes: Boolean!, $no: Boolean!) { assembleContext(input: $in) {
+			s: sections { ...Sec ... on ContextSection { tokens } ... { layer @skip(if: $yes) text @include(if: $no) } }
+			sections @include(if: $yes) { title @skip(if: $no) } } }
+			fragment Sec on ContextSection { title __typename }`, map[string]any{"yes": true, "no": false}},
+		{"sections: nothing asked of an element", `query($in: ContextInput!) { assembleContext(input: $in) {
+			sections { title @skip(if: true) } } }`, nil},
 	}
 	var b strings.Builder
 	for _, tc := range cases {

@@ -483,4 +483,11 @@ func TestWhole(t *testing.T) {
 	if got := whole("It's Jordan.", value{text: "Jordan", start: 5, end: 11}); got != "Jordan" {
 		t.Errorf("whole = %q, want Jordan (a sentence's full stop ends it)", got)
 	}
+	link := "the link is zoom.us/j/884412 now."
+	if got := whole(link, value{text: "zoom.us", start: 12, end: 19}); got != "zoom.us/j/884412" {
+		t.Errorf("whole = %q, want zoom.us/j/884412 (a web address runs through its path)", got)
+	}
+	if got := whole("Ops/Dev owns it.", value{text: "Ops", start: 0, end: 3}); got != "Ops" {
+		t.Errorf("whole = %q, want Ops (a slash after a word with no dot is no path)", got)
+	}
 }

@@ -217,7 +217,8 @@ func whole(text string, val value) string {
 		c := text[end]
 		switch {
 		case c == '.' && end+1 < len(text) && isWordChar(text[end+1]) && isWordChar(text[end-1]):
-		case c == '@' || c == '-' || c == '_':
+		case c == '@' || c == '-' || c == '_' || c == '/' && strings.Contains(text[val.start:end], "."):
+			// ("zoom.us/j/884412": a web address runs through its path.)
 			if end+1 >= len(text) || !isWordChar(text[end+1]) {
 				return text[val.start:end]
 			}

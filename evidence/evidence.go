@@ -495,8 +495,8 @@ func SearchTx(tx *store.Txn, query string, v temporal.View, limit int) ([]Hit, e
 	}
 	hits := make([]Hit, 0, len(ranked))
 	for _, c := range ranked {
-		var s Sentence
-		if err := tx.Get(sp, store.TableEvidence, sentenceKey(c.p.turnID, c.p.index), &s); err != nil {
+		s, err := readSentence(tx, sp, sentenceKey(c.p.turnID, c.p.index))
+		if err != nil {
 			return nil, fmt.Errorf("evidence: sentence %s: %w", ID(c.p.turnID, c.p.index), err)
 		}
 		hits = append(hits, Hit{Sentence: s, Score: c.score})

@@ -307,3 +307,18 @@ func verified(t testing.TB, id authority.Identity) authority.Identity {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestSearchReadsRewrittenSentence: a sentence stored again under the
+// same turn and index is found as last stored, though an earlier search
+// read (and decoded) it before.
+func TestSearchReadsRewrittenSentence(t *testing.T) {
+	w := newWorld(t)
+	w.turn(t, "T-1", "The vendor budget is $150,000 for Acme.", facts.ScopeGlobal)
+	if got := texts(w.search(t, "vendor budget", temporal.View{})); got != "The vendor budget is $150,000 for Acme.\n" {
+		t.Fatalf("first search = %q", got)
+	}
+	w.turn(t, "T-1", "The vendor budget is $120,000 for Globex.", facts.ScopeGlobal)
+	if got := texts(w.search(t, "vendor budget", temporal.View{})); got != "The vendor budget is $120,000 for Globex.\n" {
+		t.Errorf("search after the rewrite = %q, want the sentence as stored last", got)
+	}
+}

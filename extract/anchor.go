@@ -65,12 +65,15 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// "monthly" of monthly_rent is said by an amount: "rent goes up to
 	// $1,975" is the monthly rent.
 	perAmount := reWholeMoney.MatchString(stored)
+	low := foldedSentences.Get(sentence)
+	// "Got a new number: 555-0199" is the phone's.
+	numberSaid := reWholePhone.MatchString(stored) && strings.Contains(low, "number")
 	impliedByValue := func(w string) bool {
-		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && periods[w]
+		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && periods[w] ||
+			numberSaid && phoneWords[w]
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
-	low := foldedSentences.Get(sentence)
 	for _, w := range topic {
 		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) {
 			return Statement{}, false
@@ -186,7 +189,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
-		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved && !ownerImplied) {
+		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved(found[0]) && !ownerImplied) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya
 			// goes (but "switch Mochi to Hill's Science Diet" says the
@@ -211,9 +214,28 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorDuration {
 			st.Value = durationValue(st.Value)
 		}
+		if n := countNoun(stored); n != "" && kind == anchorCount {
+			// "24 books" → "30 books", not "30"
+			if rest := strings.TrimLeft(cl[found[0].end:], " "); strings.HasPrefix(fold(rest), fold(n)) && wordEnds(rest[len(n):]) {
+				st.Value += " " + rest[:len(n)]
+			}
+		}
 		return st, true
 	}
 	return Statement{}, false
+}
+
+// reCountNoun is a count stored with its noun: "24 books".
+var reCountNoun = regexp.MustCompile(`^[\d,.]+\s+(\p{L}+)$`)
+
+// countNoun returns the noun of a count stored with one ("books" of "24
+// books"), or "" (a unit makes a measure: "300 Mbps").
+func countNoun(v string) string {
+	m := reCountNoun.FindStringSubmatch(v)
+	if m == nil || unitFamily[strings.ToLower(m[1])] != "" || reWholeDuration.MatchString(v) || reWholeMoney.MatchString(v) {
+		return ""
+	}
+	return m[1]
 }
 
 // reBareDay is a stored value that is a weekday alone, a standing day:
@@ -239,7 +261,8 @@ func DayLike(stored, v string) (string, bool) {
 // genericHeads name a kind of tool or service after the word that says
 // which: password manager, CI tool, chat app.
 var genericHeads = map[string]bool{"manager": true, "tool": true, "app": true, "provider": true, "service": true,
-	"platform": true, "system": true, "software": true, "client": true, "solution": true, "stack": true}
+	"platform": true, "system": true, "software": true, "client": true, "solution": true, "stack": true,
+	"subscription": true, "plan": true, "account": true, "membership": true}
 
 // periods are key words that say how often an amount is due.
 var periods = map[string]bool{"monthly": true, "annual": true, "yearly": true, "weekly": true, "daily": true, "hourly": true, "nightly": true}
@@ -289,6 +312,17 @@ func saidTopic(toks []span, topic []string) map[string]bool {
 	return said
 }
 
+// reOtherMoved is someone else sent somewhere: "reassigned Priya to",
+// "moved them into".
+var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
+
+// movedOther reports a clause that sends someone other than the value v
+// somewhere ("reassigned Priya to spot C4", not "gone full Neovim at
+// work"), given reOtherMoved's match m of the clause.
+func movedOther(m []int, v span) bool {
+	return m != nil && !v.overlaps(span{start: m[2], end: m[3]})
+}
+
 // anchorSentence is what Anchor reads of a sentence whatever the fact:
 // whether its opening or a dropped old value marks a correction, and its
 // clauses. Anchor reads each sentence of a turn against every fact the
@@ -309,12 +343,15 @@ type anchorClause struct {
 	reason     string
 	toks       []span // its words, folded and singular (clauseWords)
 	stative    bool   // stative
-	// changeCue: hasChangeCue; otherMoved: reOtherMoved matches.
-	changeCue, otherMoved bool
-	// newAttr and continues: reNewAttr's and reContinues' submatch
-	// indexes, or nil.
-	newAttr, continues []int
+	changeCue  bool   // hasChangeCue
+	// moved, newAttr and continues: reOtherMoved's, reNewAttr's and
+	// reContinues' submatch indexes, or nil.
+	moved, newAttr, continues []int
 }
+
+// otherMoved reports whether the clause sends someone other than the
+// value v somewhere (movedOther).
+func (c *anchorClause) otherMoved(v span) bool { return movedOther(c.moved, v) }
 
 // anchorSentences remembers readAnchorSentence of every sentence Anchor
 // reads (up to maxClause bytes).
@@ -331,7 +368,8 @@ func readAnchorSentence(sentence string) anchorSentence {
 		if cl != "" {
 			c.aspiration, c.reason = aspirations.in(padded(c.low)), clauseFilter(c.low)
 			c.toks = clauseWords(cl)
-			c.stative, c.changeCue, c.otherMoved = stative(c.low), hasChangeCue(c.low), reOtherMoved.MatchString(cl)
+			c.stative, c.changeCue = stative(c.low), hasChangeCue(c.low)
+			c.moved = reOtherMoved.FindStringSubmatchIndex(cl)
 			c.newAttr, c.continues = reNewAttr.FindStringSubmatchIndex(cl), reContinues.FindStringSubmatchIndex(cl)
 		}
 		rd.clauses = append(rd.clauses, c)
@@ -341,10 +379,6 @@ func readAnchorSentence(sentence string) anchorSentence {
 
 // never is an implied-word test that implies none.
 func never(string) bool { return false }
-
-// reOtherMoved is someone else sent somewhere: "reassigned Priya to",
-// "moved them into".
-var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(?:\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
 
 // reContinues opens a clause on the thing the clause before named.
 var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
@@ -446,7 +480,7 @@ func scanStoredKind(v string) storedKind {
 		return storedKind{kind: anchorVersion}
 	case reWholeCode.MatchString(v):
 		return storedKind{kind: anchorCode}
-	case reWholeCount.MatchString(v):
+	case reWholeCount.MatchString(v), countNoun(v) != "":
 		return storedKind{kind: anchorCount}
 	case reWholePhone.MatchString(v) && strings.Count(v, " ")+strings.Count(v, "-") >= 1 && !reISODate.MatchString(v):
 		// (2026-03-02 is a date, read after the kinds: kindOfStored)
@@ -497,7 +531,7 @@ func scanAnchorWords(key string) (topic, attrs []string) {
 }
 
 // stopKeyWords carry no topic ("user.current_address").
-var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true,
+var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true, "primary": true,
 	"preferred": true, "favourite": true, "favorite": true, "chosen": true, "selected": true}
 
 // implied reports whether every attribute word of the key is said in the
@@ -658,10 +692,19 @@ func candidates(cl, k string, at time.Time) []span {
 		if k == anchorCount && (inMoneyOrDate(cl, v) || strings.HasPrefix(cl[v.end:], ".") && v.end+1 < len(cl) && cl[v.end+1] >= '0' && cl[v.end+1] <= '9') {
 			continue
 		}
+		if k == anchorMoney && planNames[strings.ToLower(v.text)] {
+			continue // "my 401k contribution": a plan, not $401,000
+		}
 		out = append(out, v)
 	}
 	return out
 }
+
+// phoneWords name a phone number's key.
+var phoneWords = map[string]bool{"phone": true, "mobile": true, "cell": true, "cellphone": true, "telephone": true, "tel": true}
+
+// planNames are retirement plans that read like amounts.
+var planNames = map[string]bool{"401k": true, "403b": true, "457b": true}
 
 // durationValue writes a length said as an adjective as a length:
 // "three-week" (of "three-week sprints") is "3 weeks".
@@ -752,9 +795,12 @@ func nameCandidate(cl string, v span) (span, bool) {
 }
 
 // nameStops are capitalised words that open a clause or name no thing.
-var nameStops = map[string]bool{"i": true, "i'm": true, "i've": true, "i'll": true, "i'd": true, "we": true, "the": true, "a": true, "an": true, "our": true, "my": true, "it": true, "this": true, "that": true, "ok": true, "okay": true, "so": true, "and": true, "but": true, "from": true, "as": true, "ops": true, "hr": true, "it's": true, "they": true, "he": true, "she": true}
+var nameStops = map[string]bool{"i": true, "i'm": true, "i've": true, "i'll": true, "i'd": true, "we": true, "the": true, "a": true, "an": true, "our": true, "my": true, "it": true, "this": true, "that": true, "ok": true, "okay": true, "so": true, "and": true, "but": true, "from": true, "as": true, "ops": true, "hr": true, "it's": true, "they": true, "he": true, "she": true,
+	// "Let's proceed with GlobalTech": a word before "'s" that is no name
+	"let": true, "here": true, "there": true, "what": true, "who": true, "where": true, "how": true, "everyone": true,
+	"everything": true, "nobody": true, "nothing": true, "someone": true, "something": true, "today": true, "tomorrow": true}
 
-var reChooseAfter = regexp.MustCompile(`^\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs|speaks|approves|chairs|hosts|manages|coordinates|presents|reviews|organises|organizes|coaches|teaches|trains|tutors|mentors|cuts|walks|cleans|drives|shoots|covers|cooks|caters|plays|started|starts|joined|joins|began)\b`)
+var reChooseAfter = regexp.MustCompile(`^(?:['’]s\s|\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs|speaks|approves|chairs|hosts|manages|coordinates|presents|reviews|organises|organizes|coaches|teaches|trains|tutors|mentors|cuts|walks|cleans|drives|shoots|covers|cooks|caters|plays|started|starts|joined|joins|began))\b`)
 
 // inMoneyOrDate reports a number that is part of an amount, a date, a
 // time of day or a version.
@@ -815,7 +861,8 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 			right = min(right, t.start)
 		}
 	}
-	return left >= 0 && onlyLinks(cl[left:v.start], kind, attrs) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	// "New handle on X: @mirabuilds": a label, then its value.
+	return left >= 0 && (onlyLinks(cl[left:v.start], kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
 
 // reCleft links a value to a topic it is the place or time of: "Chipotle
@@ -948,7 +995,8 @@ var linkWords = func() map[string]bool {
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
-		renamed rebranded retitled called named getting having ordering ordered eating`) {
+		renamed rebranded retitled called named getting having ordering ordered eating
+		out off everything all`) {
 		m[w] = true
 	}
 	return m

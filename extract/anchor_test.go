@@ -78,6 +78,27 @@ func TestAnchor(t *testing.T) {
 		{"team_channel", "#eng-core", "The team channel got renamed to #platform after the reorg.", "#platform"},
 		{"lunch_order", "Thai", "Change of plans for team lunch: we're getting sushi.", "sushi"},
 		{"babysitter_rate", "$18/hour", "We agreed to pay the babysitter $20 an hour starting this month.", "$20"},
+		// A handle, a code around a hyphen, a tier, a category said
+		// beside a second clause, a label and its value.
+		{"twitter_handle", "@mira_codes", "New handle on X: @mirabuilds.", "@mirabuilds"},
+		{"parking_spot", "P2-14", "They reassigned me to spot P3-08 in the garage.", "P3-08"},
+		{"subscription_tier", "Basic", "I went ahead and upgraded to Premium.", "Premium"},
+		{"internet_provider", "Comcast", "We opted for Sonic fiber and cancelled Comcast.", "Sonic"},
+		{"primary_language", "Python", "Most of my day is in Go now that we rewrote the services.", "Go"},
+		{"primary_language", "Python", "The data team is moving to Go.", ""},
+		{"subscription_tier", "Basic", "The free plan is basic.", ""},
+		// A count keeps its noun; a category value is not someone moved.
+		{"reading_goal", "24 books", "I raised my reading goal to 30 books this year.", "30 books"},
+		{"editor", "VS Code", "I've gone full Neovim at work.", "Neovim"},
+		{"preferred_airline", "Delta", "I fly Alaska now for the miles.", "Alaska"},
+		// A name before "'s doing"; "goes out on"; a phone by "number";
+		// a plan that reads like an amount; "host everything in".
+		{"school_pickup", "Dad", "Grandma's doing school pickup on weekdays now.", "Grandma"},
+		{"contract_vendor", "Acme Corp", "Let's proceed with GlobalTech for the contract.", "GlobalTech"}, // "Let" is no name
+		{"newsletter_day", "Monday", "The newsletter goes out on Thursdays now.", "Thursday"},
+		{"phone", "555-0142", "Got a new number: 555-0199.", "555-0199"},
+		{"retirement_contribution", "6%", "I bumped my 401k contribution up to 8%.", "8%"},
+		{"hosting_region", "us-west-2", "For GDPR reasons we now host everything in eu-central-1.", "eu-central-1"},
 		// An aim is not where a value is, unless the value is the aim.
 		{"weight", "82 kg", "My goal is to get down to 75 kg by summer.", ""},
 		{"weight_goal", "80 kg", "My goal is to get down to 75 kg by summer.", "75 kg"},

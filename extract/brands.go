@@ -24,7 +24,7 @@ var brandCategories = map[string][]string{
 	"gym": {"equinox", "planet fitness", "24 hour fitness", "la fitness", "gold's gym", "crunch", "crunch fitness",
 		"anytime fitness", "orangetheory", "soulcycle", "f45", "puregym", "the gym group", "david lloyd",
 		"virgin active", "barry's", "life time", "lifetime fitness", "blink fitness", "third space", "classpass"},
-	"airline": {"united", "united airlines", "delta", "american airlines", "southwest", "jetblue", "alaska airlines",
+	"airline": {"united", "united airlines", "delta", "american airlines", "southwest", "jetblue", "alaska airlines", "alaska",
 		"british airways", "lufthansa", "air france", "klm", "emirates", "qatar airways", "ryanair", "easyjet",
 		"virgin atlantic", "air canada", "qantas", "singapore airlines", "turkish airlines", "iberia", "aer lingus",
 		"frontier airlines", "spirit", "hawaiian airlines", "finnair", "sas", "tap"},
@@ -90,7 +90,7 @@ var brandWords = map[string]string{
 
 // brandCommon are brands that are also ordinary words: like commonWords,
 // they count only capitalised.
-var brandCommon = map[string]bool{"chase": true, "ally": true, "fidelity": true, "marcus": true, "wise": true, "oscar": true,
+var brandCommon = map[string]bool{"alaska": true, "chase": true, "ally": true, "fidelity": true, "marcus": true, "wise": true, "oscar": true,
 	"progressive": true, "lemonade": true, "vitality": true, "visible": true, "cricket": true, "sprint": true, "ee": true,
 	"sky": true, "cox": true, "frontier": true, "optimum": true, "sonic": true, "spectrum": true, "crunch": true,
 	"united": true, "delta": true, "spirit": true, "max": true, "boots": true, "capsule": true, "costa": true, "pret": true,

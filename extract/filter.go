@@ -105,7 +105,7 @@ var (
 	// oneOffs make a sentence an exception to a standing value, which
 	// stays: "Book club is on Tuesday this week only", "just this once
 	// we're meeting at the library".
-	oneOffs      = phrases("this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|for this one time|except this week|except next week|skipping this week|skip this week")
+	oneOffs      = phrases("this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|except this week|except next week|skipping this week|skip this week")
 	hypoSentence = phrases("suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
@@ -315,6 +315,10 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 // 14", "we'll ask the landlord to fix it".
 var reAsking = regexp.MustCompile(`\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’-]+\s+){0,3}?to\s+\w`)
 
+// reOtherUnitSubject opens a clause on another team or group: "The data
+// team is moving to Go" (not "the team", nor "our data team").
+var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|teams|squad|group|department|division|org|office|branch|side)\s+(?:is|are|was|were|has|have|had|will|['’]s|['’]re|just|also|now|moved|switched|picked|chose|uses|use|runs|run|went)\b`)
+
 // pastThenNow reports a sentence that sets the past against the present:
 // "Initially the deadline was March 2, but now it's March 16". Only its
 // past clause is refused (clauseFilter); the present one may state.
@@ -382,7 +386,7 @@ func clauseFilter(low string) string {
 		return ReasonPast // the past half of pastThenNow
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
-		reGenericSubject.MatchString(low),
+		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && theirThing(low):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject

@@ -24,6 +24,12 @@ var (
 	reWholeSeat = regexp.MustCompile(`^\d{1,4}[A-Z]{1,2}$`)
 	// A channel: "#launch".
 	reWholeChannel = regexp.MustCompile(`^#[\p{L}\d_-]+$`)
+	// A handle: "@mira_codes".
+	reWholeHandle = regexp.MustCompile(`^@[\p{L}\d_.-]+$`)
+	reAnyHandle   = regexp.MustCompile(`\B@[\p{L}\d_.-]*[\p{L}\d_]`)
+	// A code of capitals and digits around a hyphen: "P2-14", "A3-07".
+	reWholeDashCode = regexp.MustCompile(`^[A-Z][A-Z\d]{0,3}-\d{1,4}$`)
+	reAnyDashCode   = regexp.MustCompile(`\b[A-Z][A-Z\d]{0,3}-\d{1,4}\b`)
 	// A titled name: "Dr. Lang", "Mrs. Hale".
 	reWholeTitled = regexp.MustCompile(`^` + titlePat + `\s+` + capWord + `(?:\s+` + capWord + `)?$`)
 
@@ -92,6 +98,10 @@ func scanShape(v string) *regexp.Regexp {
 	switch {
 	case reWholeChannel.MatchString(v):
 		return reAnyChannel
+	case reWholeHandle.MatchString(v):
+		return reAnyHandle
+	case reWholeDashCode.MatchString(v) && strings.ContainsAny(v[:strings.IndexByte(v, '-')], "0123456789"):
+		return reAnyDashCode // "P2-14" (not "CX-5", a model)
 	case reWholeSeat.MatchString(v) && !reMeridiem.MatchString(v):
 		return reAnySeat
 	case reWholeTitled.MatchString(v):

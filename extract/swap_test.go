@@ -12,6 +12,13 @@ func TestSwap(t *testing.T) {
 		{"We ripped out Jenkins last sprint; builds run on GitHub Actions.", "Jenkins", "GitHub Actions"},
 		{"Rosa went back to Portugal, so Claire watches the kids now.", "Rosa", "Claire"},
 		{"Coach Dave stepped down, and Coach Maria has the team for the spring season.", "Coach Dave", "Coach Maria"},
+		{"Finished Dune last night and started Project Hail Mary.", "Dune", "Project Hail Mary"},
+		{"We let Maria go and hired Spotless Co. to clean every other week.", "Maria", "Spotless Co."},
+		{"My Trek got stolen, so I'm riding a Specialized Sirrus now.", "Trek FX 2", "Specialized Sirrus"},
+		{"Maya's been at Bright Beginnings since January; Little Sprouts closed.", "Little Sprouts", "Bright Beginnings"},
+		{"Sam Ortiz left Acme Supply, and Lena Park is our contact there now.", "Sam Ortiz", "Lena Park"},
+		{"Tomás is off to college; Bree walks Pepper from Monday.", "Tomás", "Bree"},
+		{"We migrated our tickets from the PLAT project into CORE.", "PLAT", "CORE"},
 		// A value in another's place, a first name falling away, a child
 		// taken out of one place and starting at another.
 		{"Work gave me a ThinkPad X1 to replace the MacBook Air.", "MacBook Air", "ThinkPad X1"},

@@ -61,6 +61,7 @@ var topicGroups = [][]string{
 	{"length", "long", "duration"},
 	{"headcount", "attendees", "attendee", "rsvps", "rsvp"},
 	{"party", "table", "booking", "reservation"},
+	{"household", "family", "home"},
 	{"shop", "store", "spot", "place", "joint"}, // "my go-to coffee spot" is the coffee shop
 	{"restaurant", "eatery", "spot", "place", "joint"},
 	// British and American spellings name one thing.
@@ -90,6 +91,8 @@ var categories = map[string][]string{
 	"editor": {"vim", "neovim", "emacs", "vs code", "vscode", "intellij", "sublime", "zed", "goland", "pycharm"},
 	"os":     {"linux", "windows", "macos", "ubuntu", "debian", "fedora", "arch", "nixos", "freebsd"},
 	"chat":   {"slack", "teams", "discord", "zoom", "google meet", "mattermost", "webex"},
+	"tier": {"free", "basic", "standard", "plus", "premium", "pro", "professional", "team", "business", "enterprise",
+		"family", "individual", "student", "starter", "essentials", "ultimate", "gold", "silver", "platinum", "bronze"},
 	"passwords": {"lastpass", "1password", "bitwarden", "dashlane", "keeper", "nordpass", "proton pass", "keepass",
 		"keepassxc", "roboform"},
 }
@@ -106,6 +109,7 @@ var categoryWords = map[string]string{
 	"os":   "os",
 	"chat": "chat", "messaging": "chat", "meeting_tool": "chat",
 	"password": "passwords", "vault": "passwords",
+	"tier": "tier", "level": "tier", "edition": "tier",
 }
 
 // commonWords are members of a category that are also ordinary English
@@ -113,7 +117,11 @@ var categoryWords = map[string]string{
 var commonWords = map[string]bool{"keeper": true, "go": true, "rust": true, "swift": true, "dart": true, "julia": true, "spring": true,
 	"express": true, "solid": true, "remix": true, "teams": true, "zoom": true, "arch": true, "slack": true,
 	"oracle": true, "drone": true, "bamboo": true, "render": true, "node": true, "phoenix": true, "aurora": true,
-	"argo": true, "windows": true, "travis": true, "sublime": true, "astro": true, "ember": true}
+	"argo": true, "windows": true, "travis": true, "sublime": true, "astro": true, "ember": true,
+	// the tiers are all ordinary words
+	"free": true, "basic": true, "standard": true, "plus": true, "premium": true, "pro": true, "professional": true,
+	"team": true, "business": true, "enterprise": true, "family": true, "individual": true, "student": true,
+	"starter": true, "essentials": true, "ultimate": true, "gold": true, "silver": true, "platinum": true, "bronze": true}
 
 var (
 	synonymsOf = func() map[string][]string {
@@ -238,7 +246,7 @@ func isWordByte(b byte) bool {
 // reChangeCue marks a clause that says a change or a decision: a value of
 // a category said with it, and nothing else of the key, is the key's new
 // value ("We're going with CockroachDB after all", "I'm vegan now").
-var changeCues = []string{" now", "decided", " switch ", "switched", "switching", "moved", "moving", "moves", "migrated", "migrating",
+var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "switching", "moved", "moving", "moves", "migrated", "migrating",
 	"going with", "went with", "chose", "picked", "from now on", "instead", "after all", "anymore", "any more",
 	"rebuild", "rebuilding", "rewrite", "rewriting", "rewrote", "replaced", "adopted", "settled on", "these days",
 	"changed", "became", "become", "as of", "going forward", "from here on", "nowadays", "lately", "ended up",
@@ -252,7 +260,8 @@ var changeCues = []string{" now", "decided", " switch ", "switched", "switching"
 	"joined", "started at", "started with", "traded", "swapped", "signed up", "signed with", "renewed with",
 	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to",
 	"trimmed", "slashed", "hiked", "upped", "renamed", "rebranded", "change of plans", "change of plan",
-	"starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
+	"opted", "signed up", "escalated", "reprioritized", "reprioritised", "deprioritized", "deprioritised",
+	"gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + clow + " "

@@ -21,7 +21,7 @@ const (
 	moneyPat = `(?:\d+(?:\.\d+)?\s?%|[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d[\d,]*(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d[\d,]*(?:\.\d+)?\s?(?:k|K)\b)`
 	// word is one capitalised word; particles may join two of them.
 	capWord  = `\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*`
-	nameSeq  = capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|of|y|e)\s+)?(?:` + capWord + `|\d+\p{L}?))*`
+	nameSeq  = capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|of|y|e|&)\s+)?(?:` + capWord + `|\d+\p{L}?))*` // "Paws & Claws Vet"
 	emailPat = `[\p{L}\d._%+-]+@[\p{L}\d.-]+\.\p{L}{2,}`
 	phonePat = `\+?\(?\d[\d ().-]{5,}\d`
 )
@@ -38,7 +38,7 @@ var (
 	reEmail       = regexp.MustCompile(emailPat)
 	rePhone       = regexp.MustCompile(phonePat)
 	reFlight      = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
-	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow|lately|recently|these days|nowadays|down the road|up the road|down the street|up the street|around the corner|nearby|near here|near work|near home|near the)\b`)
+	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow|lately|recently|these days|nowadays|down the road|up the road|down the street|up the street|around the corner|nearby|near here|near work|near home|near the)\b|\s(?:and|but)\s+(?:\w{3,}ed|left|sold|bought|got|went|quit|took|gave)\b`) // "Sonic fiber and cancelled Comcast": a second clause
 	reStatus      = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(` + statusWords + `)\b`)
 	reISODate     = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
 	reBareOrdinal = regexp.MustCompile(`(?i)^((?:(?:on|by|for|until|till)\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th))(?:\s+(?:now|of (?:each|every|the) month|every month|each month|(?:from|starting|as of)\s+(?:now on|now|next month|this month|next cycle|the next cycle|january|february|march|april|may|june|july|august|september|october|november|december)))?\s*[.!]?$`)
@@ -75,7 +75,10 @@ var dateParser = func() *when.Parser {
 // cleanValue trims spaces, quotes and trailing punctuation.
 func cleanValue(v string) string {
 	v = strings.TrimSpace(v)
-	v = strings.TrimRight(v, " .,;:!?)\"”")
+	v = strings.TrimRight(v, " ,;:!?)\"”")
+	if !reAbbrevEnd.MatchString(v) {
+		v = strings.TrimRight(v, " .,;:!?)\"”")
+	}
 	v = strings.TrimLeft(v, " \"“(")
 	if m := reTrailTime.FindStringIndex(v); m != nil && m[0] > 0 {
 		// "Postgres 16 last night": when it changed is not the value.
@@ -83,6 +86,10 @@ func cleanValue(v string) string {
 	}
 	return strings.TrimSpace(v)
 }
+
+// reAbbrevEnd is a name ending in an abbreviation whose full stop is the
+// name's: "Spotless Co.", "Acme Inc.".
+var reAbbrevEnd = regexp.MustCompile(`\b\p{Lu}[\p{L}&'’-]*\s+(?:Co|Inc|Ltd|Corp|Bros|Jr|Sr|LLC|L\.L\.C|Pty|PLC)\.$`)
 
 // reTrailTime is a time adverbial closing a value.
 var reTrailTime = regexp.MustCompile(`(?i)\s+(?:last night|yesterday|this morning|this afternoon|this evening|earlier today|just now|recently|as of today|from now on|going forward|effective immediately|(?:starting|from|beginning|as of)\s+(?:next|this)\s+(?:sprint|week|month|cycle|quarter|year|term|season))$`)
@@ -205,6 +212,9 @@ func takeChoice(v string) (string, bool) {
 		name = cleanValue(m[1])
 	}
 	if loc := reChoiceStop.FindStringIndex(v); loc != nil {
+		if v[loc[0]] == '.' && reAbbrevEnd.MatchString(v[:loc[0]+1]) {
+			loc[0]++ // "Spotless Co." keeps its full stop
+		}
 		v = v[:loc[0]]
 	}
 	// A name runs through its own full stops ("Dr. Ortiz").

@@ -219,9 +219,31 @@ func putCard(tx *store.Txn, sp tenancy.Space, f Fact) error {
 	if err := tx.PutRaw(sp, store.TableFactCard, store.Suffix(nil).Raw(f.ID), b); err != nil {
 		return err
 	}
+	return TouchEpoch(tx, sp)
+}
+
+// TouchEpoch writes a new card epoch of sp in tx: a fresh random value,
+// written blindly (concurrent writers do not conflict on it on Badger).
+// Every card write calls it; package search calls it too with every
+// change of a space's corpus statistics (its document counts and lengths,
+// its read classes), whose cached sums it keeps under the same epoch, so
+// that a fact write stores one version record, not two. Several calls in
+// one transaction leave one record.
+func TouchEpoch(tx *store.Txn, sp tenancy.Space) error {
 	epoch := make([]byte, 12)
 	_, _ = rand.Read(epoch)
 	return tx.PutRaw(sp, store.TableFactCardEpoch, nil, epoch)
+}
+
+// EpochTx returns the card epoch of sp as tx sees it; "" when the space
+// has none (no card written since epochs exist).
+func EpochTx(tx *store.Txn, sp tenancy.Space) (string, error) {
+	var epoch string
+	err := tx.ReadRaw(sp, store.TableFactCardEpoch, nil, func(b []byte) error { epoch = string(b); return nil })
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	return epoch, err
 }
 
 // Cards reads cards through a bounded in-memory cache. A space's cached
@@ -250,11 +272,7 @@ func NewCards() *Cards { return &Cards{spaces: map[tenancy.Space]*spaceCards{}} 
 // Epoch returns the card epoch of sp as tx sees it, for Read; "" when the
 // space has none (no card written since epochs exist).
 func (cs *Cards) Epoch(tx *store.Txn, sp tenancy.Space) (string, error) {
-	b, err := tx.GetRaw(sp, store.TableFactCardEpoch, nil)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", nil
-	}
-	return string(b), err
+	return EpochTx(tx, sp)
 }
 
 // Read returns ReadCard(tx, sp, id), from the cache when it holds the

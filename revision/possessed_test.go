@@ -34,3 +34,31 @@ func FuzzPossessed(f *testing.F) {
 		possessed(sentence, owner, anyCase)
 	})
 }
+
+// TestReplacementIsAValue: what detection read is a fact's new value only
+// when it is one: not a word of the old value, not what someone does.
+func TestReplacementIsAValue(t *testing.T) {
+	tests := []struct {
+		replacement, old string
+		want             bool
+	}{
+		{"SanDisk Extreme", "Samsung T7", true},
+		{"T7", "Samsung T7", false},        // "The T7 died, so …"
+		{"samsung t7", "Samsung T7", true}, // the whole value, said again (restated, judged elsewhere)
+		{"doing school pickup on weekdays", "Dad", false},
+		{"Grandma", "Dad", true},
+		{"Reading Terminal Market", "Ferry Building", true}, // a capitalised name may open on "-ing"
+	}
+	for _, tc := range tests {
+		if got := wellFormed(tc.replacement) && !partOf(tc.replacement, tc.old); got != tc.want {
+			t.Errorf("%q replacing %q: %v, want %v", tc.replacement, tc.old, got, tc.want)
+		}
+	}
+	if !wellFormed("window seat") || wellFormed("Actually, put me down for a window seat") {
+		t.Error("the speaker's words around a value were read as the value")
+	}
+	const moved = "We switched Biscuit to Paws & Claws Vet after the move."
+	if !movedThing(moved, "Biscuit") || movedThing(moved, "Paws & Claws Vet") {
+		t.Error("what was moved was read as where it went")
+	}
+}

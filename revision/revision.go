@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -1015,7 +1016,31 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 		return false
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
-		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f)
+		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
+		!partOf(replacement, f.ValueText()) && !movedThing(text, replacement)
+}
+
+// movedThing reports a replacement that the text sends somewhere: in "We
+// switched Biscuit to Paws & Claws Vet", Biscuit is what moved, and the
+// new value is where.
+func movedThing(text, replacement string) bool {
+	i := strings.Index(text, replacement)
+	if i < 0 || replacement == "" {
+		return false
+	}
+	after := strings.ToLower(text[i+len(replacement):])
+	return reSentOn.MatchString(after)
+}
+
+var reSentOn = regexp.MustCompile(`^\s+(?:over\s+)?(?:to|into|onto)\s+\S`)
+
+// partOf reports a replacement that is a word or two of the value it
+// would replace: "T7" of "Samsung T7" ("The T7 died, so backups go to a
+// SanDisk Extreme now") names the old value, not a new one.
+func partOf(replacement, old string) bool {
+	r := strings.ToLower(strings.Trim(replacement, " .,;:!?"))
+	o := " " + strings.ToLower(old) + " "
+	return r != "" && r != strings.TrimSpace(strings.ToLower(old)) && strings.Contains(o, " "+r+" ")
 }
 
 // wholeSentence reports a replacement of four words or more that is most
@@ -1044,8 +1069,11 @@ func wellFormed(s string) bool {
 	if len(ws) == 0 {
 		return false
 	}
-	switch ws[0] {
+	switch strings.TrimRight(ws[0], ",") {
 	case "our", "my", "your", "their", "his", "her", "its", "of", "from", "to", "at", "for", "with", "by", "and", "or", "but",
+		// "Actually, put me down for a window seat": the speaker's
+		// words around a value, not the value.
+		"actually", "so", "ok", "okay", "well", "also", "please", "just", "sorry", "oh", "hey", "yes", "no", "put", "make", "set", "change", "move", "switch", "use",
 		// A clause with its subject ("We meet on Wednesdays now") is the
 		// turn's text, not a value isolated from it.
 		"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "i've", "we've", "i'll", "we'll", "they've", "you've", "he's", "she's", "they'll",
@@ -1057,6 +1085,9 @@ func wellFormed(s string) bool {
 	switch ws[len(ws)-1] {
 	case "from", "to", "at", "of", "for", "with", "on", "in", "by", "the", "a", "an", "and", "or", "our", "my", "is", "are", "was":
 		return false
+	}
+	if t := strings.TrimLeft(s, " "); len(ws) >= 2 && strings.HasSuffix(ws[0], "ing") && t != "" && t[0] >= 'a' && t[0] <= 'z' {
+		return false // "doing school pickup on weekdays": what someone does, not a value
 	}
 	if len(ws) >= 4 {
 		// "Omar will host the monthly all-hands": a clause with its verb.

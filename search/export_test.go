@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
 )
 
@@ -44,4 +45,14 @@ func NewestStart(sp tenancy.Space, term string, limit int) (at time.Time, id str
 	defer newestStarts.mu.Unlock()
 	s, ok := newestStarts.m[newestKeyOf(sp, term, limit)]
 	return s.at, s.id, s.whole, ok
+}
+
+// AddCorpus counts in sp, in tx, docs more documents of length words in
+// all and of no word, as a change of the corpus statistics alone (no card
+// written with it).
+func AddCorpus(tx *store.Txn, sp tenancy.Space, docs, length int) {
+	s := deltaOf(tx).of(sp)
+	c := s.corpus[""]
+	c[0], c[1] = c[0]+docs, c[1]+length
+	s.corpus[""] = c
 }

@@ -416,8 +416,8 @@ func (sd *statsDelta) Flush(tx *store.Txn) error { return sd.apply(tx) }
 // attempt. Each record is read before it is written, so two writers of
 // the same record conflict and retry instead of losing a count; the
 // version of each term bucket whose document frequencies changed, and the
-// space's corpus version when its totals or classes did, change with them
-// (stats.go).
+// space's corpus version (its card epoch) when its totals or classes did,
+// change with them (stats.go).
 func (sd *statsDelta) apply(tx *store.Txn) error {
 	for _, s := range sd.spaces {
 		shard := string([]byte{byte(rand.IntN(statShards))})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
 )
@@ -14,14 +15,19 @@ import (
 // until compaction. So sums are cached in memory, each under a version
 // that changes whenever the sum may, and a reader uses a cached sum only
 // when the version its snapshot holds is the one the sum was taken under,
-// so the cache never answers differently from the store. In
-// store.TableSearchVersion, within a space:
+// so the cache never answers differently from the store. Within a space:
 //
-//	empty suffix      corpus version: rewritten with every change of the
-//	                  document counts and lengths or of the class registry
-//	'b', bucket       term bucket version: rewritten with every change of
-//	                  the document frequency of a class term in the bucket
-//	                  (bucketOf, one of termBuckets)
+//	corpus version    the space's card epoch (facts.TouchEpoch, in
+//	                  store.TableFactCardEpoch): rewritten with every
+//	                  change of the document counts and lengths or of the
+//	                  class registry, as with every card the space's facts
+//	                  write (a fact's write changes both in one
+//	                  transaction, so it stores one version record, not
+//	                  one of its own for the statistics)
+//	'b', bucket       term bucket version, in store.TableSearchVersion:
+//	                  rewritten with every change of the document
+//	                  frequency of a class term in the bucket (bucketOf,
+//	                  one of termBuckets)
 //
 // Every write of a version is a fresh random value written blindly (on
 // Badger no concurrent writer conflicts on it; TiKV refuses concurrent
@@ -31,6 +37,12 @@ import (
 // changes of what it covers. A turn or a write
 // changes the frequencies of a few words: the next reader scans again
 // only the terms of the buckets they fall in, not every term it asks for.
+//
+// Stores written before the card epoch served as corpus version hold a
+// corpus version of their own (store.TableSearchVersion, empty suffix):
+// nothing reads it any more. The cache lives in memory only, so the
+// first reader of a process reads the sums from the shard records
+// whatever version it finds.
 
 const (
 	maxCachedSpaces = 4096 // spaces whose sums are kept
@@ -58,7 +70,7 @@ func fnv32a(s string) uint32 {
 func bucketKey(b byte) []byte { return []byte{'b', b} }
 
 // bumpVersions writes fresh versions of the buckets marked in buckets,
-// and of the corpus when corpus is set.
+// and of the corpus (the space's card epoch) when corpus is set.
 func bumpVersions(tx *store.Txn, sp tenancy.Space, buckets *[termBuckets]bool, corpus bool) error {
 	var v []byte // drawn once, when something changed
 	put := func(k []byte) error {
@@ -77,7 +89,7 @@ func bumpVersions(tx *store.Txn, sp tenancy.Space, buckets *[termBuckets]bool, c
 		}
 	}
 	if corpus {
-		return put(nil)
+		return facts.TouchEpoch(tx, sp)
 	}
 	return nil
 }
@@ -127,7 +139,7 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Rea
 	if err := flushStats(tx); err != nil {
 		return err
 	}
-	version, err := readVersion(tx, sp, nil)
+	version, err := facts.EpochTx(tx, sp)
 	if err != nil {
 		return err
 	}

@@ -179,3 +179,70 @@ func slicesDelete(fs []facts.Fact, id string) []facts.Fact {
 	}
 	return out
 }
+
+// TestCorpusVersionIsCardEpoch: the corpus statistics are cached under the
+// space's card epoch (one version record per fact write, not two): a
+// change of the corpus alone, with no card written, moves the epoch, and
+// the cached sums follow it; the corpus version of stores written before
+// (store.TableSearchVersion, empty suffix) is neither read nor written.
+func TestCorpusVersionIsCardEpoch(t *testing.T) {
+	st, ix, _, p := pipelineWorld(t)
+	ctx, part, _ := callerParts(t)
+	sp, err := facts.SpaceOf(part, facts.MemoryOrganizational)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexical.Terms("falcon budget")
+	stats := func(ix *search.Index) (s search.Stats, epoch string) {
+		t.Helper()
+		err := st.View(ctx, part, func(tx *store.Txn) error {
+			var err error
+			if s, err = ix.Stats(tx, part.Spaces(), q, temporal.View{}, nil); err != nil {
+				return err
+			}
+			epoch, err = facts.EpochTx(tx, sp)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, epoch
+	}
+	if _, err := p.Write(ctx, facts.WriteInput{Key: "falcon.budget", Value: json.RawMessage(`"falcon budget approved"`), MemoryType: facts.MemoryOrganizational}); err != nil {
+		t.Fatal(err)
+	}
+	// A version the old layout stored: nothing reads it.
+	if err := st.Update(ctx, part, func(tx *store.Txn) error {
+		return tx.PutRaw(sp, store.TableSearchVersion, nil, []byte("old corpus version"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	before, epoch0 := stats(ix)
+	if before.Docs != 1 || epoch0 == "" {
+		t.Fatalf("after one write: %+v, epoch %q; want 1 document and an epoch", before, epoch0)
+	}
+	if again, _ := stats(ix); !reflect.DeepEqual(again, before) {
+		t.Fatalf("cached %+v, first read %+v", again, before)
+	}
+	if err := st.Update(ctx, part, func(tx *store.Txn) error { search.AddCorpus(tx, sp, 2, 7); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	got, epoch1 := stats(ix)
+	if epoch1 == epoch0 {
+		t.Fatalf("a change of the corpus kept the card epoch %q", epoch0)
+	}
+	want, _ := stats(search.New())
+	if !reflect.DeepEqual(got, want) || got.Docs != 3 || got.Length != before.Length+7 {
+		t.Fatalf("after a corpus change: cached %+v, store %+v; want 3 documents, length %d", got, want, before.Length+7)
+	}
+	err = st.View(ctx, part, func(tx *store.Txn) error {
+		b, err := tx.GetRaw(sp, store.TableSearchVersion, nil)
+		if err != nil || string(b) != "old corpus version" {
+			t.Errorf("the old corpus version: %q, %v; want it untouched", b, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

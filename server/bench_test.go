@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"encoding/json"
+	"expvar"
 	"fmt"
 	"net/http"
 	"slices"
@@ -75,11 +76,12 @@ func BenchmarkWriteFact(b *testing.B) {
 				bodies[i], _ = json.Marshal(map[string]any{"query": query, "variables": map[string]any{"in": in}})
 			}
 			b.ReportAllocs()
-			cpu0 := benchcpu.Used()
+			cpu0, eng0 := benchcpu.Used(), badgerWork()
 			all, elapsed := writeConcurrently(b, clients, func(g, i int) func() error {
 				return func() error { return post(g, bodies[i]) }
 			})
 			reportCPU(b, benchcpu.Used()-cpu0, len(all), "cpu-µs/write")
+			badgerWork().report(b, eng0, len(all))
 			b.ReportMetric(float64(len(all))/elapsed.Seconds(), "writes/s")
 			reportLatency(b, all)
 			st := env.Server.Store().SyncStats()
@@ -118,6 +120,34 @@ func writeConcurrently(b *testing.B, clients int, prepare func(g, i int) func() 
 	elapsed := time.Since(start)
 	b.StopTimer()
 	return slices.Concat(lat...), elapsed
+}
+
+// engineWork is what Badger did so far, as its metrics count it (for
+// the whole process: the benchmark's store is its only database): the
+// entries written (records set or deleted, and one marker per committed
+// transaction), the point reads and the iterators opened. Each entry is a
+// skiplist insert, a log record and, later, a table row; the counts do not
+// depend on how loaded the machine is.
+type engineWork struct{ puts, gets, iters int64 }
+
+func badgerWork() engineWork {
+	n := func(name string) int64 {
+		if v, ok := expvar.Get(name).(*expvar.Int); ok {
+			return v.Value()
+		}
+		return 0
+	}
+	return engineWork{n("badger_put_num_user"), n("badger_get_num_user"), n("badger_iterator_num_user")}
+}
+
+// report reports the work done since before, per operation (ops of them).
+func (w engineWork) report(b *testing.B, before engineWork, ops int) {
+	if ops == 0 || w.puts == 0 {
+		return
+	}
+	b.ReportMetric(float64(w.puts-before.puts)/float64(ops), "entries/write")
+	b.ReportMetric(float64(w.gets-before.gets)/float64(ops), "gets/write")
+	b.ReportMetric(float64(w.iters-before.iters)/float64(ops), "iters/write")
 }
 
 // reportCPU reports the CPU time cpu spent on n operations, in µs per

@@ -111,6 +111,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout5.tsv", 20, heldout5RecallFloor},
 		{"sentences_heldout6.tsv", 20, heldout6RecallFloor},
 		{"sentences_heldout7.tsv", 20, heldout7RecallFloor},
+		{"sentences_heldout8.tsv", 20, heldout8RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -298,14 +299,15 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal  = 0.90
-	sentenceRecallFloor = 0.87 // 388 of 440 since the rows cc, dd and ee, written in the fifth session of 2026-11-27 before its rules (cc: 14 of 20 changes caught then, 2 false; 18 now; dd: 13 of 20, 1 false; 19 now; ee: 7 of 20, 1 false; 17 now); before them 331 of 380 since the rows a, b, e, l, o, d and bb, written in the fourth session of 2026-11-27 before its rules (a: 7 of 15 changes caught then, 1 false; b: 3 of 10; e: 5 of 15, 1 false; l: 8 of 15; o: 7 of 15, 1 false; d: 6 of 10; bb: 4 of 15, 1 false); before them 242 of 285 since the rows w, x, y, z, q, u and m (w: 18 of 40 changes caught when written; x: 17 of 30, 2 false; y: 10 of 20; z: 12 of 20; q: 7 of 15; u: 6 of 15; m: 7 of 15, 1 false)
+	sentenceRecallFloor = 0.85 // 428 of 500 since the rows cc, dd, ee, ff, gg and hh (lower than before: hh is the hardest round yet), written in the fifth session of 2026-11-27 before its rules (cc: 14 of 20 changes caught then, 2 false; 18 now; dd: 13 of 20, 1 false; 19 now; ee: 7 of 20, 1 false; 17 now; ff: 7 of 20, 0 false, 1 false on the way, fixed; 15 now; gg: 8 of 20, 1 false; 14 now; hh: 4 of 20, 0 false but two values mangled by detection, 1 false on the way, fixed; 10 now); before them 331 of 380 since the rows a, b, e, l, o, d and bb, written in the fourth session of 2026-11-27 before its rules (a: 7 of 15 changes caught then, 1 false; b: 3 of 10; e: 5 of 15, 1 false; l: 8 of 15; o: 7 of 15, 1 false; d: 6 of 10; bb: 4 of 15, 1 false); before them 242 of 285 since the rows w, x, y, z, q, u and m (w: 18 of 40 changes caught when written; x: 17 of 30, 2 false; y: 10 of 20; z: 12 of 20; q: 7 of 15; u: 6 of 15; m: 7 of 15, 1 false)
 	heldoutRecallFloor  = 0.90
 	heldout2RecallFloor = 0.80 // written 2026-11-27, after that day's rules: 6 of 10 then, 8 now
 	heldout3RecallFloor = 0.60 // written later on 2026-11-27, after that session's rules: 3 of 10 then, 6 now
 	heldout4RecallFloor = 0.60 // written at the end of that session: 4 of 10 then (and one false supersession, since fixed), 6 now
 	heldout5RecallFloor = 0.60 // written in the fourth session of 2026-11-27 after its rules (shapes, brands, continuations): 6 of 10, 0 false
 	heldout6RecallFloor = 0.50 // written at the end of that session after the rules for the o… rows: 4 of 10 as written, 5 once s004 listed the ISO form of its date as the README asks; 0 false
-	heldout7RecallFloor = 0.40 // written in the fifth session of 2026-11-27 after the rules for the cc, dd and ee rows: 4 of 10 as written; 0 false
+	heldout7RecallFloor = 0.60 // written in the fifth session of 2026-11-27 after the rules for the cc, dd and ee rows: 4 of 10 as written, 6 after the rules for the ff rows (not fitted to it); 0 false
+	heldout8RecallFloor = 0.20 // written after the rules for the ff, gg and hh rows: 1 of 10 as written, with three wrong values stored by detection (the moved pet's name, a web address cut at its first slash, the speaker's words around a value); 2 of 10 once those precision bugs were fixed; 0 false
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.

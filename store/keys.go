@@ -21,6 +21,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/stategraph/stategraph/temporal"
@@ -102,9 +103,11 @@ const (
 	TableSearchStats Table = 'S'
 	// TableSearchVersion holds, per space, random values rewritten
 	// (blindly) with changes of the statistics: readers cache the shard
-	// sums under them (search/stats.go). Empty suffix -> version of the
-	// corpus totals and classes; 'b', bucket (1 byte) -> version of the
-	// document frequencies of the terms in the bucket.
+	// sums under them (search/stats.go): 'b', bucket (1 byte) -> version
+	// of the document frequencies of the terms in the bucket. The corpus
+	// totals and classes are versioned by the card epoch
+	// (TableFactCardEpoch); the empty suffix, their version in stores
+	// written before, is no longer read.
 	TableSearchVersion Table = 's'
 
 	// Working set (package session), in the caller's private space:
@@ -309,9 +312,30 @@ func tablePrefix(sp tenancy.Space, t Table) []byte {
 // key returns the full key of suffix in table t of space sp, built in one
 // allocation (it is on every read and write path).
 func key(sp tenancy.Space, t Table, suffix []byte) []byte {
+	b := appendKey(nil, 0, sp, t, suffix)
+	return b[:len(b):len(b)] // an append by a caller copies it
+}
+
+// keyValue returns key(sp, t, suffix) and a copy of v (as slices.Clone
+// copies it: nil stays nil) in one allocation, for a write that takes
+// ownership of both: each is capped at its own length, so neither can
+// grow into the other.
+func keyValue(sp tenancy.Space, t Table, suffix, v []byte) (k, val []byte) {
+	b := appendKey(nil, len(v), sp, t, suffix)
+	n := len(b)
+	if v == nil {
+		return b[:n:n], nil
+	}
+	b = append(b, v...)
+	return b[:n:n], b[n:len(b):len(b)]
+}
+
+// appendKey appends key(sp, t, suffix) to b, growing it once with room
+// for extra more bytes.
+func appendKey(b []byte, extra int, sp tenancy.Space, t Table, suffix []byte) []byte {
 	org, owner := sp.Org(), sp.Owner()
 	org, owner = org[:min(len(org), maxSeg)], owner[:min(len(owner), maxSeg)]
-	b := make([]byte, 0, 2+len(org)+1+2+len(owner)+1+len(suffix))
+	b = slices.Grow(b, 2+len(org)+1+2+len(owner)+1+len(suffix)+extra)
 	b = binary.BigEndian.AppendUint16(b, uint16(len(org)))
 	b = append(b, org...)
 	b = append(b, byte(sp.Kind()))

@@ -131,3 +131,36 @@ func testPartition(t *testing.T) tenancy.Partition {
 	}
 	return p
 }
+
+// TestKeyValue: keyValue's key is key's, its value a copy of the value
+// (nil stays nil, empty stays empty), and neither grows into the other.
+func TestKeyValue(t *testing.T) {
+	sp := tenancy.Space{}
+	for _, tc := range []struct {
+		name string
+		v    []byte
+	}{
+		{"nil", nil},
+		{"empty", []byte{}},
+		{"bytes", []byte("value")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k, v := keyValue(sp, TableFact, []byte("id"), tc.v)
+			if want := key(sp, TableFact, []byte("id")); !bytes.Equal(k, want) {
+				t.Fatalf("key %q, want %q", k, want)
+			}
+			if !bytes.Equal(v, tc.v) || (v == nil) != (tc.v == nil) {
+				t.Fatalf("value %#v, want %#v", v, tc.v)
+			}
+			if cap(k) != len(k) || cap(v) != len(v) {
+				t.Fatalf("caps %d/%d and %d/%d: one could grow into the other", len(k), cap(k), len(v), cap(v))
+			}
+			if len(tc.v) > 0 {
+				tc.v[0] = 'X'
+				if v[0] == 'X' {
+					t.Fatal("the value is not a copy")
+				}
+			}
+		})
+	}
+}

@@ -500,7 +500,8 @@ func (tx *Txn) PutRaw(sp tenancy.Space, t Table, suffix, b []byte) error {
 	if err := tx.check(sp); err != nil {
 		return err
 	}
-	return tx.write(key(sp, t, suffix), slices.Clone(b), false, 0)
+	k, v := keyValue(sp, t, suffix, b)
+	return tx.write(k, v, false, 0)
 }
 
 // Delete removes the record at suffix of table t in space sp.

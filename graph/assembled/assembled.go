@@ -1,20 +1,21 @@
 // Package assembled is assembleContext's result as the GraphQL layer binds
-// it (gqlgen.yml: AssembledContext): an assemble.Output whose provenance
-// lists marshal themselves in one pass.
+// it (gqlgen.yml: AssembledContext): an assemble.Output whose sections
+// and provenance lists marshal themselves in one pass.
 //
 // gqlgen marshals a list of objects with a goroutine per element, and each
 // field of an element through its resolver machinery (a field context, the
 // field middlewares, a boxed value): for the hundreds of records of an
 // assembly's included and excluded lists, that was about a sixth of a
-// request's CPU and most of its allocations. Included and Excluded are
-// bound to the same schema types, [IncludedRecord!]! and
-// [ExcludedRecord!]!, and write exactly the bytes gqlgen's generated code
-// wrote: the fields the selection set asks for (gqlgen's CollectFields:
-// aliases, fragments, @skip and @include), in its order, each value
-// written as gqlgen's marshaller of its scalar writes it. Their fields are
-// plain values that cannot fail, but for a score that is not a finite
-// number, which is written as null with the error gqlgen reports for it,
-// on the same path.
+// request's CPU and most of its allocations (and the sections, a few
+// per assembly, still cost about 40 allocations each). Sections, Included
+// and Excluded are bound to the same schema types, [ContextSection!]!,
+// [IncludedRecord!]! and [ExcludedRecord!]!, and write exactly the bytes
+// gqlgen's generated code wrote: the fields the selection set asks for
+// (gqlgen's CollectFields: aliases, fragments, @skip and @include), in its
+// order, each value written as gqlgen's marshaller of its scalar writes
+// it. Their fields are plain values that cannot fail, but for a score that
+// is not a finite number, which is written as null with the error gqlgen
+// reports for it, on the same path.
 package assembled
 
 import (
@@ -32,11 +33,12 @@ import (
 )
 
 // Context is the AssembledContext object: the Output's fields (promoted),
-// with the text bound to Text and the provenance lists to Included and
-// Excluded.
+// with the text bound to Text, the sections to Sections and the
+// provenance lists to Included and Excluded.
 type Context struct {
 	assemble.Output
 	Text     Text
+	Sections Sections
 	Included Included
 	Excluded Excluded
 }
@@ -45,11 +47,11 @@ type Context struct {
 // of nil ones (the schema declares them non-null). The lists are out's,
 // not copies.
 func New(out assemble.Output) *Context {
-	c := &Context{Output: out, Included: out.Included, Excluded: out.Excluded}
+	c := &Context{Output: out, Sections: out.Sections, Included: out.Included, Excluded: out.Excluded}
 	c.Text = Text{c: c}
-	c.Output.Included, c.Output.Excluded = nil, nil // one place for each
+	c.Output.Sections, c.Output.Included, c.Output.Excluded = nil, nil, nil // one place for each
 	if c.Sections == nil {
-		c.Sections = []assemble.Section{}
+		c.Sections = Sections{}
 	}
 	if c.Included == nil {
 		c.Included = Included{}
@@ -139,6 +141,9 @@ func quotedLen(s string) int {
 	return len(s) + 2 + strings.Count(s, "\n") + strings.Count(s, `"`) + strings.Count(s, `\`)
 }
 
+// Sections is the sections list, [ContextSection!]!.
+type Sections []assemble.Section
+
 // Included is the included list, [IncludedRecord!]!.
 type Included []assemble.Included
 
@@ -147,9 +152,31 @@ type Excluded []assemble.Exclusion
 
 // Object names, as __typename writes them and fragments name them.
 var (
+	sectionImplementors  = []string{"ContextSection"}
 	includedImplementors = []string{"IncludedRecord"}
 	excludedImplementors = []string{"ExcludedRecord"}
 )
+
+// MarshalGQLContext implements graphql.ContextMarshaler: the elements in
+// order, each with the fields its selection set asks for.
+func (l Sections) MarshalGQLContext(ctx context.Context, w io.Writer) error {
+	return marshalList(ctx, w, sectionImplementors, len(l), func(b []byte, i int, name string) ([]byte, bool) {
+		s := &l[i]
+		switch name {
+		case "__typename":
+			return appendString(b, sectionImplementors[0]), true
+		case "layer":
+			return strconv.AppendInt(b, int64(s.Layer), 10), true
+		case "title":
+			return appendString(b, s.Title), true
+		case "text":
+			return appendString(b, s.Text), true
+		case "tokens":
+			return strconv.AppendInt(b, int64(s.Tokens), 10), true
+		}
+		panic(unknownField(name))
+	})
+}
 
 // MarshalGQLContext implements graphql.ContextMarshaler: the elements in
 // order, each with the fields its selection set asks for.
@@ -195,13 +222,17 @@ func (l Excluded) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 
 // UnmarshalGQLContext implements graphql.ContextUnmarshaler, which gqlgen
 // requires of a type that marshals itself; the lists are output only.
+func (*Sections) UnmarshalGQLContext(context.Context, any) error { return errOutputOnly }
+
+// UnmarshalGQLContext implements graphql.ContextUnmarshaler, which gqlgen
+// requires of a type that marshals itself; the lists are output only.
 func (*Included) UnmarshalGQLContext(context.Context, any) error { return errOutputOnly }
 
 // UnmarshalGQLContext implements graphql.ContextUnmarshaler, which gqlgen
 // requires of a type that marshals itself; the lists are output only.
 func (*Excluded) UnmarshalGQLContext(context.Context, any) error { return errOutputOnly }
 
-var errOutputOnly = errors.New("assembled: provenance records are output only")
+var errOutputOnly = errors.New("assembled: sections and provenance records are output only")
 
 // errNotFinite is the error gqlgen's Float marshaller reports for a value
 // JSON cannot hold, taken from it.
@@ -229,7 +260,7 @@ const maxPooled = 1 << 20
 func marshalList(ctx context.Context, w io.Writer, implementors []string, n int, value appendField) error {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || !graphql.HasOperationContext(ctx) {
-		return errors.New("assembled: a provenance list marshalled outside a GraphQL field")
+		return errors.New("assembled: a list marshalled outside a GraphQL field")
 	}
 	// The selection set is the same for every element: collected once,
 	// where gqlgen collects it per element.

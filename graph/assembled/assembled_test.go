@@ -83,9 +83,10 @@ func TestNew(t *testing.T) {
 	if c.Sections == nil || c.Included == nil || c.Excluded == nil || c.Notes == nil || c.Text.String() != "x" {
 		t.Errorf("New(empty) = %+v", c)
 	}
-	out := assemble.Output{Included: []assemble.Included{{ID: "a"}}, Excluded: []assemble.Exclusion{{ID: "b"}}}
+	out := assemble.Output{Sections: []assemble.Section{{Title: "s"}}, Included: []assemble.Included{{ID: "a"}}, Excluded: []assemble.Exclusion{{ID: "b"}}}
 	c = New(out)
-	if len(c.Included) != 1 || c.Included[0].ID != "a" || len(c.Excluded) != 1 || c.Excluded[0].ID != "b" || c.Output.Included != nil || c.Output.Excluded != nil {
+	if len(c.Sections) != 1 || c.Sections[0].Title != "s" || c.Output.Sections != nil ||
+		len(c.Included) != 1 || c.Included[0].ID != "a" || len(c.Excluded) != 1 || c.Excluded[0].ID != "b" || c.Output.Included != nil || c.Output.Excluded != nil {
 		t.Errorf("New(out) = %+v", c)
 	}
 }

@@ -130,7 +130,7 @@ func (ec *executionContext) _AssembledContext_sections(ctx context.Context, fiel
 			return obj.Sections, nil
 		},
 		nil,
-		ec.marshalNContextSection2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋassembleᚐSectionᚄ,
+		ec.marshalNContextSection2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐSectionsᚄ,
 		true,
 		true,
 	)
@@ -3199,24 +3199,14 @@ func (ec *executionContext) marshalNContextRecordKind2githubᚗcomᚋstategraph�
 	return res
 }
 
-func (ec *executionContext) marshalNContextSection2githubᚗcomᚋstategraphᚋstategraphᚋassembleᚐSection(ctx context.Context, sel ast.SelectionSet, v assemble.Section) graphql.Marshaler {
-	return ec._ContextSection(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNContextSection2ᚕgithubᚗcomᚋstategraphᚋstategraphᚋassembleᚐSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []assemble.Section) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNContextSection2githubᚗcomᚋstategraphᚋstategraphᚋassembleᚐSection(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
+func (ec *executionContext) marshalNContextSection2githubᚗcomᚋstategraphᚋstategraphᚋgraphᚋassembledᚐSectionsᚄ(ctx context.Context, sel ast.SelectionSet, v assembled.Sections) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
+		return graphql.Null
 	}
-
-	return ret
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
 func (ec *executionContext) marshalNEnvironmentEntry2ᚕᚖgithubᚗcomᚋstategraphᚋstategraphᚋenvironmentᚐEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []*environment.Entry) graphql.Marshaler {
