@@ -55,21 +55,53 @@ func (v *turnView) has(class cueClass) bool {
 // Analyze reports the scope and constraint of turn and which known records it
 // supersedes. It never fails: text it cannot read yields no detections.
 func Analyze(turn Turn, known []Record, opts Options) Result {
+	return ReadTurn(turn, opts).Compare(known)
+}
+
+// Reading is a turn read on its own, before the records it may supersede:
+// ReadTurn then Compare is Analyze. A caller that has the turn before it
+// has read the records (from a store) reads the turn meanwhile. A Reading
+// is not changed by Compare: it may be compared more than once, and from
+// any goroutine once ReadTurn has returned.
+type Reading struct {
+	res           Result    // the scope and constraint
+	v             *turnView // nil when nothing in the turn can change state
+	auth, authCue string
+	opts          Options
+}
+
+// ReadTurn reads turn's scope, constraint, active sentences and the
+// authority it is said with.
+func ReadTurn(turn Turn, opts Options) *Reading {
 	text := turn.Text
 	if len(text) > maxText {
 		text = text[:maxText]
 	}
 	speaker, body := speakerPrefix(text)
-	res := Result{Scope: scopeOf(body), Constraint: constraintOf(body)}
+	r := &Reading{res: Result{Scope: scopeOf(body), Constraint: constraintOf(body)}, opts: opts}
 	// A hypothetical or draft turn does not change real state.
-	if res.Scope == ScopeHypothetical || res.Scope == ScopeDraft {
-		return res
+	if r.res.Scope == ScopeHypothetical || r.res.Scope == ScopeDraft {
+		return r
 	}
-	v := view(body)
+	if r.v = view(body); r.v == nil {
+		return r
+	}
+	r.auth, r.authCue = statementAuthority(turn, speaker, body, opts)
+	return r
+}
+
+// Compare reports which known records the turn read supersedes, with its
+// scope and constraint: Analyze's result.
+func (r *Reading) Compare(known []Record) Result {
+	res := r.res
+	if res.Constraint != nil {
+		c := *res.Constraint // each result its own
+		res.Constraint = &c
+	}
+	v, auth, authCue, opts := r.v, r.auth, r.authCue, r.opts
 	if v == nil {
 		return res
 	}
-	auth, authCue := statementAuthority(turn, speaker, body, opts)
 
 	var facts []candidate
 	recentTerms := recentSentenceTerms(known)

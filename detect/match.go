@@ -155,7 +155,7 @@ func best(cs []candidate) []candidate {
 	if top > 0 && top < 1000 {
 		top = 1 // only recency: no candidate has real evidence
 	}
-	var out []candidate
+	out := cs[:0] // kept in place: cs is the caller's to give up
 	for _, c := range cs {
 		if c.score == top || c.old || (c.keyHits > 0 && c.typed != nil) {
 			out = append(out, c)
@@ -193,11 +193,11 @@ func (c candidate) detection(v *turnView, auth, authCue string, opts Options) De
 func replacement(v *turnView, typed, choice *value) string {
 	switch {
 	case choice != nil && (typed == nil || containsFold(choice.text, typed.text)):
-		return trimLead(trimTail(whole(v.text, *choice)))
+		return trimmed(whole(v.text, *choice))
 	case typed != nil:
-		return trimLead(trimTail(whole(v.text, *typed)))
+		return trimmed(whole(v.text, *typed))
 	}
-	return trimLead(trimTail(v.text))
+	return trimmed(v.text)
 }
 
 // whole is a value's text, carried on to the end of the word it stops

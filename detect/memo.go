@@ -32,7 +32,14 @@ var (
 		return vs[:len(vs):len(vs)] // a caller's append copies
 	})
 	recordChoices = newMemo(normChoice)
+	// trimmedMemo is trimLead(trimTail(s)) of a replacement: every
+	// candidate record of a turn takes its replacement from the same few
+	// phrases of the turn (most often its whole active text).
+	trimmedMemo = newMemo(func(s string) string { return trimLead(trimTail(s)) })
 )
+
+// trimmed is trimLead(trimTail(s)), memoized.
+func trimmed(s string) string { return trimmedMemo.Get(s) }
 
 // pastView is view, memoized; the view is shared: callers never write
 // into it.

@@ -39,3 +39,15 @@ func TestMemoizedRecordReadings(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimmedReplacement: a remembered trimmed replacement is the computed
+// one, asked once or twice.
+func TestTrimmedReplacement(t *testing.T) {
+	for _, s := range []string{"4 days in office from now on", "three-week sprints starting next sprint", "Boston instead of Denver", "moved to the", ""} {
+		for range 2 {
+			if got, want := trimmed(s), trimLead(trimTail(s)); got != want {
+				t.Errorf("trimmed(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+}

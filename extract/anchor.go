@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/stategraph/stategraph/internal/memo"
 )
 
 // Anchor reads a sentence against one stored fact (its key and value) and
@@ -84,40 +86,39 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if kind == "" || shape == nil && !implied(kind, attrs, low, impliedByValue) {
 		return Statement{}, false
 	}
-	body, corr := stripLead(sentence)
-	body, corr2 := stripOldValue(body)
+	rd := anchorSentences.Get(sentence)
 	var carried map[string]bool // the topic words the clause before said
-	for _, cl := range splitClauses(body) {
-		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
-		clow := fold(cl)
+	for ci := range rd.clauses {
+		c := &rd.clauses[ci]
+		cl, clow := c.text, c.low
 		if cl == "" {
 			carried = nil
 			continue
 		}
-		if aspirations.in(padded(clow)) && !goalKey(key) {
+		if c.aspiration && !goalKey(key) {
 			// "My goal is to get down to 75 kg" is where the weight
 			// should go, not where it is (but it is the new goal of
 			// marathon_goal).
 			carried = nil
 			continue
 		}
-		if r := clauseFilter(clow); r != "" && !(r == ReasonOtherSubject && ownRelation(clow, topic)) {
+		if r := c.reason; r != "" && !(r == ReasonOtherSubject && ownRelation(clow, topic)) {
 			// "Initially the deadline was March 2, but now it's March
 			// 16": a past clause states nothing, but names the topic
 			// the clause after continues.
 			carried = nil
 			if r == ReasonPast {
-				carried = saidTopic(cl, topic)
+				carried = saidTopic(c.toks, topic)
 			}
 			continue
 		}
-		tspans, ok := topicSpans(cl, topic, impliedByValue)
+		tspans, ok := topicSpans(c.toks, topic, impliedByValue)
 		if (!ok || len(tspans) == 0) && len(carried) > 0 {
 			// "The venue coordinator left; the new contact is …": a
 			// clause that opens with the new value of an attribute
 			// continues the topic of the clause before, when the two
 			// together say every word of the key.
-			if m := reNewAttr.FindStringSubmatchIndex(cl); m != nil {
+			if m := c.newAttr; m != nil {
 				w := singular(fold(cl[m[2]:m[3]]))
 				all := attrOf(w, kind, attrs) || slices.Contains(topic, w)
 				for _, t := range topic {
@@ -126,7 +127,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				if all {
 					tspans, ok = []span{{start: m[2], end: m[3], text: w}}, true
 				}
-			} else if m := reContinues.FindStringSubmatchIndex(cl); m != nil && len(topic) > 0 {
+			} else if m := c.continues; m != nil && len(topic) > 0 {
 				// "Four kids joined the class, bringing it to 28",
 				// "Package arrived — it's delivered": a clause that
 				// opens on "it" says the value of the topic the clause
@@ -140,7 +141,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				}
 			}
 		}
-		carried = saidTopic(cl, topic)
+		carried = saidTopic(c.toks, topic)
 		if !ok {
 			continue
 		}
@@ -150,10 +151,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			shaped = shapeSpans(cl, shape)
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(shaped, t.overlaps) })
 		}
-		if stative(clow) || len(tspans) > 0 && qualified(cl, tspans) {
+		if c.stative || len(tspans) > 0 && qualified(cl, tspans) {
 			continue
 		}
-		if len(tspans) == 0 && !hasChangeCue(clow) {
+		if len(tspans) == 0 && !c.changeCue {
 			continue // "Postgres is fine" says no change of the database
 		}
 		var found []span
@@ -192,7 +193,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
-		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || otherMoved(cl, found[0]) && !ownerImplied) {
+		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved(found[0]) && !ownerImplied) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya
 			// goes (but "switch Mochi to Hill's Science Diet" says the
@@ -202,7 +203,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		ent, attr := NormalizeKey(key)
 		st := Statement{
 			Entity: ent, Attribute: attr, Key: key, Value: found[0].text, Kind: found[0].kind,
-			Rule: RuleAnchor, Sentence: sentence, Correction: corr || corr2, Implied: len(tspans) == 0,
+			Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr, Implied: len(tspans) == 0,
 		}
 		if st.Entity == "" {
 			st.Entity = attr
@@ -303,11 +304,12 @@ func ownRelation(clow string, topic []string) bool {
 	return false
 }
 
-// saidTopic returns the words of topic that clause cl says.
-func saidTopic(cl string, topic []string) map[string]bool {
+// saidTopic returns the words of topic that a clause (toks: its
+// clauseWords) says.
+func saidTopic(toks []span, topic []string) map[string]bool {
 	said := map[string]bool{}
 	for _, t := range topic {
-		if sp, ok := topicSpans(cl, []string{t}, func(string) bool { return false }); ok && len(sp) > 0 {
+		if sp, ok := topicSpans(toks, []string{t}, never); ok && len(sp) > 0 {
 			said[t] = true
 		}
 	}
@@ -318,12 +320,69 @@ func saidTopic(cl string, topic []string) map[string]bool {
 // "moved them into".
 var reOtherMoved = regexp.MustCompile(`\b\p{L}+\s+(\p{Lu}\p{Ll}+|him|her|them)\s+(?:to|into|onto|over to|in|on|at)\b`)
 
-// otherMoved reports a clause that sends someone other than the value v
-// somewhere: "reassigned Priya to spot C4", not "gone full Neovim at work".
-func otherMoved(cl string, v span) bool {
-	m := reOtherMoved.FindStringSubmatchIndex(cl)
+// movedOther reports a clause that sends someone other than the value v
+// somewhere ("reassigned Priya to spot C4", not "gone full Neovim at
+// work"), given reOtherMoved's match m of the clause.
+func movedOther(m []int, v span) bool {
 	return m != nil && !v.overlaps(span{start: m[2], end: m[3]})
 }
+
+// anchorSentence is what Anchor reads of a sentence whatever the fact:
+// whether its opening or a dropped old value marks a correction, and its
+// clauses. Anchor reads each sentence of a turn against every fact the
+// turn is compared with (about twenty facts pass its cheap test), so it
+// is read once (anchorSentences) and shared: callers never write into it.
+type anchorSentence struct {
+	corr    bool
+	clauses []anchorClause
+}
+
+// anchorClause is a clause of a sentence, trimmed, with the readings of it
+// that depend on no fact; an empty clause has none.
+type anchorClause struct {
+	text, low string // the clause and its fold
+	// aspiration: an aspiration is said (aspirations); reason: the clause
+	// filter's (clauseFilter).
+	aspiration bool
+	reason     string
+	toks       []span // its words, folded and singular (clauseWords)
+	stative    bool   // stative
+	changeCue  bool   // hasChangeCue
+	// moved, newAttr and continues: reOtherMoved's, reNewAttr's and
+	// reContinues' submatch indexes, or nil.
+	moved, newAttr, continues []int
+}
+
+// otherMoved reports whether the clause sends someone other than the
+// value v somewhere (movedOther).
+func (c *anchorClause) otherMoved(v span) bool { return movedOther(c.moved, v) }
+
+// anchorSentences remembers readAnchorSentence of every sentence Anchor
+// reads (up to maxClause bytes).
+var anchorSentences = memo.New(readAnchorSentence, memo.Limits{Entries: 1 << 10, Key: maxClause})
+
+// readAnchorSentence reads a sentence's clauses as Anchor does.
+func readAnchorSentence(sentence string) anchorSentence {
+	body, corr := stripLead(sentence)
+	body, corr2 := stripOldValue(body)
+	rd := anchorSentence{corr: corr || corr2}
+	for _, cl := range splitClauses(body) {
+		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
+		c := anchorClause{text: cl, low: fold(cl)}
+		if cl != "" {
+			c.aspiration, c.reason = aspirations.in(padded(c.low)), clauseFilter(c.low)
+			c.toks = clauseWords(cl)
+			c.stative, c.changeCue = stative(c.low), hasChangeCue(c.low)
+			c.moved = reOtherMoved.FindStringSubmatchIndex(cl)
+			c.newAttr, c.continues = reNewAttr.FindStringSubmatchIndex(cl), reContinues.FindStringSubmatchIndex(cl)
+		}
+		rd.clauses = append(rd.clauses, c)
+	}
+	return rd
+}
+
+// never is an implied-word test that implies none.
+func never(string) bool { return false }
 
 // reContinues opens a clause on the thing the clause before named.
 var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
@@ -499,12 +558,10 @@ type span struct {
 
 func (s span) overlaps(o span) bool { return s.start < o.end && o.start < s.end }
 
-// topicSpans finds the topic words in cl, each as a word (or its plural,
-// or a word it abbreviates, or a word or phrase of its topic: see
-// synonyms), when they lie close together (within three words more than
-// there are topic words), and returns where each is. A word the value
-// implies (implied) need not be said and has no span.
-func topicSpans(cl string, topic []string, implied func(string) bool) ([]span, bool) {
+// clauseWords splits a clause into its words (runs of letters and
+// digits), each folded and singular, where topicSpans looks for a key's
+// words.
+func clauseWords(cl string) []span {
 	var toks []span
 	start := -1
 	for i, r := range cl + " " {
@@ -517,6 +574,16 @@ func topicSpans(cl string, topic []string, implied func(string) bool) ([]span, b
 			start = -1
 		}
 	}
+	return toks
+}
+
+// topicSpans finds the topic words in a clause (toks: its clauseWords),
+// each as a word (or its plural, or a word it abbreviates, or a word or
+// phrase of its topic: see synonyms), when they lie close together
+// (within three words more than there are topic words), and returns where
+// each is. A word the value implies (implied) need not be said and has no
+// span.
+func topicSpans(toks []span, topic []string, implied func(string) bool) ([]span, bool) {
 	var out []span
 	first, last, said := -1, -1, 0
 	for _, w := range topic {
@@ -549,12 +616,9 @@ func topicSpans(cl string, topic []string, implied func(string) bool) ([]span, b
 // phraseAt finds the words of phrase as consecutive tokens and returns
 // the first and last token's index, or -1.
 func phraseAt(toks []span, phrase string) (int, int) {
-	ws := strings.FieldsFunc(phrase, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	ws := phraseWords.Get(phrase)
 	if len(ws) == 0 {
 		return -1, -1
-	}
-	for i := range ws {
-		ws[i] = singular(ws[i])
 	}
 	for i := 0; i+len(ws) <= len(toks); i++ {
 		ok := true
@@ -570,6 +634,16 @@ func phraseAt(toks []span, phrase string) (int, int) {
 	}
 	return -1, -1
 }
+
+// phraseWords remembers the words of a phrase, singular, as phraseAt
+// matches them (the phrases are synonyms').
+var phraseWords = newMemo(func(phrase string) []string {
+	ws := strings.FieldsFunc(phrase, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	for i := range ws {
+		ws[i] = singular(ws[i])
+	}
+	return ws[:len(ws):len(ws)]
+})
 
 // saysSynonym reports whether low, a folded sentence, says a word or
 // phrase of key word w's topic.

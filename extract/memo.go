@@ -94,3 +94,19 @@ func candidatesAt(cl, kind string, at time.Time) []span {
 	}
 	return candidatesMemo.Get(atKey(at, kind+"\x00"+cl))
 }
+
+// dropsMemo remembers Drops of a sentence.
+var dropsMemo = newMemo(drops)
+
+// Prepare reads sentences as Anchor reads them whatever the fact, and
+// remembers the readings. A caller reads a turn's sentences against the
+// facts it reads from a store: one that has the sentences first prepares
+// them on another core meanwhile. Anchor answers the same whether or not
+// a sentence was prepared.
+func Prepare(sentences ...string) {
+	for _, s := range sentences {
+		if len(s) <= maxClause {
+			anchorSentences.Get(s)
+		}
+	}
+}

@@ -1,9 +1,12 @@
 package extract
 
 import (
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // TestMemoizedKeyReadings: the memoized readings of keys and stored values
@@ -81,6 +84,66 @@ func TestFoldedSentences(t *testing.T) {
 		for range 2 {
 			if got, want := foldedSentences.Get(s), fold(s); got != want {
 				t.Errorf("fold(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+}
+
+// TestAnchorSentences: the remembered reading of a sentence's clauses
+// (anchorSentences) is the computed one, asked once or twice, and the
+// remembered words of a synonym phrase are those it splits into.
+func TestAnchorSentences(t *testing.T) {
+	for _, s := range []string{
+		"Actually, Dana Reyes owns project 12 now.",
+		"The venue coordinator left; the new contact is ana@example.org",
+		"Four kids joined the class, bringing it to 28",
+		"We had 500 testers, not 300 — but the room was 60",
+		"Facilities reassigned Priya to spot C4",
+		"", "  .",
+	} {
+		for range 2 {
+			if got, want := anchorSentences.Get(s), readAnchorSentence(s); !reflect.DeepEqual(got, want) {
+				t.Errorf("anchorSentences(%q) = %+v, want %+v", s, got, want)
+			}
+		}
+	}
+	if got := readAnchorSentence("Sorry, the budget is $45k, not $40k; we had to cut it"); !got.corr || len(got.clauses) != 2 ||
+		got.clauses[0].text != "the budget is $45k" || got.clauses[0].stative || got.clauses[1].stative {
+		t.Errorf("a correction's clauses read %+v", got)
+	}
+	for _, p := range []string{"meeting room", "sign-off dates", ""} {
+		for range 2 {
+			want := strings.FieldsFunc(p, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r)) })
+			for i := range want {
+				want[i] = singular(want[i])
+			}
+			if got := phraseWords.Get(p); !slices.Equal(got, want) {
+				t.Errorf("phraseWords(%q) = %q, want %q", p, got, want)
+			}
+		}
+	}
+}
+
+// TestPreparedAndDrops: Anchor reads a prepared sentence as one it reads
+// first, and the remembered Drops is the computed one.
+func TestPreparedAndDrops(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	facts := []struct{ key, value string }{{"project_12.owner", "Person 3"}, {"board_review_date", "February 12"}, {"office", "Floor 2"}}
+	for _, s := range []string{"Actually, Dana Reyes owns project 12 now.", "Board review is February 19 now", "We moved from Floor 2 to Floor 7", "We dropped Postgres."} {
+		var want []Statement
+		for _, f := range facts {
+			st, _ := Anchor(s, f.key, f.value, at)
+			want = append(want, st)
+		}
+		Prepare(s)
+		for i, f := range facts {
+			if got, _ := Anchor(s, f.key, f.value, at); !reflect.DeepEqual(got, want[i]) {
+				t.Errorf("Anchor(%q, %s) prepared = %+v, want %+v", s, f.key, got, want[i])
+			}
+		}
+		for range 2 {
+			if got, want := Drops(s), drops(s); got != want {
+				t.Errorf("Drops(%q) = %v, want %v", s, got, want)
 			}
 		}
 	}

@@ -273,8 +273,11 @@ func takenUp(sentence, low string, dropAt int, ok func(string) bool) (string, bo
 // Drops reports whether a sentence has a verb of dropping or of falling
 // away, or names a value it leaves ("from A to B", "B instead of A"),
 // without which Swap finds nothing in it: a caller reading one sentence
-// against many stored values asks once.
-func Drops(sentence string) bool {
+// against many stored values asks once. It is remembered (memo.go).
+func Drops(sentence string) bool { return dropsMemo.Get(sentence) }
+
+// drops is Drops, computed.
+func drops(sentence string) bool {
 	low := lexical.LowerASCII(sentence)
 	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reInPlaceOf.MatchString(sentence) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low) || namesNumbered(sentence)
 }

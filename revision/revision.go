@@ -149,7 +149,36 @@ type Service struct {
 	title      func(tx *store.Txn, user string) (string, error)
 	changes    changeCache
 	decoded    factCache
+	sizes      spaceSizes
 	ids        *ids.Generator
+}
+
+// spaceSizes remembers which spaces relevantFacts last found large
+// (above SmallPartition readable facts), so that it asks such a space's
+// size and its words' frequencies in one read of the statistics, not two.
+// It is only a hint: a space that grew or shrank since is read as before,
+// and the facts a turn reads are the same either way.
+type spaceSizes struct {
+	mu    sync.Mutex
+	large map[tenancy.Space]bool
+}
+
+func (z *spaceSizes) isLarge(sp tenancy.Space) bool {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	return z.large[sp]
+}
+
+func (z *spaceSizes) note(sp tenancy.Space, large bool) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if z.large[sp] == large {
+		return
+	}
+	if z.large == nil || len(z.large) >= 1<<12 {
+		z.large = map[tenancy.Space]bool{}
+	}
+	z.large[sp] = large
 }
 
 // changeCache keeps, per organization, the latest recorded changes as
@@ -317,7 +346,9 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		return res, nil
 	}
 	now := s.clock.Now()
+	rd := readAhead(detect.Turn{Text: real, Speaker: strings.ToLower(string(t.Speaker)), Authority: spk.authority, At: t.At}, s.detect, ar, !spk.assistant)
 	k, err := s.known(tx, spk.as(caller), t, now)
+	reading := rd.wait()
 	if err != nil {
 		return Result{}, err
 	}
@@ -331,7 +362,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	}
 	var dets []detect.Detection
 	if real != "" {
-		dr := detect.Analyze(detect.Turn{Text: real, Speaker: strings.ToLower(string(t.Speaker)), Authority: spk.authority, At: t.At}, k.records, s.detect)
+		dr := reading.Compare(k.records)
 		if dr.Scope == detect.ScopeGlobal {
 			dets = dr.Detections
 		}
@@ -706,6 +737,48 @@ func (s *Service) known(tx *store.Txn, caller authority.Identity, t session.Turn
 	return k, err
 }
 
+// readAhead reads a turn's text on its own while known reads the store
+// (a third of recordTurn's time): detection's reading of the real text
+// (detect.ReadTurn), and each sentence as Anchor reads it
+// (extract.Prepare) and, when swaps reads the sentences (a user's turn,
+// applySwaps), as Drops does; both are remembered. None of it reads the
+// store, and what follows answers the same with it as without; on a
+// machine with a core to spare it is ready when known returns. wait
+// returns the reading, once the goroutine is done (a panic in it panics
+// in wait's caller).
+func readAhead(turn detect.Turn, opts detect.Options, ar extract.Result, swaps bool) *reader {
+	r := &reader{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		defer func() { r.panicked = recover() }()
+		r.reading = detect.ReadTurn(turn, opts)
+		for _, sent := range ar.Sentences {
+			if sent.Reason != "" { // anchorsOf and applySwaps read only these
+				continue
+			}
+			extract.Prepare(sent.Text)
+			if swaps {
+				extract.Drops(sent.Text)
+			}
+		}
+	}()
+	return r
+}
+
+type reader struct {
+	done     chan struct{}
+	reading  *detect.Reading
+	panicked any
+}
+
+func (r *reader) wait() *detect.Reading {
+	<-r.done
+	if r.panicked != nil {
+		panic(r.panicked)
+	}
+	return r.reading
+}
+
 // valueText is f.ValueText(), without decoding it again when known
 // decoded it.
 func (k known) valueText(f *facts.Fact) string {
@@ -757,7 +830,12 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 		// The words' frequencies are read only for a large space: a small
 		// one is read whole.
 		rd := s.readable(caller)
-		st, err := s.index.Stats(tx, []tenancy.Space{sp}, nil, temporal.View{}, rd)
+		large := s.sizes.isLarge(sp)
+		var asked []string // with the size, when the space was large
+		if large {
+			asked = terms
+		}
+		st, err := s.index.Stats(tx, []tenancy.Space{sp}, asked, temporal.View{}, rd)
 		if err != nil {
 			return nil, err
 		}
@@ -766,11 +844,14 @@ func (s *Service) relevantFacts(tx *store.Txn, caller authority.Identity, text s
 		if st.Docs <= SmallPartition {
 			lists, limit = []string{search.TermAll}, SmallPartition+1
 		} else {
-			if st, err = s.index.Stats(tx, []tenancy.Space{sp}, terms, temporal.View{}, rd); err != nil {
-				return nil, err
+			if !large {
+				if st, err = s.index.Stats(tx, []tenancy.Space{sp}, terms, temporal.View{}, rd); err != nil {
+					return nil, err
+				}
 			}
 			lists = informative(terms, st)
 		}
+		s.sizes.note(sp, st.Docs > SmallPartition)
 		for _, term := range lists {
 			var ierr error
 			err := s.index.Postings(tx, sp, term, temporal.View{}, limit, func(p search.Posting) bool {
