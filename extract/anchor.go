@@ -70,7 +70,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	numberSaid := reWholePhone.MatchString(stored) && strings.Contains(low, "number")
 	impliedByValue := func(w string) bool {
 		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && periods[w] ||
-			numberSaid && phoneWords[w]
+			numberSaid && (w == "phone" || synonymous(w, "phone"))
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic.
@@ -272,7 +272,7 @@ var genericHeads = map[string]bool{"manager": true, "tool": true, "app": true, "
 var periods = map[string]bool{"monthly": true, "annual": true, "yearly": true, "weekly": true, "daily": true, "hourly": true, "nightly": true}
 
 // aspirations say what the speaker wants a value to become.
-var aspirations = phrases("goal is to|goal is getting|aim to|aims to|aiming to|aim is to|aiming for|plan is to|target is to|working toward|working towards|striving to|striving for|shooting for|going for")
+var aspirations = phrases("goal is to|goal is getting|aim to|aims to|aiming to|aim is to|aiming for|plan is to|target is to|working toward|working towards|striving to|striving for|shooting for")
 
 // goalKey reports a key whose value is itself an aim: marathon_goal,
 // savings_target.
@@ -703,9 +703,6 @@ func candidates(cl, k string, at time.Time) []span {
 	}
 	return out
 }
-
-// phoneWords name a phone number's key.
-var phoneWords = map[string]bool{"phone": true, "mobile": true, "cell": true, "cellphone": true, "telephone": true, "tel": true}
 
 // reByBefore ends a clause's text before an amount of difference: "by".
 var reByBefore = regexp.MustCompile(`(?i)\bby\s+(?:another\s+|an?\s+extra\s+)?$`)

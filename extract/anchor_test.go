@@ -102,6 +102,7 @@ func TestAnchor(t *testing.T) {
 		// An aim is not where a value is, unless the value is the aim.
 		{"weight", "82 kg", "My goal is to get down to 75 kg by summer.", ""},
 		{"weight_goal", "80 kg", "My goal is to get down to 75 kg by summer.", "75 kg"},
+		{"gala_venue", "The Grand Hall", "We're going for Riverside Pavilion for the gala now.", "Riverside Pavilion"}, // a choice, not an aim
 		// A shape said with a word of a moved value.
 		{"weight", "82 kg", "Down to 78 kg!", "78 kg"},
 		{"phone_plan", "Verizon", "Ported my number over to T-Mobile last night.", "T-Mobile"},

@@ -283,16 +283,10 @@ func abbreviates(a, w string) bool {
 // study_group_location, not its value.
 func OnlyKeyWords(v, key string) bool {
 	ws := words(fold(v))
-	if len(ws) == 0 {
-		return false
+	for i, w := range ws {
+		ws[i] = singular(w)
 	}
-	kw := keyWords(key)
-	for _, w := range ws {
-		if !slices.Contains(kw, w) && !slices.Contains(kw, singular(w)) {
-			return false
-		}
-	}
-	return true
+	return KeyHas(key, joinKeyPlain(ws))
 }
 
 // Fits reports whether a stored value could be the previous value of what

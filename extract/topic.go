@@ -46,7 +46,7 @@ var topicGroups = [][]string{
 	{"doctor", "gp", "physician"},
 	{"flat", "apartment"},
 	{"car", "vehicle"},
-	{"phone", "mobile", "cell"},
+	{"phone", "mobile", "cell", "cellphone", "telephone"},
 	{"email", "e-mail"},
 	{"caterer", "catering"},
 	{"supplier", "supplying", "supplies"}, {"provider", "providing", "provides"}, {"sponsor", "sponsoring", "sponsors"},

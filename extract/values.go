@@ -38,7 +38,7 @@ var (
 	reEmail       = regexp.MustCompile(emailPat)
 	rePhone       = regexp.MustCompile(phonePat)
 	reFlight      = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{2,4})\b`)
-	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow|lately|recently|these days|nowadays|down the road|up the road|down the street|up the street|around the corner|nearby|near here|near work|near home|near the)\b|\s(?:and|but)\s+(?:\w{3,}ed|left|sold|bought|got|went|quit|took|gave)\b`) // "Sonic fiber and cancelled Comcast": a second clause
+	reChoiceStop  = regexp.MustCompile(`(?i)[,;:!?()"“”]|\.(?:\s|$)|\s(?:for|as|because|since|instead|now|from now on|going forward|this time|after all|then|again|too|which|who|so|on|at|in|by|next|this|starting|effective|over|rather|with|from|and then|until|if|when|though|anyway|here|today|tomorrow|lately|recently|these days|nowadays|down the road|up the road|down the street|up the street|around the corner|nearby|near here|near work|near home|near the)\b`)
 	reStatus      = regexp.MustCompile(`(?i)^(?:officially |finally |fully |now |all |completely |totally |just )*(` + statusWords + `)\b`)
 	reISODate     = regexp.MustCompile(`^(\d{4})-(\d\d)-(\d\d)\b`)
 	reBareOrdinal = regexp.MustCompile(`(?i)^((?:(?:on|by|for|until|till)\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th))(?:\s+(?:now|of (?:each|every|the) month|every month|each month|(?:from|starting|as of)\s+(?:now on|now|next month|this month|next cycle|the next cycle|january|february|march|april|may|june|july|august|september|october|november|december)))?\s*[.!]?$`)
@@ -217,6 +217,7 @@ func takeChoice(v string) (string, bool) {
 		}
 		v = v[:loc[0]]
 	}
+	v = beforeSecondClause(v)
 	// A name runs through its own full stops ("Dr. Ortiz").
 	if name != "" && len(name) > len(cleanValue(stripArticle(v))) && strings.Contains(name, ". ") {
 		v = name
@@ -230,6 +231,18 @@ func takeChoice(v string) (string, bool) {
 		return "", false // "in the shop", "simple", "too expensive"
 	}
 	return v, true
+}
+
+// beforeSecondClause cuts v where "and" or "but" opens a clause of its
+// own: "Sonic fiber and cancelled Comcast" is "Sonic fiber".
+func beforeSecondClause(v string) string {
+	ws := strings.Fields(v)
+	for i := 1; i+1 < len(ws); i++ {
+		if c := fold(ws[i]); (c == "and" || c == "but") && pastVerb(fold(ws[i+1])) {
+			return strings.Join(ws[:i], " ")
+		}
+	}
+	return v
 }
 
 // adjectives are judgements, not chosen things ("the plan is simple").
