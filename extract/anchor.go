@@ -56,7 +56,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// office = Floor 2; see shape.go), or when the value is a brand and a
 	// word of the key names its kind: the other words are the owner's
 	// ("Rex is on Blue Buffalo now" for dog_food).
-	namesCat := func(w string) bool { return categoryOfWord(w) == cat }
+	namesCat := func(w string) bool { return namesCategory(w, cat) }
 	keyNamesCat := cat != "" && (slices.ContainsFunc(topic, namesCat) || slices.ContainsFunc(attrs, namesCat))
 	ownerImplied := keyNamesCat && brandCategories[cat] != nil
 	// "manager" of password_manager is the kind of thing "password"
@@ -374,7 +374,7 @@ func readAnchorSentence(sentence string) anchorSentence {
 			c.toks = clauseWords(cl)
 			c.stative, c.changeCue = stative(c.low), hasChangeCue(c.low)
 			c.moved = reOtherMoved.FindStringSubmatchIndex(cl)
-			c.newAttr, c.continues = reNewAttr.FindStringSubmatchIndex(cl), reContinues.FindStringSubmatchIndex(cl)
+			c.newAttr, c.continues = newAttrAt(cl), reContinues.FindStringSubmatchIndex(cl)
 		}
 		rd.clauses = append(rd.clauses, c)
 	}
@@ -388,8 +388,19 @@ func never(string) bool { return false }
 var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
 
 // reNewAttr opens a clause with the new value of an attribute: "the new
-// contact is", "their new number's".
-var reNewAttr = regexp.MustCompile(`(?i)^(?:and\s+|so\s+)?(?:the|their|its|his|her)\s+new\s+(\w+)\s+(?:is|'s|’s|will be)\b`)
+// contact is", "their new number's", "our contact there is" (there: the
+// place or firm the clause before named).
+var reNewAttr = regexp.MustCompile(`(?i)^(?:and\s+|so\s+)?(?:(?:the|their|its|his|her)\s+new\s+(\w+)|(?:the|our|my|their)\s+(\w+)\s+there(?:\s+now)?)\s+(?:is|'s|’s|will be)\b`)
+
+// newAttrAt is reNewAttr's match in cl, the attribute's word as its first
+// group, or nil.
+func newAttrAt(cl string) []int {
+	m := reNewAttr.FindStringSubmatchIndex(cl)
+	if m != nil && m[2] < 0 {
+		m[2], m[3] = m[4], m[5]
+	}
+	return m
+}
 
 // attrOf reports whether w names the attribute of a key (one of its
 // attribute words) or a value of kind.
@@ -518,7 +529,12 @@ func anchorWords(key string) (topic, attrs []string) {
 
 // scanAnchorWords is anchorWords, computed.
 func scanAnchorWords(key string) (topic, attrs []string) {
-	for _, w := range keyWords(key) {
+	ws := keyWords(key)
+	for i, w := range ws {
+		if w == "on" && i+1 < len(ws) && ws[i+1] == "call" {
+			ws[i+1] = "oncall" // "on_call_owner": one word, said "on call" or "pager"
+			continue
+		}
 		w = singular(w)
 		if len(w) < 2 || stopKeyWords[w] {
 			continue
@@ -715,11 +731,17 @@ var planNames = map[string]bool{"401k": true, "403b": true, "457b": true}
 func durationValue(s string) string {
 	n, unit, ok := strings.Cut(s, "-")
 	if !ok {
+		n, unit, ok = strings.Cut(s, " ") // "three weeks" → "3 weeks"
+	}
+	if !ok {
 		return s
 	}
 	if d, ok := countWords[strings.ToLower(n)]; ok && d == float64(int(d)) {
 		n = strconv.Itoa(int(d))
+	} else if _, err := strconv.ParseFloat(n, 64); err != nil {
+		return s // "an hour"
 	}
+	unit = strings.TrimSuffix(unit, "s")
 	if n != "1" {
 		unit += "s"
 	}
@@ -893,7 +915,9 @@ func onlyLinks(between, kind string, attrs []string) bool {
 // stand between a topic and a value of that kind.
 var kindNouns = map[string][]string{
 	anchorMoney: {"hire", "fee", "cost", "price", "quote", "total", "bill", "charge", "rate", "amount", "rent", "figure", "spend"},
-	anchorDate:  {"date", "day", "time", "deadline", "appointment", "appt", "slot", "session", "meeting", "booking"},
+	// A place's own noun may close the topic: "the coworking space on Thursdays".
+	anchorDate: {"date", "day", "time", "deadline", "appointment", "appt", "slot", "session", "meeting", "booking",
+		"space", "office", "studio", "centre", "center", "hub"},
 	anchorCount: {"count", "number", "total", "headcount", "size", "figure"},
 	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor"},
 	// A category's value names what a thing is built on: "the billing

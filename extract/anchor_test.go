@@ -33,7 +33,24 @@ func TestAnchor(t *testing.T) {
 		{"expense_approver", "Pavel", "Greta signs off on expenses from now on.", "Greta"},
 		{"backend_language", "Java", "We decided to write the backend in Kotlin.", "Kotlin"},
 		{"diet", "vegetarian", "I'm pescatarian these days.", "pescatarian"},
-		{"sprint_length", "2 weeks", "Sprints are three weeks long from next cycle.", "three weeks"},
+		{"sprint_length", "2 weeks", "Sprints are three weeks long from next cycle.", "3 weeks"},
+		{"sprint_length", "2 weeks", "Scratch that, sprints are three weeks long.", "3 weeks"},
+		// Words of a key's topic the sentence says otherwise.
+		{"dentist", "Dr. Alvarez", "I've started seeing Dr. Chen for my teeth.", "Dr. Chen"},
+		{"on_call_owner", "Marco", "Dana took over the pager rotation from Marco.", "Dana"},
+		{"on_call_owner", "Marco", "Dana took over the budget from Marco.", ""},
+		{"kid_pickup_time", "3:15pm", "School pickup is at 4pm this year.", "4pm"},
+		{"weight", "82 kg", "Weighed myself this morning: 79 kg.", "79 kg"},
+		{"conference_budget", "$5,000", "Finance approved $7,500 for the conference.", "$7,500"},
+		{"conference_budget", "$5,000", "The conference tickets cost $900.", ""},
+		// Drinks are said in lower case.
+		{"favorite_coffee", "latte", "These days I order a flat white.", "flat white"},
+		{"favorite_coffee", "latte", "I had a flat white this morning.", ""},
+		// A place's own noun between the topic and its day.
+		{"coworking_day", "Wednesday", "We meet at the coworking space on Thursdays now.", "Thursday"},
+		// "there": the firm the clause before named.
+		{"vendor_contact", "Alice Moreno", "Alice left the vendor, so our contact there is Ben Ortiz.", "Ben Ortiz"},
+		{"vendor_contact", "Alice Moreno", "Alice left the vendor; the weather there is awful.", ""},
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).

@@ -296,7 +296,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(n):
+	case oneOffs.in(n), oneTimeInstead(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
@@ -309,6 +309,23 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	}
 	return ""
 }
+
+// reOneTime and reStanding tell a one-time change from a standing one:
+// "This week we'll go to the coworking space on Thursday instead" is an
+// exception; "From next week we meet on Thursdays instead" is not.
+var (
+	reOneTime  = regexp.MustCompile(`\b(?:this (?:week|weekend|time|month|morning|afternoon|evening)|tonight|tomorrow|next week|today)\b`)
+	reStanding = regexp.MustCompile(`\b(?:from|starting|as of|beginning|effective|onwards?|going forward|every|each|always|anymore|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b`)
+)
+
+// oneTimeInstead reports a change planned "instead" for one time only
+// ("this week we'll …"); said in the present, it is the state of that
+// time ("Tom's on call this week instead of Devi").
+func oneTimeInstead(n string) bool {
+	return strings.Contains(n, " instead") && reOneTime.MatchString(n) && !reStanding.MatchString(n) && reWillDo.MatchString(n)
+}
+
+var reWillDo = regexp.MustCompile(`\b(?:will|(?:i|we|you|they|he|she|it)['’]ll|going to|gonna)\s`)
 
 // reAsking is the speaker asking someone else to make a change, which
 // has not happened: "I'm asking finance to raise the headcount budget to

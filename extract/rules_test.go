@@ -57,6 +57,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"code block", "```\nthe offsite is in Porto\n```", "user", nil, []string{ReasonHeading}},
 		{"hearsay", "Apparently the budget was cut to $30k.", "user", nil, []string{ReasonHearsay}},
 		{"two statements", "Jonas owns the deck; the deadline is Friday.", "user", []string{"deck.owner", "deadline.date"}, nil},
+		{"one time instead", "This week we'll go to the coworking space on Thursday instead.", "user", nil, []string{ReasonException}},
+		{"other subject swap", "My parents dropped Netflix for Disney+.", "user", nil, []string{ReasonOtherSubject}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -28,10 +28,39 @@ import (
 // many facts may hold "40".
 func Swap(sentence, key, old string) (string, bool) {
 	v, ok := swap(sentence, key, old)
-	if ok && OnlyKeyWords(v, key) {
+	if ok && (OnlyKeyWords(v, key) || swapRefused(sentence, old, v)) {
 		return "", false // "Study" of "Study group meets in the library now instead of Room 214"
 	}
 	return v, ok
+}
+
+// swapRefused reports a swap whose clauses say it of someone else, or
+// deny, doubt or only propose it: "My parents dropped Netflix for
+// Disney+". The clause that drops the old value may be past or negative
+// ("We used Netflix, but now it's Disney+", "Taco Loco can't do the
+// date"), and the new value's clause may deny the old one ("It's 46
+// guests, not 40").
+func swapRefused(sentence, old, v string) bool {
+	lold, lv := fold(old), fold(v)
+	for _, cl := range splitClauses(sentence) {
+		clow := fold(cl)
+		if !strings.Contains(clow, lv) {
+			if r := clauseFilter(clow); strings.Contains(clow, lold) && r != "" && r != ReasonPast && r != ReasonNegated {
+				return true
+			}
+			continue
+		}
+		for _, m := range reLeaves.FindAllStringIndex(clow, -1) {
+			if n := mentionsAt(clow[m[1]:], strings.TrimPrefix(lold, "the ")); n > 0 {
+				clow = clow[:m[0]] + clow[m[1]+n:] // "It's 46 guests, not 40" says 46
+				break
+			}
+		}
+		if clauseFilter(clow) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func swap(sentence, key, old string) (string, bool) {
@@ -308,19 +337,27 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 		}
 	}
 	bare := strings.TrimPrefix(lold, "the ") // reLeaves reads the article
+	// "FlowRight Plumbing instead of Mike's" leaves Mike's Plumbing: the
+	// old value without the kind of thing the new one shares.
+	short, head := "", ""
+	if i := strings.LastIndexByte(bare, ' '); i > 0 {
+		short, head = bare[:i], bare[i:]
+	}
 	for _, m := range reLeaves.FindAllStringIndex(low, -1) {
 		n := mentionsAt(low[m[1]:], bare)
-		if n == 0 || n != len(bare) || !wordEnds(low[m[1]+n:]) {
+		sameHead := short != "" && n == len(short)
+		if n == 0 || n != len(bare) && !sameHead || !wordEnds(low[m[1]+n:]) {
 			continue // "not Zuni's sister restaurant" leaves something else
 		}
+		fits := func(v string) bool { return fold(v) != lold && (!sameHead || strings.HasSuffix(fold(v), head)) }
 		if strings.TrimSpace(low[:m[0]]) == "" {
 			// "Instead of Zuni, let's meet at Nopa": the value after.
-			if v, ok := shapedIn(sentence[m[1]+n:], shape, false); ok && fold(v) != lold {
+			if v, ok := shapedIn(sentence[m[1]+n:], shape, false); ok && fits(v) {
 				return v, true
 			}
 			continue
 		}
-		if v, ok := shapedIn(sentence[:m[0]], shape, true); ok && fold(v) != lold {
+		if v, ok := shapedIn(sentence[:m[0]], shape, true); ok && fits(v) {
 			return v, true
 		}
 	}

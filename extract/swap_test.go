@@ -110,6 +110,14 @@ func TestSwapAmounts(t *testing.T) {
 		{"We changed banks last week and we're with Monzo now.", "bank", "Chase", "Monzo"},
 		{"I switched dentists — I see Dr. Okafor now.", "gym", "FitLife", ""},
 		{"I switched dentists last year.", "dentist", "Dr. Patel", ""},
+		// The old value without the kind of thing the new one shares.
+		{"We hired FlowRight Plumbing for the bathroom instead of Mike's.", "contractor", "Mike's Plumbing", "FlowRight Plumbing"},
+		{"We hired FlowRight Electric instead of Mike's.", "contractor", "Mike's Plumbing", ""},
+		// Someone else's swap, a denied or a doubted one, is none.
+		{"My parents dropped Netflix for Disney+.", "streaming_service", "Netflix", ""},
+		{"We dropped Netflix for Disney+.", "streaming_service", "Netflix", "Disney+"},
+		{"We might drop Netflix for Disney+.", "streaming_service", "Netflix", ""},
+		{"Taco Loco can't do the date, so we've hired Pho Real.", "caterer", "Taco Loco", "Pho Real"},
 	}
 	for _, tc := range tests {
 		got, ok := Swap(tc.sentence, tc.key, tc.old)

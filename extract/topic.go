@@ -44,6 +44,12 @@ var topicGroups = [][]string{
 	{"driver", "drives", "driving"},
 	{"appointment", "appt", "checkup", "check-up", "consultation", "visit", "booking", "reservation"},
 	{"doctor", "gp", "physician"},
+	{"dentist", "dental", "teeth", "tooth"},
+	{"weight", "weigh", "weighed", "weighs", "weighing", "weigh-in"},
+	{"allergy", "allergic"},
+	{"budget", "approved", "allocated", "allotted", "earmarked", "set aside"}, // "Finance approved $7,500 for the conference"
+	{"oncall", "on call", "on-call", "pager", "pagerduty"},
+	{"kid", "child", "children", "school"}, // "school pickup" is the kids' pickup
 	{"flat", "apartment"},
 	{"car", "vehicle"},
 	{"phone", "mobile", "cell", "cellphone", "telephone"},
@@ -93,6 +99,11 @@ var categories = map[string][]string{
 	"chat":   {"slack", "teams", "discord", "zoom", "google meet", "mattermost", "webex"},
 	"tier": {"free", "basic", "standard", "plus", "premium", "pro", "professional", "team", "business", "enterprise",
 		"family", "individual", "student", "starter", "essentials", "ultimate", "gold", "silver", "platinum", "bronze"},
+	// Drinks are said in lower case: "These days I order a flat white."
+	"drink": {"latte", "flat white", "cappuccino", "cortado", "americano", "espresso", "double espresso", "macchiato",
+		"mocha", "cold brew", "iced coffee", "iced latte", "drip coffee", "filter coffee", "pour-over", "black coffee",
+		"decaf", "oat latte", "oat milk latte", "chai latte", "matcha latte", "chai", "matcha", "green tea",
+		"black tea", "earl grey", "herbal tea", "english breakfast", "hot chocolate"},
 	"passwords": {"lastpass", "1password", "bitwarden", "dashlane", "keeper", "nordpass", "proton pass", "keepass",
 		"keepassxc", "roboform"},
 }
@@ -110,6 +121,7 @@ var categoryWords = map[string]string{
 	"chat": "chat", "messaging": "chat", "meeting_tool": "chat",
 	"password": "passwords", "vault": "passwords",
 	"tier": "tier", "level": "tier", "edition": "tier",
+	"drink": "drink", "coffee": "drink", "beverage": "drink", "tea": "drink",
 }
 
 // commonWords are members of a category that are also ordinary English
@@ -173,12 +185,10 @@ func scanCategory(v string) string {
 	return formOf(v)
 }
 
-// categoryOfWord names the category a key word names ("db" → database), or "".
-func categoryOfWord(w string) string {
-	if c := categoryWords[w]; c != "" {
-		return c
-	}
-	return brandWords[w]
+// namesCategory reports whether key word w names category c ("db" names
+// database; "coffee" names both the drink and the coffee shop).
+func namesCategory(w, c string) bool {
+	return c != "" && (categoryWords[w] == c || brandWords[w] == c)
 }
 
 // synonymous reports whether words a and b name one topic.

@@ -387,6 +387,17 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 // dateWords are the words a date phrase is made of.
 var dateWords = map[string]bool{}
 
+// reRelativeTime is a time said relative to the turn: "this week",
+// "tomorrow", "next month".
+var reRelativeTime = regexp.MustCompile(`(?i)^(?:(?:this|next|last|that)\s+(?:week|weekend|month|year|time|morning|afternoon|evening|quarter|semester|term)|today|tonight|tomorrow|yesterday)$`)
+
+// RelativeTime reports whether s is only a time said relative to the
+// turn: when something happens, never the value of a thing ("This week
+// we'll go on Thursday instead").
+func RelativeTime(s string) bool {
+	return reRelativeTime.MatchString(strings.Trim(s, " .,;:!?"))
+}
+
 func init() {
 	for _, w := range strings.Split("today|tonight|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|week|weeks|month|months|day|days|noon|midnight|weekend|year|years|"+monthNames, "|") {
 		dateWords[w] = true

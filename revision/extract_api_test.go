@@ -467,6 +467,18 @@ func TestStatementFindsItsFactLoosely(t *testing.T) {
 	runAfterTurn(t, tests)
 }
 
+// TestConclusionOfItsOwnTopic: a ", so" clause that states the key's own
+// new value ("so the team is 11 people") changes it; one drawn about
+// something else ("so the total is …") stays in the conversation.
+func TestConclusionOfItsOwnTopic(t *testing.T) {
+	tests := []afterTurn{
+		{"the topic's new state", [][2]string{{"team_size", "8"}}, "Three new hires joined, so the team is 11 people.", "11"},
+		{"a contact there", [][2]string{{"vendor_contact", "Alice Moreno"}}, "Alice left the vendor, so our contact there is Ben Ortiz.", "Ben Ortiz"},
+		{"a conclusion about another thing", [][2]string{{"team_size", "8"}}, "Three new hires joined, so the payroll is 11 salaries.", "8"},
+	}
+	runAfterTurn(t, tests)
+}
+
 // afterTurn is a case of facts written, then one turn, then the first
 // fact's current value.
 type afterTurn struct {

@@ -507,7 +507,7 @@ func unfit(st extract.Statement) string {
 		// which means the wedding is now at The Glasshouse" reports
 		// the new venue; "which means the launch slips to May" is
 		// drawn from the dates before it.
-		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low)) && !(!computed[st.Kind] && strings.Contains(low, " now ")) {
+		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low, st)) && !(!computed[st.Kind] && strings.Contains(low, " now ")) {
 			return "a conclusion drawn from other facts stays in the conversation"
 		}
 	}
@@ -519,8 +519,10 @@ var computed = map[string]bool{extract.KindAmount: true, extract.KindCount: true
 
 // actsOn reports a ", so" that opens what the speaker did or now has
 // ("six more RSVP'd, so we're at 46 guests", "the barn fell through, so
-// we booked Millbrook Hall"), not an inference ("…, so the total is").
-func actsOn(low string) bool {
+// we booked Millbrook Hall") or the new state of the statement's own
+// topic ("three new hires joined, so the team is 11 people"), not an
+// inference about something else ("…, so the total is").
+func actsOn(low string, st extract.Statement) bool {
 	i := strings.Index(low, ", so ")
 	rest := low[i+len(", so "):]
 	for _, p := range []string{"we ", "we're ", "we’re ", "we've ", "we’ve ", "i ", "i'm ", "i’m ", "i've ", "i’ve "} {
@@ -528,9 +530,34 @@ func actsOn(low string) bool {
 			return true
 		}
 	}
+	// The subject is the key's own words, the value follows its verb.
+	for _, det := range []string{"the ", "our ", "my "} {
+		t, ok := strings.CutPrefix(rest, det)
+		if !ok {
+			continue
+		}
+		for _, be := range []string{" is ", " are ", " now "} {
+			subj, after, ok := strings.Cut(t, be)
+			subj = strings.TrimSuffix(strings.TrimSuffix(subj, " now"), " there") // "our contact there is …"
+			if ok && subj != "" && strings.Contains(after, strings.ToLower(st.Value)) && allKeyWords(subj, st.Key) {
+				return true
+			}
+		}
+	}
 	// "We bought 15 more licences, so 40 in total": a tally, not a
 	// conclusion.
 	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
+}
+
+// allKeyWords reports whether every word of phrase is a word of key.
+func allKeyWords(phrase, key string) bool {
+	keyWords := strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '.' || r == '-' })
+	for _, w := range strings.Fields(phrase) {
+		if !slices.Contains(keyWords, w) && !slices.Contains(keyWords, strings.TrimSuffix(w, "s")) {
+			return false
+		}
+	}
+	return true
 }
 
 // ownedByOther reports a statement about another owner's thing beside a

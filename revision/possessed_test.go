@@ -49,6 +49,9 @@ func TestReplacementIsAValue(t *testing.T) {
 		{"Grandma", "Dad", true},
 		{"Reading Terminal Market", "Ferry Building", true},           // a capitalised name may open on "-ing"
 		{"Luis volunteered to water the office plants", "Kim", false}, // a clause with its verb
+		{"This week", "Wednesday", false},                             // when, not what
+		{"tomorrow", "Friday", false},
+		{"Thursday", "Wednesday", true},
 	}
 	for _, tc := range tests {
 		if got := wellFormed(tc.replacement) && !partOf(tc.replacement, tc.old); got != tc.want {

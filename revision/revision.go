@@ -1066,8 +1066,8 @@ func wholeSentence(replacement string, sentences []string, key string) bool {
 // out of "Tomas is our main contact at the agency from now on").
 func wellFormed(s string) bool {
 	ws := strings.Fields(strings.ToLower(strings.Trim(s, " .,;:!?")))
-	if len(ws) == 0 {
-		return false
+	if len(ws) == 0 || extract.RelativeTime(s) {
+		return false // "This week" is when, not what
 	}
 	switch strings.TrimRight(ws[0], ",") {
 	case "our", "my", "your", "their", "his", "her", "its", "of", "from", "to", "at", "for", "with", "by", "and", "or", "but",
