@@ -58,7 +58,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// ("Rex is on Blue Buffalo now" for dog_food).
 	namesCat := func(w string) bool { return namesCategory(w, cat) }
 	keyNamesCat := cat != "" && (slices.ContainsFunc(topic, namesCat) || slices.ContainsFunc(attrs, namesCat))
-	ownerImplied := keyNamesCat && brandCategories[cat] != nil
+	ownerImplied := keyNamesCat && (brandCategories[cat] != nil || formCategory[cat] != nil)
 	// "manager" of password_manager is the kind of thing "password"
 	// names: said by the value too.
 	headImplied := func(w string) bool { return keyNamesCat && genericHeads[w] }
@@ -73,9 +73,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			numberSaid && (w == "phone" || synonymous(w, "phone"))
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
-	// a word of its topic.
+	// a word of its topic; a qualifier of the head noun may go unsaid
+	// ("our Q3 target" for sales_target; see bareHead).
+	head := topic[len(topic)-1]
+	headSaid := strings.Contains(low, head[:min(len(head), 4)])
 	for _, w := range topic {
-		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) {
+		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) && !(w != head && headSaid) {
 			return Statement{}, false
 		}
 	}
@@ -88,6 +91,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	rd := anchorSentences.Get(sentence)
 	var carried map[string]bool // the topic words the clause before said
+	prior := false              // a clause with words came before
 	for ci := range rd.clauses {
 		c := &rd.clauses[ci]
 		cl, clow := c.text, c.low
@@ -95,6 +99,8 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			carried = nil
 			continue
 		}
+		first := !prior
+		prior = true
 		if c.aspiration && !goalKey(key) {
 			// "My goal is to get down to 75 kg" is where the weight
 			// should go, not where it is (but it is the new goal of
@@ -113,6 +119,13 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			continue
 		}
 		tspans, ok := topicSpans(c.toks, topic, impliedByValue)
+		bare := false // the head said alone, its qualifiers implied
+		// Only in the sentence's first clause: after "The caterer left;"
+		// "the new contact" is the caterer's.
+		if !ok && len(topic) > 1 && first && bareHead(c.toks, head) && !otherOwner(c.toks) {
+			tspans, ok = topicSpans(c.toks, topic, func(w string) bool { return w != head || impliedByValue(w) })
+			bare = ok
+		}
 		if (!ok || len(tspans) == 0) && len(carried) > 0 {
 			// "The venue coordinator left; the new contact is …": a
 			// clause that opens with the new value of an attribute
@@ -151,6 +164,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			shaped = shapeSpans(cl, shape)
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(shaped, t.overlaps) })
 		}
+		var members []span // the clause's members of the stored value's category
+		if kind == anchorCategory {
+			// "Meet" of "Google Meet" is the value's word, not meeting's.
+			members = categorySpans(cl, cat)
+			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
+		}
 		if c.stative || len(tspans) > 0 && qualified(cl, tspans) {
 			continue
 		}
@@ -173,7 +192,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		case kind == anchorShape || shape != nil && len(tspans) == 0:
 			cands = shaped
 		case kind == anchorCategory:
-			cands = categorySpans(cl, cat)
+			cands = members
 		default:
 			cands = candidatesAt(cl, kind, at)
 		}
@@ -203,7 +222,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		ent, attr := NormalizeKey(key)
 		st := Statement{
 			Entity: ent, Attribute: attr, Key: key, Value: found[0].text, Kind: found[0].kind,
-			Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr, Implied: len(tspans) == 0,
+			Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr, Implied: len(tspans) == 0 || bare,
 		}
 		if st.Entity == "" {
 			st.Entity = attr
@@ -228,6 +247,27 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+// bareHead reports whether a clause (toks: its clauseWords) says a key's
+// head noun with only a determiner or a period before it: "our Q3 target"
+// or "the target" may be the sales_target, "the travel target" is not.
+// Such a reading is Implied: kept only when no other fact could take it.
+func bareHead(toks []span, head string) bool {
+	i := slices.IndexFunc(toks, func(t span) bool { return t.text == head })
+	return i > 0 && headDeterminers[toks[i-1].text]
+}
+
+// otherOwner reports a clause that names another's things: "the
+// contact for their other clients".
+func otherOwner(toks []span) bool {
+	return slices.ContainsFunc(toks, func(t span) bool { return otherOwners[t.text] })
+}
+
+var otherOwners = map[string]bool{"their": true, "his": true, "her": true, "other": true, "another": true, "else": true, "someone": true}
+
+var headDeterminers = map[string]bool{"my": true, "our": true, "the": true, "this": true, "your": true,
+	"q1": true, "q2": true, "q3": true, "q4": true, "h1": true, "h2": true, "annual": true, "yearly": true,
+	"monthly": true, "weekly": true, "quarterly": true, "daily": true, "new": true, "current": true}
 
 // reCountNoun is a count stored with its noun: "24 books".
 var reCountNoun = regexp.MustCompile(`^[\d,.]+\s+(\p{L}+)$`)

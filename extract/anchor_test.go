@@ -51,6 +51,19 @@ func TestAnchor(t *testing.T) {
 		// "there": the firm the clause before named.
 		{"vendor_contact", "Alice Moreno", "Alice left the vendor, so our contact there is Ben Ortiz.", "Ben Ortiz"},
 		{"vendor_contact", "Alice Moreno", "Alice left the vendor; the weather there is awful.", ""},
+		// The head noun said with only a determiner or a period before it.
+		{"sales_target", "$1.2M", "Leadership raised our Q3 target to $1.5M.", "$1.5M"},
+		{"marketing_budget", "$40,000", "Our travel budget was cut to $30,000.", ""},
+		{"vendor_contact", "Alice Moreno", "Ben Ortiz is the contact for their other clients.", ""},
+		// People known by what they do; categories said in lower case.
+		{"accountant", "Lisa Park", "Brian Cho handles our taxes now.", "Brian Cho"},
+		{"commute", "bus", "I bike to work now instead of taking the bus.", "bike"},
+		{"meeting_platform", "Zoom", "All our calls are on Google Meet from here on.", "Google Meet"},
+		{"hotel", "Marriott Downtown", "We moved our booking to the Hilton Garden Inn.", "Hilton Garden Inn"},
+		{"employer", "Acme Corp", "I accepted the offer from Globex and start Monday.", "Globex"},
+		{"employer", "Acme Corp", "I got an offer from Globex.", ""},
+		{"child_school", "Lincoln Elementary", "Mia transferred to Maple Academy this fall.", "Maple Academy"},
+		{"cat_food", "Purina", "The vet put Luna on Royal Canin.", "Royal Canin"},
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).

@@ -59,6 +59,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"two statements", "Jonas owns the deck; the deadline is Friday.", "user", []string{"deck.owner", "deadline.date"}, nil},
 		{"one time instead", "This week we'll go to the coworking space on Thursday instead.", "user", nil, []string{ReasonException}},
 		{"other subject swap", "My parents dropped Netflix for Disney+.", "user", nil, []string{ReasonOtherSubject}},
+		{"a task", "I need to update my address to 5 Mill Road on the DMV site.", "user", nil, []string{ReasonProposal}},
+		{"once we move", "Once we move, the office will be at 5 Mill Road.", "user", nil, []string{ReasonHypothetical}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"cmp"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -47,6 +49,18 @@ var topicGroups = [][]string{
 	{"dentist", "dental", "teeth", "tooth"},
 	{"weight", "weigh", "weighed", "weighs", "weighing", "weigh-in"},
 	{"allergy", "allergic"},
+	// People known by what they do for the speaker: "Brian Cho handles
+	// our taxes now" names the accountant.
+	{"accountant", "accounting", "taxes", "tax return", "bookkeeper", "bookkeeping", "books"},
+	{"babysitter", "babysits", "babysitting", "sitter", "nanny"},
+	{"hairdresser", "hairstylist", "stylist", "barber", "haircut", "hair"},
+	{"therapist", "therapy", "counsellor", "counselor", "counselling", "counseling"},
+	{"lawyer", "attorney", "solicitor"},
+	{"vet", "veterinarian", "veterinary"},
+	{"plumber", "plumbing"}, {"electrician", "electrical"},
+	{"hotel", "booking", "stay", "accommodation", "lodging"},
+	{"employer", "company", "workplace", "accepted the offer from", "accepted an offer from", "accepted a job at",
+		"took a job at", "took the job at", "work at", "working at", "work for", "working for"},
 	{"budget", "approved", "allocated", "allotted", "earmarked", "set aside"}, // "Finance approved $7,500 for the conference"
 	{"oncall", "on call", "on-call", "pager", "pagerduty"},
 	{"kid", "child", "children", "school"}, // "school pickup" is the kids' pickup
@@ -104,6 +118,9 @@ var categories = map[string][]string{
 		"mocha", "cold brew", "iced coffee", "iced latte", "drip coffee", "filter coffee", "pour-over", "black coffee",
 		"decaf", "oat latte", "oat milk latte", "chai latte", "matcha latte", "chai", "matcha", "green tea",
 		"black tea", "earl grey", "herbal tea", "english breakfast", "hot chocolate"},
+	// How one gets to work: "I bike to work now instead of taking the bus."
+	"commute": {"bus", "train", "subway", "metro", "tube", "tram", "light rail", "bike", "bicycle", "e-bike", "ebike",
+		"scooter", "car", "carpool", "ferry", "walk", "walking", "cycling", "biking", "driving", "rideshare"},
 	"passwords": {"lastpass", "1password", "bitwarden", "dashlane", "keeper", "nordpass", "proton pass", "keepass",
 		"keepassxc", "roboform"},
 }
@@ -122,6 +139,8 @@ var categoryWords = map[string]string{
 	"password": "passwords", "vault": "passwords",
 	"tier": "tier", "level": "tier", "edition": "tier",
 	"drink": "drink", "coffee": "drink", "beverage": "drink", "tea": "drink",
+	"commute": "commute", "commuting": "commute", "transport": "commute", "transportation": "commute",
+	"meeting": "chat", "meetings": "chat", "call": "chat", "calls": "chat", "video": "chat", "conferencing": "chat",
 }
 
 // commonWords are members of a category that are also ordinary English
@@ -241,12 +260,14 @@ func categorySpans(cl, c string) []span {
 		}
 	}
 	// "Hill's Science Diet" is one value, not "Hill's" and "Science
-	// Diet" beside it.
-	return slices.DeleteFunc(out, func(a span) bool {
+	// Diet" beside it; "Hilton Garden Inn", a brand and a form, is one.
+	out = slices.DeleteFunc(out, func(a span) bool {
 		return slices.ContainsFunc(out, func(b span) bool {
 			return b.end-b.start > a.end-a.start && b.start <= a.start && a.end <= b.end
 		})
 	})
+	slices.SortFunc(out, func(a, b span) int { return cmp.Or(a.start-b.start, a.end-b.end) })
+	return slices.CompactFunc(out, func(a, b span) bool { return a.start == b.start && a.end == b.end })
 }
 
 func isWordByte(b byte) bool {
@@ -280,5 +301,8 @@ func hasChangeCue(clow string) bool {
 			return true
 		}
 	}
-	return false
+	return rePutOn.MatchString(clow)
 }
+
+// rePutOn is someone put on a new thing: "the vet put Luna on Royal Canin".
+var rePutOn = regexp.MustCompile(`\bput [\p{L}'’-]+ on\b`)
