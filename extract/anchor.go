@@ -67,10 +67,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	perAmount := reWholeMoney.MatchString(stored)
 	low := foldedSentences.Get(sentence)
 	// "Got a new number: 555-0199" is the phone's.
-	numberSaid := reWholePhone.MatchString(stored) && strings.Contains(low, "number")
+	numberSaid := reWholePhone.MatchString(stored) && (strings.Contains(low, "number") || strings.Contains(low, "#"))
+	// "pls use my gmail from now on: sam.k@gmail.com": an address says email.
+	emailSaid := reEmail.MatchString(stored) && reEmail.MatchString(sentence)
 	impliedByValue := func(w string) bool {
 		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && periods[w] ||
-			numberSaid && (w == "phone" || synonymous(w, "phone"))
+			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email"))
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic; a qualifier of the head noun may go unsaid
@@ -200,6 +202,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			// "raised dues by $25, to $275": the difference is not the value.
 			cands = slices.DeleteFunc(slices.Clone(cands), func(v span) bool { return reByBefore.MatchString(cl[:v.start]) })
 		}
+		if len(cands) > 1 && kind == anchorDate {
+			cands = dateValues(cl, stored, cands)
+		}
 		for _, v := range cands {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
 				continue
@@ -247,6 +252,25 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+// dateValues keeps, of a clause's dates, those that could be a new value
+// of stored: "standup → 10:15 starting tomorrow" says a time of day, and
+// "tomorrow", after "starting", is when the change takes effect. When
+// nothing is left, the dates are returned as they were.
+func dateValues(cl, stored string, cands []span) []span {
+	clock := reTimeOfDay.MatchString(stored) && !reDateWord.MatchString(stored)
+	out := slices.DeleteFunc(slices.Clone(cands), func(v span) bool {
+		return clock && !reTimeOfDay.MatchString(v.text) || reEffective.MatchString(cl[:v.start])
+	})
+	if len(out) == 0 {
+		return cands
+	}
+	return out
+}
+
+// reEffective ends the words before a date that says when a change takes
+// effect, not what it changes to.
+var reEffective = regexp.MustCompile(`(?i)\b(?:starting|from|as of|beginning|effective|since)\s+(?:on\s+)?$`)
 
 // bareHead reports whether a clause (toks: its clauseWords) says a key's
 // head noun with only a determiner or a period before it: "our Q3 target"
@@ -1044,7 +1068,9 @@ var timeWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true
 // otherQualifiers set a thing apart from others of its kind.
 var otherQualifiers = map[string]bool{"other": true, "another": true, "next": true, "small": true, "smaller": true, "big": true, "bigger": true,
 	"large": true, "larger": true, "second": true, "spare": true, "old": true, "older": true, "former": true, "previous": true, "backup": true,
-	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true}
+	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true,
+	// another place's: "the cafe wifi is Skynet5G"
+	"cafe": true, "café": true, "guest": true, "public": true, "hotel": true, "airport": true, "library": true}
 
 // linkWords may stand between a topic and its new value.
 var linkWords = func() map[string]bool {

@@ -64,6 +64,16 @@ func TestAnchor(t *testing.T) {
 		{"employer", "Acme Corp", "I got an offer from Globex.", ""},
 		{"child_school", "Lincoln Elementary", "Mia transferred to Maple Academy this fall.", "Maple Academy"},
 		{"cat_food", "Purina", "The vet put Luna on Royal Canin.", "Royal Canin"},
+		// Chat style: "#" for number, an address says email, an arrow.
+		{"phone", "555-0142", "btw my new # is 555-0100", "555-0100"},
+		{"email", "sam@oldmail.com", "pls use my gmail from now on: sam.k@gmail.com", "sam.k@gmail.com"},
+		{"standup_time", "9:30am", "fyi standup → 10:15 starting tomorrow", "10:15"},
+		{"standup_day", "Monday", "Standup is on Tuesdays starting next week.", "Tuesday"},
+		{"wifi_network", "HomeNet", "new wifi is Skynet5G, same password", "Skynet5G"},
+		{"wifi_network", "HomeNet", "the cafe wifi is Skynet5G", ""},
+		{"gym_time", "6am", "moved my workouts up to 5:30am", "5:30am"},
+		{"home_city", "Seattle", "officially a Portland resident as of last week", "Portland"},
+		{"editor", "VS Code", "finally made the jump to neovim", "neovim"},
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).

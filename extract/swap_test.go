@@ -116,6 +116,7 @@ func TestSwapAmounts(t *testing.T) {
 		// Someone else's swap, a denied or a doubted one, is none.
 		{"My parents dropped Netflix for Disney+.", "streaming_service", "Netflix", ""},
 		{"We dropped Netflix for Disney+.", "streaming_service", "Netflix", "Disney+"},
+		{"book club swapped Dune out for Piranesi this month", "book_club_book", "Dune", "Piranesi"},
 		{"We might drop Netflix for Disney+.", "streaming_service", "Netflix", ""},
 		{"Taco Loco can't do the date, so we've hired Pho Real.", "caterer", "Taco Loco", "Pho Real"},
 	}

@@ -49,6 +49,9 @@ var topicGroups = [][]string{
 	{"dentist", "dental", "teeth", "tooth"},
 	{"weight", "weigh", "weighed", "weighs", "weighing", "weigh-in"},
 	{"allergy", "allergic"},
+	{"wifi", "wi-fi", "network", "ssid"},
+	{"gym", "workout", "workouts", "training session"},
+	{"home", "resident", "residence"}, // "officially a Portland resident"
 	// People known by what they do for the speaker: "Brian Cho handles
 	// our taxes now" names the accountant.
 	{"accountant", "accounting", "taxes", "tax return", "bookkeeper", "bookkeeping", "books"},
@@ -292,7 +295,7 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to",
 	"trimmed", "slashed", "hiked", "upped", "renamed", "rebranded", "change of plans", "change of plan",
 	"opted", "signed up", "escalated", "reprioritized", "reprioritised", "deprioritized", "deprioritised",
-	"gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
+	"made the jump", "made the switch", "made the move", "took the plunge", "jumped ship", "gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + clow + " "
