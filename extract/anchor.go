@@ -71,7 +71,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// "pls use my gmail from now on: sam.k@gmail.com": an address says email.
 	emailSaid := reEmail.MatchString(stored) && reEmail.MatchString(sentence)
 	impliedByValue := func(w string) bool {
-		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && periods[w] ||
+		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
 			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email"))
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
@@ -193,6 +193,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 		case kind == anchorShape || shape != nil && len(tspans) == 0:
 			cands = shaped
+		case kind == anchorCategory && len(members) == 0 && formCategory[cat] != nil:
+			// A firm known by its form ("Acme Corp") may be followed by
+			// one named otherwise ("GlobalTech").
+			cands = candidatesAt(cl, anchorName, at)
 		case kind == anchorCategory:
 			cands = members
 		default:
@@ -209,8 +213,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
 				continue
 			}
+			link := len(tspans) == 0 || linked(cl, tspans, v, kind, attrs)
+			if !link && kind == anchorName && strings.TrimSpace(cl[:v.start]) == "" && !strings.Contains(v.text, " ") {
+				continue // "Inventory now ships out of the Sparks warehouse": a capital for opening the clause
+			}
 			others++
-			if len(tspans) == 0 || linked(cl, tspans, v, kind, attrs) {
+			if link {
 				found = append(found, v)
 			}
 		}
@@ -595,8 +603,10 @@ func anchorWords(key string) (topic, attrs []string) {
 func scanAnchorWords(key string) (topic, attrs []string) {
 	ws := keyWords(key)
 	for i, w := range ws {
-		if w == "on" && i+1 < len(ws) && ws[i+1] == "call" {
-			ws[i+1] = "oncall" // "on_call_owner": one word, said "on call" or "pager"
+		if i+1 < len(ws) && keyCompounds[w+" "+ws[i+1]] != "" {
+			// "on_call_owner": one word, said "on call" or "pager";
+			// project_manager is the "PM".
+			ws[i+1] = keyCompounds[w+" "+ws[i+1]]
 			continue
 		}
 		w = singular(w)
@@ -613,6 +623,15 @@ func scanAnchorWords(key string) (topic, attrs []string) {
 	}
 	return topic, attrs
 }
+
+// moneyNouns name an amount of money: said by an amount ("the signed
+// contract came in at $95,000" for contract_value).
+var moneyNouns = map[string]bool{"value": true, "amount": true, "price": true, "cost": true, "total": true, "sum": true, "figure": true}
+
+// keyCompounds are two key words read as one topic word, whose topic
+// group (topicGroups) says how a sentence names it.
+var keyCompounds = map[string]string{"on call": "oncall", "project manager": "pm", "product manager": "pm",
+	"human resource": "hr", "human resources": "hr"}
 
 // stopKeyWords carry no topic ("user.current_address").
 var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true, "primary": true,
@@ -1080,6 +1099,7 @@ var linkWords = func() map[string]bool {
 		switched switch rescheduled set fixed confirmed officially finally actually just going goes to on at in
 		for with from forward back up down grew grown rose risen dropped fell went gone increased decreased
 		reduced raised cut bumped the a an new our my its it pick choice winner we're we've we they've they're
+		came comes landed lands settled as
 		takes take took taken taking over owns own runs leads handles writes does doing do signs speaks picked
 		number his her their it's contact address
 		updated update reassigned assigned me us group team currently officially landed lands falls fall

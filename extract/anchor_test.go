@@ -74,6 +74,16 @@ func TestAnchor(t *testing.T) {
 		{"gym_time", "6am", "moved my workouts up to 5:30am", "5:30am"},
 		{"home_city", "Seattle", "officially a Portland resident as of last week", "Portland"},
 		{"editor", "VS Code", "finally made the jump to neovim", "neovim"},
+		// Business phrasing: a firm by its form, a money noun said by the
+		// amount, "PM", a lettered building, a capital opening the clause.
+		{"vendor", "Acme Logistics", "Final decision: we're going with Northwind Freight.", "Northwind Freight"},
+		{"contract_vendor", "Acme Corp", "Let's proceed with GlobalTech for the contract.", "GlobalTech"},
+		{"contract_value", "$80,000", "The signed contract came in at $95,000.", "$95,000"},
+		{"project_manager", "Carla", "Devon is taking over as PM effective immediately.", "Devon"},
+		{"office_location", "Building C", "We've relocated the team to Building F.", "Building F"},
+		{"warehouse", "Reno", "Inventory now ships out of the Sparks warehouse.", "Sparks"},
+		{"headcount", "42", "After this week's hires we have 45 people.", "45"},
+		{"headcount", "42", "My sister's company has 45 people.", ""},
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).

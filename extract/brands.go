@@ -86,6 +86,9 @@ var brandWords = map[string]string{
 	"cuisine": "cuisine", "takeout": "cuisine", "takeaway": "cuisine",
 	"frequency": "frequency", "cadence": "frequency", "schedule": "frequency", "interval": "frequency",
 	"school": "school", // a form category (formCategory)
+	// and so is a firm: a vendor named "Acme Logistics" may become "Northwind Freight"
+	"vendor": "firm", "supplier": "firm", "contractor": "firm", "partner": "firm", "agency": "firm", "firm": "firm",
+	"distributor": "firm", "manufacturer": "firm", "client": "firm", "customer": "firm", "shipper": "firm", "courier": "firm",
 }
 
 // brandCommon are brands that are also ordinary words: like commonWords,
@@ -109,7 +112,9 @@ var reModel = regexp.MustCompile(`^(?:\s+(?:\p{Lu}[\p{L}\d-]*|\d[\p{L}\d-]*)){1,
 var (
 	reSchoolName = regexp.MustCompile(`\b(?:` + capWord + `\s+){1,3}(?:Elementary|Middle School|High School|Academy|Primary School|Primary|Prep|Montessori|School)\b`)
 	reHotelName  = regexp.MustCompile(`\b(?:Hotel\s+(?:` + capWord + `\s*){1,3}|(?:The\s+)?(?:` + capWord + `\s+){1,3}(?:Hotel|Inn|Suites|Lodge))`)
-	formCategory = map[string]*regexp.Regexp{"school": reSchoolName, "hotel": reHotelName}
+	// A firm named with the word for its kind: "Northwind Freight", "Acme Logistics".
+	reFirmName   = regexp.MustCompile(`\b(?:` + capWord + `\s+){1,3}(?:Logistics|Freight|Shipping|Supply|Supplies|Parts|Components|Industries|Manufacturing|Solutions|Systems|Technologies|Consulting|Partners|Group|Holdings|Labs|Inc\.?|LLC|Ltd\.?|Corp\.?|Co\.|GmbH|Plc|Agency|Associates|Services|Enterprises|Ventures|Analytics|Software|Networks)\b`)
+	formCategory = map[string]*regexp.Regexp{"school": reSchoolName, "hotel": reHotelName, "firm": reFirmName}
 )
 
 // isBrand reports whether a folded name is a brand's, and no ordinary

@@ -296,7 +296,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(n), oneTimeInstead(n):
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
@@ -317,6 +317,10 @@ var (
 	reOneTime  = regexp.MustCompile(`\b(?:this (?:week|weekend|time|month|morning|afternoon|evening)|tonight|tomorrow|next week|today)\b`)
 	reStanding = regexp.MustCompile(`\b(?:from|starting|as of|beginning|effective|onwards?|going forward|every|each|always|anymore|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b`)
 )
+
+// reCause is a one-time event given as the cause of a standing change:
+// "After this week's hires we have 45 people".
+var reCause = regexp.MustCompile(`\b(?:after|since|following|thanks to|because of|with) (?:this|last|next) (?:week|weekend|month)['’]s\b`)
 
 // oneTimeInstead reports a change planned "instead" for one time only
 // ("this week we'll …"); said in the present, it is the state of that

@@ -18,8 +18,8 @@ import (
 // A shaped value: one of these, whole.
 var (
 	// A numbered place or thing: "Floor 2", "Room 2B", "Gate B12", "seat
-	// 14C", "Suite 400", "Terminal 5".
-	reWholeNumbered = regexp.MustCompile(`^(\p{L}{2,12})\.?\s+(?:#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{1,4})$`)
+	// 14C", "Suite 400", "Terminal 5", "Building C".
+	reWholeNumbered = regexp.MustCompile(`^(\p{L}{2,12})\.?\s+(?:#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{1,4}|[A-Z])$`) // and "Building C"
 	// A seat-like code, digits then capitals: "14C", "3A".
 	reWholeSeat = regexp.MustCompile(`^\d{1,4}[A-Z]{1,2}$`)
 	// A channel: "#launch".
@@ -121,7 +121,7 @@ func scanShape(v string) *regexp.Regexp {
 		return reAnyLetterCode[len(m[1])-1]
 	}
 	if m := reWholeNumbered.FindStringSubmatch(v); m != nil && !notNumbered[strings.ToLower(m[1])] && !dateWords[strings.ToLower(m[1])] {
-		return regexp.MustCompile(`(?i:\b` + regexp.QuoteMeta(m[1]) + `)\.?\s+(?:#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{1,4})\b`)
+		return regexp.MustCompile(`(?i:\b` + regexp.QuoteMeta(m[1]) + `)\.?\s+(?:#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{1,4}|[A-Z])\b`)
 	}
 	return nil
 }

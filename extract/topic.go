@@ -50,6 +50,8 @@ var topicGroups = [][]string{
 	{"weight", "weigh", "weighed", "weighs", "weighing", "weigh-in"},
 	{"allergy", "allergic"},
 	{"wifi", "wi-fi", "network", "ssid"},
+	{"pm", "project manager", "product manager"}, // keyCompounds
+	{"hr", "human resources", "people team"},
 	{"gym", "workout", "workouts", "training session"},
 	{"home", "resident", "residence"}, // "officially a Portland resident"
 	// People known by what they do for the speaker: "Brian Cho handles
@@ -82,7 +84,7 @@ var topicGroups = [][]string{
 	{"offsite", "off-site", "retreat"},
 	{"salary", "pay"},
 	{"length", "long", "duration"},
-	{"headcount", "attendees", "attendee", "rsvps", "rsvp"},
+	{"headcount", "attendees", "attendee", "rsvps", "rsvp", "people", "staff", "employees", "heads"},
 	{"party", "table", "booking", "reservation"},
 	{"household", "family", "home"},
 	{"shop", "store", "spot", "place", "joint"}, // "my go-to coffee spot" is the coffee shop
