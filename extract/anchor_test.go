@@ -84,6 +84,7 @@ func TestAnchor(t *testing.T) {
 		{"warehouse", "Reno", "Inventory now ships out of the Sparks warehouse.", "Sparks"},
 		{"headcount", "42", "After this week's hires we have 45 people.", "45"},
 		{"headcount", "42", "My sister's company has 45 people.", ""},
+		{"pharmacy", "Walgreens", "I picked up one prescription at CVS.", ""}, // "picked up" chose nothing
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).

@@ -300,7 +300,7 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	"made the jump", "made the switch", "made the move", "took the plunge", "jumped ship", "gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
 
 func hasChangeCue(clow string) bool {
-	clow = " " + clow + " "
+	clow = " " + strings.ReplaceAll(clow, "picked up", "fetched") + " " // "picked up a prescription" chose nothing
 	for _, c := range changeCues {
 		if strings.Contains(clow, c) {
 			return true

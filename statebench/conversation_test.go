@@ -112,6 +112,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout6.tsv", 20, heldout6RecallFloor},
 		{"sentences_heldout7.tsv", 20, heldout7RecallFloor},
 		{"sentences_heldout8.tsv", 20, heldout8RecallFloor},
+		{"sentences_heldout9.tsv", 20, heldout9RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -308,6 +309,7 @@ const (
 	heldout6RecallFloor = 0.50 // written at the end of that session after the rules for the o… rows: 4 of 10 as written, 5 once s004 listed the ISO form of its date as the README asks; 0 false
 	heldout7RecallFloor = 0.60 // written in the fifth session of 2026-11-27 after the rules for the cc, dd and ee rows: 4 of 10 as written, 6 after the rules for the ff rows (not fitted to it); 0 false
 	heldout8RecallFloor = 0.20 // written after the rules for the ff, gg and hh rows: 1 of 10 as written, with three wrong values stored by detection (the moved pet's name, a web address cut at its first slash, the speaker's words around a value); 2 of 10 once those precision bugs were fixed, 3 after the rules for the ii rows (not fitted to it); 0 false
+	heldout9RecallFloor = 0.40 // written after the rules for the jj, kk, ll, mm and nn rows: 4 of 10 as written, with one false supersession ("I picked up one prescription at CVS while traveling": "picked" read as a choice), fixed; 0 false
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
