@@ -631,7 +631,7 @@ var moneyNouns = map[string]bool{"value": true, "amount": true, "price": true, "
 // keyCompounds are two key words read as one topic word, whose topic
 // group (topicGroups) says how a sentence names it.
 var keyCompounds = map[string]string{"on call": "oncall", "project manager": "pm", "product manager": "pm",
-	"human resource": "hr", "human resources": "hr"}
+	"human resource": "hr", "human resources": "hr", "dog walker": "dogwalker", "time zone": "timezone"}
 
 // stopKeyWords carry no topic ("user.current_address").
 var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true, "primary": true,
@@ -1099,7 +1099,7 @@ var linkWords = func() map[string]bool {
 		switched switch rescheduled set fixed confirmed officially finally actually just going goes to on at in
 		for with from forward back up down grew grown rose risen dropped fell went gone increased decreased
 		reduced raised cut bumped the a an new our my its it pick choice winner we're we've we they've they're
-		came comes landed lands settled as
+		came comes landed lands settled as into onto
 		takes take took taken taking over owns own runs leads handles writes does doing do signs speaks picked
 		number his her their it's contact address
 		updated update reassigned assigned me us group team currently officially landed lands falls fall

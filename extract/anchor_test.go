@@ -85,6 +85,11 @@ func TestAnchor(t *testing.T) {
 		{"headcount", "42", "After this week's hires we have 45 people.", "45"},
 		{"headcount", "42", "My sister's company has 45 people.", ""},
 		{"pharmacy", "Walgreens", "I picked up one prescription at CVS.", ""}, // "picked up" chose nothing
+		// Everyday topics said by their verbs.
+		{"preferred_airline", "Delta", "I've been flying JetBlue exclusively since the spring.", "JetBlue"},
+		{"preferred_airline", "Delta", "I flew JetBlue a lot in my twenties.", ""},
+		{"report_deadline", "Friday", "The report is due Monday now.", "Monday"},
+		{"meeting_room", "Room 4B", "Facilities moved our weekly sync into Room 6A.", "Room 6A"},
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).
