@@ -110,7 +110,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			carried = nil
 			continue
 		}
-		if r := c.reason; r != "" && !(r == ReasonOtherSubject && ownRelation(clow, topic)) {
+		// "Typo in my zip: it should be 94110": a correction says what
+		// should be as what is.
+		fixed := c.reason == ReasonHypothetical && fixesShould(low, clow, rd.corr)
+		if r := c.reason; r != "" && !fixed && !(r == ReasonOtherSubject && ownRelation(clow, topic)) {
 			// "Initially the deadline was March 2, but now it's March
 			// 16": a past clause states nothing, but names the topic
 			// the clause after continues.
@@ -222,6 +225,13 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				found = append(found, v)
 			}
 		}
+		if others == 0 && kind == anchorDate && len(tspans) > 0 {
+			// "The client pushed the deadline back a week": the new
+			// date is the stored one moved by the delta.
+			if d, ok := shifted(cl, stored, at); ok {
+				found, others = []span{{text: d, kind: KindDate}}, 1
+			}
+		}
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
@@ -250,6 +260,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorDuration {
 			st.Value = durationValue(st.Value)
 		}
+		if kind == anchorShape {
+			st.Value = numbered(st.Value, stored)
+		}
+		if kind == anchorCount && !strings.Contains(stored, ",") {
+			st.Value = strings.ReplaceAll(st.Value, ",", "") // "10,000" beside "8000" is written "10000"
+		}
 		if n := countNoun(stored); n != "" && kind == anchorCount {
 			// "24 books" → "30 books", not "30"
 			if rest := strings.TrimLeft(cl[found[0].end:], " "); strings.HasPrefix(fold(rest), fold(n)) && wordEnds(rest[len(n):]) {
@@ -259,6 +275,50 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		return st, true
 	}
 	return Statement{}, false
+}
+
+// reShift is a date moved by a delta: "pushed the deadline back a week",
+// "slipped by two days", "moved the review up three days".
+var reShift = regexp.MustCompile(`(?i)\b(pushed|pushing|moved|moving|slipped|slips|slipping|delayed|postponed|bumped|pulled|brought|extended|extending)\b(?:\s+[\w'’-]+){0,4}?\s+(?:(back|out|forward|up|in|ahead|later|earlier)\s+)?(?:by\s+)?(a|an|one|two|three|four|five|six|\d{1,2})\s+(day|week|month)s?\b(?:\s+(later|earlier|sooner))?`)
+
+// shifted reads a date moved by a delta (reShift) from stored, a date.
+func shifted(cl, stored string, at time.Time) (string, bool) {
+	m := reShift.FindStringSubmatch(cl)
+	if m == nil {
+		return "", false
+	}
+	d, _, _, ok := takeDateAt(stored, at)
+	if !ok || len(d) < 10 {
+		return "", false
+	}
+	t, err := time.Parse("2006-01-02", d[:10])
+	if err != nil {
+		return "", false
+	}
+	n := 1
+	if c, ok := countWords[strings.ToLower(m[3])]; ok {
+		n = int(c)
+	} else if v, err := strconv.Atoi(m[3]); err == nil {
+		n = v
+	}
+	verb, dir := strings.ToLower(m[1]), strings.ToLower(m[2]+m[5])
+	switch dir {
+	case "forward", "up", "in", "ahead", "earlier", "sooner":
+		n = -n
+	case "":
+		if verb == "pulled" || verb == "brought" {
+			n = -n
+		}
+	}
+	switch strings.ToLower(m[4]) {
+	case "day":
+		t = t.AddDate(0, 0, n)
+	case "week":
+		t = t.AddDate(0, 0, 7*n)
+	default:
+		t = t.AddDate(0, n, 0)
+	}
+	return t.Format("2006-01-02"), true
 }
 
 // dateValues keeps, of a clause's dates, those that could be a new value
@@ -447,6 +507,9 @@ func readAnchorSentence(sentence string) anchorSentence {
 			c.stative, c.changeCue = stative(c.low), hasChangeCue(c.low)
 			c.moved = reOtherMoved.FindStringSubmatchIndex(cl)
 			c.newAttr, c.continues = newAttrAt(cl), reContinues.FindStringSubmatchIndex(cl)
+			if c.continues == nil {
+				c.continues = reTally.FindStringSubmatchIndex(cl)
+			}
 		}
 		rd.clauses = append(rd.clauses, c)
 	}
@@ -458,6 +521,21 @@ func never(string) bool { return false }
 
 // reContinues opens a clause on the thing the clause before named.
 var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
+
+// reOwnError is the speaker owning a mistake: "typo in my zip", "I
+// misspoke".
+var reOwnError = regexp.MustCompile(`\b(?:typo|misspoke|mistyped|my mistake|my bad|i meant|correction|wrong earlier|got it wrong)\b`)
+
+// fixesShould reports a clause whose only doubt is "should be" in a
+// sentence (low) that corrects the speaker's own mistake (or opens as a
+// correction: corr): "Typo in my zip: it should be 94110" says what is.
+func fixesShould(low, clow string, corr bool) bool {
+	return (corr || reOwnError.MatchString(low)) && strings.Contains(clow, "should be") && clauseFilter(strings.Replace(clow, "should be", "is", 1)) == ""
+}
+
+// reTally opens a clause with the new total of the topic the clause
+// before said: "Fifteen more people RSVP'd, so 95 total".
+var reTally = regexp.MustCompile(`(?i)^(?:so\s+|and\s+)?[\d,]+\s+(total|in total|altogether|all told|overall)\b`)
 
 // reNewAttr opens a clause with the new value of an attribute: "the new
 // contact is", "their new number's", "our contact there is" (there: the
@@ -631,7 +709,7 @@ var moneyNouns = map[string]bool{"value": true, "amount": true, "price": true, "
 // keyCompounds are two key words read as one topic word, whose topic
 // group (topicGroups) says how a sentence names it.
 var keyCompounds = map[string]string{"on call": "oncall", "project manager": "pm", "product manager": "pm",
-	"human resource": "hr", "human resources": "hr", "dog walker": "dogwalker", "time zone": "timezone"}
+	"human resource": "hr", "human resources": "hr", "zip code": "zip", "postal code": "zip", "dog walker": "dogwalker", "time zone": "timezone"}
 
 // stopKeyWords carry no topic ("user.current_address").
 var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true, "primary": true,
@@ -1089,7 +1167,8 @@ var otherQualifiers = map[string]bool{"other": true, "another": true, "next": tr
 	"large": true, "larger": true, "second": true, "spare": true, "old": true, "older": true, "former": true, "previous": true, "backup": true,
 	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true,
 	// another place's: "the cafe wifi is Skynet5G"
-	"cafe": true, "café": true, "guest": true, "public": true, "hotel": true, "airport": true, "library": true}
+	"cafe": true, "café": true, "guest": true, "public": true, "hotel": true, "airport": true, "library": true,
+	"office": true, "work": true}
 
 // linkWords may stand between a topic and its new value.
 var linkWords = func() map[string]bool {
@@ -1099,7 +1178,7 @@ var linkWords = func() map[string]bool {
 		switched switch rescheduled set fixed confirmed officially finally actually just going goes to on at in
 		for with from forward back up down grew grown rose risen dropped fell went gone increased decreased
 		reduced raised cut bumped the a an new our my its it pick choice winner we're we've we they've they're
-		came comes landed lands settled as into onto
+		came comes landed lands settled as into onto see sees seeing should
 		takes take took taken taking over owns own runs leads handles writes does doing do signs speaks picked
 		number his her their it's contact address
 		updated update reassigned assigned me us group team currently officially landed lands falls fall

@@ -90,6 +90,20 @@ func TestAnchor(t *testing.T) {
 		{"preferred_airline", "Delta", "I flew JetBlue a lot in my twenties.", ""},
 		{"report_deadline", "Friday", "The report is due Monday now.", "Monday"},
 		{"meeting_room", "Room 4B", "Facilities moved our weekly sync into Room 6A.", "Room 6A"},
+		// A date moved by a delta; a place said by its ordinal; a tally.
+		{"deadline", "2026-12-15", "The client pushed the deadline back a week.", "2026-12-22"},
+		{"review_date", "2026-03-10", "We moved the review up three days.", "2026-03-07"},
+		{"deadline", "2026-12-15", "Can the client push the deadline back a week?", ""},
+		{"office_floor", "Floor 3", "Our team moved up to the 7th floor.", "Floor 7"},
+		{"office_floor", "Floor 3", "Marketing moved up to the 7th floor.", ""},
+		{"guest_count", "80", "Fifteen more people RSVP'd, so 95 total.", "95"},
+		{"daily_steps_goal", "8000", "Upping my step goal to 10,000 a day.", "10000"},
+		{"zip_code", "94107", "Typo in my zip: it should be 94110.", "94110"},
+		{"zip_code", "94107", "The office zip is 94110.", ""},
+		{"rent", "$1,500", "The rent should be $1,600.", ""},
+		{"kids_dentist", "Dr. Fox", "The kids see Dr. Gray for checkups now.", "Dr. Gray"},
+		{"book_genre", "mystery", "Lately I'm reading mostly sci-fi.", "sci-fi"},
+		{"favorite_team", "Lakers", "I've converted: I'm a Warriors fan now.", "Warriors"},
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).

@@ -344,6 +344,10 @@ var reAsking = regexp.MustCompile(`\b(?:i|we|i['’]m|we['’]re|i am|we are|i['
 // team is moving to Go" (not "the team", nor "our data team").
 var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|teams|squad|group|department|division|org)\s+(?:is|are|was|were|has|have|had|will|['’]s|['’]re|just|also|now|moved|switched|picked|chose|uses|use|runs|run|went)\b`)
 
+// reDeptMoved is another department moving itself: "Marketing moved up
+// to the 7th floor" (not "Facilities moved our sync into Room 6A").
+var reDeptMoved = regexp.MustCompile(`^(?:the\s+)?(?:marketing|sales|finance|legal|engineering|hr|ops|operations|it|design|product|support|facilities|accounting|procurement|security|research|management|leadership|the board|admin|customer success|recruiting|payroll)\s+(?:(?:has|have|just|also|already|finally)\s+)*(?:moved|relocated|switched|went|migrated|moves|move|is moving|are moving|transferred)\s+(?:up\s+|down\s+|over\s+|back\s+|across\s+)?(?:to|into|onto|from|off|out)\b`)
+
 // pastThenNow reports a sentence that sets the past against the present:
 // "Initially the deadline was March 2, but now it's March 16". Only its
 // past clause is refused (clauseFilter); the present one may state.
@@ -411,7 +415,7 @@ func clauseFilter(low string) string {
 		return ReasonPast // the past half of pastThenNow
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
-		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low),
+		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reDeptMoved.MatchString(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && theirThing(low):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject

@@ -494,7 +494,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 			continue
 		}
 		clow := fold(cl)
-		if r := clauseFilter(clow); r != "" {
+		if r := clauseFilter(clow); r != "" && !(r == ReasonHypothetical && fixesShould(low, clow, corr)) {
 			a.skip(cl, r)
 			filtered = true
 			continue

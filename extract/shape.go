@@ -121,9 +121,25 @@ func scanShape(v string) *regexp.Regexp {
 		return reAnyLetterCode[len(m[1])-1]
 	}
 	if m := reWholeNumbered.FindStringSubmatch(v); m != nil && !notNumbered[strings.ToLower(m[1])] && !dateWords[strings.ToLower(m[1])] {
-		return regexp.MustCompile(`(?i:\b` + regexp.QuoteMeta(m[1]) + `)\.?\s+(?:#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{1,4}|[A-Z])\b`)
+		// "the 7th floor" says Floor 7 (Ordinal writes it so).
+		w := regexp.QuoteMeta(m[1])
+		return regexp.MustCompile(`(?i:\b` + w + `)\.?\s+(?:#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{1,4}|[A-Z])\b|\b\d{1,3}(?:st|nd|rd|th)[\s-]+(?i:` + w + `)\b`)
 	}
 	return nil
+}
+
+// reOrdinalPlace is a numbered place said by its ordinal: "7th floor".
+var reOrdinalPlace = regexp.MustCompile(`^(\d{1,3})(?:st|nd|rd|th)[\s-]+(\p{L}+)$`)
+
+// numbered writes a numbered place said by its ordinal as stored writes
+// it: "7th floor" beside "Floor 3" is "Floor 7".
+func numbered(v, stored string) string {
+	m := reOrdinalPlace.FindStringSubmatch(v)
+	s := reWholeNumbered.FindStringSubmatch(stored)
+	if m == nil || s == nil || !strings.EqualFold(m[2], s[1]) {
+		return v
+	}
+	return s[1] + " " + m[1]
 }
 
 // reMeridiem is a time's "AM" or "PM" ("10AM" is no seat).

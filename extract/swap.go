@@ -360,9 +360,44 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 		if v, ok := shapedIn(sentence[:m[0]], shape, true); ok && fits(v) {
 			return v, true
 		}
+		if v, ok := thingBefore(sentence[:m[0]]); ok && shape == shapeNone && fits(v) {
+			// "I'm getting a salad for lunch from now on instead of
+			// the burrito bowl": a thing in lower case for another.
+			return v, true
+		}
 	}
 	return "", false
 }
+
+// reThing is a lower-case thing said with its article: "a salad", "an
+// oat latte".
+var reThing = regexp.MustCompile(`\b(?:a|an|some)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
+
+// thingBefore reads the last lower-case thing said with its article in s,
+// up to a word that ends a noun phrase ("a salad for lunch" is a salad).
+func thingBefore(s string) (string, bool) {
+	all := reThing.FindAllStringSubmatchIndex(s, -1)
+	if len(all) == 0 {
+		return "", false
+	}
+	m := all[len(all)-1]
+	ws := strings.Fields(s[m[2]:m[3]])
+	for i, w := range ws {
+		if thingEnds[w] {
+			ws = ws[:i]
+			break
+		}
+	}
+	if len(ws) == 0 || thingEnds[ws[0]] {
+		return "", false
+	}
+	return strings.Join(ws, " "), true
+}
+
+var thingEnds = map[string]bool{"for": true, "from": true, "to": true, "at": true, "in": true, "on": true, "with": true,
+	"instead": true, "now": true, "today": true, "every": true, "each": true, "and": true, "or": true, "but": true,
+	"this": true, "that": true, "because": true, "since": true, "lot": true, "bit": true, "few": true, "little": true,
+	"new": true, "different": true, "better": true}
 
 // wordEnds reports whether rest, what follows a value, ends it: not more
 // letters, not a possessive.

@@ -117,6 +117,10 @@ func TestSwapAmounts(t *testing.T) {
 		{"My parents dropped Netflix for Disney+.", "streaming_service", "Netflix", ""},
 		{"We dropped Netflix for Disney+.", "streaming_service", "Netflix", "Disney+"},
 		{"book club swapped Dune out for Piranesi this month", "book_club_book", "Dune", "Piranesi"},
+		// A thing in lower case for another.
+		{"I'm getting a salad for lunch from now on instead of the burrito bowl.", "lunch_order", "burrito bowl", "salad"},
+		{"I'm getting an oat latte instead of a cortado.", "coffee_order", "cortado", "oat latte"},
+		{"I want a new bike instead of the scooter.", "commute", "scooter", ""},
 		{"We might drop Netflix for Disney+.", "streaming_service", "Netflix", ""},
 		{"Taco Loco can't do the date, so we've hired Pho Real.", "caterer", "Taco Loco", "Pho Real"},
 	}

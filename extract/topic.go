@@ -50,11 +50,18 @@ var topicGroups = [][]string{
 	{"weight", "weigh", "weighed", "weighs", "weighing", "weigh-in"},
 	{"allergy", "allergic"},
 	{"wifi", "wi-fi", "network", "ssid"},
+	{"guest", "guests", "people", "rsvps", "rsvp", "attendees"},
+	{"team", "fan"}, // "I'm a Warriors fan now" for favorite_team
+	{"daily", "a day", "per day", "each day", "every day"},
+	{"weekly", "a week", "per week", "each week", "every week"},
+	{"monthly", "a month", "per month", "each month", "every month"},
+	{"pet", "puppy", "dog", "cat", "kitten"},
 	// Everyday topics said by their verbs or parts.
 	{"airline", "fly", "flying", "flew", "flights"},
 	{"bedtime", "bed", "sleep", "asleep", "lights out"},
 	{"wake", "wakeup", "wake-up", "wake up", "get up", "alarm"},
 	{"timezone", "time zone", "tz"},
+	{"zip", "zip code", "zipcode", "postcode", "postal code"}, // keyCompounds
 	{"insurance", "insurer", "coverage", "insured"},
 	{"meeting", "meets", "meet", "sync", "syncs"},
 	{"class", "lesson", "lessons", "course"},
@@ -138,6 +145,11 @@ var categories = map[string][]string{
 	// How one gets to work: "I bike to work now instead of taking the bus."
 	"commute": {"bus", "train", "subway", "metro", "tube", "tram", "light rail", "bike", "bicycle", "e-bike", "ebike",
 		"scooter", "car", "carpool", "ferry", "walk", "walking", "cycling", "biking", "driving", "rideshare"},
+	// Genres of books, films and music, said in lower case.
+	"genre": {"mystery", "sci-fi", "science fiction", "fantasy", "romance", "thriller", "horror", "non-fiction",
+		"nonfiction", "biography", "biographies", "memoir", "memoirs", "history", "literary fiction", "historical fiction",
+		"poetry", "graphic novels", "true crime", "self-help", "jazz", "rock", "hip-hop", "hip hop", "classical",
+		"country", "metal", "indie", "electronic", "folk", "blues", "punk", "k-pop", "r&b", "ambient", "techno"},
 	"passwords": {"lastpass", "1password", "bitwarden", "dashlane", "keeper", "nordpass", "proton pass", "keepass",
 		"keepassxc", "roboform"},
 }
@@ -156,6 +168,7 @@ var categoryWords = map[string]string{
 	"password": "passwords", "vault": "passwords",
 	"tier": "tier", "level": "tier", "edition": "tier",
 	"drink": "drink", "coffee": "drink", "beverage": "drink", "tea": "drink",
+	"genre": "genre", "book": "genre", "books": "genre", "reading": "genre", "music": "genre", "film": "genre", "movie": "genre",
 	"commute": "commute", "commuting": "commute", "transport": "commute", "transportation": "commute",
 	"meeting": "chat", "meetings": "chat", "call": "chat", "calls": "chat", "video": "chat", "conferencing": "chat",
 }

@@ -389,11 +389,12 @@ var dateWords = map[string]bool{}
 
 // reRelativeTime is a time said relative to the turn: "this week",
 // "tomorrow", "next month".
-var reRelativeTime = regexp.MustCompile(`(?i)^(?:(?:this|next|last|that)\s+(?:week|weekend|month|year|time|morning|afternoon|evening|quarter|semester|term)|today|tonight|tomorrow|yesterday)$`)
+var reRelativeTime = regexp.MustCompile(`(?i)^(?:(?:this|next|last|that)\s+(?:week|weekend|month|year|time|morning|afternoon|evening|quarter|semester|term)|today|tonight|tomorrow|yesterday|(?:a\s+|an\s+|one\s+)?(?:day|week|weekend|month|year)s?)$`)
 
 // RelativeTime reports whether s is only a time said relative to the
-// turn: when something happens, never the value of a thing ("This week
-// we'll go on Thursday instead").
+// turn, or a bare length of time: when or by how much something happens,
+// never the value of a thing ("This week we'll go on Thursday instead",
+// "pushed the deadline back a week").
 func RelativeTime(s string) bool {
 	return reRelativeTime.MatchString(strings.Trim(s, " .,;:!?"))
 }

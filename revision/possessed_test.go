@@ -51,6 +51,7 @@ func TestReplacementIsAValue(t *testing.T) {
 		{"Luis volunteered to water the office plants", "Kim", false}, // a clause with its verb
 		{"This week", "Wednesday", false},                             // when, not what
 		{"tomorrow", "Friday", false},
+		{"week", "2026-12-15", false}, // "pushed the deadline back a week"
 		{"Thursday", "Wednesday", true},
 	}
 	for _, tc := range tests {
