@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -489,5 +490,26 @@ func TestWhole(t *testing.T) {
 	}
 	if got := whole("Ops/Dev owns it.", value{text: "Ops", start: 0, end: 3}); got != "Ops" {
 		t.Errorf("whole = %q, want Ops (a slash after a word with no dot is no path)", got)
+	}
+}
+
+// TestTheOfAName: a capital "The" inside a sentence opens the name ("The
+// Bear"); opening the sentence, it is the sentence's.
+func TestTheOfAName(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"I can't stop watching The Bear now.", "The Bear"},
+		{"We booked The Glasshouse for June.", "The Glasshouse"},
+		{"The Glasshouse is booked.", "Glasshouse"},
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, v := range scanValues(tc.text) {
+			if v.typ == tName {
+				got = append(got, v.text)
+			}
+		}
+		if !slices.Contains(got, tc.want) {
+			t.Errorf("names of %q = %q, want %q among them", tc.text, got, tc.want)
+		}
 	}
 }

@@ -124,8 +124,10 @@ func trimNameRun(s string, a, b int) (int, int) {
 		if i := strings.IndexByte(w, ' '); i >= 0 {
 			w, single = w[:i], false
 		}
-		// A sentence-initial word counts only inside a longer run ("Los Angeles").
-		if nameWord(s, a, w) || (!single && !notNames[strings.ToLower(w)] && sentenceStart(s, a)) {
+		// A sentence-initial word counts only inside a longer run ("Los
+		// Angeles"); a capital "The" inside a sentence is the name's
+		// ("watching The Bear").
+		if nameWord(s, a, w) || (!single && !notNames[strings.ToLower(w)] && sentenceStart(s, a)) || w == "The" && !single && !sentenceStart(s, a) {
 			break
 		}
 		a += len(w)

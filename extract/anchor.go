@@ -204,6 +204,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			cands = members
 		default:
 			cands = candidatesAt(cl, kind, at)
+			if m := c.subject; m != nil && kind == anchorName && !slices.ContainsFunc(cands, func(v span) bool { return v.start == m[0] }) {
+				cands = append([]span{{start: m[0], end: m[1], text: cl[m[0]:m[1]], kind: KindChoice}}, cands...)
+			}
 		}
 		if len(cands) > 1 && (kind == anchorMoney || kind == anchorCount) {
 			// "raised dues by $25, to $275": the difference is not the value.
@@ -483,6 +486,9 @@ type anchorClause struct {
 	// moved, newAttr and continues: reOtherMoved's, reNewAttr's and
 	// reContinues' submatch indexes, or nil.
 	moved, newAttr, continues []int
+	// subject: a name opening a clause that follows another in the
+	// sentence ("…, so Claire watches the twins now"), or nil.
+	subject []int
 }
 
 // otherMoved reports whether the clause sends someone other than the
@@ -498,9 +504,14 @@ func readAnchorSentence(sentence string) anchorSentence {
 	body, corr := stripLead(sentence)
 	body, corr2 := stripOldValue(body)
 	rd := anchorSentence{corr: corr || corr2}
-	for _, cl := range splitClauses(body) {
+	for i, cl := range splitClauses(body) {
 		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
 		c := anchorClause{text: cl, low: fold(cl)}
+		if cl != "" && i > 0 {
+			if m := reLeadName.FindStringSubmatchIndex(cl); m != nil && !nameStops[fold(cl[m[2]:m[3]])] && !dateWords[fold(cl[m[2]:m[3]])] {
+				c.subject = m[2:4]
+			}
+		}
 		if cl != "" {
 			c.aspiration, c.reason = aspirations.in(padded(c.low)), clauseFilter(c.low)
 			c.toks = clauseWords(cl)
@@ -532,6 +543,10 @@ var reOwnError = regexp.MustCompile(`\b(?:typo|misspoke|mistyped|my mistake|my b
 func fixesShould(low, clow string, corr bool) bool {
 	return (corr || reOwnError.MatchString(low)) && strings.Contains(clow, "should be") && clauseFilter(strings.Replace(clow, "should be", "is", 1)) == ""
 }
+
+// reLeadName is a capitalised name opening a clause, then a lower-case
+// word: the capital is the name's, not the sentence's.
+var reLeadName = regexp.MustCompile(`^(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)\s+\p{Ll}`)
 
 // reTally opens a clause with the new total of the topic the clause
 // before said: "Fifteen more people RSVP'd, so 95 total".
@@ -709,7 +724,7 @@ var moneyNouns = map[string]bool{"value": true, "amount": true, "price": true, "
 // keyCompounds are two key words read as one topic word, whose topic
 // group (topicGroups) says how a sentence names it.
 var keyCompounds = map[string]string{"on call": "oncall", "project manager": "pm", "product manager": "pm",
-	"human resource": "hr", "human resources": "hr", "zip code": "zip", "postal code": "zip", "dog walker": "dogwalker", "time zone": "timezone"}
+	"human resource": "hr", "human resources": "hr", "zip code": "zip", "postal code": "zip", "job title": "title", "dog walker": "dogwalker", "time zone": "timezone"}
 
 // stopKeyWords carry no topic ("user.current_address").
 var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true, "primary": true,

@@ -104,6 +104,12 @@ func TestAnchor(t *testing.T) {
 		{"kids_dentist", "Dr. Fox", "The kids see Dr. Gray for checkups now.", "Dr. Gray"},
 		{"book_genre", "mystery", "Lately I'm reading mostly sci-fi.", "sci-fi"},
 		{"favorite_team", "Lakers", "I've converted: I'm a Warriors fan now.", "Warriors"},
+		// A name opening a later clause; a time is no number; idioms of "n't".
+		{"nanny", "Rosa", "Rosa went back to school, so Claire watches the twins during the day now.", "Claire"},
+		{"nanny", "Rosa", "Claire is covering for Rosa on Friday.", ""},
+		{"marathon_goal", "4:30", "New marathon goal: 4:15.", "4:15"},
+		{"job_title", "Senior Engineer", "Good news, I got promoted to Staff Engineer!", "Staff Engineer"},
+		{"job_title", "Senior Engineer", "I'm up for promotion to Staff Engineer next cycle.", ""},
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).

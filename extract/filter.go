@@ -105,7 +105,7 @@ var (
 	// oneOffs make a sentence an exception to a standing value, which
 	// stays: "Book club is on Tuesday this week only", "just this once
 	// we're meeting at the library".
-	oneOffs      = phrases("this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|while traveling|while travelling|while away|while i was away|while on vacation|while on holiday|while on the road|on the road|except this week|except next week|skipping this week|skip this week")
+	oneOffs      = phrases("this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while away|while i was away|while on vacation|while on holiday|while on the road|on the road|except this week|except next week|skipping this week|skip this week")
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
@@ -344,6 +344,10 @@ var reAsking = regexp.MustCompile(`\b(?:i|we|i['’]m|we['’]re|i am|we are|i['
 // team is moving to Go" (not "the team", nor "our data team").
 var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|teams|squad|group|department|division|org)\s+(?:is|are|was|were|has|have|had|will|['’]s|['’]re|just|also|now|moved|switched|picked|chose|uses|use|runs|run|went)\b`)
 
+// reNotNegation are idioms of "n't" that deny nothing: "I can't stop
+// watching The Bear", "can't wait", "couldn't be happier".
+var reNotNegation = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)\b`)
+
 // reDeptMoved is another department moving itself: "Marketing moved up
 // to the 7th floor" (not "Facilities moved our sync into Room 6A").
 var reDeptMoved = regexp.MustCompile(`^(?:the\s+)?(?:marketing|sales|finance|legal|engineering|hr|ops|operations|it|design|product|support|facilities|accounting|procurement|security|research|management|leadership|the board|admin|customer success|recruiting|payroll)\s+(?:(?:has|have|just|also|already|finally)\s+)*(?:moved|relocated|switched|went|migrated|moves|move|is moving|are moving|transferred)\s+(?:up\s+|down\s+|over\s+|back\s+|across\s+)?(?:to|into|onto|from|off|out)\b`)
@@ -405,7 +409,7 @@ func clauseFilter(low string) string {
 	switch {
 	case hypoClause.in(n), modalMay(n):
 		return ReasonHypothetical
-	case negations.in(n), strings.Contains(n, "n't "):
+	case negations.in(n), strings.Contains(reNotNegation.ReplaceAllString(n, " "), "n't "):
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined

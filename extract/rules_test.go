@@ -60,6 +60,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"one time instead", "This week we'll go to the coworking space on Thursday instead.", "user", nil, []string{ReasonException}},
 		{"other subject swap", "My parents dropped Netflix for Disney+.", "user", nil, []string{ReasonOtherSubject}},
 		{"a task", "I need to update my address to 5 Mill Road on the DMV site.", "user", nil, []string{ReasonProposal}},
+		{"as of this week", "As of this week we're living at 41 Harbor View.", "user", []string{"user.address"}, nil},
+		{"an idiom of n't", "I can't stop watching The Bear.", "user", nil, []string{ReasonNoRule}},
 		{"one-off cause", "This week's standup is at 10.", "user", nil, []string{ReasonException}},
 		{"once we move", "Once we move, the office will be at 5 Mill Road.", "user", nil, []string{ReasonHypothetical}},
 	}

@@ -503,6 +503,14 @@ func (a *analyzer) sentence(raw string, item bool) {
 		c.ascii = lexical.LowerASCII(cl)
 		c.firstPerson = firstPersonStarts.startsWith(padded(clow))
 		st, ok := a.apply(&c)
+		if m := reTimeLead.FindStringIndex(cl); !ok && m != nil && m[1] < len(cl) {
+			// "As of this week we're living at 41 Harbor View": the
+			// rules read what follows when it holds.
+			c.text, c.low = cl[m[1]:], fold(cl[m[1]:])
+			c.ascii = lexical.LowerASCII(c.text)
+			c.firstPerson = firstPersonStarts.startsWith(padded(c.low))
+			st, ok = a.apply(&c)
+		}
 		if !ok {
 			reason := ReasonNoRule
 			if item {
@@ -525,6 +533,10 @@ func (a *analyzer) sentence(raw string, item bool) {
 		}
 	}
 }
+
+// reTimeLead opens a clause with when it holds: "as of this week",
+// "starting Monday", "these days".
+var reTimeLead = regexp.MustCompile(`(?i)^(?:(?:as of|starting|from|since|beginning|effective)\s+(?:this|next|today|tomorrow|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:week|month|year|weekend|quarter))?|now|these days|nowadays|currently|from now on|going forward|lately)\s*,?\s+`)
 
 // statusTopics label a line of status items.
 var statusTopics = map[string]bool{"status": true, "status_update": true, "progress": true, "update": true}

@@ -76,7 +76,10 @@ var topicGroups = [][]string{
 	// People known by what they do for the speaker: "Brian Cho handles
 	// our taxes now" names the accountant.
 	{"accountant", "accounting", "taxes", "tax return", "bookkeeper", "bookkeeping", "books"},
-	{"babysitter", "babysits", "babysitting", "sitter", "nanny"},
+	{"babysitter", "babysits", "babysitting", "sitter", "nanny", "watches the kids", "watches the twins", "watches the baby",
+		"looks after the kids", "takes care of the kids", "watching the kids"},
+	{"title", "role", "position", "promoted to", "promoted"}, // keyCompounds: job_title
+	{"running", "run", "runs", "jog", "jogs", "jogging"},
 	{"hairdresser", "hairstylist", "stylist", "barber", "haircut", "hair"},
 	{"therapist", "therapy", "counsellor", "counselor", "counselling", "counseling"},
 	{"lawyer", "attorney", "solicitor"},

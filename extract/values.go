@@ -122,8 +122,14 @@ func takeNum(v string) (string, bool) {
 	if m := reNumWords.FindString(v); m != "" {
 		return m, true // "3 days", "300 requests per minute": the unit is part of the value
 	}
-	m := reNum.FindString(v)
-	m = strings.TrimRight(m, ",.")
+	loc := reNum.FindStringIndex(v)
+	if loc == nil {
+		return "", false
+	}
+	if rest := v[loc[1]:]; len(rest) > 1 && rest[0] == ':' && rest[1] >= '0' && rest[1] <= '9' {
+		return "", false // "4:15" is a time, not 4
+	}
+	m := strings.TrimRight(v[loc[0]:loc[1]], ",.")
 	return m, m != ""
 }
 

@@ -507,7 +507,7 @@ func unfit(st extract.Statement) string {
 		// which means the wedding is now at The Glasshouse" reports
 		// the new venue; "which means the launch slips to May" is
 		// drawn from the dates before it.
-		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low, st)) && !(!computed[st.Kind] && strings.Contains(low, " now ")) {
+		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low, st)) && !(!computed[st.Kind] && reNowWord.MatchString(low)) {
 			return "a conclusion drawn from other facts stays in the conversation"
 		}
 	}
@@ -524,7 +524,7 @@ var computed = map[string]bool{extract.KindAmount: true, extract.KindCount: true
 // inference about something else ("…, so the total is").
 func actsOn(low string, st extract.Statement) bool {
 	i := strings.Index(low, ", so ")
-	rest := low[i+len(", so "):]
+	rest := reLeadTime.ReplaceAllString(low[i+len(", so "):], "") // "so as of this week we're living at …"
 	for _, p := range []string{"we ", "we're ", "we’re ", "we've ", "we’ve ", "i ", "i'm ", "i’m ", "i've ", "i’ve "} {
 		if strings.HasPrefix(rest, p) {
 			return true
@@ -548,6 +548,12 @@ func actsOn(low string, st extract.Statement) bool {
 	// conclusion.
 	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
 }
+
+// reNowWord is "now" as a word, before punctuation too ("… during the day now.").
+var reNowWord = regexp.MustCompile(`\bnow\b`)
+
+// reLeadTime opens a clause with when it holds: "as of this week", "now".
+var reLeadTime = regexp.MustCompile(`^(?:now|today|these days|from now on|(?:as of|starting|from|since|beginning)\s+(?:this|next|last|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:week|month|year|weekend))?),?\s+`)
 
 // allKeyWords reports whether every word of phrase is a word of key.
 func allKeyWords(phrase, key string) bool {

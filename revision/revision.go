@@ -1079,7 +1079,9 @@ func wellFormed(s string) bool {
 		"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "i've", "we've", "i'll", "we'll", "they've", "you've", "he's", "she's", "they'll",
 		// "where we grab lunch" (of "Chipotle is where we grab lunch
 		// now") says what the value is for, not the value.
-		"where", "when", "what", "who", "whom", "how", "why", "which", "whose":
+		"where", "when", "what", "who", "whom", "how", "why", "which", "whose",
+		// "it's my favorite now" says of a value said before it.
+		"it", "it's", "it’s", "that's", "that’s", "there's", "this", "that":
 		return false
 	}
 	switch ws[len(ws)-1] {
