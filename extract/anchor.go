@@ -70,8 +70,14 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	numberSaid := reWholePhone.MatchString(stored) && (strings.Contains(low, "number") || strings.Contains(low, "#"))
 	// "pls use my gmail from now on: sam.k@gmail.com": an address says email.
 	emailSaid := reEmail.MatchString(stored) && reEmail.MatchString(sentence)
+	// "Maya quit ballet and does gymnastics now" for daughter_activity:
+	// the key's relation word is its owner, said by a name, unless the
+	// sentence names another relation ("my son").
+	relationImplied := func(w string) bool {
+		return keyNamesCat && relations[w] && !saysOtherRelation(low, w)
+	}
 	impliedByValue := func(w string) bool {
-		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w)) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
+		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w) || relationImplied(w)) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
 			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email"))
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
@@ -717,9 +723,25 @@ func scanAnchorWords(key string) (topic, attrs []string) {
 	return topic, attrs
 }
 
+// relations are the people a key may name as a fact's owner.
+var relations = map[string]bool{"daughter": true, "son": true, "kid": true, "child": true, "wife": true, "husband": true,
+	"partner": true, "mom": true, "mum": true, "dad": true, "mother": true, "father": true, "sister": true, "brother": true,
+	"baby": true, "toddler": true, "teen": true}
+
+// saysOtherRelation reports whether low, a folded sentence, names a
+// relation other than w.
+func saysOtherRelation(low, w string) bool {
+	for r := range relations {
+		if r != w && (strings.Contains(low, " "+r+" ") || strings.Contains(low, " "+r+"'s ") || strings.Contains(low, " "+r+"s ") || strings.HasPrefix(low, r+" ")) {
+			return true
+		}
+	}
+	return false
+}
+
 // moneyNouns name an amount of money: said by an amount ("the signed
 // contract came in at $95,000" for contract_value).
-var moneyNouns = map[string]bool{"value": true, "amount": true, "price": true, "cost": true, "total": true, "sum": true, "figure": true}
+var moneyNouns = map[string]bool{"value": true, "amount": true, "price": true, "cost": true, "total": true, "sum": true, "figure": true, "rent": true}
 
 // keyCompounds are two key words read as one topic word, whose topic
 // group (topicGroups) says how a sentence names it.

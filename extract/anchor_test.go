@@ -110,6 +110,10 @@ func TestAnchor(t *testing.T) {
 		{"marathon_goal", "4:30", "New marathon goal: 4:15.", "4:15"},
 		{"job_title", "Senior Engineer", "Good news, I got promoted to Staff Engineer!", "Staff Engineer"},
 		{"job_title", "Senior Engineer", "I'm up for promotion to Staff Engineer next cycle.", ""},
+		{"medication_dose", "10mg", "My doctor doubled my lisinopril to 20mg.", "20mg"},
+		{"daughter_activity", "ballet", "Maya quit ballet and does gymnastics now.", "gymnastics"},
+		{"daughter_activity", "ballet", "Her son does gymnastics now.", ""},
+		{"lease_rent", "$3,000", "The renewal came in at $3,150 a month.", "$3,150"},
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).

@@ -296,7 +296,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n):
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n), reOneTimeReason.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
@@ -321,6 +321,10 @@ var (
 // reCause is a one-time event given as the cause of a standing change:
 // "After this week's hires we have 45 people".
 var reCause = regexp.MustCompile(`\b(?:after|since|following|thanks to|because of|with) (?:this|last|next) (?:week|weekend|month)['’]s\b`)
+
+// reOneTimeReason is a change made for one time, with the passing reason
+// for it: "I bumped the heat to 70F tonight because it's freezing".
+var reOneTimeReason = regexp.MustCompile(`\b(?:today|tonight|this morning|this afternoon|this evening)\b.*\b(?:because|since|as|cause)\s+(?:it['’]s|it is|we['’]re|i['’]m|there['’]s|the)\b`)
 
 // oneTimeInstead reports a change planned "instead" for one time only
 // ("this week we'll …"); said in the present, it is the state of that

@@ -66,6 +66,7 @@ var (
 		"length": {"mm", "cm", "km", "mi", "miles", "ft", "feet", "inches"},
 		"speed":  {"mph", "kph", "km/h"},
 		"power":  {"w", "kw", "kwh", "mw"},
+		"dose":   {"mg", "mcg", "µg", "ml", "iu"},
 	}
 	measureOf = func() map[string]*regexp.Regexp {
 		m := map[string]*regexp.Regexp{}

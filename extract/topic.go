@@ -50,6 +50,7 @@ var topicGroups = [][]string{
 	{"weight", "weigh", "weighed", "weighs", "weighing", "weigh-in"},
 	{"allergy", "allergic"},
 	{"wifi", "wi-fi", "network", "ssid"},
+	{"lease", "renewal", "tenancy"},
 	{"guest", "guests", "people", "rsvps", "rsvp", "attendees"},
 	{"team", "fan"}, // "I'm a Warriors fan now" for favorite_team
 	{"daily", "a day", "per day", "each day", "every day"},
@@ -148,6 +149,11 @@ var categories = map[string][]string{
 	// How one gets to work: "I bike to work now instead of taking the bus."
 	"commute": {"bus", "train", "subway", "metro", "tube", "tram", "light rail", "bike", "bicycle", "e-bike", "ebike",
 		"scooter", "car", "carpool", "ferry", "walk", "walking", "cycling", "biking", "driving", "rideshare"},
+	// What a child or an adult does after school or work.
+	"activity": {"ballet", "gymnastics", "soccer", "football", "swimming", "piano", "violin", "cello", "guitar",
+		"karate", "judo", "taekwondo", "chess", "tennis", "basketball", "baseball", "softball", "volleyball", "hockey",
+		"lacrosse", "dance", "hip-hop dance", "tap", "drama", "theater", "theatre", "art class", "coding club",
+		"robotics", "scouts", "climbing", "fencing", "rowing", "track", "cross-country", "cheerleading", "skating"},
 	// Genres of books, films and music, said in lower case.
 	"genre": {"mystery", "sci-fi", "science fiction", "fantasy", "romance", "thriller", "horror", "non-fiction",
 		"nonfiction", "biography", "biographies", "memoir", "memoirs", "history", "literary fiction", "historical fiction",
@@ -172,6 +178,8 @@ var categoryWords = map[string]string{
 	"tier": "tier", "level": "tier", "edition": "tier",
 	"drink": "drink", "coffee": "drink", "beverage": "drink", "tea": "drink",
 	"genre": "genre", "book": "genre", "books": "genre", "reading": "genre", "music": "genre", "film": "genre", "movie": "genre",
+	"activity": "activity", "activities": "activity", "sport": "activity", "sports": "activity", "hobby": "activity",
+	"extracurricular": "activity", "afterschool": "activity",
 	"commute": "commute", "commuting": "commute", "transport": "commute", "transportation": "commute",
 	"meeting": "chat", "meetings": "chat", "call": "chat", "calls": "chat", "video": "chat", "conferencing": "chat",
 }
