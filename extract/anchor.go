@@ -244,7 +244,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
-		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved(found[0]) && !ownerImplied) {
+		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved(found[0]) && !ownerImplied && !ownerKey(topic)) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya
 			// goes (but "switch Mochi to Hill's Science Diet" says the
@@ -438,7 +438,12 @@ func ownRelation(clow string, topic []string) bool {
 		return false
 	}
 	for _, w := range ws[1:3] {
-		if slices.Contains(topic, singular(strings.TrimSuffix(w, "'s"))) {
+		if base, ok := strings.CutSuffix(w, "'s"); ok || strings.HasSuffix(w, "s'") {
+			// "our neighbors' rent" is theirs; "my sister's address" the
+			// sister's, which sister_address names.
+			return slices.Contains(topic, singular(strings.TrimSuffix(base, "'")))
+		}
+		if slices.Contains(topic, singular(w)) {
 			return true
 		}
 	}
@@ -727,6 +732,15 @@ func scanAnchorWords(key string) (topic, attrs []string) {
 var relations = map[string]bool{"daughter": true, "son": true, "kid": true, "child": true, "wife": true, "husband": true,
 	"partner": true, "mom": true, "mum": true, "dad": true, "mother": true, "father": true, "sister": true, "brother": true,
 	"baby": true, "toddler": true, "teen": true}
+
+// ownerKey reports a key that names its owner, a relation or a pet
+// (pet.vet, kid_school): the one the sentence sends somewhere ("We take
+// Pepper to Dr. Ruiz now") is that owner.
+func ownerKey(topic []string) bool {
+	return slices.ContainsFunc(topic, func(w string) bool { return relations[w] || pets[w] })
+}
+
+var pets = map[string]bool{"pet": true, "dog": true, "cat": true, "puppy": true, "kitten": true, "horse": true, "rabbit": true}
 
 // saysOtherRelation reports whether low, a folded sentence, names a
 // relation other than w.

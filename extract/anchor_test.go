@@ -114,6 +114,9 @@ func TestAnchor(t *testing.T) {
 		{"daughter_activity", "ballet", "Maya quit ballet and does gymnastics now.", "gymnastics"},
 		{"daughter_activity", "ballet", "Her son does gymnastics now.", ""},
 		{"lease_rent", "$3,000", "The renewal came in at $3,150 a month.", "$3,150"},
+		{"pet.vet", "Dr. Ames", "We take Pepper to Dr. Ruiz now.", "Dr. Ruiz"},
+		{"preferredName", "Katherine", "Everyone calls me Kate, please do too.", "Kate"},
+		{"rent.amount", "$1,700", "Our neighbors' rent is $1,800.", ""},
 		// A value whose shape names its kind of thing, said with a word of
 		// change, needs no word of the key (revision keeps it only when
 		// no other fact takes it).

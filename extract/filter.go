@@ -352,6 +352,13 @@ var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|tea
 // watching The Bear", "can't wait", "couldn't be happier".
 var reNotNegation = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)\b`)
 
+// reCallsMe is others naming the speaker: "Everyone calls me Kate".
+var reCallsMe = regexp.MustCompile(`^(?:everyone|everybody|people|they|most people|my friends)\s+(?:now\s+)?(?:calls?|knows?)\s+me\b`)
+
+// reNamesRelation opens a clause on someone's relation: "Ben's cousin
+// started at Riverside", "Dana's husband moved".
+var reNamesRelation = regexp.MustCompile(`^[\p{L}-]+['’]s (?:(?:older|younger|little|big|best|new|old|former|ex|step)[ -])?(?:cousins?|friends?|sisters?|brothers?|siblings?|mom|mum|mother|dad|father|parents?|wife|husband|partner|spouse|girlfriend|boyfriend|sons?|daughters?|kids?|children|neighbou?rs?|boss|colleagues?|co-?workers?|roommates?|flatmates?|classmates?|teachers?|aunt|uncle|grandma|grandpa|grandmother|grandfather|niece|nephew|family|in-laws?|fianc[ée]e?)\b`)
+
 // reDeptMoved is another department moving itself: "Marketing moved up
 // to the 7th floor" (not "Facilities moved our sync into Room 6A").
 var reDeptMoved = regexp.MustCompile(`^(?:the\s+)?(?:marketing|sales|finance|legal|engineering|hr|ops|operations|it|design|product|support|facilities|accounting|procurement|security|research|management|leadership|the board|admin|customer success|recruiting|payroll)\s+(?:(?:has|have|just|also|already|finally)\s+)*(?:moved|relocated|switched|went|migrated|moves|move|is moving|are moving|transferred)\s+(?:up\s+|down\s+|over\s+|back\s+|across\s+)?(?:to|into|onto|from|off|out)\b`)
@@ -421,9 +428,9 @@ func clauseFilter(low string) string {
 		return ReasonProposal
 	case pasts.in(n):
 		return ReasonPast // the past half of pastThenNow
-	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low),
+	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low) && !reCallsMe.MatchString(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
-		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reDeptMoved.MatchString(low),
+		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && theirThing(low):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject

@@ -247,6 +247,11 @@ func sameEntity(a, b string) bool {
 			return false
 		}
 	}
+	if len(bw) > len(aw) && orgUnits[bw[len(bw)-1]] && !slices.Contains(aw, bw[0]) {
+		// "Priya leads the platform team": a unit the statement names
+		// is not the one the fact's key leaves unnamed.
+		return false
+	}
 	if len(aw) > len(bw) {
 		aw, bw = bw, aw
 	}
@@ -267,6 +272,10 @@ func sameEntity(a, b string) bool {
 	}
 	return true
 }
+
+// orgUnits are nouns of a unit of people, which a qualifier names apart.
+var orgUnits = map[string]bool{"team": true, "group": true, "squad": true, "department": true, "division": true,
+	"org": true, "unit": true, "committee": true, "crew": true, "pod": true, "tribe": true}
 
 // setApart are words that set a thing apart from another of its kind.
 var setApart = map[string]bool{"other": true, "another": true, "second": true, "spare": true, "backup": true,

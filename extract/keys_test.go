@@ -136,3 +136,22 @@ func TestKeyHas(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedUnitIsAnother: a unit of people the statement names ("the
+// platform team") is not the unit a key leaves unnamed (team_lead).
+func TestNamedUnitIsAnother(t *testing.T) {
+	tests := []struct {
+		fact, statement string
+		want            bool
+	}{
+		{"team", "team", true},
+		{"team", "platform_team", false},
+		{"platform_team", "platform_team", true},
+		{"offsite", "team_offsite", true}, // not a unit: the team's offsite is the offsite
+	}
+	for _, tc := range tests {
+		if got := sameEntity(tc.fact, tc.statement); got != tc.want {
+			t.Errorf("sameEntity(%q, %q) = %v, want %v", tc.fact, tc.statement, got, tc.want)
+		}
+	}
+}

@@ -51,6 +51,7 @@ var topicGroups = [][]string{
 	{"allergy", "allergic"},
 	{"wifi", "wi-fi", "network", "ssid"},
 	{"lease", "renewal", "tenancy"},
+	{"name", "calls me", "call me", "goes by", "go by", "known as"}, // preferred_name
 	{"guest", "guests", "people", "rsvps", "rsvp", "attendees"},
 	{"team", "fan"}, // "I'm a Warriors fan now" for favorite_team
 	{"daily", "a day", "per day", "each day", "every day"},

@@ -637,3 +637,25 @@ func TestConversationFlows(t *testing.T) {
 		})
 	}
 }
+
+// TestAssistantReportsItsAction: the assistant's report of a change it
+// made replaces what the user stated, whichever rule reads the value; its
+// offer to make one does not.
+func TestAssistantReportsItsAction(t *testing.T) {
+	tests := []struct{ key, value, text, want string }{
+		{"dentist_appointment", "2026-12-02", "I've rescheduled your dentist appointment to December 9.", "2026-12-09"},
+		{"flight.seat", "22F", "Done — I changed your seat to 3C.", "3C"},
+		{"dentist_appointment", "2026-12-02", "I can reschedule your dentist appointment to December 9 if you like.", "2026-12-02"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			env := apitest.New(t)
+			tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+			write(t, env, tok, map[string]any{"key": tc.key, "value": tc.value})
+			say(t, env, tok, map[string]any{"text": tc.text, "speaker": "ASSISTANT"})
+			if got := currentOf(t, env, tok, tc.key).Value; !strings.Contains(got, tc.want) {
+				t.Errorf("%s = %q after %q, want %q", tc.key, got, tc.text, tc.want)
+			}
+		})
+	}
+}

@@ -192,7 +192,7 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	var old *facts.Fact
 	for _, f := range targets {
 		switch {
-		case spk.assistant && f.Source.Speaker != "assistant" && st.Rule != extract.RuleActionSet:
+		case spk.assistant && f.Source.Speaker != "assistant" && st.Rule != extract.RuleActionSet && !extract.ReportsAction(st.Sentence):
 			// The assistant's own completed action ("I've rebooked your
 			// appointment for …") is the exception: it did the change.
 			x.Outcome, x.Previous, x.Reason = OutcomeBlocked, ptr(f), "an assistant's statement does not replace what the user stated"
