@@ -513,3 +513,18 @@ func TestTheOfAName(t *testing.T) {
 		}
 	}
 }
+
+// TestWithUnit: a bare number said with the previous value's unit keeps it.
+func TestWithUnit(t *testing.T) {
+	tests := []struct{ repl, prev, text, want string }{
+		{"3", "2 liters", "I'm aiming for 3 liters of water a day now.", "3 liters"},
+		{"3", "2 liters", "Make it 3.", "3"},
+		{"3", "2", "3 liters", "3"},
+		{"Kyoto", "2 liters", "Kyoto liters", "Kyoto"},
+	}
+	for _, tc := range tests {
+		if got := withUnit(tc.repl, tc.prev, tc.text); got != tc.want {
+			t.Errorf("withUnit(%q, %q, %q) = %q, want %q", tc.repl, tc.prev, tc.text, got, tc.want)
+		}
+	}
+}

@@ -172,7 +172,7 @@ func (c candidate) detection(v *turnView, auth, authCue string, opts Options) De
 		Previous:   c.prev,
 		Authority:  auth,
 	}
-	d.Replacement = replacement(v, c.typed, c.choice)
+	d.Replacement = withUnit(replacement(v, c.typed, c.choice), c.prev, v.text)
 	d.Kind, d.Confidence, d.Cue = classify(v, c.rec, auth, authCue, opts)
 	if d.Kind == KindImplicit && d.Cue == "" {
 		d.Cue = strings.Join(keys(keyTerms(c.rec.Key), v.terms), " ") + " → " + d.Replacement
@@ -186,6 +186,23 @@ func (c candidate) detection(v *turnView, auth, authCue string, opts Options) De
 	d.Confidence = min(1, max(0, d.Confidence))
 	d.Blocked = blocked(auth, c.rec.Authority, opts)
 	return d
+}
+
+// withUnit carries the unit of the previous value onto a bare number
+// said with it: "3" of "3 liters of water" beside "2 liters" is "3 liters".
+func withUnit(repl, prev, text string) string {
+	num, unit, ok := strings.Cut(strings.TrimSpace(prev), " ")
+	if !ok || !isNumeric(num) || !isNumeric(repl) || unit == "" || strings.ContainsAny(unit, " ") {
+		return repl
+	}
+	if strings.Contains(strings.ToLower(text), strings.ToLower(repl+" "+unit)) {
+		return repl + " " + unit
+	}
+	return repl
+}
+
+func isNumeric(s string) bool {
+	return s != "" && strings.TrimLeft(s, "0123456789.,") == ""
 }
 
 // replacement picks the new value: an assignment that contains the typed

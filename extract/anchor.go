@@ -48,7 +48,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if len(topic) == 0 {
 		return Statement{}, false
 	}
-	cat := categoryOf(stored) // a map look-up: kindOfStored, which reads dates, waits for the cheap test
+	cat := categoryFor(stored, topic, attrs) // a map look-up: kindOfStored, which reads dates, waits for the cheap test
 	shape := shapeOf(stored)
 	// A key word that names the stored value's category ("db" for
 	// Postgres) is said by the new value itself, and so is every key word
@@ -74,7 +74,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// the key's relation word is its owner, said by a name, unless the
 	// sentence names another relation ("my son").
 	relationImplied := func(w string) bool {
-		return keyNamesCat && relations[w] && !saysOtherRelation(low, w)
+		return keyNamesCat && (relations[w] || pets[w]) && !saysOtherRelation(low, w)
 	}
 	impliedByValue := func(w string) bool {
 		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w) || relationImplied(w)) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
@@ -1176,7 +1176,7 @@ func qualified(cl string, topic []span) bool {
 	before := words(fold(cl[:first.start]))
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		w := before[i]
-		if otherQualifiers[w] || strings.HasSuffix(w, "'s") && i == len(before)-1 && w != "user's" && !timeWords[strings.TrimSuffix(w, "'s")] {
+		if otherQualifiers[w] || variantWords[w] && (i == 0 || before[i-1] != "new") || strings.HasSuffix(w, "'s") && i == len(before)-1 && w != "user's" && !timeWords[strings.TrimSuffix(w, "'s")] {
 			return true
 		}
 	}
@@ -1207,7 +1207,7 @@ var reOtherUnit = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:on|for|in|of|at|with)
 
 // reOthersAfter gives a topic to someone else: "(coaches) my nephew's
 // team", "(walks) the neighbours' dog".
-var reOthersAfter = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:my|our|his|her|their|the) [a-z-]+(?:'s|’s|s'|s’)\s`)
+var reOthersAfter = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:(?:my|our|his|her|their|the) [a-z-]+(?:'s|’s|s'|s’)\s|(?:on|for|in|of|at|with) (?:another|a different|some other|other)\b)`)
 
 // timeWords own nothing: "this morning's weigh-in" is the speaker's.
 var timeWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true, "yesterday": true, "morning": true,
@@ -1216,10 +1216,7 @@ var timeWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true
 // otherQualifiers set a thing apart from others of its kind.
 var otherQualifiers = map[string]bool{"other": true, "another": true, "next": true, "small": true, "smaller": true, "big": true, "bigger": true,
 	"large": true, "larger": true, "second": true, "spare": true, "old": true, "older": true, "former": true, "previous": true, "backup": true,
-	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true,
-	// another place's: "the cafe wifi is Skynet5G"
-	"cafe": true, "café": true, "guest": true, "public": true, "hotel": true, "airport": true, "library": true,
-	"office": true, "work": true}
+	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true}
 
 // linkWords may stand between a topic and its new value.
 var linkWords = func() map[string]bool {
@@ -1229,7 +1226,7 @@ var linkWords = func() map[string]bool {
 		switched switch rescheduled set fixed confirmed officially finally actually just going goes to on at in
 		for with from forward back up down grew grown rose risen dropped fell went gone increased decreased
 		reduced raised cut bumped the a an new our my its it pick choice winner we're we've we they've they're
-		came comes landed lands settled as into onto see sees seeing should
+		came comes landed lands settled as into onto see sees seeing should painted repainted
 		takes take took taken taking over owns own runs leads handles writes does doing do signs speaks picked
 		number his her their it's contact address
 		updated update reassigned assigned me us group team currently officially landed lands falls fall

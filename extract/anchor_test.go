@@ -115,6 +115,16 @@ func TestAnchor(t *testing.T) {
 		{"daughter_activity", "ballet", "Her son does gymnastics now.", ""},
 		{"lease_rent", "$3,000", "The renewal came in at $3,150 a month.", "$3,150"},
 		{"pet.vet", "Dr. Ames", "We take Pepper to Dr. Ruiz now.", "Dr. Ruiz"},
+		// Measures of area, colours, breeds and spoken languages; another kind's thing.
+		{"apartment_size", "750 sq ft", "The new place is 900 sq ft, a big step up.", "900 sq ft"},
+		{"dog_breed", "beagle", "We adopted a golden retriever after Rufus passed.", "golden retriever"},
+		{"plan_tier", "Silver", "We moved up to the Gold tier.", "Gold"},
+		{"monthly_savings", "$500", "I'm putting away $800 a month now.", "$800"},
+		{"lunch_budget", "$15", "The company bumped our lunch stipend to $20.", "$20"},
+		{"ticket_price", "$45", "VIP tickets are $60.", ""},
+		{"co_founder", "Marta", "Dev is a co-founder at another startup.", ""},
+		{"laptop", "MacBook Air", "My new work laptop is a ThinkPad X1.", "ThinkPad X1"},
+		{"laptop_os", "Windows", "My work laptop runs Linux.", ""},
 		{"preferredName", "Katherine", "Everyone calls me Kate, please do too.", "Kate"},
 		{"rent.amount", "$1,700", "Our neighbors' rent is $1,800.", ""},
 		// A value whose shape names its kind of thing, said with a word of

@@ -243,7 +243,7 @@ func sameEntity(a, b string) bool {
 	}
 	aw, bw := strings.Split(a, "_"), strings.Split(b, "_")
 	for _, w := range bw {
-		if setApart[w] && !slices.Contains(aw, w) {
+		if (setApart[w] || variantWords[w]) && !slices.Contains(aw, w) {
 			return false
 		}
 	}
@@ -276,6 +276,13 @@ func sameEntity(a, b string) bool {
 // orgUnits are nouns of a unit of people, which a qualifier names apart.
 var orgUnits = map[string]bool{"team": true, "group": true, "squad": true, "department": true, "division": true,
 	"org": true, "unit": true, "committee": true, "crew": true, "pod": true, "tribe": true}
+
+// variantWords name another place's or another kind's thing: "the cafe
+// wifi", "the office zip", "VIP tickets" are not the speaker's wifi, zip
+// or ticket.
+var variantWords = map[string]bool{"cafe": true, "café": true, "guest": true, "public": true, "hotel": true,
+	"airport": true, "library": true, "office": true, "work": true, "vip": true, "student": true, "senior": true,
+	"early-bird": true, "earlybird": true, "premium": true, "deluxe": true, "economy": true, "business": true}
 
 // setApart are words that set a thing apart from another of its kind.
 var setApart = map[string]bool{"other": true, "another": true, "second": true, "spare": true, "backup": true,

@@ -49,7 +49,7 @@ var (
 // A measure: a number and its unit ("300 Mbps", "50 GB", "12 kg"); a
 // new value may be said in another unit of the family ("1 Gbps").
 var (
-	reWholeMeasure = regexp.MustCompile(`^\d+(?:[.,]\d+)?\s?([A-Za-z/]{1,6})$`)
+	reWholeMeasure = regexp.MustCompile(`^\d+(?:[.,]\d+)?\s?([A-Za-z/²]{1,6}(?:\.? [A-Za-z]{1,6}\.?)?)$`) // "750 sq ft"
 	unitFamily     = func() map[string]string {
 		m := map[string]string{}
 		for fam, us := range units {
@@ -67,6 +67,7 @@ var (
 		"speed":  {"mph", "kph", "km/h"},
 		"power":  {"w", "kw", "kwh", "mw"},
 		"dose":   {"mg", "mcg", "µg", "ml", "iu"},
+		"area":   {"sq ft", "sqft", "sq. ft.", "square feet", "sqm", "m²", "m2", "square metres", "square meters"},
 	}
 	measureOf = func() map[string]*regexp.Regexp {
 		m := map[string]*regexp.Regexp{}

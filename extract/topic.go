@@ -51,6 +51,7 @@ var topicGroups = [][]string{
 	{"allergy", "allergic"},
 	{"wifi", "wi-fi", "network", "ssid"},
 	{"lease", "renewal", "tenancy"},
+	{"savings", "saving", "putting away", "put away", "stashing away"},
 	{"name", "calls me", "call me", "goes by", "go by", "known as"}, // preferred_name
 	{"guest", "guests", "people", "rsvps", "rsvp", "attendees"},
 	{"team", "fan"}, // "I'm a Warriors fan now" for favorite_team
@@ -90,10 +91,10 @@ var topicGroups = [][]string{
 	{"hotel", "booking", "stay", "accommodation", "lodging"},
 	{"employer", "company", "workplace", "accepted the offer from", "accepted an offer from", "accepted a job at",
 		"took a job at", "took the job at", "work at", "working at", "work for", "working for"},
-	{"budget", "approved", "allocated", "allotted", "earmarked", "set aside"}, // "Finance approved $7,500 for the conference"
+	{"budget", "approved", "allocated", "allotted", "earmarked", "set aside", "stipend", "allowance"}, // "Finance approved $7,500 for the conference"
 	{"oncall", "on call", "on-call", "pager", "pagerduty"},
 	{"kid", "child", "children", "school"}, // "school pickup" is the kids' pickup
-	{"flat", "apartment"},
+	{"flat", "apartment", "place"},         // "the new place is 900 sq ft"
 	{"car", "vehicle"},
 	{"phone", "mobile", "cell", "cellphone", "telephone"},
 	{"email", "e-mail"},
@@ -150,6 +151,16 @@ var categories = map[string][]string{
 	// How one gets to work: "I bike to work now instead of taking the bus."
 	"commute": {"bus", "train", "subway", "metro", "tube", "tram", "light rail", "bike", "bicycle", "e-bike", "ebike",
 		"scooter", "car", "carpool", "ferry", "walk", "walking", "cycling", "biking", "driving", "rideshare"},
+	// Colours, dog breeds and spoken languages, said in lower case.
+	"colour": {"red", "blue", "green", "black", "white", "silver", "grey", "gray", "yellow", "orange", "purple",
+		"pink", "brown", "beige", "navy", "teal", "maroon", "gold", "burgundy", "charcoal", "olive", "cream", "turquoise"},
+	"breed": {"golden retriever", "labrador", "lab", "labrador retriever", "beagle", "poodle", "bulldog",
+		"french bulldog", "german shepherd", "dachshund", "corgi", "husky", "border collie", "boxer", "pug",
+		"shih tzu", "chihuahua", "greyhound", "whippet", "cocker spaniel", "spaniel", "terrier", "schnauzer",
+		"great dane", "rottweiler", "doberman", "maltese", "goldendoodle", "labradoodle", "cavapoo", "bernese mountain dog"},
+	"tongue": {"english", "spanish", "french", "german", "italian", "portuguese", "mandarin", "chinese", "cantonese",
+		"japanese", "korean", "arabic", "hindi", "russian", "dutch", "swedish", "norwegian", "danish", "polish",
+		"turkish", "hebrew", "greek", "vietnamese", "indonesian", "tagalog", "ukrainian", "czech", "finnish"},
 	// What a child or an adult does after school or work.
 	"activity": {"ballet", "gymnastics", "soccer", "football", "swimming", "piano", "violin", "cello", "guitar",
 		"karate", "judo", "taekwondo", "chess", "tennis", "basketball", "baseball", "softball", "volleyball", "hockey",
@@ -181,6 +192,8 @@ var categoryWords = map[string]string{
 	"genre": "genre", "book": "genre", "books": "genre", "reading": "genre", "music": "genre", "film": "genre", "movie": "genre",
 	"activity": "activity", "activities": "activity", "sport": "activity", "sports": "activity", "hobby": "activity",
 	"extracurricular": "activity", "afterschool": "activity",
+	"colour": "colour", "color": "colour", "paint": "colour",
+	"breed":   "breed",
 	"commute": "commute", "commuting": "commute", "transport": "commute", "transportation": "commute",
 	"meeting": "chat", "meetings": "chat", "call": "chat", "calls": "chat", "video": "chat", "conferencing": "chat",
 }
@@ -228,6 +241,39 @@ var (
 	}()
 )
 
+// categoryFor names the category of stored value v that a word of its
+// key names ("silver" is a colour for car_color, a tier for plan_tier),
+// else its category (categoryOf).
+func categoryFor(v string, topic, attrs []string) string {
+	low := strings.TrimPrefix(strings.TrimSpace(fold(v)), "the ")
+	for _, ws := range [2][]string{topic, attrs} {
+		for _, w := range ws {
+			for _, c := range [3]string{categoryWords[w], brandWords[w], spokenWords[w]} {
+				if c != "" && memberSets[c][low] {
+					return c
+				}
+			}
+		}
+	}
+	return categoryOf(v)
+}
+
+// memberSets holds each category's members.
+var memberSets = func() map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	for _, cs := range []map[string][]string{categories, brandCategories} {
+		for c, ms := range cs {
+			if m[c] == nil {
+				m[c] = map[string]bool{}
+			}
+			for _, v := range ms {
+				m[c][v] = true
+			}
+		}
+	}
+	return m
+}()
+
 // categoryOf names the category of value v ("MySQL" → database), or "".
 // Anchor asks it of every stored value a sentence is read against, so
 // the reading is remembered (it runs the form patterns).
@@ -249,8 +295,12 @@ func scanCategory(v string) string {
 // namesCategory reports whether key word w names category c ("db" names
 // database; "coffee" names both the drink and the coffee shop).
 func namesCategory(w, c string) bool {
-	return c != "" && (categoryWords[w] == c || brandWords[w] == c)
+	return c != "" && (categoryWords[w] == c || brandWords[w] == c || spokenWords[w] == c)
 }
+
+// spokenWords name spoken languages, which "language" names beside
+// programming ones.
+var spokenWords = map[string]string{"language": "tongue", "lang": "tongue", "locale": "tongue"}
 
 // synonymous reports whether words a and b name one topic.
 func synonymous(a, b string) bool {
@@ -334,7 +384,7 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to",
 	"trimmed", "slashed", "hiked", "upped", "renamed", "rebranded", "change of plans", "change of plan",
 	"opted", "signed up", "escalated", "reprioritized", "reprioritised", "deprioritized", "deprioritised",
-	"made the jump", "made the switch", "made the move", "took the plunge", "jumped ship", "gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
+	"repainted", "made the jump", "made the switch", "made the move", "took the plunge", "jumped ship", "gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + strings.ReplaceAll(clow, "picked up", "fetched") + " " // "picked up a prescription" chose nothing

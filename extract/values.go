@@ -126,8 +126,8 @@ func takeNum(v string) (string, bool) {
 	if loc == nil {
 		return "", false
 	}
-	if rest := v[loc[1]:]; len(rest) > 1 && rest[0] == ':' && rest[1] >= '0' && rest[1] <= '9' {
-		return "", false // "4:15" is a time, not 4
+	if rest := v[loc[1]:]; len(rest) > 1 && (rest[0] == ':' || rest[0] == '-') && rest[1] >= '0' && rest[1] <= '9' {
+		return "", false // "4:15" is a time and "8-6" a range, not 4 or 8
 	}
 	m := strings.TrimRight(v[loc[0]:loc[1]], ",.")
 	return m, m != ""
