@@ -85,8 +85,14 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// ("our Q3 target" for sales_target; see bareHead).
 	head := topic[len(topic)-1]
 	headSaid := strings.Contains(low, head[:min(len(head), 4)])
+	// "$2,500 is the cap" for budget_cap: the attribute said as the head.
+	attrHead := ""
+	if len(attrs) > 0 {
+		attrHead = attrs[len(attrs)-1]
+	}
+	attrSaid := attrHead != "" && strings.Contains(low, "the "+attrHead)
 	for _, w := range topic {
-		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) && !(w != head && headSaid) {
+		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) && !(w != head && headSaid) && !attrSaid {
 			return Statement{}, false
 		}
 	}
@@ -108,7 +114,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			continue
 		}
 		first := !prior
-		prior = true
+		if c.reason == "" || c.reason == ReasonHypothetical && !fixesShould(low, clow, rd.corr) {
+			// A refused clause before ("Not $2,000 anymore but $2,500 is
+			// the cap") names no other thing.
+			prior = prior || c.reason == ""
+		}
 		if c.aspiration && !goalKey(key) {
 			// "My goal is to get down to 75 kg" is where the weight
 			// should go, not where it is (but it is the new goal of
@@ -136,6 +146,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if !ok && len(topic) > 1 && first && bareHead(c.toks, head) && !otherOwner(c.toks) {
 			tspans, ok = topicSpans(c.toks, topic, func(w string) bool { return w != head || impliedByValue(w) })
 			bare = ok
+		}
+		if !ok && attrSaid && first && bareHead(c.toks, attrHead) && !otherOwner(c.toks) {
+			i := slices.IndexFunc(c.toks, func(t span) bool { return t.text == attrHead })
+			tspans, ok, bare = []span{c.toks[i]}, true, true
 		}
 		if (!ok || len(tspans) == 0) && len(carried) > 0 {
 			// "The venue coordinator left; the new contact is …": a
@@ -1226,7 +1240,7 @@ var linkWords = func() map[string]bool {
 		switched switch rescheduled set fixed confirmed officially finally actually just going goes to on at in
 		for with from forward back up down grew grown rose risen dropped fell went gone increased decreased
 		reduced raised cut bumped the a an new our my its it pick choice winner we're we've we they've they're
-		came comes landed lands settled as into onto see sees seeing should painted repainted
+		came comes landed lands settled as into onto see sees seeing should painted repainted reset
 		takes take took taken taking over owns own runs leads handles writes does doing do signs speaks picked
 		number his her their it's contact address
 		updated update reassigned assigned me us group team currently officially landed lands falls fall

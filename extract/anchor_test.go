@@ -125,6 +125,10 @@ func TestAnchor(t *testing.T) {
 		{"co_founder", "Marta", "Dev is a co-founder at another startup.", ""},
 		{"laptop", "MacBook Air", "My new work laptop is a ThinkPad X1.", "ThinkPad X1"},
 		{"laptop_os", "Windows", "My work laptop runs Linux.", ""},
+		// The attribute said as the head; a refused clause before names nothing else.
+		{"budget_cap", "$2,000", "Not $2,000 anymore but $2,500 is the cap.", "$2,500"},
+		{"budget_cap", "$2,000", "The cap on their spending is $2,500.", ""},
+		{"garage_code", "4412", "Garage code got reset to 7788.", "7788"},
 		{"preferredName", "Katherine", "Everyone calls me Kate, please do too.", "Kate"},
 		{"rent.amount", "$1,700", "Our neighbors' rent is $1,800.", ""},
 		// A value whose shape names its kind of thing, said with a word of

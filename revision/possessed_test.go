@@ -52,6 +52,8 @@ func TestReplacementIsAValue(t *testing.T) {
 		{"This week", "Wednesday", false},                             // when, not what
 		{"tomorrow", "Friday", false},
 		{"week", "2026-12-15", false}, // "pushed the deadline back a week"
+		{"Ordering Counter Culture", "Lavazza", false},
+		{"it's my favorite now.", "Succession", false},
 		{"Thursday", "Wednesday", true},
 	}
 	for _, tc := range tests {

@@ -1088,8 +1088,8 @@ func wellFormed(s string) bool {
 	case "from", "to", "at", "of", "for", "with", "on", "in", "by", "the", "a", "an", "and", "or", "our", "my", "is", "are", "was":
 		return false
 	}
-	if t := strings.TrimLeft(s, " "); len(ws) >= 2 && strings.HasSuffix(ws[0], "ing") && t != "" && t[0] >= 'a' && t[0] <= 'z' {
-		return false // "doing school pickup on weekdays": what someone does, not a value
+	if t := strings.TrimLeft(s, " "); len(ws) >= 2 && strings.HasSuffix(ws[0], "ing") && t != "" && (t[0] >= 'a' && t[0] <= 'z' || gerunds[ws[0]]) {
+		return false // "doing school pickup on weekdays", "Ordering Counter Culture": what someone does, not a value
 	}
 	if len(ws) >= 4 {
 		// "Omar will host the monthly all-hands", "Luis volunteered to
@@ -1106,6 +1106,14 @@ func wellFormed(s string) bool {
 	}
 	return true
 }
+
+// gerunds are verbs that open what someone does, capitalised or not
+// ("Ordering Counter Culture beans from now on"); a capitalised "-ing"
+// word may otherwise open a name ("Reading Terminal Market").
+var gerunds = map[string]bool{"ordering": true, "using": true, "buying": true, "getting": true, "switching": true,
+	"moving": true, "going": true, "trying": true, "doing": true, "making": true, "taking": true, "having": true,
+	"bringing": true, "sending": true, "booking": true, "paying": true, "drinking": true, "eating": true,
+	"playing": true, "watching": true, "listening": true, "running": true, "starting": true, "joining": true}
 
 // oneValue reports whether s could be one value: not two sentences.
 func oneValue(s string) bool {
