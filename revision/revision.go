@@ -1069,6 +1069,9 @@ func wellFormed(s string) bool {
 	if len(ws) == 0 || extract.RelativeTime(s) {
 		return false // "This week" is when, not what
 	}
+	if reJoinsClauses.MatchString(s) {
+		return false // "the late shift, so I start at 11am", "a high-deductible plan: $2,500": two things said
+	}
 	switch strings.TrimRight(ws[0], ",") {
 	case "our", "my", "your", "their", "his", "her", "its", "of", "from", "to", "at", "for", "with", "by", "and", "or", "but",
 		// "Actually, put me down for a window seat": the speaker's
@@ -1106,6 +1109,9 @@ func wellFormed(s string) bool {
 	}
 	return true
 }
+
+// reJoinsClauses is a clause boundary inside a replacement.
+var reJoinsClauses = regexp.MustCompile(`(?i),\s+(?:so|and|but|which|because)\s|[;:]\s+\S`)
 
 // gerunds are verbs that open what someone does, capitalised or not
 // ("Ordering Counter Culture beans from now on"); a capitalised "-ing"
