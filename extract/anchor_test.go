@@ -129,6 +129,7 @@ func TestAnchor(t *testing.T) {
 		{"budget_cap", "$2,000", "Not $2,000 anymore but $2,500 is the cap.", "$2,500"},
 		{"budget_cap", "$2,000", "The cap on their spending is $2,500.", ""},
 		{"garage_code", "4412", "Garage code got reset to 7788.", "7788"},
+		{"shipping_carrier", "UPS", "All our outbound orders ship FedEx now.", "FedEx"},
 		{"preferredName", "Katherine", "Everyone calls me Kate, please do too.", "Kate"},
 		{"rent.amount", "$1,700", "Our neighbors' rent is $1,800.", ""},
 		// A value whose shape names its kind of thing, said with a word of

@@ -28,6 +28,8 @@ var brandCategories = map[string][]string{
 		"british airways", "lufthansa", "air france", "klm", "emirates", "qatar airways", "ryanair", "easyjet",
 		"virgin atlantic", "air canada", "qantas", "singapore airlines", "turkish airlines", "iberia", "aer lingus",
 		"frontier airlines", "spirit", "hawaiian airlines", "finnair", "sas", "tap"},
+	"shipper": {"ups", "fedex", "dhl", "usps", "royal mail", "dpd", "ontrac", "purolator", "canada post", "evri",
+		"hermes", "gls", "parcelforce", "australia post", "lasership", "amazon shipping"},
 	"hotel": {"hilton", "marriott", "hyatt", "hyatt regency", "radisson", "ibis", "holiday inn", "sheraton", "westin",
 		"four seasons", "ritz", "the ritz", "ritz-carlton", "best western", "premier inn", "novotel", "travelodge",
 		"intercontinental", "kimpton", "hotel indigo", "hampton inn", "doubletree", "courtyard", "ace hotel",
@@ -74,6 +76,7 @@ var brandWords = map[string]string{
 	"gym": "gym", "fitness": "gym", "membership": "gym",
 	"airline": "airline",
 	"hotel":   "hotel", "lodging": "hotel", "accommodation": "hotel",
+	"shipping": "shipper", "courier": "shipper", "shipper": "shipper", "postage": "shipper",
 	"car": "car", "vehicle": "car",
 	"streaming": "streaming", "subscription": "streaming", "tv": "streaming",
 	"music":    "music",
@@ -88,7 +91,7 @@ var brandWords = map[string]string{
 	"school": "school", // a form category (formCategory)
 	// and so is a firm: a vendor named "Acme Logistics" may become "Northwind Freight"
 	"vendor": "firm", "supplier": "firm", "contractor": "firm", "partner": "firm", "agency": "firm", "firm": "firm",
-	"distributor": "firm", "manufacturer": "firm", "client": "firm", "customer": "firm", "shipper": "firm", "courier": "firm",
+	"distributor": "firm", "manufacturer": "firm", "client": "firm", "customer": "firm",
 }
 
 // brandCommon are brands that are also ordinary words: like commonWords,
@@ -98,7 +101,7 @@ var brandCommon = map[string]bool{"alaska": true, "chase": true, "ally": true, "
 	"sky": true, "cox": true, "frontier": true, "optimum": true, "sonic": true, "spectrum": true, "crunch": true,
 	"united": true, "delta": true, "spirit": true, "max": true, "boots": true, "capsule": true, "costa": true, "pret": true,
 	"hey": true, "seat": true, "ram": true, "genesis": true, "courtyard": true, "the standard": true, "co-op": true,
-	"tap": true, "sas": true}
+	"tap": true, "sas": true, "ups": true, "evri": true, "hermes": true}
 
 // madeBy are the brand categories whose members open a longer name, a
 // maker's model ("Mazda CX-5", "Tesla Model 3").
