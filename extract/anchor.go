@@ -774,7 +774,7 @@ var moneyNouns = map[string]bool{"value": true, "amount": true, "price": true, "
 // keyCompounds are two key words read as one topic word, whose topic
 // group (topicGroups) says how a sentence names it.
 var keyCompounds = map[string]string{"on call": "oncall", "project manager": "pm", "product manager": "pm",
-	"human resource": "hr", "human resources": "hr", "zip code": "zip", "postal code": "zip", "job title": "title", "dog walker": "dogwalker", "time zone": "timezone"}
+	"human resource": "hr", "human resources": "hr", "zip code": "zip", "postal code": "zip", "job title": "title", "dog walker": "dogwalker", "time zone": "timezone", "release manager": "releaser"}
 
 // stopKeyWords carry no topic ("user.current_address").
 var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "the": true, "of": true, "new": true, "main": true, "primary": true,
@@ -1221,7 +1221,7 @@ var reOtherUnit = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:on|for|in|of|at|with)
 
 // reOthersAfter gives a topic to someone else: "(coaches) my nephew's
 // team", "(walks) the neighbours' dog".
-var reOthersAfter = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:(?:my|our|his|her|their|the) [a-z-]+(?:'s|’s|s'|s’)\s|(?:on|for|in|of|at|with) (?:another|a different|some other|other)\b)`)
+var reOthersAfter = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:(?:my|our|his|her|their|the) [a-z-]+(?:'s|’s|s'|s’)\s|(?:on|for|in|of|at|with) (?:another|a different|some other|other|his|her|their)\b|(?:a lot of|lots of|many|several|plenty of|dozens of|hundreds of|other|others)\b)`)
 
 // timeWords own nothing: "this morning's weigh-in" is the speaker's.
 var timeWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true, "yesterday": true, "morning": true,
@@ -1240,7 +1240,7 @@ var linkWords = func() map[string]bool {
 		switched switch rescheduled set fixed confirmed officially finally actually just going goes to on at in
 		for with from forward back up down grew grown rose risen dropped fell went gone increased decreased
 		reduced raised cut bumped the a an new our my its it pick choice winner we're we've we they've they're
-		came comes landed lands settled as into onto see sees seeing should painted repainted reset
+		came comes landed lands settled as into onto see sees seeing should painted repainted reset drifted
 		takes take took taken taking over owns own runs leads handles writes does doing do signs speaks picked
 		number his her their it's contact address
 		updated update reassigned assigned me us group team currently officially landed lands falls fall

@@ -130,6 +130,12 @@ func TestAnchor(t *testing.T) {
 		{"budget_cap", "$2,000", "The cap on their spending is $2,500.", ""},
 		{"garage_code", "4412", "Garage code got reset to 7788.", "7788"},
 		{"shipping_carrier", "UPS", "All our outbound orders ship FedEx now.", "FedEx"},
+		{"design_lead", "Ana", "Kofi is leading design at his new company.", ""},
+		{"mentor", "Grace", "Tariq mentors a lot of junior engineers.", ""},
+		{"release_manager", "Ivy", "Otto runs releases starting this sprint.", "Otto"},
+		{"bedtime", "10:30pm", "My bedtime drifted to 11pm.", "11pm"},
+		{"cloud_provider", "AWS", "We finished the move to GCP.", "GCP"},
+		{"preferred_seat", "aisle", "I prefer the window these days.", "window"},
 		{"preferredName", "Katherine", "Everyone calls me Kate, please do too.", "Kate"},
 		{"rent.amount", "$1,700", "Our neighbors' rent is $1,800.", ""},
 		// A value whose shape names its kind of thing, said with a word of

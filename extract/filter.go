@@ -296,7 +296,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n), reOneTimeReason.MatchString(n):
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
@@ -324,7 +324,12 @@ var reCause = regexp.MustCompile(`\b(?:after|since|following|thanks to|because o
 
 // reOneTimeReason is a change made for one time, with the passing reason
 // for it: "I bumped the heat to 70F tonight because it's freezing".
-var reOneTimeReason = regexp.MustCompile(`\b(?:today|tonight|this morning|this afternoon|this evening)\b.*\b(?:because|since|as|cause)\s+(?:it['’]s|it is|we['’]re|i['’]m|there['’]s|the)\b`)
+var reOneTimeReason = regexp.MustCompile(`\b(?:today|tonight|tomorrow|this morning|this afternoon|this evening)\b.*\b(?:(?:because|since|as|cause)\s+(?:it['’]s|it is|we['’]re|i['’]m|there['’]s|the)|(?:for|due to)\s+(?:the|a|an)\s)`)
+
+// reDayThisWeek is one weekday said for this week or next only: "Therapy
+// is Friday this week" ("Fridays", or "starting this week", is standing:
+// reStanding).
+var reDayThisWeek = regexp.MustCompile(`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(?:this|next) week\b|\b(?:this|next) week\b.*\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
 
 // oneTimeInstead reports a change planned "instead" for one time only
 // ("this week we'll …"); said in the present, it is the state of that

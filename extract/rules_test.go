@@ -62,6 +62,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a task", "I need to update my address to 5 Mill Road on the DMV site.", "user", nil, []string{ReasonProposal}},
 		{"as of this week", "As of this week we're living at 41 Harbor View.", "user", []string{"user.address"}, nil},
 		{"an idiom of n't", "I can't stop watching The Bear.", "user", nil, []string{ReasonNoRule}},
+		{"one weekday this week", "Therapy is Friday this week.", "user", nil, []string{ReasonException}},
+		{"tomorrow, for a reason", "School starts at 8:45am tomorrow for the late start.", "user", nil, []string{ReasonException}},
 		{"asking for", "The client is asking for 99.9% uptime.", "user", nil, []string{ReasonProposal}},
 		{"a visit", "Dropped into a Modo Yoga class while visiting my sister.", "user", nil, []string{ReasonException}},
 		{"a standing instruction", "Please reply in Spanish from now on.", "user", nil, []string{ReasonNoRule}},

@@ -51,6 +51,7 @@ var topicGroups = [][]string{
 	{"allergy", "allergic"},
 	{"wifi", "wi-fi", "network", "ssid"},
 	{"lease", "renewal", "tenancy"},
+	{"releaser", "release manager", "runs releases", "running releases", "runs the releases", "owns releases"}, // keyCompounds
 	{"savings", "saving", "putting away", "put away", "stashing away"},
 	{"name", "calls me", "call me", "goes by", "go by", "known as"}, // preferred_name
 	{"guest", "guests", "people", "rsvps", "rsvp", "attendees"},
@@ -161,6 +162,7 @@ var categories = map[string][]string{
 	"tongue": {"english", "spanish", "french", "german", "italian", "portuguese", "mandarin", "chinese", "cantonese",
 		"japanese", "korean", "arabic", "hindi", "russian", "dutch", "swedish", "norwegian", "danish", "polish",
 		"turkish", "hebrew", "greek", "vietnamese", "indonesian", "tagalog", "ukrainian", "czech", "finnish"},
+	"seatpref": {"window", "aisle", "middle", "exit row", "bulkhead"},
 	// What a child or an adult does after school or work.
 	"activity": {"ballet", "gymnastics", "soccer", "football", "swimming", "piano", "violin", "cello", "guitar",
 		"karate", "judo", "taekwondo", "chess", "tennis", "basketball", "baseball", "softball", "volleyball", "hockey",
@@ -193,7 +195,7 @@ var categoryWords = map[string]string{
 	"activity": "activity", "activities": "activity", "sport": "activity", "sports": "activity", "hobby": "activity",
 	"extracurricular": "activity", "afterschool": "activity",
 	"colour": "colour", "color": "colour", "paint": "colour",
-	"breed":   "breed",
+	"breed": "breed", "seat": "seatpref",
 	"commute": "commute", "commuting": "commute", "transport": "commute", "transportation": "commute",
 	"meeting": "chat", "meetings": "chat", "call": "chat", "calls": "chat", "video": "chat", "conferencing": "chat",
 }
@@ -384,7 +386,7 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to",
 	"trimmed", "slashed", "hiked", "upped", "renamed", "rebranded", "change of plans", "change of plan",
 	"opted", "signed up", "escalated", "reprioritized", "reprioritised", "deprioritized", "deprioritised",
-	"repainted", "made the jump", "made the switch", "made the move", "took the plunge", "jumped ship", "gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
+	"repainted", "drifted", "the move to", "the migration to", "made the jump", "made the switch", "made the move", "took the plunge", "jumped ship", "gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + strings.ReplaceAll(clow, "picked up", "fetched") + " " // "picked up a prescription" chose nothing

@@ -53,6 +53,7 @@ func TestReplacementIsAValue(t *testing.T) {
 		{"tomorrow", "Friday", false},
 		{"week", "2026-12-15", false}, // "pushed the deadline back a week"
 		{"Ordering Counter Culture", "Lavazza", false},
+		{"Leo's", "Bounce House", false},
 		{"the late shift, so I start at 11am", "7am", false},
 		{"a high-deductible plan: $2,500", "$1,000", false},
 		{"it's my favorite now.", "Succession", false},

@@ -1069,6 +1069,9 @@ func wellFormed(s string) bool {
 	if len(ws) == 0 || extract.RelativeTime(s) {
 		return false // "This week" is when, not what
 	}
+	if len(ws) == 1 && (strings.HasSuffix(ws[0], "'s") || strings.HasSuffix(ws[0], "’s")) {
+		return false // "Leo's" of "We moved Leo's party to Pizza Planet": whose, not what
+	}
 	if reJoinsClauses.MatchString(s) {
 		return false // "the late shift, so I start at 11am", "a high-deductible plan: $2,500": two things said
 	}
