@@ -65,6 +65,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"one weekday this week", "Therapy is Friday this week.", "user", nil, []string{ReasonException}},
 		{"tomorrow, for a reason", "School starts at 8:45am tomorrow for the late start.", "user", nil, []string{ReasonException}},
 		{"asking for", "The client is asking for 99.9% uptime.", "user", nil, []string{ReasonProposal}},
+		{"a road bike is no trip", "Final answer on the road bike I'm buying: Canyon Endurace.", "user", []string{"road_bike.choice"}, nil},
 		{"a visit", "Dropped into a Modo Yoga class while visiting my sister.", "user", nil, []string{ReasonException}},
 		{"a standing instruction", "Please reply in Spanish from now on.", "user", nil, []string{ReasonNoRule}},
 		{"someone's relation", "Ben's cousin started at Riverside Middle School.", "user", nil, []string{ReasonOtherSubject}},
