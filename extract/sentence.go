@@ -503,10 +503,10 @@ func (a *analyzer) sentence(raw string, item bool) {
 		c.ascii = lexical.LowerASCII(cl)
 		c.firstPerson = firstPersonStarts.startsWith(padded(clow))
 		st, ok := a.apply(&c)
-		if m := reTimeLead.FindStringIndex(cl); !ok && m != nil && m[1] < len(cl) {
+		if t := TrimTimeLead(cl); !ok && t != cl {
 			// "As of this week we're living at 41 Harbor View": the
 			// rules read what follows when it holds.
-			c.text, c.low = cl[m[1]:], fold(cl[m[1]:])
+			c.text, c.low = t, fold(t)
 			c.ascii = lexical.LowerASCII(c.text)
 			c.firstPerson = firstPersonStarts.startsWith(padded(c.low))
 			st, ok = a.apply(&c)
@@ -534,9 +534,18 @@ func (a *analyzer) sentence(raw string, item bool) {
 	}
 }
 
+// TrimTimeLead drops what opens s with when it holds ("as of this week
+// we're living at …" is "we're living at …").
+func TrimTimeLead(s string) string {
+	if m := reTimeLead.FindStringIndex(s); m != nil && m[1] < len(s) {
+		return s[m[1]:]
+	}
+	return s
+}
+
 // reTimeLead opens a clause with when it holds: "as of this week",
 // "starting Monday", "these days".
-var reTimeLead = regexp.MustCompile(`(?i)^(?:(?:as of|starting|from|since|beginning|effective)\s+(?:this|next|today|tomorrow|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:week|month|year|weekend|quarter))?|now|these days|nowadays|currently|from now on|going forward|lately)\s*,?\s+`)
+var reTimeLead = regexp.MustCompile(`(?i)^(?:(?:as of|starting|from|since|beginning|effective)\s+(?:this|next|last|today|tomorrow|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:week|month|year|weekend|quarter))?|now|today|these days|nowadays|currently|from now on|going forward|lately)\s*,?\s+`)
 
 // statusTopics label a line of status items.
 var statusTopics = map[string]bool{"status": true, "status_update": true, "progress": true, "update": true}

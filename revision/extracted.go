@@ -524,7 +524,7 @@ var computed = map[string]bool{extract.KindAmount: true, extract.KindCount: true
 // inference about something else ("…, so the total is").
 func actsOn(low string, st extract.Statement) bool {
 	i := strings.Index(low, ", so ")
-	rest := reLeadTime.ReplaceAllString(low[i+len(", so "):], "") // "so as of this week we're living at …"
+	rest := extract.TrimTimeLead(low[i+len(", so "):]) // "so as of this week we're living at …"
 	for _, p := range []string{"we ", "we're ", "we’re ", "we've ", "we’ve ", "i ", "i'm ", "i’m ", "i've ", "i’ve "} {
 		if strings.HasPrefix(rest, p) {
 			return true
@@ -551,9 +551,6 @@ func actsOn(low string, st extract.Statement) bool {
 
 // reNowWord is "now" as a word, before punctuation too ("… during the day now.").
 var reNowWord = regexp.MustCompile(`\bnow\b`)
-
-// reLeadTime opens a clause with when it holds: "as of this week", "now".
-var reLeadTime = regexp.MustCompile(`^(?:now|today|these days|from now on|(?:as of|starting|from|since|beginning)\s+(?:this|next|last|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:week|month|year|weekend))?),?\s+`)
 
 // allKeyWords reports whether every word of phrase is a word of key.
 func allKeyWords(phrase, key string) bool {
