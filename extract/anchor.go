@@ -113,12 +113,13 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			carried = nil
 			continue
 		}
+		// "Typo in my zip: it should be 94110": a correction says what
+		// should be as what is.
+		fixed := c.reason == ReasonHypothetical && fixesShould(low, clow, rd.corr)
+		// A clause refused before ("Not $2,000 anymore but $2,500 is the
+		// cap") names no other thing.
 		first := !prior
-		if c.reason == "" || c.reason == ReasonHypothetical && !fixesShould(low, clow, rd.corr) {
-			// A refused clause before ("Not $2,000 anymore but $2,500 is
-			// the cap") names no other thing.
-			prior = prior || c.reason == ""
-		}
+		prior = prior || c.reason == "" || fixed
 		if c.aspiration && !goalKey(key) {
 			// "My goal is to get down to 75 kg" is where the weight
 			// should go, not where it is (but it is the new goal of
@@ -126,9 +127,6 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			carried = nil
 			continue
 		}
-		// "Typo in my zip: it should be 94110": a correction says what
-		// should be as what is.
-		fixed := c.reason == ReasonHypothetical && fixesShould(low, clow, rd.corr)
 		if r := c.reason; r != "" && !fixed && !(r == ReasonOtherSubject && ownRelation(clow, topic)) {
 			// "Initially the deadline was March 2, but now it's March
 			// 16": a past clause states nothing, but names the topic
