@@ -366,7 +366,7 @@ var reNamesRelation = regexp.MustCompile(`^[\p{L}-]+['’]s (?:(?:older|younger|
 
 // reDeptMoved is another department moving itself: "Marketing moved up
 // to the 7th floor" (not "Facilities moved our sync into Room 6A").
-var reDeptMoved = regexp.MustCompile(`^(?:the\s+)?(?:marketing|sales|finance|legal|engineering|hr|ops|operations|it|design|product|support|facilities|accounting|procurement|security|research|management|leadership|the board|admin|customer success|recruiting|payroll)\s+(?:(?:has|have|just|also|already|finally)\s+)*(?:moved|relocated|switched|went|migrated|moves|move|is moving|are moving|transferred)\s+(?:up\s+|down\s+|over\s+|back\s+|across\s+)?(?:to|into|onto|from|off|out)\b`)
+var reDeptMoved = regexp.MustCompile(`^(?:the\s+)?(?:marketing|sales|finance|legal|engineering|hr|ops|operations|design|facilities|accounting|procurement|research|leadership|the board|customer success|recruiting|payroll)\s+(?:(?:has|have|just|also|already|finally)\s+)*(?:moved|relocated|switched|went|migrated|moves|move|is moving|are moving|transferred)\s+(?:up\s+|down\s+|over\s+|back\s+|across\s+)?(?:to|into|onto|from|off|out)\b`)
 
 // pastThenNow reports a sentence that sets the past against the present:
 // "Initially the deadline was March 2, but now it's March 16". Only its
