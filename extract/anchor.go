@@ -1219,7 +1219,7 @@ var reOtherUnit = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:on|for|in|of|at|with)
 
 // reOthersAfter gives a topic to someone else: "(coaches) my nephew's
 // team", "(walks) the neighbours' dog".
-var reOthersAfter = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:(?:my|our|his|her|their|the) [a-z-]+(?:'s|’s|s'|s’)\s|(?:on|for|in|of|at|with) (?:another|a different|some other|other|his|her|their)\b|(?:a lot of|lots of|many|several|plenty of|dozens of|hundreds of|other|others)\b)`)
+var reOthersAfter = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:(?:my|our|his|her|their|the) [a-z-]+(?:'s|’s|s'|s’)\s|(?:on|for|in|of|at|with) (?:(?:our|my|the) )?(?:another|a different|some other|other|second|his|her|their)\b|(?:a lot of|lots of|many|several|plenty of|dozens of|hundreds of|other|others)\b)`)
 
 // timeWords own nothing: "this morning's weigh-in" is the speaker's.
 var timeWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true, "yesterday": true, "morning": true,

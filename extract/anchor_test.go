@@ -136,6 +136,7 @@ func TestAnchor(t *testing.T) {
 		{"bedtime", "10:30pm", "My bedtime drifted to 11pm.", "11pm"},
 		{"cloud_provider", "AWS", "We finished the move to GCP.", "GCP"},
 		{"preferred_seat", "aisle", "I prefer the window these days.", "window"},
+		{"account_manager", "Mia", "Raj is the account manager for our other bank.", ""},
 		{"preferredName", "Katherine", "Everyone calls me Kate, please do too.", "Kate"},
 		{"rent.amount", "$1,700", "Our neighbors' rent is $1,800.", ""},
 		// A value whose shape names its kind of thing, said with a word of

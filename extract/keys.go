@@ -273,6 +273,22 @@ func sameEntity(a, b string) bool {
 	return true
 }
 
+// SetApart reports whether a statement's entity names a thing set apart
+// from the one key names: "different_client" (of "the contact for a
+// different client") is not primary_contact's.
+func SetApart(entity, key string) bool {
+	kw := keyWords(key)
+	for i, w := range kw {
+		kw[i] = singular(w)
+	}
+	for _, w := range strings.Split(entity, "_") {
+		if (setApart[w] || variantWords[w]) && !slices.Contains(kw, singular(w)) {
+			return true
+		}
+	}
+	return false
+}
+
 // orgUnits are nouns of a unit of people, which a qualifier names apart.
 var orgUnits = map[string]bool{"team": true, "group": true, "squad": true, "department": true, "division": true,
 	"org": true, "unit": true, "committee": true, "crew": true, "pod": true, "tribe": true}
@@ -285,7 +301,7 @@ var variantWords = map[string]bool{"cafe": true, "café": true, "guest": true, "
 	"early-bird": true, "earlybird": true, "premium": true, "deluxe": true, "economy": true, "business": true}
 
 // setApart are words that set a thing apart from another of its kind.
-var setApart = map[string]bool{"other": true, "another": true, "second": true, "spare": true, "backup": true,
+var setApart = map[string]bool{"other": true, "another": true, "different": true, "second": true, "spare": true, "backup": true,
 	"old": true, "former": true, "previous": true, "ex": true}
 
 // abbreviates reports whether a is a short form of w: at least three

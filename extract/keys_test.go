@@ -155,3 +155,24 @@ func TestNamedUnitIsAnother(t *testing.T) {
 		}
 	}
 }
+
+// TestSetApart: a statement's thing set apart from the key's ("a
+// different client", "the cafe wifi") is not the key's, whatever the
+// plural.
+func TestSetApart(t *testing.T) {
+	tests := []struct {
+		entity, key string
+		want        bool
+	}{
+		{"different_client", "primary_contact", true},
+		{"cafe_wifi", "wifi_network", true},
+		{"guest", "guests", false},
+		{"guest", "guest_count", false},
+		{"client", "primary_contact", false},
+	}
+	for _, tc := range tests {
+		if got := SetApart(tc.entity, tc.key); got != tc.want {
+			t.Errorf("SetApart(%q, %q) = %v, want %v", tc.entity, tc.key, got, tc.want)
+		}
+	}
+}

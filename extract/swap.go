@@ -42,6 +42,9 @@ func Swap(sentence, key, old string) (string, bool) {
 // guests, not 40").
 func swapRefused(sentence, old, v string) bool {
 	lold, lv := fold(old), fold(v)
+	if reAnotherThing.MatchString(fold(sentence)) {
+		return true // "Omar took another deck over from Priya": not the one Priya had
+	}
 	for _, cl := range splitClauses(sentence) {
 		clow := fold(cl)
 		if !strings.Contains(clow, lv) {
@@ -368,6 +371,9 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 	}
 	return "", false
 }
+
+// reAnotherThing sets the thing swapped apart from the stored one.
+var reAnotherThing = regexp.MustCompile(`\b(?:another|a different|a second|the other|some other)\s+[a-z]`)
 
 // reThing is a lower-case thing said with its article: "a salad", "an
 // oat latte".

@@ -121,6 +121,7 @@ func TestSwapAmounts(t *testing.T) {
 		{"I'm getting a salad for lunch from now on instead of the burrito bowl.", "lunch_order", "burrito bowl", "salad"},
 		{"I'm getting an oat latte instead of a cortado.", "coffee_order", "cortado", "oat latte"},
 		{"I want a new bike instead of the scooter.", "commute", "scooter", ""},
+		{"Omar took another deck over from Priya.", "owner", "Priya", ""},
 		{"We might drop Netflix for Disney+.", "streaming_service", "Netflix", ""},
 		{"Taco Loco can't do the date, so we've hired Pho Real.", "caterer", "Taco Loco", "Pho Real"},
 	}

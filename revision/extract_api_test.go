@@ -659,3 +659,14 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		})
 	}
 }
+
+// TestAnotherOwnersThing: a statement about another owner's or another
+// thing of the kind leaves the speaker's fact alone.
+func TestAnotherOwnersThing(t *testing.T) {
+	tests := []afterTurn{
+		{"a team's budget", [][2]string{{"budget", "$40,000"}}, "The marketing team's budget is $35,000.", "$40,000"},
+		{"a different client's contact", [][2]string{{"primary_contact", "Dana"}}, "Leo is the contact for a different client.", "Dana"},
+		{"our own budget", [][2]string{{"budget", "$40,000"}}, "Correction: the budget is $35,000, not $40,000.", "$35,000"},
+	}
+	runAfterTurn(t, tests)
+}

@@ -577,6 +577,9 @@ func ownedByOther(st extract.Statement, key string) bool {
 	if st.Entity == "" || st.Entity == "user" {
 		return false
 	}
+	if extract.SetApart(st.Entity, key) {
+		return true
+	}
 	keyWords := strings.Split(ent, "_")
 	ews := strings.Split(st.Entity, "_")
 	if len(ews) == 1 {
@@ -585,8 +588,9 @@ func ownedByOther(st extract.Statement, key string) bool {
 		return possessed(st.Sentence, ews[0], false) && !slices.Contains(keyWords, ews[0]) && !contracted(st.Sentence, ews[0], key)
 	}
 	// "Chen's contractor", "the sales team's offsite": the owner is the
-	// entity's opening words, said with "'s".
-	for i := 1; i < len(ews); i++ {
+	// entity's opening words, said with "'s"; "the marketing team's
+	// budget" (marketing_team.budget): the whole entity owns the attribute.
+	for i := 1; i < len(ews) || i == len(ews) && st.Attribute != ""; i++ {
 		owner := ews[:i]
 		if possessed(st.Sentence, strings.Join(owner, " "), true) {
 			for _, w := range owner {
