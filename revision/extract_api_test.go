@@ -488,8 +488,15 @@ type afterTurn struct {
 	want  string // the checked fact's value afterwards
 }
 
-// runAfterTurn plays each case in an organization of its own.
+// runAfterTurn plays each case, said by the user, in an organization of
+// its own.
 func runAfterTurn(t *testing.T, tests []afterTurn) {
+	t.Helper()
+	runAfterTurnBy(t, "USER", tests)
+}
+
+// runAfterTurnBy is runAfterTurn with the turn said by speaker.
+func runAfterTurnBy(t *testing.T, speaker string, tests []afterTurn) {
 	t.Helper()
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -498,7 +505,7 @@ func runAfterTurn(t *testing.T, tests []afterTurn) {
 			for _, f := range tc.facts {
 				write(t, env, tok, map[string]any{"key": f[0], "value": f[1]})
 			}
-			say(t, env, tok, map[string]any{"text": tc.text})
+			say(t, env, tok, map[string]any{"text": tc.text, "speaker": speaker})
 			if got := currentOf(t, env, tok, tc.facts[0][0]).Value; got != tc.want {
 				t.Errorf("after %q, %s = %q, want %q", tc.text, tc.facts[0][0], got, tc.want)
 			}
@@ -642,22 +649,12 @@ func TestConversationFlows(t *testing.T) {
 // made replaces what the user stated, whichever rule reads the value; its
 // offer to make one does not.
 func TestAssistantReportsItsAction(t *testing.T) {
-	tests := []struct{ key, value, text, want string }{
-		{"dentist_appointment", "2026-12-02", "I've rescheduled your dentist appointment to December 9.", "2026-12-09"},
-		{"flight.seat", "22F", "Done — I changed your seat to 3C.", "3C"},
-		{"dentist_appointment", "2026-12-02", "I can reschedule your dentist appointment to December 9 if you like.", "2026-12-02"},
+	tests := []afterTurn{
+		{"rescheduled", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I've rescheduled your dentist appointment to December 9.", "2026-12-09 (December 9)"},
+		{"done, changed", [][2]string{{"flight.seat", "22F"}}, "Done — I changed your seat to 3C.", "3C"},
+		{"an offer", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I can reschedule your dentist appointment to December 9 if you like.", "2026-12-02"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.text, func(t *testing.T) {
-			env := apitest.New(t)
-			tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
-			write(t, env, tok, map[string]any{"key": tc.key, "value": tc.value})
-			say(t, env, tok, map[string]any{"text": tc.text, "speaker": "ASSISTANT"})
-			if got := currentOf(t, env, tok, tc.key).Value; !strings.Contains(got, tc.want) {
-				t.Errorf("%s = %q after %q, want %q", tc.key, got, tc.text, tc.want)
-			}
-		})
-	}
+	runAfterTurnBy(t, "ASSISTANT", tests)
 }
 
 // TestAnotherOwnersThing: a statement about another owner's or another
