@@ -69,7 +69,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// "Got a new number: 555-0199" is the phone's.
 	numberSaid := reWholePhone.MatchString(stored) && (strings.Contains(low, "number") || strings.Contains(low, "#"))
 	// "pls use my gmail from now on: sam.k@gmail.com": an address says email.
-	emailSaid := reEmail.MatchString(stored) && reEmail.MatchString(sentence)
+	emailSaid := strings.Contains(stored, "@") && strings.Contains(sentence, "@") && reEmail.MatchString(stored) && reEmail.MatchString(sentence)
 	// "Maya quit ballet and does gymnastics now" for daughter_activity:
 	// the key's relation word is its owner, said by a name, unless the
 	// sentence names another relation ("my son").
@@ -90,7 +90,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if len(attrs) > 0 {
 		attrHead = attrs[len(attrs)-1]
 	}
-	attrSaid := attrHead != "" && strings.Contains(low, "the "+attrHead)
+	attrSaid := attrHead != "" && strings.Contains(low, attrHead) && strings.Contains(low, "the "+attrHead)
 	for _, w := range topic {
 		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) && !(w != head && headSaid) && !attrSaid {
 			return Statement{}, false

@@ -310,11 +310,14 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	return ""
 }
 
+// oneDay is a single day or part of one, said relative to the turn.
+const oneDay = `today|tonight|tomorrow|this morning|this afternoon|this evening`
+
 // reOneTime and reStanding tell a one-time change from a standing one:
 // "This week we'll go to the coworking space on Thursday instead" is an
 // exception; "From next week we meet on Thursdays instead" is not.
 var (
-	reOneTime  = regexp.MustCompile(`\b(?:this (?:week|weekend|time|month|morning|afternoon|evening)|tonight|tomorrow|next week|today)\b`)
+	reOneTime  = regexp.MustCompile(`\b(?:this (?:week|weekend|time|month)|next week|` + oneDay + `)\b`)
 	reStanding = regexp.MustCompile(`\b(?:from|starting|as of|beginning|effective|onwards?|going forward|every|each|always|anymore|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b`)
 )
 
@@ -324,7 +327,7 @@ var reCause = regexp.MustCompile(`\b(?:after|since|following|thanks to|because o
 
 // reOneTimeReason is a change made for one time, with the passing reason
 // for it: "I bumped the heat to 70F tonight because it's freezing".
-var reOneTimeReason = regexp.MustCompile(`\b(?:today|tonight|tomorrow|this morning|this afternoon|this evening)\b.*\b(?:(?:because|since|as|cause)\s+(?:it['’]s|it is|we['’]re|i['’]m|there['’]s|the)|(?:for|due to)\s+(?:the|a|an)\s)`)
+var reOneTimeReason = regexp.MustCompile(`\b(?:` + oneDay + `)\b.*\b(?:(?:because|since|as|cause)\s+(?:it['’]s|it is|we['’]re|i['’]m|there['’]s|the)|(?:for|due to)\s+(?:the|a|an)\s)`)
 
 // reDayThisWeek is one weekday said for this week or next only: "Therapy
 // is Friday this week" ("Fridays", or "starting this week", is standing:

@@ -242,10 +242,8 @@ func sameEntity(a, b string) bool {
 		return false
 	}
 	aw, bw := strings.Split(a, "_"), strings.Split(b, "_")
-	for _, w := range bw {
-		if (setApart[w] || variantWords[w]) && !slices.Contains(aw, w) {
-			return false
-		}
+	if apart(bw, aw) {
+		return false
 	}
 	if len(bw) > len(aw) && orgUnits[bw[len(bw)-1]] && !slices.Contains(aw, bw[0]) {
 		// "Priya leads the platform team": a unit the statement names
@@ -277,12 +275,15 @@ func sameEntity(a, b string) bool {
 // from the one key names: "different_client" (of "the contact for a
 // different client") is not primary_contact's.
 func SetApart(entity, key string) bool {
-	kw := keyWords(key)
-	for i, w := range kw {
-		kw[i] = singular(w)
-	}
-	for _, w := range strings.Split(entity, "_") {
-		if (setApart[w] || variantWords[w]) && !slices.Contains(kw, singular(w)) {
+	return apart(strings.Split(entity, "_"), keyWords(key))
+}
+
+// apart reports whether words ws hold a word that sets their thing apart
+// (setApart, variantWords) which the other thing's words do not hold, in
+// the singular or not.
+func apart(ws, other []string) bool {
+	for _, w := range ws {
+		if (setApart[w] || variantWords[w]) && !slices.ContainsFunc(other, func(o string) bool { return singular(o) == singular(w) }) {
 			return true
 		}
 	}

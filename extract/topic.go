@@ -247,11 +247,17 @@ var (
 // key names ("silver" is a colour for car_color, a tier for plan_tier),
 // else its category (categoryOf).
 func categoryFor(v string, topic, attrs []string) string {
-	low := strings.TrimPrefix(strings.TrimSpace(fold(v)), "the ")
+	low := "" // folded once, and only for a key that names a category
 	for _, ws := range [2][]string{topic, attrs} {
 		for _, w := range ws {
-			for _, c := range [3]string{categoryWords[w], brandWords[w], spokenWords[w]} {
-				if c != "" && memberSets[c][low] {
+			for _, c := range wordCategories(w) {
+				if c == "" {
+					continue
+				}
+				if low == "" {
+					low = strings.TrimPrefix(strings.TrimSpace(fold(v)), "the ")
+				}
+				if memberSets[c][low] {
 					return c
 				}
 			}
@@ -297,7 +303,14 @@ func scanCategory(v string) string {
 // namesCategory reports whether key word w names category c ("db" names
 // database; "coffee" names both the drink and the coffee shop).
 func namesCategory(w, c string) bool {
-	return c != "" && (categoryWords[w] == c || brandWords[w] == c || spokenWords[w] == c)
+	cs := wordCategories(w)
+	return c != "" && slices.Contains(cs[:], c)
+}
+
+// wordCategories lists the categories key word w names, "" where a table
+// names none.
+func wordCategories(w string) [3]string {
+	return [3]string{categoryWords[w], brandWords[w], spokenWords[w]}
 }
 
 // spokenWords name spoken languages, which "language" names beside

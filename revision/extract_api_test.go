@@ -448,6 +448,10 @@ func TestImpliedAnchorIsUnambiguous(t *testing.T) {
 		{"another fact named", [][2]string{{"meeting_room", "3C"}, {"seat", "14C"}}, "My seat is 6B from now on.", "3C"},
 		{"a brand", [][2]string{{"bank", "Chase"}}, "All my savings are at Ally now.", "Ally"},
 		{"two banks could", [][2]string{{"bank", "Chase"}, {"business_bank", "Wells Fargo"}}, "Everything's at Ally now.", "Chase"},
+		// The head noun said alone ("our Q3 target") is such a reading too.
+		{"a bare head", [][2]string{{"sales_target", "$1.2M"}}, "Leadership raised our Q3 target to $1.5M.", "$1.5M"},
+		{"a bare head, one fact takes it", [][2]string{{"marketing_budget", "$40,000"}}, "The budget was cut to $30,000.", "$30,000"},
+		{"a bare head, two facts could", [][2]string{{"marketing_budget", "$40,000"}, {"travel_budget", "$9,000"}}, "The budget was cut to $30,000.", "$40,000"},
 	}
 	runAfterTurn(t, tests)
 }
