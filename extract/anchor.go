@@ -256,7 +256,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
-		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved(found[0]) && !ownerImplied && !ownerKey(topic)) {
+		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved(found[0]) && !ownerImplied && !ownerKey(topic) && !(shape == reAnyTitled && firstPerson(clow))) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya
 			// goes (but "switch Mochi to Hill's Science Diet" says the
@@ -517,6 +517,13 @@ type anchorClause struct {
 // otherMoved reports whether the clause sends someone other than the
 // value v somewhere (movedOther).
 func (c *anchorClause) otherMoved(v span) bool { return movedOther(c.moved, v) }
+
+// firstPerson reports a clause whose subject is the speaker ("we switched
+// Milo to Dr. Alvarez"): who the speaker sends to a doctor, a school or a
+// plan is of the speaker's household, so the move is the household's.
+func firstPerson(low string) bool {
+	return hasPrefixAny(low, []string{"we ", "i ", "we've ", "i've ", "we’ve ", "i’ve "})
+}
 
 // anchorSentences remembers readAnchorSentence of every sentence Anchor
 // reads (up to maxClause bytes).
@@ -941,8 +948,29 @@ func candidates(cl, k string, at time.Time) []span {
 		}
 		out = append(out, v)
 	}
+	if k == anchorCount && !strings.ContainsAny(cl, "0123456789") {
+		// "I'm running four times a week now": a count spelled out, read
+		// only when the clause has no digits, so that "the two new
+		// hires" does not compete with "the team is 10", and not when
+		// it opens the clause or counts a difference: "Five people
+		// dropped out, so we're down to 35", "four more signed up".
+		for _, m := range reSpelledCount.FindAllStringIndex(cl, -1) {
+			if strings.TrimSpace(cl[:m[0]]) == "" || reDeltaAfter.MatchString(cl[m[1]:]) {
+				continue
+			}
+			n := int(countWords[fold(cl[m[0]:m[1]])])
+			out = append(out, span{start: m[0], end: m[1], text: strconv.Itoa(n), kind: KindCount})
+		}
+	}
 	return out
 }
+
+// reSpelledCount is a count from two to twelve spelled out ("one" is too
+// often a pronoun: "the blue one").
+var reSpelledCount = regexp.MustCompile(`(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b`)
+
+// reDeltaAfter follows a count that is a difference: "four more".
+var reDeltaAfter = regexp.MustCompile(`(?i)^\s+(?:more|fewer|less|extra|additional|new)\b`)
 
 // reByBefore ends a clause's text before an amount of difference: "by".
 var reByBefore = regexp.MustCompile(`(?i)\bby\s+(?:another\s+|an?\s+extra\s+)?$`)
@@ -1228,6 +1256,7 @@ var timeWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true
 // otherQualifiers set a thing apart from others of its kind.
 var otherQualifiers = map[string]bool{"other": true, "another": true, "next": true, "small": true, "smaller": true, "big": true, "bigger": true,
 	"large": true, "larger": true, "second": true, "spare": true, "old": true, "older": true, "former": true, "previous": true, "backup": true,
+	"upstairs": true, "downstairs": true,
 	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true}
 
 // linkWords may stand between a topic and its new value.

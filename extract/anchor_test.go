@@ -26,6 +26,19 @@ func TestAnchor(t *testing.T) {
 		{"desk", "D14", "My desk moved to F3.", "F3"},
 		{"subscription_price", "$12", "The subscription price went up to $15.", "$15"},
 		{"headcount", "40", "Headcount is 44 now.", "44"},
+		// A count spelled out, only where no digits compete with it and
+		// not a difference.
+		{"weekly_runs", "3", "I'm running four times a week now.", "4"},
+		{"weekly_runs", "3", "I'm running 4 times a week now.", "4"},
+		{"headcount", "40", "Five people dropped out.", ""},
+		{"weekly_runs", "3", "I'm adding two more runs a week.", ""},
+		// A titled name the speaker moves a household member to; another
+		// mover's is theirs.
+		{"vet", "Dr. Kim", "We switched Milo to Dr. Alvarez at the new clinic.", "Dr. Alvarez"},
+		{"vet", "Dr. Kim", "The clinic moved Priya to Dr. Alvarez.", ""},
+		// A thing upstairs or downstairs is another of its kind.
+		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
+		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},
 		// The topic said by meaning: a synonym, an agent noun's verb, a
 		// member of the key's category, a length of time.
 		{"analytics_db", "MySQL", "The analytics database moved to ClickHouse.", "ClickHouse"},

@@ -479,6 +479,8 @@ func TestConclusionOfItsOwnTopic(t *testing.T) {
 		{"the topic's new state", [][2]string{{"team_size", "8"}}, "Three new hires joined, so the team is 11 people.", "11"},
 		{"a contact there", [][2]string{{"vendor_contact", "Alice Moreno"}}, "Alice left the vendor, so our contact there is Ben Ortiz.", "Ben Ortiz"},
 		{"a conclusion about another thing", [][2]string{{"team_size", "8"}}, "Three new hires joined, so the payroll is 11 salaries.", "8"},
+		{"who acts next", [][2]string{{"project_lead", "Hannah"}}, "Hannah's moving to the infra team, so Marco will lead the project.", "Marco"},
+		{"a count computed is not who acts", [][2]string{{"headcount", "40"}}, "Five people dropped out, so we're down to 35.", "35"},
 	}
 	runAfterTurn(t, tests)
 }

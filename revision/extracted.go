@@ -544,6 +544,12 @@ func actsOn(low string, st extract.Statement) bool {
 			}
 		}
 	}
+	// "Hannah's moving to the infra team, so Marco will lead the
+	// project": a name that opens the clause after ", so" is who acts
+	// now, not a value computed from the clause before.
+	if !computed[st.Kind] && st.Value != "" && strings.HasPrefix(rest, strings.ToLower(st.Value)+" ") {
+		return true
+	}
 	// "We bought 15 more licences, so 40 in total": a tally, not a
 	// conclusion.
 	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
