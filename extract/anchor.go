@@ -96,6 +96,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			return Statement{}, false
 		}
 	}
+	if keepsStored(low, stored) {
+		// "I interviewed with Growth but decided to stay on Payments":
+		// the sentence keeps the stored value, whatever else it names.
+		return Statement{}, false
+	}
 	kind := kindOfStored(stored, at)
 	if kind == "" && shape != nil {
 		kind = anchorShape
@@ -230,6 +235,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			// "raised dues by $25, to $275": the difference is not the value.
 			cands = slices.DeleteFunc(slices.Clone(cands), func(v span) bool { return reByBefore.MatchString(cl[:v.start]) })
 		}
+		if len(cands) == 0 && kind == anchorDate {
+			cands = bareHours(cl, stored)
+		}
 		if len(cands) > 1 && kind == anchorDate {
 			cands = dateValues(cl, stored, cands)
 		}
@@ -238,6 +246,14 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				continue
 			}
 			link := len(tspans) == 0 || linked(cl, tspans, v, kind, attrs)
+			if link && !c.changeCue && (kind == anchorName || kind == anchorCategory) && modifierOf(cl, v, tspans) {
+				// "I'm presenting to the Growth team", "I interviewed
+				// with the Growth team": a name that modifies the topic
+				// after a preposition of dealing with it says whom the
+				// speaker deals with, not which is theirs ("I'm on the
+				// Growth team" is).
+				link = false
+			}
 			if !link && kind == anchorName && strings.TrimSpace(cl[:v.start]) == "" && !strings.Contains(v.text, " ") {
 				continue // "Inventory now ships out of the Sparks warehouse": a capital for opening the clause
 			}
@@ -1142,6 +1158,92 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	// "New handle on X: @mirabuilds": a label, then its value.
 	return left >= 0 && (onlyLinks(cl[left:v.start], kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
+
+// keepsStored reports a sentence that says the stored value stays: a verb
+// of keeping ("stay", "stick with", "keep", "remain", "still") followed
+// within three words by the stored value's first word: "decided to stay
+// on Payments", "we're sticking with Comcast", "Murakami is still my
+// favourite" (the value before "still" too).
+func keepsStored(low, stored string) bool {
+	sw := words(fold(stored))
+	if len(sw) == 0 || len(sw[0]) < 3 {
+		return false
+	}
+	ws := words(low)
+	for i, w := range ws {
+		if !keepWords[w] {
+			continue
+		}
+		if i > 0 && (ws[i-1] == sw[0] || i > 1 && ws[i-1] == "is" && ws[i-2] == sw[len(sw)-1]) && w == "still" {
+			return true
+		}
+		for j := i + 1; j < len(ws) && j <= i+4; j++ {
+			if ws[j] == sw[0] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var keepWords = map[string]bool{"stay": true, "stays": true, "staying": true, "stayed": true, "stick": true, "sticking": true,
+	"keep": true, "keeping": true, "kept": true, "remain": true, "remains": true, "remaining": true, "still": true}
+
+// bareHours reads the hours said without "am" or "pm" ("at 7 instead of
+// 6") as times of the stored time of day's half of the day, when the
+// stored value is a bare hour ("6am", "9:30pm"): the speaker who keeps a
+// 6am gym slot and now goes "at 7" goes at 7am. An hour before a noun
+// ("at 7 people"), a colon or a unit is not a time.
+func bareHours(cl, stored string) []span {
+	m := reStoredHour.FindStringSubmatch(fold(strings.TrimSpace(stored)))
+	if m == nil {
+		return nil
+	}
+	old, _ := strconv.Atoi(m[1])
+	var out []span
+	for _, h := range reHourAfter.FindAllStringSubmatchIndex(cl, -1) {
+		n, _ := strconv.Atoi(cl[h[2]:h[3]])
+		rest := cl[h[3]:]
+		if n < 1 || n > 12 || rest != "" && (rest[0] == ':' || rest[0] == '%' || rest[0] == '.' && len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9') {
+			continue
+		}
+		if w := words(fold(rest)); len(w) > 0 && !hourFollowers[w[0]] && !(rest[0] == ',' || rest[0] == ';') {
+			continue
+		}
+		half := m[2]
+		if half == "am" && old >= 7 && old != 12 && (n < 7 || n == 12) {
+			half = "pm" // "9am" moved to "at 1" is 1pm
+		}
+		out = append(out, span{start: h[2], end: h[3], text: cl[h[2]:h[3]] + half, kind: KindDate})
+	}
+	return out
+}
+
+var (
+	reStoredHour = regexp.MustCompile(`^(\d{1,2})(?::\d\d)?\s?(am|pm)$`)
+	reHourAfter  = regexp.MustCompile(`(?i)\b(?:at|by|to|until|till|of)\s+(\d{1,2})\b`)
+	// hourFollowers may follow a bare hour: "at 7 instead", "at 7 now",
+	// "at 7, since …"; any other word makes it a count ("to 7 people").
+	hourFollowers = map[string]bool{"instead": true, "now": true, "sharp": true, "every": true, "each": true, "on": true,
+		"most": true, "since": true, "and": true, "or": true, "so": true, "because": true, "these": true, "from": true,
+		"starting": true, "going": true, "daily": true, "tomorrow": true, "today": true, "tonight": true, "in": true}
+)
+
+// modifierOf reports a value v that modifies the topic right after it
+// ("the Growth team") in a noun phrase a preposition of dealing opens:
+// "to", "with", "for", "about", "from", "against", "than", "like", "by".
+func modifierOf(cl string, v span, topic []span) bool {
+	if !slices.ContainsFunc(topic, func(t span) bool { return t.start >= v.end && strings.TrimSpace(cl[v.end:t.start]) == "" }) {
+		return false
+	}
+	ws := words(fold(cl[:v.start]))
+	for len(ws) > 0 && (determiners[ws[len(ws)-1]] || ws[len(ws)-1] == "our" || ws[len(ws)-1] == "my") {
+		ws = ws[:len(ws)-1]
+	}
+	return len(ws) > 0 && dealingPreps[ws[len(ws)-1]]
+}
+
+var dealingPreps = map[string]bool{"to": true, "with": true, "for": true, "about": true, "from": true, "against": true, "than": true, "like": true, "by": true}
 
 // reCleft links a value to a topic it is the place or time of: "Chipotle
 // is where we grab lunch", "Friday is when we meet".

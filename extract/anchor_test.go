@@ -36,6 +36,23 @@ func TestAnchor(t *testing.T) {
 		// mover's is theirs.
 		{"vet", "Dr. Kim", "We switched Milo to Dr. Alvarez at the new clinic.", "Dr. Alvarez"},
 		{"vet", "Dr. Kim", "The clinic moved Priya to Dr. Alvarez.", ""},
+		// A name that modifies the topic after a preposition of dealing
+		// with it is whom the speaker deals with.
+		{"team", "Payments", "I'm presenting to the Growth team tomorrow.", ""},
+		{"team", "Payments", "I'm on the Growth team now.", "Growth"},
+		// A sentence that keeps the stored value changes nothing.
+		{"team", "Payments", "Growth made me an offer, but I'm sticking with Payments.", ""},
+		{"favorite_author", "Murakami", "I read a Le Guin novel last month; Murakami is still my favorite author.", ""},
+		// An hour said bare is a time of the stored time's half of the day.
+		{"gym_time", "6am", "I've been hitting the gym at 7 instead of 6 since the clocks changed.", "7am"},
+		{"standup_time", "9am", "Standup moved to 1.", "1pm"},
+		{"gym_time", "6am", "The gym class grew to 7 people now.", ""},
+		// A wish that is the cause of a stated change, an idiom of "n't",
+		// a change done as asked.
+		{"launch_date", "2026-03-01", "Marketing wants more runway, so launch is now April 1.", "2026-04-01"},
+		{"editor", "VS Code", "Switched my editor to Zed last month and haven't looked back.", "Zed"},
+		{"dentist_appointment", "2026-01-06 15:00", "I've moved your dentist appointment to January 8 at 4pm as requested.", "2026-01-08 16:00"},
+		{"mortgage_rate", "6.8%", "The bank is advertising 5.9% for new customers.", ""},
 		// A thing upstairs or downstairs is another of its kind.
 		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
 		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},

@@ -119,7 +119,7 @@ var (
 
 	declines = phrases("said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go")
 
-	proposals = phrases("proposed|proposes|propose|proposing|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for")
+	proposals = phrases("proposed|proposes|propose|proposing|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
 
 	pasts = phrases("in my twenties|in my thirties|in my forties|in my teens|in my youth|in my childhood|growing up|in high school|in college|in grad school|at university|at uni|as a student|as a teenager|last trip|last visit|last stay|last flight|previous trip|previous visit|on our last|on my last|last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|when i first|when we first|when i moved in|when we moved in|when i signed|when we signed|at first|initially|in the beginning|to begin with|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
@@ -292,7 +292,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(head), reTask.MatchString(low):
+	case proposals.in(head) && !wantThenState(low), reTask.MatchString(low):
 		return ReasonProposal
 	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
@@ -357,8 +357,9 @@ var reAsking = regexp.MustCompile(`\b(?:i|we|i['’]m|we['’]re|i am|we are|i['
 var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|teams|squad|group|department|division|org)\s+(?:is|are|was|were|has|have|had|will|['’]s|['’]re|just|also|now|moved|switched|picked|chose|uses|use|runs|run|went)\b`)
 
 // reNotNegation are idioms of "n't" that deny nothing: "I can't stop
-// watching The Bear", "can't wait", "couldn't be happier".
-var reNotNegation = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)\b`)
+// watching The Bear", "can't wait", "couldn't be happier", "haven't
+// looked back".
+var reNotNegation = regexp.MustCompile(`\b(?:(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)|(?:haven['’]t|hasn['’]t)\s+looked back)\b`)
 
 // reCallsMe is others naming the speaker: "Everyone calls me Kate".
 var reCallsMe = regexp.MustCompile(`^(?:everyone|everybody|people|they|most people|my friends)\s+(?:now\s+)?(?:calls?|knows?)\s+me\b`)
@@ -395,8 +396,17 @@ var nowWords = phrases("now|these days|nowadays|currently|at the moment|going fo
 // own them" proposes.
 var messageFrames = []string{"wanted to let you know", "want to let you know", "wanted to say", "want to say", "wanted to flag", "want to flag", "wanted to confirm", "want to confirm", "wanted to update you", "want to update you"}
 
-// unframe removes message frames from a folded sentence.
+// reAsAskedPhrase is who asked for what was done: "as requested".
+var reAsAskedPhrase = regexp.MustCompile(`\b(?:as (?:you )?(?:asked|requested|discussed|agreed)|like you asked|per your request)\b`)
+
+// unframe removes message frames, and who asked for what was done, from
+// a folded sentence.
 func unframe(low string) string {
+	if strings.Contains(low, "as ") || strings.Contains(low, "per your") {
+		// "I've moved it to Thursday as requested": done as asked, not
+		// asked for.
+		low = reAsAskedPhrase.ReplaceAllString(low, "")
+	}
 	if !strings.Contains(low, "to ") {
 		return low
 	}
@@ -419,6 +429,19 @@ func theirThing(low string) bool {
 		return false
 	}
 	return true
+}
+
+// wantThenState reports a wish given as the cause of a change the
+// sentence then states: "Marketing wants more runway, so launch is now
+// April 1". The wish refuses its own clause (clauseFilter), not the
+// sentence.
+func wantThenState(low string) bool {
+	i := strings.Index(low, ", so ")
+	if i < 0 {
+		return false
+	}
+	rest := low[i+len(", so "):]
+	return proposals.in(padded(low[:i])) && !proposals.in(padded(rest)) && hasChangeCue(rest)
 }
 
 // clauseFilter returns why one clause is refused, or "".

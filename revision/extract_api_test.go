@@ -480,6 +480,8 @@ func TestConclusionOfItsOwnTopic(t *testing.T) {
 		{"a contact there", [][2]string{{"vendor_contact", "Alice Moreno"}}, "Alice left the vendor, so our contact there is Ben Ortiz.", "Ben Ortiz"},
 		{"a conclusion about another thing", [][2]string{{"team_size", "8"}}, "Three new hires joined, so the payroll is 11 salaries.", "8"},
 		{"who acts next", [][2]string{{"project_lead", "Hannah"}}, "Hannah's moving to the infra team, so Marco will lead the project.", "Marco"},
+		{"the topic said bare", [][2]string{{"launch_date", "2026-03-01"}}, "Marketing wants more runway, so launch is now April 1.", "April 1"},
+		{"it, the topic the clause before moved", [][2]string{{"meeting_time", "2pm"}}, "The weekly sync got pushed an hour later, so it's 3pm.", "3pm"},
 		{"a count computed is not who acts", [][2]string{{"headcount", "40"}}, "Five people dropped out, so we're down to 35.", "35"},
 	}
 	runAfterTurn(t, tests)

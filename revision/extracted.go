@@ -531,7 +531,13 @@ func actsOn(low string, st extract.Statement) bool {
 		}
 	}
 	// The subject is the key's own words, the value follows its verb.
-	for _, det := range []string{"the ", "our ", "my "} {
+	// "…, so it's 3pm": "it" is the topic the clause before moved.
+	for _, it := range []string{"it's ", "it’s ", "it is "} {
+		if v, ok := strings.CutPrefix(rest, it); ok && st.Value != "" && strings.TrimRight(strings.TrimSuffix(strings.TrimRight(v, ".! "), " now"), ".! ") == strings.ToLower(st.Value) {
+			return true
+		}
+	}
+	for _, det := range []string{"the ", "our ", "my ", ""} { // "so launch is now April 1"
 		t, ok := strings.CutPrefix(rest, det)
 		if !ok {
 			continue
