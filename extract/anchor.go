@@ -1155,8 +1155,12 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 			right = min(right, t.start)
 		}
 	}
-	// "New handle on X: @mirabuilds": a label, then its value.
-	return left >= 0 && (onlyLinks(cl[left:v.start], kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	// "New handle on X: @mirabuilds": a label, then its value. "Your
+	// table at Luca is now booked for 8pm": a place or a person named
+	// after the topic says which one it is, not its value.
+	// "Our new landlord is a company called Parkview": the kind of thing
+	// the value is, then its name.
+	return left >= 0 && (onlyLinks(reKindCalled.ReplaceAllString(reNamedAfter.ReplaceAllString(cl[left:v.start], " "), " "), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
 
 // keepsStored reports a sentence that says the stored value stays: a verb
@@ -1244,6 +1248,14 @@ func modifierOf(cl string, v span, topic []span) bool {
 }
 
 var dealingPreps = map[string]bool{"to": true, "with": true, "for": true, "about": true, "from": true, "against": true, "than": true, "like": true, "by": true}
+
+// reNamedAfter is a place or a person named right after a topic: " at
+// Luca", " with Priya".
+var reNamedAfter = regexp.MustCompile(`^\s+(?:at|with)\s+\p{Lu}[\p{L}'’]*(?:\s+\p{Lu}[\p{L}'’]*){0,2}\b`)
+
+// reKindCalled is the kind of a thing before its name: "a company
+// called", "an agency named".
+var reKindCalled = regexp.MustCompile(`(?i)\b(?:a|an)\s+(?:[\p{L}-]+\s+){1,2}(?:called|named)\s*$`)
 
 // reCleft links a value to a topic it is the place or time of: "Chipotle
 // is where we grab lunch", "Friday is when we meet".
@@ -1380,7 +1392,7 @@ var linkWords = func() map[string]bool {
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
 		renamed rebranded retitled called named getting having ordering ordered eating
-		out off everything all`) {
+		out off everything all anything`) {
 		m[w] = true
 	}
 	return m

@@ -53,6 +53,14 @@ func TestAnchor(t *testing.T) {
 		{"editor", "VS Code", "Switched my editor to Zed last month and haven't looked back.", "Zed"},
 		{"dentist_appointment", "2026-01-06 15:00", "I've moved your dentist appointment to January 8 at 4pm as requested.", "2026-01-08 16:00"},
 		{"mortgage_rate", "6.8%", "The bank is advertising 5.9% for new customers.", ""},
+		// The kind of thing the value is, a place named after the topic,
+		// a filler word: none is another value.
+		{"landlord", "Mr. Henderson", "The building was sold, and our new landlord is a company called Parkview Properties.", "Parkview Properties"},
+		{"reservation", "7pm", "Our table at Luca is now booked for 8pm.", "8pm"},
+		{"personal_email", "sam@yahoo.com", "Use sam.lee@proton.me for anything personal from now on.", "sam.lee@proton.me"},
+		// A move completed.
+		{"primary_db", "Postgres", "After months of pain we're fully on CockroachDB.", "CockroachDB"},
+		{"primary_db", "Postgres", "We're fully on board with Postgres.", ""},
 		// A thing upstairs or downstairs is another of its kind.
 		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
 		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},

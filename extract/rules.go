@@ -1661,13 +1661,14 @@ const RuleActionSet = "action-set"
 
 // ReportsAction reports whether a sentence reports a change its speaker
 // made ("Done — I changed your seat to 3C", "I've rescheduled your
-// dentist appointment to December 9"), whichever rule read its value.
+// dentist appointment to December 9", "Done, your table is now booked for
+// 8pm"), whichever rule read its value.
 func ReportsAction(sentence string) bool {
 	body, _ := stripLead(sentence)
 	return reActionDone.MatchString(fold(body))
 }
 
-var reActionDone = regexp.MustCompile(`^(?:(?:done|ok|okay|all set|sure|great|got it)[\s,.!:;—–-]+)?(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched)\s+.+?\s+(?:to|for)\s+\S`)
+var reActionDone = regexp.MustCompile(`^(?:(?:done|ok|okay|all set|sure|great|got it)[\s,.!:;—–-]+)?(?:(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched)\s+.+?|(?:your|the)\s+.+?\s+(?:is|has been)\s+(?:now\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched))\s+(?:to|for)\s+\S`)
 
 // reAsAsked closes a value with who asked for it.
 var reAsAsked = regexp.MustCompile(`(?i),?\s+(?:as (?:you )?(?:asked|requested|discussed|agreed)|like you asked|per your request)\b.*$`)

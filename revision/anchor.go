@@ -94,10 +94,12 @@ func othersIn(xs []Extraction, i int, key string) bool {
 // names a fact's topic and links it to one new value of the stored value's
 // kind ("Board review is February 19 now") supersedes it, unless an
 // extraction of the turn already settled the fact. It is the last
-// reading, for phrasings no rule knows.
+// reading, for phrasings no rule knows. Of an assistant's turn it writes
+// only the sentences that report the assistant's own completed action
+// ("Done, your table is now booked for 8pm").
 func (s *Service) applyAnchors(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, anchors []anchor, k known, found map[string]detect.Detection, res *Result) error {
 	if spk.assistant {
-		return nil
+		anchors = slices.DeleteFunc(slices.Clone(anchors), func(a anchor) bool { return !extract.ReportsAction(a.st.Sentence) })
 	}
 	settled := map[string]bool{}
 	for _, x := range res.Extracted {
