@@ -245,6 +245,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
 				continue
 			}
+			if kind == anchorCount && !c.changeCue && reOrdinal.MatchString(cl[v.start:v.end]) {
+				continue // "The 5th floor has the nicer kitchen" names a floor; "we moved up to the 5th floor" moves
+			}
 			link := len(tspans) == 0 || linked(cl, tspans, v, kind, attrs)
 			if link && !c.changeCue && (kind == anchorName || kind == anchorCategory) && modifierOf(cl, v, tspans) {
 				// "I'm presenting to the Growth team", "I interviewed
@@ -383,8 +386,14 @@ var reEffective = regexp.MustCompile(`(?i)\b(?:starting|from|as of|beginning|eff
 // Such a reading is Implied: kept only when no other fact could take it.
 func bareHead(toks []span, head string) bool {
 	i := slices.IndexFunc(toks, func(t span) bool { return t.text == head })
+	if i > 1 && reOrdinal.MatchString(toks[i-1].text) {
+		i-- // "the 5th floor": the value between the determiner and the head
+	}
 	return i > 0 && headDeterminers[toks[i-1].text]
 }
+
+// reOrdinal is an ordinal in digits: "5th", "22nd".
+var reOrdinal = regexp.MustCompile(`^\d{1,3}(?:st|nd|rd|th)$`)
 
 // otherOwner reports a clause that names another's things: "the
 // contact for their other clients".
@@ -964,6 +973,13 @@ func candidates(cl, k string, at time.Time) []span {
 		}
 		out = append(out, v)
 	}
+	if k == anchorCount && len(out) == 0 {
+		// "the 5th floor" for a floor stored as "3": an ordinal before a
+		// noun counts like its number.
+		for _, m := range reOrdinalBefore.FindAllStringSubmatchIndex(cl, -1) {
+			out = append(out, span{start: m[2], end: m[3], text: cl[m[4]:m[5]], kind: KindCount})
+		}
+	}
 	if k == anchorCount && !strings.ContainsAny(cl, "0123456789") {
 		// "I'm running four times a week now": a count spelled out, read
 		// only when the clause has no digits, so that "the two new
@@ -980,6 +996,9 @@ func candidates(cl, k string, at time.Time) []span {
 	}
 	return out
 }
+
+// reOrdinalBefore is an ordinal before a noun: "the 5th floor".
+var reOrdinalBefore = regexp.MustCompile(`\b((\d{1,3})(?:st|nd|rd|th))\s+\p{L}`)
 
 // reSpelledCount is a count from two to twelve spelled out ("one" is too
 // often a pronoun: "the blue one").
@@ -1129,6 +1148,14 @@ func dateSpans(cl string, at time.Time) []span {
 		}
 		text := strings.TrimSpace(r.Text)
 		s := off + r.Index
+		if p := reMonthPart.FindStringIndex(cl[off:s]); p != nil && reMonthOnly.MatchString(strings.TrimSuffix(text, " now")) {
+			// "end of May": the part of the month is the date's ("now"
+			// the library reads with it is not).
+			n := len(strings.TrimSuffix(text, " now"))
+			text = strings.TrimSpace(cl[off+p[0] : s+n])
+			r.Text = cl[off+p[0] : s+n]
+			s = off + p[0]
+		}
 		if !reAmbiguousDate.MatchString(fold(text)) && (reDateWord.MatchString(text) || reTimeOfDay.MatchString(text)) {
 			out = append(out, span{start: s, end: s + len(r.Text), text: text, kind: KindDate})
 		}
@@ -1160,7 +1187,7 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	// after the topic says which one it is, not its value.
 	// "Our new landlord is a company called Parkview": the kind of thing
 	// the value is, then its name.
-	return left >= 0 && (onlyLinks(reKindCalled.ReplaceAllString(reNamedAfter.ReplaceAllString(cl[left:v.start], " "), " "), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	return left >= 0 && (onlyLinks(reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(cl[left:v.start], " "), " "), " "), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
 
 // keepsStored reports a sentence that says the stored value stays: a verb
@@ -1252,6 +1279,11 @@ var dealingPreps = map[string]bool{"to": true, "with": true, "for": true, "about
 // reNamedAfter is a place or a person named right after a topic: " at
 // Luca", " with Priya".
 var reNamedAfter = regexp.MustCompile(`^\s+(?:at|with)\s+\p{Lu}[\p{L}'’]*(?:\s+\p{Lu}[\p{L}'’]*){0,2}\b`)
+
+// reScopeAfter is the speaker's own undertaking named after a topic:
+// "the new exec sponsor for the program is …" (another's, "for the
+// mobile team", is two words and stays).
+var reScopeAfter = regexp.MustCompile(`(?i)^\s+(?:for|of|on)\s+(?:the|our|this)\s+(?:program|programme|project|initiative|launch|event|account|product|trip|wedding|party|conference|offsite|release|campaign|deal|contract)\b`)
 
 // reKindCalled is the kind of a thing before its name: "a company
 // called", "an agency named".
@@ -1392,7 +1424,7 @@ var linkWords = func() map[string]bool {
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
 		renamed rebranded retitled called named getting having ordering ordered eating
-		out off everything all anything`) {
+		out off everything all anything around about roughly approximately`) {
 		m[w] = true
 	}
 	return m

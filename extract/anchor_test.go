@@ -61,6 +61,15 @@ func TestAnchor(t *testing.T) {
 		// A move completed.
 		{"primary_db", "Postgres", "After months of pain we're fully on CockroachDB.", "CockroachDB"},
 		{"primary_db", "Postgres", "We're fully on board with Postgres.", ""},
+		// An ordinal before the key's noun, when the clause moves it.
+		{"office_floor", "3", "We moved up to the 5th floor over the weekend.", "5"},
+		{"office_floor", "3", "The 5th floor has the nicer kitchen.", ""},
+		// A part of a month; an approximate time; the speaker's own
+		// undertaking named after the topic.
+		{"project_deadline", "2026-05-15", "The deadline is end of May now.", "2026-05-31"},
+		{"bedtime", "10pm", "Lately I've been going to bed around 11:30pm.", "11:30pm"},
+		{"exec_sponsor", "Maria", "The new exec sponsor for the program is Dev Patel.", "Dev Patel"},
+		{"design_lead", "Maria", "The design lead for the mobile team is Dev Patel.", ""},
 		// A thing upstairs or downstairs is another of its kind.
 		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
 		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},

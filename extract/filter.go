@@ -143,12 +143,16 @@ func modalMay(n string) bool {
 	}
 	ws := strings.Fields(n)
 	for i, w := range ws {
-		if w == "may" && i+1 < len(ws) && (ws[i+1][0] < '0' || ws[i+1][0] > '9') {
+		if w == "may" && i+1 < len(ws) && (ws[i+1][0] < '0' || ws[i+1][0] > '9') && !(i > 0 && monthBefore[ws[i-1]]) {
 			return true
 		}
 	}
 	return false
 }
+
+// monthBefore are words after which "may" is the month: "end of May
+// now", "in May now", "since May".
+var monthBefore = map[string]bool{"of": true, "in": true, "since": true, "until": true, "till": true, "by": true, "early": true, "late": true, "mid": true, "mid-": true, "through": true, "from": true}
 
 // fold lower-cases s and straightens curly apostrophes.
 func fold(s string) string {

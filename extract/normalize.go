@@ -165,6 +165,9 @@ func normNP(np, self string) (subject, bool) {
 	}
 	proper := properName(np)
 	low := fold(strings.TrimSpace(np))
+	if particles[low] {
+		return subject{}, false // "we moved up to the 5th floor": a verb's particle, no object
+	}
 	if strings.Contains(low, "point of contact") {
 		low = strings.ReplaceAll(low, "point of contact", "contact") // one role, one word
 	}

@@ -671,6 +671,9 @@ var Rules = []Rule{
 		triggers: []string{"start", "begin", "kick", "end", "finish", "wrap", "launch", "ship", "live", "land", "open", "close", "due", "expir", "happen", "take place", "takes place", "depart", "leav", "arriv", "run"},
 		re:       compile(`{NP}\s+{AUX}(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till)|runs on|run on)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
+			if strings.HasPrefix(fold(m.get("val")), "of ") {
+				return Statement{}, false // "the deadline is end of May": a noun, not a verb
+			}
 			s, ok := normNP(m.get("np"), c.selfKey)
 			v, ok2 := c.date(m.get("val"))
 			if !ok || !ok2 {
@@ -1667,6 +1670,10 @@ func ReportsAction(sentence string) bool {
 	body, _ := stripLead(sentence)
 	return reActionDone.MatchString(fold(body))
 }
+
+// particles complete a verb ("moved up to"), never name its object.
+var particles = map[string]bool{"up": true, "down": true, "back": true, "out": true, "over": true, "forward": true,
+	"ahead": true, "along": true, "away": true, "in": true, "off": true, "on": true, "around": true, "across": true}
 
 var reActionDone = regexp.MustCompile(`^(?:(?:done|ok|okay|all set|sure|great|got it)[\s,.!:;—–-]+)?(?:(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched)\s+.+?|(?:your|the)\s+.+?\s+(?:is|has been)\s+(?:now\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched))\s+(?:to|for)\s+\S`)
 

@@ -72,6 +72,11 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"one time, with its reason", "I bumped the heat to 70F tonight because it's freezing.", "user", nil, []string{ReasonException}},
 		{"one-off cause", "This week's standup is at 10.", "user", nil, []string{ReasonException}},
 		{"once we move", "Once we move, the office will be at 5 Mill Road.", "user", nil, []string{ReasonHypothetical}},
+		{"a verb's particle names no thing", "We moved up to the 5th floor over the weekend.", "user", nil, []string{ReasonNoRule}},
+		{"the end of a month is no verb", "The deadline is end of May now.", "user", []string{"deadline.date"}, nil},
+		{"a wish that causes a change", "Marketing wants more runway, so launch is now April 1.", "user", []string{"launch.date"}, []string{ReasonProposal}},
+		{"an advert", "The bank is advertising 5.9% for new customers.", "user", nil, []string{ReasonProposal}},
+		{"done as asked", "I've moved your dentist appointment to Thursday at 4pm as requested.", "assistant", []string{"dentist_appointment.date"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,6 +226,13 @@ func TestDates(t *testing.T) {
 		{"The launch is on 2027-02-01.", turnTime, "2027-02-01"},
 		{"The launch is on 4 December 2026.", turnTime, "2026-12-04"},
 		{"The review is tomorrow at 9am.", turnTime, "2026-11-24 09:00"},
+		// A month without a day: its first, its fifteenth after "mid",
+		// its last after "end of"; never the turn's day of that month.
+		{"The launch is in May.", turnTime, "2027-05-01"},
+		{"The deadline is end of May now.", turnTime, "2027-05-31"},
+		{"The launch is mid-June.", turnTime, "2027-06-15"},
+		{"The deadline is the end of December.", turnTime, "2026-12-31"},
+		{"The deadline is end of February.", time.Date(2028, 1, 5, 9, 0, 0, 0, time.UTC), "2028-02-29"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text+"@"+tc.at.Format("2006-01-02"), func(t *testing.T) {

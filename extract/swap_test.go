@@ -6,6 +6,7 @@ func TestSwap(t *testing.T) {
 	tests := []struct{ sentence, old, want string }{
 		// The sentence names the value it leaves.
 		{"We upgraded from Pro to the Team plan.", "Pro", "Team plan"},
+		{"IT swapped out my old MacBook for a ThinkPad X1.", "MacBook Pro 2019", "ThinkPad X1"},
 		// Taken off one thing and put on another; ripped out, and what
 		// runs now; gone home, and who does it now.
 		{"My allergist took me off Zyrtec and put me on Claritin.", "Zyrtec", "Claritin"},

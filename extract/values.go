@@ -378,6 +378,35 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 		return "", "", 0, false
 	}
 	d := r.Time
+	if m := strings.TrimSuffix(matched, " now"); reMonthOnly.MatchString(m) {
+		matched = m
+		// "May" names no day (the library gives the turn's day of that
+		// month): the month's first day, its fifteenth after "mid", its
+		// last after "end of", and the phrase as said.
+		day, at0 := 1, r.Index
+		if p := reMonthPart.FindStringSubmatchIndex(v[:r.Index]); p != nil {
+			switch part := strings.ToLower(v[p[2]:p[3]]); {
+			case strings.Contains(part, "end"):
+				day = 0 // the day before the next month's first
+			case strings.HasPrefix(part, "mid"):
+				day = 15
+			}
+			at0 = p[0]
+			matched = strings.TrimSpace(v[p[0]:r.Index]) + " " + matched
+			if strings.HasSuffix(v[:r.Index], "-") {
+				matched = strings.TrimSpace(v[p[0] : r.Index+len(r.Text)])
+			}
+		}
+		m := d.Month()
+		if day == 0 {
+			m++
+		}
+		d = time.Date(d.Year(), m, day, 0, 0, 0, 0, time.UTC)
+		for i := 0; i < 2 && d.Before(time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC)); i++ {
+			d = d.AddDate(1, 0, 0)
+		}
+		return d.Format("2006-01-02"), strings.TrimSpace(matched), at0, true
+	}
 	dayOf := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
 	if !reHasYear.MatchString(matched) && !reBackwards.MatchString(matched) {
 		for i := 0; i < 2 && dayOf(d).Before(dayOf(at)); i++ {
@@ -389,6 +418,14 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	}
 	return d.Format("2006-01-02"), matched, r.Index, true
 }
+
+var (
+	// reMonthOnly is a month said without a day: "May", "Sept.".
+	reMonthOnly = regexp.MustCompile(`(?i)^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$`)
+	// reMonthPart says which part of the month follows: "end of",
+	// "the middle of", "mid-".
+	reMonthPart = regexp.MustCompile(`(?i)\b((?:the\s+)?(?:very\s+)?end\s+of|(?:the\s+)?middle\s+of|mid-?|(?:the\s+)?(?:beginning|start)\s+of)\s*$`)
+)
 
 // dateWords are the words a date phrase is made of.
 var dateWords = map[string]bool{}
@@ -416,7 +453,7 @@ func hasDateCue(v string) bool {
 	if strings.ContainsAny(v, "0123456789") {
 		return true
 	}
-	for _, w := range strings.Fields(fold(v)) {
+	for _, w := range strings.FieldsFunc(fold(v), func(r rune) bool { return r == ' ' || r == '-' }) { // "mid-June"
 		if dateWords[strings.Trim(w, ".,;:!?()")] {
 			return true
 		}

@@ -57,6 +57,8 @@ func TestReplacementIsAValue(t *testing.T) {
 		{"the late shift, so I start at 11am", "7am", false},
 		{"a high-deductible plan: $2,500", "$1,000", false},
 		{"it's my favorite now.", "Succession", false},
+		{"the 5th floor over the weekend", "3", false},
+		{"Friday morning", "Thursday morning", true},
 		{"Thursday", "Wednesday", true},
 	}
 	for _, tc := range tests {

@@ -1059,6 +1059,10 @@ func wholeSentence(replacement string, sentences []string, key string) bool {
 	return false
 }
 
+// reWhenTail closes a read with when the change happened, said after the
+// value: "over the weekend", "last week", "this morning", "yesterday".
+var reWhenTail = regexp.MustCompile(`(?i)\S\s+(?:(?:over|during)\s+the\s+(?:weekend|holidays?|break|summer|winter)|(?:last|this)\s+(?:week|weekend|month|year|night|morning|afternoon|evening)|yesterday|earlier today|just now)[.!]?$`)
+
 // wellFormed reports whether a replacement detection read could be a
 // value: not a clause that opens with its subject, not a fragment that
 // opens with a possessive or a preposition, or
@@ -1071,6 +1075,9 @@ func wellFormed(s string) bool {
 	}
 	if len(ws) == 1 && (strings.HasSuffix(ws[0], "'s") || strings.HasSuffix(ws[0], "’s")) {
 		return false // "Leo's" of "We moved Leo's party to Pizza Planet": whose, not what
+	}
+	if reWhenTail.MatchString(s) {
+		return false // "the 5th floor over the weekend": the value with when it happened
 	}
 	if reJoinsClauses.MatchString(s) {
 		return false // "the late shift, so I start at 11am", "a high-deductible plan: $2,500": two things said
