@@ -1182,13 +1182,26 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 			right = min(right, t.start)
 		}
 	}
-	// "New handle on X: @mirabuilds": a label, then its value. "Your
-	// table at Luca is now booked for 8pm": a place or a person named
-	// after the topic says which one it is, not its value.
-	// "Our new landlord is a company called Parkview": the kind of thing
-	// the value is, then its name.
-	return left >= 0 && (onlyLinks(reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(cl[left:v.start], " "), " "), " "), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	// "New handle on X: @mirabuilds": a label, then its value.
+	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
+
+// between is the text from a topic to its value, without the words that
+// say which thing or whom the topic is: a place or a person named after
+// it ("your table at Luca is now booked for 8pm"), the speaker's own
+// undertaking ("the exec sponsor for the program is"), the kind of thing
+// the value is ("our landlord is a company called Parkview"), and, before
+// a way to reach someone, whom it reaches ("Reach Jo at jo@new.io").
+func between(s, kind string) string {
+	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(s, " "), " "), " ")
+	if kind == anchorEmail || kind == anchorPhone {
+		s = reWhomReached.ReplaceAllString(s, " ")
+	}
+	return s
+}
+
+// reWhomReached is whom a contact verb reaches: " Jo at", " Priya on".
+var reWhomReached = regexp.MustCompile(`^\s+\p{Lu}[\p{L}'’-]*\s+(?:at|on)\s*$`)
 
 // keepsStored reports a sentence that says the stored value stays: a verb
 // of keeping ("stay", "stick with", "keep", "remain", "still") followed
@@ -1424,7 +1437,7 @@ var linkWords = func() map[string]bool {
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
 		renamed rebranded retitled called named getting having ordering ordered eating
-		out off everything all anything around about roughly approximately`) {
+		out off everything all anything around about roughly approximately stepped steps arrive arrives arriving`) {
 		m[w] = true
 	}
 	return m

@@ -70,6 +70,10 @@ func TestAnchor(t *testing.T) {
 		{"bedtime", "10pm", "Lately I've been going to bed around 11:30pm.", "11:30pm"},
 		{"exec_sponsor", "Maria", "The new exec sponsor for the program is Dev Patel.", "Dev Patel"},
 		{"design_lead", "Maria", "The design lead for the mobile team is Dev Patel.", ""},
+		// Whom a contact verb reaches; who steps in as the topic.
+		{"contact_email", "jo@old.com", "Reach Jo at jo@new.io going forward.", "jo@new.io"},
+		{"team_lead", "Priya", "Priya got promoted to director and Omar stepped in as team lead.", "Omar"},
+		{"delivery_day", "Tuesday", "Our grocery deliveries will now arrive on Wednesdays.", "Wednesday"},
 		// A thing upstairs or downstairs is another of its kind.
 		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
 		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},

@@ -300,7 +300,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n):
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
@@ -328,6 +328,12 @@ var (
 // reCause is a one-time event given as the cause of a standing change:
 // "After this week's hires we have 45 people".
 var reCause = regexp.MustCompile(`\b(?:after|since|following|thanks to|because of|with) (?:this|last|next) (?:week|weekend|month)['’]s\b`)
+
+// reStandIn is someone standing in while the holder will be away: "Omar
+// is leading the team while Priya is on vacation next week". Until then
+// the holder is the holder (one standing in now, "has stepped in as team
+// lead while Priya is on leave", is the lead for now).
+var reStandIn = regexp.MustCompile(`\b(?:while|whilst)\s+[\p{L}'’]+\s+(?:is|['’]s|are|['’]re|will be)\s+(?:(?:on|taking)\s+(?:vacation|holiday|leave|pto|parental leave|maternity leave|paternity leave|sick leave|sabbatical|a trip|jury duty)|out(?:\s+sick)?|away|off|sick|travel(?:l)?ing|recovering|abroad|at a conference|offsite)\s+(?:next\s+(?:week|month|weekend|monday|tuesday|wednesday|thursday|friday)|tomorrow|later this|from\s+(?:monday|tuesday|wednesday|thursday|friday|next)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december))\b`)
 
 // reOneTimeReason is a change made for one time, with the passing reason
 // for it: "I bumped the heat to 70F tonight because it's freezing".

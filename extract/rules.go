@@ -1241,6 +1241,11 @@ func (c *clause) typed(s subject, val string, changed bool) (Statement, bool) {
 	if m := rePhone.FindStringIndex(v); m != nil && m[0] == 0 && m[1]-m[0] >= 7 && !strings.ContainsAny(v[m[1]:min(m[1]+1, len(v))], "%") && (strings.HasPrefix(v, "+") || strings.Count(v[:m[1]], " ") >= 2) {
 		return c.statement(s.entity, "phone", strings.TrimSpace(v[:m[1]]), KindContact), true
 	}
+	if m := reDayList.FindString(v); m != "" {
+		// "I switched my gym days to Tuesdays and Fridays": days that
+		// recur, kept as said (not the first of them, not a place).
+		return c.statement(s.entity, orDefault(attr, "days"), m, KindDate), true
+	}
 	if (attr == "" || attr == "time") && eventHeads[head] {
 		// "Move the standup to 10": an hour, not an amount; kept as said.
 		if m := reBareHour.FindStringSubmatch(strings.TrimSpace(val)); m != nil {
@@ -1665,17 +1670,24 @@ const RuleActionSet = "action-set"
 // ReportsAction reports whether a sentence reports a change its speaker
 // made ("Done — I changed your seat to 3C", "I've rescheduled your
 // dentist appointment to December 9", "Done, your table is now booked for
-// 8pm"), whichever rule read its value.
+// 8pm", "All set: your deliveries will now arrive on Wednesdays"),
+// whichever rule read its value.
 func ReportsAction(sentence string) bool {
 	body, _ := stripLead(sentence)
 	return reActionDone.MatchString(fold(body))
 }
 
+// reDayList is two or more weekdays said together: "Tuesdays and
+// Fridays", "Mon, Wed and Fri".
+var reDayList = regexp.MustCompile(`(?i)^(?:` + dayName + `)(?:\s*(?:,|and|&|,\s*and)\s*(?:` + dayName + `))+\b`)
+
+const dayName = `(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:days?)?`
+
 // particles complete a verb ("moved up to"), never name its object.
 var particles = map[string]bool{"up": true, "down": true, "back": true, "out": true, "over": true, "forward": true,
 	"ahead": true, "along": true, "away": true, "in": true, "off": true, "on": true, "around": true, "across": true}
 
-var reActionDone = regexp.MustCompile(`^(?:(?:done|ok|okay|all set|sure|great|got it)[\s,.!:;—–-]+)?(?:(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched)\s+.+?|(?:your|the)\s+.+?\s+(?:is|has been)\s+(?:now\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched))\s+(?:to|for)\s+\S`)
+var reActionDone = regexp.MustCompile(`^(?:(?:done|ok|okay|all set|sure|great|got it)[\s,.!:;—–-]+)?(?:(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched)\s+.+?|(?:your|the)\s+.+?\s+(?:is|has been)\s+(?:now\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched))\s+(?:to|for)\s+\S|^(?:done|all set|all done)[\s,.!:;—–-]+(?:your|the)\s+.+?\s+will\s+now\s+\S+\s+(?:on|at|to|for|from)\s+\S`)
 
 // reAsAsked closes a value with who asked for it.
 var reAsAsked = regexp.MustCompile(`(?i),?\s+(?:as (?:you )?(?:asked|requested|discussed|agreed)|like you asked|per your request)\b.*$`)

@@ -7,6 +7,9 @@ func TestSwap(t *testing.T) {
 		// The sentence names the value it leaves.
 		{"We upgraded from Pro to the Team plan.", "Pro", "Team plan"},
 		{"IT swapped out my old MacBook for a ThinkPad X1.", "MacBook Pro 2019", "ThinkPad X1"},
+		{"My iPhone 12 finally died, so I picked up a Pixel 9.", "iPhone 12", "Pixel 9"},
+		{"We finished Piranesi, and this month's pick is Demon Copperhead.", "Piranesi", "Demon Copperhead"},
+		{"State Bird Provisions has dethroned Nopa as our favorite restaurant.", "Nopa", "State Bird Provisions"},
 		// Taken off one thing and put on another; ripped out, and what
 		// runs now; gone home, and who does it now.
 		{"My allergist took me off Zyrtec and put me on Claritin.", "Zyrtec", "Claritin"},

@@ -67,6 +67,7 @@ var topicGroups = [][]string{
 	{"timezone", "time zone", "tz"},
 	{"zip", "zip code", "zipcode", "postcode", "postal code"}, // keyCompounds
 	{"insurance", "insurer", "coverage", "insured"},
+	{"contact", "reach", "reachable", "get in touch", "write to"}, // "Reach Jo at jo@new.io"
 	{"meeting", "meets", "meet", "sync", "syncs"},
 	{"class", "lesson", "lessons", "course"},
 	{"landscaper", "gardener", "lawn", "yard work"},

@@ -662,6 +662,7 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"done, changed", [][2]string{{"flight.seat", "22F"}}, "Done — I changed your seat to 3C.", "3C"},
 		{"an offer", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I can reschedule your dentist appointment to December 9 if you like.", "2026-12-02"},
 		{"done, said of the thing", [][2]string{{"reservation", "7pm"}}, "Done, your table at Luca is now booked for 8pm.", "8pm"},
+		{"all set, will now", [][2]string{{"delivery_day", "Tuesday"}}, "All set: your grocery deliveries will now arrive on Wednesdays.", "Wednesday"},
 		{"what would be", [][2]string{{"reservation", "7pm"}}, "Your table at Luca would be booked for 8pm if they have room.", "7pm"},
 	}
 	runAfterTurnBy(t, "ASSISTANT", tests)
