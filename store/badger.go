@@ -221,13 +221,15 @@ func badgerErr(op string, err error) error {
 }
 
 func (t *badgerTxn) NewIterator(o IterOptions) EngineIterator {
+	// Values are read when asked for, never prefetched, KeysOnly or not:
+	// Badger prefetches a value by starting a goroutine for each record
+	// the iterator passes (sixteen at a Seek), while a value stored in the
+	// tree (all but the largest) is read by a copy. A scan that reads one
+	// record paid for sixteen goroutines.
 	opts := badger.DefaultIteratorOptions
 	opts.Prefix = o.Prefix
 	opts.Reverse = o.Reverse
-	opts.PrefetchValues = !o.KeysOnly
-	if !o.KeysOnly {
-		opts.PrefetchSize = 16
-	}
+	opts.PrefetchValues = false
 	return badgerIter{t.txn.NewIterator(opts)}
 }
 
