@@ -17,7 +17,8 @@ import (
 type badgerEngine struct {
 	db     *badger.DB
 	opts   Options
-	gsync  *groupSync // nil unless writes are synced
+	gsync  *groupSync  // nil unless writes are synced
+	files  *fileSyncer // the group commit's open file; nil with gsync
 	done   chan struct{}
 	gcDone chan struct{}
 
@@ -64,7 +65,8 @@ func openBadger(opts Options, logger *slog.Logger) (*badgerEngine, error) {
 	}
 	e := &badgerEngine{db: db, opts: opts, done: make(chan struct{}), gcDone: make(chan struct{})}
 	if opts.SyncWrites && !opts.InMemory {
-		e.gsync = newGroupSync(badgerSync(opts.Dir))
+		e.files = &fileSyncer{}
+		e.gsync = newGroupSync(badgerSync(opts.Dir, e.files))
 	}
 	if opts.GCInterval > 0 && !opts.InMemory {
 		go e.gcLoop()
@@ -107,7 +109,11 @@ func (e *badgerEngine) Close() error {
 	}
 	close(e.done)
 	<-e.gcDone
-	if err := e.db.Close(); err != nil {
+	err := e.db.Close()
+	if e.files != nil {
+		err = errors.Join(err, e.files.close())
+	}
+	if err != nil {
 		return fmt.Errorf("store: close badger: %w", err)
 	}
 	return nil
