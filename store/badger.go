@@ -17,7 +17,8 @@ import (
 type badgerEngine struct {
 	db     *badger.DB
 	opts   Options
-	gsync  *groupSync // nil unless writes are synced
+	gsync  *groupSync  // nil unless writes are synced
+	files  *fileSyncer // the group commit's open file; nil with gsync
 	done   chan struct{}
 	gcDone chan struct{}
 
@@ -64,7 +65,8 @@ func openBadger(opts Options, logger *slog.Logger) (*badgerEngine, error) {
 	}
 	e := &badgerEngine{db: db, opts: opts, done: make(chan struct{}), gcDone: make(chan struct{})}
 	if opts.SyncWrites && !opts.InMemory {
-		e.gsync = newGroupSync(badgerSync(opts.Dir))
+		e.files = &fileSyncer{}
+		e.gsync = newGroupSync(badgerSync(opts.Dir, e.files))
 	}
 	if opts.GCInterval > 0 && !opts.InMemory {
 		go e.gcLoop()
@@ -107,7 +109,11 @@ func (e *badgerEngine) Close() error {
 	}
 	close(e.done)
 	<-e.gcDone
-	if err := e.db.Close(); err != nil {
+	err := e.db.Close()
+	if e.files != nil {
+		err = errors.Join(err, e.files.close())
+	}
+	if err != nil {
 		return fmt.Errorf("store: close badger: %w", err)
 	}
 	return nil
@@ -221,13 +227,15 @@ func badgerErr(op string, err error) error {
 }
 
 func (t *badgerTxn) NewIterator(o IterOptions) EngineIterator {
+	// Values are read when asked for, never prefetched, KeysOnly or not:
+	// Badger prefetches a value by starting a goroutine for each record
+	// the iterator passes (sixteen at a Seek), while a value stored in the
+	// tree (all but the largest) is read by a copy. A scan that reads one
+	// record paid for sixteen goroutines.
 	opts := badger.DefaultIteratorOptions
 	opts.Prefix = o.Prefix
 	opts.Reverse = o.Reverse
-	opts.PrefetchValues = !o.KeysOnly
-	if !o.KeysOnly {
-		opts.PrefetchSize = 16
-	}
+	opts.PrefetchValues = false
 	return badgerIter{t.txn.NewIterator(opts)}
 }
 

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -111,5 +112,56 @@ func waitFor(t *testing.T, cond func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatal("condition not reached in 10s")
 		}
+	}
+}
+
+// TestFileSyncerKeepsTheLastFileOpen: syncs of one path share one open
+// file; another path closes it and opens its own; a path that is gone
+// needs nothing; close closes the file kept.
+func TestFileSyncerKeepsTheLastFileOpen(t *testing.T) {
+	dir := t.TempDir()
+	touchFiles(t, dir, "00001.mem", "00002.mem")
+	a, b := filepath.Join(dir, "00001.mem"), filepath.Join(dir, "00002.mem")
+	var s fileSyncer
+	if err := s.sync(a); err != nil {
+		t.Fatal(err)
+	}
+	first := s.f
+	if err := s.sync(a); err != nil {
+		t.Fatal(err)
+	}
+	if s.f != first || s.path != a {
+		t.Errorf("a second sync of %s opened it again", a)
+	}
+	if err := s.sync(b); err != nil {
+		t.Fatal(err)
+	}
+	if s.path != b {
+		t.Errorf("kept %q open, want %q", s.path, b)
+	}
+	if err := first.Close(); err == nil {
+		t.Errorf("the file of %s was not closed when %s was synced", a, b)
+	}
+	if err := s.sync(dir); err != nil { // a directory, as after a rotation
+		t.Fatal(err)
+	}
+	if err := s.sync(filepath.Join(dir, "00009.mem")); err != nil {
+		t.Errorf("sync of a file that is gone: %v", err)
+	}
+	if s.f != nil {
+		t.Errorf("a file is kept open after a sync of one that is gone: %q", s.path)
+	}
+	if err := s.sync(a); err != nil {
+		t.Fatal(err)
+	}
+	kept := s.f
+	if err := s.close(); err != nil {
+		t.Fatal(err)
+	}
+	if s.f != nil || kept.Close() == nil {
+		t.Error("close left the file open")
+	}
+	if err := s.close(); err != nil {
+		t.Errorf("a second close: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"slices"
 	"time"
@@ -19,13 +20,19 @@ import (
 // come (in a few sorted runs and a short unsorted tail), so a scan reads
 // only the pending keys in its range.
 //
+// The writes are grouped by table (a key's space and table byte, the
+// shortest prefix a scan names), and a table's writes are sorted only once
+// a scan has read that table: most of a batch's writes go to tables no
+// scan of the transaction reads (search postings, audit entries, fact
+// records, statistics), and Badger takes the writes in any order.
+//
 // Reads see the transaction's own writes first, then Badger's snapshot;
 // what Badger reads still counts for its conflict detection, and every
 // write is handed to Badger (and counted against its transaction size) at
 // commit.
 
-// pendingTail is how many unsorted writes are kept before they are sorted
-// into a run.
+// pendingTail is how many unsorted writes of a table a scan reads one by
+// one; beyond that it sorts them into a run first.
 const pendingTail = 64
 
 // pendingEntry is the latest write of one key.
@@ -37,17 +44,31 @@ type pendingEntry struct {
 }
 
 // pendingWrites holds a transaction's writes: by key, in first-write order,
-// and for scans in sorted runs of decreasing length (each at least twice
-// the next, as in a binary counter, so there are O(log n) of them and each
-// write is merged O(log n) times) plus a short unsorted tail.
+// and for scans by table.
 type pendingWrites struct {
 	byKey map[string]*pendingEntry
 	order []*pendingEntry
-	runs  [][]*pendingEntry
-	tail  []*pendingEntry
+	// tables holds the writes by table prefix (tableKeyLen); the writes
+	// of keys that name no table are under "".
+	tables map[string]*pendingTable
+	// last is the table of the latest new key, tested before the map:
+	// consecutive writes often go to one table.
+	last *pendingTable
 	// slab is where the next entries are allocated, pendingSlab at a
 	// time rather than one by one.
 	slab []pendingEntry
+}
+
+// pendingTable holds the writes of one table: for scans in sorted runs of
+// decreasing length (each at least twice the next, as in a binary
+// counter, so there are O(log n) of them and each write is merged
+// O(log n) times) plus an unsorted tail. Until a scan reads the table, its
+// writes stay in the tail, unsorted.
+type pendingTable struct {
+	prefix  string
+	runs    [][]*pendingEntry
+	tail    []*pendingEntry
+	scanned bool
 }
 
 // pendingSlab is how many entries are allocated together; a write of one
@@ -56,9 +77,9 @@ const pendingSlab = 32
 
 func newPendingWrites() *pendingWrites {
 	return &pendingWrites{
-		byKey: make(map[string]*pendingEntry, pendingSlab),
-		order: make([]*pendingEntry, 0, pendingSlab),
-		tail:  make([]*pendingEntry, 0, pendingTail),
+		byKey:  make(map[string]*pendingEntry, pendingSlab),
+		order:  make([]*pendingEntry, 0, pendingSlab),
+		tables: make(map[string]*pendingTable),
 	}
 }
 
@@ -73,6 +94,40 @@ func (p *pendingWrites) grow(n int) {
 	if len(p.slab) < n {
 		p.slab = make([]pendingEntry, n)
 	}
+}
+
+// tableKeyLen returns the length of k's table prefix (org seg, space kind,
+// owner seg, table byte: see keys.go), or 0 when k is too short to hold
+// one. It reads only those bytes, so every key that has a prefix p with
+// tableKeyLen(p) = n > 0 has the same first n bytes and the same n.
+func tableKeyLen(k []byte) int {
+	if len(k) < 2 {
+		return 0
+	}
+	i := 2 + int(binary.BigEndian.Uint16(k)) + 1 // the owner seg
+	if len(k) < i+2 {
+		return 0
+	}
+	i += 2 + int(binary.BigEndian.Uint16(k[i:])) // the table byte
+	if len(k) <= i {
+		return 0
+	}
+	return i + 1
+}
+
+// table returns the writes of the table k belongs to, made on first use.
+func (p *pendingWrites) table(k []byte) *pendingTable {
+	prefix := k[:tableKeyLen(k)]
+	if t := p.last; t != nil && t.prefix == string(prefix) {
+		return t
+	}
+	t, ok := p.tables[string(prefix)]
+	if !ok {
+		t = &pendingTable{prefix: string(prefix), tail: make([]*pendingEntry, 0, pendingTail)}
+		p.tables[t.prefix] = t
+	}
+	p.last = t
+	return t
 }
 
 // set records a write of k (a put, or a delete when del). It takes
@@ -91,9 +146,10 @@ func (p *pendingWrites) set(k, v []byte, del bool, ttl time.Duration) {
 	*e = pendingEntry{key: k, val: v, del: del, ttl: ttl}
 	p.byKey[unsafe.String(unsafe.SliceData(k), len(k))] = e
 	p.order = append(p.order, e)
-	p.tail = append(p.tail, e)
-	if len(p.tail) >= pendingTail {
-		p.flushTail()
+	t := p.table(k)
+	t.tail = append(t.tail, e)
+	if t.scanned && len(t.tail) >= pendingTail {
+		t.flushTail()
 	}
 }
 
@@ -101,13 +157,13 @@ func byKey(a, b *pendingEntry) int { return bytes.Compare(a.key, b.key) }
 
 // flushTail sorts the tail into a run and merges the shortest runs while
 // the last is not at most half the one before it.
-func (p *pendingWrites) flushTail() {
-	run := slices.Clone(p.tail)
+func (t *pendingTable) flushTail() {
+	run := slices.Clone(t.tail)
 	slices.SortFunc(run, byKey)
-	p.tail = p.tail[:0]
-	p.runs = append(p.runs, run)
-	for n := len(p.runs); n >= 2 && len(p.runs[n-2]) <= 2*len(p.runs[n-1]); n = len(p.runs) {
-		p.runs = append(p.runs[:n-2], mergeRuns(p.runs[n-2], p.runs[n-1]))
+	t.tail = t.tail[:0]
+	t.runs = append(t.runs, run)
+	for n := len(t.runs); n >= 2 && len(t.runs[n-2]) <= 2*len(t.runs[n-1]); n = len(t.runs) {
+		t.runs = append(t.runs[:n-2], mergeRuns(t.runs[n-2], t.runs[n-1]))
 	}
 }
 
@@ -148,17 +204,33 @@ func (p *pendingWrites) scan(prefix, from []byte, reverse bool) []*pendingEntry 
 		return bytes.Compare(k, from) >= 0
 	}
 	var out []*pendingEntry
-	for _, run := range p.runs {
-		i, _ := slices.BinarySearchFunc(run, prefix, func(e *pendingEntry, k []byte) int { return bytes.Compare(e.key, k) })
-		for ; i < len(run) && bytes.HasPrefix(run[i].key, prefix); i++ {
-			if in(run[i].key) {
-				out = append(out, run[i])
+	read := func(t *pendingTable) {
+		t.scanned = true
+		if len(t.tail) >= pendingTail {
+			t.flushTail()
+		}
+		for _, run := range t.runs {
+			i, _ := slices.BinarySearchFunc(run, prefix, func(e *pendingEntry, k []byte) int { return bytes.Compare(e.key, k) })
+			for ; i < len(run) && bytes.HasPrefix(run[i].key, prefix); i++ {
+				if in(run[i].key) {
+					out = append(out, run[i])
+				}
+			}
+		}
+		for _, e := range t.tail {
+			if in(e.key) {
+				out = append(out, e)
 			}
 		}
 	}
-	for _, e := range p.tail {
-		if in(e.key) {
-			out = append(out, e)
+	if n := tableKeyLen(prefix); n > 0 {
+		// Every key with prefix is in that table (tableKeyLen).
+		if t, ok := p.tables[string(prefix[:n])]; ok {
+			read(t)
+		}
+	} else {
+		for _, t := range p.tables {
+			read(t)
 		}
 	}
 	slices.SortFunc(out, byKey)
