@@ -90,7 +90,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if len(attrs) > 0 {
 		attrHead = attrs[len(attrs)-1]
 	}
-	attrSaid := attrHead != "" && strings.Contains(low, attrHead) && strings.Contains(low, "the "+attrHead)
+	attrSaid := attrHead != "" && strings.Contains(low, attrHead) && (strings.Contains(low, "the "+attrHead) || strings.Contains(low, "our "+attrHead) || strings.Contains(low, "my "+attrHead))
 	for _, w := range topic {
 		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) && !(w != head && headSaid) && !attrSaid {
 			return Statement{}, false
@@ -201,7 +201,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if c.stative || len(tspans) > 0 && qualified(cl, tspans) {
 			continue
 		}
-		if len(tspans) == 0 && !c.changeCue {
+		if len(tspans) == 0 && !c.changeCue && !(ci+1 < len(rd.clauses) && labelsTopic(rd.clauses[ci+1].low, topic, attrs)) {
 			continue // "Postgres is fine" says no change of the database
 		}
 		var found []span
@@ -1273,6 +1273,20 @@ var (
 		"starting": true, "going": true, "daily": true, "tomorrow": true, "today": true, "tonight": true, "in": true}
 )
 
+// labelsTopic reports a clause that names the value of the clause
+// before as the topic's: "The credit union matched us at 6.1%, so that's
+// our rate".
+func labelsTopic(next string, topic, attrs []string) bool {
+	m := reThatsOur.FindStringSubmatch(next)
+	if m == nil {
+		return false
+	}
+	w := singular(m[1])
+	return slices.Contains(topic, w) || slices.Contains(attrs, w)
+}
+
+var reThatsOur = regexp.MustCompile(`^(?:so\s+|and\s+)?(?:that['’]s|that is|which is|that will be|that'll be)\s+(?:now\s+)?(?:our|my|the)\s+(?:new\s+)?([\p{L}-]+)\s*(?:now)?[.!]?$`)
+
 // modifierOf reports a value v that modifies the topic right after it
 // ("the Growth team") in a noun phrase a preposition of dealing opens:
 // "to", "with", "for", "about", "from", "against", "than", "like", "by".
@@ -1437,7 +1451,8 @@ var linkWords = func() map[string]bool {
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
 		renamed rebranded retitled called named getting having ordering ordered eating
-		out off everything all anything around about roughly approximately stepped steps arrive arrives arriving`) {
+		out off everything all anything around about roughly approximately stepped steps arrive arrives arriving go
+		drops drop rises rise climbs grows shrinks jumps dips`) {
 		m[w] = true
 	}
 	return m

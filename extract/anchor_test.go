@@ -74,6 +74,14 @@ func TestAnchor(t *testing.T) {
 		{"contact_email", "jo@old.com", "Reach Jo at jo@new.io going forward.", "jo@new.io"},
 		{"team_lead", "Priya", "Priya got promoted to director and Omar stepped in as team lead.", "Omar"},
 		{"delivery_day", "Tuesday", "Our grocery deliveries will now arrive on Wednesdays.", "Wednesday"},
+		// A verb said of the topic; a clause after that names the value
+		// of the one before as the topic's; a worst case is no change.
+		{"deploy_day", "Thursday", "Deploys go out on Tuesdays from now on.", "Tuesday"},
+		{"api_port", "8080", "The API listens on 9090 after yesterday's deploy.", "9090"},
+		{"loan_rate", "7.2%", "The credit union matched us at 6.1%, so that's our rate.", "6.1%"},
+		{"loan_rate", "7.2%", "The credit union matched us at 6.1%, so that's their best offer.", ""},
+		{"sprint_capacity", "40 points", "With Dana on leave our capacity drops to 32 points.", "32 points"},
+		{"budget", "$50k", "Worst case the budget drops to $40k, but nobody expects that.", ""},
 		// A thing upstairs or downstairs is another of its kind.
 		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
 		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},

@@ -68,6 +68,7 @@ var topicGroups = [][]string{
 	{"zip", "zip code", "zipcode", "postcode", "postal code"}, // keyCompounds
 	{"insurance", "insurer", "coverage", "insured"},
 	{"contact", "reach", "reachable", "get in touch", "write to"}, // "Reach Jo at jo@new.io"
+	{"port", "listens on", "listening on", "bound to", "binds to"},
 	{"meeting", "meets", "meet", "sync", "syncs"},
 	{"class", "lesson", "lessons", "course"},
 	{"landscaper", "gardener", "lawn", "yard work"},

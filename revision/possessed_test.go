@@ -74,3 +74,22 @@ func TestReplacementIsAValue(t *testing.T) {
 		t.Error("what was moved was read as where it went")
 	}
 }
+
+// TestOpensOnTopic: a read that opens on the key's own word is a clause
+// about the topic, not its value.
+func TestOpensOnTopic(t *testing.T) {
+	tests := []struct {
+		replacement, key string
+		want             bool
+	}{
+		{"Deploys go out on Tuesdays", "deploy_day", true},
+		{"the Growth team", "team", false},
+		{"Team Rocket", "team", false},
+		{"Tuesday", "deploy_day", false},
+	}
+	for _, tc := range tests {
+		if got := opensOnTopic(tc.replacement, tc.key); got != tc.want {
+			t.Errorf("opensOnTopic(%q, %q) = %v, want %v", tc.replacement, tc.key, got, tc.want)
+		}
+	}
+}

@@ -1017,7 +1017,19 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
-		!partOf(replacement, f.ValueText()) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key)
+		!partOf(replacement, f.ValueText()) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key)
+}
+
+// opensOnTopic reports a replacement of three words or more that opens on
+// a word of the key, its subject: "Deploys go out on Tuesdays" is a
+// clause about deploy_day, not its value ("the Growth team" for team
+// closes on it).
+func opensOnTopic(replacement, key string) bool {
+	ws := strings.Fields(strings.Trim(replacement, " .!"))
+	for len(ws) > 0 && (strings.EqualFold(ws[0], "the") || strings.EqualFold(ws[0], "our") || strings.EqualFold(ws[0], "my")) {
+		ws = ws[1:]
+	}
+	return len(ws) >= 3 && extract.OnlyKeyWords(ws[0], key)
 }
 
 // movedThing reports a replacement that the text sends somewhere: in "We
