@@ -300,7 +300,8 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n):
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n),
+		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
@@ -334,6 +335,14 @@ var reCause = regexp.MustCompile(`\b(?:after|since|following|thanks to|because o
 // the holder is the holder (one standing in now, "has stepped in as team
 // lead while Priya is on leave", is the lead for now).
 var reStandIn = regexp.MustCompile(`\b(?:while|whilst)\s+[\p{L}'’]+\s+(?:is|['’]s|are|['’]re|will be)\s+(?:(?:on|taking)\s+(?:vacation|holiday|leave|pto|parental leave|maternity leave|paternity leave|sick leave|sabbatical|a trip|jury duty)|out(?:\s+sick)?|away|off|sick|travel(?:l)?ing|recovering|abroad|at a conference|offsite)\s+(?:next\s+(?:week|month|weekend|monday|tuesday|wednesday|thursday|friday)|tomorrow|later this|from\s+(?:monday|tuesday|wednesday|thursday|friday|next)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december))\b`)
+
+// reOneDayPlan is what the speaker will do on one coming day: "Tomorrow
+// I'm setting my alarm for 5:45am to catch the early train". A standing
+// change that begins then says so (reStanding, reTakesEffect).
+var (
+	reOneDayPlan  = regexp.MustCompile(`^(?:tomorrow|tonight)\s*,?\s+(?:i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i will|we will|i['’]m going to|we['’]re going to)\b`)
+	reTakesEffect = regexp.MustCompile(`\b(?:takes? effect|kicks? in|goes live|go live|for good|permanently|new)\b`)
+)
 
 // reOneTimeReason is a change made for one time, with the passing reason
 // for it: "I bumped the heat to 70F tonight because it's freezing".

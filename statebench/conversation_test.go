@@ -114,6 +114,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout8.tsv", 20, heldout8RecallFloor},
 		{"sentences_heldout9.tsv", 20, heldout9RecallFloor},
 		{"sentences_heldout10.tsv", 20, heldout10RecallFloor},
+		{"sentences_heldout11.tsv", 20, heldout11RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -312,6 +313,7 @@ const (
 	heldout8RecallFloor  = 0.20 // written after the rules for the ff, gg and hh rows: 1 of 10 as written, with three wrong values stored by detection (the moved pet's name, a web address cut at its first slash, the speaker's words around a value); 2 of 10 once those precision bugs were fixed, 3 after the rules for the ii rows (not fitted to it); 0 false
 	heldout9RecallFloor  = 0.50 // written after the rules for the jj, kk, ll, mm and nn rows: 4 of 10 as written, with one false supersession ("I picked up one prescription at CVS while traveling": "picked" read as a choice), fixed; 0 false; 5 of 10 after a vocabulary batch written partly after seeing its misses
 	heldout10RecallFloor = 0.50 // written after the rules for the oo to tt rows: 4 of 10 as written, with one false supersession ("Dropped into a Modo Yoga class while visiting my sister") and two wrong values read by detection ("the late shift, so I start at 11am", "a high-deductible plan: $2,500"), fixed; 0 false; 5 of 10 after the seventh session's rules (not fitted)
+	heldout11RecallFloor = 0.30 // written in the seventh session of 2026-11-27 after the rules for the xx to xc rows: 3 of 10 as written, with one false supersession ("Tomorrow I'm setting my alarm for 5:45am to catch the early train"), fixed; 0 false
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
