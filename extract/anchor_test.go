@@ -82,6 +82,9 @@ func TestAnchor(t *testing.T) {
 		{"loan_rate", "7.2%", "The credit union matched us at 6.1%, so that's their best offer.", ""},
 		{"sprint_capacity", "40 points", "With Dana on leave our capacity drops to 32 points.", "32 points"},
 		{"budget", "$50k", "Worst case the budget drops to $40k, but nobody expects that.", ""},
+		// A state that began at an event.
+		{"database_version", "Postgres 14", "Prod is on Postgres 16 since the maintenance window last night.", "Postgres 16"},
+		{"database_version", "Postgres 14", "Postgres 16 came out last week.", ""},
 		// A thing upstairs or downstairs is another of its kind.
 		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
 		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},

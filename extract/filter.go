@@ -226,13 +226,13 @@ var objectOpeners = map[string]bool{"the": true, "a": true, "an": true, "my": tr
 
 // setsValue reports an instruction that sets a value ("Bump the workshop
 // cap to 36", "Hand the hiring plan to Dmitri", "Please use
-// sam@fastmail.com from now on"): the speaker states the new value, and a
-// rule reads it.
+// sam@fastmail.com from now on", "Send invoices to Mei from here on"):
+// the speaker states the new value, and a rule reads it.
 func setsValue(n string) bool {
 	return reSetsValue.MatchString(strings.TrimSpace(n))
 }
 
-var reSetsValue = regexp.MustCompile(`^(?:please\s+)?(?:reply|respond|answer|write|talk|speak)\s+(?:to\s+me\s+)?in\s+\S+.*\s(?:from now on|going forward|from here on)\b|^(?:please\s+|let['’]?s\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?use\s.{1,60}?\s+as\s+(?:my|our)\s|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S|^(?:please\s+)?(?:just\s+)?call\s+me\s+[^\s,.!?]+|^(?:please\s+|just\s+)?(?:reach|contact|email|e-mail|text|call|ring|find|message)\s+me\s+(?:at|on|via)\s\S|^(?:please\s+|let['’]?s\s+)?(?:put|mark|log|record|note|write|pencil|jot|keep|leave|hold)\s(?:down\s|in\s)?.+\s(?:as|at)\s\S`)
+var reSetsValue = regexp.MustCompile(`^(?:please\s+)?[a-z]+\s.+\s(?:to|with|at|on|for|via)\s.+\s(?:from now on|going forward|from here on|moving forward)\b|^(?:please\s+)?(?:reply|respond|answer|write|talk|speak)\s+(?:to\s+me\s+)?in\s+\S+.*\s(?:from now on|going forward|from here on)\b|^(?:please\s+|let['’]?s\s+)?(?:change|set|update|move|bump|raise|lower|cut|reduce|increase|push|reschedule|switch|hand|reassign|assign|give|make)\s.+\s(?:to|over to)\s\S|^(?:please\s+)?use\s\S+.*\s(?:from now on|going forward|instead|now)\b|^(?:please\s+)?use\s.{1,60}?\s+as\s+(?:my|our)\s|^(?:please\s+)?send\s+(?:everything|all\s.+|my\s.+)\sto\s\S|^(?:please\s+)?(?:just\s+)?call\s+me\s+[^\s,.!?]+|^(?:please\s+|just\s+)?(?:reach|contact|email|e-mail|text|call|ring|find|message)\s+me\s+(?:at|on|via)\s\S|^(?:please\s+|let['’]?s\s+)?(?:put|mark|log|record|note|write|pencil|jot|keep|leave|hold)\s(?:down\s|in\s)?.+\s(?:as|at)\s\S`)
 
 func firstWordRaw(s string) string {
 	s = strings.TrimLeft(s, " *_-")

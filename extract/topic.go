@@ -402,6 +402,9 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	"trimmed", "slashed", "hiked", "upped", "renamed", "rebranded", "change of plans", "change of plan",
 	"opted", "signed up", "escalated", "reprioritized", "reprioritised", "deprioritized", "deprioritised",
 	"repainted", "drifted", "the move to", "the migration to", "made the jump", "made the switch", "made the move", "took the plunge", "jumped ship", "gone full", "went full", "all in on", "all-in on", "converted to", "starting this", "starting next", "starting today", "starting tomorrow", "starting from", "effective", "beginning this", "beginning next", "doubled", "halved", "bumped", "put me on", "put us on", "took me off", "took us off",
+	// a state that began at a time or an event: "Prod is on Postgres 16
+	// since the maintenance window", "since last week"
+	" since the ", " since last ", " since yesterday", " since this ", " since our ", " since we ",
 	// a move completed: "we're fully on CockroachDB"
 	" fully on ", " entirely on ", " completely on ", " fully moved", " fully migrated", " fully switched"}
 
