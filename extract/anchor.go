@@ -1008,7 +1008,7 @@ var reSpelledCount = regexp.MustCompile(`(?i)\b(?:two|three|four|five|six|seven|
 var reDeltaAfter = regexp.MustCompile(`(?i)^\s+(?:more|fewer|less|extra|additional|new)\b`)
 
 // reByBefore ends a clause's text before an amount of difference: "by".
-var reByBefore = regexp.MustCompile(`(?i)\bby\s+(?:another\s+|an?\s+extra\s+)?$`)
+var reByBefore = regexp.MustCompile(`(?i)(?:\bby\s+(?:another\s+|an?\s+extra\s+)?|\b(?:another|an?\s+extra|an\s+additional)\s+)$`)
 
 // planNames are retirement plans that read like amounts.
 var planNames = map[string]bool{"401k": true, "403b": true, "457b": true}
@@ -1408,6 +1408,9 @@ func qualified(cl string, topic []span) bool {
 		}
 	}
 	after := fold(cl[last.end:])
+	if agentVerbs[fold(cl[last.start:last.end])] && !reSpeakerObject.MatchString(after) {
+		return true // "Tom mentors the new interns": whom he mentors is not the speaker
+	}
 	if reOtherUnit.MatchString(after) || reOthersAfter.MatchString(after) {
 		return true // "the design lead on the mobile team", "coaches my nephew's team"
 	}
@@ -1431,6 +1434,15 @@ var otherQualifiers = map[string]bool{"other": true, "another": true, "next": tr
 	"large": true, "larger": true, "second": true, "spare": true, "old": true, "older": true, "former": true, "previous": true, "backup": true,
 	"upstairs": true, "downstairs": true,
 	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true}
+
+// agentVerbs say what someone does for another person ("mentors"): said
+// as the topic of the speaker's mentor, tutor or manager, their object is
+// the speaker (reSpeakerObject). A coach's or a teacher's object is often
+// a team or a class of the speaker's ("coaches the under-12s").
+var (
+	agentVerbs = map[string]bool{"mentors": true, "tutors": true, "manages": true}
+	reSpeakerObject = regexp.MustCompile(`^\s*(?:me|us|my|our)\b|^\s*$|^\s*(?:now|from now on|going forward|these days)\b`)
+)
 
 // linkWords may stand between a topic and its new value.
 var linkWords = func() map[string]bool {

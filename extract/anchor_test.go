@@ -85,6 +85,10 @@ func TestAnchor(t *testing.T) {
 		// A state that began at an event.
 		{"database_version", "Postgres 14", "Prod is on Postgres 16 since the maintenance window last night.", "Postgres 16"},
 		{"database_version", "Postgres 14", "Postgres 16 came out last week.", ""},
+		// Whom a mentor mentors; a difference said with "another".
+		{"mentor", "Rachel", "Tom mentors the new interns.", ""},
+		{"mentor", "Rachel", "Tom mentors me now.", "Tom"},
+		{"monthly_rent", "$2,400", "Rent went up another $150, so it's $2,550 a month now.", "$2,550"},
 		// A thing upstairs or downstairs is another of its kind.
 		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
 		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},

@@ -345,8 +345,10 @@ var (
 )
 
 // reOneTimeReason is a change made for one time, with the passing reason
-// for it: "I bumped the heat to 70F tonight because it's freezing".
-var reOneTimeReason = regexp.MustCompile(`\b(?:` + oneDay + `)\b.*\b(?:(?:because|since|as|cause)\s+(?:it['’]s|it is|we['’]re|i['’]m|there['’]s|the)|(?:for|due to)\s+(?:the|a|an)\s)`)
+// for it: "I bumped the heat to 70F tonight because it's freezing",
+// "Pickup is 2:45pm on Friday for the half day" (one weekday; "on
+// Fridays" recurs).
+var reOneTimeReason = regexp.MustCompile(`\b(?:` + oneDay + `|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b.*\b(?:(?:because|since|as|cause)\s+(?:it['’]s|it is|we['’]re|i['’]m|there['’]s|the)|(?:for|due to)\s+(?:the|a|an)\s)`)
 
 // reDayThisWeek is one weekday said for this week or next only: "Therapy
 // is Friday this week" ("Fridays", or "starting this week", is standing:

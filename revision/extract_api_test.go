@@ -482,6 +482,7 @@ func TestConclusionOfItsOwnTopic(t *testing.T) {
 		{"who acts next", [][2]string{{"project_lead", "Hannah"}}, "Hannah's moving to the infra team, so Marco will lead the project.", "Marco"},
 		{"the topic said bare", [][2]string{{"launch_date", "2026-03-01"}}, "Marketing wants more runway, so launch is now April 1.", "April 1"},
 		{"it, the topic the clause before moved", [][2]string{{"meeting_time", "2pm"}}, "The weekly sync got pushed an hour later, so it's 3pm.", "3pm"},
+		{"it, with its period", [][2]string{{"monthly_rent", "$2,400"}}, "Rent went up another $150, so it's $2,550 a month now.", "$2,550"},
 		{"a count computed is not who acts", [][2]string{{"headcount", "40"}}, "Five people dropped out, so we're down to 35.", "35"},
 	}
 	runAfterTurn(t, tests)

@@ -533,7 +533,7 @@ func actsOn(low string, st extract.Statement) bool {
 	// The subject is the key's own words, the value follows its verb.
 	// "…, so it's 3pm": "it" is the topic the clause before moved.
 	for _, it := range []string{"it's ", "it’s ", "it is "} {
-		if v, ok := strings.CutPrefix(rest, it); ok && st.Value != "" && strings.TrimRight(strings.TrimSuffix(strings.TrimRight(v, ".! "), " now"), ".! ") == strings.ToLower(st.Value) {
+		if v, ok := strings.CutPrefix(rest, it); ok && st.Value != "" && strings.TrimRight(rePeriodTail.ReplaceAllString(strings.TrimRight(v, ".! "), ""), ".! ") == strings.ToLower(st.Value) {
 			return true
 		}
 	}
@@ -560,6 +560,9 @@ func actsOn(low string, st extract.Statement) bool {
 	// conclusion.
 	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
 }
+
+// rePeriodTail closes a value with its period and "now": "… a month now".
+var rePeriodTail = regexp.MustCompile(`(?:\s+(?:a|per|each)\s+(?:month|week|year|day))?(?:\s+now)?$`)
 
 // reNowWord is "now" as a word, before punctuation too ("… during the day now.").
 var reNowWord = regexp.MustCompile(`\bnow\b`)
