@@ -1440,7 +1440,7 @@ var otherQualifiers = map[string]bool{"other": true, "another": true, "next": tr
 // the speaker (reSpeakerObject). A coach's or a teacher's object is often
 // a team or a class of the speaker's ("coaches the under-12s").
 var (
-	agentVerbs = map[string]bool{"mentors": true, "tutors": true, "manages": true}
+	agentVerbs      = map[string]bool{"mentors": true, "tutors": true, "manages": true}
 	reSpeakerObject = regexp.MustCompile(`^\s*(?:me|us|my|our)\b|^\s*$|^\s*(?:now|from now on|going forward|these days)\b`)
 )
 
