@@ -405,7 +405,8 @@ var otherOwners = map[string]bool{"their": true, "his": true, "her": true, "othe
 
 var headDeterminers = map[string]bool{"my": true, "our": true, "the": true, "this": true, "your": true,
 	"q1": true, "q2": true, "q3": true, "q4": true, "h1": true, "h2": true, "annual": true, "yearly": true,
-	"monthly": true, "weekly": true, "quarterly": true, "daily": true, "new": true, "current": true}
+	"monthly": true, "weekly": true, "quarterly": true, "daily": true, "new": true, "current": true,
+	"main": true, "primary": true, "usual": true, "regular": true, "everyday": true} // "my main card" for credit_card
 
 // reCountNoun is a count stored with its noun: "24 books".
 var reCountNoun = regexp.MustCompile(`^[\d,.]+\s+(\p{L}+)$`)

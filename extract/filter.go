@@ -258,8 +258,9 @@ func actsOnOurs(low string) bool {
 
 // otherSubjectStarts are the first words reOtherSubject can match.
 // reGenericSubject opens a clause about others in general: "some teams
-// run three-week sprints", "most people pay $40".
-var reGenericSubject = regexp.MustCompile(`^(?:some|many|most|lots of|a lot of|plenty of|few|several|other) [a-z]+s (?:[a-z]+ )?(?:run|use|pay|have|get|go|do|prefer|pick|choose|keep|stay|meet|work|take|are|were|charge|say|switch|switched|moved|move)\b`)
+// run three-week sprints", "most people pay $40", "New hires in Europe
+// get 20 PTO days".
+var reGenericSubject = regexp.MustCompile(`^(?:(?:some|many|most|lots of|a lot of|plenty of|few|several|other) [a-z]+s|(?:(?:new|all|most|the|some)\s+)?(?:new\s+|senior\s+|junior\s+|full-time\s+|part-time\s+)?(?:hires|employees|staff|contractors|interns|engineers|managers|folks|users|customers|students|members|tenants|residents|freelancers)(?:\s+(?:in|at|on|from)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)?) (?:[a-z]+ )?(?:run|use|pay|have|get|go|do|prefer|pick|choose|keep|stay|meet|work|take|are|were|charge|say|switch|switched|moved|move|receive|earn|start)\b`)
 
 var otherSubjectStarts = map[string]bool{
 	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,

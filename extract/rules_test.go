@@ -79,6 +79,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a standing instruction sets a value", "Send invoices to Mei from here on, not Ravi.", "user", nil, []string{ReasonNoRule}},
 		{"a request for once", "Send the invoice to Mei today.", "user", nil, []string{ReasonRequest}},
 		{"one weekday, with its reason", "Pickup is 2:45pm on Friday for the half day.", "user", nil, []string{ReasonException}},
+		{"others in general", "New hires in Europe get 20 PTO days.", "user", nil, []string{ReasonOtherSubject}},
 		{"a verb's particle names no thing", "We moved up to the 5th floor over the weekend.", "user", nil, []string{ReasonNoRule}},
 		{"the end of a month is no verb", "The deadline is end of May now.", "user", []string{"deadline.date"}, nil},
 		{"a wish that causes a change", "Marketing wants more runway, so launch is now April 1.", "user", []string{"launch.date"}, []string{ReasonProposal}},
