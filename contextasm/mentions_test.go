@@ -67,7 +67,8 @@ func checkHeldAgain(t *testing.T, current []string, phrase string) {
 	v := strings.TrimSpace(phrase)
 	want := slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) })
 	joined := strings.ToLower(strings.Join(current, "\x00"))
-	if got := heldAgain(v, current, joined, newWordSet(joined)); got != want {
+	ws := newWordSet(joined)
+	if got := heldAgain(v, current, joined, &ws); got != want {
 		t.Errorf("heldAgain(%q, %q) = %v, asking each says %v", v, current, got, want)
 	}
 }

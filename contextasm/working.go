@@ -151,11 +151,10 @@ func staleValues(retired []Retired, current []string) staleSet {
 	// boundaries, exactly when it is in one of them (mentionsLower).
 	joined := strings.ToLower(strings.Join(current, "\x00"))
 	words := newWordSet(joined)
-	defer words.release()
 	var out []staleValue
 	for _, r := range retired {
 		v := strings.TrimSpace(r.Value)
-		if heldAgain(v, current, joined, words) {
+		if heldAgain(v, current, joined, &words) {
 			continue
 		}
 		var sv staleValue
@@ -183,7 +182,7 @@ func staleValues(retired []Retired, current []string) staleSet {
 
 // heldAgain reports whether one of current mentions v (detect.Mentions);
 // joined is current lowered and joined by NUL bytes, words its wordSet.
-func heldAgain(v string, current []string, joined string, words wordSet) bool {
+func heldAgain(v string, current []string, joined string, words *wordSet) bool {
 	if v == "" {
 		return false
 	}
@@ -222,7 +221,20 @@ func mentionsLower(text, phrase string) bool {
 	return false
 }
 
-func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+func isWordRune(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return asciiWord[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// asciiWord holds isWordRune of the ASCII runes: letters, digits and '_'.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for r := range t {
+		t[r] = r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return t
+}()
 
 // only returns the values not mentioned in other.
 func only(vals []string, other string) []string {
