@@ -320,8 +320,10 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			if df == 0 || per[i].DF[t] == 0 {
 				continue
 			}
+			// The term's weight (its IDF) once, not per posting.
+			ts := bm.Scorer(df, stats.Docs, avg)
 			score := func(p search.Posting) bool {
-				get(p.ID, p.RecordedAt).score += bm.Term(df, stats.Docs, avg, p.Len, p.TF)
+				get(p.ID, p.RecordedAt).score += ts.Score(p.Len, p.TF)
 				return true
 			}
 			var err error
@@ -333,7 +335,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 					return Candidates{}, err
 				}
 				for _, p := range ps {
-					get(p.id, p.at).score += bm.Term(df, stats.Docs, avg, p.len, p.tf)
+					get(p.id, p.at).score += ts.Score(p.len, p.tf)
 				}
 			} else {
 				err = s.Index.Postings(tx, sp, t, q.View, PerTermPostings, score)
