@@ -98,7 +98,7 @@ func Relate(q Query, sets ...Candidates) Related {
 
 	fo := relateFacts(q, cands)
 	r.Facts, r.successor = fo.kept, fo.successor
-	r.Excluded = append(r.Excluded, fo.exclusions()...)
+	r.Excluded = fo.appendExclusions(r.Excluded)
 
 	real := !aboutHypothetical(q.Text)
 	working, out := relateItems(q, real, items)
@@ -226,14 +226,13 @@ type factOutcome struct {
 	successor map[string]string
 }
 
-// exclusions returns the named exclusions, sorted by ID.
-func (fo factOutcome) exclusions() []assemble.Exclusion {
-	out := make([]assemble.Exclusion, 0, len(fo.excluded))
+// appendExclusions appends the named exclusions to es, in no order:
+// Relate sorts all its exclusions (sortExclusions).
+func (fo factOutcome) appendExclusions(es []assemble.Exclusion) []assemble.Exclusion {
 	for id, r := range fo.excluded {
-		out = append(out, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: r})
+		es = append(es, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: r})
 	}
-	slices.SortFunc(out, func(x, y assemble.Exclusion) int { return strings.Compare(x.ID, y.ID) })
-	return out
+	return es
 }
 
 // superseded returns the IDs excluded as superseded, sorted: the values
