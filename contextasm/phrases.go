@@ -1,7 +1,10 @@
 package contextasm
 
 import (
+	"strings"
 	"unicode/utf8"
+
+	"github.com/stategraph/stategraph/internal/memo"
 )
 
 // phrases are lowered, trimmed, non-empty phrases to look for in many
@@ -131,6 +134,41 @@ type wordSet struct {
 // wordSetBits is the size of a wordSet's filter: about a thousand words
 // leave a word it does not hold one chance in sixteen of passing.
 const wordSetBits = 1 << 14
+
+// wordSetOf returns the filter of the words of texts, lowered: the
+// filter of their lowered texts joined by NUL bytes (a NUL is no word
+// rune, so no word spans two texts, and lowering the joined text lowers
+// each), made of each text's remembered hashes.
+func wordSetOf(texts []string) (ws wordSet) {
+	ws.ok = true
+	for _, t := range texts {
+		wh := wordHashesMemo.Get(t)
+		ws.ok = ws.ok && wh.ok
+		for _, h := range wh.hashes {
+			ws.bits[h/64] |= 1 << (h % 64)
+		}
+	}
+	return ws
+}
+
+// wordHashes are the hashes (wordHash) of the words of a lowered text,
+// and whether the lowered text is valid UTF-8.
+type wordHashes struct {
+	hashes []uint16
+	ok     bool
+}
+
+// wordHashesMemo remembers the word hashes of texts: an assembly filters
+// the words of the same values, turns and sentences again.
+var wordHashesMemo = memo.New(func(t string) wordHashes {
+	t = strings.ToLower(t)
+	wh := wordHashes{ok: utf8.ValidString(t)}
+	eachWord(t, func(w string) bool {
+		wh.hashes = append(wh.hashes, uint16(wordHash(w)))
+		return true
+	})
+	return wh
+}, memo.Limits{Bytes: 2 << 20, Key: 64 << 10})
 
 // newWordSet returns the filter of t's words (a value: it can live on
 // the caller's stack).

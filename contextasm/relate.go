@@ -113,7 +113,15 @@ func Relate(q Query, sets ...Candidates) Related {
 			current = append(current, f.Value)
 		}
 	}
-	stale := staleValues(retired, current)
+	// The texts states is asked of: the turns' and the sentences'.
+	texts := make([]string, 0, len(turns)+len(ev))
+	for _, t := range turns {
+		texts = append(texts, t.Turn.Text)
+	}
+	for _, e := range ev {
+		texts = append(texts, e.Evidence.Text)
+	}
+	stale := staleValues(retired, current, texts)
 	topics := factTopics(r.Facts)
 	turnsKept, out := relateTurns(q, real, turns, stale, current, topics)
 	r.Turns = turnsKept
