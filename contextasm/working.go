@@ -153,11 +153,13 @@ type staleSet struct {
 // remembered word hashes (wordHashes).
 func staleValues(retired []Retired, current, texts []string) staleSet {
 	said := wordSetOf(texts)
-	words := wordSetOf(current)
-	// The current values joined by a byte no value to look for holds and
-	// no word contains: a value is in the joined text, at word
-	// boundaries, exactly when it is in one of them (mentionsLower).
-	// Lowered only when a value passes the filter of their words.
+	// The filter of the current values' words, made for the first value
+	// a text can state, and the current values joined by a byte no value
+	// to look for holds and no word contains: a value is in the joined
+	// text, at word boundaries, exactly when it is in one of them
+	// (mentionsLower); lowered only when a value passes the filter.
+	var words wordSet
+	filtered := false
 	var joined string
 	lowered := false
 	join := func() string {
@@ -182,6 +184,9 @@ func staleValues(retired []Retired, current, texts []string) staleSet {
 		}
 		if (sv.whole == "" || said.lacks(sv.whole)) && !slices.ContainsFunc(sv.distinct, func(p string) bool { return !said.lacks(p) }) {
 			continue // no text can state it
+		}
+		if !filtered {
+			words, filtered = wordSetOf(current), true
 		}
 		if heldAgain(v, current, join, &words) {
 			continue
