@@ -406,14 +406,34 @@ func (b *builder) truncated(in Input, out Output, id []string) Output {
 
 // excluded merges the caller's exclusions with Build's, sorted.
 func (b *builder) excluded(caller []Exclusion) []Exclusion {
-	all := make([]Exclusion, 0, len(caller)+len(b.out))
-	all = append(all, caller...)
-	all = append(all, b.out...)
-	slices.SortStableFunc(all, CompareExclusions)
-	if len(all) == 0 {
+	if len(caller)+len(b.out) == 0 {
 		return nil
 	}
-	return all
+	return mergeExclusions(caller, b.out)
+}
+
+// mergeExclusions returns a followed by b, stably sorted by
+// CompareExclusions; neither is changed. When a is sorted already (a
+// caller's usually is: contextasm sorts its exclusions), only b is sorted
+// and the two are merged, a's first on a tie, which is what the stable
+// sort of both gives.
+func mergeExclusions(a, b []Exclusion) []Exclusion {
+	all := make([]Exclusion, 0, len(a)+len(b))
+	if !slices.IsSortedFunc(a, CompareExclusions) {
+		all = append(append(all, a...), b...)
+		slices.SortStableFunc(all, CompareExclusions)
+		return all
+	}
+	b = slices.Clone(b)
+	slices.SortStableFunc(b, CompareExclusions)
+	for len(a) > 0 && len(b) > 0 {
+		if CompareExclusions(b[0], a[0]) < 0 {
+			all, b = append(all, b[0]), b[1:]
+		} else {
+			all, a = append(all, a[0]), a[1:]
+		}
+	}
+	return append(append(all, a...), b...)
 }
 
 // CompareExclusions orders exclusions by kind, then ID, then reason (all
