@@ -76,11 +76,17 @@ type builder struct {
 	idInc  Included // provenance of the identity section
 }
 
+// maxPlacedRoom bounds the lines Build makes room for at first.
+const maxPlacedRoom = 1024
+
 // Build assembles the context for in, counting with c. It is deterministic:
 // the same input gives byte-identical output. Output.Tokens == c.Count(Output.Text)
 // and Output.Tokens <= max(in.Budget, 0), whatever the input.
 func Build(in Input, c Counter) Output {
 	b := &builder{c: c, budget: max(in.Budget, 0)}
+	// Room for every candidate line, up to a bound (fewer are usually
+	// placed): the lines are large, and growing the slice copies them.
+	b.placed = make([]line, 0, min(16+len(in.Environment)+len(in.Facts)+len(in.Documents)+len(in.Assertions)+len(in.Working)+len(in.Turns)+len(in.Evidence), maxPlacedRoom))
 	b.idInc = Included{ID: clean(in.Identity.UserID), Kind: KindIdentity, Layer: LayerIdentity, Reason: "identity, always first"}
 	for i := range b.heads {
 		b.heads[i] = -1
@@ -400,14 +406,34 @@ func (b *builder) truncated(in Input, out Output, id []string) Output {
 
 // excluded merges the caller's exclusions with Build's, sorted.
 func (b *builder) excluded(caller []Exclusion) []Exclusion {
-	all := make([]Exclusion, 0, len(caller)+len(b.out))
-	all = append(all, caller...)
-	all = append(all, b.out...)
-	slices.SortStableFunc(all, CompareExclusions)
-	if len(all) == 0 {
+	if len(caller)+len(b.out) == 0 {
 		return nil
 	}
-	return all
+	return mergeExclusions(caller, b.out)
+}
+
+// mergeExclusions returns a followed by b, stably sorted by
+// CompareExclusions; neither is changed. When a is sorted already (a
+// caller's usually is: contextasm sorts its exclusions), only b is sorted
+// and the two are merged, a's first on a tie, which is what the stable
+// sort of both gives.
+func mergeExclusions(a, b []Exclusion) []Exclusion {
+	all := make([]Exclusion, 0, len(a)+len(b))
+	if !slices.IsSortedFunc(a, CompareExclusions) {
+		all = append(append(all, a...), b...)
+		slices.SortStableFunc(all, CompareExclusions)
+		return all
+	}
+	b = slices.Clone(b)
+	slices.SortStableFunc(b, CompareExclusions)
+	for len(a) > 0 && len(b) > 0 {
+		if CompareExclusions(b[0], a[0]) < 0 {
+			all, b = append(all, b[0]), b[1:]
+		} else {
+			all, a = append(all, a[0]), a[1:]
+		}
+	}
+	return append(append(all, a...), b...)
 }
 
 // CompareExclusions orders exclusions by kind, then ID, then reason (all
@@ -595,14 +621,20 @@ func envLineNL(a Attr) string { return "- " + keyValue(a.Key, a.Value) + "\n" }
 // splitFacts separates active constraints and needs-review facts from the
 // rest and ranks each group: score, then recency, then authority, then ID.
 // Hypothetical and draft constraints are not in force: they rank as facts.
-// The groups point into one copy of fs (scores made finite), so that
-// ranking moves pointers, not facts.
+// The groups point into fs, or, when a score is not finite, into one copy
+// of fs with the scores made finite (fs is the caller's, never written),
+// so that ranking moves pointers, not facts.
 func splitFacts(fs []Fact) (cons, review, rest []*Fact) {
-	all := slices.Clone(fs)
+	all := fs
+	if slices.ContainsFunc(fs, func(f Fact) bool { return finite(f.Score) != f.Score }) {
+		all = slices.Clone(fs)
+		for i := range all {
+			all[i].Score = finite(all[i].Score)
+		}
+	}
 	rest = make([]*Fact, 0, len(all)) // most facts are plain
 	for i := range all {
 		f := &all[i]
-		f.Score = finite(f.Score)
 		switch {
 		case f.NeedsReview:
 			review = append(review, f)

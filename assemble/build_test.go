@@ -318,3 +318,35 @@ func BenchmarkBuild(b *testing.B) {
 		assemble.Build(in, c)
 	}
 }
+
+// TestBuildScoresNotFinite: a score that is not finite ranks as its
+// finite stand-in (NaN as 0, infinities as the largest floats), and Build
+// leaves the caller's facts as they were.
+func TestBuildScoresNotFinite(t *testing.T) {
+	c := newCounter(t)
+	for _, s := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		in := fullInput()
+		in.Facts = slices.Clone(in.Facts)
+		in.Facts[len(in.Facts)-1].Score = s
+		finite := in
+		finite.Facts = slices.Clone(in.Facts)
+		switch {
+		case math.IsNaN(s):
+			finite.Facts[len(in.Facts)-1].Score = 0
+		case s > 0:
+			finite.Facts[len(in.Facts)-1].Score = math.MaxFloat64
+		default:
+			finite.Facts[len(in.Facts)-1].Score = -math.MaxFloat64
+		}
+		before := slices.Clone(in.Facts)
+		got, want := assemble.Build(in, c), assemble.Build(finite, c)
+		if got.Text != want.Text || !reflect.DeepEqual(got.Included, want.Included) || !reflect.DeepEqual(got.Excluded, want.Excluded) {
+			t.Errorf("score %v: output differs from score %v's:\n%s\nvs\n%s", s, finite.Facts[len(in.Facts)-1].Score, got.Text, want.Text)
+		}
+		if !slices.EqualFunc(in.Facts, before, func(a, b assemble.Fact) bool {
+			return a.ID == b.ID && (a.Score == b.Score || math.IsNaN(a.Score) && math.IsNaN(b.Score))
+		}) {
+			t.Errorf("score %v: Build changed its input", s)
+		}
+	}
+}

@@ -149,6 +149,22 @@ func (s *FactSource) cardReader(tx *store.Txn) (cardReader, error) {
 	return r, nil
 }
 
+// readHeld is read for a fact sp is expected to hold (one of its live
+// postings names it): the misses remembered are not asked first, since a
+// card found answers without them; a miss is remembered as read
+// remembers it.
+func (r cardReader) readHeld(sp tenancy.Space, id string) (facts.Card, error) {
+	if r.cards == nil {
+		return facts.ReadCard(r.tx, sp, id)
+	}
+	epoch := r.epochs[sp]
+	c, err := r.cards.Read(r.tx, sp, epoch, id)
+	if errors.Is(err, store.ErrNotFound) {
+		r.misses.add(sp, epoch, id)
+	}
+	return c, err
+}
+
 // read returns the card of fact id in sp, or store.ErrNotFound.
 func (r cardReader) read(sp tenancy.Space, id string) (facts.Card, error) {
 	if r.cards == nil {
@@ -222,6 +238,7 @@ type candidate struct {
 	score  float64
 	space  int  // index in the partition's spaces
 	always bool // a constraint, or a fact of a small partition
+	loaded int  // 1 + its index in the gathered facts, once loaded; else 0
 }
 
 // Gather implements Source. Candidates are loaded in rank order:
@@ -303,8 +320,10 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			if df == 0 || per[i].DF[t] == 0 {
 				continue
 			}
+			// The term's weight (its IDF) once, not per posting.
+			ts := bm.Scorer(df, stats.Docs, avg)
 			score := func(p search.Posting) bool {
-				get(p.ID, p.RecordedAt).score += bm.Term(df, stats.Docs, avg, p.Len, p.TF)
+				get(p.ID, p.RecordedAt).score += ts.Score(p.Len, p.TF)
 				return true
 			}
 			var err error
@@ -316,7 +335,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 					return Candidates{}, err
 				}
 				for _, p := range ps {
-					get(p.id, p.at).score += bm.Term(df, stats.Docs, avg, p.len, p.tf)
+					get(p.id, p.at).score += ts.Score(p.len, p.tf)
 				}
 			} else {
 				err = s.Index.Postings(tx, sp, t, q.View, PerTermPostings, score)
@@ -385,7 +404,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	var line []byte // the line being counted, with bc
 	c.Facts = make([]FactCandidate, 0, min(len(ranked), 256))
 	load := func(rc *candidate) error {
-		card, err := cr.read(spaces[rc.space], rc.id)
+		card, err := cr.readHeld(spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
@@ -438,6 +457,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 		}
 		c.Facts = append(c.Facts, fc)
+		rc.loaded = len(c.Facts)
 		return nil
 	}
 	// Every candidate in rank order while the budget is not spent (the
@@ -459,7 +479,17 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		// never takes one of the caller's own turns out (which would tell
 		// that it held the turn's value).
 		var err error
-		if c.Retired, err = s.retired(tx, cr, q, supersededOf(q, c.Facts)); err != nil {
+		// A retired value's successor is usually a fact just loaded:
+		// its value is known (it holds in the view, and the caller may
+		// read it). Fact IDs are unique over the partition's spaces, so
+		// the card load would find is this one.
+		loaded := func(id string) (string, bool) {
+			if i, ok := at[id]; ok && cands[i].loaded > 0 {
+				return c.Facts[cands[i].loaded-1].Fact.Value, true
+			}
+			return "", false
+		}
+		if c.Retired, err = s.retired(tx, cr, q, supersededOf(q, c.Facts), loaded); err != nil {
 			return c, err
 		}
 	}
@@ -566,8 +596,10 @@ const (
 // retired returns the values of the facts ids, superseded in q's view,
 // following each chain back a few links, so that turns still stating them
 // are not replayed, and the latest writes stored stale. Each carries the
-// value of the fact that replaced it.
-func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string) ([]Retired, error) {
+// value of the fact that replaced it. loaded returns the value of a fact
+// the source loaded (one that holds in the view and the caller may read),
+// or false: such a successor is not read again.
+func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string, loaded func(id string) (string, bool)) ([]Retired, error) {
 	if len(ids) > maxRetired {
 		ids = ids[:maxRetired]
 	}
@@ -587,11 +619,17 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 				break
 			}
 			if newer == "" {
-				if g, head, ok, err := s.load(tx, cr, q, f.SupersededBy); err != nil {
-					return nil, err
-				} else if ok && s.readable(q, g) && !Invalidated(head) {
-					// A head that declares itself void states
-					// nothing current.
+				head, ok := loaded(f.SupersededBy)
+				if !ok {
+					var g facts.Fact
+					if g, head, ok, err = s.load(tx, cr, q, f.SupersededBy); err != nil {
+						return nil, err
+					}
+					ok = ok && s.readable(q, g)
+				}
+				if ok && !Invalidated(head) {
+					// A head that declares itself void states nothing
+					// current.
 					newer = head
 				}
 			}

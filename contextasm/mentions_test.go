@@ -2,6 +2,7 @@ package contextasm
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,7 +68,8 @@ func checkHeldAgain(t *testing.T, current []string, phrase string) {
 	v := strings.TrimSpace(phrase)
 	want := slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) })
 	joined := strings.ToLower(strings.Join(current, "\x00"))
-	if got := heldAgain(v, current, joined, newWordSet(joined)); got != want {
+	ws := newWordSet(joined)
+	if got := heldAgain(v, current, func() string { return joined }, &ws); got != want {
 		t.Errorf("heldAgain(%q, %q) = %v, asking each says %v", v, current, got, want)
 	}
 }
@@ -89,26 +91,60 @@ func TestStaleValues(t *testing.T) {
 		"We fly to Lisbon", "we fly to lisbonne", "The $150,000 budget", "Seville it is",
 		"it is ok", "nothing here", "was Lisbon, now Porto", "BUDGET $150,000 APPROVED",
 	}
-	stale := staleValues(retired, current)
+	stale := staleValues(retired, current, texts)
 	for _, text := range texts {
-		want := false
-		for _, r := range retired {
-			v := strings.TrimSpace(r.Value)
-			if slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {
-				continue
-			}
-			if len(v) >= minStaleValue && detect.Mentions(text, v) {
-				want = true
-			}
-			for _, d := range detect.Distinctive(v) {
-				if !detect.Mentions(r.New, d) && (len(d) >= minStaleValue || strings.ContainsAny(d, "0123456789")) && detect.Mentions(text, d) {
-					want = true
-				}
-			}
-		}
-		want = want || narrates(text, current)
-		if got := states(text, stale, current); got != want {
+		if got, want := states(text, stale, current), statesByRule(text, retired, current); got != want {
 			t.Errorf("states(%q) = %v, want %v", text, got, want)
 		}
 	}
+}
+
+// statesByRule is states stated value by value: a retired value no
+// current one holds again is stated by a text that mentions it whole
+// (when long enough) or mentions one of its distinctive values the new
+// value lacks; so is the history of a current value.
+func statesByRule(text string, retired []Retired, current []string) bool {
+	for _, r := range retired {
+		v := strings.TrimSpace(r.Value)
+		if slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) }) {
+			continue
+		}
+		if len(v) >= minStaleValue && detect.Mentions(text, v) {
+			return true
+		}
+		for _, d := range detect.Distinctive(v) {
+			if !detect.Mentions(r.New, d) && (len(d) >= minStaleValue || strings.ContainsAny(d, "0123456789")) && detect.Mentions(text, d) {
+				return true
+			}
+		}
+	}
+	return narrates(text, current)
+}
+
+// FuzzStaleValues: states over the values staleValues prepared for a set
+// of texts answers for each of them as the rule stated value by value
+// does (statesByRule); values no text can state are left out first.
+func FuzzStaleValues(f *testing.F) {
+	f.Add("Lisbon|budget $150,000 approved|Seville|ok|", "Porto|budget $200,000 approved|Madrid|no|x", "Porto|Seville in May", "We fly to Lisbon|The $150,000 budget|nothing here|it is ok")
+	f.Add("lisbon porto", "porto", "Lisbon", "LISBON PORTO|porto")
+	f.Add("\xff lisbon", "", "\xfe", "lisbon\x00porto|\xff lisbon")
+	f.Add("$1,200 on May 3|Ana Silva", "$1,300 on May 3|Ana", "May 3", "it was $1,200 then|ana silva said so|was $1,200, now $1,300")
+	f.Fuzz(func(t *testing.T, values, news, cur, txt string) {
+		vs, ns := strings.Split(values, "|"), strings.Split(news, "|")
+		var retired []Retired
+		for i, v := range vs {
+			r := Retired{ID: strconv.Itoa(i), Value: v}
+			if i < len(ns) {
+				r.New = ns[i]
+			}
+			retired = append(retired, r)
+		}
+		current, texts := strings.Split(cur, "|"), strings.Split(txt, "|")
+		stale := staleValues(retired, current, texts)
+		for _, text := range texts {
+			if got, want := states(text, stale, current), statesByRule(text, retired, current); got != want {
+				t.Errorf("states(%q) = %v, by the rule %v (retired %q, current %q)", text, got, want, vs, current)
+			}
+		}
+	})
 }

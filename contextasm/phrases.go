@@ -1,8 +1,10 @@
 package contextasm
 
 import (
-	"sync"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/stategraph/stategraph/internal/memo"
 )
 
 // phrases are lowered, trimmed, non-empty phrases to look for in many
@@ -113,54 +115,100 @@ func eachWord(t string, fn func(w string) bool) {
 	}
 }
 
-// wordSet is the set of words (eachWord) of a lowered text, to rule out
-// at once, as phrases does, a phrase whose opening word it lacks; ok is
-// false when the text is not valid UTF-8 (nothing can be ruled out).
+// wordSet is a filter of the words (eachWord) of a lowered text, to
+// rule out at once, as phrases does, a phrase holding a word the text
+// lacks; ok is false when the text is not valid UTF-8 (nothing can be
+// ruled out). It keeps one bit per word, at the word's hash (a Bloom
+// filter with one hash function): a word of the text always finds its bit
+// set, so lacks never rules out a phrase the text holds; a word it does
+// not hold finds its bit clear unless another word's hash shares it, and
+// then the caller's exact test (mentionsLower) decides, as it would
+// without the filter. Setting a bit costs a hash, where a set of strings
+// (an assembly filters the words of every current value, thousands at
+// 100,000 facts) cost a map insertion per word.
 type wordSet struct {
-	words map[string]bool
-	ok    bool
+	bits [wordSetBits / 64]uint64
+	ok   bool
 }
 
-func newWordSet(t string) wordSet {
-	if !utf8.ValidString(t) {
-		return wordSet{}
+// wordSetBits is the size of a wordSet's filter: about a thousand words
+// leave a word it does not hold one chance in sixteen of passing.
+const wordSetBits = 1 << 14
+
+// wordSetOf returns the filter of the words of texts, lowered: the
+// filter of their lowered texts joined by NUL bytes (a NUL is no word
+// rune, so no word spans two texts, and lowering the joined text lowers
+// each), made of each text's remembered hashes.
+func wordSetOf(texts []string) (ws wordSet) {
+	ws.ok = true
+	for _, t := range texts {
+		wh := wordHashesMemo.Get(t)
+		ws.ok = ws.ok && wh.ok
+		for _, h := range wh.hashes {
+			ws.bits[h/64] |= 1 << (h % 64)
+		}
 	}
-	ws := wordSet{words: wordMaps.Get().(map[string]bool), ok: true}
-	eachWord(t, func(w string) bool { ws.words[w] = true; return true })
 	return ws
 }
 
-// wordMaps holds emptied maps of word sets for the next ones: an assembly
-// makes one of the words of every current value (staleValues), thousands
-// of words at 100,000 facts, and an emptied map keeps its room.
-var wordMaps = sync.Pool{New: func() any { return map[string]bool{} }}
+// wordHashes are the hashes (wordHash) of the words of a lowered text,
+// and whether the lowered text is valid UTF-8.
+type wordHashes struct {
+	hashes []uint16
+	ok     bool
+}
 
-// maxPooledWords bounds the words of a map kept in wordMaps.
-const maxPooledWords = 1 << 14
+// wordHashesMemo remembers the word hashes of texts: an assembly filters
+// the words of the same values, turns and sentences again.
+var wordHashesMemo = memo.New(func(t string) wordHashes {
+	t = strings.ToLower(t)
+	wh := wordHashes{ok: utf8.ValidString(t)}
+	eachWord(t, func(w string) bool {
+		wh.hashes = append(wh.hashes, uint16(wordHash(w)))
+		return true
+	})
+	return wh
+}, memo.Limits{Bytes: 2 << 20, Key: 64 << 10})
 
-// release empties ws's map for another word set; ws must not be used
-// after.
-func (ws wordSet) release() {
-	if ws.words == nil || len(ws.words) > maxPooledWords {
-		return
+// newWordSet returns the filter of t's words (a value: it can live on
+// the caller's stack).
+func newWordSet(t string) (ws wordSet) {
+	if !utf8.ValidString(t) {
+		return ws
 	}
-	clear(ws.words)
-	wordMaps.Put(ws.words)
+	ws.ok = true
+	eachWord(t, func(w string) bool {
+		h := wordHash(w)
+		ws.bits[h/64] |= 1 << (h % 64)
+		return true
+	})
+	return ws
+}
+
+// wordHash returns a word's bit in a wordSet: FNV-1a, folded.
+func wordHash(w string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(w); i++ {
+		h ^= uint64(w[i])
+		h *= 1099511628211
+	}
+	return (h ^ h>>32) % wordSetBits
 }
 
 // lacks reports whether p (lowered, trimmed, not empty) cannot occur in
 // the text as mentionsLower finds it: p is valid UTF-8 and holds a word
-// the text does not hold whole. Every word of an occurrence stands whole
-// in the text: those inside p are bounded by p's own runes, the first and
-// the last (when p opens or ends with a word rune) by the boundaries
-// mentionsLower requires.
-func (ws wordSet) lacks(p string) bool {
+// the text does not hold whole (its bit is clear). Every word of an
+// occurrence stands whole in the text: those inside p are bounded by p's
+// own runes, the first and the last (when p opens or ends with a word
+// rune) by the boundaries mentionsLower requires.
+func (ws *wordSet) lacks(p string) bool {
 	if !ws.ok || !utf8.ValidString(p) {
 		return false
 	}
 	lacking := false
 	eachWord(p, func(w string) bool {
-		lacking = !ws.words[w]
+		h := wordHash(w)
+		lacking = ws.bits[h/64]&(1<<(h%64)) == 0
 		return !lacking
 	})
 	return lacking

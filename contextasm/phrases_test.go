@@ -1,8 +1,10 @@
 package contextasm
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // FuzzPhrases checks phrases.in and wordSet.lacks against mentionsLower
@@ -35,4 +37,40 @@ func FuzzPhrases(f *testing.F) {
 			t.Errorf("phrases%q.in(%q) = %v, mentionsLower phrase by phrase says %v", ps, lt, got, want)
 		}
 	})
+}
+
+// TestWordSetCollision: a word the text does not hold whose hash is the
+// bit of one it holds is not ruled out by lacks (the filter cannot tell),
+// and heldAgain, which then asks mentionsLower, still says it is not held.
+func TestWordSetCollision(t *testing.T) {
+	held := "lisbon"
+	other := ""
+	for i := 0; other == ""; i++ {
+		if w := "w" + strconv.Itoa(i); wordHash(w) == wordHash(held) {
+			other = w
+		}
+	}
+	current := []string{"We fly to Lisbon"}
+	joined := strings.ToLower(strings.Join(current, "\x00"))
+	ws := newWordSet(joined)
+	if ws.lacks(other) {
+		t.Fatalf("lacks(%q) with the bit of %q set", other, held)
+	}
+	if !ws.lacks("porto") && wordHash("porto") != wordHash(held) {
+		t.Errorf("lacks(%q) = false", "porto")
+	}
+	checkHeldAgain(t, current, other)
+	checkHeldAgain(t, current, "lisbon")
+	checkHeldAgain(t, current, "fly to "+other)
+}
+
+// TestIsWordRune: the ASCII table is unicode's letters and digits, and
+// the underscore.
+func TestIsWordRune(t *testing.T) {
+	for r := rune(0); r < 0x3000; r++ {
+		want := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		if got := isWordRune(r); got != want {
+			t.Errorf("isWordRune(%q) = %v, want %v", r, got, want)
+		}
+	}
 }

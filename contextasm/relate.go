@@ -98,7 +98,7 @@ func Relate(q Query, sets ...Candidates) Related {
 
 	fo := relateFacts(q, cands)
 	r.Facts, r.successor = fo.kept, fo.successor
-	r.Excluded = append(r.Excluded, fo.exclusions()...)
+	r.Excluded = fo.appendExclusions(r.Excluded)
 
 	real := !aboutHypothetical(q.Text)
 	working, out := relateItems(q, real, items)
@@ -113,7 +113,15 @@ func Relate(q Query, sets ...Candidates) Related {
 			current = append(current, f.Value)
 		}
 	}
-	stale := staleValues(retired, current)
+	// The texts states is asked of: the turns' and the sentences'.
+	texts := make([]string, 0, len(turns)+len(ev))
+	for _, t := range turns {
+		texts = append(texts, t.Turn.Text)
+	}
+	for _, e := range ev {
+		texts = append(texts, e.Evidence.Text)
+	}
+	stale := staleValues(retired, current, texts)
 	topics := factTopics(r.Facts)
 	turnsKept, out := relateTurns(q, real, turns, stale, current, topics)
 	r.Turns = turnsKept
@@ -226,14 +234,13 @@ type factOutcome struct {
 	successor map[string]string
 }
 
-// exclusions returns the named exclusions, sorted by ID.
-func (fo factOutcome) exclusions() []assemble.Exclusion {
-	out := make([]assemble.Exclusion, 0, len(fo.excluded))
+// appendExclusions appends the named exclusions to es, in no order:
+// Relate sorts all its exclusions (sortExclusions).
+func (fo factOutcome) appendExclusions(es []assemble.Exclusion) []assemble.Exclusion {
 	for id, r := range fo.excluded {
-		out = append(out, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: r})
+		es = append(es, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: r})
 	}
-	slices.SortFunc(out, func(x, y assemble.Exclusion) int { return strings.Compare(x.ID, y.ID) })
-	return out
+	return es
 }
 
 // superseded returns the IDs excluded as superseded, sorted: the values
@@ -550,11 +557,11 @@ func relateEvidence(ev []EvidenceCandidate, turns []TurnCandidate, stale staleSe
 	return keep, out
 }
 
-// topic is what a current fact is about, for contradicts: the stems of
-// the words naming it, and its value.
+// topic is what a current fact is about, for contradicts: its key (the
+// stems of the words naming it are topicTerms(key), looked up only for a
+// text said before the fact was recorded), and its value.
 type topic struct {
 	key   string
-	terms []string
 	value string
 	at    time.Time
 }
@@ -593,17 +600,16 @@ func topicTerms(key string) []string {
 	return terms
 }
 
+// factTopics returns the topics of the current facts fs (not flagged for
+// review, with a value); one whose key names no word is no topic, which
+// contradicts finds out when it first needs the words.
 func factTopics(fs []assemble.Fact) []topic {
 	out := make([]topic, 0, len(fs))
 	for _, f := range fs {
 		if f.NeedsReview || f.Value == "" {
 			continue
 		}
-		terms := topicTerms(f.Key)
-		if len(terms) == 0 {
-			continue
-		}
-		out = append(out, topic{key: f.Key, terms: terms, value: f.Value, at: f.RecordedAt})
+		out = append(out, topic{key: f.Key, value: f.Value, at: f.RecordedAt})
 	}
 	return out
 }
@@ -615,13 +621,20 @@ func factTopics(fs []assemble.Fact) []topic {
 // The fact holds what is current; the older sentence would bring the
 // replaced value back.
 func contradicts(text string, at time.Time, topics []topic) bool {
-	if len(topics) == 0 {
-		return false
-	}
-	have := termSet(text)
+	var have map[string]bool // the text's terms, once a topic needs them
 	var vals []string
 	for _, tp := range topics {
-		if !at.Before(tp.at) || !all(tp.terms, have) {
+		if !at.Before(tp.at) {
+			continue
+		}
+		terms := topicTerms(tp.key)
+		if len(terms) == 0 {
+			continue // no topic
+		}
+		if have == nil {
+			have = termSet(text)
+		}
+		if !all(terms, have) {
 			continue
 		}
 		if vals == nil {
@@ -629,7 +642,7 @@ func contradicts(text string, at time.Time, topics []topic) bool {
 		}
 		numeric := strings.ContainsAny(tp.value, "0123456789")
 		name := map[string]bool{}
-		for _, t := range tp.terms {
+		for _, t := range terms {
 			name[t] = true
 		}
 		for _, v := range vals {

@@ -144,20 +144,33 @@ type staleSet struct {
 }
 
 // staleValues returns the retired values that no current fact holds
-// again, the same for every turn and sentence, prepared for states.
-func staleValues(retired []Retired, current []string) staleSet {
-	// The current values joined by a byte no value to look for holds and
-	// no word contains: a value is in the joined text, at word
-	// boundaries, exactly when it is in one of them (mentionsLower).
-	joined := strings.ToLower(strings.Join(current, "\x00"))
-	words := newWordSet(joined)
-	defer words.release()
+// again, the same for every turn and sentence, prepared for states, which
+// is asked only of texts (the request's turns and sentences; more texts
+// are harmless, fewer are not): a value none of whose phrases can occur
+// in any of them (one of its words is in none: wordSet) is left out first,
+// as it changes no answer of states, and is not checked against the
+// current values. The word filters are made of each text's and value's
+// remembered word hashes (wordHashes).
+func staleValues(retired []Retired, current, texts []string) staleSet {
+	said := wordSetOf(texts)
+	// The filter of the current values' words, made for the first value
+	// a text can state, and the current values joined by a byte no value
+	// to look for holds and no word contains: a value is in the joined
+	// text, at word boundaries, exactly when it is in one of them
+	// (mentionsLower); lowered only when a value passes the filter.
+	var words wordSet
+	filtered := false
+	var joined string
+	lowered := false
+	join := func() string {
+		if !lowered {
+			joined, lowered = strings.ToLower(strings.Join(current, "\x00")), true
+		}
+		return joined
+	}
 	var out []staleValue
 	for _, r := range retired {
 		v := strings.TrimSpace(r.Value)
-		if heldAgain(v, current, joined, words) {
-			continue
-		}
 		var sv staleValue
 		if len(v) >= minStaleValue {
 			sv.whole = strings.ToLower(v)
@@ -168,6 +181,15 @@ func staleValues(retired []Retired, current []string) staleSet {
 					sv.distinct = append(sv.distinct, p)
 				}
 			}
+		}
+		if (sv.whole == "" || said.lacks(sv.whole)) && !slices.ContainsFunc(sv.distinct, func(p string) bool { return !said.lacks(p) }) {
+			continue // no text can state it
+		}
+		if !filtered {
+			words, filtered = wordSetOf(current), true
+		}
+		if heldAgain(v, current, join, &words) {
+			continue
 		}
 		out = append(out, sv)
 	}
@@ -182,8 +204,9 @@ func staleValues(retired []Retired, current []string) staleSet {
 }
 
 // heldAgain reports whether one of current mentions v (detect.Mentions);
-// joined is current lowered and joined by NUL bytes, words its wordSet.
-func heldAgain(v string, current []string, joined string, words wordSet) bool {
+// joined returns current lowered and joined by NUL bytes, words is its
+// wordSet.
+func heldAgain(v string, current []string, joined func() string, words *wordSet) bool {
 	if v == "" {
 		return false
 	}
@@ -192,7 +215,7 @@ func heldAgain(v string, current []string, joined string, words wordSet) bool {
 		return slices.ContainsFunc(current, func(c string) bool { return detect.Mentions(c, v) })
 	}
 	lv := strings.ToLower(v)
-	return !words.lacks(lv) && mentionsLower(joined, lv)
+	return !words.lacks(lv) && mentionsLower(joined(), lv)
 }
 
 // mentionsLower is detect.Mentions(text, phrase) for text lowered and
@@ -222,7 +245,20 @@ func mentionsLower(text, phrase string) bool {
 	return false
 }
 
-func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+func isWordRune(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return asciiWord[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// asciiWord holds isWordRune of the ASCII runes: letters, digits and '_'.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for r := range t {
+		t[r] = r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return t
+}()
 
 // only returns the values not mentioned in other.
 func only(vals []string, other string) []string {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -42,12 +43,11 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	params := &graphql.RawParams{Headers: r.Header, ReadTime: graphql.TraceTiming{Start: start, End: graphql.Now()}}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %+v", err)}))
+		writeResponse(w, 0, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %+v", err)}))
 		return
 	}
 	if err := decodeJSON(body, &params); err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("json request body could not be decoded: %+v body:%s", err, body)}))
+		writeResponse(w, http.StatusBadRequest, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("json request body could not be decoded: %+v body:%s", err, body)}))
 		return
 	}
 	rc, opErr := exec.CreateOperationContext(ctx, params)
@@ -59,12 +59,11 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 				status = http.StatusBadRequest
 			}
 		}
-		w.WriteHeader(status)
-		writeResponse(w, exec.DispatchError(graphql.WithOperationContext(ctx, rc), opErr))
+		writeResponse(w, status, exec.DispatchError(graphql.WithOperationContext(ctx, rc), opErr))
 		return
 	}
 	responses, ctx := exec.DispatchOperation(ctx, rc)
-	writeResponse(w, responses(ctx))
+	writeResponse(w, 0, responses(ctx))
 }
 
 // responseContentType is the media type of the response to r, as gqlgen's
@@ -100,11 +99,18 @@ const maxPooledResponse = 1 << 20
 // json.Marshal(resp), and a panic when that fails. A response that is not
 // a plain one (deferred parts), or whose data the one-pass encoder does
 // not take, is written by json.Marshal itself.
-func writeResponse(w io.Writer, resp *graphql.Response) {
+//
+// When w is an http.ResponseWriter, the response is written in one piece
+// with its Content-Length, and status (0: 200) as its status: without a
+// length, a response over net/http's small buffer goes out chunked, and a
+// client that stops reading at the end of the JSON value (a json.Decoder
+// does) leaves the last chunk unread, so its transport closes the
+// connection instead of reusing it, and the next request dials again.
+func writeResponse(w io.Writer, status int, resp *graphql.Response) {
 	bp := responseBufs.Get().(*[]byte)
 	b, ok := appendResponse((*bp)[:0], resp)
 	if ok {
-		_, _ = w.Write(b)
+		write(w, status, b)
 		if cap(b) <= maxPooledResponse {
 			*bp = b
 		}
@@ -115,6 +121,18 @@ func writeResponse(w io.Writer, resp *graphql.Response) {
 	b, err := json.Marshal(resp)
 	if err != nil {
 		panic(fmt.Errorf("unable to marshal %s: %w", string(resp.Data), err))
+	}
+	write(w, status, b)
+}
+
+// write writes b to w; to an http.ResponseWriter with its Content-Length
+// and status (0: 200).
+func write(w io.Writer, status int, b []byte) {
+	if rw, ok := w.(http.ResponseWriter); ok {
+		rw.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		if status != 0 {
+			rw.WriteHeader(status)
+		}
 	}
 	_, _ = w.Write(b)
 }

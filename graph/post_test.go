@@ -2,7 +2,13 @@ package graph
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,7 +82,7 @@ func TestWriteResponse(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got bytes.Buffer
-			writeResponse(&got, tc.resp)
+			writeResponse(&got, 0, tc.resp)
 			if got.String() != string(want) {
 				t.Errorf("wrote %s, json.Marshal writes %s", got.Bytes(), want)
 			}
@@ -88,6 +94,63 @@ func TestWriteResponse(t *testing.T) {
 				t.Error("no panic for data that is not JSON")
 			}
 		}()
-		writeResponse(&bytes.Buffer{}, &graphql.Response{Data: json.RawMessage(`{"a":`)})
+		writeResponse(&bytes.Buffer{}, 0, &graphql.Response{Data: json.RawMessage(`{"a":`)})
 	})
+}
+
+// TestWriteResponseLength: to an http.ResponseWriter, a response goes
+// with its Content-Length and status, so a large one is not chunked and
+// a client that reads only the JSON value (a json.Decoder) reuses its
+// connection for the next request.
+func TestWriteResponseLength(t *testing.T) {
+	resp := &graphql.Response{Data: json.RawMessage(`{"text":"` + strings.Repeat("x", 64<<10) + `"}`)}
+	want, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, status := range []int{0, http.StatusBadRequest} {
+		rec := httptest.NewRecorder()
+		writeResponse(rec, status, resp)
+		if got := rec.Header().Get("Content-Length"); got != strconv.Itoa(len(want)) {
+			t.Errorf("status %d: Content-Length = %q, want %d", status, got, len(want))
+		}
+		if wantStatus := cmp.Or(status, http.StatusOK); rec.Code != wantStatus {
+			t.Errorf("status %d: wrote status %d, want %d", status, rec.Code, wantStatus)
+		}
+		if rec.Body.String() != string(want) {
+			t.Errorf("status %d: body differs from json.Marshal's", status)
+		}
+	}
+
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeResponse(w, 0, resp)
+	}))
+	t.Cleanup(srv.Close)
+	reused := 0
+	trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) {
+		if i.Reused {
+			reused++
+		}
+	}}
+	for range 3 {
+		req, err := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), http.MethodPost, srv.URL, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.TransferEncoding) > 0 {
+			t.Errorf("response sent %v", res.TransferEncoding)
+		}
+		var v struct{ Data struct{ Text string } }
+		if err := json.NewDecoder(res.Body).Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	if reused != 2 {
+		t.Errorf("%d of 2 later requests reused the connection", reused)
+	}
 }

@@ -58,11 +58,50 @@ func (m BM25) Term(df, docs int, avgLen float64, docLen, tf int) float64 {
 }
 
 func (m BM25) term(df, docs int, norm float64, tf int) float64 {
+	return m.weigh(m.idf(df, docs), norm, tf)
+}
+
+// idf is the inverse document frequency of a term in df of docs
+// documents.
+func (m BM25) idf(df, docs int) float64 {
 	n := float64(max(docs, 0))
 	d := float64(min(max(df, 0), max(docs, 0)))
-	idf := math.Log(1 + (n-d+0.5)/(d+0.5))
+	return math.Log(1 + (n-d+0.5)/(d+0.5))
+}
+
+// weigh is a term's contribution for its idf, the document's length
+// norm and the term's frequency in it.
+func (m BM25) weigh(idf, norm float64, tf int) float64 {
 	f := float64(tf)
 	return idf * f * (m.K1 + 1) / (f + m.K1*norm)
+}
+
+// TermScorer is Term for one term's statistics (df, docs, avgLen),
+// computed once for all the term's postings: its Score(docLen, tf) equals
+// Term(df, docs, avgLen, docLen, tf) to the bit.
+type TermScorer struct {
+	m      BM25
+	idf    float64
+	avgLen float64
+}
+
+// Scorer returns the TermScorer of a term in df of docs documents of mean
+// length avgLen.
+func (m BM25) Scorer(df, docs int, avgLen float64) TermScorer {
+	return TermScorer{m: m, idf: m.idf(df, docs), avgLen: avgLen}
+}
+
+// Score returns the term's contribution to the score of a document of
+// docLen terms holding it tf times.
+func (s TermScorer) Score(docLen, tf int) float64 {
+	if tf <= 0 {
+		return 0
+	}
+	norm := 1.0
+	if s.avgLen > 0 {
+		norm = 1 - s.m.B + s.m.B*float64(max(docLen, 0))/s.avgLen
+	}
+	return s.m.weigh(s.idf, norm, tf)
 }
 
 // ScoreDocs scores each of docs against query with statistics taken from

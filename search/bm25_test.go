@@ -74,3 +74,48 @@ func TestBM25ScoreDocs(t *testing.T) {
 		t.Errorf("no documents: scores = %v", got)
 	}
 }
+
+// FuzzTermScorer: a TermScorer's Score is Term with the same statistics,
+// to the bit.
+func FuzzTermScorer(f *testing.F) {
+	f.Add(3, 100, 7.5, 8, 1, 1.2, 0.75)
+	f.Add(0, 0, 0.0, 0, 0, 1.2, 0.75)
+	f.Add(200, 100, 0.0, -3, 2, 1.2, 0.75)
+	f.Add(-1, 1, math.Inf(1), 1<<30, 1<<20, 0.0, 1.0)
+	f.Add(5, 1000, math.NaN(), 12, 3, 2.0, 0.0)
+	f.Fuzz(func(t *testing.T, df, docs int, avg float64, docLen, tf int, k1, b float64) {
+		m := search.BM25{K1: k1, B: b}
+		want := m.Term(df, docs, avg, docLen, tf)
+		got := m.Scorer(df, docs, avg).Score(docLen, tf)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("Scorer(%d, %d, %v).Score(%d, %d) = %v, Term = %v", df, docs, avg, docLen, tf, got, want)
+		}
+	})
+}
+
+// BenchmarkTermPostings scores one term's postings (400, as a query term
+// has at 100,000 facts) with Term and with a TermScorer.
+func BenchmarkTermPostings(b *testing.B) {
+	m := search.DefaultBM25()
+	lens := make([]int, 400)
+	for i := range lens {
+		lens[i] = 6 + i%7
+	}
+	var sink float64
+	b.Run("Term", func(b *testing.B) {
+		for b.Loop() {
+			for _, l := range lens {
+				sink += m.Term(400, 100000, 8.2, l, 1)
+			}
+		}
+	})
+	b.Run("Scorer", func(b *testing.B) {
+		for b.Loop() {
+			ts := m.Scorer(400, 100000, 8.2)
+			for _, l := range lens {
+				sink += ts.Score(l, 1)
+			}
+		}
+	})
+	_ = sink
+}

@@ -56,3 +56,10 @@ func AddCorpus(tx *store.Txn, sp tenancy.Space, docs, length int) {
 	c[0], c[1] = c[0]+docs, c[1]+length
 	s.corpus[""] = c
 }
+
+// AddDF counts in sp, in tx, n more unrestricted documents holding term,
+// as a change of a document frequency alone (no corpus change, no card
+// written with it).
+func AddDF(tx *store.Txn, sp tenancy.Space, term string, n int) {
+	deltaOf(tx).of(sp).df[classTerm("", term)] += n
+}

@@ -19,11 +19,12 @@ import (
 //
 //	corpus version    the space's card epoch (facts.TouchEpoch, in
 //	                  store.TableFactCardEpoch): rewritten with every
-//	                  change of the document counts and lengths or of the
-//	                  class registry, as with every card the space's facts
-//	                  write (a fact's write changes both in one
-//	                  transaction, so it stores one version record, not
-//	                  one of its own for the statistics)
+//	                  change of the document counts and lengths, of the
+//	                  class registry or of a bucket version, as with
+//	                  every card the space's facts write (a fact's write
+//	                  changes both in one transaction, so it stores one
+//	                  version record, not one of its own for the
+//	                  statistics)
 //	'b', bucket       term bucket version, in store.TableSearchVersion:
 //	                  rewritten with every change of the document
 //	                  frequency of a class term in the bucket (bucketOf,
@@ -31,12 +32,17 @@ import (
 //
 // Every write of a version is a fresh random value written blindly (on
 // Badger no concurrent writer conflicts on it; TiKV refuses concurrent
-// writes of one key, so there two writers conflict when they change the
-// corpus or words of one bucket, fewer than the one version per space of
-// before), so two snapshots holding the same value have seen the same
+// writes of one key, so there two writers of one space conflict on the
+// corpus version, as they do on the card epoch their facts' cards write
+// anyway), so two snapshots holding the same value have seen the same
 // changes of what it covers. A turn or a write
 // changes the frequencies of a few words: the next reader scans again
 // only the terms of the buckets they fall in, not every term it asks for.
+// A term's sum also keeps the corpus version it was last taken or checked
+// under: since every bucket version is written with a new corpus version,
+// a reader holding that corpus version uses the sum without reading the
+// bucket's version (at 100,000 facts, the reads of an assembly's
+// statistics when nothing was written since the last one).
 //
 // Stores written before the card epoch served as corpus version hold a
 // corpus version of their own (store.TableSearchVersion, empty suffix):
@@ -70,7 +76,11 @@ func fnv32a(s string) uint32 {
 func bucketKey(b byte) []byte { return []byte{'b', b} }
 
 // bumpVersions writes fresh versions of the buckets marked in buckets,
-// and of the corpus (the space's card epoch) when corpus is set.
+// and of the corpus (the space's card epoch) when corpus is set or a
+// bucket is marked: a snapshot's corpus version thus also stands for the
+// bucket versions it holds, and a sum checked under it needs no bucket
+// version read again (statsCache.add). A fact's write touches the epoch
+// anyway (its card), so this adds no record.
 func bumpVersions(tx *store.Txn, sp tenancy.Space, buckets *[termBuckets]bool, corpus bool) error {
 	var v []byte // drawn once, when something changed
 	put := func(k []byte) error {
@@ -87,6 +97,7 @@ func bumpVersions(tx *store.Txn, sp tenancy.Space, buckets *[termBuckets]bool, c
 		if err := put(bucketKey(byte(b))); err != nil {
 			return err
 		}
+		corpus = true
 	}
 	if corpus {
 		return facts.TouchEpoch(tx, sp)
@@ -113,10 +124,12 @@ type spaceSums struct {
 	df      map[string]dfSum // class term -> document frequency
 }
 
-// dfSum is a class term's document frequency under its bucket's version.
+// dfSum is a class term's document frequency under its bucket's version,
+// and the corpus version of the last snapshot it was taken or checked in
+// ("" when none).
 type dfSum struct {
-	version string
-	n       int
+	version, corpus string
+	n               int
 }
 
 type classSums struct {
@@ -199,21 +212,54 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Rea
 	looks := make([]lookup, 0, len(terms)*len(visible))
 	for _, t := range terms {
 		for _, cl := range visible {
-			ct := classTerm(cl, t)
-			v, err := versionOf(bucketOf(ct))
+			looks = append(looks, lookup{ct: classTerm(cl, t)})
+		}
+	}
+	// A sum taken or checked under the corpus version this snapshot
+	// holds is current without reading its bucket's version: every
+	// bucket version is written with a new corpus version
+	// (bumpVersions).
+	checked := false // whether every lookup was answered so
+	if version != "" {
+		checked = true
+		c.mu.Lock()
+		for i := range looks {
+			if e, ok := s.df[looks[i].ct]; ok && e.corpus == version {
+				looks[i].n, looks[i].cached = e.n, true
+			} else {
+				checked = false
+			}
+		}
+		c.mu.Unlock()
+	}
+	if !checked {
+		for i := range looks {
+			if looks[i].cached {
+				continue
+			}
+			v, err := versionOf(bucketOf(looks[i].ct))
 			if err != nil {
 				return err
 			}
-			looks = append(looks, lookup{ct: ct, version: v})
+			looks[i].version = v
 		}
-	}
-	c.mu.Lock()
-	for i := range looks {
-		if e, ok := s.df[looks[i].ct]; ok && e.version == looks[i].version {
-			looks[i].n, looks[i].cached = e.n, true
+		c.mu.Lock()
+		for i := range looks {
+			if looks[i].cached {
+				continue
+			}
+			if e, ok := s.df[looks[i].ct]; ok && e.version == looks[i].version {
+				looks[i].n, looks[i].cached = e.n, true
+				if version != "" {
+					// Checked under this corpus version: the next
+					// reader holding it need not read the bucket's.
+					e.corpus = version
+					s.df[looks[i].ct] = e
+				}
+			}
 		}
+		c.mu.Unlock()
 	}
-	c.mu.Unlock()
 
 	found := map[string]dfSum{}
 	for i := range looks {
@@ -235,7 +281,7 @@ func (c *statsCache) add(tx *store.Txn, sp tenancy.Space, terms []string, rd Rea
 		if err != nil {
 			return err
 		}
-		l.n, found[l.ct] = n, dfSum{version: l.version, n: n}
+		l.n, found[l.ct] = n, dfSum{version: l.version, corpus: version, n: n}
 	}
 	i := 0
 	for _, t := range terms {

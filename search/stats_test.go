@@ -246,3 +246,60 @@ func TestCorpusVersionIsCardEpoch(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTermVersionMovesEpoch: a change of a document frequency alone, with
+// no card and no corpus change written with it, moves the card epoch too,
+// so that a sum checked under an epoch holds for every snapshot holding
+// it; the cached frequencies follow the change, and so do those of the
+// other terms, checked again by their bucket's version.
+func TestTermVersionMovesEpoch(t *testing.T) {
+	st, ix, _, p := pipelineWorld(t)
+	ctx, part, _ := callerParts(t)
+	sp, err := facts.SpaceOf(part, facts.MemoryOrganizational)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexical.Terms("falcon budget heron")
+	stats := func(ix *search.Index) (s search.Stats, epoch string) {
+		t.Helper()
+		err := st.View(ctx, part, func(tx *store.Txn) error {
+			var err error
+			if s, err = ix.Stats(tx, part.Spaces(), q, temporal.View{}, nil); err != nil {
+				return err
+			}
+			epoch, err = facts.EpochTx(tx, sp)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, epoch
+	}
+	if _, err := p.Write(ctx, facts.WriteInput{Key: "falcon.budget", Value: json.RawMessage(`"falcon budget approved"`), MemoryType: facts.MemoryOrganizational}); err != nil {
+		t.Fatal(err)
+	}
+	before, epoch0 := stats(ix)
+	if again, _ := stats(ix); !reflect.DeepEqual(again, before) {
+		t.Fatalf("cached %+v, first read %+v", again, before)
+	}
+	for i, term := range []string{q[0], q[2], q[0]} {
+		if err := st.Update(ctx, part, func(tx *store.Txn) error { search.AddDF(tx, sp, term, 2); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		got, epoch1 := stats(ix)
+		if epoch1 == epoch0 {
+			t.Fatalf("change %d: a change of the frequency of %q kept the card epoch %q", i, term, epoch0)
+		}
+		epoch0 = epoch1
+		want, _ := stats(search.New())
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("change %d, of %q: cached %+v, store %+v", i, term, got, want)
+		}
+		if again, _ := stats(ix); !reflect.DeepEqual(again, want) {
+			t.Fatalf("change %d, of %q, read again: cached %+v, store %+v", i, term, again, want)
+		}
+	}
+	if got, _ := stats(ix); got.DF[q[0]] != before.DF[q[0]]+4 || got.DF[q[2]] != before.DF[q[2]]+2 {
+		t.Fatalf("after the changes: %v, before %v", got.DF, before.DF)
+	}
+}
