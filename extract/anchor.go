@@ -1390,7 +1390,10 @@ func qualified(cl string, topic []span) bool {
 	before := words(fold(cl[:first.start]))
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		w := before[i]
-		if otherQualifiers[w] || variantWords[w] && (i == 0 || before[i-1] != "new") || strings.HasSuffix(w, "'s") && i == len(before)-1 && w != "user's" && !timeWords[strings.TrimSuffix(w, "'s")] {
+		// "my book club's favorite author": a possessive before the
+		// topic, or before an adjective of the topic.
+		possessive := strings.HasSuffix(w, "'s") && (i == len(before)-1 || i == len(before)-2 && topicAdjectives[before[i+1]])
+		if otherQualifiers[w] || variantWords[w] && (i == 0 || before[i-1] != "new") || possessive && w != "user's" && !timeWords[strings.TrimSuffix(w, "'s")] {
 			return true
 		}
 	}
@@ -1435,6 +1438,11 @@ var otherQualifiers = map[string]bool{"other": true, "another": true, "next": tr
 	"large": true, "larger": true, "second": true, "spare": true, "old": true, "older": true, "former": true, "previous": true, "backup": true,
 	"upstairs": true, "downstairs": true,
 	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true}
+
+// topicAdjectives may stand between a possessive and its topic: "my book
+// club's favorite author".
+var topicAdjectives = map[string]bool{"favorite": true, "favourite": true, "new": true, "main": true, "usual": true,
+	"go-to": true, "current": true, "regular": true, "primary": true, "preferred": true}
 
 // agentVerbs say what someone does for another person ("mentors"): said
 // as the topic of the speaker's mentor, tutor or manager, their object is

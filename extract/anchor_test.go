@@ -89,6 +89,8 @@ func TestAnchor(t *testing.T) {
 		{"mentor", "Rachel", "Tom mentors the new interns.", ""},
 		{"mentor", "Rachel", "Tom mentors me now.", "Tom"},
 		{"monthly_rent", "$2,400", "Rent went up another $150, so it's $2,550 a month now.", "$2,550"},
+		// Another's favourite.
+		{"favorite_author", "Sally Rooney", "My book club's favorite author is Ted Chiang.", ""},
 		// A thing upstairs or downstairs is another of its kind.
 		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
 		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},

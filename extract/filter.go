@@ -109,7 +109,7 @@ var (
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
-	hypoClause = phrases("might|maybe|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|worst case|worst-case|best case|best-case|at worst|at best|in theory")
+	hypoClause = phrases("might|maybe|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory")
 
 	negations = phrases("not|never|no longer|nobody|no one|none|neither|nor|cannot|no|without|nothing|nowhere|ain't|anymore")
 

@@ -115,6 +115,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout9.tsv", 20, heldout9RecallFloor},
 		{"sentences_heldout10.tsv", 20, heldout10RecallFloor},
 		{"sentences_heldout11.tsv", 20, heldout11RecallFloor},
+		{"sentences_heldout12.tsv", 20, heldout12RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -314,6 +315,7 @@ const (
 	heldout9RecallFloor  = 0.50 // written after the rules for the jj, kk, ll, mm and nn rows: 4 of 10 as written, with one false supersession ("I picked up one prescription at CVS while traveling": "picked" read as a choice), fixed; 0 false; 5 of 10 after a vocabulary batch written partly after seeing its misses
 	heldout10RecallFloor = 0.50 // written after the rules for the oo to tt rows: 4 of 10 as written, with one false supersession ("Dropped into a Modo Yoga class while visiting my sister") and two wrong values read by detection ("the late shift, so I start at 11am", "a high-deductible plan: $2,500"), fixed; 0 false; 5 of 10 after the seventh session's rules (not fitted)
 	heldout11RecallFloor = 0.50 // written in the seventh session of 2026-11-27 after the rules for the xx to xc rows: 3 of 10 as written, with one false supersession ("Tomorrow I'm setting my alarm for 5:45am to catch the early train"), fixed; 0 false; 5 of 10 after two rules its misses prompted ("since the …" begins a state, a standing instruction "… from here on" sets a value), so not a clean figure
+	heldout12RecallFloor = 0.60 // written at the end of the seventh session of 2026-11-27, after the rules for the xx to xe rows: 6 of 10 as written, with two false supersessions ("I keep meaning to move from Gmail to Fastmail", "My book club's favorite author is Ted Chiang"), fixed; 0 false
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
