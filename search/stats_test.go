@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/temporal"
+	"github.com/stategraph/stategraph/tenancy"
 )
 
 // TestStatsCacheMatchesStore: the statistics an Index answers from its
@@ -193,20 +195,9 @@ func TestCorpusVersionIsCardEpoch(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := lexical.Terms("falcon budget")
-	stats := func(ix *search.Index) (s search.Stats, epoch string) {
+	stats := func(ix *search.Index) (search.Stats, string) {
 		t.Helper()
-		err := st.View(ctx, part, func(tx *store.Txn) error {
-			var err error
-			if s, err = ix.Stats(tx, part.Spaces(), q, temporal.View{}, nil); err != nil {
-				return err
-			}
-			epoch, err = facts.EpochTx(tx, sp)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s, epoch
+		return statsAndEpoch(t, st, ctx, part, sp, ix, q)
 	}
 	if _, err := p.Write(ctx, facts.WriteInput{Key: "falcon.budget", Value: json.RawMessage(`"falcon budget approved"`), MemoryType: facts.MemoryOrganizational}); err != nil {
 		t.Fatal(err)
@@ -260,20 +251,9 @@ func TestTermVersionMovesEpoch(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := lexical.Terms("falcon budget heron")
-	stats := func(ix *search.Index) (s search.Stats, epoch string) {
+	stats := func(ix *search.Index) (search.Stats, string) {
 		t.Helper()
-		err := st.View(ctx, part, func(tx *store.Txn) error {
-			var err error
-			if s, err = ix.Stats(tx, part.Spaces(), q, temporal.View{}, nil); err != nil {
-				return err
-			}
-			epoch, err = facts.EpochTx(tx, sp)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s, epoch
+		return statsAndEpoch(t, st, ctx, part, sp, ix, q)
 	}
 	if _, err := p.Write(ctx, facts.WriteInput{Key: "falcon.budget", Value: json.RawMessage(`"falcon budget approved"`), MemoryType: facts.MemoryOrganizational}); err != nil {
 		t.Fatal(err)
@@ -302,4 +282,22 @@ func TestTermVersionMovesEpoch(t *testing.T) {
 	if got, _ := stats(ix); got.DF[q[0]] != before.DF[q[0]]+4 || got.DF[q[2]] != before.DF[q[2]]+2 {
 		t.Fatalf("after the changes: %v, before %v", got.DF, before.DF)
 	}
+}
+
+// statsAndEpoch reads the statistics of terms q in part and the card epoch
+// of space sp in one snapshot.
+func statsAndEpoch(t *testing.T, st *store.Store, ctx context.Context, part tenancy.Partition, sp tenancy.Space, ix *search.Index, q []string) (s search.Stats, epoch string) {
+	t.Helper()
+	err := st.View(ctx, part, func(tx *store.Txn) error {
+		var err error
+		if s, err = ix.Stats(tx, part.Spaces(), q, temporal.View{}, nil); err != nil {
+			return err
+		}
+		epoch, err = facts.EpochTx(tx, sp)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, epoch
 }
