@@ -1206,7 +1206,7 @@ var reWhomReached = regexp.MustCompile(`^\s+\p{Lu}[\p{L}'’-]*\s+(?:at|on)\s*$`
 
 // keepsStored reports a sentence that says the stored value stays: a verb
 // of keeping ("stay", "stick with", "keep", "remain", "still") followed
-// within three words by the stored value's first word: "decided to stay
+// within four words by the stored value's first word: "decided to stay
 // on Payments", "we're sticking with Comcast", "Murakami is still my
 // favourite" (the value before "still" too).
 func keepsStored(low, stored string) bool {

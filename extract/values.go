@@ -397,11 +397,11 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 				matched = strings.TrimSpace(v[p[0] : r.Index+len(r.Text)])
 			}
 		}
-		m := d.Month()
+		mon := d.Month()
 		if day == 0 {
-			m++
+			mon++
 		}
-		d = time.Date(d.Year(), m, day, 0, 0, 0, 0, time.UTC)
+		d = time.Date(d.Year(), mon, day, 0, 0, 0, 0, time.UTC)
 		for i := 0; i < 2 && d.Before(time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC)); i++ {
 			d = d.AddDate(1, 0, 0)
 		}
