@@ -198,7 +198,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			members = categorySpans(cl, cat)
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
 		}
-		if c.stative || len(tspans) > 0 && qualified(cl, tspans) {
+		if c.stative || len(tspans) > 0 && (qualified(cl, tspans) || !c.changeCue && seasonQualified(cl, tspans)) {
 			continue
 		}
 		if len(tspans) == 0 && !c.changeCue && !(ci+1 < len(rd.clauses) && labelsTopic(rd.clauses[ci+1].low, topic, attrs)) {
@@ -1439,6 +1439,22 @@ var otherQualifiers = map[string]bool{"other": true, "another": true, "next": tr
 	"upstairs": true, "downstairs": true,
 	"neighbour's": true, "neighbor's": true, "sister's": true, "brother's": true, "friend's": true, "cousin's": true, "mum's": true, "mom's": true, "dad's": true}
 
+// seasonQualified reports a topic said of one season or term ("The fall
+// cohort has 30 students"): without a word of change, it may be another
+// of its kind than the stored one ("the spring cohort grew to 30" moves).
+func seasonQualified(cl string, topic []span) bool {
+	first := topic[0]
+	for _, t := range topic {
+		if t.start < first.start {
+			first = t
+		}
+	}
+	before := words(fold(cl[:first.start]))
+	return len(before) > 0 && seasons[before[len(before)-1]]
+}
+
+var seasons = map[string]bool{"spring": true, "summer": true, "fall": true, "autumn": true, "winter": true, "holiday": true}
+
 // topicAdjectives may stand between a possessive and its topic: "my book
 // club's favorite author".
 var topicAdjectives = map[string]bool{"favorite": true, "favourite": true, "new": true, "main": true, "usual": true,
@@ -1473,7 +1489,7 @@ var linkWords = func() map[string]bool {
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
 		renamed rebranded retitled called named getting having ordering ordered eating
 		out off everything all anything around about roughly approximately stepped steps arrive arrives arriving go
-		drops drop rises rise climbs grows shrinks jumps dips`) {
+		drops drop rises rise climbs grows shrinks jumps dips favorite favourite go-to usual preferred rotated`) {
 		m[w] = true
 	}
 	return m

@@ -91,6 +91,11 @@ func TestAnchor(t *testing.T) {
 		{"monthly_rent", "$2,400", "Rent went up another $150, so it's $2,550 a month now.", "$2,550"},
 		// Another's favourite.
 		{"favorite_author", "Sally Rooney", "My book club's favorite author is Ted Chiang.", ""},
+		// One season's thing, without a word of change, may be another;
+		// the speaker's favourite.
+		{"cohort_size", "24", "The fall cohort has 30 students.", ""},
+		{"cohort_size", "24", "The spring cohort grew to 30 students.", "30"},
+		{"favorite_band", "Radiohead", "Big Thief is my favorite band these days.", "Big Thief"},
 		// A thing upstairs or downstairs is another of its kind.
 		{"rent", "$2,100", "The unit upstairs rents for $2,400.", ""},
 		{"thermostat", "68F", "The downstairs thermostat is at 72F now.", ""},

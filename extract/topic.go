@@ -406,7 +406,7 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	// since the maintenance window", "since last week"
 	" since the ", " since last ", " since yesterday", " since this ", " since our ", " since we ",
 	// a move completed: "we're fully on CockroachDB"
-	" fully on ", " entirely on ", " completely on ", " fully moved", " fully migrated", " fully switched"}
+	" fully on ", " entirely on ", " completely on ", " fully moved", " fully migrated", " fully switched", "rotated"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + strings.ReplaceAll(clow, "picked up", "fetched") + " " // "picked up a prescription" chose nothing
