@@ -1378,15 +1378,21 @@ func participle(w string) bool {
 	return strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || w == "cut" || w == "set" || w == "put" || w == "now" || w == "just" || w == "finally" || w == "officially"
 }
 
-// qualified reports a topic said of another thing of its kind: "the small
-// meeting room next door", "the other team's sync", "the old budget".
-func qualified(cl string, topic []span) bool {
+// firstSpan returns the topic's span that opens first in its clause.
+func firstSpan(topic []span) span {
 	first := topic[0]
 	for _, t := range topic {
 		if t.start < first.start {
 			first = t
 		}
 	}
+	return first
+}
+
+// qualified reports a topic said of another thing of its kind: "the small
+// meeting room next door", "the other team's sync", "the old budget".
+func qualified(cl string, topic []span) bool {
+	first := firstSpan(topic)
 	before := words(fold(cl[:first.start]))
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		w := before[i]
@@ -1443,13 +1449,7 @@ var otherQualifiers = map[string]bool{"other": true, "another": true, "next": tr
 // cohort has 30 students"): without a word of change, it may be another
 // of its kind than the stored one ("the spring cohort grew to 30" moves).
 func seasonQualified(cl string, topic []span) bool {
-	first := topic[0]
-	for _, t := range topic {
-		if t.start < first.start {
-			first = t
-		}
-	}
-	before := words(fold(cl[:first.start]))
+	before := words(fold(cl[:firstSpan(topic).start]))
 	return len(before) > 0 && seasons[before[len(before)-1]]
 }
 
