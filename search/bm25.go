@@ -31,13 +31,10 @@ func (m BM25) Score(df map[string]int, docs int, avgLen float64, docLen int, tf 
 		}
 	}
 	slices.Sort(terms)
-	norm := 1.0
-	if avgLen > 0 {
-		norm = 1 - m.B + m.B*float64(max(docLen, 0))/avgLen
-	}
+	norm := m.norm(docLen, avgLen)
 	var score float64
 	for _, t := range terms {
-		score += m.term(df[t], docs, norm, tf[t])
+		score += m.weigh(m.idf(df[t], docs), norm, tf[t])
 	}
 	return score
 }
@@ -47,18 +44,16 @@ func (m BM25) Score(df map[string]int, docs int, avgLen float64, docLen int, tf 
 // sorted order gives exactly Score. It lets an inverted index accumulate
 // scores posting by posting.
 func (m BM25) Term(df, docs int, avgLen float64, docLen, tf int) float64 {
-	if tf <= 0 {
-		return 0
-	}
-	norm := 1.0
-	if avgLen > 0 {
-		norm = 1 - m.B + m.B*float64(max(docLen, 0))/avgLen
-	}
-	return m.term(df, docs, norm, tf)
+	return m.Scorer(df, docs, avgLen).Score(docLen, tf)
 }
 
-func (m BM25) term(df, docs int, norm float64, tf int) float64 {
-	return m.weigh(m.idf(df, docs), norm, tf)
+// norm is the length norm of a document of docLen terms where the mean
+// is avgLen (1 when the mean is unknown).
+func (m BM25) norm(docLen int, avgLen float64) float64 {
+	if avgLen <= 0 {
+		return 1
+	}
+	return 1 - m.B + m.B*float64(max(docLen, 0))/avgLen
 }
 
 // idf is the inverse document frequency of a term in df of docs
@@ -97,11 +92,7 @@ func (s TermScorer) Score(docLen, tf int) float64 {
 	if tf <= 0 {
 		return 0
 	}
-	norm := 1.0
-	if s.avgLen > 0 {
-		norm = 1 - s.m.B + s.m.B*float64(max(docLen, 0))/s.avgLen
-	}
-	return s.m.weigh(s.idf, norm, tf)
+	return s.m.weigh(s.idf, s.m.norm(docLen, s.avgLen), tf)
 }
 
 // ScoreDocs scores each of docs against query with statistics taken from
