@@ -376,6 +376,26 @@ func parseKey(k []byte) (parsedKey, error) {
 	return pk, nil
 }
 
+// tableKeyLen returns the length of k's table prefix (org seg, space
+// kind, owner seg, table byte: the layout of key), or 0 when k is too
+// short to hold one. It reads only those bytes and allocates nothing (it
+// is on every write), so every key that has a prefix p with
+// tableKeyLen(p) = n > 0 has the same first n bytes and the same n.
+func tableKeyLen(k []byte) int {
+	if len(k) < 2 {
+		return 0
+	}
+	i := 2 + int(binary.BigEndian.Uint16(k)) + 1 // the owner seg
+	if len(k) < i+2 {
+		return 0
+	}
+	i += 2 + int(binary.BigEndian.Uint16(k[i:])) // the table byte
+	if len(k) <= i {
+		return 0
+	}
+	return i + 1
+}
+
 // systemKey returns a key outside every tenant's range.
 func systemKey(name string) []byte { return append([]byte{0, 0}, name...) }
 

@@ -92,6 +92,9 @@ func FuzzKey(f *testing.F) {
 		if pk.Org != org || byte(pk.Kind) != kind || pk.Owner != owner || byte(pk.Table) != table || string(pk.Suffix) != suffix {
 			t.Fatalf("round trip: got %+v", pk)
 		}
+		if n := tableKeyLen(k); n != len(k)-len(suffix) {
+			t.Fatalf("tableKeyLen = %d, want %d (the key without its suffix)", n, len(k)-len(suffix))
+		}
 		if other != org && other != "" && len(other) <= maxSeg {
 			if bytes.HasPrefix(k, Suffix(nil).Str(other)) {
 				t.Fatalf("org %q's key starts with org %q's prefix", org, other)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"slices"
 	"time"
@@ -94,25 +93,6 @@ func (p *pendingWrites) grow(n int) {
 	if len(p.slab) < n {
 		p.slab = make([]pendingEntry, n)
 	}
-}
-
-// tableKeyLen returns the length of k's table prefix (org seg, space kind,
-// owner seg, table byte: see keys.go), or 0 when k is too short to hold
-// one. It reads only those bytes, so every key that has a prefix p with
-// tableKeyLen(p) = n > 0 has the same first n bytes and the same n.
-func tableKeyLen(k []byte) int {
-	if len(k) < 2 {
-		return 0
-	}
-	i := 2 + int(binary.BigEndian.Uint16(k)) + 1 // the owner seg
-	if len(k) < i+2 {
-		return 0
-	}
-	i += 2 + int(binary.BigEndian.Uint16(k[i:])) // the table byte
-	if len(k) <= i {
-		return 0
-	}
-	return i + 1
 }
 
 // table returns the writes of the table k belongs to, made on first use.
