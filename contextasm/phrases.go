@@ -1,6 +1,7 @@
 package contextasm
 
 import (
+	"hash/maphash"
 	"strings"
 	"unicode/utf8"
 
@@ -185,15 +186,12 @@ func newWordSet(t string) (ws wordSet) {
 	return ws
 }
 
-// wordHash returns a word's bit in a wordSet: FNV-1a, folded.
-func wordHash(w string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(w); i++ {
-		h ^= uint64(w[i])
-		h *= 1099511628211
-	}
-	return (h ^ h>>32) % wordSetBits
-}
+// wordHash returns a word's bit in a wordSet.
+func wordHash(w string) uint64 { return maphash.String(wordSeed, w) % wordSetBits }
+
+// wordSeed seeds wordHash for the process: the bits and the remembered
+// hashes (wordHashesMemo) never leave it.
+var wordSeed = maphash.MakeSeed()
 
 // lacks reports whether p (lowered, trimmed, not empty) cannot occur in
 // the text as mentionsLower finds it: p is valid UTF-8 and holds a word
