@@ -1209,27 +1209,41 @@ var reWhomReached = regexp.MustCompile(`^\s+\p{Lu}[\p{L}'’-]*\s+(?:at|on)\s*$`
 // within four words by the stored value's first word: "decided to stay
 // on Payments", "we're sticking with Comcast", "Murakami is still my
 // favourite" (the value before "still" too).
+//
+// The stored value's last word says it too when it holds a digit: "prod
+// stays on 13 until then" keeps "Postgres 13".
 func keepsStored(low, stored string) bool {
 	sw := words(fold(stored))
-	if len(sw) == 0 || len(sw[0]) < 3 {
+	if len(sw) == 0 {
 		return false
 	}
+	first, last := sw[0], sw[len(sw)-1]
+	numbered := strings.ContainsAny(last, "0123456789")
+	if len(first) < 3 && !numbered {
+		return false
+	}
+	says := func(w string) bool { return w == first && len(first) >= 3 || w == last && numbered }
 	ws := words(low)
 	for i, w := range ws {
 		if !keepWords[w] {
 			continue
 		}
-		if i > 0 && (ws[i-1] == sw[0] || i > 1 && ws[i-1] == "is" && ws[i-2] == sw[len(sw)-1]) && w == "still" {
+		if i > 0 && (says(ws[i-1]) || i > 1 && ws[i-1] == "is" && ws[i-2] == last) && w == "still" {
 			return true
 		}
 		for j := i + 1; j < len(ws) && j <= i+4; j++ {
-			if ws[j] == sw[0] {
+			if says(ws[j]) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// KeepsStored reports a sentence that says the stored value stays
+// ("… but decided to stay on Payments", "prod stays on 13 until then"):
+// whatever else it names, it changes nothing of that fact.
+func KeepsStored(sentence, stored string) bool { return keepsStored(fold(sentence), stored) }
 
 var keepWords = map[string]bool{"stay": true, "stays": true, "staying": true, "stayed": true, "stick": true, "sticking": true,
 	"keep": true, "keeping": true, "kept": true, "remain": true, "remains": true, "remaining": true, "still": true}
@@ -1479,7 +1493,7 @@ var linkWords = func() map[string]bool {
 		reduced raised cut bumped the a an new our my its it pick choice winner we're we've we they've they're
 		came comes landed lands settled as into onto see sees seeing should painted repainted reset drifted
 		takes take took taken taking over owns own runs leads handles writes does doing do signs speaks picked
-		number his her their it's contact address
+		number his her their your it's contact address
 		updated update reassigned assigned me us group team currently officially landed lands falls fall
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there

@@ -1672,10 +1672,39 @@ const RuleActionSet = "action-set"
 // dentist appointment to December 9", "Done, your table is now booked for
 // 8pm", "All set: your deliveries will now arrive on Wednesdays"),
 // whichever rule read its value.
+//
+// Beyond those shapes, a sentence reports a completed action when it opens
+// on a word of completion ("Done — daily standup now starts at 10:15am",
+// "Noted — your parking spot is P3-027 starting Monday", "Updated! Lily's
+// bus pickup is now 7:35am") or says, anywhere, that the speaker did a
+// change ("…, so I've moved your yoga sessions to Tuesdays", "I've
+// recorded Ava Community Energy as your electricity provider", "I changed
+// CODEOWNERS so Tomás is the default reviewer"). An offer or a question
+// ("Should I set …?", "I can move …") is neither: its verb is not in the
+// perfect or the past, or the sentence asks.
 func ReportsAction(sentence string) bool {
 	body, _ := stripLead(sentence)
-	return reActionDone.MatchString(fold(body))
+	low := fold(body)
+	if reActionDone.MatchString(low) {
+		return true
+	}
+	full := fold(strings.TrimSpace(sentence))
+	if strings.HasSuffix(full, "?") || reOffer.MatchString(full) {
+		return false
+	}
+	return reDoneLead.MatchString(full) || reDidChange.MatchString(full)
 }
+
+var (
+	// reDoneLead opens a sentence on a word of completion.
+	reDoneLead = regexp.MustCompile(`^(?:done|updated|noted|got it|all set|all done|confirmed|saved|booked|changed|rescheduled|recorded|logged)\b\s*[!.,:;—–-]`)
+	// reDidChange is the speaker's own completed change, in the perfect
+	// or the past: "I've moved", "I have recorded", "we just switched".
+	reDidChange = regexp.MustCompile(`(?:^|[\s,;:—–-])(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+|gone ahead and\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched|noted|recorded|saved|logged|marked|added|replaced|swapped|cancell?ed|edited|assigned|reassigned|transferred)\b`)
+	// reOffer is a change offered or weighed, not done: "should I set",
+	// "want me to move", "I can update", "I'll switch", "let me change".
+	reOffer = regexp.MustCompile(`\b(?:(?:should|shall|can|could|may|might|would|will|do)\s+(?:i|we)|(?:want|like)\s+me\s+to|i(?:['’]ll| will| can| could| would| might)|let me|happy to|if you(?:['’]d| would)? like)\b`)
+)
 
 // reDayList is two or more weekdays said together: "Tuesdays and
 // Fridays", "Mon, Wed and Fri".

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/stategraph/stategraph/lexical"
 )
@@ -281,7 +282,7 @@ func insteadEnd(s string, loc []int) int {
 
 // clauseSeps cut a sentence into clauses; a bare " and " cuts only when a
 // new subject follows (see clauseStarters).
-var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", ", so ", ", while ", ", whereas ", ", plus ", " and "}
+var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", ", so ", ", while ", ", whereas ", ", plus ", " and ", " so "}
 
 // splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so" and a
 // bare "and" that opens a new subject.
@@ -302,6 +303,9 @@ func splitClauses(s string) []string {
 			if sep == " and " && !clauseStarters[fold(firstWord(s[end:]))] {
 				break
 			}
+			if sep == " so " && !soOpensClause(s[end:]) {
+				break
+			}
 			if i > start {
 				out = append(out, s[start:i])
 			}
@@ -314,6 +318,19 @@ func splitClauses(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
+}
+
+// soOpensClause reports whether a bare "so" before rest joins a clause of
+// its own ("I changed CODEOWNERS so Tomás is the default reviewer"): a
+// subject follows, a clause starter or a capitalised name. "So" as an
+// adverb ("so much", "so far", "so good") or "so that" does not cut.
+func soOpensClause(rest string) bool {
+	w := firstWord(rest)
+	if clauseStarters[fold(w)] {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && w != "I" && !strings.HasPrefix(rest, w+",")
 }
 
 func firstWord(s string) string {

@@ -480,12 +480,32 @@ func TestConclusionOfItsOwnTopic(t *testing.T) {
 		{"a contact there", [][2]string{{"vendor_contact", "Alice Moreno"}}, "Alice left the vendor, so our contact there is Ben Ortiz.", "Ben Ortiz"},
 		{"a conclusion about another thing", [][2]string{{"team_size", "8"}}, "Three new hires joined, so the payroll is 11 salaries.", "8"},
 		{"who acts next", [][2]string{{"project_lead", "Hannah"}}, "Hannah's moving to the infra team, so Marco will lead the project.", "Marco"},
-		{"the topic said bare", [][2]string{{"launch_date", "2026-03-01"}}, "Marketing wants more runway, so launch is now April 1.", "April 1"},
+		{"the topic said bare", [][2]string{{"launch_date", "2026-03-01"}}, "Marketing wants more runway, so launch is now April 1.", "2026-04-01 (April 1)"},
 		{"it, the topic the clause before moved", [][2]string{{"meeting_time", "2pm"}}, "The weekly sync got pushed an hour later, so it's 3pm.", "3pm"},
 		{"it, with its period", [][2]string{{"monthly_rent", "$2,400"}}, "Rent went up another $150, so it's $2,550 a month now.", "$2,550"},
 		{"a count computed is not who acts", [][2]string{{"headcount", "40"}}, "Five people dropped out, so we're down to 35.", "35"},
 	}
 	runAfterTurn(t, tests)
+}
+
+// TestCountKeepsItsUnit: a count stored with its unit keeps the unit the
+// sentence says after the new number, in the singular or the plural.
+func TestCountKeepsItsUnit(t *testing.T) {
+	runAfterTurn(t, []afterTurn{
+		{"the unit said", [][2]string{{"reading_goal", "24 books"}}, "I raised my reading goal to 30 books this year.", "30 books"},
+		{"a unit of people", [][2]string{{"team_size", "8 engineers"}}, "The team grew to 11 engineers after the merger.", "11 engineers"},
+		{"another word after the number", [][2]string{{"team_size", "8 engineers"}}, "We hired two more, so the team size is 10 now.", "10"},
+	})
+}
+
+// TestKeptValue: a sentence that says the stored value stays changes
+// nothing of it, whatever other value it names.
+func TestKeptValue(t *testing.T) {
+	runAfterTurn(t, []afterTurn{
+		{"kept by its number", [][2]string{{"primary_database", "Postgres 13"}}, "Analytics moves to Postgres 16 next week; prod stays on 13 until the audit.", "Postgres 13"},
+		{"kept by its name", [][2]string{{"team", "Payments"}}, "I interviewed with the Growth team but decided to stay on Payments.", "Payments"},
+		{"changed, then kept there", [][2]string{{"primary_database", "Postgres 13"}}, "We upgraded prod to Postgres 16 and it will stay there.", "Postgres 16"},
+	})
 }
 
 // afterTurn is a case of facts written, then one turn, then the first
@@ -665,6 +685,12 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"done, said of the thing", [][2]string{{"reservation", "7pm"}}, "Done, your table at Luca is now booked for 8pm.", "8pm"},
 		{"all set, will now", [][2]string{{"delivery_day", "Tuesday"}}, "All set: your grocery deliveries will now arrive on Wednesdays.", "Wednesday"},
 		{"what would be", [][2]string{{"reservation", "7pm"}}, "Your table at Luca would be booked for 8pm if they have room.", "7pm"},
+		{"done, then what it made so", [][2]string{{"default_reviewer", "Lena"}}, "Done, I changed CODEOWNERS so Tomás is the default reviewer on the ingest repo.", "Tomás"},
+		{"done, the new state", [][2]string{{"standup_time", "9:30am"}}, "Done — daily standup now starts at 10:15am; invites updated for all attendees.", "10:15am"},
+		{"noted, the new value", [][2]string{{"parking_spot", "P2-114"}}, "Noted — your assigned parking spot is P3-027 starting Monday.", "P3-027"},
+		{"recorded, after its reason", [][2]string{{"electricity_provider", "PG&E"}}, "Since the enrollment went through, I've recorded Ava Community Energy as your electricity provider.", "Ava Community Energy"},
+		{"an offer to set", [][2]string{{"standup_time", "9:30am"}}, "Should I set the daily standup to 10:15am for everyone?", "9:30am"},
+		{"what it can do", [][2]string{{"parking_spot", "P2-114"}}, "Noted. I can switch your parking spot to P3-027 if you want.", "P2-114"},
 	}
 	runAfterTurnBy(t, "ASSISTANT", tests)
 }

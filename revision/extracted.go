@@ -192,6 +192,11 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	var old *facts.Fact
 	for _, f := range targets {
 		switch {
+		case extract.KeepsStored(st.Sentence, f.ValueText()):
+			// "We're scoping the Postgres 16 upgrade, prod stays on 13":
+			// the sentence keeps the stored value.
+			x.Outcome, x.Previous, x.Reason = OutcomeUnchanged, ptr(f), "the sentence keeps the value of fact "+f.ID
+			return nil
 		case spk.assistant && f.Source.Speaker != "assistant" && st.Rule != extract.RuleActionSet && !extract.ReportsAction(st.Sentence):
 			// The assistant's own completed action ("I've rebooked your
 			// appointment for …") is the exception: it did the change.
@@ -545,7 +550,7 @@ func actsOn(low string, st extract.Statement) bool {
 		for _, be := range []string{" is ", " are ", " now "} {
 			subj, after, ok := strings.Cut(t, be)
 			subj = strings.TrimSuffix(strings.TrimSuffix(subj, " now"), " there") // "our contact there is …"
-			if ok && subj != "" && strings.Contains(after, strings.ToLower(st.Value)) && allKeyWords(subj, st.Key) {
+			if ok && subj != "" && saysValue(after, st) && allKeyWords(subj, st.Key) {
 				return true
 			}
 		}
@@ -559,6 +564,13 @@ func actsOn(low string, st extract.Statement) bool {
 	// "We bought 15 more licences, so 40 in total": a tally, not a
 	// conclusion.
 	return rest != "" && rest[0] >= '0' && rest[0] <= '9' && (strings.Contains(rest, " total") || strings.Contains(rest, " altogether") || strings.Contains(rest, " in all"))
+}
+
+// saysValue reports whether low (lower case) says st's value: as stored,
+// or a date as the sentence said it ("so the deadline is March 17" says
+// 2026-03-17).
+func saysValue(low string, st extract.Statement) bool {
+	return strings.Contains(low, strings.ToLower(st.Value)) || st.Said != "" && strings.Contains(low, strings.ToLower(st.Said))
 }
 
 // rePeriodTail closes a value with its period and "now": "… a month now".
@@ -734,7 +746,48 @@ func valueOfFor(stored string, st extract.Statement) string {
 	if d, ok := extract.DayLike(stored, cmp.Or(st.Said, st.Value)); ok {
 		return d
 	}
+	if v, ok := withUnit(stored, st); ok {
+		return v
+	}
 	return valueOf(st)
+}
+
+// A count stored with its unit ("24 books") and a bare number read for it.
+var (
+	reCounted  = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?\s+(\p{L}+)$`)
+	reBareText = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?$`)
+)
+
+// withUnit writes a bare number read for a count stored with its unit
+// with the unit the sentence says after it: "I raised my reading goal to
+// 30 books" replaces "24 books" with "30 books", not "30".
+func withUnit(stored string, st extract.Statement) (string, bool) {
+	m := reCounted.FindStringSubmatch(stored)
+	if m == nil || !reBareText.MatchString(st.Value) {
+		return "", false
+	}
+	unit := strings.ToLower(m[1])
+	for i := 0; ; {
+		j := strings.Index(st.Sentence[i:], st.Value)
+		if j < 0 {
+			return "", false
+		}
+		i += j + len(st.Value)
+		rest := strings.TrimLeft(st.Sentence[i:], " ")
+		end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) })
+		if end < 0 {
+			end = len(rest)
+		}
+		if w := strings.ToLower(rest[:end]); w != "" && len(rest) < len(st.Sentence[i:]) && sameUnit(w, unit) {
+			return st.Value + " " + rest[:end], true
+		}
+	}
+}
+
+// sameUnit reports whether two words are one unit, either in the singular
+// or the plural ("book" and "books", "hour" and "hours").
+func sameUnit(a, b string) bool {
+	return a == b || a+"s" == b || b+"s" == a || a+"es" == b || b+"es" == a
 }
 
 // sameValue reports whether a stored value says v: the same resolved
