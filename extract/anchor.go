@@ -293,6 +293,8 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorDate {
 			if d, ok := DayLike(stored, found[0].text); ok {
 				st.Value = d // Thursday → Tuesday: a standing day, not a date
+			} else if d, ok := SlotLike(stored, found[0].text, cl); ok {
+				st.Value = d // Saturday 10am → Saturday 9am: a weekly slot
 			} else if d, said, _, ok := takeDateAt(found[0].text, at); ok {
 				st.Value, st.Said = d, said
 			}
@@ -439,6 +441,34 @@ func DayLike(stored, v string) (string, bool) {
 	}
 	day := strings.ToUpper(d[1][:1]) + strings.ToLower(d[1][1:]) + "day"
 	return day + m[2], true
+}
+
+// reDaySlot is a stored weekly slot, a weekday and a time of day:
+// "Saturday 10am", "Tuesdays at 6:30pm".
+var reDaySlot = regexp.MustCompile(`(?i)^(mon|tues|wednes|thurs|fri|satur|sun)day(s?)(?:\s+at)?\s+(\d{1,2}(?::\d\d)?\s?(?:am|pm))$`)
+
+// reClockSaid is a time of day said in full: "9am", "9:30 pm", "14:00".
+var reClockSaid = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b`)
+
+// SlotLike returns the weekly slot a clause (or sentence) says in the
+// form of stored, when stored is a weekday and a time and the value read,
+// v, names a weekday: swim_lesson = Saturday 10am becomes "Saturday 9am"
+// when "Swim lessons got bumped to Saturday at 9", not the date of next
+// Saturday; a day said without a time is the day alone.
+func SlotLike(stored, v, cl string) (string, bool) {
+	m := reDaySlot.FindStringSubmatch(strings.TrimSpace(stored))
+	d := reSaidDay.FindStringSubmatch(v)
+	if m == nil || d == nil {
+		return "", false
+	}
+	day := strings.ToUpper(d[1][:1]) + strings.ToLower(d[1][1:]) + "day" + m[2]
+	if t := reClockSaid.FindString(cl); t != "" {
+		return day + " " + strings.ToLower(strings.ReplaceAll(t, " ", "")), true
+	}
+	if hs := bareHours(cl, m[3]); len(hs) > 0 {
+		return day + " " + hs[0].text, true
+	}
+	return day, true
 }
 
 // genericHeads name a kind of tool or service after the word that says
@@ -1269,18 +1299,36 @@ func bareHours(cl, stored string) []span {
 		if w := words(fold(rest)); len(w) > 0 && !hourFollowers[w[0]] && !(rest[0] == ',' || rest[0] == ';') {
 			continue
 		}
-		half := m[2]
-		if half == "am" && old >= 7 && old != 12 && (n < 7 || n == 12) {
-			half = "pm" // "9am" moved to "at 1" is 1pm
-		}
-		out = append(out, span{start: h[2], end: h[3], text: cl[h[2]:h[3]] + half, kind: KindDate})
+		out = append(out, span{start: h[2], end: h[3], text: cl[h[2]:h[3]] + halfOf(old, m[2], n), kind: KindDate})
 	}
 	return out
 }
 
+// halfOf is the half of the day of hour n said bare beside a stored time
+// at hour old of half: the stored half, but "9am" moved to "at 1" is 1pm.
+func halfOf(old int, half string, n int) string {
+	if half == "am" && old >= 7 && old != 12 && (n < 7 || n == 12) {
+		return "pm"
+	}
+	return half
+}
+
+// HourLike writes an hour said bare ("5", as a rule reads "pickup is 5
+// now") for a stored time of day in the stored time's half of the day:
+// "5pm" beside "5:30pm".
+func HourLike(stored, v string) (string, bool) {
+	m := reStoredHour.FindStringSubmatch(fold(strings.TrimSpace(stored)))
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if m == nil || err != nil || n < 1 || n > 12 {
+		return "", false
+	}
+	old, _ := strconv.Atoi(m[1])
+	return strconv.Itoa(n) + halfOf(old, m[2], n), true
+}
+
 var (
 	reStoredHour = regexp.MustCompile(`^(\d{1,2})(?::\d\d)?\s?(am|pm)$`)
-	reHourAfter  = regexp.MustCompile(`(?i)\b(?:at|by|to|until|till|of)\s+(\d{1,2})\b`)
+	reHourAfter  = regexp.MustCompile(`(?i)\b(?:at|by|to|until|till|of|is|was|be)\s+(\d{1,2})\b`)
 	// hourFollowers may follow a bare hour: "at 7 instead", "at 7 now",
 	// "at 7, since …"; any other word makes it a count ("to 7 people").
 	hourFollowers = map[string]bool{"instead": true, "now": true, "sharp": true, "every": true, "each": true, "on": true,

@@ -287,7 +287,7 @@ func TestAnchor(t *testing.T) {
 		{"favorite_coffee_shop", "Blue Door Café", "These days my go-to coffee spot is Ritual Roasters.", "Ritual Roasters"},
 		{"sprint_length", "2 weeks", "We're doing three-week sprints from now on.", "3 weeks"},
 		{"internet_plan", "300 Mbps", "We upgraded the internet to 1 Gbps.", "1 Gbps"},
-		{"piano_lessons", "Saturday 10am", "Piano lessons got moved to Sundays at 11.", "Sundays at 11"},
+		{"piano_lessons", "Saturday 10am", "Piano lessons got moved to Sundays at 11.", "Sunday 11am"},
 		{"invoice_total", "$4,200", "With the extra hours the invoice comes to $4,650.", "$4,650"},
 		{"cloud_region", "us-east-1", "We migrated the cluster to eu-west-1 last night.", "eu-west-1"},
 		{"favorite_cuisine", "Thai", "Lately I'm all about Ethiopian food.", "Ethiopian"},

@@ -498,6 +498,18 @@ func TestCountKeepsItsUnit(t *testing.T) {
 	})
 }
 
+// TestStoredForm: a new value is written in the stored value's form: a
+// weekly slot stays a weekday and a time, a bare hour takes the stored
+// time's half of the day.
+func TestStoredForm(t *testing.T) {
+	runAfterTurn(t, []afterTurn{
+		{"a weekly slot, the hour bare", [][2]string{{"swim_lesson_time", "Saturday 10am"}}, "Swim lessons got bumped to Saturday at 9, the 10 o'clock class filled up.", "Saturday 9am"},
+		{"a weekly slot, another day", [][2]string{{"piano_lessons", "Saturday 10am"}}, "Piano lessons got moved to Sundays at 11.", "Sunday 11am"},
+		{"the same slot said again", [][2]string{{"piano_lessons", "Saturday 10am"}}, "Piano lessons are still Saturday at 10.", "Saturday 10am"},
+		{"a bare hour", [][2]string{{"daycare_pickup_time", "5:30pm"}}, "Daycare pickup is 5 now instead of 5:30.", "5pm"},
+	})
+}
+
 // TestKeptValue: a sentence that says the stored value stays changes
 // nothing of it, whatever other value it names.
 func TestKeptValue(t *testing.T) {

@@ -736,7 +736,14 @@ func kindOf(st extract.Statement, relayed bool) detect.Kind {
 // holds reports whether a stored value already says what st says: the
 // same value, or the same date phrase as said.
 func holds(stored string, st extract.Statement) bool {
-	return sameValue(stored, valueOfFor(stored, st)) || st.Said != "" && sameValue(stored, st.Said)
+	v := valueOfFor(stored, st)
+	if v != valueOf(st) {
+		// Written in the stored value's form ("Saturday 9am" beside
+		// "Saturday 10am"), it is compared in that form: the day
+		// alone, as said, is not the slot.
+		return sameValue(stored, v)
+	}
+	return sameValue(stored, v) || st.Said != "" && sameValue(stored, st.Said)
 }
 
 // valueOfFor is the value st stores in place of stored: valueOf, but a
@@ -748,6 +755,12 @@ func valueOfFor(stored string, st extract.Statement) string {
 	}
 	if v, ok := withUnit(stored, st); ok {
 		return v
+	}
+	if d, ok := extract.SlotLike(stored, cmp.Or(st.Said, st.Value), st.Sentence); ok {
+		return d // "Saturday 9am" beside "Saturday 10am", not next Saturday's date
+	}
+	if h, ok := extract.HourLike(stored, st.Value); ok && st.Kind == extract.KindDate {
+		return h // "pickup is 5 now" beside "5:30pm"
 	}
 	return valueOf(st)
 }
