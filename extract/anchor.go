@@ -102,6 +102,14 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		return Statement{}, false
 	}
 	kind := kindOfStored(stored, at)
+	if kind == anchorCategory && cat == "" {
+		// A brand that is also a name ("Marcus", "Oscar") under a key
+		// that does not name its kind (team_lead) is a person's name.
+		kind = ""
+		if readsAsName(stored) {
+			kind = anchorName
+		}
+	}
 	if kind == "" && shape != nil {
 		kind = anchorShape
 	}
@@ -752,7 +760,13 @@ func scanStoredKind(v string) storedKind {
 		// (2026-03-02 is a date, read after the kinds: kindOfStored)
 		return storedKind{kind: anchorPhone}
 	}
-	return storedKind{name: reWholeName.MatchString(v) && !strings.ContainsAny(v, "0123456789") && len(strings.Fields(v)) <= 4}
+	return storedKind{name: readsAsName(v)}
+}
+
+// readsAsName reports a stored value Anchor reads as a name: capitalised
+// words, no digits, four words at most.
+func readsAsName(v string) bool {
+	return reWholeName.MatchString(v) && !strings.ContainsAny(v, "0123456789") && len(strings.Fields(v)) <= 4
 }
 
 // anchorAttrs are key words that name an attribute of a thing rather

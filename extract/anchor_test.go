@@ -288,6 +288,13 @@ func TestAnchor(t *testing.T) {
 		{"sprint_length", "2 weeks", "We're doing three-week sprints from now on.", "3 weeks"},
 		{"internet_plan", "300 Mbps", "We upgraded the internet to 1 Gbps.", "1 Gbps"},
 		{"piano_lessons", "Saturday 10am", "Piano lessons got moved to Sundays at 11.", "Sunday 11am"},
+		// A brand that is also a name is a person under a key that does
+		// not name the brand's kind.
+		{"team_lead", "Marcus", "Aisha is my lead now; Marcus moved over to platform.", "Aisha"},
+		{"support_lead", "Oscar", "Nadia leads support now.", "Nadia"},
+		{"bank", "Marcus", "We moved our savings to Ally.", "Ally"},
+		{"swim_lesson_time", "Saturday 10am", "Swim lessons got bumped to Saturday at 9.", "Saturday 9am"},
+		{"daycare_pickup_time", "5:30pm", "Daycare pickup is 5 now instead of 5:30.", "5pm"},
 		{"invoice_total", "$4,200", "With the extra hours the invoice comes to $4,650.", "$4,650"},
 		{"cloud_region", "us-east-1", "We migrated the cluster to eu-west-1 last night.", "eu-west-1"},
 		{"favorite_cuisine", "Thai", "Lately I'm all about Ethiopian food.", "Ethiopian"},

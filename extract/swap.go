@@ -181,7 +181,7 @@ func swap(sentence, key, old string) (string, bool) {
 			return v.text, true
 		}
 	}
-	return takenUp(sentence, low, dropEnd-1, ok)
+	return takenUp(sentence, low, lold, dropEnd-1, ok)
 }
 
 // reInPlaceOf names a value, then the one it replaces: "a ThinkPad X1 to
@@ -263,6 +263,25 @@ func clauses(low string) [][2]int {
 	return append(out, [2]int{start, len(low)})
 }
 
+// cutBeforeOld cuts the clauses cs of low once more at an " and " that
+// the old value (lold) follows: "We're on AT&T now and Comcast is
+// cancelled" takes up AT&T in one clause and drops Comcast in the next.
+func cutBeforeOld(cs [][2]int, low, lold string) [][2]int {
+	var out [][2]int
+	for _, c := range cs {
+		for {
+			i := strings.Index(low[c[0]:c[1]], " and ")
+			if i < 0 || mentionsAt(low[c[0]+i+len(" and "):c[1]], lold) == 0 {
+				break
+			}
+			out = append(out, [2]int{c[0], c[0] + i})
+			c[0] += i + len(" and ")
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // takesUp reports a folded clause that asserts what the speaker has or
 // does now (reTakesUp, and no refusal of clauseFilter).
 func takesUp(cl string) bool {
@@ -271,8 +290,9 @@ func takesUp(cl string) bool {
 }
 
 // reClauseBreak separates a sentence's clauses (see clauses).
-// " and " breaks only before I or we, which open the next clause.
-var reClauseBreak = regexp.MustCompile(`\s*(?:;|—|–|,\s*(?:so|and|but|then)\s+|\s+and\s+(?:so\s+|then\s+)?(i|we)\b)\s*`)
+// " and " and a bare comma break only before I or we, which open the next
+// clause.
+var reClauseBreak = regexp.MustCompile(`\s*(?:;|—|–|,\s*(?:so|and|but|then)\s+|(?:\s+and|,)\s+(?:so\s+|then\s+)?(i|we)\b)\s*`)
 
 // reTakesUp marks a clause that says what the speaker has or does now:
 // it opens with I or we, or says "now" or "instead".
@@ -285,9 +305,9 @@ var reTakesUp = regexp.MustCompile(`^(?:i|we)(?:['’](?:m|re|ve|ll|d))?\s|\b(?:
 // what the speaker has or does now (reTakesUp), assert it (clauseFilter)
 // and name exactly one new thing: "Sold the Civic; Mark gave me a lift"
 // takes up nothing.
-func takenUp(sentence, low string, dropAt int, ok func(string) bool) (string, bool) {
+func takenUp(sentence, low, lold string, dropAt int, ok func(string) bool) (string, bool) {
 	found, n := "", 0
-	for _, c := range clauses(low) {
+	for _, c := range cutBeforeOld(clauses(low), low, lold) {
 		if c[0] <= dropAt && dropAt < c[1] || !takesUp(low[c[0]:c[1]]) {
 			continue
 		}
@@ -589,7 +609,7 @@ var (
 	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
 	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on|in)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at)|(?:put|puts|putting|started|starting|switched|moved) (?:me|us|him|her|them) (?:on|onto|to)|(?:runs?|running|ran|lives?|living|sits?|is hosted|are hosted|are now|is now) (?:on|in|at|with)|opted for|opted into|opting for|settled on|landed on|went ahead with|(?:consolidated|moved|migrated|put|merged)\s+(?:everything|it all|all of it|all|it)\s+(?:over\s+)?(?:into|to|onto)|(?:i['’]m|we['’]re|i am|we are)\s+(?:now\s+)?(?:riding|driving|using|seeing|flying|taking|wearing|reading|playing)|(?:['’]s|has|have) been (?:at|with|in|on)|(?:pick|choice|selection)\s+(?:is|will be)|(?:we['’]re|we are|i['’]m|i am)\s+(?:now\s+)?(?:getting married|having it|holding it|celebrating|staying)\s+(?:at|in))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:out\s+|over\s+)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`) // "swapped Dune out for Piranesi"
-	reFallAway = regexp.MustCompile(`(?:'s|’s|\s(?:is|are)) (?:retiring|leaving|moving away|stepping down)\b|(?:\s(?:finally|just|officially|suddenly|completely|totally))?\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make|went back to|moved back to|went home|split up|broke up|separated|divorced|filled up|booked up|is booked up|double-booked|double booked|double-booked us|overbooked|got too busy|is being shut off|is being retired|is being phased out|is going away|got stolen|was stolen|were stolen|died|broke down|gave out|is dead|left|closed|is closed|folded|went under|went out of business|is off to|are off to|moved on|quit|stepped down|stepped back|stepped away)\b`)
+	reFallAway = regexp.MustCompile(`(?:'s|’s|\s(?:is|are)) (?:retiring|leaving|moving away|stepping down)\b|(?:\s(?:finally|just|officially|suddenly|completely|totally))?\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make|went back to|moved back to|went home|split up|broke up|separated|divorced|filled up|booked up|is booked up|double-booked|double booked|double-booked us|overbooked|got too busy|is being shut off|is being retired|is being phased out|is going away|got stolen|was stolen|were stolen|died|broke down|gave out|is dead|left|closed|is closed|folded|went under|went out of business|is off to|are off to|moved on|quit|stepped down|stepped back|stepped away)\b|(?:'s|’s|\s(?:is|are|was|were|got|has been|have been))\s+(?:now\s+)?(?:officially\s+)?(?:cancelled|canceled|uninstalled|gone|history|read-only|decommissioned|deprecated|shut down|shut off|turned off|deleted|removed|discontinued)\b`)
 	// reChangeFrom is a verb of change ahead of "from": "we upgraded from",
 	// "the fee went up from"; "we drove from Leeds" changes nothing.
 	reChangeFrom = regexp.MustCompile(`\b(?:upgrad|downgrad|switch|chang|mov|renam|migrat|went|gone|bump|rais|cut|increas|reduc|lower|rebrand|updat|swap|convert|transferr|relocat|push|postpon|reschedul|shift|slipp|jump|dropp|climb|fell|rose|grew|moved|trim|slash|hik|expand|shrank|shrunk|shrink|extend|shorten|lengthen|adjust|revis|knock|pared|scaled|upped|doubl|halv|tweak|amend|correct|reassign|transfer|promot|demot|rotat)\w*\s+(?:[\w'’-]+\s+){0,4}?from\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)

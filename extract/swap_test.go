@@ -14,6 +14,12 @@ func TestSwap(t *testing.T) {
 		{"My iPhone 12 finally died, so I picked up a Pixel 9.", "iPhone 12", "Pixel 9"},
 		{"We finished Piranesi, and this month's pick is Demon Copperhead.", "Piranesi", "Demon Copperhead"},
 		{"State Bird Provisions has dethroned Nopa as our favorite restaurant.", "Nopa", "State Bird Provisions"},
+		// The old value said to be gone, in the passive, after or before
+		// the new one.
+		{"We're on AT&T now and Comcast is cancelled.", "Comcast", "AT&T"},
+		{"We moved to Linear, Jira's read-only now.", "Jira", "Linear"},
+		{"Comcast is cancelled, we're on Verizon now.", "Comcast", "Verizon"},
+		{"Comcast is cancelled.", "Comcast", ""},
 		// Taken off one thing and put on another; ripped out, and what
 		// runs now; gone home, and who does it now.
 		{"My allergist took me off Zyrtec and put me on Claritin.", "Zyrtec", "Claritin"},

@@ -265,6 +265,12 @@ func categoryFor(v string, topic, attrs []string) string {
 			}
 		}
 	}
+	if brandCommon[strings.TrimPrefix(strings.TrimSpace(fold(v)), "the ")] {
+		// A brand that is also a name or a word ("Marcus", "Oscar",
+		// "Max") is that brand only when the key names its kind:
+		// team_lead = Marcus is a person, bank = Marcus a bank.
+		return ""
+	}
 	return categoryOf(v)
 }
 
