@@ -625,7 +625,7 @@ func readAnchorSentence(sentence string) anchorSentence {
 func never(string) bool { return false }
 
 // reContinues opens a clause on the thing the clause before named.
-var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to)\b)`)
+var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to|we're paying|we’re paying|we are paying|i'm paying|i’m paying|i am paying|we pay|i pay)\b)`)
 
 // reOwnError is the speaker owning a mistake: "typo in my zip", "I
 // misspoke".
@@ -1559,6 +1559,7 @@ var linkWords = func() map[string]bool {
 		updated update reassigned assigned me us group team currently officially landed lands falls fall
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
+		again paying pay pays costs charges charging
 		heading headed happening scheduled planned due migrated migrate migrating onto
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting

@@ -183,7 +183,8 @@ var abbreviations = map[string]bool{
 }
 
 // splitSentences cuts a line at ".", "!" or "?" followed by a space, unless
-// the word before is an abbreviation or a single letter.
+// the word before is an abbreviation or a single letter, or the mark is
+// inside parentheses.
 func splitSentences(s string) []string {
 	var out []string
 	start := 0
@@ -197,6 +198,12 @@ func splitSentences(s string) []string {
 			j++
 		}
 		if j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			i = j - 1
+			continue
+		}
+		if j < len(s) && strings.Count(s[start:i], "(") > strings.Count(s[start:i], ")") {
+			// "Rosa retired (good for her!) and …": an aside's mark
+			// ends the aside, not the sentence.
 			i = j - 1
 			continue
 		}

@@ -308,7 +308,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonSuggestion
 	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n) && !compoundSubject(n):
 		return ReasonRequest
-	case hearsay.in(n), general.in(n):
+	case (hearsay.in(n) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
 	case hypoSentence.in(n):
 		return ReasonHypothetical
@@ -464,6 +464,20 @@ func wantThenState(low string) bool {
 	}
 	rest := low[i+len(", so "):]
 	return proposals.in(padded(low[:i])) && !proposals.in(padded(rest)) && hasChangeCue(rest)
+}
+
+// opinionThenAct reports an opinion or a report given as the cause of
+// what the speaker then did: "the vet thinks Biscuit needs grain-free so
+// we switched him to Blue Buffalo". The opinion is not the speaker's
+// claim; the act is.
+func opinionThenAct(low string) bool {
+	i := strings.Index(low, " so ")
+	if i < 0 {
+		return false
+	}
+	rest := low[i+len(" so "):]
+	n := padded(rest)
+	return firstPerson(rest) && hasChangeCue(rest) && !hearsay.in(n) && !proposals.in(n) && !hypoClause.in(n)
 }
 
 // clauseFilter returns why one clause is refused, or "".

@@ -510,6 +510,20 @@ func TestStoredForm(t *testing.T) {
 	})
 }
 
+// TestSwapAcrossSentences: the value a sentence drops may be taken up in
+// the next sentence, never by someone else.
+func TestSwapAcrossSentences(t *testing.T) {
+	runAfterTurn(t, []afterTurn{
+		{"taken up in the next sentence", [][2]string{{"family_car", "Honda Odyssey"}}, "we traded in the Odyssey this weekend!! got a Toyota Sienna hybrid, the gas savings are gonna be so nice", "Toyota Sienna hybrid"},
+		{"someone else's in the next sentence", [][2]string{{"streaming", "Netflix"}}, "I cancelled Netflix. My sister got Hulu.", "Netflix"},
+		{"an aside's mark ends no sentence", [][2]string{{"house_cleaner", "Rosa"}}, "Rosa finally retired (good for her!) and her daughter Marisol is doing our cleaning now.", "Marisol"},
+		{"an opinion, then what we did", [][2]string{{"dog_food", "Purina Pro Plan"}}, "the vet thinks Biscuit needs grain-free so we switched him to Blue Buffalo, fingers crossed", "Blue Buffalo"},
+		{"an opinion alone", [][2]string{{"dog_food", "Purina Pro Plan"}}, "the vet thinks Biscuit would do better on Blue Buffalo.", "Purina Pro Plan"},
+		{"a brand with its plus", [][2]string{{"grocery_delivery", "Instacart"}}, "Our grocery delivery is through Walmart+ now instead of Instacart.", "Walmart+"},
+		{"the price after what went up", [][2]string{{"netflix_price", "$15.49"}}, "Netflix went up AGAIN, we're paying $17.99 a month now, so annoying", "$17.99"},
+	})
+}
+
 // TestKeptValue: a sentence that says the stored value stays changes
 // nothing of it, whatever other value it names.
 func TestKeptValue(t *testing.T) {

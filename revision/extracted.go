@@ -136,23 +136,34 @@ func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session
 			retired[x.Previous.ID] = true
 		}
 	}
-	for _, sent := range ar.Sentences {
+	for i, sent := range ar.Sentences {
 		if sent.Reason != "" || !extract.Drops(sent.Text) {
 			continue
+		}
+		// "We traded in the Odyssey this weekend!! Got a Toyota Sienna":
+		// the value taken up may follow in the next sentence.
+		pair := ""
+		if i+1 < len(ar.Sentences) && ar.Sentences[i+1].Reason == "" {
+			pair = strings.TrimRight(sent.Text, ".!?") + "; " + ar.Sentences[i+1].Text
 		}
 		for _, id := range ids {
 			f, ok := k.facts[id]
 			if !ok || retired[id] {
 				continue
 			}
-			v, ok := extract.Swap(sent.Text, f.Key, k.valueText(f))
+			text := sent.Text
+			v, ok := extract.Swap(text, f.Key, k.valueText(f))
+			if !ok && pair != "" {
+				text = pair
+				v, ok = extract.Swap(text, f.Key, k.valueText(f))
+			}
 			if !ok {
 				continue
 			}
 			ent, attr := extract.NormalizeKey(f.Key)
 			st := extract.Statement{
 				Entity: cmp.Or(ent, attr), Attribute: attr, Key: f.Key, Value: v, Kind: extract.SwapKind(v),
-				Rule: extract.RuleSwap, Sentence: sent.Text, Index: sent.Index,
+				Rule: extract.RuleSwap, Sentence: text, Index: sent.Index,
 			}
 			x := Extraction{Statement: st}
 			if err := s.extractOne(tx, caller, t, spk, st, k, written, found, &x, res); err != nil {
