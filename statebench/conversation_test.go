@@ -116,6 +116,11 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout10.tsv", 20, heldout10RecallFloor},
 		{"sentences_heldout11.tsv", 20, heldout11RecallFloor},
 		{"sentences_heldout12.tsv", 20, heldout12RecallFloor},
+		{"sentences_probe_p1.tsv", 20, 0},
+		{"sentences_probe_p2.tsv", 20, 0},
+		{"sentences_probe_p3.tsv", 20, 0},
+		{"sentences_probe_p4.tsv", 20, 0},
+		{"sentences_probe_p5.tsv", 20, 0},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
