@@ -19,8 +19,9 @@ const (
 	numWords = `(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundred)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?`
 	numPat   = `(?:\d[\d,]*(?:\.\d+)?|` + numWords + `)`
 	moneyPat = `(?:\d+(?:\.\d+)?\s?%|[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d[\d,]*(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d[\d,]*(?:\.\d+)?\s?(?:k|K)\b)`
-	// word is one capitalised word; particles may join two of them.
-	capWord  = `\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*\+?`                                                                                            // "Disney+", "Walmart+"
+	// word is one capitalised word (a closing "+" is its own: "Disney+");
+	// particles may join two of them.
+	capWord  = `\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*\+?`
 	nameSeq  = capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|of|y|e|&)\s+)?(?:` + capWord + `|\d+\p{L}?))*` // "Paws & Claws Vet"
 	emailPat = `[\p{L}\d._%+-]+@[\p{L}\d.-]+\.\p{L}{2,}`
 	phonePat = `\+?\(?\d[\d ().-]{5,}\d`
