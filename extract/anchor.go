@@ -1405,7 +1405,7 @@ func onlyLinks(between, kind string, attrs []string) bool {
 		return false
 	}
 	for _, w := range ws {
-		if !linkWords[w] && !slices.Contains(attrs, singular(w)) && !slices.Contains(kindNouns[kind], singular(w)) {
+		if !linkWords[w] && !slices.Contains(attrs, singular(w)) && !slices.Contains(kindNouns[kind], singular(w)) && !slices.ContainsFunc(attrs, func(a string) bool { return synonymous(a, w) }) {
 			return false
 		}
 	}
@@ -1416,7 +1416,8 @@ func onlyLinks(between, kind string, attrs []string) bool {
 // cut to £8,550", "the dentist appointment moved to May 3"): they may
 // stand between a topic and a value of that kind.
 var kindNouns = map[string][]string{
-	anchorMoney: {"hire", "fee", "cost", "price", "quote", "total", "bill", "charge", "rate", "amount", "rent", "figure", "spend"},
+	anchorMoney: {"hire", "fee", "cost", "price", "quote", "total", "bill", "charge", "rate", "amount", "rent", "figure", "spend",
+		"due", "dues", "premium", "payment", "tuition", "fare", "deposit", "subscription"},
 	// A place's own noun may close the topic: "the coworking space on Thursdays".
 	anchorDate: {"date", "day", "time", "deadline", "appointment", "appt", "slot", "session", "meeting", "booking",
 		"space", "office", "studio", "centre", "center", "hub"},

@@ -308,9 +308,9 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonSuggestion
 	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n) && !compoundSubject(n):
 		return ReasonRequest
-	case (hearsay.in(n) || general.in(n)) && !opinionThenAct(low):
+	case (hearsay.in(reNoThought.ReplaceAllString(n, " ")) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
-	case hypoSentence.in(n):
+	case hypoSentence.in(reRelevanceIf.ReplaceAllString(n, " ")):
 		return ReasonHypothetical
 	}
 	return ""
@@ -469,8 +469,13 @@ func wantThenState(low string) bool {
 // opinionThenAct reports an opinion or a report given as the cause of
 // what the speaker then did: "the vet thinks Biscuit needs grain-free so
 // we switched him to Blue Buffalo". The opinion is not the speaker's
-// claim; the act is.
+// claim; the act is. So is a doubt about what the speaker said before,
+// then the correction: "I think I told you it was Dr. Lee, but my
+// chiropractor is actually Dr. Bautista".
 func opinionThenAct(low string) bool {
+	if i := strings.Index(low, " but "); i >= 0 && strings.Contains(low[i:], " actually ") && reToldYou.MatchString(low[:i]) {
+		return true
+	}
 	i := strings.Index(low, " so ")
 	if i < 0 {
 		return false
@@ -479,6 +484,19 @@ func opinionThenAct(low string) bool {
 	n := padded(rest)
 	return firstPerson(rest) && hasChangeCue(rest) && !hearsay.in(n) && !proposals.in(n) && !hypoClause.in(n)
 }
+
+var (
+	// reToldYou is the speaker recalling what they said: "I think I told
+	// you", "I said".
+	reToldYou = regexp.MustCompile(`\b(?:i|we)\s+(?:told you|said|mentioned|wrote)\b`)
+	// reNoThought is a verb of thinking that reports no opinion: "I
+	// couldn't think", "can't believe".
+	reNoThought = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b`)
+	// reRelevanceIf is a condition on the listener's use of what is said,
+	// not on what is said: "it's 312-555-0246 now if you need to update
+	// it anywhere", "in case you need it".
+	reRelevanceIf = regexp.MustCompile(`\b(?:if|in case)\s+(?:you|anyone|anybody)\s+(?:need|needs|want|wants|wanna|ask|asks|'d like|’d like|would like|were wondering|are wondering|care|have to)\b|\bif (?:that|it) helps\b`)
+)
 
 // clauseFilter returns why one clause is refused, or "".
 func clauseFilter(low string) string {

@@ -51,6 +51,9 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"declined", "Priya proposed Bellini's, but we said no.", "user", nil, []string{ReasonDeclined}},
 		{"proposal", "Tom suggested moving the offsite to Porto.", "user", nil, []string{ReasonProposal}},
 		{"someone asked to change it", "HR asked to move my quarterly review to Dec 19.", "user", nil, []string{ReasonProposal}},
+		{"a condition on the listener's use", "My new number is 312-555-0246 if you need to update it anywhere.", "user", []string{"user.phone"}, nil},
+		{"a condition on what is said", "My new number is 312-555-0246 if the port goes through.", "user", nil, []string{ReasonHypothetical}},
+		{"a thought that did not come", "The old office got so noisy I couldn't think, so I moved to the library.", "user", nil, []string{ReasonNegated, ReasonNoRule}}, // read clause by clause, not refused as hearsay
 		{"a plan being scoped", "We're scoping the Postgres 16 upgrade for Q2.", "user", nil, []string{ReasonHypothetical}},
 		{"a search, not a pick", "I've been poking around at grad students like Devon Park for the math tutoring.", "user", nil, []string{ReasonHypothetical}},
 		{"past", "Two years ago the launch slipped.", "user", nil, []string{ReasonPast}},

@@ -95,6 +95,13 @@ func swap(sentence, key, old string) (string, bool) {
 			dropEnd = m[1] + n
 			break
 		}
+		// "GreenScape skipped us three weeks running, so I fired them
+		// and hired Miguel's Lawn Care": a pronoun after the drop verb
+		// stands for the old value, named in the clause before.
+		if p := rePronounObject.FindString(low[m[1]:]); p != "" && m[0] > 0 && mentionsAnywhere(low[:m[0]], lold) {
+			dropEnd = m[1] + len(p)
+			break
+		}
 	}
 	for _, m := range reLetGo.FindAllStringIndex(low, -1) {
 		// "We let BuildRight go and brought in Hammer & Co."
@@ -182,6 +189,20 @@ func swap(sentence, key, old string) (string, bool) {
 		}
 	}
 	return takenUp(sentence, low, lold, dropEnd-1, ok)
+}
+
+// rePronounObject is a pronoun that stands for a thing dropped.
+var rePronounObject = regexp.MustCompile(`^(?:them|it|him|her)\b`)
+
+// mentionsAnywhere reports whether text (lower case) names old (lower
+// case), whole or by a word of it of four letters or more.
+func mentionsAnywhere(text, old string) bool {
+	for i := 0; i < len(text); i++ {
+		if (i == 0 || !isWordByte(text[i-1])) && mentionsAt(text[i:], old) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // reInPlaceOf names a value, then the one it replaces: "a ThinkPad X1 to

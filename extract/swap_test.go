@@ -20,6 +20,10 @@ func TestSwap(t *testing.T) {
 		{"We moved to Linear, Jira's read-only now.", "Jira", "Linear"},
 		{"Comcast is cancelled, we're on Verizon now.", "Comcast", "Verizon"},
 		{"Comcast is cancelled.", "Comcast", ""},
+		// A pronoun after the drop verb stands for the old value named
+		// before it.
+		{"GreenScape skipped us three weeks running, so I fired them and hired Miguel's Lawn Care.", "GreenScape", "Miguel's Lawn Care"},
+		{"I fired them and hired Miguel's Lawn Care.", "GreenScape", ""},
 		// Taken off one thing and put on another; ripped out, and what
 		// runs now; gone home, and who does it now.
 		{"My allergist took me off Zyrtec and put me on Claritin.", "Zyrtec", "Claritin"},
