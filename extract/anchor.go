@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
@@ -113,7 +114,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if kind == "" && shape != nil {
 		kind = anchorShape
 	}
-	if kind == "" || shape == nil && !implied(kind, attrs, low, impliedByValue) {
+	if kind == "" {
+		// "Sprint goal changed to stabilizing checkout": a value in
+		// words, said after the key's own words and a verb of change.
+		return freeText(sentence, key, stored)
+	}
+	if shape == nil && !implied(kind, attrs, low, impliedByValue) {
 		return Statement{}, false
 	}
 	rd := anchorSentences.Get(sentence)
@@ -323,6 +329,53 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 		}
 		return st, true
+	}
+	return Statement{}, false
+}
+
+// reFreeChange is a key's words, then a verb of change, then the new
+// value to the end of the clause: "sprint goal changed to stabilizing
+// checkout", "the project status is now blocked on legal".
+var reFreeChange = regexp.MustCompile(`^(?:(?:the|our|my|this)\s+)?([a-z][a-z '’-]*?)\s+(?:(?:has\s+|have\s+)?(?:changed|switched|moved|shifted|been changed|been updated|updated)\s+to|(?:is|are)\s+now|now\s+(?:is|are)|became|has become)\s+(.+)$`)
+
+// reFreeTail closes a value in words with when it holds: "now", "going
+// forward", "for the rest of the quarter".
+var reFreeTail = regexp.MustCompile(`(?i)\s+(?:now|from now on|going forward|instead|for now|this (?:sprint|week|month|quarter|year)|for the rest of the (?:sprint|quarter|year))$`)
+
+// freeText reads a stored value in words, lower case ("ship billing v2",
+// "in review"), that no kind of Anchor's reads: a clause that opens on
+// every word of the key and a verb of change gives the rest of the clause
+// as the new value. It is narrower than Anchor: the key's words are said,
+// none implied, and nothing but a determiner comes before them.
+func freeText(sentence, key, stored string) (Statement, bool) {
+	if stored != strings.ToLower(stored) || len(strings.Fields(stored)) > 8 {
+		return Statement{}, false
+	}
+	keyWs := keyWords(key)
+	rd := anchorSentences.Get(sentence)
+	for _, c := range rd.clauses {
+		if c.text == "" || c.reason != "" || c.aspiration {
+			continue
+		}
+		m := reFreeChange.FindStringSubmatchIndex(c.low)
+		if m == nil {
+			continue
+		}
+		subj := strings.Fields(strings.NewReplacer("-", " ", "’", " ", "'", " ").Replace(c.low[m[2]:m[3]]))
+		if len(subj) != len(keyWs) {
+			continue
+		}
+		same := true
+		for i, w := range subj {
+			same = same && singular(w) == singular(keyWs[i])
+		}
+		v := strings.TrimSpace(reFreeTail.ReplaceAllString(strings.TrimRight(c.text[m[4]:m[5]], " .!"), ""))
+		if !same || v == "" || len(strings.Fields(v)) > 8 || strings.EqualFold(v, stored) {
+			continue
+		}
+		ent, attr := NormalizeKey(key)
+		return Statement{Entity: cmp.Or(ent, attr), Attribute: attr, Key: key, Value: v, Kind: KindStatus,
+			Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr}, true
 	}
 	return Statement{}, false
 }

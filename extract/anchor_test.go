@@ -293,6 +293,11 @@ func TestAnchor(t *testing.T) {
 		{"team_lead", "Marcus", "Aisha is my lead now; Marcus moved over to platform.", "Aisha"},
 		{"support_lead", "Oscar", "Nadia leads support now.", "Nadia"},
 		{"bank", "Marcus", "We moved our savings to Ally.", "Ally"},
+		// A value in words, after the key's own words and a verb of change.
+		{"sprint_goal", "ship billing v2", "Sprint goal changed to stabilizing checkout.", "stabilizing checkout"},
+		{"sprint_goal", "ship billing v2", "The sprint goal is not changed to stabilizing checkout.", ""},
+		{"sprint_goal", "ship billing v2", "Marketing's sprint goal changed to launch prep.", ""},
+		{"sprint_goal", "ship billing v2", "Our sprint goal is now search relevance for the rest of the quarter.", "search relevance"},
 		{"swim_lesson_time", "Saturday 10am", "Swim lessons got bumped to Saturday at 9.", "Saturday 9am"},
 		{"daycare_pickup_time", "5:30pm", "Daycare pickup is 5 now instead of 5:30.", "5pm"},
 		{"invoice_total", "$4,200", "With the extra hours the invoice comes to $4,650.", "$4,650"},

@@ -134,6 +134,7 @@ func swap(sentence, key, old string) (string, bool) {
 		}
 		return renumbered(sentence, low, old)
 	}
+	titled := reWholeTitled.MatchString(old)
 	oldWord := fold(firstWord(old))
 	for _, w := range strings.Fields(fold(old)) {
 		if !titleWords[strings.TrimRight(w, ".")] {
@@ -146,7 +147,12 @@ func swap(sentence, key, old string) (string, bool) {
 			return false
 		}
 		r := []rune(v)
-		return isUpperRune(r[0]) // a new value here is a name: "a bigger one" is not
+		if !isUpperRune(r[0]) {
+			return false // a new value here is a name: "a bigger one" is not
+		}
+		// A titled person ("Dr. Patel") is followed by one: "Seeing Dr.
+		// Okafor at Riverside Dental" names the dentist, then the practice.
+		return !titled || reWholeTitled.MatchString(v)
 	}
 	// "ditched Jenkins for GitHub Actions", "swapped the Golf for a Corolla"
 	if m := reForNew.FindStringIndex(sentence[dropEnd:]); m != nil && m[0] == 0 {
@@ -188,7 +194,11 @@ func swap(sentence, key, old string) (string, bool) {
 			return v.text, true
 		}
 	}
-	return takenUp(sentence, low, lold, dropEnd-1, ok)
+	names := reAnyName
+	if titled {
+		names = reAnyTitled
+	}
+	return takenUp(sentence, low, lold, names, dropEnd-1, ok)
 }
 
 // rePronounObject is a pronoun that stands for a thing dropped.
@@ -325,15 +335,16 @@ var reTakesUp = regexp.MustCompile(`^(?:i|we)(?:['’](?:m|re|ve|ll|d))?\s|\b(?:
 // "We rewrote the service in Go, so Python is out". The clause must say
 // what the speaker has or does now (reTakesUp), assert it (clauseFilter)
 // and name exactly one new thing: "Sold the Civic; Mark gave me a lift"
-// takes up nothing.
-func takenUp(sentence, low, lold string, dropAt int, ok func(string) bool) (string, bool) {
+// takes up nothing. names finds the candidates: titled names when the
+// old value is one.
+func takenUp(sentence, low, lold string, names *regexp.Regexp, dropAt int, ok func(string) bool) (string, bool) {
 	found, n := "", 0
 	for _, c := range cutBeforeOld(clauses(low), low, lold) {
 		if c[0] <= dropAt && dropAt < c[1] || !takesUp(low[c[0]:c[1]]) {
 			continue
 		}
 		cl := sentence[c[0]:c[1]]
-		for _, m := range reAnyName.FindAllStringIndex(cl, -1) {
+		for _, m := range names.FindAllStringIndex(cl, -1) {
 			v, okv := nameCandidate(cl, span{start: m[0], end: m[1], text: cl[m[0]:m[1]]})
 			if okv && !dateWords[fold(v.text)] && ok(v.text) {
 				found, n = v.text, n+1

@@ -24,6 +24,9 @@ func TestSwap(t *testing.T) {
 		// before it.
 		{"GreenScape skipped us three weeks running, so I fired them and hired Miguel's Lawn Care.", "GreenScape", "Miguel's Lawn Care"},
 		{"I fired them and hired Miguel's Lawn Care.", "GreenScape", ""},
+		// A titled person is followed by a titled person, not the
+		// practice named after them.
+		{"Dropped Dr. Patel; Seeing Dr. Okafor at Riverside Dental going forward.", "Dr. Patel", "Dr. Okafor"},
 		// Taken off one thing and put on another; ripped out, and what
 		// runs now; gone home, and who does it now.
 		{"My allergist took me off Zyrtec and put me on Claritin.", "Zyrtec", "Claritin"},

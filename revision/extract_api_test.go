@@ -516,6 +516,7 @@ func TestSwapAcrossSentences(t *testing.T) {
 	runAfterTurn(t, []afterTurn{
 		{"taken up in the next sentence", [][2]string{{"family_car", "Honda Odyssey"}}, "we traded in the Odyssey this weekend!! got a Toyota Sienna hybrid, the gas savings are gonna be so nice", "Toyota Sienna hybrid"},
 		{"someone else's in the next sentence", [][2]string{{"streaming", "Netflix"}}, "I cancelled Netflix. My sister got Hulu.", "Netflix"},
+		{"a titled person, not the practice", [][2]string{{"dentist", "Dr. Patel"}}, "Switched dentists. Seeing Dr. Okafor at Riverside Dental going forward.", "Dr. Okafor"},
 		{"an aside's mark ends no sentence", [][2]string{{"house_cleaner", "Rosa"}}, "Rosa finally retired (good for her!) and her daughter Marisol is doing our cleaning now.", "Marisol"},
 		{"an opinion, then what we did", [][2]string{{"dog_food", "Purina Pro Plan"}}, "the vet thinks Biscuit needs grain-free so we switched him to Blue Buffalo, fingers crossed", "Blue Buffalo"},
 		{"an opinion alone", [][2]string{{"dog_food", "Purina Pro Plan"}}, "the vet thinks Biscuit would do better on Blue Buffalo.", "Purina Pro Plan"},
