@@ -212,7 +212,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			members = categorySpans(cl, cat)
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
 		}
-		if c.stative || len(tspans) > 0 && (qualified(cl, tspans) || !c.changeCue && seasonQualified(cl, tspans)) {
+		if c.stative || len(tspans) > 0 && (qualified(cl, tspans) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
 			continue
 		}
 		if len(tspans) == 0 && !c.changeCue && !(ci+1 < len(rd.clauses) && labelsTopic(rd.clauses[ci+1].low, topic, attrs)) {
@@ -380,6 +380,27 @@ func freeText(sentence, key, stored string) (Statement, bool) {
 	return Statement{}, false
 }
 
+// reComparedWith closes the text before a topic that a value is measured
+// against: "above target", "over the budget", "short of our goal".
+var reComparedWith = regexp.MustCompile(`(?i)\b(?:above|below|over|under|beyond|within|short of|ahead of|behind|vs\.?|versus|against|compared to|compared with|relative to)\s+(?:the\s+|our\s+|my\s+|their\s+|its\s+)?$`)
+
+// reHandsOver closes the text before "over" that hands a thing over
+// ("took over payroll", "handed over the keys"): no comparison.
+var reHandsOver = regexp.MustCompile(`(?i)\b(?:take|takes|took|taken|taking|hand|hands|handed|handing|pass|passes|passed|passing|turn|turns|turned|turning|sign|signs|signed|signing|move|moves|moved|moving|switch|switched|carry|carried)(?:\s+\w+){0,3}\s+$`)
+
+// comparedWith reports a clause that measures something against the
+// topic rather than saying its value: "Hit 43k in sales last month, above
+// target for once" leaves the sales target alone.
+func comparedWith(cl string, topic []span) bool {
+	for _, t := range topic {
+		before := cl[:t.start]
+		if m := reComparedWith.FindStringIndex(before); m != nil && !(strings.HasPrefix(strings.ToLower(before[m[0]:]), "over") && reHandsOver.MatchString(before[:m[0]])) {
+			return true
+		}
+	}
+	return false
+}
+
 // reShift is a date moved by a delta: "pushed the deadline back a week",
 // "slipped by two days", "moved the review up three days".
 var reShift = regexp.MustCompile(`(?i)\b(pushed|pushing|moved|moving|slipped|slips|slipping|delayed|postponed|bumped|pulled|brought|extended|extending)\b(?:\s+[\w'’-]+){0,4}?\s+(?:(back|out|forward|up|in|ahead|later|earlier)\s+)?(?:by\s+)?(a|an|one|two|three|four|five|six|\d{1,2})\s+(day|week|month)s?\b(?:\s+(later|earlier|sooner))?`)
@@ -421,7 +442,23 @@ func shifted(cl, stored string, at time.Time) (string, bool) {
 	default:
 		t = t.AddDate(0, n, 0)
 	}
-	return t.Format("2006-01-02"), true
+	return likeStored(t, stored), true
+}
+
+// storedLayouts are the ways a stored date is written that a moved date is
+// written the same way: "Sep 12" moved a week is "Sep 19", not
+// "2026-09-19".
+var storedLayouts = []string{"Jan 2", "January 2", "Jan 2, 2006", "January 2, 2006", "2 Jan", "2 January", "2 Jan 2006", "2 January 2006", "2006-01-02"}
+
+// likeStored writes t as stored is written, or as an ISO date.
+func likeStored(t time.Time, stored string) string {
+	stored = strings.TrimSpace(stored)
+	for _, l := range storedLayouts {
+		if _, err := time.Parse(l, stored); err == nil {
+			return t.Format(l)
+		}
+	}
+	return t.Format("2006-01-02")
 }
 
 // dateValues keeps, of a clause's dates, those that could be a new value

@@ -294,6 +294,10 @@ func TestAnchor(t *testing.T) {
 		{"support_lead", "Oscar", "Nadia leads support now.", "Nadia"},
 		{"bank", "Marcus", "We moved our savings to Ally.", "Ally"},
 		// A value in words, after the key's own words and a verb of change.
+		// A value measured against the topic is not its value.
+		{"monthly_sales_target", "$40k", "Hit 43k in sales last month, above target for once.", ""},
+		{"budget", "$5,000", "We came in over budget at $6,200.", ""},
+		{"payroll_owner", "Jen", "Sam took over payroll from Jen.", "Sam"},
 		{"sprint_goal", "ship billing v2", "Sprint goal changed to stabilizing checkout.", "stabilizing checkout"},
 		{"sprint_goal", "ship billing v2", "The sprint goal is not changed to stabilizing checkout.", ""},
 		{"sprint_goal", "ship billing v2", "Marketing's sprint goal changed to launch prep.", ""},

@@ -507,6 +507,8 @@ func TestStoredForm(t *testing.T) {
 		{"a weekly slot, another day", [][2]string{{"piano_lessons", "Saturday 10am"}}, "Piano lessons got moved to Sundays at 11.", "Sunday 11am"},
 		{"the same slot said again", [][2]string{{"piano_lessons", "Saturday 10am"}}, "Piano lessons are still Saturday at 10.", "Saturday 10am"},
 		{"a bare hour", [][2]string{{"daycare_pickup_time", "5:30pm"}}, "Daycare pickup is 5 now instead of 5:30.", "5pm"},
+		{"a date moved by a delta, written as stored", [][2]string{{"paper_deadline", "Sep 12"}}, "They extended the paper deadline by a week!!", "2026-09-19 (Sep 19)"},
+		{"an ISO date moved, once", [][2]string{{"offsite_date", "2026-10-09"}}, "Pushing the offsite back a week.", "2026-10-16"},
 	})
 }
 

@@ -467,7 +467,7 @@ func (s *Service) relayed(spk speaker, st extract.Statement) (auth, cited string
 // valueOf is the value a statement stores: as said, and a resolved date
 // with the phrase that said it ("2026-03-10 (March 10)").
 func valueOf(st extract.Statement) string {
-	if st.Said != "" {
+	if st.Said != "" && st.Said != st.Value {
 		return st.Value + " (" + st.Said + ")"
 	}
 	return st.Value
