@@ -255,6 +255,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(cands) > 1 && kind == anchorDate {
 			cands = dateValues(cl, stored, cands)
 		}
+		if kind == anchorCount {
+			cands = withDeltas(cl, stored, cands, tspans)
+		}
 		for _, v := range cands {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
 				continue
@@ -399,6 +402,57 @@ func comparedWith(cl string, topic []span) bool {
 		}
 	}
 	return false
+}
+
+// reMoreAfter follows a count said as a change of the stored count:
+// "two more", "3 additional", "four fewer".
+var reMoreAfter = regexp.MustCompile(`(?i)^\s+(more|additional|extra|fewer|less)\b`)
+
+// reCountedNoun is the noun a count counts, after it: " engineers".
+var reCountedNoun = regexp.MustCompile(`^\s+\p{Ll}[\p{Ll}'’-]*s\b`)
+
+// withDeltas reads a count said as a change ("Hired two more
+// part-timers", "picked up three more plants") as the stored count moved
+// by it: two more beside 3 is 5. Other counts are kept as they are.
+// topic is the clause's topic spans.
+func withDeltas(cl, stored string, cands, topic []span) []span {
+	base, err := strconv.Atoi(strings.ReplaceAll(strings.Fields(stored)[0], ",", ""))
+	if err != nil {
+		return cands
+	}
+	out := slices.Clone(cands)
+	for i, v := range out {
+		m := reMoreAfter.FindStringSubmatch(cl[v.end:])
+		if m == nil || strings.HasPrefix(strings.TrimLeft(strings.ToLower(cl[v.end+len(m[0]):]), " "), "than") {
+			continue // "two more than last year" compares
+		}
+		n, err := strconv.Atoi(strings.ReplaceAll(v.text, ",", ""))
+		if c, ok := countWords[strings.ToLower(v.text)]; ok && c == float64(int(c)) {
+			n, err = int(c), nil
+		}
+		if err != nil {
+			continue
+		}
+		switch strings.ToLower(m[1]) {
+		case "fewer", "less":
+			n = -n
+		}
+		if base+n < 0 {
+			continue
+		}
+		text := strconv.Itoa(base + n)
+		if noun := countNoun(stored); noun != "" {
+			text += " " + noun
+		}
+		// "more" and the noun counted ("two more engineers") are the
+		// value's words, not a link's.
+		end := v.end + len(m[0])
+		if w := reCountedNoun.FindString(cl[end:]); w != "" && !slices.ContainsFunc(topic, func(t span) bool { return t.start < end+len(w) && end < t.end }) {
+			end += len(w) // (a topic word stays the topic's: "three more houseplants")
+		}
+		out[i].text, out[i].end = text, end
+	}
+	return out
 }
 
 // reShift is a date moved by a delta: "pushed the deadline back a week",
@@ -1122,8 +1176,8 @@ func candidates(cl, k string, at time.Time) []span {
 		// it opens the clause or counts a difference: "Five people
 		// dropped out, so we're down to 35", "four more signed up".
 		for _, m := range reSpelledCount.FindAllStringIndex(cl, -1) {
-			if strings.TrimSpace(cl[:m[0]]) == "" || reDeltaAfter.MatchString(cl[m[1]:]) {
-				continue
+			if strings.TrimSpace(cl[:m[0]]) == "" && !reMoreAfter.MatchString(cl[m[1]:]) || reDeltaAfter.MatchString(cl[m[1]:]) && !reMoreAfter.MatchString(cl[m[1]:]) {
+				continue // (a count said as a change is read by withDeltas)
 			}
 			n := int(countWords[fold(cl[m[0]:m[1]])])
 			out = append(out, span{start: m[0], end: m[1], text: strconv.Itoa(n), kind: KindCount})

@@ -31,7 +31,7 @@ func TestAnchor(t *testing.T) {
 		{"weekly_runs", "3", "I'm running four times a week now.", "4"},
 		{"weekly_runs", "3", "I'm running 4 times a week now.", "4"},
 		{"headcount", "40", "Five people dropped out.", ""},
-		{"weekly_runs", "3", "I'm adding two more runs a week.", ""},
+		{"weekly_runs", "3", "I'm adding two more runs a week.", "5"}, // a difference moves the stored count (withDeltas)
 		// A titled name the speaker moves a household member to; another
 		// mover's is theirs.
 		{"vet", "Dr. Kim", "We switched Milo to Dr. Alvarez at the new clinic.", "Dr. Alvarez"},
@@ -294,6 +294,11 @@ func TestAnchor(t *testing.T) {
 		{"support_lead", "Oscar", "Nadia leads support now.", "Nadia"},
 		{"bank", "Marcus", "We moved our savings to Ally.", "Ally"},
 		// A value in words, after the key's own words and a verb of change.
+		// A count said as a change moves the stored count.
+		{"houseplant_count", "14", "I picked up three more houseplants.", "17"},
+		{"guest_count", "80", "Four more guests RSVP'd.", "84"},
+		{"team_size", "8 engineers", "We added 3 more engineers to the team.", "11 engineers"},
+		{"headcount", "40", "Headcount is two more than last year.", ""},
 		// A value measured against the topic is not its value.
 		{"monthly_sales_target", "$40k", "Hit 43k in sales last month, above target for once.", ""},
 		{"budget", "$5,000", "We came in over budget at $6,200.", ""},

@@ -495,6 +495,11 @@ func TestCountKeepsItsUnit(t *testing.T) {
 		{"the unit said", [][2]string{{"reading_goal", "24 books"}}, "I raised my reading goal to 30 books this year.", "30 books"},
 		{"a unit of people", [][2]string{{"team_size", "8 engineers"}}, "The team grew to 11 engineers after the merger.", "11 engineers"},
 		{"another word after the number", [][2]string{{"team_size", "8 engineers"}}, "We hired two more, so the team size is 10 now.", "10"},
+		{"a count said as a change", [][2]string{{"team_size", "8"}}, "We hired two more engineers for the team.", "10"},
+		{"a change with its unit", [][2]string{{"team_size", "8 engineers"}}, "We added 3 more engineers to the team.", "11 engineers"},
+		{"fewer", [][2]string{{"guest_count", "80"}}, "The guest count is 6 fewer after the cancellations.", "74"},
+		{"more than another", [][2]string{{"headcount", "40"}}, "Headcount is two more than last year.", "40"},
+		{"a count said as a change, hedged", [][2]string{{"guest_count", "80"}}, "Two more people might come.", "80"},
 	})
 }
 

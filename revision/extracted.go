@@ -512,6 +512,11 @@ func unfit(st extract.Statement) string {
 		return "the statement names no topic"
 	case qualifiers[st.Entity] || strings.Count(st.Entity, "_") >= maxEntityJoins(st.Kind):
 		return "the statement's subject is not a thing: " + st.Entity
+	case reCountedMore.MatchString(strings.ReplaceAll(st.Entity, "_", " ")) || reCountedMore.MatchString(st.Value) || countChange(st):
+		// "I picked up three more houseplants", "We hired two more
+		// engineers for the team": a change of a count, which Anchor
+		// reads against the count stored.
+		return "the statement says a change of a count, read against the count stored, not a thing"
 	}
 	for _, m := range derivedMarks {
 		// How to reach someone is never drawn from other facts ("I've
@@ -528,6 +533,27 @@ func unfit(st extract.Statement) string {
 		}
 	}
 	return ""
+}
+
+// reCountedMore opens on a count said as a change: "two more engineers".
+var reCountedMore = regexp.MustCompile(`(?i)^(?:\d+|a couple|a few|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:more|additional|extra|fewer|less)\b`)
+
+// countChange reports a bare number the sentence says as a change ("is 6
+// fewer after the cancellations"), not as the value.
+func countChange(st extract.Statement) bool {
+	if !reBareText.MatchString(st.Value) {
+		return false
+	}
+	for rest := st.Sentence; ; {
+		i := strings.Index(rest, st.Value)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(st.Value):]
+		if strings.HasPrefix(rest, " ") && reCountedMore.MatchString("1"+rest) {
+			return true
+		}
+	}
 }
 
 // computed are the kinds of value a conclusion may compute from others.
