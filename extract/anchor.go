@@ -91,7 +91,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if len(attrs) > 0 {
 		attrHead = attrs[len(attrs)-1]
 	}
-	attrSaid := attrHead != "" && strings.Contains(low, attrHead) && (strings.Contains(low, "the "+attrHead) || strings.Contains(low, "our "+attrHead) || strings.Contains(low, "my "+attrHead))
+	attrSaid := attrHead != "" && strings.Contains(low, attrHead) && saysAttr(low, attrHead, topic)
 	for _, w := range topic {
 		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) && !(w != head && headSaid) && !attrSaid {
 			return Statement{}, false
@@ -160,11 +160,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		bare := false // the head said alone, its qualifiers implied
 		// Only in the sentence's first clause: after "The caterer left;"
 		// "the new contact" is the caterer's.
-		if !ok && len(topic) > 1 && first && bareHead(c.toks, head) && !otherOwner(c.toks) {
+		if !ok && len(topic) > 1 && first && bareHead(c.toks, head, topic) && !otherOwner(c.toks) {
 			tspans, ok = topicSpans(c.toks, topic, func(w string) bool { return w != head || impliedByValue(w) })
 			bare = ok
 		}
-		if !ok && attrSaid && first && bareHead(c.toks, attrHead) && !otherOwner(c.toks) {
+		if !ok && attrSaid && first && bareHead(c.toks, attrHead, topic) && !otherOwner(c.toks) {
 			i := slices.IndexFunc(c.toks, func(t span) bool { return t.text == attrHead })
 			tspans, ok, bare = []span{c.toks[i]}, true, true
 		}
@@ -534,16 +534,41 @@ func dateValues(cl, stored string, cands []span) []span {
 // effect, not what it changes to.
 var reEffective = regexp.MustCompile(`(?i)\b(?:starting|from|as of|beginning|effective|since)\s+(?:on\s+)?$`)
 
+// saysAttr reports whether a sentence (low) says a key's attribute noun
+// as the thing it talks of: after a determiner or a period ("the cap",
+// "our order", "weekly order") or a word of the key, or opening the
+// sentence ("Order is 30 loaves").
+func saysAttr(low, attr string, topic []string) bool {
+	ws := words(low)
+	for i, w := range ws {
+		if w != attr {
+			continue
+		}
+		if i == 0 || headDeterminers[ws[i-1]] || slices.Contains(topic, ws[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
 // bareHead reports whether a clause (toks: its clauseWords) says a key's
-// head noun with only a determiner or a period before it: "our Q3 target"
-// or "the target" may be the sales_target, "the travel target" is not.
+// head noun with only a determiner, a period or other words of the key
+// (topic) before it, or opening the clause: "our Q3 target" or "the
+// target" may be the sales_target, "Cooler service is CoolTech" the
+// walk_in_cooler_service; "the travel target" is not the sales target.
 // Such a reading is Implied: kept only when no other fact could take it.
-func bareHead(toks []span, head string) bool {
+func bareHead(toks []span, head string, topic []string) bool {
 	i := slices.IndexFunc(toks, func(t span) bool { return t.text == head })
+	if i < 0 {
+		return false
+	}
 	if i > 1 && reOrdinal.MatchString(toks[i-1].text) {
 		i-- // "the 5th floor": the value between the determiner and the head
 	}
-	return i > 0 && headDeterminers[toks[i-1].text]
+	for i > 0 && toks[i-1].text != head && slices.Contains(topic, toks[i-1].text) {
+		i--
+	}
+	return i == 0 || headDeterminers[toks[i-1].text]
 }
 
 // reOrdinal is an ordinal in digits: "5th", "22nd".

@@ -294,6 +294,11 @@ func TestAnchor(t *testing.T) {
 		{"support_lead", "Oscar", "Nadia leads support now.", "Nadia"},
 		{"bank", "Marcus", "We moved our savings to Ally.", "Ally"},
 		// A value in words, after the key's own words and a verb of change.
+		// The key's head said with some of its qualifiers, or its
+		// attribute after a period word.
+		{"walk_in_cooler_service", "Arctic Refrigeration", "Cooler service is CoolTech.", "CoolTech"},
+		{"weekly_bread_order", "40 loaves", "Weekly order is 30 loaves.", "30 loaves"},
+		{"sales_target", "$40k", "The travel target is $45k now.", ""},
 		// A count said as a change moves the stored count.
 		{"houseplant_count", "14", "I picked up three more houseplants.", "17"},
 		{"guest_count", "80", "Four more guests RSVP'd.", "84"},
