@@ -77,8 +77,13 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	relationImplied := func(w string) bool {
 		return keyNamesCat && (relations[w] || pets[w]) && !saysOtherRelation(low, w)
 	}
+	// "After much deliberation I have chosen the Humana Plan N" for
+	// medicare_supplement_plan = Aetna Plan G: the speaker's own choice of
+	// a member of the stored value's category says the key (an Implied
+	// reading, dropped when another fact of the category could take it).
+	chosen := cat != "" && reOwnChoice.MatchString(low)
 	impliedByValue := func(w string) bool {
-		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w) || relationImplied(w)) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
+		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w) || relationImplied(w) || chosen) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
 			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email"))
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
@@ -209,7 +214,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		var members []span // the clause's members of the stored value's category
 		if kind == anchorCategory {
 			// "Meet" of "Google Meet" is the value's word, not meeting's.
-			members = categorySpans(cl, cat)
+			members = withNameRuns(cl, stored, categorySpans(cl, cat))
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
 		}
 		if c.stative || len(tspans) > 0 && (qualified(cl, tspans) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
@@ -533,6 +538,28 @@ func dateValues(cl, stored string, cands []span) []span {
 // reEffective ends the words before a date that says when a change takes
 // effect, not what it changes to.
 var reEffective = regexp.MustCompile(`(?i)\b(?:starting|from|as of|beginning|effective|since)\s+(?:on\s+)?$`)
+
+// withNameRuns extends each member of a category said in cl over the
+// capitalised words that follow it when the stored value is a member and
+// more ("Aetna Plan G"): "the Humana Plan N" is the new plan, not
+// "Humana".
+func withNameRuns(cl, stored string, members []span) []span {
+	if len(strings.Fields(stored)) < 2 {
+		return members
+	}
+	out := slices.Clone(members)
+	for i, v := range out {
+		if m := reAnyName.FindStringIndex(cl[v.start:]); m != nil && m[0] == 0 && v.start+m[1] > v.end {
+			out[i].end = v.start + m[1]
+			out[i].text = cl[v.start:out[i].end]
+		}
+	}
+	return out
+}
+
+// reOwnChoice is the speaker's own choice, made: "I have chosen", "we
+// went with", "I switched to", "we signed up with".
+var reOwnChoice = regexp.MustCompile(`\b(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|now\s+)?(?:chosen|chose|picked|went with|gone with|switched to|signed up with|signed up for|enrolled in|enrolled with|settled on|opted for)\b`)
 
 // saysAttr reports whether a sentence (low) says a key's attribute noun
 // as the thing it talks of: after a determiner or a period ("the cap",

@@ -299,6 +299,13 @@ func TestAnchor(t *testing.T) {
 		{"walk_in_cooler_service", "Arctic Refrigeration", "Cooler service is CoolTech.", "CoolTech"},
 		{"weekly_bread_order", "40 loaves", "Weekly order is 30 loaves.", "30 loaves"},
 		{"sales_target", "$40k", "The travel target is $45k now.", ""},
+		// The speaker's own choice of a member of the stored value's
+		// category, the member's name run said whole.
+		{"medicare_supplement_plan", "Aetna Plan G", "After much deliberation I have chosen the Humana Plan N.", "Humana Plan N"},
+		{"medicare_supplement_plan", "Aetna Plan G", "My sister has chosen the Humana Plan N.", ""},
+		// A code of the stored value's shape, however many digits.
+		{"part_d_member_id", "HX4471902", "A new insurance card arrived today with a different member number, HX4471956.", "HX4471956"},
+		{"part_d_member_id", "HX4471902", "My husband's member number is HX4471999.", ""},
 		// A count said as a change moves the stored count.
 		{"houseplant_count", "14", "I picked up three more houseplants.", "17"},
 		{"guest_count", "80", "Four more guests RSVP'd.", "84"},

@@ -150,11 +150,11 @@ var reMeridiem = regexp.MustCompile(`(?i)\d\s*[ap]m$`)
 // reWholeLetterCode is a code, capitals then digits: "B12", "BA117";
 // reAnyLetterCode[n-1] finds the codes of n capitals.
 var (
-	reWholeLetterCode = regexp.MustCompile(`^([A-Z]{1,3})-?\d{1,5}$`)
+	reWholeLetterCode = regexp.MustCompile(`^([A-Z]{1,3})-?\d{1,10}$`)
 	reAnyLetterCode   = [3]*regexp.Regexp{
-		regexp.MustCompile(`\b[A-Z]{1}-?\d{1,5}\b`),
-		regexp.MustCompile(`\b[A-Z]{2}-?\d{1,5}\b`),
-		regexp.MustCompile(`\b[A-Z]{3}-?\d{1,5}\b`),
+		regexp.MustCompile(`\b[A-Z]{1}-?\d{1,10}\b`),
+		regexp.MustCompile(`\b[A-Z]{2}-?\d{1,10}\b`),
+		regexp.MustCompile(`\b[A-Z]{3}-?\d{1,10}\b`),
 	}
 )
 
