@@ -297,7 +297,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(head) && !wantThenState(low), reTask.MatchString(low):
+	case proposals.in(head) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low):
 		return ReasonProposal
 	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
@@ -308,7 +308,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonSuggestion
 	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n) && !compoundSubject(n):
 		return ReasonRequest
-	case (hearsay.in(reNoThought.ReplaceAllString(n, " ")) || general.in(n)) && !opinionThenAct(low):
+	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(low)), " ")) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
 	case hypoSentence.in(reRelevanceIf.ReplaceAllString(n, " ")):
 		return ReasonHypothetical
@@ -466,6 +466,31 @@ func wantThenState(low string) bool {
 	return proposals.in(padded(low[:i])) && !proposals.in(padded(rest)) && hasChangeCue(rest)
 }
 
+// stateThenWant reports a sentence that states a change, then, after a
+// comma, a wish about something else: "Board retreat kicks off at 8:30
+// now, chair wants breakfast done before the first session". The wish
+// refuses neither the sentence nor the clause that states the change.
+func stateThenWant(low string) bool {
+	i := strings.Index(low, ", ")
+	if i <= 0 {
+		return false
+	}
+	first := padded(low[:i])
+	return hasChangeCue(low[:i]) && !proposals.in(first) && !hypoClause.in(first) && !negations.in(first)
+}
+
+// beforeCause is a sentence without the cause it gives ("… since my
+// teeth are apparently a disaster"): an opinion in the cause is not the
+// speaker's doubt about the rest.
+func beforeCause(low string) string {
+	for _, c := range []string{" since ", " because ", " as "} {
+		if i := strings.Index(low, c); i > 0 {
+			low = low[:i]
+		}
+	}
+	return low
+}
+
 // opinionThenAct reports an opinion or a report given as the cause of
 // what the speaker then did: "the vet thinks Biscuit needs grain-free so
 // we switched him to Blue Buffalo". The opinion is not the speaker's
@@ -509,7 +534,7 @@ func clauseFilter(low string) string {
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined
-	case proposals.in(n), reAsking.MatchString(low), reTask.MatchString(low):
+	case proposals.in(n) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low):
 		return ReasonProposal
 	case pasts.in(n):
 		return ReasonPast // the past half of pastThenNow

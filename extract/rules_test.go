@@ -51,6 +51,9 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"declined", "Priya proposed Bellini's, but we said no.", "user", nil, []string{ReasonDeclined}},
 		{"proposal", "Tom suggested moving the offsite to Porto.", "user", nil, []string{ReasonProposal}},
 		{"someone asked to change it", "HR asked to move my quarterly review to Dec 19.", "user", nil, []string{ReasonProposal}},
+		{"a change, then a wish about something else", "The standup moved to 10am, the team wants shorter updates.", "user", []string{"standup.time"}, nil},
+		{"an opinion in the cause", "We moved to the premium tier since my teeth are apparently a disaster.", "user", nil, []string{ReasonNoRule}},
+		{"an opinion of the whole", "The budget was cut to $30k, apparently.", "user", nil, []string{ReasonHearsay}},
 		{"a condition on the listener's use", "My new number is 312-555-0246 if you need to update it anywhere.", "user", []string{"user.phone"}, nil},
 		{"a condition on what is said", "My new number is 312-555-0246 if the port goes through.", "user", nil, []string{ReasonHypothetical}},
 		{"a thought that did not come", "The old office got so noisy I couldn't think, so I moved to the library.", "user", nil, []string{ReasonNegated, ReasonNoRule}}, // read clause by clause, not refused as hearsay

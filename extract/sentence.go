@@ -251,7 +251,24 @@ func stripOldValue(s string) (string, bool) {
 	if loc := reInstead.FindStringIndex(s); loc != nil {
 		s = s[:loc[0]] + s[insteadEnd(s, loc):]
 	}
+	if m := reBareNot.FindStringSubmatchIndex(s); m != nil && sameTokenKind(s[m[2]:m[3]], s[m[4]:m[5]]) {
+		// "I'm TAing 340 not 101", "the paper goes to UIST not CSCW":
+		// the value, then the one it is not.
+		s = s[:m[3]] + s[m[5]:]
+		corr = true
+	}
 	return s, corr
+}
+
+// reBareNot is a value, then "not" and the value it replaces, without a
+// comma: "120 req/s not 100", "UIST not CSCW".
+var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*)\s+(?:[a-z]+/[a-z]+\s+)?not\s+(\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*)`)
+
+// sameTokenKind reports two values of one kind: both with digits, or
+// both names (a capital, no digit).
+func sameTokenKind(a, b string) bool {
+	da, db := strings.ContainsAny(a, "0123456789"), strings.ContainsAny(b, "0123456789")
+	return da && db || !da && !db && a != "I" && b != "I"
 }
 
 // insteadEnd is where a dropped "instead of X" ends. Opening a sentence,

@@ -656,7 +656,7 @@ var (
 	rePeopleMoved = regexp.MustCompile(`^(?:reassign|transfer|promot|demot|rotat)`)
 	reFirstPerson = regexp.MustCompile(`(?:^|\s)(?:i|i've|i’ve|i'm|i’m|i've been|we|we've|we’ve|we're|we’re|me|us|my|our)\s`)
 	// reLeaves names the value a sentence leaves: "… instead of A".
-	reLeaves     = regexp.MustCompile(`(?:\binstead of|\brather than|,\s*not|\(not)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
+	reLeaves     = regexp.MustCompile(`(?:\binstead of|\brather than|,\s*not|\(not|\snot)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
 	reDayOfMonth = regexp.MustCompile(`(?i)(?:\bthe\s+)?\b\d{1,2}(?:st|nd|rd|th)\b`)
 	reBareNumber = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\b`)
 	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:started|starts|is starting|began) with us\b|\s+joined us\b|\s+(?:took|takes) over\b|\s+[a-z]+(?:es|s)\s+(?:(?:the|our|my)\s+)?\p{L}+\s+(?:now\b|from\s|starting\s)|\s+(?:has|have|got|gets|took|takes)\s+(?:the|our|my)\s+(?:team|class|group|kids|role|job|account|route|shift|slot)\b|\s+(?:is|['’]s)\s+(?:now\s+)?(?:our|my|the)\s+(?:new\s+)?(?:contact|rep|representative|person|lead|manager|owner|liaison)\b`)

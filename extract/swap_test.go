@@ -20,6 +20,9 @@ func TestSwap(t *testing.T) {
 		{"We moved to Linear, Jira's read-only now.", "Jira", "Linear"},
 		{"Comcast is cancelled, we're on Verizon now.", "Comcast", "Verizon"},
 		{"Comcast is cancelled.", "Comcast", ""},
+		// The value, then "not" and the old one, without a comma.
+		{"ok decision made, the paper goes to UIST not CSCW.", "CSCW", "UIST"},
+		{"We are not going to CSCW.", "CSCW", ""},
 		// A pronoun after the drop verb stands for the old value named
 		// before it.
 		{"GreenScape skipped us three weeks running, so I fired them and hired Miguel's Lawn Care.", "GreenScape", "Miguel's Lawn Care"},
