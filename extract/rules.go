@@ -1695,12 +1695,27 @@ func ReportsAction(sentence string) bool {
 	return reDoneLead.MatchString(full) || reDidChange.MatchString(full)
 }
 
+// ReportsDone reports a turn with a sentence that is only a word of
+// completion ("Done.", "All set!", "Updated."): the turn's other sentences
+// report what was done ("Done. Your Hertz midsize is cancelled and you
+// have an Avis full-size SUV").
+func ReportsDone(sentences []Sentence) bool {
+	for _, s := range sentences {
+		if reDoneOnly.MatchString(fold(strings.TrimSpace(s.Text))) {
+			return true
+		}
+	}
+	return false
+}
+
 var (
+	// reDoneOnly is a sentence of completion alone.
+	reDoneOnly = regexp.MustCompile(`^(?:done|all done|all set|updated|booked|changed|rescheduled|sorted|confirmed)\s*[!.]*$`)
 	// reDoneLead opens a sentence on a word of completion.
 	reDoneLead = regexp.MustCompile(`^(?:done|updated|noted|got it|all set|all done|confirmed|saved|booked|changed|rescheduled|recorded|logged)\b\s*[!.,:;—–-]`)
 	// reDidChange is the speaker's own completed change, in the perfect
 	// or the past: "I've moved", "I have recorded", "we just switched".
-	reDidChange = regexp.MustCompile(`(?:^|[\s,;:—–-])(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+|gone ahead and\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched|noted|recorded|saved|logged|marked|added|replaced|swapped|cancell?ed|edited|assigned|reassigned|transferred)\b`)
+	reDidChange = regexp.MustCompile(`(?:^|[\s,;:—–-])(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+|gone ahead and\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched|noted|recorded|saved|logged|marked|added|replaced|swapped|cancell?ed|edited|assigned|reassigned|transferred|confirmed|arranged|scheduled|extended|renewed|upgraded|downgraded|enrolled|registered|signed you up)\b`)
 	// reOffer is a change offered or weighed, not done: "should I set",
 	// "want me to move", "I can update", "I'll switch", "let me change".
 	reOffer = regexp.MustCompile(`\b(?:(?:should|shall|can|could|may|might|would|will|do)\s+(?:i|we)|(?:want|like)\s+me\s+to|i(?:['’]ll| will| can| could| would| might)|let me|happy to|if you(?:['’]d| would)? like)\b`)

@@ -135,15 +135,8 @@ func swap(sentence, key, old string) (string, bool) {
 		return renumbered(sentence, low, old)
 	}
 	titled := reWholeTitled.MatchString(old)
-	oldWord := fold(firstWord(old))
-	for _, w := range strings.Fields(fold(old)) {
-		if !titleWords[strings.TrimRight(w, ".")] {
-			oldWord = w // "Dr. Patel" is known by "patel"
-			break
-		}
-	}
 	ok := func(v string) bool {
-		if v == "" || strings.Contains(fold(v), oldWord) || sameAs(old, v, anchorName, time.Time{}) {
+		if v == "" || restates(old, v) || sameAs(old, v, anchorName, time.Time{}) {
 			return false
 		}
 		r := []rune(v)
@@ -199,6 +192,25 @@ func swap(sentence, key, old string) (string, bool) {
 		names = reAnyTitled
 	}
 	return takenUp(sentence, low, lold, names, dropEnd-1, ok)
+}
+
+// restates reports a value that says the old one again, or only words
+// of it: "Patel" or "Dr. Patel's" beside "Dr. Patel", "the Square
+// subscription" beside "Square" ("Mom's Meals" is not "Meals on
+// Wheels").
+func restates(old, v string) bool {
+	fo, fv := fold(old), fold(v)
+	if strings.Contains(fv, fo) {
+		return true
+	}
+	ow := strings.Fields(fo)
+	for _, w := range strings.Fields(fv) {
+		w = strings.TrimSuffix(w, "'s")
+		if !slices.Contains(ow, w) && !titleWords[strings.TrimRight(w, ".")] {
+			return false
+		}
+	}
+	return true
 }
 
 // rePronounObject is a pronoun that stands for a thing dropped.
@@ -639,7 +651,7 @@ var (
 	// Dana".
 	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|(?:took|taken|takes|is taking)\s+(?:[\p{L}\d'’-]+\s+){1,4}?over\s+from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved|dethroned|overtook|overtaken|displaced|unseated|supplanted|edged out|beat out)\s+(?:the\s+)?`)
 	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
-	reGain     = regexp.MustCompile(`(?i)\b(?:bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on|in)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at)|(?:put|puts|putting|started|starting|switched|moved) (?:me|us|him|her|them) (?:on|onto|to)|(?:runs?|running|ran|lives?|living|sits?|is hosted|are hosted|are now|is now) (?:on|in|at|with)|opted for|opted into|opting for|settled on|landed on|went ahead with|(?:consolidated|moved|migrated|put|merged)\s+(?:everything|it all|all of it|all|it)\s+(?:over\s+)?(?:into|to|onto)|(?:i['’]m|we['’]re|i am|we are)\s+(?:now\s+)?(?:riding|driving|using|seeing|flying|taking|wearing|reading|playing)|(?:['’]s|has|have) been (?:at|with|in|on)|(?:pick|choice|selection)\s+(?:is|will be)|(?:we['’]re|we are|i['’]m|i am)\s+(?:now\s+)?(?:getting married|having it|holding it|celebrating|staying)\s+(?:at|in))\s+(?-i:the\s+|a\s+|an\s+)?`)
+	reGain     = regexp.MustCompile(`(?i)\b(?:set up|moved (?:[\w'’-]+\s+){0,3}?over to|(?:you|we|i)(?:['’]ve got| have| now have|['’]re now with|['’]re with)|bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on|in)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at)|(?:put|puts|putting|started|starting|switched|moved) (?:me|us|him|her|them) (?:on|onto|to)|(?:runs?|running|ran|lives?|living|sits?|is hosted|are hosted|are now|is now) (?:on|in|at|with)|opted for|opted into|opting for|settled on|landed on|went ahead with|(?:consolidated|moved|migrated|put|merged)\s+(?:everything|it all|all of it|all|it)\s+(?:over\s+)?(?:into|to|onto)|(?:i['’]m|we['’]re|i am|we are)\s+(?:now\s+)?(?:riding|driving|using|seeing|flying|taking|wearing|reading|playing)|(?:['’]s|has|have) been (?:at|with|in|on)|(?:pick|choice|selection)\s+(?:is|will be)|(?:we['’]re|we are|i['’]m|i am)\s+(?:now\s+)?(?:getting married|having it|holding it|celebrating|staying)\s+(?:at|in))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:out\s+|over\s+)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`) // "swapped Dune out for Piranesi"
 	reFallAway = regexp.MustCompile(`(?:'s|’s|\s(?:is|are)) (?:retiring|leaving|moving away|stepping down)\b|(?:\s(?:finally|just|officially|suddenly|completely|totally))?\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make|went back to|moved back to|went home|split up|broke up|separated|divorced|filled up|booked up|is booked up|double-booked|double booked|double-booked us|overbooked|got too busy|is being shut off|is being retired|is being phased out|is going away|got stolen|was stolen|were stolen|died|broke down|gave out|is dead|left|closed|is closed|folded|went under|went out of business|is off to|are off to|moved on|quit|stepped down|stepped back|stepped away)\b|(?:'s|’s|\s(?:is|are|was|were|got|has been|have been))\s+(?:now\s+)?(?:officially\s+)?(?:cancelled|canceled|uninstalled|gone|history|read-only|decommissioned|deprecated|shut down|shut off|turned off|deleted|removed|discontinued)\b`)
 	// reChangeFrom is a verb of change ahead of "from": "we upgraded from",

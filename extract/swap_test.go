@@ -20,6 +20,10 @@ func TestSwap(t *testing.T) {
 		{"We moved to Linear, Jira's read-only now.", "Jira", "Linear"},
 		{"Comcast is cancelled, we're on Verizon now.", "Comcast", "Verizon"},
 		{"Comcast is cancelled.", "Comcast", ""},
+		// Taken up by "over to", "set up", "you have".
+		{"Done, I've moved your card processing over to Clover and cancelled the Square subscription effective today.", "Square", "Clover"},
+		{"I have cancelled the Meals on Wheels service and set up Mom's Meals in its place.", "Meals on Wheels", "Mom's Meals"},
+		{"Your Hertz midsize is cancelled and you have an Avis full-size SUV for Mar 14-17.", "Hertz midsize", "Avis full-size SUV"},
 		// The value, then "not" and the old one, without a comma.
 		{"ok decision made, the paper goes to UIST not CSCW.", "CSCW", "UIST"},
 		{"We are not going to CSCW.", "CSCW", ""},

@@ -99,7 +99,7 @@ func othersIn(xs []Extraction, i int, key string) bool {
 // ("Done, your table is now booked for 8pm").
 func (s *Service) applyAnchors(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, anchors []anchor, k known, found map[string]detect.Detection, res *Result) error {
 	if spk.assistant {
-		anchors = slices.DeleteFunc(slices.Clone(anchors), func(a anchor) bool { return !extract.ReportsAction(a.st.Sentence) })
+		anchors = slices.DeleteFunc(slices.Clone(anchors), func(a anchor) bool { return !spk.acted(a.st.Sentence) })
 	}
 	settled := map[string]bool{}
 	for _, x := range res.Extracted {

@@ -724,6 +724,10 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"noted, the new value", [][2]string{{"parking_spot", "P2-114"}}, "Noted — your assigned parking spot is P3-027 starting Monday.", "P3-027"},
 		{"recorded, after its reason", [][2]string{{"electricity_provider", "PG&E"}}, "Since the enrollment went through, I've recorded Ava Community Energy as your electricity provider.", "Ava Community Energy"},
 		{"an offer to set", [][2]string{{"standup_time", "9:30am"}}, "Should I set the daily standup to 10:15am for everyone?", "9:30am"},
+		{"a swap it made", [][2]string{{"card_processor", "Square"}}, "Done, I've moved your card processing over to Clover and cancelled the Square subscription.", "Clover"},
+		{"a swap it offers", [][2]string{{"card_processor", "Square"}}, "Clover would save you about 0.3% per swipe. Want me to start the switch from Square?", "Square"},
+		{"done, then what it did", [][2]string{{"rental_car", "Hertz midsize"}}, "Done. Your Hertz midsize is cancelled and you have an Avis full-size SUV for the trip.", "Avis full-size SUV"},
+		{"still, as it was", [][2]string{{"rental_car", "Hertz midsize"}}, "Your Hertz midsize is still confirmed. The Avis SUV would be $38 a day more.", "Hertz midsize"},
 		{"what it can do", [][2]string{{"parking_spot", "P2-114"}}, "Noted. I can switch your parking spot to P3-027 if you want.", "P2-114"},
 	}
 	runAfterTurnBy(t, "ASSISTANT", tests)

@@ -69,7 +69,13 @@ type speaker struct {
 	authority string
 	assistant bool
 	turn      session.Speaker
+	done      bool // an assistant's turn with a sentence of its own that reports its action done ("Done.")
 }
+
+// acted reports whether a sentence of the speaker's turn reports a
+// change the speaker made: its own words say so (extract.ReportsAction),
+// or the assistant's turn opened with "Done." or "All set!".
+func (s speaker) acted(sentence string) bool { return s.done || extract.ReportsAction(sentence) }
 
 // as is the identity a turn by s reads with, and writes with unless a
 // relayed authority raises it: the caller's, at the speaker's authority. A
@@ -119,9 +125,6 @@ func (s *Service) applyExtraction(tx *store.Txn, caller authority.Identity, t se
 // Hangar", extract.Swap): the fact's successor holds the new value. Facts
 // extraction already settled are left alone.
 func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session.Turn, spk speaker, ar extract.Result, k known, found map[string]detect.Detection, res *Result) error {
-	if spk.assistant {
-		return nil
-	}
 	ids := make([]string, 0, len(k.facts))
 	for id, f := range k.facts {
 		if f.Source.Turn != t.ID { // what this turn wrote, it settled
@@ -137,8 +140,8 @@ func (s *Service) applySwaps(tx *store.Txn, caller authority.Identity, t session
 		}
 	}
 	for i, sent := range ar.Sentences {
-		if sent.Reason != "" || !extract.Drops(sent.Text) {
-			continue
+		if sent.Reason != "" || !extract.Drops(sent.Text) || spk.assistant && !spk.acted(sent.Text) {
+			continue // (an assistant's swap is one it made: "I've moved your card processing over to Clover")
 		}
 		// "We traded in the Odyssey this weekend!! Got a Toyota Sienna":
 		// the value taken up may follow in the next sentence.
@@ -208,7 +211,7 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 			// the sentence keeps the stored value.
 			x.Outcome, x.Previous, x.Reason = OutcomeUnchanged, ptr(f), "the sentence keeps the value of fact "+f.ID
 			return nil
-		case spk.assistant && f.Source.Speaker != "assistant" && st.Rule != extract.RuleActionSet && !extract.ReportsAction(st.Sentence):
+		case spk.assistant && f.Source.Speaker != "assistant" && st.Rule != extract.RuleActionSet && !spk.acted(st.Sentence):
 			// The assistant's own completed action ("I've rebooked your
 			// appointment for …") is the exception: it did the change.
 			x.Outcome, x.Previous, x.Reason = OutcomeBlocked, ptr(f), "an assistant's statement does not replace what the user stated"

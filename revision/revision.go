@@ -318,6 +318,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		at = in.At.UTC()
 	}
 	ar := extract.Analyze(extract.Turn{Text: in.Text, Speaker: spk.name, At: at})
+	spk.done = spk.assistant && extract.ReportsDone(ar.Sentences)
 	rs := extract.Retractions(ar)
 	retracts := map[int]bool{}
 	for _, r := range rs {
