@@ -258,7 +258,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			cands = bareHours(cl, stored)
 		}
 		if len(cands) > 1 && kind == anchorDate {
-			cands = dateValues(cl, stored, cands)
+			cands = outermost(dateValues(cl, stored, cands))
 		}
 		if kind == anchorCount {
 			cands = withDeltas(cl, stored, cands, tspans)
@@ -538,6 +538,16 @@ func dateValues(cl, stored string, cands []span) []span {
 // reEffective ends the words before a date that says when a change takes
 // effect, not what it changes to.
 var reEffective = regexp.MustCompile(`(?i)\b(?:starting|from|as of|beginning|effective|since)\s+(?:on\s+)?$`)
+
+// outermost drops the spans inside another: "11am" of "Tuesdays at
+// 11am" is one value, not a second.
+func outermost(vs []span) []span {
+	return slices.DeleteFunc(slices.Clone(vs), func(v span) bool {
+		return slices.ContainsFunc(vs, func(w span) bool {
+			return w != v && w.start <= v.start && v.end <= w.end && w.end-w.start > v.end-v.start
+		})
+	})
+}
 
 // withNameRuns extends each member of a category said in cl over the
 // capitalised words that follow it when the stored value is a member and

@@ -320,6 +320,7 @@ func TestAnchor(t *testing.T) {
 		{"sprint_goal", "ship billing v2", "Marketing's sprint goal changed to launch prep.", ""},
 		{"sprint_goal", "ship billing v2", "Our sprint goal is now search relevance for the rest of the quarter.", "search relevance"},
 		{"swim_lesson_time", "Saturday 10am", "Swim lessons got bumped to Saturday at 9.", "Saturday 9am"},
+		{"lab_meeting_time", "Thursdays 3pm", "Lab meeting is now Tuesdays at 11am.", "Tuesdays 11am"},
 		{"daycare_pickup_time", "5:30pm", "Daycare pickup is 5 now instead of 5:30.", "5pm"},
 		{"invoice_total", "$4,200", "With the extra hours the invoice comes to $4,650.", "$4,650"},
 		{"cloud_region", "us-east-1", "We migrated the cluster to eu-west-1 last night.", "eu-west-1"},
