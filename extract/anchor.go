@@ -581,6 +581,9 @@ func saysAttr(low, attr string, topic []string) bool {
 		if w != attr {
 			continue
 		}
+		if i+1 < len(ws) && (ws[i+1] == "for" || ws[i+1] == "of") {
+			continue // "New date for the launch": another's attribute
+		}
 		if i == 0 || headDeterminers[ws[i-1]] || slices.Contains(topic, ws[i-1]) {
 			return true
 		}

@@ -49,24 +49,31 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 			}
 		}
 	}
-	return unambiguous(out, k, ids)
+	return unambiguous(out, k, turn)
 }
 
 // unambiguous drops the implied anchors (a new value whose category or
 // shape, not the sentence's words, named the fact: "I'm in 6B from now
 // on") of a sentence that anchors another fact too or names another
 // fact's topic: "6B" is a new meeting room only when no seat could take
-// it. ids are the facts read, those the turn did not write.
-func unambiguous(as []anchor, k known, ids []string) []anchor {
+// it. turn is the turn read.
+func unambiguous(as []anchor, k known, turn string) []anchor {
 	var keys map[string]string
 	out := as[:0]
 	for _, a := range as {
 		if a.st.Implied {
 			shared := slices.ContainsFunc(as, func(b anchor) bool { return b.id != a.id && b.st.Index == a.st.Index })
 			if keys == nil {
-				keys = make(map[string]string, len(ids))
-				for _, id := range ids {
-					keys[id] = k.facts[id].Key
+				// The facts read, and those this turn replaced: "New
+				// date for the launch: February 17" names the launch
+				// date it just replaced, not the kitchen fitting's. (A
+				// fact the turn wrote afresh may be this very reading
+				// under another name.)
+				keys = make(map[string]string, len(k.facts))
+				for id, f := range k.facts {
+					if f.Source.Turn != turn || f.Supersedes != "" {
+						keys[id] = f.Key
+					}
 				}
 			}
 			if shared || namesOther(a.st.Sentence, a.id, keys) {

@@ -532,6 +532,16 @@ func TestSwapAcrossSentences(t *testing.T) {
 	})
 }
 
+// TestAnotherFactsAttribute: an attribute said of another topic ("New
+// date for the launch") is not the stored fact's, even once the turn has
+// replaced that other fact.
+func TestAnotherFactsAttribute(t *testing.T) {
+	runAfterTurn(t, []afterTurn{
+		{"the launch's new date", [][2]string{{"kitchen_fitting.date", "2026-05-10 (May 10)"}, {"launch.date", "2026-04-03 (April 3)"}}, "New date for the launch: February 17.", "2026-05-10 (May 10)"},
+		{"its own new date", [][2]string{{"kitchen_fitting.date", "2026-05-10 (May 10)"}, {"launch.date", "2026-04-03 (April 3)"}}, "New date for the kitchen fitting: May 17.", "2026-05-17 (May 17)"},
+	})
+}
+
 // TestKeptValue: a sentence that says the stored value stays changes
 // nothing of it, whatever other value it names.
 func TestKeptValue(t *testing.T) {
