@@ -229,27 +229,26 @@ func factVerdict(q Query, hyp bool, c FactCandidate) assemble.Reason {
 
 // factOutcome is what the fact rules decided.
 type factOutcome struct {
-	kept      []assemble.Fact
-	excluded  map[string]assemble.Reason // named exclusions
+	kept []assemble.Fact
+	// excluded are the named exclusions, one per fact (a candidate, or a
+	// predecessor that is none), in no order.
+	excluded  []assemble.Exclusion
 	successor map[string]string
 }
 
 // appendExclusions appends the named exclusions to es, in no order:
 // Relate sorts all its exclusions (sortExclusions).
 func (fo factOutcome) appendExclusions(es []assemble.Exclusion) []assemble.Exclusion {
-	for id, r := range fo.excluded {
-		es = append(es, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: r})
-	}
-	return es
+	return append(es, fo.excluded...)
 }
 
 // superseded returns the IDs excluded as superseded, sorted: the values
 // the kept facts (and the view) retired.
 func (fo factOutcome) superseded() []string {
 	var ids []string
-	for id, r := range fo.excluded {
-		if r == assemble.ReasonSuperseded {
-			ids = append(ids, id)
+	for _, e := range fo.excluded {
+		if e.Reason == assemble.ReasonSuperseded {
+			ids = append(ids, e.ID)
 		}
 	}
 	slices.Sort(ids)
@@ -311,14 +310,16 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 	}
 	slices.SortFunc(ordered, compareFactCandidates)
 	ordered = slices.CompactFunc(ordered, func(a, b *FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
-	// Usually each kept fact names one predecessor, which is excluded.
-	fo := factOutcome{excluded: make(map[string]assemble.Reason, len(ordered))}
+	var fo factOutcome
 	if collect {
 		fo.kept = make([]assemble.Fact, 0, len(ordered))
 	}
-	isCand := make(map[string]bool, len(ordered))
-	for _, c := range ordered {
-		isCand[c.Fact.ID] = true
+	// ordered holds each fact once, by ID: a binary search tells a
+	// candidate (a set of them was one of the larger allocations of a
+	// call).
+	isCand := func(id string) bool {
+		_, ok := slices.BinarySearchFunc(ordered, id, func(c *FactCandidate, id string) int { return strings.Compare(c.Fact.ID, id) })
+		return ok
 	}
 	// Predecessors named by kept facts, in the kept facts' ID order.
 	type pred struct {
@@ -335,28 +336,30 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 			continue
 		}
 		if r := factVerdict(q, hyp, *c); r != "" {
-			fo.excluded[c.Fact.ID] = r
+			fo.excluded = append(fo.excluded, assemble.Exclusion{ID: c.Fact.ID, Kind: assemble.KindFact, Reason: r})
 			continue
 		}
 		if collect {
 			fo.kept = append(fo.kept, c.Fact)
 		}
-		if c.Supersedes != "" && !isCand[c.Supersedes] {
+		if c.Supersedes != "" && !isCand(c.Supersedes) {
 			preds = append(preds, pred{c.Supersedes, c.Fact.ID, c.PredecessorVisible})
 		}
 	}
-	seen := make(map[string]bool, len(preds))
-	for _, p := range preds {
-		if seen[p.id] {
+	// A predecessor named twice counts once, by the first kept fact (in
+	// ID order) naming it: the stable sort keeps that one first.
+	slices.SortStableFunc(preds, func(a, b pred) int { return strings.Compare(a.id, b.id) })
+	fo.excluded = slices.Grow(fo.excluded, len(preds))
+	for i, p := range preds {
+		if i > 0 && preds[i-1].id == p.id {
 			continue
 		}
-		seen[p.id] = true
 		if !p.visible {
 			// A fact the caller may not read, superseded by one they
 			// may: not named.
 			continue
 		}
-		fo.excluded[p.id] = assemble.ReasonSuperseded
+		fo.excluded = append(fo.excluded, assemble.Exclusion{ID: p.id, Kind: assemble.KindFact, Reason: assemble.ReasonSuperseded})
 		if !collect {
 			continue
 		}
