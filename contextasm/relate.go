@@ -126,13 +126,14 @@ func Relate(q Query, sets ...Candidates) Related {
 	turnsKept, out := relateTurns(q, real, turns, stale, current, topics)
 	r.Turns = turnsKept
 	r.Excluded = append(r.Excluded, out...)
-	kept := map[string]bool{}
-	for _, f := range r.Facts {
-		kept[f.ID] = true
+	// r.Facts holds each kept fact once, in ID order (relateFacts).
+	kept := func(id string) bool {
+		_, ok := slices.BinarySearchFunc(r.Facts, id, func(f assemble.Fact, id string) int { return strings.Compare(f.ID, id) })
+		return ok
 	}
 	said := map[string]bool{} // sentences a kept fact stands for
 	for _, c := range cands {
-		if c.Said != "" && kept[c.Fact.ID] {
+		if c.Said != "" && kept(c.Fact.ID) {
 			said[c.Said] = true
 		}
 	}
@@ -278,7 +279,6 @@ func supersededOf(q Query, cands []FactCandidate) []string {
 	}
 	hyp := aboutHypothetical(q.Text)
 	ids := make([]string, 0, len(cands))
-	seen := map[string]bool{}
 	for _, c := range cands {
 		if !c.Visible {
 			continue
@@ -286,13 +286,14 @@ func supersededOf(q Query, cands []FactCandidate) []string {
 		switch r := factVerdict(q, hyp, c); {
 		case r == assemble.ReasonSuperseded:
 			ids = append(ids, c.Fact.ID)
-		case r == "" && c.Supersedes != "" && !isCand[c.Supersedes] && !seen[c.Supersedes]:
-			seen[c.Supersedes] = true
+		case r == "" && c.Supersedes != "" && !isCand[c.Supersedes]:
 			ids = append(ids, c.Supersedes)
 		}
 	}
+	// The candidates' IDs are distinct and no predecessor here is one
+	// of them: only a predecessor named twice repeats.
 	slices.Sort(ids)
-	return ids
+	return slices.Compact(ids)
 }
 
 // supersededFacts is relateFacts(q, cands).superseded(), without
