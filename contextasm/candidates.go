@@ -1,6 +1,7 @@
 package contextasm
 
 import (
+	"sync"
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
@@ -42,6 +43,53 @@ type Candidates struct {
 	Withheld int
 	// Notes are problems worth reporting (a provider that failed).
 	Notes []string
+
+	// pooled reports that Facts and Assertions were made in working
+	// memory reused from call to call (candidateSlice), which release
+	// hands back.
+	pooled bool
+}
+
+// Pools of the large candidate slices, by element type: at 100,000 facts
+// the facts and assertions a call gathers are about 90 KB, and Relate
+// copies what it keeps of them.
+var (
+	factCandidates      sync.Pool // of *[]FactCandidate
+	assertionCandidates sync.Pool // of *[]AssertionCandidate
+)
+
+// maxPooledCandidates bounds the candidates a pooled slice keeps room for.
+const maxPooledCandidates = 4096
+
+// candidateSlice returns an empty slice with room for n, from p.
+func candidateSlice[T any](p *sync.Pool, n int) []T {
+	if s, ok := p.Get().(*[]T); ok && cap(*s) >= n {
+		return (*s)[:0]
+	}
+	return make([]T, 0, n)
+}
+
+// putCandidateSlice empties s (its candidates hold the store's strings,
+// not to be kept alive) and hands it to p.
+func putCandidateSlice[T any](p *sync.Pool, s []T) {
+	if cap(s) == 0 || cap(s) > maxPooledCandidates {
+		return
+	}
+	clear(s)
+	s = s[:0]
+	p.Put(&s)
+}
+
+// release hands c's pooled slices back for reuse: c's Facts and
+// Assertions must not be used afterwards (Service.Assemble releases its
+// sets once Relate has copied what it keeps).
+func (c *Candidates) release() {
+	if !c.pooled {
+		return
+	}
+	putCandidateSlice(&factCandidates, c.Facts)
+	putCandidateSlice(&assertionCandidates, c.Assertions)
+	c.Facts, c.Assertions, c.pooled = nil, nil, false
 }
 
 // FactCandidate is a fact a source met, as it stands in the request's

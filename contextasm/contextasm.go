@@ -218,6 +218,9 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 		return assemble.Output{}, err
 	}
 	r := Relate(q, sets...)
+	for i := range sets {
+		sets[i].release() // Relate copied what it keeps
+	}
 	share := 0.0
 	if in.FactShare != nil {
 		share = *in.FactShare

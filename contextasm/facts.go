@@ -404,7 +404,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	estimate, relevant := 0, 0
 	bc, _ := s.Counter.(bytesCounter)
 	var line []byte // the line being counted, with bc
-	c.Facts = make([]FactCandidate, 0, min(len(ranked), 256))
+	c.Facts, c.pooled = candidateSlice[FactCandidate](&factCandidates, min(len(ranked), 256)), true
 	load := func(rc *candidate) error {
 		card, err := cr.readHeld(spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
