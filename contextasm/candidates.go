@@ -44,35 +44,39 @@ type Candidates struct {
 	// Notes are problems worth reporting (a provider that failed).
 	Notes []string
 
-	// pooled reports that Facts and Assertions were made in working
-	// memory reused from call to call (candidateSlice), which release
-	// hands back.
+	// pooled reports that Facts, Assertions and Retired were made in
+	// working memory reused from call to call (pooledSlice), which
+	// release hands back.
 	pooled bool
 }
 
-// Pools of the large candidate slices, by element type: at 100,000 facts
-// the facts and assertions a call gathers are about 90 KB, and Relate
-// copies what it keeps of them.
+// Pools of the large slices of a call, by element type: at 100,000 facts
+// the facts, assertions and retired values a call gathers, and the facts
+// and exclusions Relate keeps, were about 160 KB a call; each is copied
+// or rendered before it is handed back.
 var (
 	factCandidates      sync.Pool // of *[]FactCandidate
 	assertionCandidates sync.Pool // of *[]AssertionCandidate
+	retiredValues       sync.Pool // of *[]Retired
+	keptFacts           sync.Pool // of *[]assemble.Fact
+	exclusionSlices     sync.Pool // of *[]assemble.Exclusion
 )
 
-// maxPooledCandidates bounds the candidates a pooled slice keeps room for.
-const maxPooledCandidates = 4096
+// maxPooled bounds the elements a pooled slice keeps room for.
+const maxPooled = 4096
 
-// candidateSlice returns an empty slice with room for n, from p.
-func candidateSlice[T any](p *sync.Pool, n int) []T {
+// pooledSlice returns an empty slice with room for n, from p.
+func pooledSlice[T any](p *sync.Pool, n int) []T {
 	if s, ok := p.Get().(*[]T); ok && cap(*s) >= n {
 		return (*s)[:0]
 	}
 	return make([]T, 0, n)
 }
 
-// putCandidateSlice empties s (its candidates hold the store's strings,
-// not to be kept alive) and hands it to p.
-func putCandidateSlice[T any](p *sync.Pool, s []T) {
-	if cap(s) == 0 || cap(s) > maxPooledCandidates {
+// putPooledSlice empties s (its elements hold the store's strings, not
+// to be kept alive) and hands it to p.
+func putPooledSlice[T any](p *sync.Pool, s []T) {
+	if cap(s) == 0 || cap(s) > maxPooled {
 		return
 	}
 	clear(s)
@@ -80,16 +84,17 @@ func putCandidateSlice[T any](p *sync.Pool, s []T) {
 	p.Put(&s)
 }
 
-// release hands c's pooled slices back for reuse: c's Facts and
-// Assertions must not be used afterwards (Service.Assemble releases its
+// release hands c's pooled slices back for reuse: c's Facts, Assertions
+// and Retired must not be used afterwards (Service.Assemble releases its
 // sets once Relate has copied what it keeps).
 func (c *Candidates) release() {
 	if !c.pooled {
 		return
 	}
-	putCandidateSlice(&factCandidates, c.Facts)
-	putCandidateSlice(&assertionCandidates, c.Assertions)
-	c.Facts, c.Assertions, c.pooled = nil, nil, false
+	putPooledSlice(&factCandidates, c.Facts)
+	putPooledSlice(&assertionCandidates, c.Assertions)
+	putPooledSlice(&retiredValues, c.Retired)
+	c.Facts, c.Assertions, c.Retired, c.pooled = nil, nil, nil, false
 }
 
 // FactCandidate is a fact a source met, as it stands in the request's

@@ -230,6 +230,7 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 		bi.DocumentShare = *in.DocumentShare
 	}
 	out := r.Prune(assemble.Build(bi, s.counter))
+	r.release() // Build rendered the facts and copied the exclusions
 	if _, ok := p.Capability(); ok && s.usage != nil && in.View.Current() {
 		var used []string
 		for _, inc := range out.Included {

@@ -404,7 +404,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	estimate, relevant := 0, 0
 	bc, _ := s.Counter.(bytesCounter)
 	var line []byte // the line being counted, with bc
-	c.Facts, c.pooled = candidateSlice[FactCandidate](&factCandidates, min(len(ranked), 256)), true
+	c.Facts, c.pooled = pooledSlice[FactCandidate](&factCandidates, min(len(ranked), 256)), true
 	load := func(rc *candidate) error {
 		card, err := cr.readHeld(spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -606,7 +606,7 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 	if len(ids) > maxRetired {
 		ids = ids[:maxRetired]
 	}
-	var out []Retired
+	out := pooledSlice[Retired](&retiredValues, 0)
 	seen := map[string]bool{}
 	for _, id := range ids {
 		newer := ""

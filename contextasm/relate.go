@@ -68,7 +68,7 @@ type Related struct {
 //     stands for it, with the new value only.
 //     The rest keeps the index's score.
 func Relate(q Query, sets ...Candidates) Related {
-	var r Related
+	r := Related{Excluded: pooledSlice[assemble.Exclusion](&exclusionSlices, 0)}
 	var cands []FactCandidate
 	var items []ItemCandidate
 	var turns []TurnCandidate
@@ -141,6 +141,15 @@ func Relate(q Query, sets ...Candidates) Related {
 	r.Excluded = append(r.Excluded, out...)
 	sortExclusions(r.Excluded)
 	return r
+}
+
+// release hands r's facts and exclusions back for reuse (pooledSlice):
+// r must not be used afterwards. Service.Assemble releases it once Build
+// has rendered the facts and copied the exclusions into its output.
+func (r *Related) release() {
+	putPooledSlice(&keptFacts, r.Facts)
+	putPooledSlice(&exclusionSlices, r.Excluded)
+	r.Facts, r.Excluded = nil, nil
 }
 
 // join returns a followed by b: one of them when the other is empty, else
@@ -313,7 +322,7 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 	ordered = slices.CompactFunc(ordered, func(a, b *FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
 	var fo factOutcome
 	if collect {
-		fo.kept = make([]assemble.Fact, 0, len(ordered))
+		fo.kept = pooledSlice[assemble.Fact](&keptFacts, len(ordered))
 	}
 	// ordered holds each fact once, by ID: a binary search tells a
 	// candidate (a set of them was one of the larger allocations of a
