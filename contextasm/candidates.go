@@ -51,15 +51,17 @@ type Candidates struct {
 }
 
 // Pools of the large slices of a call, by element type: at 100,000 facts
-// the facts, assertions and retired values a call gathers, and the facts
-// and exclusions Relate keeps, were about 160 KB a call; each is copied
+// the facts, assertions and retired values a call gathers, and what
+// Relate keeps and works with, were about 200 KB a call; each is copied
 // or rendered before it is handed back.
 var (
 	factCandidates      sync.Pool // of *[]FactCandidate
 	assertionCandidates sync.Pool // of *[]AssertionCandidate
 	retiredValues       sync.Pool // of *[]Retired
 	keptFacts           sync.Pool // of *[]assemble.Fact
+	keptAssertions      sync.Pool // of *[]assemble.Assertion
 	exclusionSlices     sync.Pool // of *[]assemble.Exclusion
+	factTopicSlices     sync.Pool // of *[]topic
 )
 
 // maxPooled bounds the elements a pooled slice keeps room for.

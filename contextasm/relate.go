@@ -107,7 +107,7 @@ func Relate(q Query, sets ...Candidates) Related {
 	r.Assertions, out = relateAssertions(q, states)
 	r.Excluded = append(r.Excluded, out...)
 
-	var current []string // values that hold now (not ones flagged for recalculation)
+	current := make([]string, 0, len(r.Facts)) // values that hold now (not ones flagged for recalculation)
 	for _, f := range r.Facts {
 		if !f.NeedsReview {
 			current = append(current, f.Value)
@@ -123,6 +123,7 @@ func Relate(q Query, sets ...Candidates) Related {
 	}
 	stale := staleValues(retired, current, texts)
 	topics := factTopics(r.Facts)
+	defer putPooledSlice(&factTopicSlices, topics) // used here alone
 	turnsKept, out := relateTurns(q, real, turns, stale, current, topics)
 	r.Turns = turnsKept
 	r.Excluded = append(r.Excluded, out...)
@@ -143,13 +144,15 @@ func Relate(q Query, sets ...Candidates) Related {
 	return r
 }
 
-// release hands r's facts and exclusions back for reuse (pooledSlice):
-// r must not be used afterwards. Service.Assemble releases it once Build
-// has rendered the facts and copied the exclusions into its output.
+// release hands r's facts, assertions and exclusions back for reuse
+// (pooledSlice): r must not be used afterwards. Service.Assemble releases
+// it once Build has rendered the facts and assertions and copied the
+// exclusions into its output.
 func (r *Related) release() {
 	putPooledSlice(&keptFacts, r.Facts)
+	putPooledSlice(&keptAssertions, r.Assertions)
 	putPooledSlice(&exclusionSlices, r.Excluded)
-	r.Facts, r.Excluded = nil, nil
+	r.Facts, r.Assertions, r.Excluded = nil, nil, nil
 }
 
 // join returns a followed by b: one of them when the other is empty, else
@@ -483,7 +486,7 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 		docs[i] = assertionDoc(*a)
 	}
 	scores := scoreDocs(q.Text, docs)
-	kept := make([]assemble.Assertion, len(keep))
+	kept := pooledSlice[assemble.Assertion](&keptAssertions, len(keep))[:len(keep)]
 	for i, a := range keep {
 		kept[i] = a.Assertion
 		kept[i].Score = scores[i]
@@ -615,9 +618,10 @@ func topicTerms(key string) []string {
 
 // factTopics returns the topics of the current facts fs (not flagged for
 // review, with a value); one whose key names no word is no topic, which
-// contradicts finds out when it first needs the words.
+// contradicts finds out when it first needs the words. The slice is from
+// factTopicSlices, for the caller to hand back.
 func factTopics(fs []assemble.Fact) []topic {
-	out := make([]topic, 0, len(fs))
+	out := pooledSlice[topic](&factTopicSlices, len(fs))
 	for _, f := range fs {
 		if f.NeedsReview || f.Value == "" {
 			continue
