@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -71,22 +72,65 @@ type builder struct {
 	used   int
 	heads  [numSections]int // heading costs, -1 until counted
 	n      [numSections]int // placed lines per section
-	placed []line           // in priority (allocation) order
-	out    []Exclusion
-	idInc  Included // provenance of the identity section
+	idInc  Included         // provenance of the identity section
+	*scratch
 }
 
-// maxPlacedRoom bounds the lines Build makes room for at first.
-const maxPlacedRoom = 1024
+// scratch is a builder's working memory, reused from call to call: the
+// lines are large (at 100,000 facts about 60 KB a call were made for
+// them), and nothing in an Output refers to them.
+type scratch struct {
+	placed   []line // in priority (allocation) order
+	deferred []line // fact and document lines left for what the others leave
+	docs     []line // the documents' share of deferred, until then
+	order    []*line
+	out      []Exclusion
+}
+
+var scratchPool sync.Pool
+
+// maxPlacedRoom bounds the lines Build makes room for at first, and
+// maxPooledLines the lines a pooled scratch keeps room for.
+const (
+	maxPlacedRoom  = 1024
+	maxPooledLines = 4 * maxPlacedRoom
+)
+
+// getScratch returns an empty scratch with room for about hint lines.
+func getScratch(hint int) *scratch {
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	if cap(sc.placed) < hint {
+		sc.placed = make([]line, 0, hint)
+	}
+	return sc
+}
+
+// release empties sc (its lines hold the caller's strings, not to be kept
+// alive) and returns it to the pool, unless it grew too large.
+func (sc *scratch) release() {
+	if cap(sc.placed) > maxPooledLines || cap(sc.deferred) > maxPooledLines || cap(sc.out) > maxPooledLines {
+		return
+	}
+	clear(sc.placed[:cap(sc.placed)])
+	clear(sc.deferred[:cap(sc.deferred)])
+	clear(sc.docs[:cap(sc.docs)])
+	clear(sc.order[:cap(sc.order)])
+	clear(sc.out[:cap(sc.out)])
+	sc.placed, sc.deferred, sc.docs, sc.order, sc.out = sc.placed[:0], sc.deferred[:0], sc.docs[:0], sc.order[:0], sc.out[:0]
+	scratchPool.Put(sc)
+}
 
 // Build assembles the context for in, counting with c. It is deterministic:
 // the same input gives byte-identical output. Output.Tokens == c.Count(Output.Text)
 // and Output.Tokens <= max(in.Budget, 0), whatever the input.
 func Build(in Input, c Counter) Output {
-	b := &builder{c: c, budget: max(in.Budget, 0)}
 	// Room for every candidate line, up to a bound (fewer are usually
 	// placed): the lines are large, and growing the slice copies them.
-	b.placed = make([]line, 0, min(16+len(in.Environment)+len(in.Facts)+len(in.Documents)+len(in.Assertions)+len(in.Working)+len(in.Turns)+len(in.Evidence), maxPlacedRoom))
+	b := &builder{c: c, budget: max(in.Budget, 0), scratch: getScratch(min(16+len(in.Environment)+len(in.Facts)+len(in.Documents)+len(in.Assertions)+len(in.Working)+len(in.Turns)+len(in.Evidence), maxPlacedRoom))}
+	defer b.release()
 	b.idInc = Included{ID: clean(in.Identity.UserID), Kind: KindIdentity, Layer: LayerIdentity, Reason: "identity, always first"}
 	for i := range b.heads {
 		b.heads[i] = -1
@@ -108,7 +152,6 @@ func Build(in Input, c Counter) Output {
 	for i, f := range cons {
 		b.tryOrExclude(b.factLine(secConstraints, i, f))
 	}
-	var deferred, docDeferred []line
 	if len(in.Documents) > 0 {
 		docShare := in.DocumentShare
 		if !(docShare > 0 && docShare <= 1) {
@@ -117,19 +160,19 @@ func Build(in Input, c Counter) Output {
 		docLimit := b.used + int(math.Floor(float64(b.budget-b.used)*docShare))
 		for i, d := range rankDocuments(in.Documents) {
 			if l := b.newLine(secDocuments, i, documentLine(d), Included{ID: d.ID, Kind: KindDocument, Layer: LayerFacts, Reason: "document " + scoreReason(d.Score), Score: d.Score}); !b.try(l, docLimit) {
-				docDeferred = append(docDeferred, l)
+				b.docs = append(b.docs, l)
 			}
 		}
 	}
 	factLimit := b.used + share(b.budget-b.used, in.FactShare)
 	for i, f := range review {
 		if l := b.factLine(secReview, i, f); !b.try(l, factLimit) {
-			deferred = append(deferred, l)
+			b.deferred = append(b.deferred, l)
 		}
 	}
 	for i, f := range facts {
 		if l := b.factLine(secFacts, i, f); !b.try(l, factLimit) {
-			deferred = append(deferred, l)
+			b.deferred = append(b.deferred, l)
 		}
 	}
 	for i, a := range rankAssertions(in.Assertions) {
@@ -143,7 +186,8 @@ func Build(in Input, c Counter) Output {
 		b.tryOrExclude(b.newLineNL(secTurns, chrono[i], turnLineNL(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Reason: scoreReason(t.Score), Score: t.Score}))
 	}
 	// Whatever the fact share could not hold gets what the others left.
-	for _, l := range append(deferred, docDeferred...) {
+	b.deferred = append(b.deferred, b.docs...)
+	for _, l := range b.deferred {
 		b.tryOrExclude(l)
 	}
 	// Evidence of earlier turns fills what is left, best first.
@@ -292,10 +336,11 @@ func (b *builder) joinedCount() int {
 func (b *builder) render(additive bool) (string, []Section, []Included) {
 	// The placed lines in text order, through pointers: a line is large,
 	// and b.placed keeps its priority order.
-	ls := make([]*line, len(b.placed))
+	ls := b.order[:0]
 	for i := range b.placed {
-		ls[i] = &b.placed[i]
+		ls = append(ls, &b.placed[i])
 	}
+	b.order = ls
 	slices.SortFunc(ls, func(x, y *line) int {
 		if c := cmp.Compare(x.sec, y.sec); c != 0 {
 			return c

@@ -32,7 +32,7 @@ func (s AssertionSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	if limit <= 0 {
 		limit = MaxAssertions
 	}
-	c := Candidates{Assertions: make([]AssertionCandidate, 0, min(limit, MaxAssertions))}
+	c := Candidates{Assertions: pooledSlice[AssertionCandidate](&assertionCandidates, min(limit, MaxAssertions)), pooled: true}
 	err := assertions.EachRecentTx(tx, q.View, q.Now, limit, func(a assertions.Assertion) bool {
 		// a shares its slices with the decoded cache: everything kept is
 		// copied (strings are immutable; ValueText and lease copy).

@@ -371,6 +371,11 @@ func BenchmarkAssembleContext(b *testing.B) {
 				runtime.ReadMemStats(&ms)
 				b.ReportMetric(rssMiB(), "rss-MiB")
 				b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+				// The part of it the collector scans (objects holding
+				// pointers): a cycle's mark work grows with it.
+				scan := []metrics.Sample{{Name: "/gc/scan/heap:bytes"}}
+				metrics.Read(scan)
+				b.ReportMetric(float64(scan[0].Value.Uint64())/(1<<20), "scan-MiB")
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package contextasm
 
 import (
+	"sync"
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
@@ -42,6 +43,60 @@ type Candidates struct {
 	Withheld int
 	// Notes are problems worth reporting (a provider that failed).
 	Notes []string
+
+	// pooled reports that Facts, Assertions and Retired were made in
+	// working memory reused from call to call (pooledSlice), which
+	// release hands back.
+	pooled bool
+}
+
+// Pools of the large slices of a call, by element type: at 100,000 facts
+// the facts, assertions and retired values a call gathers, and what
+// Relate keeps and works with, were about 200 KB a call; each is copied
+// or rendered before it is handed back.
+var (
+	factCandidates      sync.Pool // of *[]FactCandidate
+	assertionCandidates sync.Pool // of *[]AssertionCandidate
+	retiredValues       sync.Pool // of *[]Retired
+	keptFacts           sync.Pool // of *[]assemble.Fact
+	keptAssertions      sync.Pool // of *[]assemble.Assertion
+	exclusionSlices     sync.Pool // of *[]assemble.Exclusion
+	factTopicSlices     sync.Pool // of *[]topic
+)
+
+// maxPooled bounds the elements a pooled slice keeps room for.
+const maxPooled = 4096
+
+// pooledSlice returns an empty slice with room for n, from p.
+func pooledSlice[T any](p *sync.Pool, n int) []T {
+	if s, ok := p.Get().(*[]T); ok && cap(*s) >= n {
+		return (*s)[:0]
+	}
+	return make([]T, 0, n)
+}
+
+// putPooledSlice empties s (its elements hold the store's strings, not
+// to be kept alive) and hands it to p.
+func putPooledSlice[T any](p *sync.Pool, s []T) {
+	if cap(s) == 0 || cap(s) > maxPooled {
+		return
+	}
+	clear(s)
+	s = s[:0]
+	p.Put(&s)
+}
+
+// release hands c's pooled slices back for reuse: c's Facts, Assertions
+// and Retired must not be used afterwards (Service.Assemble releases its
+// sets once Relate has copied what it keeps).
+func (c *Candidates) release() {
+	if !c.pooled {
+		return
+	}
+	putPooledSlice(&factCandidates, c.Facts)
+	putPooledSlice(&assertionCandidates, c.Assertions)
+	putPooledSlice(&retiredValues, c.Retired)
+	c.Facts, c.Assertions, c.Retired, c.pooled = nil, nil, nil, false
 }
 
 // FactCandidate is a fact a source met, as it stands in the request's

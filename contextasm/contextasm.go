@@ -218,6 +218,9 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 		return assemble.Output{}, err
 	}
 	r := Relate(q, sets...)
+	for i := range sets {
+		sets[i].release() // Relate copied what it keeps
+	}
 	share := 0.0
 	if in.FactShare != nil {
 		share = *in.FactShare
@@ -227,6 +230,7 @@ func (s *Service) Assemble(ctx context.Context, in Input) (assemble.Output, erro
 		bi.DocumentShare = *in.DocumentShare
 	}
 	out := r.Prune(assemble.Build(bi, s.counter))
+	r.release() // Build rendered the facts and copied the exclusions
 	if _, ok := p.Capability(); ok && s.usage != nil && in.View.Current() {
 		var used []string
 		for _, inc := range out.Included {

@@ -330,11 +330,12 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			if current && df <= PerTermPostings {
 				// Every posting is taken: the live ones, remembered
 				// under the space's card epoch when there are cards.
-				var ps []posting
-				if ps, err = s.live.get(tx, s.Index, sp, cr.epochs[sp], t); err != nil {
+				var tp *termPostings
+				if tp, err = s.live.get(tx, s.Index, sp, cr.epochs[sp], t); err != nil {
 					return Candidates{}, err
 				}
-				for _, p := range ps {
+				for k := range tp.len() {
+					p := tp.at(k)
 					get(p.id, p.at).score += ts.Score(p.len, p.tf)
 				}
 			} else {
@@ -362,9 +363,10 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		if stats.Docs <= SmallPartition {
 			var err error
 			if current {
-				var ps []posting
-				ps, err = s.live.get(tx, s.Index, sp, cr.epochs[sp], search.TermAll)
-				for _, p := range ps {
+				var tp *termPostings
+				tp, err = s.live.get(tx, s.Index, sp, cr.epochs[sp], search.TermAll)
+				for k := range tp.len() {
+					p := tp.at(k)
 					get(p.id, p.at).always = true
 				}
 			} else {
@@ -402,7 +404,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	estimate, relevant := 0, 0
 	bc, _ := s.Counter.(bytesCounter)
 	var line []byte // the line being counted, with bc
-	c.Facts = make([]FactCandidate, 0, min(len(ranked), 256))
+	c.Facts, c.pooled = pooledSlice[FactCandidate](&factCandidates, min(len(ranked), 256)), true
 	load := func(rc *candidate) error {
 		card, err := cr.readHeld(spaces[rc.space], rc.id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -515,13 +517,14 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 // postings, remembered under the space's card epoch like the query
 // terms' (livePostings).
 func (s *FactSource) recentConstraints(tx *store.Txn, sp tenancy.Space, epoch string, limit int) ([]posting, error) {
-	ps, err := s.live.get(tx, s.Index, sp, epoch, search.TermConstraint)
+	tp, err := s.live.get(tx, s.Index, sp, epoch, search.TermConstraint)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]posting, 0, min(len(ps), limit))
-	for k := len(ps) - 1; k >= max(len(ps)-limit, 0); k-- {
-		out = append(out, ps[k])
+	n := tp.len()
+	out := make([]posting, 0, min(n, limit))
+	for k := n - 1; k >= max(n-limit, 0); k-- {
+		out = append(out, tp.at(k))
 	}
 	return out, nil
 }
@@ -603,7 +606,7 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 	if len(ids) > maxRetired {
 		ids = ids[:maxRetired]
 	}
-	var out []Retired
+	out := pooledSlice[Retired](&retiredValues, 0)
 	seen := map[string]bool{}
 	for _, id := range ids {
 		newer := ""

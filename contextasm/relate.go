@@ -68,7 +68,7 @@ type Related struct {
 //     stands for it, with the new value only.
 //     The rest keeps the index's score.
 func Relate(q Query, sets ...Candidates) Related {
-	var r Related
+	r := Related{Excluded: pooledSlice[assemble.Exclusion](&exclusionSlices, 0)}
 	var cands []FactCandidate
 	var items []ItemCandidate
 	var turns []TurnCandidate
@@ -107,7 +107,7 @@ func Relate(q Query, sets ...Candidates) Related {
 	r.Assertions, out = relateAssertions(q, states)
 	r.Excluded = append(r.Excluded, out...)
 
-	var current []string // values that hold now (not ones flagged for recalculation)
+	current := make([]string, 0, len(r.Facts)) // values that hold now (not ones flagged for recalculation)
 	for _, f := range r.Facts {
 		if !f.NeedsReview {
 			current = append(current, f.Value)
@@ -123,16 +123,18 @@ func Relate(q Query, sets ...Candidates) Related {
 	}
 	stale := staleValues(retired, current, texts)
 	topics := factTopics(r.Facts)
+	defer putPooledSlice(&factTopicSlices, topics) // used here alone
 	turnsKept, out := relateTurns(q, real, turns, stale, current, topics)
 	r.Turns = turnsKept
 	r.Excluded = append(r.Excluded, out...)
-	kept := map[string]bool{}
-	for _, f := range r.Facts {
-		kept[f.ID] = true
+	// r.Facts holds each kept fact once, in ID order (relateFacts).
+	kept := func(id string) bool {
+		_, ok := slices.BinarySearchFunc(r.Facts, id, func(f assemble.Fact, id string) int { return strings.Compare(f.ID, id) })
+		return ok
 	}
 	said := map[string]bool{} // sentences a kept fact stands for
 	for _, c := range cands {
-		if c.Said != "" && kept[c.Fact.ID] {
+		if c.Said != "" && kept(c.Fact.ID) {
 			said[c.Said] = true
 		}
 	}
@@ -140,6 +142,17 @@ func Relate(q Query, sets ...Candidates) Related {
 	r.Excluded = append(r.Excluded, out...)
 	sortExclusions(r.Excluded)
 	return r
+}
+
+// release hands r's facts, assertions and exclusions back for reuse
+// (pooledSlice): r must not be used afterwards. Service.Assemble releases
+// it once Build has rendered the facts and assertions and copied the
+// exclusions into its output.
+func (r *Related) release() {
+	putPooledSlice(&keptFacts, r.Facts)
+	putPooledSlice(&keptAssertions, r.Assertions)
+	putPooledSlice(&exclusionSlices, r.Excluded)
+	r.Facts, r.Assertions, r.Excluded = nil, nil, nil
 }
 
 // join returns a followed by b: one of them when the other is empty, else
@@ -229,27 +242,26 @@ func factVerdict(q Query, hyp bool, c FactCandidate) assemble.Reason {
 
 // factOutcome is what the fact rules decided.
 type factOutcome struct {
-	kept      []assemble.Fact
-	excluded  map[string]assemble.Reason // named exclusions
+	kept []assemble.Fact
+	// excluded are the named exclusions, one per fact (a candidate, or a
+	// predecessor that is none), in no order.
+	excluded  []assemble.Exclusion
 	successor map[string]string
 }
 
 // appendExclusions appends the named exclusions to es, in no order:
 // Relate sorts all its exclusions (sortExclusions).
 func (fo factOutcome) appendExclusions(es []assemble.Exclusion) []assemble.Exclusion {
-	for id, r := range fo.excluded {
-		es = append(es, assemble.Exclusion{ID: id, Kind: assemble.KindFact, Reason: r})
-	}
-	return es
+	return append(es, fo.excluded...)
 }
 
 // superseded returns the IDs excluded as superseded, sorted: the values
 // the kept facts (and the view) retired.
 func (fo factOutcome) superseded() []string {
 	var ids []string
-	for id, r := range fo.excluded {
-		if r == assemble.ReasonSuperseded {
-			ids = append(ids, id)
+	for _, e := range fo.excluded {
+		if e.Reason == assemble.ReasonSuperseded {
+			ids = append(ids, e.ID)
 		}
 	}
 	slices.Sort(ids)
@@ -279,7 +291,6 @@ func supersededOf(q Query, cands []FactCandidate) []string {
 	}
 	hyp := aboutHypothetical(q.Text)
 	ids := make([]string, 0, len(cands))
-	seen := map[string]bool{}
 	for _, c := range cands {
 		if !c.Visible {
 			continue
@@ -287,13 +298,14 @@ func supersededOf(q Query, cands []FactCandidate) []string {
 		switch r := factVerdict(q, hyp, c); {
 		case r == assemble.ReasonSuperseded:
 			ids = append(ids, c.Fact.ID)
-		case r == "" && c.Supersedes != "" && !isCand[c.Supersedes] && !seen[c.Supersedes]:
-			seen[c.Supersedes] = true
+		case r == "" && c.Supersedes != "" && !isCand[c.Supersedes]:
 			ids = append(ids, c.Supersedes)
 		}
 	}
+	// The candidates' IDs are distinct and no predecessor here is one
+	// of them: only a predecessor named twice repeats.
 	slices.Sort(ids)
-	return ids
+	return slices.Compact(ids)
 }
 
 // supersededFacts is relateFacts(q, cands).superseded(), without
@@ -311,14 +323,16 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 	}
 	slices.SortFunc(ordered, compareFactCandidates)
 	ordered = slices.CompactFunc(ordered, func(a, b *FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
-	// Usually each kept fact names one predecessor, which is excluded.
-	fo := factOutcome{excluded: make(map[string]assemble.Reason, len(ordered))}
+	var fo factOutcome
 	if collect {
-		fo.kept = make([]assemble.Fact, 0, len(ordered))
+		fo.kept = pooledSlice[assemble.Fact](&keptFacts, len(ordered))
 	}
-	isCand := make(map[string]bool, len(ordered))
-	for _, c := range ordered {
-		isCand[c.Fact.ID] = true
+	// ordered holds each fact once, by ID: a binary search tells a
+	// candidate (a set of them was one of the larger allocations of a
+	// call).
+	isCand := func(id string) bool {
+		_, ok := slices.BinarySearchFunc(ordered, id, func(c *FactCandidate, id string) int { return strings.Compare(c.Fact.ID, id) })
+		return ok
 	}
 	// Predecessors named by kept facts, in the kept facts' ID order.
 	type pred struct {
@@ -335,28 +349,30 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 			continue
 		}
 		if r := factVerdict(q, hyp, *c); r != "" {
-			fo.excluded[c.Fact.ID] = r
+			fo.excluded = append(fo.excluded, assemble.Exclusion{ID: c.Fact.ID, Kind: assemble.KindFact, Reason: r})
 			continue
 		}
 		if collect {
 			fo.kept = append(fo.kept, c.Fact)
 		}
-		if c.Supersedes != "" && !isCand[c.Supersedes] {
+		if c.Supersedes != "" && !isCand(c.Supersedes) {
 			preds = append(preds, pred{c.Supersedes, c.Fact.ID, c.PredecessorVisible})
 		}
 	}
-	seen := make(map[string]bool, len(preds))
-	for _, p := range preds {
-		if seen[p.id] {
+	// A predecessor named twice counts once, by the first kept fact (in
+	// ID order) naming it: the stable sort keeps that one first.
+	slices.SortStableFunc(preds, func(a, b pred) int { return strings.Compare(a.id, b.id) })
+	fo.excluded = slices.Grow(fo.excluded, len(preds))
+	for i, p := range preds {
+		if i > 0 && preds[i-1].id == p.id {
 			continue
 		}
-		seen[p.id] = true
 		if !p.visible {
 			// A fact the caller may not read, superseded by one they
 			// may: not named.
 			continue
 		}
-		fo.excluded[p.id] = assemble.ReasonSuperseded
+		fo.excluded = append(fo.excluded, assemble.Exclusion{ID: p.id, Kind: assemble.KindFact, Reason: assemble.ReasonSuperseded})
 		if !collect {
 			continue
 		}
@@ -470,7 +486,7 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 		docs[i] = assertionDoc(*a)
 	}
 	scores := scoreDocs(q.Text, docs)
-	kept := make([]assemble.Assertion, len(keep))
+	kept := pooledSlice[assemble.Assertion](&keptAssertions, len(keep))[:len(keep)]
 	for i, a := range keep {
 		kept[i] = a.Assertion
 		kept[i].Score = scores[i]
@@ -602,9 +618,10 @@ func topicTerms(key string) []string {
 
 // factTopics returns the topics of the current facts fs (not flagged for
 // review, with a value); one whose key names no word is no topic, which
-// contradicts finds out when it first needs the words.
+// contradicts finds out when it first needs the words. The slice is from
+// factTopicSlices, for the caller to hand back.
 func factTopics(fs []assemble.Fact) []topic {
-	out := make([]topic, 0, len(fs))
+	out := pooledSlice[topic](&factTopicSlices, len(fs))
 	for _, f := range fs {
 		if f.NeedsReview || f.Value == "" {
 			continue

@@ -126,87 +126,125 @@ func encodeCard(c Card) ([]byte, error) {
 // errBadCard reports a card that cannot be decoded.
 var errBadCard = errors.New("facts: malformed card")
 
-// decodeCard decodes b; ok is false for a card of another version.
-func decodeCard(b []byte) (c Card, ok bool, err error) {
+// decodeCard decodes the encoded card b; ok is false for a card of
+// another version. The card's strings are substrings of b (no copies), so
+// a card decoded from a string kept in memory allocates only for its
+// optional parts. restriction decodes the JSON of a read restriction; nil
+// unmarshals it.
+func decodeCard(b string, restriction func(string) (*permissions.Restriction, error)) (c Card, ok bool, err error) {
 	if len(b) == 0 || b[0] != cardVersion {
 		return Card{}, false, nil
 	}
-	b = b[1:]
-	bad := false
-	uv := func() uint64 {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			bad = true
-			return 0
-		}
-		b = b[n:]
-		return v
-	}
-	str := func() string {
-		n := uv()
-		if bad || n > uint64(len(b)) {
-			bad = true
-			return ""
-		}
-		s := string(b[:n])
-		b = b[n:]
-		return s
-	}
-	tm := func() time.Time {
-		sec, n := binary.Varint(b)
-		if n <= 0 {
-			bad = true
-			return time.Time{}
-		}
-		b = b[n:]
-		ns := uv()
-		if ns >= uint64(time.Second) {
-			bad = true
-			return time.Time{}
-		}
-		return time.Unix(sec, int64(ns)).UTC()
-	}
-	tmp := func() *time.Time { t := tm(); return &t }
-	bits := uv()
+	d := cardDecoder{b: b[1:]}
+	bits := d.uvarint()
 	f := &c.Fact
-	f.ID, f.Key, f.Scope, f.ScopeID, f.ConstraintType = str(), str(), Scope(str()), str(), str()
-	f.Source.Type, f.Source.Authority = SourceType(str()), str()
-	f.Supersedes, f.SupersededBy, c.Text = str(), str(), str()
+	f.ID, f.Key, f.Scope, f.ScopeID, f.ConstraintType = d.str(), d.str(), Scope(d.str()), d.str(), d.str()
+	f.Source.Type, f.Source.Authority = SourceType(d.str()), d.str()
+	f.Supersedes, f.SupersededBy, c.Text = d.str(), d.str(), d.str()
 	f.IsConstraint = bits&cardConstraint != 0
-	f.ValidFrom, f.RecordedAt = tm(), tm()
-	if bits&cardValidTo != 0 {
-		f.ValidTo = tmp()
-	}
-	if bits&cardSupersededAt != 0 {
-		f.SupersededAt = tmp()
-	}
-	if bits&cardNeedsReview != 0 {
-		f.NeedsReviewAt = tmp()
+	f.ValidFrom, f.RecordedAt = d.time(), d.time()
+	if bits&(cardValidTo|cardSupersededAt|cardNeedsReview) != 0 {
+		// The optional times share one allocation.
+		var t [3]time.Time
+		at := func(bit uint64, i int) *time.Time {
+			if bits&bit == 0 {
+				return nil
+			}
+			t[i] = d.time()
+			return &t[i]
+		}
+		f.ValidTo, f.SupersededAt, f.NeedsReviewAt = at(cardValidTo, 0), at(cardSupersededAt, 1), at(cardNeedsReview, 2)
 	}
 	if bits&cardRestricted != 0 {
-		var r permissions.Restriction
-		if err := json.Unmarshal([]byte(str()), &r); err != nil {
+		r := d.str()
+		if restriction == nil {
+			restriction = unmarshalRestriction
+		}
+		if d.bad {
+			return Card{}, false, errBadCard
+		}
+		if f.RestrictedTo, err = restriction(r); err != nil {
 			return Card{}, false, errors.Join(errBadCard, err)
 		}
-		f.RestrictedTo = &r
 	}
 	if bits&cardForgotten != 0 {
-		f.Forgotten = &Tombstone{By: str()}
-		f.Forgotten.At = tm()
+		f.Forgotten = &Tombstone{By: d.str()}
+		f.Forgotten.At = d.time()
 	}
 	if bits&cardStale != 0 {
-		f.Stale = &Staleness{Reason: str(), ReplacedBy: str()}
-		f.Stale.At = tm()
+		f.Stale = &Staleness{Reason: d.str(), ReplacedBy: d.str()}
+		f.Stale.At = d.time()
 	}
 	if bits&cardSaid != 0 {
-		f.Source.Turn = str()
-		n := int(min(uv(), 1<<20))
+		f.Source.Turn = d.str()
+		n := int(min(d.uvarint(), 1<<20))
 		f.Source.Sentence = &n
 	}
-	if bad || len(b) != 0 {
+	if d.bad || len(d.b) != 0 {
 		return Card{}, false, errBadCard
 	}
 	return c, true, nil
+}
+
+// unmarshalRestriction decodes a read restriction's JSON.
+func unmarshalRestriction(s string) (*permissions.Restriction, error) {
+	var r permissions.Restriction
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// cardDecoder reads the fields of an encoded card in order; bad is set
+// once a field runs past the end or is malformed, and every later read
+// returns a zero value.
+type cardDecoder struct {
+	b   string
+	bad bool
+}
+
+func (d *cardDecoder) uvarint() uint64 {
+	var v uint64
+	for i, shift := 0, 0; i < len(d.b) && i < binary.MaxVarintLen64; i, shift = i+1, shift+7 {
+		c := d.b[i]
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				break // overflows 64 bits, as binary.Uvarint says
+			}
+			d.b = d.b[i+1:]
+			return v | uint64(c)<<shift
+		}
+		v |= uint64(c&0x7f) << shift
+	}
+	d.bad = true
+	return 0
+}
+
+func (d *cardDecoder) str() string {
+	n := d.uvarint()
+	if d.bad || n > uint64(len(d.b)) {
+		d.bad = true
+		return ""
+	}
+	s := d.b[:n]
+	d.b = d.b[n:]
+	return s
+}
+
+// time reads a time as encodeCard writes it (zig-zag varint seconds,
+// uvarint nanoseconds), in UTC.
+func (d *cardDecoder) time() time.Time {
+	u := d.uvarint()
+	sec := int64(u >> 1)
+	if u&1 != 0 {
+		sec = ^sec
+	}
+	ns := d.uvarint()
+	if d.bad || ns >= uint64(time.Second) {
+		d.bad = true
+		return time.Time{}
+	}
+	return time.Unix(sec, int64(ns)).UTC()
 }
 
 // putCard writes the card of f, and a new card epoch of sp, in tx. The
@@ -252,22 +290,38 @@ func EpochTx(tx *store.Txn, sp tenancy.Space) (string, error) {
 // same transaction, so the cache never answers differently from the
 // store. It suits read-mostly spaces; a space written between two reads is
 // read again. It is safe for concurrent use.
+//
+// It keeps each card in its encoding, one string, and decodes it on every
+// read into substrings of it: a decoded Card is about 600 bytes of
+// pointers and strings the collector would scan on every cycle (at 100,000
+// facts the cards an assembly reads were a third of the heap it scans),
+// the encoding 100–200 bytes it does not look into.
 type Cards struct {
 	mu     sync.Mutex
 	spaces map[tenancy.Space]*spaceCards
 	n      int // cards cached over all spaces
+	// restrictions holds the read restrictions of cached cards, decoded,
+	// by their JSON: a few distinct ones serve many facts, and decoding
+	// one per read would cost more than the rest of the card.
+	restrictions map[string]*permissions.Restriction
 }
 
 type spaceCards struct {
 	epoch string
-	cards map[string]Card
+	cards map[string]string // fact ID -> its encoded card
 }
 
-// maxCachedCards bounds the cards a Cards holds (a few hundred bytes each).
-const maxCachedCards = 1 << 16
+// maxCachedCards bounds the cards a Cards holds (100–200 bytes each, and
+// their map entries), and maxRestrictions the restrictions.
+const (
+	maxCachedCards  = 1 << 16
+	maxRestrictions = 1 << 10
+)
 
 // NewCards returns an empty card cache.
-func NewCards() *Cards { return &Cards{spaces: map[tenancy.Space]*spaceCards{}} }
+func NewCards() *Cards {
+	return &Cards{spaces: map[tenancy.Space]*spaceCards{}, restrictions: map[string]*permissions.Restriction{}}
+}
 
 // Epoch returns the card epoch of sp as tx sees it, for Read; "" when the
 // space has none (no card written since epochs exist).
@@ -283,16 +337,25 @@ func (cs *Cards) Read(tx *store.Txn, sp tenancy.Space, epoch, id string) (Card, 
 		return ReadCard(tx, sp, id)
 	}
 	cs.mu.Lock()
+	enc, ok := "", false
 	if s := cs.spaces[sp]; s != nil && s.epoch == epoch {
-		if c, ok := s.cards[id]; ok {
-			cs.mu.Unlock()
-			return c, nil
-		}
+		enc, ok = s.cards[id]
 	}
 	cs.mu.Unlock()
-	c, err := ReadCard(tx, sp, id)
-	if err != nil {
+	if ok {
+		// It decoded when it was cached.
+		c, _, err := decodeCard(enc, cs.restriction)
 		return c, err
+	}
+	enc, err := readEncodedCard(tx, sp, id)
+	if err != nil || enc == "" {
+		// A card made from the record is not cached (only facts written
+		// before cards existed have none).
+		return recordCard(tx, sp, id, err)
+	}
+	c, _, err := decodeCard(enc, cs.restriction)
+	if err != nil {
+		return Card{}, err
 	}
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
@@ -306,27 +369,74 @@ func (cs *Cards) Read(tx *store.Txn, sp tenancy.Space, epoch, id string) (Card, 
 		cs.n, s = 0, nil
 	}
 	if s == nil {
-		s = &spaceCards{epoch: epoch, cards: map[string]Card{}}
+		s = &spaceCards{epoch: epoch, cards: map[string]string{}}
 		cs.spaces[sp] = s
 	}
 	if _, ok := s.cards[id]; !ok {
-		s.cards[id] = c
+		if c.Fact.ID == id {
+			id = c.Fact.ID // the key shares the encoding's bytes
+		}
+		s.cards[id] = enc
 		cs.n++
 	}
 	return c, nil
+}
+
+// restriction decodes a cached card's read restriction, remembered by its
+// JSON; the restriction is shared: callers must not modify it.
+func (cs *Cards) restriction(js string) (*permissions.Restriction, error) {
+	cs.mu.Lock()
+	r, ok := cs.restrictions[js]
+	cs.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	r, err := unmarshalRestriction(js)
+	if err != nil {
+		return nil, err
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if len(cs.restrictions) >= maxRestrictions {
+		clear(cs.restrictions)
+	}
+	cs.restrictions[js] = r
+	return r, nil
 }
 
 // ReadCard returns the card of fact id in space sp, or store.ErrNotFound.
 // A fact written before cards existed has none: its card is made from the
 // record.
 func ReadCard(tx *store.Txn, sp tenancy.Space, id string) (Card, error) {
+	enc, err := readEncodedCard(tx, sp, id)
+	if err != nil || enc == "" {
+		return recordCard(tx, sp, id, err)
+	}
+	c, _, err := decodeCard(enc, nil)
+	return c, err
+}
+
+// readEncodedCard returns the stored encoding of fact id's card in space
+// sp, as a string; "" when the fact has no card of this version (then it
+// is made from the record: recordCard), or store.ErrNotFound.
+func readEncodedCard(tx *store.Txn, sp tenancy.Space, id string) (string, error) {
 	b, err := tx.GetRaw(sp, store.TableFactCard, store.Suffix(nil).Raw(id))
-	if err == nil {
-		c, ok, err := decodeCard(b)
-		if err != nil || ok {
-			return c, err
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return "", nil
 		}
-	} else if !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	if len(b) == 0 || b[0] != cardVersion {
+		return "", nil
+	}
+	return string(b), nil
+}
+
+// recordCard returns the card of fact id in sp made from its record, for a
+// fact with no card of this version; err is readEncodedCard's.
+func recordCard(tx *store.Txn, sp tenancy.Space, id string, err error) (Card, error) {
+	if err != nil {
 		return Card{}, err
 	}
 	var f Fact

@@ -37,7 +37,8 @@ func normalized(c Card) Card {
 }
 
 // FuzzCard round-trips cards through their encoding: every field comes
-// back, times at every year the service accepts.
+// back, times at every year the service accepts, with a restriction
+// unmarshalled or remembered by a cache.
 func FuzzCard(f *testing.F) {
 	f.Add("F-1", "budget", `"$150,000"`, "GLOBAL", "", true, int64(1767600000), int64(0), uint8(0))
 	f.Add("F-2", "room", `{"n": 4}`, "SESSION", "s1", false, int64(-62135596800), int64(253402300799), uint8(0xff))
@@ -76,15 +77,24 @@ func FuzzCard(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok, err := decodeCard(b)
+		got, ok, err := decodeCard(string(b), nil)
 		if err != nil || !ok {
 			t.Fatalf("decode: ok %v, err %v", ok, err)
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("round trip:\ngot  %+v\nwant %+v", got, want)
 		}
+		// Through a cache's remembered restrictions, the first time and
+		// again: the same card.
+		cs := NewCards()
+		for range 2 {
+			got, ok, err := decodeCard(string(b), cs.restriction)
+			if err != nil || !ok || !reflect.DeepEqual(got, want) {
+				t.Fatalf("decode with remembered restrictions: ok %v, err %v\ngot  %+v\nwant %+v", ok, err, got, want)
+			}
+		}
 		for i := 1; i < len(b); i++ {
-			if _, ok, err := decodeCard(b[:i]); ok || err == nil {
+			if _, ok, err := decodeCard(string(b[:i]), nil); ok || err == nil {
 				t.Fatalf("a card cut at %d of %d bytes decodes", i, len(b))
 			}
 		}
