@@ -1,7 +1,9 @@
 package revision
 
 import (
+	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/stategraph/stategraph/authority"
@@ -159,6 +161,10 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// $150,000" names nothing, and keeps what detection
 				// found.)
 				continue
+			case !anchored[r.ID] && ofOtherSubject(real, d.Replacement, f.Key):
+				// "City still hasn't signed off on the kitchen permits,
+				// contractor's on hold": the status is the contractor's.
+				continue
 			}
 			refs = append(refs, r)
 		}
@@ -168,6 +174,34 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 		}
 	}
 	return out
+}
+
+// reClauseSubject opens a clause on its subject and a verb of being:
+// "contractor's", "the caterer is".
+var reClauseSubject = regexp.MustCompile(`(?i)^(?:the\s+|our\s+|my\s+)?(\p{L}+)(?:'s|’s|\s+is|\s+are|\s+was)\s`)
+
+// ofOtherSubject reports a replacement said in a clause of its own (after
+// a comma or a semicolon) whose subject is not a word of the fact's key:
+// the value is that subject's, not the fact's.
+func ofOtherSubject(text, replacement, key string) bool {
+	i := strings.Index(strings.ToLower(text), strings.ToLower(replacement))
+	if replacement == "" || i < 0 {
+		return false
+	}
+	start := strings.LastIndexAny(text[:i], ",;") + 1
+	if start == 0 {
+		return false
+	}
+	m := reClauseSubject.FindStringSubmatch(strings.TrimSpace(text[start:i]) + " ")
+	if m == nil {
+		return false
+	}
+	switch w := strings.ToLower(m[1]); w {
+	case "it", "that", "this", "there", "which", "i", "we", "everything", "all", "let", "here", "what", "now", "so":
+		return false
+	default:
+		return !extract.Names(w, key)
+	}
 }
 
 // namesOther reports whether text names a fact of keys (id → key) other

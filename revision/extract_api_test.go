@@ -542,6 +542,15 @@ func TestAnotherFactsAttribute(t *testing.T) {
 	})
 }
 
+// TestAnotherSubjectsStatus: a status said in a clause of its own about
+// another subject is not the fact's.
+func TestAnotherSubjectsStatus(t *testing.T) {
+	runAfterTurn(t, []afterTurn{
+		{"the contractor's", [][2]string{{"kitchen_remodel_status", "waiting on permits"}}, "City still hasn't signed off on the kitchen permits, contractor's on hold.", "waiting on permits"},
+		{"let's, the speaker's", [][2]string{{"design", "list-based UI"}}, "Actually, let's go back to card-based UI.", "card-based UI"},
+	})
+}
+
 // TestKeptValue: a sentence that says the stored value stays changes
 // nothing of it, whatever other value it names.
 func TestKeptValue(t *testing.T) {
