@@ -630,6 +630,10 @@ var headDeterminers = map[string]bool{"my": true, "our": true, "the": true, "thi
 // reCountNoun is a count stored with its noun: "24 books".
 var reCountNoun = regexp.MustCompile(`^[\d,.]+\s+(\p{L}+)$`)
 
+// CountNoun returns the noun of a count stored with one ("books" of "24
+// books"), or "" (see countNoun).
+func CountNoun(v string) string { return countNoun(v) }
+
 // countNoun returns the noun of a count stored with one ("books" of "24
 // books"), or "" (a unit makes a measure: "300 Mbps").
 func countNoun(v string) string {

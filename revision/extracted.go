@@ -74,7 +74,8 @@ type speaker struct {
 
 // acted reports whether a sentence of the speaker's turn reports a
 // change the speaker made: its own words say so (extract.ReportsAction),
-// or the assistant's turn opened with "Done." or "All set!".
+// or the assistant's turn has a sentence of its own that says "Done." or
+// "All set!".
 func (s speaker) acted(sentence string) bool { return s.done || extract.ReportsAction(sentence) }
 
 // as is the identity a turn by s reads with, and writes with unless a
@@ -805,21 +806,17 @@ func valueOfFor(stored string, st extract.Statement) string {
 	return valueOf(st)
 }
 
-// A count stored with its unit ("24 books") and a bare number read for it.
-var (
-	reCounted  = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?\s+(\p{L}+)$`)
-	reBareText = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?$`)
-)
+// reBareText is a number alone.
+var reBareText = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?$`)
 
 // withUnit writes a bare number read for a count stored with its unit
 // with the unit the sentence says after it: "I raised my reading goal to
 // 30 books" replaces "24 books" with "30 books", not "30".
 func withUnit(stored string, st extract.Statement) (string, bool) {
-	m := reCounted.FindStringSubmatch(stored)
-	if m == nil || !reBareText.MatchString(st.Value) {
+	unit := strings.ToLower(extract.CountNoun(stored))
+	if unit == "" || !reBareText.MatchString(st.Value) {
 		return "", false
 	}
-	unit := strings.ToLower(m[1])
 	for i := 0; ; {
 		j := strings.Index(st.Sentence[i:], st.Value)
 		if j < 0 {
