@@ -306,6 +306,9 @@ func TestAnchor(t *testing.T) {
 		// A code of the stored value's shape, however many digits.
 		{"part_d_member_id", "HX4471902", "A new insurance card arrived today with a different member number, HX4471956.", "HX4471956"},
 		{"part_d_member_id", "HX4471902", "My husband's member number is HX4471999.", ""},
+		// Starting at a new place is taking it up.
+		{"kid_school", "Maple Grove Elementary", "Lily starts at Hillcrest Elementary after winter break.", "Hillcrest Elementary"},
+		{"kid_school", "Maple Grove Elementary", "My coworker's son starts at Hillcrest Elementary.", ""},
 		// A count said as a change moves the stored count.
 		{"houseplant_count", "14", "I picked up three more houseplants.", "17"},
 		{"guest_count", "80", "Four more guests RSVP'd.", "84"},

@@ -406,7 +406,7 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	"increased to", "decreased to", "raised to", "lowered to", "bumped to", "bumped up to", "cut to", "reduced to",
 	"weighed in at", " hit ", " reached ",
 	// a thing taken up: "joined Equinox", "started at Lincoln Middle School"
-	"joined", "started at", "started with", "traded", "swapped", "signed up", "signed with", "renewed with",
+	"joined", "started at", "starts at", "starting at", "started with", "enrolled", "transferred to", "traded", "swapped", "signed up", "signed with", "renewed with",
 	"took over", "taken over", "relocated", "updated", "latest", "currently", "go-to",
 	"trimmed", "slashed", "hiked", "upped", "renamed", "rebranded", "change of plans", "change of plan",
 	"opted", "signed up", "escalated", "reprioritized", "reprioritised", "deprioritized", "deprioritised",
