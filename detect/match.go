@@ -274,7 +274,9 @@ func trimTail(s string) string {
 		t := strings.TrimRight(s, " ,;:—–-")
 		i := strings.LastIndexByte(t, ' ')
 		switch strings.ToLower(t[i+1:]) {
-		case "from", "to", "at", "on", "in", "of", "for", "with", "by", "the", "a", "an", "and", "or":
+		case "from", "to", "at", "on", "in", "of", "for", "with", "by", "the", "a", "an", "and", "or",
+			"though", "tho", "anyway", "anyways", "lol", "btw", "too", "again", "already", "yet":
+			// (and the fillers a chat ends a clause with: "on hold though")
 			if i < 0 {
 				return t
 			}

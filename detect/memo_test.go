@@ -51,3 +51,21 @@ func TestTrimmedReplacement(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimTail: a replacement loses the function words and the chat
+// fillers a cut left at its end, and when it takes effect.
+func TestTrimTail(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"4 days in office from", "4 days in office"},
+		{"on hold though", "on hold"},
+		{"Tokyo too", "Tokyo"},
+		{"three-week sprints starting next sprint", "three-week sprints"},
+		{"Blue Buffalo, anyway", "Blue Buffalo"},
+		{"Oat Milk", "Oat Milk"},
+	}
+	for _, tc := range tests {
+		if got := trimTail(tc.in); got != tc.want {
+			t.Errorf("trimTail(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
