@@ -250,6 +250,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				cands = append([]span{{start: m[0], end: m[1], text: cl[m[0]:m[1]], kind: KindChoice}}, cands...)
 			}
 		}
+		if kind == anchorMoney {
+			cands = withMoneyDeltas(cl, stored, cands)
+		}
 		if len(cands) > 1 && (kind == anchorMoney || kind == anchorCount) {
 			// "raised dues by $25, to $275": the difference is not the value.
 			cands = slices.DeleteFunc(slices.Clone(cands), func(v span) bool { return reByBefore.MatchString(cl[:v.start]) })

@@ -309,6 +309,15 @@ func TestAnchor(t *testing.T) {
 		// Starting at a new place is taking it up.
 		{"kid_school", "Maple Grove Elementary", "Lily starts at Hillcrest Elementary after winter break.", "Hillcrest Elementary"},
 		{"kid_school", "Maple Grove Elementary", "My coworker's son starts at Hillcrest Elementary.", ""},
+		// An amount said as a change moves the stored amount, written as
+		// it is.
+		{"shop_rent", "$3,200/month", "Rent goes up 250 a month starting January.", "$3,450/month"},
+		{"monthly_rent", "$1,850", "Rent went up $150.", "$2,000"},
+		{"budget", "$40k", "Finance cut the budget by 5k.", "$35k"},
+		{"netflix_price", "$15.49", "Netflix is $2 more a month now.", "$17.49"},
+		{"monthly_rent", "$1,850", "Rent went up to $2,000.", "$2,000"},
+		{"monthly_rent", "$1,850", "My sister's rent went up $150.", ""},
+		{"monthly_rent", "$1,850", "Rent might go up $150.", ""},
 		// A count said as a change moves the stored count.
 		{"houseplant_count", "14", "I picked up three more houseplants.", "17"},
 		{"guest_count", "80", "Four more guests RSVP'd.", "84"},

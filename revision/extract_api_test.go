@@ -500,6 +500,8 @@ func TestCountKeepsItsUnit(t *testing.T) {
 		{"fewer", [][2]string{{"guest_count", "80"}}, "The guest count is 6 fewer after the cancellations.", "74"},
 		{"more than another", [][2]string{{"headcount", "40"}}, "Headcount is two more than last year.", "40"},
 		{"a count said as a change, hedged", [][2]string{{"guest_count", "80"}}, "Two more people might come.", "80"},
+		{"an amount said as a change", [][2]string{{"monthly_rent", "$1,850"}}, "Rent went up $150.", "$2,000"},
+		{"an amount moved, in the stored form", [][2]string{{"shop_rent", "$3,200/month"}}, "Landlord sent the renewal and I signed it. Rent goes up 250 a month starting January.", "$3,450/month"},
 	})
 }
 
