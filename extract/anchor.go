@@ -431,8 +431,26 @@ func withDeltas(cl, stored string, cands, topic []span) []span {
 	out := slices.Clone(cands)
 	for i, v := range out {
 		m := reMoreAfter.FindStringSubmatch(cl[v.end:])
-		if m == nil || strings.HasPrefix(strings.TrimLeft(strings.ToLower(cl[v.end+len(m[0]):]), " "), "than") {
+		if m != nil && strings.HasPrefix(strings.TrimLeft(strings.ToLower(cl[v.end+len(m[0]):]), " "), "than") {
 			continue // "two more than last year" compares
+		}
+		sign := 0
+		switch before := cl[:v.start]; {
+		case m != nil && (strings.EqualFold(m[1], "fewer") || strings.EqualFold(m[1], "less")):
+			sign = -1
+		case m != nil:
+			sign = 1
+		case reToEnd.MatchString(before):
+		case reUpBefore.MatchString(before):
+			sign = 1 // "cap goes up by 50", "add 12 to the headcount"
+		case reDownBefore.MatchString(before):
+			sign = -1
+		}
+		if sign == 0 {
+			continue
+		}
+		if m == nil {
+			m = []string{"", ""}
 		}
 		n, err := strconv.Atoi(strings.ReplaceAll(v.text, ",", ""))
 		if c, ok := countWords[strings.ToLower(v.text)]; ok && c == float64(int(c)) {
@@ -441,10 +459,7 @@ func withDeltas(cl, stored string, cands, topic []span) []span {
 		if err != nil {
 			continue
 		}
-		switch strings.ToLower(m[1]) {
-		case "fewer", "less":
-			n = -n
-		}
+		n *= sign
 		if base+n < 0 {
 			continue
 		}
@@ -459,6 +474,9 @@ func withDeltas(cl, stored string, cands, topic []span) []span {
 			end += len(w) // (a topic word stays the topic's: "three more houseplants")
 		}
 		out[i].text, out[i].end = text, end
+		if b := reByEnd.FindStringIndex(cl[:v.start]); b != nil {
+			out[i].start = b[0] // "by" is the difference's word, not a link's
+		}
 	}
 	return out
 }

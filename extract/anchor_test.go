@@ -323,6 +323,9 @@ func TestAnchor(t *testing.T) {
 		{"guest_count", "80", "Four more guests RSVP'd.", "84"},
 		{"team_size", "8 engineers", "We added 3 more engineers to the team.", "11 engineers"},
 		{"headcount", "40", "Headcount is two more than last year.", ""},
+		{"attendee_cap", "300", "The attendee cap goes up by 50.", "350"},
+		{"headcount", "140", "Add 12 to the headcount.", "152"},
+		{"headcount", "140", "The headcount went up to 152.", "152"},
 		// A value measured against the topic is not its value.
 		{"monthly_sales_target", "$40k", "Hit 43k in sales last month, above target for once.", ""},
 		{"budget", "$5,000", "We came in over budget at $6,200.", ""},

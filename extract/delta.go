@@ -21,8 +21,8 @@ var (
 	reMoneyParts = regexp.MustCompile(`^([$€£¥]?)\s?(\d[\d,]*(?:\.\d+)?)\s?(k|K|m|M|bn)?(.*)$`)
 	// reUpBefore and reDownBefore end a clause's text before a difference:
 	// "went up", "raised it by", "a cut of".
-	reUpBefore   = regexp.MustCompile(`(?i)\b(?:up|raised|raise|raising|increased|increase|increasing|hiked|hike|bumped|added|adding|an? (?:raise|increase|hike|bump) of)(?:\s+(?:it|them|us|me|(?:the|our|my)\s+\w+|\w+))?(?:\s+by)?\s+(?:another\s+|an?\s+extra\s+)?$`)
-	reDownBefore = regexp.MustCompile(`(?i)\b(?:down|cut|cutting|reduced|reduce|reducing|lowered|lower|dropped|drop|decreased|decrease|knocked|slashed|trimmed|an? (?:cut|reduction|drop|discount) of)(?:\s+(?:it|them|us|me|(?:the|our|my)\s+\w+|\w+))?(?:\s+(?:by|off))?\s+$`)
+	reUpBefore   = regexp.MustCompile(`(?i)\b(?:up|raised|raise|raising|increased|increase|increasing|hiked|hike|bumped|add|added|adding|an? (?:raise|increase|hike|bump) of)(?:\s+(?:it|them|us|me|(?:the|our|my)\s+\w+|\w+))?(?:\s+by)?\s+(?:another\s+|an?\s+extra\s+)?$`)
+	reDownBefore = regexp.MustCompile(`(?i)\b(?:down|cut|cutting|reduced|reduce|reducing|lowered|lower|dropped|drop|decreased|decrease|knocked|slashed|trimmed|shrank|shrunk|fell|an? (?:cut|reduction|drop|discount) of)(?:\s+(?:it|them|us|me|(?:the|our|my)\s+\w+|\w+))?(?:\s+(?:by|off))?\s+$`)
 	// reMoreAfter and reLessAfter follow a difference: "$16 more".
 	reUpAfter   = regexp.MustCompile(`(?i)^\s*(?:more|higher|extra|on top)\b`)
 	reDownAfter = regexp.MustCompile(`(?i)^\s*(?:less|lower|cheaper|off)\b`)
