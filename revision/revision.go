@@ -1018,7 +1018,22 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
-		!partOf(replacement, f.ValueText()) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key)
+		!partOf(replacement, f.ValueText()) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key) &&
+		!dateWithClause(replacement, f.ValueText())
+}
+
+var (
+	// reDateish is a value that says a date or a day.
+	reDateish = regexp.MustCompile(`(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\b\d{4}-\d\d-\d\d\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day`)
+	// reCommaYear is a comma before a year: "March 4, 2026".
+	reCommaYear = regexp.MustCompile(`,\s*\d{4}\b`)
+)
+
+// dateWithClause reports a replacement for a date that carries a clause
+// after a comma: "the 18th of March, same hour" is a date and a remark,
+// not a value (a rule that reads the date writes it instead).
+func dateWithClause(replacement, old string) bool {
+	return reDateish.MatchString(old) && strings.Contains(replacement, ", ") && !strings.Contains(old, ", ") && !reCommaYear.MatchString(replacement)
 }
 
 // opensOnTopic reports a replacement of three words or more that opens on
