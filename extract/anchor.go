@@ -359,10 +359,13 @@ var reFreeTail = regexp.MustCompile(`(?i)\s+(?:now|from now on|going forward|ins
 // as the new value. It is narrower than Anchor: the key's words are said,
 // none implied, and nothing but a determiner comes before them.
 func freeText(sentence, key, stored string) (Statement, bool) {
+	keyWs := keyWords(key)
+	if st, ok := quotedSet(sentence, key, stored, keyWs); ok {
+		return st, true
+	}
 	if stored != strings.ToLower(stored) || len(strings.Fields(stored)) > 8 {
 		return Statement{}, false
 	}
-	keyWs := keyWords(key)
 	rd := anchorSentences.Get(sentence)
 	for _, c := range rd.clauses {
 		if c.text == "" || c.reason != "" || c.aspiration {
@@ -389,6 +392,38 @@ func freeText(sentence, key, stored string) (Statement, bool) {
 			Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr}, true
 	}
 	return Statement{}, false
+}
+
+// reQuotedSet sets a thing to a quoted value: "I've set your Slack status
+// to 'OOO until Jan 6'".
+var reQuotedSet = regexp.MustCompile(`(?i)\b(?:set|changed|updated|switched|renamed|reset)\s+(?:your|my|our|the)\s+([\p{L}][\p{L} '’-]*?)\s+to\s+['"‘“]([^'"‘’“”]{1,60})['"’”]`)
+
+// quotedSet reads a value in quotes that the sentence sets the key's
+// thing to, whatever its form: the quotes say where the value begins and
+// ends. The thing is named by every word of the key (keyWs), in order.
+func quotedSet(sentence, key, stored string, keyWs []string) (Statement, bool) {
+	m := reQuotedSet.FindStringSubmatch(sentence)
+	if m == nil || strings.EqualFold(strings.TrimSpace(m[2]), stored) {
+		return Statement{}, false
+	}
+	subj := strings.Fields(strings.NewReplacer("-", " ", "’", " ", "'", " ").Replace(fold(m[1])))
+	if len(subj) != len(keyWs) {
+		return Statement{}, false
+	}
+	for i, w := range subj {
+		if singular(w) != singular(keyWs[i]) {
+			return Statement{}, false
+		}
+	}
+	rd := anchorSentences.Get(sentence)
+	for _, c := range rd.clauses {
+		if c.reason != "" && strings.Contains(c.text, m[2]) {
+			return Statement{}, false // "I haven't set your status to 'OOO' yet"
+		}
+	}
+	ent, attr := NormalizeKey(key)
+	return Statement{Entity: cmp.Or(ent, attr), Attribute: attr, Key: key, Value: strings.TrimSpace(m[2]), Kind: KindStatus,
+		Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr}, true
 }
 
 // reComparedWith closes the text before a topic that a value is measured

@@ -331,6 +331,8 @@ func TestAnchor(t *testing.T) {
 		{"budget", "$5,000", "We came in over budget at $6,200.", ""},
 		{"payroll_owner", "Jen", "Sam took over payroll from Jen.", "Sam"},
 		{"sprint_goal", "ship billing v2", "Sprint goal changed to stabilizing checkout.", "stabilizing checkout"},
+		{"slack_status", "In focus mode", "I've set your Slack status to 'OOO until Jan 6' as requested.", "OOO until Jan 6"},
+		{"slack_status", "In focus mode", "I haven't set your Slack status to 'OOO until Jan 6' yet.", ""},
 		{"sprint_goal", "ship billing v2", "The sprint goal is not changed to stabilizing checkout.", ""},
 		{"sprint_goal", "ship billing v2", "Marketing's sprint goal changed to launch prep.", ""},
 		{"sprint_goal", "ship billing v2", "Our sprint goal is now search relevance for the rest of the quarter.", "search relevance"},
