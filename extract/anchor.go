@@ -81,7 +81,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// medicare_supplement_plan = Aetna Plan G: the speaker's own choice of
 	// a member of the stored value's category says the key (an Implied
 	// reading, dropped when another fact of the category could take it).
-	chosen := cat != "" && reOwnChoice.MatchString(low)
+	chosen := cat != "" && anchorSentences.Get(sentence).ownChoice
 	impliedByValue := func(w string) bool {
 		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w) || relationImplied(w) || chosen) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
 			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email"))
@@ -264,7 +264,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			cands = outermost(dateValues(cl, stored, cands))
 		}
 		if kind == anchorCount {
-			cands = withDeltas(cl, stored, cands, tspans)
+			cands = withCountDeltas(cl, stored, cands, tspans)
 		}
 		for _, v := range cands {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
@@ -333,10 +333,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorCount && !strings.Contains(stored, ",") {
 			st.Value = strings.ReplaceAll(st.Value, ",", "") // "10,000" beside "8000" is written "10000"
 		}
-		if n := countNoun(stored); n != "" && kind == anchorCount {
-			// "24 books" → "30 books", not "30"
-			if rest := strings.TrimLeft(cl[found[0].end:], " "); strings.HasPrefix(fold(rest), fold(n)) && wordEnds(rest[len(n):]) {
-				st.Value += " " + rest[:len(n)]
+		if kind == anchorCount {
+			if v, ok := nounAfter(stored, st.Value, cl[found[0].end:]); ok {
+				st.Value = v // "24 books" → "30 books", not "30"
 			}
 		}
 		return st, true
@@ -359,39 +358,51 @@ var reFreeTail = regexp.MustCompile(`(?i)\s+(?:now|from now on|going forward|ins
 // as the new value. It is narrower than Anchor: the key's words are said,
 // none implied, and nothing but a determiner comes before them.
 func freeText(sentence, key, stored string) (Statement, bool) {
-	keyWs := keyWords(key)
-	if st, ok := quotedSet(sentence, key, stored, keyWs); ok {
-		return st, true
-	}
-	if stored != strings.ToLower(stored) || len(strings.Fields(stored)) > 8 {
-		return Statement{}, false
-	}
 	rd := anchorSentences.Get(sentence)
+	inWords := stored == strings.ToLower(stored) && len(strings.Fields(stored)) <= 8
+	if rd.quoted == nil && !(inWords && slices.ContainsFunc(rd.clauses, func(c anchorClause) bool { return c.free != nil })) {
+		return Statement{}, false // (the common case, read without the key's words)
+	}
+	keyWs := keyWords(key)
+	if st, ok := quotedSet(rd, sentence, key, stored, keyWs); ok || !inWords {
+		return st, ok
+	}
 	for _, c := range rd.clauses {
-		if c.text == "" || c.reason != "" || c.aspiration {
+		m := c.free
+		if m == nil || c.reason != "" || c.aspiration || !namesKeyWords(c.low[m[2]:m[3]], keyWs) {
 			continue
-		}
-		m := reFreeChange.FindStringSubmatchIndex(c.low)
-		if m == nil {
-			continue
-		}
-		subj := strings.Fields(strings.NewReplacer("-", " ", "’", " ", "'", " ").Replace(c.low[m[2]:m[3]]))
-		if len(subj) != len(keyWs) {
-			continue
-		}
-		same := true
-		for i, w := range subj {
-			same = same && singular(w) == singular(keyWs[i])
 		}
 		v := strings.TrimSpace(reFreeTail.ReplaceAllString(strings.TrimRight(c.text[m[4]:m[5]], " .!"), ""))
-		if !same || v == "" || len(strings.Fields(v)) > 8 || strings.EqualFold(v, stored) {
+		if v == "" || len(strings.Fields(v)) > 8 || strings.EqualFold(v, stored) {
 			continue
 		}
-		ent, attr := NormalizeKey(key)
-		return Statement{Entity: cmp.Or(ent, attr), Attribute: attr, Key: key, Value: v, Kind: KindStatus,
-			Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr}, true
+		return freeStatement(rd, sentence, key, v), true
 	}
 	return Statement{}, false
+}
+
+// namesKeyWords reports whether phrase (folded) is every word of the key
+// (keyWs), in order, in the singular or the plural: "sprint goal",
+// "on-call day".
+func namesKeyWords(phrase string, keyWs []string) bool {
+	ws := strings.Fields(strings.NewReplacer("-", " ", "’", " ", "'", " ").Replace(phrase))
+	if len(ws) != len(keyWs) {
+		return false
+	}
+	for i, w := range ws {
+		if singular(w) != singular(keyWs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// freeStatement is the statement freeText and quotedSet read: v, a value
+// in words, for key.
+func freeStatement(rd anchorSentence, sentence, key, v string) Statement {
+	ent, attr := NormalizeKey(key)
+	return Statement{Entity: cmp.Or(ent, attr), Attribute: attr, Key: key, Value: v, Kind: KindStatus,
+		Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr}
 }
 
 // reQuotedSet sets a thing to a quoted value: "I've set your Slack status
@@ -401,29 +412,17 @@ var reQuotedSet = regexp.MustCompile(`(?i)\b(?:set|changed|updated|switched|rena
 // quotedSet reads a value in quotes that the sentence sets the key's
 // thing to, whatever its form: the quotes say where the value begins and
 // ends. The thing is named by every word of the key (keyWs), in order.
-func quotedSet(sentence, key, stored string, keyWs []string) (Statement, bool) {
-	m := reQuotedSet.FindStringSubmatch(sentence)
-	if m == nil || strings.EqualFold(strings.TrimSpace(m[2]), stored) {
+func quotedSet(rd anchorSentence, sentence, key, stored string, keyWs []string) (Statement, bool) {
+	m := rd.quoted
+	if m == nil || strings.EqualFold(strings.TrimSpace(m[2]), stored) || !namesKeyWords(fold(m[1]), keyWs) {
 		return Statement{}, false
 	}
-	subj := strings.Fields(strings.NewReplacer("-", " ", "’", " ", "'", " ").Replace(fold(m[1])))
-	if len(subj) != len(keyWs) {
-		return Statement{}, false
-	}
-	for i, w := range subj {
-		if singular(w) != singular(keyWs[i]) {
-			return Statement{}, false
-		}
-	}
-	rd := anchorSentences.Get(sentence)
 	for _, c := range rd.clauses {
 		if c.reason != "" && strings.Contains(c.text, m[2]) {
 			return Statement{}, false // "I haven't set your status to 'OOO' yet"
 		}
 	}
-	ent, attr := NormalizeKey(key)
-	return Statement{Entity: cmp.Or(ent, attr), Attribute: attr, Key: key, Value: strings.TrimSpace(m[2]), Kind: KindStatus,
-		Rule: RuleAnchor, Sentence: sentence, Correction: rd.corr}, true
+	return freeStatement(rd, sentence, key, strings.TrimSpace(m[2])), true
 }
 
 // reComparedWith closes the text before a topic that a value is measured
@@ -445,75 +444,6 @@ func comparedWith(cl string, topic []span) bool {
 		}
 	}
 	return false
-}
-
-// reMoreAfter follows a count said as a change of the stored count:
-// "two more", "3 additional", "four fewer".
-var reMoreAfter = regexp.MustCompile(`(?i)^\s+(more|additional|extra|fewer|less)\b`)
-
-// reCountedNoun is the noun a count counts, after it: " engineers".
-var reCountedNoun = regexp.MustCompile(`^\s+\p{Ll}[\p{Ll}'’-]*s\b`)
-
-// withDeltas reads a count said as a change ("Hired two more
-// part-timers", "picked up three more plants") as the stored count moved
-// by it: two more beside 3 is 5. Other counts are kept as they are.
-// topic is the clause's topic spans.
-func withDeltas(cl, stored string, cands, topic []span) []span {
-	base, err := strconv.Atoi(strings.ReplaceAll(strings.Fields(stored)[0], ",", ""))
-	if err != nil {
-		return cands
-	}
-	out := slices.Clone(cands)
-	for i, v := range out {
-		m := reMoreAfter.FindStringSubmatch(cl[v.end:])
-		if m != nil && strings.HasPrefix(strings.TrimLeft(strings.ToLower(cl[v.end+len(m[0]):]), " "), "than") {
-			continue // "two more than last year" compares
-		}
-		sign := 0
-		switch before := cl[:v.start]; {
-		case m != nil && (strings.EqualFold(m[1], "fewer") || strings.EqualFold(m[1], "less")):
-			sign = -1
-		case m != nil:
-			sign = 1
-		case reToEnd.MatchString(before):
-		case reUpBefore.MatchString(before):
-			sign = 1 // "cap goes up by 50", "add 12 to the headcount"
-		case reDownBefore.MatchString(before):
-			sign = -1
-		}
-		if sign == 0 {
-			continue
-		}
-		if m == nil {
-			m = []string{"", ""}
-		}
-		n, err := strconv.Atoi(strings.ReplaceAll(v.text, ",", ""))
-		if c, ok := countWords[strings.ToLower(v.text)]; ok && c == float64(int(c)) {
-			n, err = int(c), nil
-		}
-		if err != nil {
-			continue
-		}
-		n *= sign
-		if base+n < 0 {
-			continue
-		}
-		text := strconv.Itoa(base + n)
-		if noun := countNoun(stored); noun != "" {
-			text += " " + noun
-		}
-		// "more" and the noun counted ("two more engineers") are the
-		// value's words, not a link's.
-		end := v.end + len(m[0])
-		if w := reCountedNoun.FindString(cl[end:]); w != "" && !slices.ContainsFunc(topic, func(t span) bool { return t.start < end+len(w) && end < t.end }) {
-			end += len(w) // (a topic word stays the topic's: "three more houseplants")
-		}
-		out[i].text, out[i].end = text, end
-		if b := reByEnd.FindStringIndex(cl[:v.start]); b != nil {
-			out[i].start = b[0] // "by" is the difference's word, not a link's
-		}
-	}
-	return out
 }
 
 // reShift is a date moved by a delta: "pushed the deadline back a week",
@@ -686,9 +616,40 @@ var headDeterminers = map[string]bool{"my": true, "our": true, "the": true, "thi
 // reCountNoun is a count stored with its noun: "24 books".
 var reCountNoun = regexp.MustCompile(`^[\d,.]+\s+(\p{L}+)$`)
 
-// CountNoun returns the noun of a count stored with one ("books" of "24
-// books"), or "" (see countNoun).
-func CountNoun(v string) string { return countNoun(v) }
+// WithCountNoun writes v, a bare number read for a count stored with its
+// noun ("24 books"), with the noun sentence says right after v, in the
+// singular or the plural: "I raised my reading goal to 30 books" gives
+// "30 books", not "30".
+func WithCountNoun(stored, v, sentence string) (string, bool) {
+	for i := 0; ; {
+		j := strings.Index(sentence[i:], v)
+		if j < 0 {
+			return "", false
+		}
+		i += j + len(v)
+		if w, ok := nounAfter(stored, v, sentence[i:]); ok {
+			return w, true
+		}
+	}
+}
+
+// nounAfter writes v with the stored count's noun when rest, the text
+// right after v, opens on it (in the singular or the plural).
+func nounAfter(stored, v, rest string) (string, bool) {
+	n := fold(countNoun(stored))
+	trimmed := strings.TrimLeft(rest, " ")
+	if n == "" || len(trimmed) == len(rest) {
+		return "", false // no noun stored, or none set apart from v
+	}
+	end := strings.IndexFunc(trimmed, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(trimmed)
+	}
+	if w := fold(trimmed[:end]); w == "" || !(w == n || w+"s" == n || n+"s" == w || w+"es" == n || n+"es" == w) {
+		return "", false
+	}
+	return v + " " + trimmed[:end], true
+}
 
 // countNoun returns the noun of a count stored with one ("books" of "24
 // books"), or "" (a unit makes a measure: "300 Mbps").
@@ -826,6 +787,10 @@ func movedOther(m []int, v span) bool {
 type anchorSentence struct {
 	corr    bool
 	clauses []anchorClause
+	// ownChoice: the speaker says a choice made (reOwnChoice); quoted:
+	// reQuotedSet's submatches, or nil.
+	ownChoice bool
+	quoted    []string
 }
 
 // anchorClause is a clause of a sentence, trimmed, with the readings of it
@@ -845,6 +810,8 @@ type anchorClause struct {
 	// subject: a name opening a clause that follows another in the
 	// sentence ("…, so Claire watches the twins now"), or nil.
 	subject []int
+	// free: reFreeChange's submatch indexes in low, or nil.
+	free []int
 }
 
 // otherMoved reports whether the clause sends someone other than the
@@ -866,7 +833,7 @@ var anchorSentences = memo.New(readAnchorSentence, memo.Limits{Entries: 1 << 10,
 func readAnchorSentence(sentence string) anchorSentence {
 	body, corr := stripLead(sentence)
 	body, corr2 := stripOldValue(body)
-	rd := anchorSentence{corr: corr || corr2}
+	rd := anchorSentence{corr: corr || corr2, ownChoice: reOwnChoice.MatchString(fold(sentence)), quoted: reQuotedSet.FindStringSubmatch(sentence)}
 	for i, cl := range splitClauses(body) {
 		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
 		c := anchorClause{text: cl, low: fold(cl)}
@@ -881,6 +848,7 @@ func readAnchorSentence(sentence string) anchorSentence {
 			c.stative, c.changeCue = stative(c.low), hasChangeCue(c.low)
 			c.moved = reOtherMoved.FindStringSubmatchIndex(cl)
 			c.newAttr, c.continues = newAttrAt(cl), reContinues.FindStringSubmatchIndex(cl)
+			c.free = reFreeChange.FindStringSubmatchIndex(c.low)
 			if c.continues == nil {
 				c.continues = reTally.FindStringSubmatchIndex(cl)
 			}
@@ -1298,11 +1266,12 @@ func candidates(cl, k string, at time.Time) []span {
 		// "I'm running four times a week now": a count spelled out, read
 		// only when the clause has no digits, so that "the two new
 		// hires" does not compete with "the team is 10", and not when
-		// it opens the clause or counts a difference: "Five people
-		// dropped out, so we're down to 35", "four more signed up".
+		// it opens the clause ("Five people dropped out, so we're down to
+		// 35") or counts new ones; a difference ("four more signed up")
+		// is read, and withCountDeltas moves the stored count by it.
 		for _, m := range reSpelledCount.FindAllStringIndex(cl, -1) {
-			if strings.TrimSpace(cl[:m[0]]) == "" && !reMoreAfter.MatchString(cl[m[1]:]) || reDeltaAfter.MatchString(cl[m[1]:]) && !reMoreAfter.MatchString(cl[m[1]:]) {
-				continue // (a count said as a change is read by withDeltas)
+			if !reDeltaWord.MatchString(cl[m[1]:]) && (strings.TrimSpace(cl[:m[0]]) == "" || reNewAfter.MatchString(cl[m[1]:])) {
+				continue
 			}
 			n := int(countWords[fold(cl[m[0]:m[1]])])
 			out = append(out, span{start: m[0], end: m[1], text: strconv.Itoa(n), kind: KindCount})
@@ -1318,8 +1287,8 @@ var reOrdinalBefore = regexp.MustCompile(`\b((\d{1,3})(?:st|nd|rd|th))\s+\p{L}`)
 // often a pronoun: "the blue one").
 var reSpelledCount = regexp.MustCompile(`(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b`)
 
-// reDeltaAfter follows a count that is a difference: "four more".
-var reDeltaAfter = regexp.MustCompile(`(?i)^\s+(?:more|fewer|less|extra|additional|new)\b`)
+// reNewAfter follows a count of new ones: "the two new hires".
+var reNewAfter = regexp.MustCompile(`(?i)^\s+new\b`)
 
 // reByBefore ends a clause's text before an amount of difference: "by".
 var reByBefore = regexp.MustCompile(`(?i)(?:\bby\s+(?:another\s+|an?\s+extra\s+)?|\b(?:another|an?\s+extra|an\s+additional)\s+)$`)

@@ -31,7 +31,7 @@ func TestAnchor(t *testing.T) {
 		{"weekly_runs", "3", "I'm running four times a week now.", "4"},
 		{"weekly_runs", "3", "I'm running 4 times a week now.", "4"},
 		{"headcount", "40", "Five people dropped out.", ""},
-		{"weekly_runs", "3", "I'm adding two more runs a week.", "5"}, // a difference moves the stored count (withDeltas)
+		{"weekly_runs", "3", "I'm adding two more runs a week.", "5"}, // a difference moves the stored count (withCountDeltas)
 		// A titled name the speaker moves a household member to; another
 		// mover's is theirs.
 		{"vet", "Dr. Kim", "We switched Milo to Dr. Alvarez at the new clinic.", "Dr. Alvarez"},

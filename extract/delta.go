@@ -8,12 +8,12 @@ import (
 	"strings"
 )
 
-// An amount said as a change of the stored amount: "Rent goes up 250 a
-// month starting January", "they raised the fee by $15", "$16 more a
-// month". withMoneyDeltas writes it as the stored amount moved by it, in
-// the stored amount's form ("$3,200/month" → "$3,450/month"), when the
-// clause says no amount the value becomes ("raised dues by $25, to $275"
-// keeps $275).
+// A count or an amount said as a change of the stored one: "Hired two
+// more part-timers", "the cap goes up by 50", "Rent goes up 250 a month",
+// "they raised the fee by $15", "$16 more a month". withCountDeltas and
+// withMoneyDeltas write it as the stored value moved by it, in the stored
+// value's form ("$3,200/month" → "$3,450/month", "8 engineers" → "10
+// engineers"); readDelta says which candidates are differences.
 
 var (
 	// reMoneyParts splits a stored amount: currency, number, multiplier,
@@ -23,9 +23,9 @@ var (
 	// "went up", "raised it by", "a cut of".
 	reUpBefore   = regexp.MustCompile(`(?i)\b(?:up|raised|raise|raising|increased|increase|increasing|hiked|hike|bumped|add|added|adding|an? (?:raise|increase|hike|bump) of)(?:\s+(?:it|them|us|me|(?:the|our|my)\s+\w+|\w+))?(?:\s+by)?\s+(?:another\s+|an?\s+extra\s+)?$`)
 	reDownBefore = regexp.MustCompile(`(?i)\b(?:down|cut|cutting|reduced|reduce|reducing|lowered|lower|dropped|drop|decreased|decrease|knocked|slashed|trimmed|shrank|shrunk|fell|an? (?:cut|reduction|drop|discount) of)(?:\s+(?:it|them|us|me|(?:the|our|my)\s+\w+|\w+))?(?:\s+(?:by|off))?\s+$`)
-	// reMoreAfter and reLessAfter follow a difference: "$16 more".
-	reUpAfter   = regexp.MustCompile(`(?i)^\s*(?:more|higher|extra|on top)\b`)
-	reDownAfter = regexp.MustCompile(`(?i)^\s*(?:less|lower|cheaper|off)\b`)
+	// reDeltaWord follows a difference, a word of rising (group 1) or of
+	// falling: "two more", "$16 extra", "six fewer", "$20 off".
+	reDeltaWord = regexp.MustCompile(`(?i)^\s+(?:(more|additional|extra|higher|on top)|less|fewer|lower|cheaper|off)\b`)
 	// reBareAmountAfter is a bare number after a word of rising or
 	// falling ("goes up 250"), which reAnyMoney does not read.
 	reBareAmountAfter = regexp.MustCompile(`(?i)\b(?:up|down|by)\s+(\d[\d,]*(?:\.\d+)?)\b`)
@@ -107,19 +107,7 @@ func withMoneyDeltas(cl, stored string, cands []span) []span {
 	}
 	out := make([]span, 0, len(all))
 	for _, v := range all {
-		sign := 0
-		switch before, after := cl[:v.start], cl[v.end:]; {
-		case reUpAfter.MatchString(after):
-			sign = 1 // "$2 more"
-		case reDownAfter.MatchString(after):
-			sign = -1
-		case reToEnd.MatchString(before):
-			// "went up to $2,000": the amount the value becomes.
-		case reUpBefore.MatchString(before):
-			sign = 1
-		case reDownBefore.MatchString(before):
-			sign = -1
-		}
+		sign, at := readDelta(cl, v)
 		d, _, ok := moneyValue(v.text)
 		if sign == 0 || !ok {
 			if slices.Contains(cands, v) {
@@ -134,11 +122,83 @@ func withMoneyDeltas(cl, stored string, cands []span) []span {
 		if nv < 0 {
 			return cands
 		}
-		v.text = formatLike(nv, parts)
-		if m := reByEnd.FindStringIndex(cl[:v.start]); m != nil {
-			v.start = m[0] // "by" is the difference's word, not a link's
-		}
+		v.text, v.start, v.end = formatLike(nv, parts), at.start, at.end
 		out = append(out, v)
+	}
+	return out
+}
+
+// readDelta reports whether the count or amount v of cl is said as a
+// difference, +1 for a rise and -1 for a fall ("two more", "six fewer",
+// "went up by 50", "cut the budget by 5k"), or 0: "two more than last
+// year" compares, and "went up to $2,000" says the value it becomes. at
+// is v with the difference's own words ("by", "more"), which are not
+// words linking a topic to its value.
+func readDelta(cl string, v span) (sign int, at span) {
+	at = v
+	before := cl[:v.start]
+	if m := reDeltaWord.FindStringSubmatchIndex(cl[v.end:]); m != nil {
+		if rest := strings.ToLower(strings.TrimLeft(cl[v.end+m[1]:], " ")); strings.HasPrefix(rest, "than") {
+			return 0, v
+		}
+		at.end = v.end + m[1]
+		if m[2] >= 0 {
+			return 1, at
+		}
+		return -1, at
+	}
+	switch {
+	case reToEnd.MatchString(before):
+		return 0, v
+	case reUpBefore.MatchString(before):
+		sign = 1
+	case reDownBefore.MatchString(before):
+		sign = -1
+	default:
+		return 0, v
+	}
+	if m := reByEnd.FindStringIndex(before); m != nil {
+		at.start = m[0]
+	}
+	return sign, at
+}
+
+// reCountedNoun is the noun a count counts, after it: " engineers".
+var reCountedNoun = regexp.MustCompile(`^\s+\p{Ll}[\p{Ll}'’-]*s\b`)
+
+// withCountDeltas rewrites the differences among cands (counts said in
+// cl) as the stored count moved by them: two more beside 3 is 5; the
+// noun counted after "more" is the value's, unless it is a word of the
+// topic (topic: the clause's topic spans, "three more houseplants").
+// Other counts are kept as they are.
+func withCountDeltas(cl, stored string, cands, topic []span) []span {
+	base, err := strconv.Atoi(strings.ReplaceAll(strings.Fields(stored)[0], ",", ""))
+	if err != nil {
+		return cands
+	}
+	out := slices.Clone(cands)
+	for i, v := range out {
+		sign, at := readDelta(cl, v)
+		if sign == 0 {
+			continue
+		}
+		n, err := strconv.Atoi(strings.ReplaceAll(v.text, ",", ""))
+		if c, ok := countWords[strings.ToLower(v.text)]; ok && c == float64(int(c)) {
+			n, err = int(c), nil
+		}
+		if err != nil || base+sign*n < 0 {
+			continue
+		}
+		text := strconv.Itoa(base + sign*n)
+		if noun := countNoun(stored); noun != "" {
+			text += " " + noun
+		}
+		if at.end > v.end {
+			if w := reCountedNoun.FindString(cl[at.end:]); w != "" && !slices.ContainsFunc(topic, func(t span) bool { return t.start < at.end+len(w) && at.end < t.end }) {
+				at.end += len(w)
+			}
+		}
+		out[i].text, out[i].start, out[i].end = text, at.start, at.end
 	}
 	return out
 }

@@ -794,8 +794,10 @@ func valueOfFor(stored string, st extract.Statement) string {
 	if d, ok := extract.DayLike(stored, cmp.Or(st.Said, st.Value)); ok {
 		return d
 	}
-	if v, ok := withUnit(stored, st); ok {
-		return v
+	if reBareText.MatchString(st.Value) {
+		if v, ok := extract.WithCountNoun(stored, st.Value, st.Sentence); ok {
+			return v // "30 books" beside "24 books", not "30"
+		}
 	}
 	if d, ok := extract.SlotLike(stored, cmp.Or(st.Said, st.Value), st.Sentence); ok {
 		return d // "Saturday 9am" beside "Saturday 10am", not next Saturday's date
@@ -808,37 +810,6 @@ func valueOfFor(stored string, st extract.Statement) string {
 
 // reBareText is a number alone.
 var reBareText = regexp.MustCompile(`^\d[\d,]*(?:\.\d+)?$`)
-
-// withUnit writes a bare number read for a count stored with its unit
-// with the unit the sentence says after it: "I raised my reading goal to
-// 30 books" replaces "24 books" with "30 books", not "30".
-func withUnit(stored string, st extract.Statement) (string, bool) {
-	unit := strings.ToLower(extract.CountNoun(stored))
-	if unit == "" || !reBareText.MatchString(st.Value) {
-		return "", false
-	}
-	for i := 0; ; {
-		j := strings.Index(st.Sentence[i:], st.Value)
-		if j < 0 {
-			return "", false
-		}
-		i += j + len(st.Value)
-		rest := strings.TrimLeft(st.Sentence[i:], " ")
-		end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) })
-		if end < 0 {
-			end = len(rest)
-		}
-		if w := strings.ToLower(rest[:end]); w != "" && len(rest) < len(st.Sentence[i:]) && sameUnit(w, unit) {
-			return st.Value + " " + rest[:end], true
-		}
-	}
-}
-
-// sameUnit reports whether two words are one unit, either in the singular
-// or the plural ("book" and "books", "hour" and "hours").
-func sameUnit(a, b string) bool {
-	return a == b || a+"s" == b || b+"s" == a || a+"es" == b || b+"es" == a
-}
 
 // sameValue reports whether a stored value says v: the same resolved
 // date, or equal once case, spacing and punctuation are set aside, or
