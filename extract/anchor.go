@@ -1510,7 +1510,7 @@ func keepsStored(low, stored string) bool {
 		if !keepWords[w] {
 			continue
 		}
-		if i > 0 && (says(ws[i-1]) || i > 1 && ws[i-1] == "is" && ws[i-2] == last) && w == "still" {
+		if i > 0 && (says(ws[i-1]) || i > 1 && ws[i-1] == "is" && (ws[i-2] == last || says(ws[i-2]))) && w == "still" {
 			return true
 		}
 		for j := i + 1; j < len(ws) && j <= i+4; j++ {

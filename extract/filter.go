@@ -297,7 +297,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(head) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low):
+	case proposals.in(head) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low), reTalkAbout.MatchString(head):
 		return ReasonProposal
 	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
@@ -368,6 +368,11 @@ var reWillDo = regexp.MustCompile(`\b(?:will|(?:i|we|you|they|he|she|it)['’]ll
 // reTask is a change still to be made, a task: "I need to update my
 // address to 5 Mill Road on the DMV site", "remind me to switch the plan".
 var reTask = regexp.MustCompile(`\b(?:(?:i|we)\s+(?:still\s+)?(?:need|have|ought|got)\s+to|(?:i|we)\s+(?:should|must)|(?:i|we)['’]ll\s+have\s+to|remind me to|(?:don['’]t|do not|never) forget to|remember to|make sure to)\s+(?:update|change|move|switch|set|edit|fix|correct|reschedule|cancel|book|tell|let|inform|notify|register|file|submit|put|add)\b`)
+
+// reTalkAbout is talk of a change, which is not the change: "there's talk
+// of bumping the quota to 520k", "Summit Power keeps calling about moving
+// the electric over", "we talked about switching to Fridays".
+var reTalkAbout = regexp.MustCompile(`\b(?:there(?:['’]?s| is| has been)|theres)\s+(?:some\s+|been\s+|a lot of\s+|more\s+)?talk\b|\btalk\s+of\s+[\w'’-]+ing\b|\b(?:talk|talks|talking|talked|call|calls|calling|called|ask|asks|asking|asked|email|emails|emailing|emailed|texting|texted|bugging|pestering|hounding|nagging|chatting|chatted|speaking|spoke)\s+(?:[\w'’-]+\s+){0,2}?about\s+(?:[\w'’-]+\s+)?[\w'’-]+ing\b`)
 
 // reAsking is the speaker asking someone else to make a change, which
 // has not happened: "I'm asking finance to raise the headcount budget to
@@ -534,7 +539,7 @@ func clauseFilter(low string) string {
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined
-	case proposals.in(n) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low):
+	case proposals.in(n) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low):
 		return ReasonProposal
 	case pasts.in(n):
 		return ReasonPast // the past half of pastThenNow

@@ -152,6 +152,8 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 			f, ok := k.facts[r.ID]
 			switch {
 			case r.Kind != detect.RecordFact || !ok:
+			case k.kept[r.ID]:
+				continue
 			case d.Kind == detect.KindImplicit && !anchored[r.ID]:
 				continue
 			case !extract.Names(real, f.Key) && !containsFold(real, f.ValueText()) && namesOther(real, f.ID, keys):

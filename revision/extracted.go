@@ -207,10 +207,10 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	var old *facts.Fact
 	for _, f := range targets {
 		switch {
-		case extract.KeepsStored(st.Sentence, f.ValueText()):
+		case k.kept[f.ID] || extract.KeepsStored(st.Sentence, f.ValueText()):
 			// "We're scoping the Postgres 16 upgrade, prod stays on 13":
-			// the sentence keeps the stored value.
-			x.Outcome, x.Previous, x.Reason = OutcomeUnchanged, ptr(f), "the sentence keeps the value of fact "+f.ID
+			// the turn keeps the stored value.
+			x.Outcome, x.Previous, x.Reason = OutcomeUnchanged, ptr(f), "the turn says fact "+f.ID+" is as it was"
 			return nil
 		case spk.assistant && f.Source.Speaker != "assistant" && st.Rule != extract.RuleActionSet && !spk.acted(st.Sentence):
 			// The assistant's own completed action ("I've rebooked your

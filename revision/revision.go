@@ -358,6 +358,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 	for i, sent := range ar.Sentences {
 		k.sentences[i] = sent.Text
 	}
+	k.kept = keptFacts(k)
 	if err := s.retract(tx, caller, t, spk, rs, k, now, &res); err != nil {
 		return Result{}, err
 	}
@@ -453,6 +454,24 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		res.Detections = append(res.Detections, out)
 	}
 	return res, nil
+}
+
+// keptFacts are the facts of k that a sentence of the turn says are as
+// they were, whatever the sentence's reason: "at least the unit door code
+// didn't change", "my territory stays pnw", "Denise is still ours", "prod
+// stays on 13". The same turn's change of another thing of the kind ("they
+// changed the med room code to 1379") does not reach them.
+func keptFacts(k known) map[string]bool {
+	kept := map[string]bool{}
+	for id, f := range k.facts {
+		for _, sent := range k.sentences {
+			if extract.KeepsTopic(sent, f.Key) || extract.KeepsStored(sent, k.valueText(f)) {
+				kept[id] = true
+				break
+			}
+		}
+	}
+	return kept
 }
 
 // assistantsOwn keeps, of what detection found in an assistant's turn,
@@ -667,6 +686,9 @@ type known struct {
 	recent map[string]bool
 	// sentences are the turn's sentences, as extract.Analyze cut them.
 	sentences []string
+	// kept are the facts a sentence of the turn, refused or not, says
+	// are as they were (keptFacts): nothing in the turn changes them.
+	kept map[string]bool
 }
 
 // known gathers the valid facts the turn's words index (all of them in a

@@ -1,0 +1,75 @@
+package extract
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// reUnchanged is a verb phrase saying its subject is as it was: "didn't
+// change", "stays", "is still", "is exactly the same as before".
+var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$)|(?:is|'s)\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)`)
+
+// reClauseOpen is where the subject of reUnchanged's verb may begin: after
+// a clause boundary or a word that joins clauses (joiners after it are
+// dropped from the subject).
+var reClauseOpen = regexp.MustCompile(`[,;:—–(]\s|\s(?:but|and|so|though|although|while|whereas)\s`)
+
+// KeepsTopic reports a sentence that says the thing key names is as it
+// was, in a clause of its own: "at least the unit door code didn't
+// change" (unitDoorCode), "my territory stays pnw" (territory). Whatever
+// else the sentence says of another thing of the kind ("they changed the
+// med room code to 1379"), the fact keyed key keeps its value. The
+// subject of the clause is the key's words (every word of the key's
+// topic; no word that is not the key's), or "ours" or "mine" when the
+// sentence names the key elsewhere ("The U14 team budget went up to
+// $4,000, ours is the same as before").
+func KeepsTopic(sentence, key string) bool {
+	low := " " + fold(sentence)
+	if !strings.Contains(low, "chang") && !strings.Contains(low, "stay") && !strings.Contains(low, "still") &&
+		!strings.Contains(low, "same") && !strings.Contains(low, "remain") && !strings.Contains(low, "move") && !strings.Contains(low, "budge") {
+		return false // the common case
+	}
+	topic, attrs := anchorWords(key)
+	if len(topic) == 0 {
+		topic = attrs
+	}
+	if len(topic) == 0 {
+		return false
+	}
+	keyWs := keyWords(key)
+	for _, m := range reUnchanged.FindAllStringIndex(low, -1) {
+		before := low[:m[0]]
+		if bs := reClauseOpen.FindAllStringIndex(before, -1); len(bs) > 0 {
+			before = before[bs[len(bs)-1][1]:]
+		}
+		subj := words(before)
+		for len(subj) > 0 && (determiners[subj[0]] || possessives[subj[0]] || joiners[subj[0]]) {
+			subj = subj[1:]
+		}
+		if len(subj) == 0 || len(subj) > 5 {
+			continue
+		}
+		if len(subj) == 1 && (subj[0] == "ours" || subj[0] == "mine") && Names(sentence, key) {
+			return true
+		}
+		own := func(w string) bool {
+			return slices.ContainsFunc(keyWs, func(k string) bool { return singular(k) == singular(w) })
+		}
+		if !slices.ContainsFunc(subj, func(w string) bool { return !own(w) }) &&
+			!slices.ContainsFunc(topic, func(t string) bool {
+				return !slices.ContainsFunc(subj, func(w string) bool { return singular(w) == t })
+			}) {
+			return true
+		}
+	}
+	return false
+}
+
+// possessives open a subject without naming it.
+var possessives = map[string]bool{"my": true, "our": true, "your": true}
+
+// joiners open a clause before its subject: "at least the code …",
+// "luckily my territory …".
+var joiners = map[string]bool{"but": true, "and": true, "so": true, "at": true, "least": true, "though": true, "although": true,
+	"while": true, "whereas": true, "luckily": true, "thankfully": true, "fortunately": true, "also": true, "even": true, "yet": true}

@@ -1,0 +1,26 @@
+package extract
+
+import "testing"
+
+func TestKeepsTopic(t *testing.T) {
+	tests := []struct {
+		sentence, key string
+		want          bool
+	}{
+		{"they changed the med room code to 1379 today, at least the unit door code didn't change", "unitDoorCode", true},
+		{"jess got moved to mountain west, my territory stays pnw thank god", "territory", true},
+		{"The U14 girls' team budget went up to $4,000, good for them, ours is exactly the same as before.", "team_budget", true},
+		{"The standup is still at 9, we just moved rooms.", "standup_time", true},
+		{"The gate code hasn't changed.", "gate_code", true},
+		// Another thing stays; the key's thing may change.
+		{"they changed the door code to 1379, the alarm code didn't change", "door_code", false},
+		{"The standup moved to 10, the room stays the same.", "standup_time", false},
+		{"Ours is the same as before.", "team_budget", false}, // "ours" with the key unnamed
+		{"The door code changed to 1379.", "door_code", false},
+	}
+	for _, tt := range tests {
+		if got := KeepsTopic(tt.sentence, tt.key); got != tt.want {
+			t.Errorf("KeepsTopic(%q, %q) = %v, want %v", tt.sentence, tt.key, got, tt.want)
+		}
+	}
+}
