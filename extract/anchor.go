@@ -1622,10 +1622,11 @@ var dealingPreps = map[string]bool{"to": true, "with": true, "for": true, "about
 // Luca", " with Priya".
 var reNamedAfter = regexp.MustCompile(`^\s+(?:at|with)\s+\p{Lu}[\p{L}'’]*(?:\s+\p{Lu}[\p{L}'’]*){0,2}\b`)
 
-// reScopeAfter is the speaker's own undertaking named after a topic:
-// "the new exec sponsor for the program is …" (another's, "for the
-// mobile team", is two words and stays).
-var reScopeAfter = regexp.MustCompile(`(?i)^\s+(?:for|of|on)\s+(?:the|our|this)\s+(?:program|programme|project|initiative|launch|event|account|product|trip|wedding|party|conference|offsite|release|campaign|deal|contract)\b`)
+// reScopeAfter is the speaker's own undertaking, or the span or place a
+// value holds for, named after a topic: "the new exec sponsor for the
+// program is …", "our team budget for the season is …" (another's, "for
+// the mobile team", is two words and stays).
+var reScopeAfter = regexp.MustCompile(`(?i)^\s+(?:for|of|on)\s+(?:the|our|this)\s+(?:program|programme|project|initiative|launch|event|account|product|trip|wedding|party|conference|offsite|release|campaign|deal|contract|season|year|semester|term|quarter|building|house|household|home|apartment|flat|property|units?|family|kids|club|league|course|class|tournament)\b`)
 
 // reKindCalled is the kind of a thing before its name: "a company
 // called", "an agency named".

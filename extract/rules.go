@@ -1696,12 +1696,15 @@ func ReportsAction(sentence string) bool {
 }
 
 // ReportsDone reports a turn with a sentence that is only a word of
-// completion ("Done.", "All set!", "Updated."): the turn's other sentences
-// report what was done ("Done. Your Hertz midsize is cancelled and you
-// have an Avis full-size SUV").
+// completion ("Done.", "All set!", "Updated."; "Noted." acknowledges) or
+// that reports, in words of its own, a change its speaker made (ReportsAction: "I updated the recurring
+// invite", "I already bumped the autopay to match"): the turn's other
+// sentences report what was done ("Done. Your Hertz midsize is cancelled
+// and you have an Avis full-size SUV", "Standup is now at 9:30 every day.
+// I updated the recurring invite").
 func ReportsDone(sentences []Sentence) bool {
 	for _, s := range sentences {
-		if reDoneOnly.MatchString(fold(strings.TrimSpace(s.Text))) {
+		if reDoneOnly.MatchString(fold(strings.TrimSpace(s.Text))) || s.Reason == "" && len(strings.Fields(s.Text)) > 2 && ReportsAction(s.Text) {
 			return true
 		}
 	}
@@ -1715,7 +1718,7 @@ var (
 	reDoneLead = regexp.MustCompile(`^(?:done|updated|noted|got it|all set|all done|confirmed|saved|booked|changed|rescheduled|recorded|logged)\b\s*[!.,:;—–-]`)
 	// reDidChange is the speaker's own completed change, in the perfect
 	// or the past: "I've moved", "I have recorded", "we just switched".
-	reDidChange = regexp.MustCompile(`(?:^|[\s,;:—–-])(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+|gone ahead and\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched|noted|recorded|saved|logged|marked|added|replaced|swapped|cancell?ed|edited|assigned|reassigned|transferred|confirmed|arranged|scheduled|extended|renewed|upgraded|downgraded|enrolled|registered|signed you up)\b`)
+	reDidChange = regexp.MustCompile(`(?:^|[\s,;:—–-])(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+|gone ahead and\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched|noted|recorded|saved|logged|marked|added|replaced|swapped|cancell?ed|edited|assigned|reassigned|transferred|confirmed|arranged|scheduled|extended|renewed|upgraded|downgraded|enrolled|registered|signed you up|signed|bumped|pushed|placed|ordered|renamed|reset|rotated|cleared|removed|deleted|put)\b`)
 	// reOffer is a change offered or weighed, not done: "should I set",
 	// "want me to move", "I can update", "I'll switch", "let me change".
 	reOffer = regexp.MustCompile(`\b(?:(?:should|shall|can|could|may|might|would|will|do)\s+(?:i|we)|(?:want|like)\s+me\s+to|i(?:['’]ll| will| can| could| would| might)|let me|happy to|if you(?:['’]d| would)? like)\b`)

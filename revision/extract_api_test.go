@@ -752,6 +752,9 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"done, then what it did", [][2]string{{"rental_car", "Hertz midsize"}}, "Done. Your Hertz midsize is cancelled and you have an Avis full-size SUV for the trip.", "Avis full-size SUV"},
 		{"still, as it was", [][2]string{{"rental_car", "Hertz midsize"}}, "Your Hertz midsize is still confirmed. The Avis SUV would be $38 a day more.", "Hertz midsize"},
 		{"what it can do", [][2]string{{"parking_spot", "P2-114"}}, "Noted. I can switch your parking spot to P3-027 if you want.", "P2-114"},
+		{"the new state, then what it did", [][2]string{{"team_standup_time", "9:00am"}}, "Standup is now at 9:30 every day. I updated the recurring invite and everyone on the team already accepted.", "9:30"},
+		{"what it signed", [][2]string{{"rent", "$1,850/month"}}, "I signed the lease renewal for you, so rent is $1,925/month now. I already bumped the autopay to match.", "$1,925"},
+		{"the new state, then an offer", [][2]string{{"team_standup_time", "9:00am"}}, "Standup could be at 9:30 every day. I can update the recurring invite if you want.", "9:00am"},
 	}
 	runAfterTurnBy(t, "ASSISTANT", tests)
 }
@@ -763,6 +766,9 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"a team's budget", [][2]string{{"budget", "$40,000"}}, "The marketing team's budget is $35,000.", "$40,000"},
 		{"a different client's contact", [][2]string{{"primary_contact", "Dana"}}, "Leo is the contact for a different client.", "Dana"},
 		{"our own budget", [][2]string{{"budget", "$40,000"}}, "Correction: the budget is $35,000, not $40,000.", "$35,000"},
+		{"another code changed, ours did not", [][2]string{{"unitDoorCode", "2580#"}}, "they changed the med room code to 1379 today, at least the unit door code didn't change", "2580#"},
+		{"another's budget went up, ours is the same", [][2]string{{"team_budget", "$3,200"}}, "The U14 girls' team budget just went up to $4,000 after their sponsor came through, good for them, ours is exactly the same as before, sadly.", "$3,200"},
+		{"a budget for the season", [][2]string{{"team_budget", "$3,200"}}, "The pizza place sponsor came through with an extra $800, so our team budget for the season is $4,000 now.", "$4,000"},
 	}
 	runAfterTurn(t, tests)
 }

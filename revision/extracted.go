@@ -532,7 +532,15 @@ func unfit(st extract.Statement) string {
 		// which means the wedding is now at The Glasshouse" reports
 		// the new venue; "which means the launch slips to May" is
 		// drawn from the dates before it.
-		if strings.Contains(low, m) && st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low, st)) && !(!computed[st.Kind] && reNowWord.MatchString(low)) {
+		i := strings.Index(low, m)
+		if i < 0 || st.Rule == extract.RuleAnchor && !st.Implied || saidBefore(low, st, i) {
+			// The fact's own words linked to its new value ("so U12
+			// practice is now Tuesdays at 6:15pm") say it, whatever it
+			// was drawn from; a mark after the value ("the roster is
+			// at 16 now, which means …") concludes something else.
+			continue
+		}
+		if st.Rule != extract.RuleSwap && st.Kind != extract.KindContact && !(m == ", so " && actsOn(low, st)) && !(!computed[st.Kind] && reNowWord.MatchString(low)) {
 			return "a conclusion drawn from other facts stays in the conversation"
 		}
 	}
@@ -558,6 +566,17 @@ func countChange(st extract.Statement) bool {
 			return true
 		}
 	}
+}
+
+// saidBefore reports whether low (the sentence, lower case) says st's
+// value before byte i.
+func saidBefore(low string, st extract.Statement, i int) bool {
+	for _, v := range []string{st.Value, st.Said} {
+		if j := strings.Index(low, strings.ToLower(v)); v != "" && j >= 0 && j < i {
+			return true
+		}
+	}
+	return false
 }
 
 // computed are the kinds of value a conclusion may compute from others.
