@@ -273,7 +273,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			if kind == anchorCount && !c.changeCue && reOrdinal.MatchString(cl[v.start:v.end]) {
 				continue // "The 5th floor has the nicer kitchen" names a floor; "we moved up to the 5th floor" moves
 			}
-			link := len(tspans) == 0 || linked(cl, tspans, v, kind, attrs)
+			// "My landlord has a new number since the weekend, is
+			// 555-0198": a new number said of the topic is its number.
+			link := len(tspans) == 0 || linked(cl, tspans, v, kind, attrs) || (kind == anchorPhone || kind == anchorEmail) && reNewContact.MatchString(clow)
 			if link && !c.changeCue && (kind == anchorName || kind == anchorCategory) && modifierOf(cl, v, tspans) {
 				// "I'm presenting to the Growth team", "I interviewed
 				// with the Growth team": a name that modifies the topic
@@ -342,6 +344,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+// reNewContact says a new way to reach someone: "a new number", "her new
+// email".
+var reNewContact = regexp.MustCompile(`\bnew\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|#|phone|cell|mobile|email|e-mail)\b`)
 
 // reFreeChange is a key's words, then a verb of change, then the new
 // value to the end of the clause: "sprint goal changed to stabilizing
@@ -666,7 +672,18 @@ func countNoun(v string) string {
 var reBareDay = regexp.MustCompile(`(?i)^(mon|tues|wednes|thurs|fri|satur|sun)day(s?)$`)
 
 // reSaidDay finds the weekday in a new value: "Tuesdays", "Tuesday".
-var reSaidDay = regexp.MustCompile(`(?i)\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b`)
+var reSaidDay = regexp.MustCompile(`(?i)\b(?:(mon|tues|wednes|thurs|fri|satur|sun)days?|(mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\.?)\b`)
+
+// saidDay is the weekday reSaidDay's submatches d name, capitalised:
+// "Wednesday" of "wednesdays" or "wed".
+func saidDay(d []string) string {
+	if d[1] == "" {
+		return weekdayAbbr[strings.ToLower(d[2])[:3]]
+	}
+	return strings.ToUpper(d[1][:1]) + strings.ToLower(d[1][1:]) + "day"
+}
+
+var weekdayAbbr = map[string]string{"mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday"}
 
 // DayLike returns the weekday said in v in the form of stored, when
 // stored is a weekday alone: book_club_day = Thursday becomes "Tuesday"
@@ -677,8 +694,7 @@ func DayLike(stored, v string) (string, bool) {
 	if m == nil || d == nil {
 		return "", false
 	}
-	day := strings.ToUpper(d[1][:1]) + strings.ToLower(d[1][1:]) + "day"
-	return day + m[2], true
+	return saidDay(d) + m[2], true
 }
 
 // reDaySlot is a stored weekly slot, a weekday and a time of day:
@@ -699,7 +715,7 @@ func SlotLike(stored, v, cl string) (string, bool) {
 	if m == nil || d == nil {
 		return "", false
 	}
-	day := strings.ToUpper(d[1][:1]) + strings.ToLower(d[1][1:]) + "day" + m[2]
+	day := saidDay(d) + m[2]
 	if t := reClockSaid.FindString(cl); t != "" {
 		return day + " " + strings.ToLower(strings.ReplaceAll(t, " ", "")), true
 	}

@@ -13,6 +13,13 @@ func TestAnchor(t *testing.T) {
 		want                  string // "" when the sentence must not move the fact
 	}{
 		// A new value linked to the fact's topic.
+		{"landlord_phone", "555-0144", "My landlord has a new number since the weekend, is 555-0198, the old one does not work more.", "555-0198"},
+		{"weekly_pipeline_review", "Tuesday 9am", "pipeline review moves to wed 10am going fwd, vp cant do tues anymore", "Wednesday 10am"},
+		{"germanCourseDay", "Tuesday", "The school sent an email, the German course is from now on Wednesday, on Tuesday the room is not free anymore.", "Wednesday"},
+		// A denial of the speaker's own act governs the clause; an
+		// unsettled matter too.
+		{"conference_hotel", "Hilton Midtown", "I have the Pod 51 booking open with my card filled in, just can't bring myself to give up the Hilton", ""},
+		{"germanCourseDay", "Tuesday", "The German course is on Wednesday from now on, nothing is confirmed yet.", ""},
 		{"design_review_date", "February 2", "Design review is on February 9 now.", "2026-02-09"},
 		{"release_date", "2026-04-01 (April 1)", "The release got moved to April 15.", "2026-04-15"},
 		{"pilot_users", "120", "The pilot grew to 180 users over the weekend.", "180"},

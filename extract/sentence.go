@@ -251,6 +251,12 @@ func stripOldValue(s string) (string, bool) {
 	if loc := reInstead.FindStringIndex(s); loc != nil {
 		s = s[:loc[0]] + s[insteadEnd(s, loc):]
 	}
+	if m := reNotItIs.FindStringSubmatchIndex(s); m != nil {
+		// "the birthday of my sister is not March 3, it is March 13":
+		// the thing, then the value it is.
+		s = s[:m[3]] + " " + s[m[1]:]
+		corr = true
+	}
 	if m := reBareNot.FindStringSubmatchIndex(s); m != nil && sameTokenKind(s[m[2]:m[3]], s[m[4]:m[5]]) {
 		// "I'm TAing 340 not 101", "the paper goes to UIST not CSCW":
 		// the value, then the one it is not.
@@ -261,8 +267,12 @@ func stripOldValue(s string) (string, bool) {
 }
 
 // reBareNot is a value, then "not" and the value it replaces, without a
-// comma: "120 req/s not 100", "UIST not CSCW".
-var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*)\s+(?:[a-z]+/[a-z]+\s+)?not\s+(\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*)`)
+// comma: "120 req/s not 100", "UIST not CSCW", "June 16 not the 14th".
+var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*)\s+(?:[a-z]+/[a-z]+\s+)?not\s+(?:the\s+)?(\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*)`)
+
+// reNotItIs denies a value, then says the one it is: "is not March 3, it
+// is March 13", "isn't Tuesday, it's Wednesday".
+var reNotItIs = regexp.MustCompile(`(?i)\b(is|are|was|were)(?:\s+not|n['’]t)\s+[^,;]{1,40},\s+(?:it|that|she|he|they)(?:['’]s|\s+is|\s+are|\s+was|\s+were)\s+`)
 
 // sameTokenKind reports two values of one kind: both with digits, or
 // both names (a capital, no digit).
@@ -334,8 +344,76 @@ func splitClauses(s string) []string {
 	if start < len(s) {
 		out = append(out, s[start:])
 	}
+	return confineNegations(out)
+}
+
+// confineNegations cuts from a clause the pieces between its commas that
+// deny something, when the rest states without them: "My landlord has a
+// new number since the weekend, is 555-0198, the old one does not work
+// more", "pipeline review moves to wed 10am going fwd, vp cant do tues
+// anymore", "we don't take Rosa's Kitchen anymore, we booked Casa Lima
+// now". The denial says why, or what is gone; it is a clause of its own
+// (refused), and the pieces around it one clause. A piece that says the
+// matter is not settled ("nothing signed off yet", "not confirmed")
+// leaves the clause whole: it governs the rest.
+func confineNegations(clauses []string) []string {
+	var out []string
+	for _, cl := range clauses {
+		if !strings.Contains(cl, ", ") || clauseFilter(fold(cl)) != ReasonNegated || reUnsettled.MatchString(fold(cl)) {
+			out = append(out, cl)
+			continue
+		}
+		pieces := strings.Split(cl, ", ")
+		denies := make([]bool, len(pieces))
+		n := 0
+		whole := false
+		for i, p := range pieces {
+			if denies[i] = clauseFilter(fold(p)) == ReasonNegated; denies[i] {
+				n++
+				whole = whole || deniesOwnAct(fold(p))
+			}
+		}
+		if n == len(pieces) || whole {
+			out = append(out, cl)
+			continue
+		}
+		var rest []string
+		at := -1 // where the rest goes: at its first piece
+		for i, p := range pieces {
+			switch {
+			case denies[i]:
+				out = append(out, p)
+			case at < 0:
+				at = len(out)
+				out = append(out, "")
+				fallthrough
+			default:
+				rest = append(rest, p)
+			}
+		}
+		out[at] = strings.Join(rest, ", ")
+	}
 	return out
 }
+
+// deniesOwnAct reports a piece that denies the speaker's own act ("just
+// can't bring myself to click confirm", "I haven't booked it"), which
+// governs the rest of the clause; one that drops an old state ("we don't
+// take Rosa's Kitchen anymore") does not.
+func deniesOwnAct(low string) bool {
+	if strings.Contains(low, "anymore") || strings.Contains(low, "any more") || strings.Contains(low, "no longer") {
+		return false
+	}
+	switch firstWord(strings.TrimSpace(low)) {
+	case "i", "we", "i'm", "we're", "i've", "we've", "i'll", "we'll", "i'd", "we'd", "just", "still", "not", "never", "no",
+		"can't", "cant", "couldn't", "didn't", "didnt", "don't", "dont", "won't", "wont", "haven't", "havent", "hasn't":
+		return true
+	}
+	return false
+}
+
+// reUnsettled says a matter is not settled yet.
+var reUnsettled = regexp.MustCompile(`\b(?:not|n't|nothing(?:'s| is| has been)?|never)\s+(?:yet\s+|been\s+|really\s+)?(?:sure|decided|confirmed|approved|signed|final|finali[sz]ed|official|settled|agreed|set in stone|locked in|booked yet)\b|\bnot yet\b|\btbd\b`)
 
 // soOpensClause reports whether a bare "so" before rest joins a clause of
 // its own ("I changed CODEOWNERS so Tomás is the default reviewer"): a

@@ -9,6 +9,8 @@ func TestSwap(t *testing.T) {
 		{"IT swapped out my old MacBook for a ThinkPad X1.", "MacBook Pro 2019", "ThinkPad X1"},
 		{"Send invoices to Mei from here on, not Ravi.", "Ravi", "Mei"},
 		{"We no longer use Jira; everything's in Linear.", "Jira", "Linear"},
+		{"For the communion of my daughter we don't take Rosa's Kitchen anymore, we booked Casa Lima now.", "Rosa's Kitchen", "Casa Lima"},
+		{"We don't take Rosa's Kitchen for the party, we booked them for the shower.", "Rosa's Kitchen", ""},
 		{"I keep meaning to move from Gmail to Fastmail.", "Gmail", ""},
 		{"The Barn at Elm Creek double-booked, so we're getting married at Harbor House.", "The Barn at Elm Creek", "Harbor House"},
 		{"My iPhone 12 finally died, so I picked up a Pixel 9.", "iPhone 12", "Pixel 9"},
