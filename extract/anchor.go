@@ -266,8 +266,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorCount {
 			cands = withCountDeltas(cl, stored, cands, tspans)
 		}
+		why := reasonAfter(cl, tspans)
 		for _, v := range cands {
-			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) {
+			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) || v.start >= why {
 				continue
 			}
 			if kind == anchorCount && !c.changeCue && reOrdinal.MatchString(cl[v.start:v.end]) {
@@ -344,6 +345,30 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+// reReason opens the reason a clause gives: ", since Lena is moving to
+// Hamburg", " b/c it opens at 6".
+var reReason = regexp.MustCompile(`(?i)(?:,\s*|\s)(?:since|because|b/c|bc|cause|'cause)\s`)
+
+// reasonAfter is where the reason a clause gives for its change begins,
+// after the topic's words (tspans), or len(cl): the values it names ("since
+// Mike moved up to the U12s") are not the topic's.
+func reasonAfter(cl string, tspans []span) int {
+	from := 0
+	for _, t := range tspans {
+		from = max(from, t.end)
+	}
+	for _, m := range reReason.FindAllStringIndex(cl[from:], -1) {
+		if !reWhenSince.MatchString(cl[from+m[1]:]) { // "since the weekend" says when
+			return from + m[0]
+		}
+	}
+	return len(cl)
+}
+
+// reWhenSince is a time after "since": "since the weekend", "since
+// Monday".
+var reWhenSince = regexp.MustCompile(`(?i)^(?:(?:the\s+|this\s+|last\s+|early\s+|mid-?\s*|late\s+)?(?:weekend|then|yesterday|today|morning|week|month|year|spring|summer|fall|autumn|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|\d)\b)`)
 
 // reNewContact says a new way to reach someone: "a new number", "her new
 // email".
@@ -1822,7 +1847,8 @@ var linkWords = func() map[string]bool {
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
 		renamed rebranded retitled called named getting having ordering ordered eating
 		out off everything all anything around about roughly approximately stepped steps arrive arrives arriving go
-		drops drop rises rise climbs grows shrinks jumps dips favorite favourite go-to usual preferred rotated`) {
+		drops drop rises rise climbs grows shrinks jumps dips favorite favourite go-to usual preferred rotated
+		listed appointed recorded marked entered registered saved`) {
 		m[w] = true
 	}
 	return m

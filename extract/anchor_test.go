@@ -16,6 +16,10 @@ func TestAnchor(t *testing.T) {
 		{"landlord_phone", "555-0144", "My landlord has a new number since the weekend, is 555-0198, the old one does not work more.", "555-0198"},
 		{"weekly_pipeline_review", "Tuesday 9am", "pipeline review moves to wed 10am going fwd, vp cant do tues anymore", "Wednesday 10am"},
 		{"germanCourseDay", "Tuesday", "The school sent an email, the German course is from now on Wednesday, on Tuesday the room is not free anymore.", "Wednesday"},
+		// The values of the reason a clause gives are not the topic's.
+		{"babysitter", "Lena", "I've updated your babysitter to Marta, since Lena is moving to Hamburg.", "Marta"},
+		{"assistantCoachU8", "Mike Chen", "Sarah Bloom is now listed as the U8 assistant coach, since Mike moved up to help with the U12s.", "Sarah Bloom"},
+		{"daycare", "Little Sprouts", "Daycare is Bright Horizons now b/c Little Sprouts opens at 8.", "Bright Horizons"},
 		// A denial of the speaker's own act governs the clause; an
 		// unsettled matter too.
 		{"conference_hotel", "Hilton Midtown", "I have the Pod 51 booking open with my card filled in, just can't bring myself to give up the Hilton", ""},

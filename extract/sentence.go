@@ -53,6 +53,9 @@ var clauseStarters = map[string]bool{
 	"the": true, "my": true, "our": true, "we": true, "i": true, "i'm": true,
 	"we're": true, "i've": true, "we've": true, "it": true, "its": true,
 	"i'll": true, "we'll": true, "let's": true, "there": true,
+	// A new subject who is not the speaker: "… and sent the update so
+	// nobody shows up early", "… and they confirmed".
+	"they": true, "you": true, "he": true, "she": true, "nobody": true, "everyone": true, "everybody": true, "someone": true,
 }
 
 // roles may be cited in lower case ("the ceo says …").

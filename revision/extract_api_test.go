@@ -753,6 +753,7 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"still, as it was", [][2]string{{"rental_car", "Hertz midsize"}}, "Your Hertz midsize is still confirmed. The Avis SUV would be $38 a day more.", "Hertz midsize"},
 		{"what it can do", [][2]string{{"parking_spot", "P2-114"}}, "Noted. I can switch your parking spot to P3-027 if you want.", "P2-114"},
 		{"the new state, then what it did", [][2]string{{"team_standup_time", "9:00am"}}, "Standup is now at 9:30 every day. I updated the recurring invite and everyone on the team already accepted.", "9:30"},
+		{"done, then whom it told", [][2]string{{"saturday_game_time", "9am"}}, "Done! I've changed the Saturday game time to 10:30am on the team calendar and sent the update to all the parents so nobody shows up early in the cold.", "10:30am"},
 		{"what it signed", [][2]string{{"rent", "$1,850/month"}}, "I signed the lease renewal for you, so rent is $1,925/month now. I already bumped the autopay to match.", "$1,925"},
 		{"the new state, then an offer", [][2]string{{"team_standup_time", "9:00am"}}, "Standup could be at 9:30 every day. I can update the recurring invite if you want.", "9:00am"},
 	}
