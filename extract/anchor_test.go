@@ -16,6 +16,11 @@ func TestAnchor(t *testing.T) {
 		{"landlord_phone", "555-0144", "My landlord has a new number since the weekend, is 555-0198, the old one does not work more.", "555-0198"},
 		{"weekly_pipeline_review", "Tuesday 9am", "pipeline review moves to wed 10am going fwd, vp cant do tues anymore", "Wednesday 10am"},
 		{"germanCourseDay", "Tuesday", "The school sent an email, the German course is from now on Wednesday, on Tuesday the room is not free anymore.", "Wednesday"},
+		// Whoever takes over is the new holder, named by a relation too;
+		// a condition on the listener's use conditions nothing.
+		{"handyman", "Dale Pruitt", "Dale retired at the end of the year, and his nephew Marcus Pruitt has taken over all the handyman work for my units.", "Marcus Pruitt"},
+		{"handyman", "Dale Pruitt", "His nephew Marcus Pruitt has taken over all the handyman work for his own units.", ""},
+		{"union_rep", "Denise Park", "Denise retired, Marcus Hale's our union rep now if anything comes up w/ the schedule", "Marcus Hale"},
 		// The values of the reason a clause gives are not the topic's.
 		{"babysitter", "Lena", "I've updated your babysitter to Marta, since Lena is moving to Hamburg.", "Marta"},
 		{"assistantCoachU8", "Mike Chen", "Sarah Bloom is now listed as the U8 assistant coach, since Mike moved up to help with the U12s.", "Sarah Bloom"},

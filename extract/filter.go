@@ -252,9 +252,21 @@ var reActsOnOurs = regexp.MustCompile(`^(?:he|she|they|(?:my|our) (?:[\w-]+ )?[\
 // thing: "they moved the standup", "my landlord raised the rent to
 // $1,950". "My sister booked the Ritz for her wedding" is hers.
 func actsOnOurs(low string) bool {
+	if m := reTakesOverOurs.FindStringIndex(low); m != nil {
+		// "his nephew Marcus Pruitt has taken over all the handyman work
+		// for my units": whoever he is, he holds the speaker's thing now.
+		low = low[m[1]:]
+		n := padded(low)
+		return !strings.Contains(n, " their ") && !strings.Contains(n, " his ") && !strings.Contains(n, " her ")
+	}
 	n := padded(low)
 	return reActsOnOurs.MatchString(low) && !strings.Contains(n, " their ") && !strings.Contains(n, " his ") && !strings.Contains(n, " her ")
 }
+
+// reTakesOverOurs is someone named by a relation taking over a role or a
+// task: "his nephew marcus pruitt has taken over", "her partner is
+// handling".
+var reTakesOverOurs = regexp.MustCompile(`^(?:his|her|their|my|our)\s+(?:[\w'’-]+\s+){1,3}(?:(?:has|have|just|now|finally|already|officially)\s+)*(?:taken over|took over|takes over|is taking over|stepped in|is stepping in|is handling|is now handling|handles)\b`)
 
 // otherSubjectStarts are the first words reOtherSubject can match.
 // reGenericSubject opens a clause about others in general: "some teams
@@ -525,7 +537,7 @@ var (
 	// reRelevanceIf is a condition on the listener's use of what is said,
 	// not on what is said: "it's 312-555-0246 now if you need to update
 	// it anywhere", "in case you need it".
-	reRelevanceIf = regexp.MustCompile(`\b(?:if|in case)\s+(?:you|anyone|anybody)\s+(?:need|needs|want|wants|wanna|ask|asks|'d like|’d like|would like|were wondering|are wondering|care|have to)\b|\bif (?:that|it) helps\b`)
+	reRelevanceIf = regexp.MustCompile(`\b(?:if|in case)\s+(?:you|anyone|anybody)\s+(?:need|needs|want|wants|wanna|ask|asks|'d like|’d like|would like|were wondering|are wondering|care|have to)\b|\bif (?:that|it) helps\b|\bif (?:anything|something|any issues?|questions?|problems?)\s+(?:comes? up|arises?|pops? up|happens)\b`)
 )
 
 // clauseFilter returns why one clause is refused, or "".

@@ -9,6 +9,7 @@ func TestSwap(t *testing.T) {
 		{"IT swapped out my old MacBook for a ThinkPad X1.", "MacBook Pro 2019", "ThinkPad X1"},
 		{"Send invoices to Mei from here on, not Ravi.", "Ravi", "Mei"},
 		{"We no longer use Jira; everything's in Linear.", "Jira", "Linear"},
+		{"Reyes Plumbing is closing up shop, so I've switched all three units over to Tri-County Plumbing.", "Reyes Plumbing", "Tri-County Plumbing"},
 		{"For the communion of my daughter we don't take Rosa's Kitchen anymore, we booked Casa Lima now.", "Rosa's Kitchen", "Casa Lima"},
 		{"We don't take Rosa's Kitchen for the party, we booked them for the shower.", "Rosa's Kitchen", ""},
 		{"I keep meaning to move from Gmail to Fastmail.", "Gmail", ""},
