@@ -21,6 +21,8 @@ func TestAnchor(t *testing.T) {
 		{"handyman", "Dale Pruitt", "Dale retired at the end of the year, and his nephew Marcus Pruitt has taken over all the handyman work for my units.", "Marcus Pruitt"},
 		{"handyman", "Dale Pruitt", "His nephew Marcus Pruitt has taken over all the handyman work for his own units.", ""},
 		{"union_rep", "Denise Park", "Denise retired, Marcus Hale's our union rep now if anything comes up w/ the schedule", "Marcus Hale"},
+		// The value left, closing the sentence after "now".
+		{"venue", "Denver Marriott", "The venue changed, we're at the Hyatt Regency now not the Marriott", "Hyatt Regency"},
 		// The values of the reason a clause gives are not the topic's.
 		{"babysitter", "Lena", "I've updated your babysitter to Marta, since Lena is moving to Hamburg.", "Marta"},
 		{"assistantCoachU8", "Mike Chen", "Sarah Bloom is now listed as the U8 assistant coach, since Mike moved up to help with the U12s.", "Sarah Bloom"},

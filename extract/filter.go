@@ -172,8 +172,16 @@ func isQuestion(raw, n string) bool {
 	if strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") {
 		return false
 	}
+	if strings.HasPrefix(n, " were ") && !reWereSubject.MatchString(n) {
+		// "were fully on hubspot now": chat's "we're", not a question
+		// (which names its subject next: "were you …").
+		return false
+	}
 	return questionStarts.startsWith(n)
 }
+
+// reWereSubject is a question's subject after "were".
+var reWereSubject = regexp.MustCompile(`^ were (?:you|we|they|the|there|those|these|any|all|both|his|her|their|our|my|your|it|he|she)\b`)
 
 // pastYear reports a year said before the turn's year ("back in 2019").
 func pastYear(low string, turnYear int) bool {

@@ -52,6 +52,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"proposal", "Tom suggested moving the offsite to Porto.", "user", nil, []string{ReasonProposal}},
 		{"someone asked to change it", "HR asked to move my quarterly review to Dec 19.", "user", nil, []string{ReasonProposal}},
 		{"a pitch to come", "Going to pitch 3-week sprints at retro Thursday.", "user", nil, []string{ReasonProposal}},
+		{"chat's were for we're", "were fully on hubspot now", "user", nil, []string{ReasonNoRule}},
+		{"a question with were", "were you on hubspot then", "user", nil, []string{ReasonQuestion}},
 		{"talk of a change", "theres talk of bumping west q3 quota to 520k", "user", nil, []string{ReasonProposal}},
 		{"a vendor calling about a change", "Summit Power keeps calling about moving the common-area electric over from Duke.", "user", nil, []string{ReasonProposal}},
 		{"a change, then a wish about something else", "The standup moved to 10am, the team wants shorter updates.", "user", []string{"standup.time"}, nil},

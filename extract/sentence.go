@@ -254,6 +254,11 @@ func stripOldValue(s string) (string, bool) {
 	if loc := reInstead.FindStringIndex(s); loc != nil {
 		s = s[:loc[0]] + s[insteadEnd(s, loc):]
 	}
+	if loc := reNowNot.FindStringIndex(s); loc != nil {
+		// "we're at the hyatt regency downtown now not the marriott"
+		s = s[:loc[0]] + "now" + s[loc[1]:]
+		corr = true
+	}
 	if m := reNotItIs.FindStringSubmatchIndex(s); m != nil {
 		// "the birthday of my sister is not March 3, it is March 13":
 		// the thing, then the value it is.
@@ -272,6 +277,10 @@ func stripOldValue(s string) (string, bool) {
 // reBareNot is a value, then "not" and the value it replaces, without a
 // comma: "120 req/s not 100", "UIST not CSCW", "June 16 not the 14th".
 var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*)\s+(?:[a-z]+/[a-z]+\s+)?not\s+(?:the\s+)?(\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*)`)
+
+// reNowNot closes a sentence on the value it leaves, after "now": "… now
+// not the marriott", "… now, not Tuesdays".
+var reNowNot = regexp.MustCompile(`(?i)\bnow,?\s+not\s+(?:the\s+|my\s+|our\s+|on\s+|at\s+|in\s+)?[^,;.!?]{1,30}[.!]?$`)
 
 // reNotItIs denies a value, then says the one it is: "is not March 3, it
 // is March 13", "isn't Tuesday, it's Wednesday".

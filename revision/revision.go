@@ -949,7 +949,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				blocked = true
 				continue
 			}
-			value, err := json.Marshal(d.Replacement)
+			value, err := json.Marshal(withClosingMark(d.Replacement, old.ValueText(), t.Text))
 			if err != nil {
 				return nil, false, err
 			}
@@ -1020,6 +1020,21 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 		}
 	}
 	return done, blocked, nil
+}
+
+// withClosingMark gives a replacement the mark its stored value closes on
+// ("!", "?", "#", "*") when the turn says the mark right after it:
+// "Sonne2025!" replaces a wifi password stored "Sonne2024!", where
+// detection reads "Sonne2025" and the "!" as the sentence's.
+func withClosingMark(rep, old, text string) string {
+	if rep == "" || old == "" {
+		return rep
+	}
+	mark := old[len(old)-1:]
+	if !strings.Contains("!?#*", mark) || strings.HasSuffix(rep, mark) || !strings.Contains(text, rep+mark) {
+		return rep
+	}
+	return rep + mark
 }
 
 // MaxReplacement is the longest replacement a fact takes from a turn;
