@@ -241,6 +241,9 @@ func sameEntity(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
+	if strings.ReplaceAll(a, "_", "") == strings.ReplaceAll(b, "_", "") {
+		return true // "unit2_lease" is "unit_2_lease"
+	}
 	aw, bw := strings.Split(a, "_"), strings.Split(b, "_")
 	if apart(bw, aw) {
 		return false

@@ -767,6 +767,8 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"a team's budget", [][2]string{{"budget", "$40,000"}}, "The marketing team's budget is $35,000.", "$40,000"},
 		{"a different client's contact", [][2]string{{"primary_contact", "Dana"}}, "Leo is the contact for a different client.", "Dana"},
 		{"our own budget", [][2]string{{"budget", "$40,000"}}, "Correction: the budget is $35,000, not $40,000.", "$35,000"},
+		{"a numbered unit's lease", [][2]string{{"unit2LeaseEnd", "June 30"}}, "The Garcias signed the extension yesterday, so Unit 2's lease now runs through December 31.", "2026-12-31 (December 31)"},
+		{"another numbered unit's lease", [][2]string{{"unit2LeaseEnd", "June 30"}}, "Unit 3's lease now runs through December 31.", "June 30"},
 		{"a password's closing mark", [][2]string{{"wifi_pw", "Sonne2024!"}}, "Sorry, I gave you the wifi password wrong, it is Sonne2025! with 5 at the end, not with 4.", "Sonne2025!"},
 		{"another code changed, ours did not", [][2]string{{"unitDoorCode", "2580#"}}, "they changed the med room code to 1379 today, at least the unit door code didn't change", "2580#"},
 		{"another's budget went up, ours is the same", [][2]string{{"team_budget", "$3,200"}}, "The U14 girls' team budget just went up to $4,000 after their sponsor came through, good for them, ours is exactly the same as before, sadly.", "$3,200"},

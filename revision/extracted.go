@@ -643,6 +643,7 @@ var reNowWord = regexp.MustCompile(`\bnow\b`)
 func allKeyWords(phrase, key string) bool {
 	keyWords := strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '.' || r == '-' })
 	for _, w := range strings.Fields(phrase) {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s") // "unit 2's lease"
 		if !slices.Contains(keyWords, w) && !slices.Contains(keyWords, strings.TrimSuffix(w, "s")) {
 			return false
 		}
@@ -680,6 +681,9 @@ func ownedByOther(st extract.Statement, key string) bool {
 	for i := 1; i < len(ews) || i == len(ews) && st.Attribute != ""; i++ {
 		owner := ews[:i]
 		if possessed(st.Sentence, strings.Join(owner, " "), true) {
+			if strings.Contains(strings.ReplaceAll(ent, "_", ""), strings.Join(owner, "")) {
+				return false // "Unit 2's lease" beside unit2LeaseEnd
+			}
 			for _, w := range owner {
 				if !slices.Contains(keyWords, w) {
 					return true
