@@ -903,7 +903,7 @@ func readAnchorSentence(sentence string) anchorSentence {
 func never(string) bool { return false }
 
 // reContinues opens a clause on the thing the clause before named.
-var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to|we're paying|we’re paying|we are paying|i'm paying|i’m paying|i am paying|we pay|i pay|i'm at|i’m at|i am at|i'm down to|i’m down to|i'm up to|i’m up to|i'm now at|i’m now at)\b)`)
+var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:we(?:'re| are) only|there are only|it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to|we're paying|we’re paying|we are paying|i'm paying|i’m paying|i am paying|we pay|i pay|i'm at|i’m at|i am at|i'm down to|i’m down to|i'm up to|i’m up to|i'm now at|i’m now at)\b)`)
 
 // reOwnError is the speaker owning a mistake: "typo in my zip", "I
 // misspoke".

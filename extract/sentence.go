@@ -320,8 +320,9 @@ func insteadEnd(s string, loc []int) int {
 }
 
 // clauseSeps cut a sentence into clauses; a bare " and " cuts only when a
-// new subject follows (see clauseStarters).
-var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", ", so ", ", while ", ", whereas ", ", plus ", " and ", " so "}
+// new subject follows (see clauseStarters). ", now" opens the state a
+// change left: "the owner raised the rent, now I pay $1,320".
+var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", ", so ", ", while ", ", whereas ", ", plus ", " and ", " so ", ", now "}
 
 // splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so" and a
 // bare "and" that opens a new subject.
