@@ -1545,7 +1545,10 @@ func keepsStored(low, stored string) bool {
 	if len(first) < 3 && !numbered {
 		return false
 	}
-	says := func(w string) bool { return w == first && len(first) >= 3 || w == last && numbered }
+	says := func(w string) bool {
+		w = strings.TrimSuffix(w, "'s") // "Maria's still doing my books"
+		return w == first && len(first) >= 3 || w == last && numbered
+	}
 	ws := words(low)
 	for i, w := range ws {
 		if !keepWords[w] {

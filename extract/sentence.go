@@ -369,24 +369,42 @@ func splitClauses(s string) []string {
 // (refused), and the pieces around it one clause. A piece that says the
 // matter is not settled ("nothing signed off yet", "not confirmed")
 // leaves the clause whole: it governs the rest.
+//
+// So do two hedged pieces: an aside after the statement, on a subject of
+// its own ("…, which is a massive upgrade, I might actually cry"), and a
+// reason before it ("Since half the group has church or family brunch on
+// Sundays, we're switching the long run to Saturdays"). A doubt about the
+// statement itself ("…, I might be wrong", "…, or Friday") governs it.
 func confineNegations(clauses []string) []string {
 	var out []string
 	for _, cl := range clauses {
-		if !strings.Contains(cl, ", ") || clauseFilter(fold(cl)) != ReasonNegated || reUnsettled.MatchString(fold(cl)) {
+		low := fold(cl)
+		r := clauseFilter(low)
+		if !strings.Contains(cl, ", ") || r != ReasonNegated && r != ReasonHypothetical || reUnsettled.MatchString(low) {
 			out = append(out, cl)
 			continue
 		}
 		pieces := strings.Split(cl, ", ")
-		denies := make([]bool, len(pieces))
+		apart := make([]bool, len(pieces))
 		n := 0
 		whole := false
 		for i, p := range pieces {
-			if denies[i] = clauseFilter(fold(p)) == ReasonNegated; denies[i] {
+			pl := fold(p)
+			switch clauseFilter(pl) {
+			case ReasonNegated:
+				apart[i] = true
+				whole = whole || deniesOwnAct(pl)
+			case ReasonHypothetical:
+				aside := i > 0 && reAsideSubject.MatchString(pl) && !reDoubt.MatchString(pl)
+				reason := i == 0 && len(pieces) > 1 && reReasonLead.MatchString(pl) && reAsideSubject.MatchString(fold(pieces[1]))
+				apart[i] = aside || reason
+				whole = whole || !apart[i]
+			}
+			if apart[i] {
 				n++
-				whole = whole || deniesOwnAct(fold(p))
 			}
 		}
-		if n == len(pieces) || whole {
+		if n == 0 || n == len(pieces) || whole {
 			out = append(out, cl)
 			continue
 		}
@@ -394,7 +412,7 @@ func confineNegations(clauses []string) []string {
 		at := -1 // where the rest goes: at its first piece
 		for i, p := range pieces {
 			switch {
-			case denies[i]:
+			case apart[i]:
 				out = append(out, p)
 			case at < 0:
 				at = len(out)
@@ -408,6 +426,15 @@ func confineNegations(clauses []string) []string {
 	}
 	return out
 }
+
+var (
+	// reAsideSubject opens a piece on a subject of its own.
+	reAsideSubject = regexp.MustCompile(`^(?:and\s+|but\s+|honestly,?\s+|so\s+)?(?:i|i'm|i've|i'd|we|we're|we've|it|it's|that|that's|which|this|they|they're|he|she|everyone|the kids)\b`)
+	// reDoubt doubts what the clause states.
+	reDoubt = regexp.MustCompile(`\b(?:or|if|unless|maybe|perhaps|wrong|sure|mistaken|remember|think|guess|check|confirm|depends|tentative|tentatively|yet|not final|might change|could change|may change)\b`)
+	// reReasonLead opens a piece on the reason for what follows.
+	reReasonLead = regexp.MustCompile(`^(?:since|because|as|now that|with|after|given that)\s`)
+)
 
 // deniesOwnAct reports a piece that denies the speaker's own act ("just
 // can't bring myself to click confirm", "I haven't booked it"), which

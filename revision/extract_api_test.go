@@ -776,3 +776,18 @@ func TestAnotherOwnersThing(t *testing.T) {
 	}
 	runAfterTurn(t, tests)
 }
+
+// TestDetectionValues: what detection reads as a fact's new value is a
+// value of the stored value's kind, whole, without the value it leaves;
+// anything else leaves the fact as it was.
+func TestDetectionValues(t *testing.T) {
+	tests := []afterTurn{
+		{"a password cut at a mark", [][2]string{{"guest_wifi_pw", "Summit#2025"}}, "rotated guest wifi pw, it's Harbor!2026 now, lobby signs updated", "Harbor!2026"},
+		{"a password, then what it is like", [][2]string{{"wifi_pw", "Falcons2025!"}}, "Oops, I gave you the wifi password wrong earlier, it's Falcons2025# with the hashtag at the end, not an exclamation point.", "Falcons2025#"},
+		{"the value, then the one it is not", [][2]string{{"barber", "Sal at Sal's Barbershop"}}, "Actually scratch what I said earlier — my barber is Frank at Sal's, not Sal himself.", "Frank at Sal's"},
+		{"no address", [][2]string{{"mom_address", "42 Elm St, Apt 3B"}}, "Mom is officially living with us now, so her mailing address is 118 Birch Lane, I already filed the change with the post office.", "42 Elm St, Apt 3B"},
+		{"a verb and whose", [][2]string{{"emergencyContact", "Dana Reyes"}}, "Changed Mom's emergency contact at the hospital to my husband, Luis Ortega, since Dana's overseas until June.", "Dana Reyes"},
+		{"still doing it", [][2]string{{"accountant", "Maria Feld"}}, "my studio-mate just hired Dana Whitlock for her taxes and loves her — might pick Dana's brain sometime but Maria's still doing my books", "Maria Feld"},
+	}
+	runAfterTurn(t, tests)
+}

@@ -940,6 +940,8 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				continue
 			}
 			old := *held
+			d := d // this fact's reading: the replacement's whole token beside its value
+			d.Replacement = codeToken(withoutLeft(wholeToken(d.Replacement, old.ValueText(), t.Text)), old.ValueText())
 			if !replaces(d, t.Text, k.sentences, old) && !restates(d, t.Text, k.sentences, old, k.recent) {
 				continue
 			}
@@ -949,7 +951,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				blocked = true
 				continue
 			}
-			value, err := json.Marshal(withClosingMark(d.Replacement, old.ValueText(), t.Text))
+			value, err := json.Marshal(d.Replacement)
 			if err != nil {
 				return nil, false, err
 			}
@@ -1022,20 +1024,83 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 	return done, blocked, nil
 }
 
-// withClosingMark gives a replacement the mark its stored value closes on
-// ("!", "?", "#", "*") when the turn says the mark right after it:
-// "Sonne2025!" replaces a wifi password stored "Sonne2024!", where
-// detection reads "Sonne2025" and the "!" as the sentence's.
-func withClosingMark(rep, old, text string) string {
-	if rep == "" || old == "" {
+// wholeToken gives a replacement the rest of the token the turn says it
+// in when a mark cut it there: detection reads "Harbor" of "it's
+// Harbor!2026 now" and "Sonne2025" of "it is Sonne2025! with 5 at the
+// end" (the mark closes the token only when the stored value closes on
+// one too: "Sonne2024!").
+func wholeToken(rep, old, text string) string {
+	i := strings.Index(text, rep)
+	if rep == "" || i < 0 {
 		return rep
 	}
-	mark := old[len(old)-1:]
-	if !strings.Contains("!?#*", mark) || strings.HasSuffix(rep, mark) || !strings.Contains(text, rep+mark) {
+	rest := text[i+len(rep):]
+	n := 0
+	for n < len(rest) && strings.IndexByte("!?#*&@$%+", rest[n]) >= 0 {
+		n++
+	}
+	if n == 0 {
 		return rep
 	}
-	return rep + mark
+	m := n
+	for m < len(rest) && !unicode.IsSpace(rune(rest[m])) && strings.IndexByte(",;:)", rest[m]) < 0 {
+		m++
+	}
+	switch {
+	case m > n && strings.IndexByte(".!?", rest[m-1]) < 0:
+		return rep + rest[:m] // "Harbor!2026"
+	case m == n && old != "" && strings.HasSuffix(old, rest[n-1:n]):
+		return rep + rest[n-1:n] // "Sonne2025!" beside "Sonne2024!"
+	}
+	return rep
 }
+
+// withoutLeft cuts from a replacement the value it leaves: "Frank at
+// Sal's" of "Frank at Sal's, not Sal himself". The old value never lives
+// on inside the new one.
+func withoutLeft(rep string) string {
+	for _, sep := range []string{", not ", ", instead of ", ", rather than ", " instead of ", " rather than "} {
+		if i := strings.Index(rep, sep); i > 0 {
+			rep = rep[:i]
+		}
+	}
+	return rep
+}
+
+// codeToken is a replacement's first word when the stored value is one
+// word of letters and digits (a code, a password) and that word holds a
+// digit: "Falcons2025#" of "Falcons2025# with the hashtag at the end, not
+// an exclamation point".
+func codeToken(rep, old string) string {
+	old = strings.TrimSpace(old)
+	first, rest, ok := strings.Cut(strings.TrimSpace(rep), " ")
+	if !ok || rest == "" || strings.ContainsAny(old, " /") || !strings.ContainsAny(old, "0123456789") || !strings.ContainsFunc(old, unicode.IsLetter) {
+		return rep
+	}
+	if first = strings.TrimRight(first, ",;:"); strings.ContainsAny(first, "0123456789") {
+		return first
+	}
+	return rep
+}
+
+// losesDigits reports a replacement without a digit for a stored value
+// whose digits say what it is, not when (an address, a code, a password,
+// an amount): "officially living with us" is no address.
+func losesDigits(rep, old string) bool {
+	old = strings.TrimSpace(old)
+	if !strings.ContainsAny(old, "0123456789") || strings.ContainsAny(rep, "0123456789") || reDateish.MatchString(old) || reClockish.MatchString(old) {
+		return false
+	}
+	return reStreetAddress.MatchString(old) || reMoneyLead.MatchString(old) || !strings.ContainsAny(old, " /") // "42 Elm St", "$1,850", "Summit#2025"; not "zoom.us/j/111"
+}
+
+var (
+	reStreetAddress = regexp.MustCompile(`^\d+[A-Za-z]?\s+\p{L}`)
+	reMoneyLead     = regexp.MustCompile(`^[$€£¥]\s?\d`)
+)
+
+// reClockish is a time of day.
+var reClockish = regexp.MustCompile(`(?i)\d(?:am|pm|\s?a\.m|\s?p\.m)|\d:\d\d|\b(?:noon|midnight|morning|evening|night)\b`)
 
 // MaxReplacement is the longest replacement a fact takes from a turn;
 // longer ones are the turn's text, not a value isolated from it.
@@ -1055,7 +1120,7 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
-		!partOf(replacement, f.ValueText()) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key) &&
+		!partOf(replacement, f.ValueText()) && !losesDigits(replacement, f.ValueText()) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key) &&
 		!dateWithClause(replacement, f.ValueText())
 }
 
@@ -1152,6 +1217,7 @@ func wellFormed(s string) bool {
 		// "Actually, put me down for a window seat": the speaker's
 		// words around a value, not the value.
 		"actually", "so", "ok", "okay", "well", "also", "please", "just", "sorry", "oh", "hey", "yes", "no", "put", "make", "set", "change", "move", "switch", "use",
+		"changed", "moved", "switched", "updated", "rotated", "swapped", "replaced", "reset", "bumped", "pushed",
 		// A clause with its subject ("We meet on Wednesdays now") is the
 		// turn's text, not a value isolated from it.
 		"i", "we", "you", "they", "he", "she", "i'm", "we're", "you're", "they're", "i've", "we've", "i'll", "we'll", "they've", "you've", "he's", "she's", "they'll",
@@ -1166,6 +1232,7 @@ func wellFormed(s string) bool {
 	case "from", "to", "at", "of", "for", "with", "on", "in", "by", "the", "a", "an", "and", "or", "our", "my", "is", "are", "was":
 		return false
 	}
+
 	if t := strings.TrimLeft(s, " "); len(ws) >= 2 && strings.HasSuffix(ws[0], "ing") && t != "" && (t[0] >= 'a' && t[0] <= 'z' || gerunds[ws[0]]) {
 		return false // "doing school pickup on weekdays", "Ordering Counter Culture": what someone does, not a value
 	}

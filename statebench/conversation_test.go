@@ -118,6 +118,16 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout12.tsv", 20, heldout12RecallFloor},
 		{"sentences_heldout13.tsv", 20, heldout13RecallFloor},
 		{"sentences_heldout14.tsv", 20, heldout14RecallFloor},
+		{"sentences_probe_yj.tsv", 20, 0},
+		{"sentences_probe_yk.tsv", 20, 0},
+		{"sentences_probe_yl.tsv", 20, 0},
+		{"sentences_probe_ym.tsv", 20, 0},
+		{"sentences_probe_yn.tsv", 20, 0},
+		{"sentences_probe_yo.tsv", 20, 0},
+		{"sentences_probe_yp.tsv", 20, 0},
+		{"sentences_probe_yq.tsv", 20, 0},
+		{"sentences_probe_yr.tsv", 20, 0},
+		{"sentences_probe_ys.tsv", 20, 0},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
