@@ -21,6 +21,11 @@ func TestAnchor(t *testing.T) {
 		{"handyman", "Dale Pruitt", "Dale retired at the end of the year, and his nephew Marcus Pruitt has taken over all the handyman work for my units.", "Marcus Pruitt"},
 		{"handyman", "Dale Pruitt", "His nephew Marcus Pruitt has taken over all the handyman work for his own units.", ""},
 		{"union_rep", "Denise Park", "Denise retired, Marcus Hale's our union rep now if anything comes up w/ the schedule", "Marcus Hale"},
+		// A reason before, or an aside after, is a clause of its own; a
+		// doubt about the statement governs it.
+		{"long_run_day", "Sunday", "Since half the group has church or family brunch on Sundays, we're switching the long run to Saturdays.", "Saturday"},
+		{"long_run_day", "Sunday", "We're switching the long run to Saturdays, I might actually cry.", "Saturday"},
+		{"long_run_day", "Sunday", "We're switching the long run to Saturdays, I might be wrong.", ""},
 		// ", now" opens the state the change left.
 		{"rent", "$1,250/month", "Bad news, the owner raised the rent, now I pay $1,320 each month, already since this month.", "$1,320"},
 		{"germanClassSize", "12", "Two people left the German course because of their work, so now we are only 10 in the class.", "10"},
