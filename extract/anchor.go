@@ -1614,13 +1614,19 @@ func halfOf(old int, half string, n int) string {
 // "5pm" beside "5:30pm".
 func HourLike(stored, v string) (string, bool) {
 	m := reStoredHour.FindStringSubmatch(fold(strings.TrimSpace(stored)))
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if m == nil || err != nil || n < 1 || n > 12 {
+	h, mins, _ := strings.Cut(strings.TrimSpace(v), ":") // "3:00" beside "3:15pm" is 3:00pm
+	n, err := strconv.Atoi(h)
+	if m == nil || err != nil || n < 1 || n > 12 || mins != "" && !reMinutes.MatchString(mins) {
 		return "", false
 	}
 	old, _ := strconv.Atoi(m[1])
-	return strconv.Itoa(n) + halfOf(old, m[2], n), true
+	if mins != "" {
+		h += ":" + mins
+	}
+	return h + halfOf(old, m[2], n), true
 }
+
+var reMinutes = regexp.MustCompile(`^[0-5]\d$`)
 
 var (
 	reStoredHour = regexp.MustCompile(`^(\d{1,2})(?::\d\d)?\s?(am|pm)$`)
@@ -1851,7 +1857,7 @@ var linkWords = func() map[string]bool {
 		renamed rebranded retitled called named getting having ordering ordered eating
 		out off everything all anything around about roughly approximately stepped steps arrive arrives arriving go
 		drops drop rises rise climbs grows shrinks jumps dips favorite favourite go-to usual preferred rotated
-		listed appointed recorded marked entered registered saved`) {
+		listed appointed recorded marked entered registered saved policy setting settings config cfg`) {
 		m[w] = true
 	}
 	return m

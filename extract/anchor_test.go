@@ -26,6 +26,12 @@ func TestAnchor(t *testing.T) {
 		{"long_run_day", "Sunday", "Since half the group has church or family brunch on Sundays, we're switching the long run to Saturdays.", "Saturday"},
 		{"long_run_day", "Sunday", "We're switching the long run to Saturdays, I might actually cry.", "Saturday"},
 		{"long_run_day", "Sunday", "We're switching the long run to Saturdays, I might be wrong.", ""},
+		// Back in a place is not back in a time; a task after the change
+		// is a clause of its own; a time said "3:00" is in the stored half
+		// of the day; a policy's number is its value.
+		{"homeroom", "Room 214", "The painting is done and I'm back in Room 118 as of today, goodbye 214!", "Room 118"},
+		{"afterschool_pickup", "3:15pm", "The district shortened the day, so after-school pickup is 3:00 now and I have to book it out of my classroom.", "3:00"},
+		{"backupRetentionDays", "30", "I've updated the backup retention policy to 90 days.", "90"},
 		// ", now" opens the state the change left.
 		{"rent", "$1,250/month", "Bad news, the owner raised the rent, now I pay $1,320 each month, already since this month.", "$1,320"},
 		{"germanClassSize", "12", "Two people left the German course because of their work, so now we are only 10 in the class.", "10"},

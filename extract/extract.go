@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Turn is one conversation turn to read.
@@ -207,6 +208,11 @@ func splitSentences(s string) []string {
 			i = j - 1
 			continue
 		}
+		if c == '!' && j == i+1 && j+1 < len(s) && s[j+1] >= 'a' && s[j+1] <= 'z' && codeLike(lastWord(s[start:i])) {
+			// "it's hive2026! not hive2024!": the mark closes a password.
+			i = j - 1
+			continue
+		}
 		if c == '.' {
 			w := lastWord(s[start:i])
 			if abbreviations[strings.ToLower(w)] || (len(w) == 1 && w != "I" && (w[0] < '0' || w[0] > '9')) {
@@ -224,6 +230,11 @@ func splitSentences(s string) []string {
 		out = append(out, seg)
 	}
 	return out
+}
+
+// codeLike reports a word of letters and digits: a code or a password.
+func codeLike(w string) bool {
+	return strings.ContainsAny(w, "0123456789") && strings.ContainsFunc(w, unicode.IsLetter)
 }
 
 func lastWord(s string) string {

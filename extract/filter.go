@@ -121,7 +121,7 @@ var (
 
 	proposals = phrases("proposed|proposes|propose|proposing|pitch|pitches|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|asked to|asks to|asking to|asked me to|asked us to|asks me to|asks us to|asking me to|asking us to|asked if|asks if|asked whether|asks whether|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
 
-	pasts = phrases("in my twenties|in my thirties|in my forties|in my teens|in my youth|in my childhood|growing up|in high school|in college|in grad school|at university|at uni|as a student|as a teenager|last trip|last visit|last stay|last flight|previous trip|previous visit|on our last|on my last|last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back in|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|when i first|when we first|when i moved in|when we moved in|when i signed|when we signed|at first|initially|in the beginning|to begin with|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
+	pasts = phrases("in my twenties|in my thirties|in my forties|in my teens|in my youth|in my childhood|growing up|in high school|in college|in grad school|at university|at uni|as a student|as a teenager|last trip|last visit|last stay|last flight|previous trip|previous visit|on our last|on my last|last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|when i first|when we first|when i moved in|when we moved in|when i signed|when we signed|at first|initially|in the beginning|to begin with|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
 	// hearsay marks an uncertain report ("apparently", "I heard").
 	hearsay = phrases("apparently|reportedly|rumor|rumour|rumored|rumoured|allegedly|supposedly|i heard|we heard|heard that|thinks|think|thought|believes|believe|believed|claims|claimed|seems|seemed|sounds like|looks like")
@@ -317,9 +317,9 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(head) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low), reTalkAbout.MatchString(head):
+	case proposals.in(head) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(splitClauses(low)[0]), reTalkAbout.MatchString(head):
 		return ReasonProposal
-	case pasts.in(n) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
+	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
 	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
@@ -388,6 +388,10 @@ var reWillDo = regexp.MustCompile(`\b(?:will|(?:i|we|you|they|he|she|it)['’]ll
 // reTask is a change still to be made, a task: "I need to update my
 // address to 5 Mill Road on the DMV site", "remind me to switch the plan".
 var reTask = regexp.MustCompile(`\b(?:(?:i|we)\s+(?:still\s+)?(?:need|have|ought|got)\s+to|(?:i|we)\s+(?:should|must)|(?:i|we)['’]ll\s+have\s+to|remind me to|(?:don['’]t|do not|never) forget to|remember to|make sure to)\s+(?:update|change|move|switch|set|edit|fix|correct|reschedule|cancel|book|tell|let|inform|notify|register|file|submit|put|add)\b`)
+
+// reBackThen is "back in" a time ("back in the day", "back in college"),
+// not back in a place ("I'm back in Room 118").
+var reBackThen = regexp.MustCompile(`\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)`)
 
 // reTalkAbout is talk of a change, which is not the change: "there's talk
 // of bumping the quota to 520k", "Summit Power keeps calling about moving
@@ -561,7 +565,7 @@ func clauseFilter(low string) string {
 		return ReasonDeclined
 	case proposals.in(n) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low):
 		return ReasonProposal
-	case pasts.in(n):
+	case pasts.in(n), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low) && !reCallsMe.MatchString(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),

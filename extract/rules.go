@@ -890,6 +890,13 @@ var Rules = []Rule{
 				if !containsAny(fold(c.sentence), newNumberMarks) {
 					return Statement{}, false
 				}
+				for _, w := range strings.Fields(np)[1:] {
+					// "the main number", "the office number": another's
+					// line, whoever got a new phone.
+					if !plainNumberWords[strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")] {
+						return Statement{}, false
+					}
+				}
 				return c.statement(c.selfKey, "phone", strings.TrimSpace(m.get("val")), KindContact), true
 			}
 			return buildContact("phone")(c, m)
@@ -1779,6 +1786,10 @@ var notAgents = map[string]bool{"number": true, "member": true, "winner": true, 
 var reFlyingTail = regexp.MustCompile(`\s+(?:to|from|into|out of|on|this|next|via|back)\b`)
 
 // newNumberMarks say the speaker has a new number.
+// plainNumberWords say the speaker's own number after "the": "the
+// number's", "the new cell number is".
+var plainNumberWords = map[string]bool{"new": true, "phone": true, "cell": true, "mobile": true, "number": true}
+
 var newNumberMarks = []string{"new phone", "new number", "new mobile", "new cell", "changed my number", "changed numbers", "my number changed", "switched numbers", "new sim"}
 
 // namedSubject accepts a subject said as a capitalised name (or none, when

@@ -54,6 +54,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a pitch to come", "Going to pitch 3-week sprints at retro Thursday.", "user", nil, []string{ReasonProposal}},
 		{"chat's were for we're", "were fully on hubspot now", "user", nil, []string{ReasonNoRule}},
 		{"a question with were", "were you on hubspot then", "user", nil, []string{ReasonQuestion}},
+		{"back then", "Back in college my rent was $400.", "user", nil, []string{ReasonPast}},
+		{"a password's mark", "it's hive2026! not hive2024!", "user", nil, []string{ReasonNoRule}},
 		{"talk of a change", "theres talk of bumping west q3 quota to 520k", "user", nil, []string{ReasonProposal}},
 		{"a vendor calling about a change", "Summit Power keeps calling about moving the common-area electric over from Duke.", "user", nil, []string{ReasonProposal}},
 		{"a change, then a wish about something else", "The standup moved to 10am, the team wants shorter updates.", "user", []string{"standup.time"}, nil},

@@ -275,8 +275,9 @@ func stripOldValue(s string) (string, bool) {
 }
 
 // reBareNot is a value, then "not" and the value it replaces, without a
-// comma: "120 req/s not 100", "UIST not CSCW", "June 16 not the 14th".
-var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*)\s+(?:[a-z]+/[a-z]+\s+)?not\s+(?:the\s+)?(\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*)`)
+// comma: "120 req/s not 100", "UIST not CSCW", "June 16 not the 14th",
+// "hive2026! not hive2024!".
+var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)\s+(?:[a-z]+/[a-z]+\s+)?not\s+(?:the\s+)?(\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)`)
 
 // reNowNot closes a sentence on the value it leaves, after "now": "… now
 // not the marriott", "… now, not Tuesdays".
