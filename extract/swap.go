@@ -163,6 +163,13 @@ func swap(sentence, key, old string) (string, bool) {
 			return v, true
 		}
 	}
+	// "moved out of the Hive — I'm at Foundry Works on 3rd St now": a
+	// name right after, not "I'm at a meeting with Dan".
+	for _, m := range reNowAt.FindAllStringSubmatchIndex(sentence, -1) {
+		if v := sentence[m[2]:m[3]]; m[0] >= dropEnd && ok(v) {
+			return v, true
+		}
+	}
 	// "brought Northstar on board"
 	for _, m := range reOnBoard.FindAllStringSubmatchIndex(sentence, -1) {
 		if v := sentence[m[2]:m[3]]; m[0] >= dropEnd && ok(v) {
@@ -341,6 +348,16 @@ var reClauseBreak = regexp.MustCompile(`\s*(?:;|—|–|,\s*(?:so|and|but|then)\
 // it opens with I or we, or says "now" or "instead".
 var reTakesUp = regexp.MustCompile(`^(?:i|we)(?:['’](?:m|re|ve|ll|d))?\s|\b(?:now|instead|these days|from now on|going forward)\b`)
 
+// companion reports a name said as whom the speaker meets or talks to
+// (before, folded in, is the text before the name): "a meeting with
+// Dan", "talked to Priya"; "I hit with Leo now" and "Max goes to Bark
+// Park now" take them up.
+func companion(before string) bool {
+	return reCompanion.MatchString(fold(strings.TrimRight(before, " ")))
+}
+
+var reCompanion = regexp.MustCompile(`\b(?:meeting|meetings|call|calls|lunch|dinner|breakfast|coffee|drinks|chat|talk|date|catch-up|catchup|1:1|one-on-one|interview)\s+with$|\b(?:talked|talking|spoke|speaking|chatted|chatting|met|meeting|texted|texting|emailed|emailing|wrote)\s+(?:with|to)$`)
+
 // takenUp reads the value a sentence takes up in a clause other than the
 // one that drops the old value, when nothing joins the two by a verb of
 // taking up: "Sold the Civic last month; I drive a Tesla Model 3 now",
@@ -357,6 +374,9 @@ func takenUp(sentence, low, lold string, names *regexp.Regexp, dropAt int, ok fu
 		}
 		cl := sentence[c[0]:c[1]]
 		for _, m := range names.FindAllStringIndex(cl, -1) {
+			if companion(cl[:m[0]]) {
+				continue // "I'm in a meeting with Dan now": whom, not what
+			}
 			v, okv := nameCandidate(cl, span{start: m[0], end: m[1], text: cl[m[0]:m[1]]})
 			if okv && !dateWords[fold(v.text)] && ok(v.text) {
 				found, n = v.text, n+1
@@ -651,6 +671,7 @@ var (
 	// Dana".
 	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|(?:took|taken|takes|is taking)\s+(?:[\p{L}\d'’-]+\s+){1,4}?over\s+from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved|dethroned|overtook|overtaken|displaced|unseated|supplanted|edged out|beat out)\s+(?:the\s+)?`)
 	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
+	reNowAt    = regexp.MustCompile(`(?i:\b(?:we|i)['’](?:re|m)(?:\s+now)?\s+(?:at|using|with))\s+(?:the\s+)?(\p{Lu}[\p{L}\d'’&.-]*(?:\s+\p{Lu}[\p{L}\d'’&.-]*)*)`)
 	reGain     = regexp.MustCompile(`(?i)\b(?:set up|(?:moved|switched|transferred|shifted) (?:[\w'’-]+\s+){0,3}?over to|(?:you|we|i)(?:['’]ve got| have| now have|['’]re now with|['’]re with)|bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on|in)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at)|(?:put|puts|putting|started|starting|switched|moved) (?:me|us|him|her|them) (?:on|onto|to)|(?:runs?|running|ran|lives?|living|sits?|is hosted|are hosted|are now|is now) (?:on|in|at|with)|opted for|opted into|opting for|settled on|landed on|went ahead with|(?:consolidated|moved|migrated|put|merged)\s+(?:everything|it all|all of it|all|it)\s+(?:over\s+)?(?:into|to|onto)|(?:i['’]m|we['’]re|i am|we are)\s+(?:now\s+)?(?:riding|driving|using|seeing|flying|taking|wearing|reading|playing)|(?:['’]s|has|have) been (?:at|with|in|on)|(?:pick|choice|selection)\s+(?:is|will be)|(?:we['’]re|we are|i['’]m|i am)\s+(?:now\s+)?(?:getting married|having it|holding it|celebrating|staying)\s+(?:at|in))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:out\s+|over\s+)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`) // "swapped Dune out for Piranesi"
 	reFallAway = regexp.MustCompile(`(?:'s|’s|\s(?:is|are)) (?:retiring|leaving|moving away|stepping down|closing(?: up shop| down| its doors)?|shutting down|going out of business)\b|(?:\s(?:finally|just|officially|suddenly|completely|totally))?\s(?:cancelled on us|canceled on us|cancelled|canceled|(?:had|has) to (?:cancel|pull out|drop out|step down|step back|leave)|moved away|pulled out|fell through|dropped out|backed out|let us down|went bust|shut down|closed down|is out|are out|retired|can['’]t do|cannot do|can no longer do|couldn['’]t do|can['’]t make|couldn['’]t make|went back to|moved back to|went home|split up|broke up|separated|divorced|filled up|booked up|is booked up|double-booked|double booked|double-booked us|overbooked|got too busy|is being shut off|is being retired|is being phased out|is going away|got stolen|was stolen|were stolen|died|broke down|gave out|is dead|left|closed|is closed|folded|went under|went out of business|is off to|are off to|moved on|quit|stepped down|stepped back|stepped away)\b|(?:'s|’s|\s(?:is|are|was|were|got|has been|have been))\s+(?:now\s+)?(?:officially\s+)?(?:cancelled|canceled|uninstalled|gone|history|read-only|decommissioned|deprecated|shut down|shut off|turned off|deleted|removed|discontinued)\b`)
