@@ -217,7 +217,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			members = withNameRuns(cl, stored, categorySpans(cl, cat))
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
 		}
-		if c.stative || len(tspans) > 0 && (qualified(cl, tspans) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
+		if c.stative || len(tspans) > 0 && (qualified(cl, tspans) || othersBefore(cl, tspans, topic) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
 			continue
 		}
 		if len(tspans) == 0 && !c.changeCue && !(ci+1 < len(rd.clauses) && labelsTopic(rd.clauses[ci+1].low, topic, attrs)) {
@@ -344,6 +344,33 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		return st, true
 	}
 	return Statement{}, false
+}
+
+// othersBefore reports a topic said as another's ("charges $140 for their
+// tasting menu"): "their", "his" or "her" within two words before it,
+// when no word of the key names a relation whose it could be
+// (daughter_tuition: "her tuition").
+func othersBefore(cl string, tspans []span, topic []string) bool {
+	if slices.ContainsFunc(topic, func(w string) bool { return relations[w] || pets[w] }) {
+		return false
+	}
+	first := tspans[0]
+	for _, t := range tspans {
+		if t.start < first.start {
+			first = t
+		}
+	}
+	if !slices.Contains(topic, first.text) {
+		return false // "took her room" for roommate: a word the topic only begins
+	}
+	ws := words(fold(cl[:min(first.start, len(cl))]))
+	for i := len(ws) - 1; i >= 0 && i >= len(ws)-2; i-- {
+		switch ws[i] {
+		case "their", "his", "her":
+			return true
+		}
+	}
+	return false
 }
 
 // reReason opens the reason a clause gives: ", since Lena is moving to

@@ -32,6 +32,10 @@ func TestAnchor(t *testing.T) {
 		{"homeroom", "Room 214", "The painting is done and I'm back in Room 118 as of today, goodbye 214!", "Room 118"},
 		{"afterschool_pickup", "3:15pm", "The district shortened the day, so after-school pickup is 3:00 now and I have to book it out of my classroom.", "3:00"},
 		{"backupRetentionDays", "30", "I've updated the backup retention policy to 90 days.", "90"},
+		// Another's thing, or a value for one evening only.
+		{"tastingMenu", "$95/person", "place across the street charges $140 for their tasting menu, we're a steal", ""},
+		{"daughter_tuition", "$85/month", "My daughter's school raised her tuition to $95 a month.", "$95"},
+		{"roommate", "Jess", "Jess moved out and Priyanka took her room.", "Priyanka"},
 		// ", now" opens the state the change left.
 		{"rent", "$1,250/month", "Bad news, the owner raised the rent, now I pay $1,320 each month, already since this month.", "$1,320"},
 		{"germanClassSize", "12", "Two people left the German course because of their work, so now we are only 10 in the class.", "10"},

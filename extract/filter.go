@@ -293,6 +293,10 @@ var otherSubjectStarts = map[string]bool{
 // word too common for otherSubjectStarts.
 var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague", "a coworker", "a neighbo", "the neighbo", "the kids", "the in-laws", "the family next door"}
 
+// reGotTheirs is someone having their own thing changed: "Dana got her
+// section moved to Moffitt 310".
+var reGotTheirs = regexp.MustCompile(`\b(?:got|gets|had|has|have)\s+(?:their|his|her)\s+(?:own\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:moved|changed|switched|bumped|pushed|rescheduled|postponed|cancell?ed|raised|cut|reduced|increased|lowered|upgraded|downgraded|extended|shortened|reassigned|transferred)\b`)
+
 // reTheirThing is a clause in which someone else changes their own thing:
 // "The neighbours moved their kids to Oakwood School", "Dana pushed her
 // dentist appointment to Friday". What the speaker does to another's
@@ -321,7 +325,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n),
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -335,6 +339,10 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	}
 	return ""
 }
+
+// reOnlyTonight limits a value to a day or part of one: "only 5 patio
+// tables tonight".
+var reOnlyTonight = regexp.MustCompile(`\bonly\b[^.;]*\b(?:tonight|today|this (?:morning|afternoon|evening))\b|\b(?:tonight|today)\b[^.;]*\bonly\b`)
 
 // oneDay is a single day or part of one, said relative to the turn.
 const oneDay = `today|tonight|tomorrow|this morning|this afternoon|this evening`
@@ -570,7 +578,7 @@ func clauseFilter(low string) string {
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low) && !reCallsMe.MatchString(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
 		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low),
-		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && theirThing(low):
+		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && (theirThing(low) || reGotTheirs.MatchString(low)):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject
 	}

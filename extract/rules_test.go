@@ -54,6 +54,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a pitch to come", "Going to pitch 3-week sprints at retro Thursday.", "user", nil, []string{ReasonProposal}},
 		{"chat's were for we're", "were fully on hubspot now", "user", nil, []string{ReasonNoRule}},
 		{"a question with were", "were you on hubspot then", "user", nil, []string{ReasonQuestion}},
+		{"one evening only", "only 5 patio tables tonight, heater on the end is busted", "user", nil, []string{ReasonException}},
+		{"someone had their own thing moved", "Dana got her section moved to Moffitt 310.", "user", nil, []string{ReasonOtherSubject}},
 		{"back then", "Back in college my rent was $400.", "user", nil, []string{ReasonPast}},
 		{"a password's mark", "it's hive2026! not hive2024!", "user", nil, []string{ReasonNoRule}},
 		{"talk of a change", "theres talk of bumping west q3 quota to 520k", "user", nil, []string{ReasonProposal}},

@@ -128,6 +128,10 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_probe_yq.tsv", 20, 0},
 		{"sentences_probe_yr.tsv", 20, 0},
 		{"sentences_probe_ys.tsv", 20, 0},
+		{"sentences_probe_yt.tsv", 20, 0},
+		{"sentences_probe_yu.tsv", 20, 0},
+		{"sentences_probe_yv.tsv", 20, 0},
+		{"sentences_probe_yw.tsv", 20, 0},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
