@@ -118,6 +118,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout12.tsv", 20, heldout12RecallFloor},
 		{"sentences_heldout13.tsv", 20, heldout13RecallFloor},
 		{"sentences_heldout14.tsv", 20, heldout14RecallFloor},
+		{"sentences_heldout15.tsv", 20, heldout15RecallFloor},
 		{"sentences_probe_yj.tsv", 20, 0},
 		{"sentences_probe_yk.tsv", 20, 0},
 		{"sentences_probe_yl.tsv", 20, 0},
@@ -334,6 +335,7 @@ const (
 	heldout12RecallFloor = 0.60 // written at the end of the seventh session of 2026-11-27, after the rules for the xx to xe rows: 6 of 10 as written, with two false supersessions ("I keep meaning to move from Gmail to Fastmail", "My book club's favorite author is Ted Chiang"), fixed; 0 false
 	heldout13RecallFloor = 0.30 // written blind by a helper at the start of the eighth session of 2026-11-27 (it saw neither the rules nor the tables): 1 of 10 when first played, 0 false; 3 of 10 at the session's end, never fitted
 	heldout14RecallFloor = 0.30 // written blind by a helper in the eighth session of 2026-11-27, first played after that session's rules: 3 of 10, with two false supersessions ("Going to pitch 3-week sprints at retro Thursday", "…, contractor's on hold"), fixed; 0 false
+	heldout15RecallFloor = 0.60 // written blind by a helper at the start of the ninth session of 2026-11-27, first played at its end after all its rules: 5 of 10 as written, 0 false; 6 once h15c04 accepted "10:15am", the stored half of the day, for "10:15"; never fitted
 )
 
 // conversationGoal is a bar for a file, at the runner's default budget.
