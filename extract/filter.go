@@ -321,7 +321,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(head) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(splitClauses(low)[0]), reTalkAbout.MatchString(head):
+	case proposals.in(head) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head):
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
@@ -396,6 +396,16 @@ var reWillDo = regexp.MustCompile(`\b(?:will|(?:i|we|you|they|he|she|it)['’]ll
 // reTask is a change still to be made, a task: "I need to update my
 // address to 5 Mill Road on the DMV site", "remind me to switch the plan".
 var reTask = regexp.MustCompile(`\b(?:(?:i|we)\s+(?:still\s+)?(?:need|have|ought|got)\s+to|(?:i|we)\s+(?:should|must)|(?:i|we)['’]ll\s+have\s+to|remind me to|(?:don['’]t|do not|never) forget to|remember to|make sure to)\s+(?:update|change|move|switch|set|edit|fix|correct|reschedule|cancel|book|tell|let|inform|notify|register|file|submit|put|add)\b`)
+
+// firstClause is the first clause of a sentence (splitClauses): a task
+// said after a change ("…, so pickup is 3:00 now and I have to book it out
+// of my classroom") refuses its own clause, not the sentence.
+func firstClause(low string) string {
+	if cs := splitClauses(low); len(cs) > 0 {
+		return cs[0]
+	}
+	return low
+}
 
 // reBackThen is "back in" a time ("back in the day", "back in college"),
 // not back in a place ("I'm back in Room 118").

@@ -325,8 +325,9 @@ func insteadEnd(s string, loc []int) int {
 // change left: "the owner raised the rent, now I pay $1,320".
 var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", ", so ", ", while ", ", whereas ", ", plus ", " and ", " so ", ", now "}
 
-// splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so" and a
-// bare "and" that opens a new subject.
+// splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so",
+// ", now" and a bare "and" that opens a new subject, then sets apart the
+// asides between its commas (confineAsides).
 func splitClauses(s string) []string {
 	low := lexical.LowerASCII(s)
 	var out []string
@@ -358,10 +359,10 @@ func splitClauses(s string) []string {
 	if start < len(s) {
 		out = append(out, s[start:])
 	}
-	return confineNegations(out)
+	return confineAsides(out)
 }
 
-// confineNegations cuts from a clause the pieces between its commas that
+// confineAsides cuts from a clause the pieces between its commas that
 // deny something, when the rest states without them: "My landlord has a
 // new number since the weekend, is 555-0198, the old one does not work
 // more", "pipeline review moves to wed 10am going fwd, vp cant do tues
@@ -376,7 +377,7 @@ func splitClauses(s string) []string {
 // reason before it ("Since half the group has church or family brunch on
 // Sundays, we're switching the long run to Saturdays"). A doubt about the
 // statement itself ("…, I might be wrong", "…, or Friday") governs it.
-func confineNegations(clauses []string) []string {
+func confineAsides(clauses []string) []string {
 	var out []string
 	for _, cl := range clauses {
 		low := fold(cl)
