@@ -25,11 +25,10 @@ var reClauseOpen = regexp.MustCompile(`[,;:—–(]\s|\s(?:but|and|so|though|alt
 // sentence names the key elsewhere ("The U14 team budget went up to
 // $4,000, ours is the same as before").
 func KeepsTopic(sentence, key string) bool {
-	low := " " + fold(sentence)
-	if !strings.Contains(low, "chang") && !strings.Contains(low, "stay") && !strings.Contains(low, "still") &&
-		!strings.Contains(low, "same") && !strings.Contains(low, "remain") && !strings.Contains(low, "move") && !strings.Contains(low, "budge") {
+	if !MayKeep(sentence) {
 		return false // the common case
 	}
+	low := " " + fold(sentence)
 	topic, attrs := anchorWords(key)
 	if len(topic) == 0 {
 		topic = attrs
@@ -73,3 +72,16 @@ var possessives = map[string]bool{"my": true, "our": true, "your": true}
 // "luckily my territory …".
 var joiners = map[string]bool{"but": true, "and": true, "so": true, "at": true, "least": true, "though": true, "although": true,
 	"while": true, "whereas": true, "luckily": true, "thankfully": true, "fortunately": true, "also": true, "even": true, "yet": true}
+
+// MayKeep reports whether a sentence has a word KeepsTopic or KeepsStored
+// needs ("stays", "still", "didn't change", "the same", "keep"): a caller
+// reading one sentence against many facts asks once.
+func MayKeep(sentence string) bool {
+	low := fold(sentence)
+	for _, w := range []string{"chang", "stay", "still", "same", "remain", "move", "budge", "stick", "keep", "kept"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -463,8 +463,17 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 // changed the med room code to 1379") does not reach them.
 func keptFacts(k known) map[string]bool {
 	kept := map[string]bool{}
+	var sents []string
+	for _, sent := range k.sentences {
+		if extract.MayKeep(sent) {
+			sents = append(sents, sent)
+		}
+	}
+	if len(sents) == 0 {
+		return kept
+	}
 	for id, f := range k.facts {
-		for _, sent := range k.sentences {
+		for _, sent := range sents {
 			if extract.KeepsTopic(sent, f.Key) || extract.KeepsStored(sent, k.valueText(f)) {
 				kept[id] = true
 				break
