@@ -265,6 +265,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		}
 		if kind == anchorCount {
 			cands = withCountDeltas(cl, stored, cands, tspans)
+			if t := totals(cl, cands); len(t) > 0 {
+				cands = t // "added 4 more tables out on the patio, 12 total now"
+			}
 		}
 		why := reasonAfter(cl, tspans)
 		for _, v := range cands {
@@ -398,8 +401,22 @@ func reasonAfter(cl string, tspans []span) int {
 var reWhenSince = regexp.MustCompile(`(?i)^(?:(?:the\s+|this\s+|last\s+|early\s+|mid-?\s*|late\s+)?(?:weekend|then|yesterday|today|morning|week|month|year|spring|summer|fall|autumn|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|\d)\b)`)
 
 // reNewContact says a new way to reach someone: "a new number", "her new
-// email".
-var reNewContact = regexp.MustCompile(`\bnew\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|#|phone|cell|mobile|email|e-mail)\b`)
+// email", "a new direct line".
+var reNewContact = regexp.MustCompile(`\bnew\s+(?:phone\s+|cell\s+|mobile\s+|direct\s+|work\s+|office\s+)?(?:number|#|phone|cell|mobile|email|e-mail|line)\b`)
+
+// totals are the candidates a clause says as a total: "12 total", "14 in
+// all".
+func totals(cl string, cands []span) []span {
+	var out []span
+	for _, v := range cands {
+		if reTotalAfter.MatchString(cl[v.end:]) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+var reTotalAfter = regexp.MustCompile(`^\s+(?:[\p{L}-]+\s+)?(?:in\s+total|total|in\s+all|altogether|all\s+told|overall)\b`)
 
 // reFreeChange is a key's words, then a verb of change, then the new
 // value to the end of the clause: "sprint goal changed to stabilizing

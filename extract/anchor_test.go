@@ -32,6 +32,9 @@ func TestAnchor(t *testing.T) {
 		{"homeroom", "Room 214", "The painting is done and I'm back in Room 118 as of today, goodbye 214!", "Room 118"},
 		{"afterschool_pickup", "3:15pm", "The district shortened the day, so after-school pickup is 3:00 now and I have to book it out of my classroom.", "3:00"},
 		{"backupRetentionDays", "30", "I've updated the backup retention policy to 90 days.", "90"},
+		// A total said after the difference; a new line said of the topic.
+		{"patio_tables", "8", "added 4 more tables out on the patio, 12 total now", "12"},
+		{"escrow_officer_phone", "555-0172", "Escrow officer has a new direct line, 555-0198.", "555-0198"},
 		// Another's thing, or a value for one evening only.
 		{"tastingMenu", "$95/person", "place across the street charges $140 for their tasting menu, we're a steal", ""},
 		{"daughter_tuition", "$85/month", "My daughter's school raised her tuition to $95 a month.", "$95"},

@@ -787,6 +787,7 @@ func TestDetectionValues(t *testing.T) {
 		{"the value, then the one it is not", [][2]string{{"barber", "Sal at Sal's Barbershop"}}, "Actually scratch what I said earlier — my barber is Frank at Sal's, not Sal himself.", "Frank at Sal's"},
 		{"a time in the stored half of the day", [][2]string{{"afterschool_pickup", "3:15pm"}}, "The district shortened the day starting this week, so after-school pickup is 3:00 now and I have to book it out of my classroom.", "3:00pm"},
 		{"the office's main number", [][2]string{{"home_phone", "555-0100"}}, "Heads up, the front office got a new phone system over break and the main number is 555-0190 now.", "555-0100"},
+		{"a difference is no count", [][2]string{{"patio_tables", "8"}}, "added 4 more tables out on the patio", "12"},
 		{"no address", [][2]string{{"mom_address", "42 Elm St, Apt 3B"}}, "Mom is officially living with us now, so her mailing address is 118 Birch Lane, I already filed the change with the post office.", "42 Elm St, Apt 3B"},
 		{"a verb and whose", [][2]string{{"emergencyContact", "Dana Reyes"}}, "Changed Mom's emergency contact at the hospital to my husband, Luis Ortega, since Dana's overseas until June.", "Dana Reyes"},
 		{"still doing it", [][2]string{{"accountant", "Maria Feld"}}, "my studio-mate just hired Dana Whitlock for her taxes and loves her — might pick Dana's brain sometime but Maria's still doing my books", "Maria Feld"},

@@ -1092,6 +1092,26 @@ func codeToken(rep, old string) string {
 	return rep
 }
 
+// difference reports a number the turn says as a difference, not a value:
+// "4" of "added 4 more tables", "two" of "two fewer seats".
+func difference(rep, text string) bool {
+	if !reBareText.MatchString(rep) && !extract.CountWord(rep) {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], rep)
+		if j < 0 {
+			return false
+		}
+		i += j + len(rep)
+		if reDifferenceAfter.MatchString(text[i:]) {
+			return true
+		}
+	}
+}
+
+var reDifferenceAfter = regexp.MustCompile(`(?i)^\s+(?:more|fewer|less|extra|additional|new|others?)\b`)
+
 // losesDigits reports a replacement without a digit for a stored value
 // whose digits say what it is, not when (an address, a code, a password,
 // an amount): "officially living with us" is no address.
@@ -1129,7 +1149,7 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 	}
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
-		!partOf(replacement, f.ValueText()) && !losesDigits(replacement, f.ValueText()) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key) &&
+		!partOf(replacement, f.ValueText()) && !losesDigits(replacement, f.ValueText()) && !difference(replacement, text) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key) &&
 		!dateWithClause(replacement, f.ValueText())
 }
 
