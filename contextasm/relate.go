@@ -96,16 +96,14 @@ func Relate(q Query, sets ...Candidates) Related {
 	slices.Sort(r.Notes)
 	r.Environment = relateEnvironment(env)
 
-	fo := relateFacts(q, cands)
-	r.Facts, r.successor = fo.kept, fo.successor
-	r.Excluded = fo.appendExclusions(r.Excluded)
+	fo := relateFacts(q, cands, r.Excluded)
+	r.Facts, r.successor, r.Excluded = fo.kept, fo.successor, fo.excluded
 
 	real := !aboutHypothetical(q.Text)
 	working, out := relateItems(q, real, items)
 	r.Working = working
 	r.Excluded = append(r.Excluded, out...)
-	r.Assertions, out = relateAssertions(q, states)
-	r.Excluded = append(r.Excluded, out...)
+	r.Assertions, r.Excluded = relateAssertions(q, states, r.Excluded)
 
 	current := make([]string, 0, len(r.Facts)) // values that hold now (not ones flagged for recalculation)
 	for _, f := range r.Facts {
@@ -243,16 +241,12 @@ func factVerdict(q Query, hyp bool, c FactCandidate) assemble.Reason {
 // factOutcome is what the fact rules decided.
 type factOutcome struct {
 	kept []assemble.Fact
-	// excluded are the named exclusions, one per fact (a candidate, or a
-	// predecessor that is none), in no order.
+	// excluded are the exclusions the rules were given, then the named
+	// exclusions, one per fact (a candidate, or a predecessor that is
+	// none), in no order: Relate sorts all its exclusions
+	// (sortExclusions).
 	excluded  []assemble.Exclusion
 	successor map[string]string
-}
-
-// appendExclusions appends the named exclusions to es, in no order:
-// Relate sorts all its exclusions (sortExclusions).
-func (fo factOutcome) appendExclusions(es []assemble.Exclusion) []assemble.Exclusion {
-	return append(es, fo.excluded...)
 }
 
 // superseded returns the IDs excluded as superseded, sorted: the values
@@ -269,8 +263,10 @@ func (fo factOutcome) superseded() []string {
 }
 
 // relateFacts applies the fact rules to cands, in ID order; a fact met
-// twice counts once.
-func relateFacts(q Query, cands []FactCandidate) factOutcome { return applyFactRules(q, cands, true) }
+// twice counts once. The exclusions are appended to es (factOutcome).
+func relateFacts(q Query, cands []FactCandidate, es []assemble.Exclusion) factOutcome {
+	return applyFactRules(q, cands, true, es)
+}
 
 // supersededOf is supersededFacts(q, cands), without sorting the
 // candidates when their IDs are distinct and every kept one's predecessor
@@ -311,19 +307,19 @@ func supersededOf(q Query, cands []FactCandidate) []string {
 // supersededFacts is relateFacts(q, cands).superseded(), without
 // collecting what is kept.
 func supersededFacts(q Query, cands []FactCandidate) []string {
-	return applyFactRules(q, cands, false).superseded()
+	return applyFactRules(q, cands, false, nil).superseded()
 }
 
 // applyFactRules is relateFacts; without collect, the outcome holds the
 // exclusions only (no kept facts, no successors).
-func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
+func applyFactRules(q Query, cands []FactCandidate, collect bool, es []assemble.Exclusion) factOutcome {
 	ordered := make([]*FactCandidate, len(cands))
 	for i := range cands {
 		ordered[i] = &cands[i]
 	}
 	slices.SortFunc(ordered, compareFactCandidates)
 	ordered = slices.CompactFunc(ordered, func(a, b *FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
-	var fo factOutcome
+	fo := factOutcome{excluded: es}
 	if collect {
 		fo.kept = pooledSlice[assemble.Fact](&keptFacts, len(ordered))
 	}
@@ -460,8 +456,9 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 
 // relateAssertions applies the assertion rules to as, in ID order (an
 // assertion met twice counts once), and scores the kept ones among
-// themselves against the query.
-func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, []assemble.Exclusion) {
+// themselves against the query; it appends its exclusions to out and
+// returns it.
+func relateAssertions(q Query, as []AssertionCandidate, out []assemble.Exclusion) ([]assemble.Assertion, []assemble.Exclusion) {
 	// Sorted through pointers: a candidate is large, and as is the
 	// source's, not to be reordered.
 	ordered := make([]*AssertionCandidate, len(as))
@@ -473,7 +470,6 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 	})
 	ordered = slices.CompactFunc(ordered, func(a, b *AssertionCandidate) bool { return a.Assertion.ID == b.Assertion.ID })
 	var keep []*AssertionCandidate
-	var out []assemble.Exclusion
 	for _, a := range ordered {
 		if r := assertionVerdict(q, *a); r != "" {
 			out = append(out, assemble.Exclusion{ID: a.Assertion.ID, Kind: assemble.KindAssertion, Reason: r})
