@@ -57,13 +57,14 @@ type line struct {
 	sec  int
 	ord  int    // position within its section
 	text string // without the trailing newline; "" for a fact's line
-	// fact, when set, is the fact whose line (factLine) this is: its text
-	// is written when the line is rendered, so that a line never placed
-	// costs no string (at 100,000 facts a third of the fact lines made
-	// are over the budget).
-	fact *Fact
-	cost int // Count(text + "\n")
-	inc  Included
+	// fact, when set, is the fact whose line (factLine) this is: its
+	// text is not a string of its own but b.buf[at:end], so that a line
+	// never placed costs no string (at 100,000 facts a third of the fact
+	// lines made are over the budget).
+	fact    *Fact
+	at, end int
+	cost    int // Count(text + "\n")
+	inc     Included
 	// scored: inc.Reason is scoreReason(inc.Score) (and, for a fact's
 	// line, its label), made when the line is rendered.
 	scored bool
@@ -93,8 +94,8 @@ type scratch struct {
 	docs     []line // the documents' share of deferred, until then
 	order    []*line
 	out      []Exclusion
-	// buf holds a line being counted, text the text being rendered,
-	// reasons the rendered lines' reasons.
+	// buf holds the texts of fact lines, each followed by its newline;
+	// text the text being rendered, reasons the rendered lines' reasons.
 	buf, text, reasons []byte
 }
 
@@ -125,7 +126,7 @@ func getScratch(hint int) *scratch {
 // release empties sc (its lines hold the caller's strings, not to be kept
 // alive) and returns it to the pool, unless it grew too large.
 func (sc *scratch) release() {
-	if cap(sc.placed) > maxPooledLines || cap(sc.deferred) > maxPooledLines || cap(sc.out) > maxPooledLines || cap(sc.text) > maxPooledText {
+	if cap(sc.placed) > maxPooledLines || cap(sc.deferred) > maxPooledLines || cap(sc.out) > maxPooledLines || cap(sc.text) > maxPooledText || cap(sc.buf) > maxPooledText {
 		return
 	}
 	clear(sc.placed[:cap(sc.placed)])
@@ -267,8 +268,7 @@ func (b *builder) scoredLineNL(sec, ord int, textNL string, inc Included) line {
 }
 
 // factLine is one fact's line for its section. A constraint's or a
-// relevant fact's text is counted in b.buf, not kept: appendLine writes it
-// again if the line is rendered.
+// relevant fact's text is written in b.buf, and counted there.
 func (b *builder) factLine(sec, ord int, f *Fact) line {
 	inc := Included{ID: f.ID, Kind: KindFact, Layer: LayerFacts, Score: f.Score}
 	if sec == secReview {
@@ -281,8 +281,11 @@ func (b *builder) factLine(sec, ord int, f *Fact) line {
 	} else {
 		l.scored = true
 	}
-	b.buf = append(appendFactText(b.buf[:0], sec, f), '\n')
-	l.cost = b.countBytes(b.buf)
+	l.at = len(b.buf)
+	b.buf = appendFactText(b.buf, sec, f)
+	l.end = len(b.buf)
+	b.buf = append(b.buf, '\n')
+	l.cost = b.countBytes(b.buf[l.at:])
 	return l
 }
 
@@ -300,9 +303,9 @@ func appendFactText(dst []byte, sec int, f *Fact) []byte {
 }
 
 // appendLine appends l's text, without its newline, to dst.
-func appendLine(dst []byte, l *line) []byte {
+func (b *builder) appendLine(dst []byte, l *line) []byte {
 	if l.fact != nil {
-		return appendFactText(dst, l.sec, l.fact)
+		return append(dst, b.buf[l.at:l.end]...)
 	}
 	return append(dst, l.text...)
 }
@@ -387,8 +390,10 @@ func (b *builder) joinedCount() int {
 			last = l
 		}
 	}
-	b.buf = appendLine(b.buf[:0], &last)
-	return b.used - last.cost + b.countBytes(b.buf)
+	if last.fact != nil {
+		return b.used - last.cost + b.countBytes(b.buf[last.at:last.end])
+	}
+	return b.used - last.cost + b.c.Count(last.text)
 }
 
 // render joins the placed lines in text order, without a final newline.
@@ -438,7 +443,7 @@ func (b *builder) render(additive bool) (string, []Section, []Included) {
 				buf = append(buf, '\n')
 			}
 			sp.last, sp.lastCost = len(buf), l.cost
-			buf = appendLine(buf, l)
+			buf = b.appendLine(buf, l)
 			sp.cost += l.cost
 			if sec != secIdentity {
 				if l.scored {
