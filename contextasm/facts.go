@@ -607,7 +607,8 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 		ids = ids[:maxRetired]
 	}
 	out := pooledSlice[Retired](&retiredValues, 0)
-	seen := map[string]bool{}
+	seen := pooledMap[bool](&idSets)
+	defer putPooledMap(&idSets, seen)
 	for _, id := range ids {
 		newer := ""
 		for depth := 0; id != "" && depth < retiredDepth && !seen[id]; depth++ {

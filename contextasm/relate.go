@@ -150,7 +150,8 @@ func (r *Related) release() {
 	putPooledSlice(&keptFacts, r.Facts)
 	putPooledSlice(&keptAssertions, r.Assertions)
 	putPooledSlice(&exclusionSlices, r.Excluded)
-	r.Facts, r.Assertions, r.Excluded = nil, nil, nil
+	putPooledMap(&idMaps, r.successor)
+	r.Facts, r.Assertions, r.Excluded, r.successor = nil, nil, nil, nil
 }
 
 // join returns a followed by b: one of them when the other is empty, else
@@ -173,7 +174,8 @@ func (r Related) Prune(out assemble.Output) assemble.Output {
 	if len(r.successor) == 0 {
 		return out
 	}
-	in := make(map[string]bool, len(out.Included))
+	in := pooledMap[bool](&idSets)
+	defer putPooledMap(&idSets, in)
 	for _, i := range out.Included {
 		if i.Kind == assemble.KindFact {
 			in[i.ID] = true
@@ -275,7 +277,8 @@ func relateFacts(q Query, cands []FactCandidate, es []assemble.Exclusion) factOu
 // successor replaced them, and the predecessors of the kept ones that are
 // no candidates, sorted. Otherwise it is supersededFacts.
 func supersededOf(q Query, cands []FactCandidate) []string {
-	isCand := make(map[string]bool, len(cands))
+	isCand := pooledMap[bool](&idSets)
+	defer putPooledMap(&idSets, isCand)
 	for _, c := range cands {
 		if !c.PredecessorVisible {
 			return supersededFacts(q, cands)
@@ -331,11 +334,8 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool, es []assemble.
 		return ok
 	}
 	// Predecessors named by kept facts, in the kept facts' ID order.
-	type pred struct {
-		id, by  string
-		visible bool
-	}
-	preds := make([]pred, 0, len(ordered))
+	preds := pooledSlice[pred](&predSlices, len(ordered))
+	defer func() { putPooledSlice(&predSlices, preds) }()
 	hyp := aboutHypothetical(q.Text)
 	for _, c := range ordered {
 		if !c.Visible {
@@ -373,11 +373,18 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool, es []assemble.
 			continue
 		}
 		if fo.successor == nil {
-			fo.successor = make(map[string]string, len(preds))
+			fo.successor = pooledMap[string](&idMaps) // handed back by Related.release
 		}
 		fo.successor[p.id] = p.by
 	}
 	return fo
+}
+
+// pred is a predecessor a kept fact names (applyFactRules): by is the
+// fact, visible whether the caller may read the predecessor.
+type pred struct {
+	id, by  string
+	visible bool
 }
 
 // compareFactCandidates orders candidates by ID, and the copies of one
