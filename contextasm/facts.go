@@ -2,8 +2,10 @@ package contextasm
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
@@ -239,6 +241,9 @@ type candidate struct {
 	space  int  // index in the partition's spaces
 	always bool // a constraint, or a fact of a small partition
 	loaded int  // 1 + its index in the gathered facts, once loaded; else 0
+	// est, when set, remembers the count of its estimate line
+	// (livePosting.est).
+	est *atomic.Int32
 }
 
 // Gather implements Source. Candidates are loaded in rank order:
@@ -336,7 +341,11 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 				}
 				for k := range tp.len() {
 					p := tp.at(k)
-					get(p.id, p.at).score += ts.Score(p.len, p.tf)
+					c := get(p.id, p.at)
+					c.score += ts.Score(p.len, p.tf)
+					if c.est == nil {
+						c.est = tp.est(k)
+					}
 				}
 			} else {
 				err = s.Index.Postings(tx, sp, t, q.View, PerTermPostings, score)
@@ -442,12 +451,22 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		}
 		if factVerdict(q, hyp, fc) == "" {
 			if !rc.always {
-				if bc != nil {
-					line = append(append(append(append(line[:0], f.Key...), ": "...), val...), '\n')
-					estimate += bc.CountBytes(line)
-				} else {
-					estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+				n := 0
+				if rc.est != nil {
+					n = int(rc.est.Load()) - 1
 				}
+				if n < 0 {
+					if bc != nil {
+						line = append(append(append(append(line[:0], f.Key...), ": "...), val...), '\n')
+						n = bc.CountBytes(line)
+					} else {
+						n = s.Counter.Count(f.Key + ": " + val + "\n")
+					}
+					if rc.est != nil {
+						rc.est.Store(int32(min(n, math.MaxInt32-1)) + 1)
+					}
+				}
+				estimate += n
 			}
 			if f.Supersedes != "" && restricted {
 				if near == nil {
