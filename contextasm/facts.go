@@ -628,11 +628,12 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 	out := pooledSlice[Retired](&retiredValues, 0)
 	seen := pooledMap[bool](&idSets)
 	defer putPooledMap(&idSets, seen)
+	hint := -1 // the space the last card was found in (load)
 	for _, id := range ids {
 		newer := ""
 		for depth := 0; id != "" && depth < retiredDepth && !seen[id]; depth++ {
 			seen[id] = true
-			f, text, ok, err := s.load(tx, cr, q, id)
+			f, text, ok, err := s.load(tx, cr, q, id, &hint)
 			if err != nil {
 				return nil, err
 			}
@@ -645,7 +646,7 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 				head, ok := loaded(f.SupersededBy)
 				if !ok {
 					var g facts.Fact
-					if g, head, ok, err = s.load(tx, cr, q, f.SupersededBy); err != nil {
+					if g, head, ok, err = s.load(tx, cr, q, f.SupersededBy, &hint); err != nil {
 						return nil, err
 					}
 					ok = ok && s.readable(q, g)
@@ -699,12 +700,29 @@ func (s *FactSource) readable(q Query, f facts.Fact) bool {
 }
 
 // load reads fact id as of q's view from any of the partition's spaces:
-// its card's fields, and its value as text.
-func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string) (facts.Fact, string, bool, error) {
+// its card's fields, and its value as text. Fact IDs are unique over the
+// partition's spaces, so the space *hint (an index in cr.spaces, or -1)
+// is tried first, as one expected to hold it (cardReader.readHeld: the
+// misses remembered are not asked); *hint is set to the space the card is
+// found in. The facts of a chain are usually in one space.
+func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string, hint *int) (facts.Fact, string, bool, error) {
 	if id == "" {
 		return facts.Fact{}, "", false, nil
 	}
-	for _, sp := range cr.spaces {
+	if h := *hint; h >= 0 {
+		card, err := cr.readHeld(cr.spaces[h], id)
+		if err == nil {
+			f, ok := card.Fact.In(q.View)
+			return f, card.Text, ok, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return facts.Fact{}, "", false, err
+		}
+	}
+	for i, sp := range cr.spaces {
+		if i == *hint {
+			continue // asked first
+		}
 		card, err := cr.read(sp, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
@@ -712,6 +730,7 @@ func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string) (fac
 		if err != nil {
 			return facts.Fact{}, "", false, err
 		}
+		*hint = i
 		f, ok := card.Fact.In(q.View)
 		return f, card.Text, ok, nil
 	}
