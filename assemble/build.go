@@ -56,9 +56,18 @@ var sectionLayers = [numSections]int{
 type line struct {
 	sec  int
 	ord  int    // position within its section
-	text string // without the trailing newline
-	cost int    // Count(text + "\n")
-	inc  Included
+	text string // without the trailing newline; "" for a fact's line
+	// fact, when set, is the fact whose line (factLine) this is: its
+	// text is not a string of its own but b.buf[at:end], so that a line
+	// never placed costs no string (at 100,000 facts a third of the fact
+	// lines made are over the budget).
+	fact    *Fact
+	at, end int
+	cost    int // Count(text + "\n")
+	inc     Included
+	// scored: inc.Reason is scoreReason(inc.Score) (and, for a fact's
+	// line, its label), made when the line is rendered.
+	scored bool
 }
 
 // builder packs lines into the budget. The cost of a text made of lines
@@ -85,6 +94,9 @@ type scratch struct {
 	docs     []line // the documents' share of deferred, until then
 	order    []*line
 	out      []Exclusion
+	// buf holds the texts of fact lines, each followed by its newline;
+	// text the text being rendered, reasons the rendered lines' reasons.
+	buf, text, reasons []byte
 }
 
 var scratchPool sync.Pool
@@ -94,6 +106,9 @@ var scratchPool sync.Pool
 const (
 	maxPlacedRoom  = 1024
 	maxPooledLines = 4 * maxPlacedRoom
+	// maxPooledText bounds the rendered text a pooled scratch keeps room
+	// for.
+	maxPooledText = 1 << 20
 )
 
 // getScratch returns an empty scratch with room for about hint lines.
@@ -111,7 +126,7 @@ func getScratch(hint int) *scratch {
 // release empties sc (its lines hold the caller's strings, not to be kept
 // alive) and returns it to the pool, unless it grew too large.
 func (sc *scratch) release() {
-	if cap(sc.placed) > maxPooledLines || cap(sc.deferred) > maxPooledLines || cap(sc.out) > maxPooledLines {
+	if cap(sc.placed) > maxPooledLines || cap(sc.deferred) > maxPooledLines || cap(sc.out) > maxPooledLines || cap(sc.text) > maxPooledText || cap(sc.buf) > maxPooledText {
 		return
 	}
 	clear(sc.placed[:cap(sc.placed)])
@@ -120,6 +135,7 @@ func (sc *scratch) release() {
 	clear(sc.order[:cap(sc.order)])
 	clear(sc.out[:cap(sc.out)])
 	sc.placed, sc.deferred, sc.docs, sc.order, sc.out = sc.placed[:0], sc.deferred[:0], sc.docs[:0], sc.order[:0], sc.out[:0]
+	sc.buf, sc.text, sc.reasons = sc.buf[:0], sc.text[:0], sc.reasons[:0]
 	scratchPool.Put(sc)
 }
 
@@ -176,14 +192,14 @@ func Build(in Input, c Counter) Output {
 		}
 	}
 	for i, a := range rankAssertions(in.Assertions) {
-		b.tryOrExclude(b.newLineNL(secState, i, assertionLineNL(a), Included{ID: a.ID, Kind: KindAssertion, Layer: LayerWorking, Reason: scoreReason(a.Score), Score: a.Score}))
+		b.tryOrExclude(b.scoredLineNL(secState, i, assertionLineNL(a), Included{ID: a.ID, Kind: KindAssertion, Layer: LayerWorking, Score: a.Score}))
 	}
 	for i, w := range rankWork(in.Working) {
-		b.tryOrExclude(b.newLine(secWorking, i, workLine(w), Included{ID: w.ID, Kind: KindWorkItem, Layer: LayerWorking, Reason: scoreReason(w.Score), Score: w.Score}))
+		b.tryOrExclude(b.scoredLineNL(secWorking, i, workLine(w)+"\n", Included{ID: w.ID, Kind: KindWorkItem, Layer: LayerWorking, Score: w.Score}))
 	}
 	turns, chrono := rankTurns(in.Turns)
 	for i, t := range turns {
-		b.tryOrExclude(b.newLineNL(secTurns, chrono[i], turnLineNL(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Reason: scoreReason(t.Score), Score: t.Score}))
+		b.tryOrExclude(b.scoredLineNL(secTurns, chrono[i], turnLineNL(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Score: t.Score}))
 	}
 	// Whatever the fact share could not hold gets what the others left.
 	b.deferred = append(b.deferred, b.docs...)
@@ -193,7 +209,7 @@ func Build(in Input, c Counter) Output {
 	// Evidence of earlier turns fills what is left, best first.
 	evidence, evChrono := rankEvidence(in.Evidence)
 	for i, e := range evidence {
-		b.tryOrExclude(b.newLineNL(secEvidence, evChrono[i], evidenceLineNL(e), Included{ID: e.ID, Kind: KindEvidence, Layer: LayerWorking, Reason: scoreReason(e.Score), Score: e.Score}))
+		b.tryOrExclude(b.scoredLineNL(secEvidence, evChrono[i], evidenceLineNL(e), Included{ID: e.ID, Kind: KindEvidence, Layer: LayerWorking, Score: e.Score}))
 	}
 
 	// Verify the real text and back off from the lowest priority if the
@@ -243,27 +259,73 @@ func (b *builder) newLineNL(sec, ord int, textNL string, inc Included) line {
 	return line{sec: sec, ord: ord, text: textNL[:len(textNL)-1], cost: b.c.Count(textNL), inc: inc}
 }
 
-// factLine renders one fact for its section.
+// scoredLineNL is newLineNL for a line whose reason is its score's
+// (scoreReason), made only if the line is rendered.
+func (b *builder) scoredLineNL(sec, ord int, textNL string, inc Included) line {
+	l := b.newLineNL(sec, ord, textNL, inc)
+	l.scored = true
+	return l
+}
+
+// factLine is one fact's line for its section. A constraint's or a
+// relevant fact's text is written in b.buf, and counted there.
 func (b *builder) factLine(sec, ord int, f *Fact) line {
 	inc := Included{ID: f.ID, Kind: KindFact, Layer: LayerFacts, Score: f.Score}
-	var text string
-	switch sec {
-	case secConstraints:
-		inc.Reason = "constraint"
-		if t := clean(f.ConstraintType); t != "" {
-			text = keyValueLine("- ", f.Key, f.Value, " (constraint: "+t+")\n")
-		} else {
-			text = keyValueLine("- ", f.Key, f.Value, "\n")
-		}
-	case secReview:
-		text, inc.Reason = "- "+cmp.Or(clean(f.Key), clean(f.ID))+"\n", string(ReasonNeedsReview)
-	default:
-		text, inc.Reason = keyValueLine("- "+label(f.Scope), f.Key, f.Value, "\n"), scoreReason(f.Score)
-		if l := label(f.Scope); l != "" {
-			inc.Reason += ", labelled " + string(f.Scope)
-		}
+	if sec == secReview {
+		inc.Reason = string(ReasonNeedsReview)
+		return b.newLineNL(sec, ord, "- "+cmp.Or(clean(f.Key), clean(f.ID))+"\n", inc)
 	}
-	return b.newLineNL(sec, ord, text, inc)
+	l := line{sec: sec, ord: ord, fact: f, inc: inc}
+	if sec == secConstraints {
+		l.inc.Reason = "constraint"
+	} else {
+		l.scored = true
+	}
+	l.at = len(b.buf)
+	b.buf = appendFactText(b.buf, sec, f)
+	l.end = len(b.buf)
+	b.buf = append(b.buf, '\n')
+	l.cost = b.countBytes(b.buf[l.at:])
+	return l
+}
+
+// appendFactText appends the text of f's line in section sec
+// (secConstraints or secFacts), without its newline.
+func appendFactText(dst []byte, sec int, f *Fact) []byte {
+	if sec == secConstraints {
+		dst = appendKeyValue(append(dst, "- "...), f.Key, f.Value)
+		if t := clean(f.ConstraintType); t != "" {
+			dst = append(append(append(dst, " (constraint: "...), t...), ')')
+		}
+		return dst
+	}
+	return appendKeyValue(append(append(dst, "- "...), label(f.Scope)...), f.Key, f.Value)
+}
+
+// appendLine appends l's text, without its newline, to dst.
+func (b *builder) appendLine(dst []byte, l *line) []byte {
+	if l.fact != nil {
+		return append(dst, b.buf[l.at:l.end]...)
+	}
+	return append(dst, l.text...)
+}
+
+// appendReason appends the provenance reason of l, a scored line, to dst.
+func appendReason(dst []byte, l *line) []byte {
+	dst = appendScoreReason(dst, l.inc.Score)
+	if l.fact != nil && label(l.fact.Scope) != "" {
+		dst = append(append(dst, ", labelled "...), l.fact.Scope...)
+	}
+	return dst
+}
+
+// countBytes is b.c.Count(string(p)), without making the string when
+// the counter counts bytes (tokens.Cache).
+func (b *builder) countBytes(p []byte) int {
+	if bc, ok := b.c.(interface{ CountBytes([]byte) int }); ok {
+		return bc.CountBytes(p)
+	}
+	return b.c.Count(string(p))
 }
 
 // head returns the cost of a section's heading line.
@@ -328,6 +390,9 @@ func (b *builder) joinedCount() int {
 			last = l
 		}
 	}
+	if last.fact != nil {
+		return b.used - last.cost + b.countBytes(b.buf[last.at:last.end])
+	}
 	return b.used - last.cost + b.c.Count(last.text)
 }
 
@@ -347,18 +412,20 @@ func (b *builder) render(additive bool) (string, []Section, []Included) {
 		}
 		return cmp.Compare(x.ord, y.ord)
 	})
-	// The text is built once, at its final size; each section's text is
-	// the part of it after the section's heading.
-	size := 0
-	for i, l := range ls {
-		if i == 0 || l.sec != ls[i-1].sec {
-			size += len(heading(l.sec)) + 2 // the heading's newline, and the one before it
-		}
-		size += len(l.text) + 1
+	// The text is written in b.text and made a string once; each
+	// section's text is the part of it after the section's heading. The
+	// reasons made for scored lines are parts of one string too.
+	type span struct {
+		sec            int
+		start, last    int // where the body and its last line start
+		end            int
+		cost, lastCost int // the lines' costs, the last line's
 	}
-	var text strings.Builder
-	text.Grow(size)
-	var secs []Section
+	type made struct{ inc, end int } // a reason made: its record, where it ends in reasons
+	var spans [numSections]span
+	nsec := 0
+	buf, reasons := b.text[:0], b.reasons[:0]
+	madeFor := make([]made, 0, len(ls))
 	incs := make([]Included, 0, len(ls)+1)
 	for i := 0; i < len(ls); {
 		j := i
@@ -366,41 +433,58 @@ func (b *builder) render(additive bool) (string, []Section, []Included) {
 			j++
 		}
 		sec := ls[i].sec
-		if text.Len() > 0 {
-			text.WriteByte('\n')
+		if len(buf) > 0 {
+			buf = append(buf, '\n')
 		}
-		text.WriteString(heading(sec))
-		text.WriteByte('\n')
-		start := text.Len()
-		cost := 0
+		buf = append(append(buf, heading(sec)...), '\n')
+		sp := span{sec: sec, start: len(buf)}
 		for k, l := range ls[i:j] {
 			if k > 0 {
-				text.WriteByte('\n')
+				buf = append(buf, '\n')
 			}
-			text.WriteString(l.text)
-			cost += l.cost
+			sp.last, sp.lastCost = len(buf), l.cost
+			buf = b.appendLine(buf, l)
+			sp.cost += l.cost
 			if sec != secIdentity {
+				if l.scored {
+					reasons = appendReason(reasons, l)
+					madeFor = append(madeFor, made{len(incs), len(reasons)})
+				}
 				incs = append(incs, l.inc)
 			}
 		}
-		// A strings.Builder only appends: bytes written stay as they
-		// are, so the body can be read now; and it was sized for the
-		// whole text, so the body shares the final text's memory.
-		body := text.String()[start:]
-		secTokens := 0
-		if additive {
-			lastLine := ls[j-1]
-			secTokens = cost - lastLine.cost + b.c.Count(lastLine.text)
-		} else {
-			secTokens = b.c.Count(body)
-		}
-		secs = append(secs, Section{Layer: sectionLayers[sec], Title: sectionTitles[sec], Text: body, Tokens: secTokens})
+		sp.end = len(buf)
+		spans[nsec] = sp
+		nsec++
 		if sec == secIdentity {
 			incs = append(incs, b.idInc)
 		}
 		i = j
 	}
-	return text.String(), secs, incs
+	b.text, b.reasons = buf, reasons
+	text := string(buf)
+	if len(madeFor) > 0 {
+		all, from := string(reasons), 0
+		for _, m := range madeFor {
+			incs[m.inc].Reason = all[from:m.end]
+			from = m.end
+		}
+	}
+	var secs []Section
+	if nsec > 0 {
+		secs = make([]Section, 0, nsec)
+	}
+	for _, sp := range spans[:nsec] {
+		body := text[sp.start:sp.end]
+		secTokens := 0
+		if additive {
+			secTokens = sp.cost - sp.lastCost + b.c.Count(text[sp.last:sp.end])
+		} else {
+			secTokens = b.c.Count(body)
+		}
+		secs = append(secs, Section{Layer: sectionLayers[sp.sec], Title: sectionTitles[sp.sec], Text: body, Tokens: secTokens})
+	}
+	return text, secs, incs
 }
 
 // truncated returns out with the identity cut to the budget and every other
@@ -572,16 +656,16 @@ func keyValue(k, v string) string {
 	return k + ": " + v
 }
 
-// keyValueLine is prefix + keyValue(k, v) + suffix, made in one string.
-func keyValueLine(prefix, k, v, suffix string) string {
+// appendKeyValue appends keyValue(k, v) to dst.
+func appendKeyValue(dst []byte, k, v string) []byte {
 	k, v = clean(k), clean(v)
 	switch {
 	case k == "":
-		return prefix + v + suffix
+		return append(dst, v...)
 	case v == "":
-		return prefix + k + suffix
+		return append(dst, k...)
 	}
-	return prefix + k + ": " + v + suffix
+	return append(append(append(dst, k...), ": "...), v...)
 }
 
 // label returns the prefix that marks hypothetical and draft content.
@@ -596,15 +680,19 @@ func label(s Scope) string {
 }
 
 func scoreReason(score float64) string {
+	var buf [48]byte
+	return string(appendScoreReason(buf[:0], score))
+}
+
+// appendScoreReason appends scoreReason(score) to dst.
+func appendScoreReason(dst []byte, score float64) []byte {
 	if score > 0 {
-		// strconv's 'f', 2 is what %.2f prints, without fmt's cost;
-		// written in one buffer, one string.
-		var buf [48]byte
-		b := append(buf[:0], "relevant (score "...)
-		b = strconv.AppendFloat(b, score, 'f', 2, 64)
-		return string(append(b, ')'))
+		// strconv's 'f', 2 is what %.2f prints, without fmt's cost.
+		dst = append(dst, "relevant (score "...)
+		dst = strconv.AppendFloat(dst, score, 'f', 2, 64)
+		return append(dst, ')')
 	}
-	return "no query match, fits budget"
+	return append(dst, "no query match, fits budget"...)
 }
 
 // finite maps NaN to 0 and infinities to the largest finite values, so

@@ -350,3 +350,22 @@ func TestBuildScoresNotFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildCachedCounter: with a counter that counts bytes
+// (tokens.Cache, as the server's), Build writes what it writes with the
+// plain counter, lines over the budget and labelled facts included.
+func TestBuildCachedCounter(t *testing.T) {
+	c := newCounter(t)
+	cache := tokens.NewCache(c, 1<<10)
+	many := fullInput()
+	many.Budget = 2000
+	many.Facts = append(many.Facts, manyFacts(rand.New(rand.NewSource(3)), 300)...)
+	for _, in := range []assemble.Input{fullInput(), many} {
+		want := assemble.Build(in, c)
+		for range 2 { // counted, then remembered
+			if got := assemble.Build(in, cache); !reflect.DeepEqual(got, want) {
+				t.Fatalf("with a cache:\n%s\nwith the counter:\n%s", dump(got), dump(want))
+			}
+		}
+	}
+}

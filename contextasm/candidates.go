@@ -64,8 +64,34 @@ var (
 	factTopicSlices     sync.Pool // of *[]topic
 )
 
-// maxPooled bounds the elements a pooled slice keeps room for.
+// maxPooled bounds the elements a pooled slice or map keeps room for.
 const maxPooled = 4096
+
+// Pools of the maps of a call: sets of IDs, and the successors Relate
+// keeps for Prune (a few KB each, made on every call otherwise).
+var (
+	idSets     sync.Pool // of map[string]bool
+	idMaps     sync.Pool // of map[string]string
+	predSlices sync.Pool // of *[]pred
+)
+
+// pooledMap returns an empty map from p.
+func pooledMap[V any](p *sync.Pool) map[string]V {
+	if m, ok := p.Get().(map[string]V); ok {
+		return m
+	}
+	return map[string]V{}
+}
+
+// putPooledMap empties m (its keys are the store's strings, not to be
+// kept alive) and hands it to p, unless it grew large.
+func putPooledMap[V any](p *sync.Pool, m map[string]V) {
+	if m == nil || len(m) > maxPooled {
+		return
+	}
+	clear(m)
+	p.Put(m)
+}
 
 // pooledSlice returns an empty slice with room for n, from p.
 func pooledSlice[T any](p *sync.Pool, n int) []T {

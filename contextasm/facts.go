@@ -2,8 +2,10 @@ package contextasm
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/stategraph/stategraph/assemble"
@@ -239,6 +241,9 @@ type candidate struct {
 	space  int  // index in the partition's spaces
 	always bool // a constraint, or a fact of a small partition
 	loaded int  // 1 + its index in the gathered facts, once loaded; else 0
+	// est, when set, remembers the count of its estimate line
+	// (livePosting.est).
+	est *atomic.Int32
 }
 
 // Gather implements Source. Candidates are loaded in rank order:
@@ -336,7 +341,11 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 				}
 				for k := range tp.len() {
 					p := tp.at(k)
-					get(p.id, p.at).score += ts.Score(p.len, p.tf)
+					c := get(p.id, p.at)
+					c.score += ts.Score(p.len, p.tf)
+					if c.est == nil {
+						c.est = tp.est(k)
+					}
 				}
 			} else {
 				err = s.Index.Postings(tx, sp, t, q.View, PerTermPostings, score)
@@ -442,12 +451,22 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 		}
 		if factVerdict(q, hyp, fc) == "" {
 			if !rc.always {
-				if bc != nil {
-					line = append(append(append(append(line[:0], f.Key...), ": "...), val...), '\n')
-					estimate += bc.CountBytes(line)
-				} else {
-					estimate += s.Counter.Count(f.Key + ": " + val + "\n")
+				n := 0
+				if rc.est != nil {
+					n = int(rc.est.Load()) - 1
 				}
+				if n < 0 {
+					if bc != nil {
+						line = append(append(append(append(line[:0], f.Key...), ": "...), val...), '\n')
+						n = bc.CountBytes(line)
+					} else {
+						n = s.Counter.Count(f.Key + ": " + val + "\n")
+					}
+					if rc.est != nil {
+						rc.est.Store(int32(min(n, math.MaxInt32-1)) + 1)
+					}
+				}
+				estimate += n
 			}
 			if f.Supersedes != "" && restricted {
 				if near == nil {
@@ -607,12 +626,14 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 		ids = ids[:maxRetired]
 	}
 	out := pooledSlice[Retired](&retiredValues, 0)
-	seen := map[string]bool{}
+	seen := pooledMap[bool](&idSets)
+	defer putPooledMap(&idSets, seen)
+	hint := -1 // the space the last card was found in (load)
 	for _, id := range ids {
 		newer := ""
 		for depth := 0; id != "" && depth < retiredDepth && !seen[id]; depth++ {
 			seen[id] = true
-			f, text, ok, err := s.load(tx, cr, q, id)
+			f, text, ok, err := s.load(tx, cr, q, id, &hint)
 			if err != nil {
 				return nil, err
 			}
@@ -625,7 +646,7 @@ func (s *FactSource) retired(tx *store.Txn, cr cardReader, q Query, ids []string
 				head, ok := loaded(f.SupersededBy)
 				if !ok {
 					var g facts.Fact
-					if g, head, ok, err = s.load(tx, cr, q, f.SupersededBy); err != nil {
+					if g, head, ok, err = s.load(tx, cr, q, f.SupersededBy, &hint); err != nil {
 						return nil, err
 					}
 					ok = ok && s.readable(q, g)
@@ -679,12 +700,29 @@ func (s *FactSource) readable(q Query, f facts.Fact) bool {
 }
 
 // load reads fact id as of q's view from any of the partition's spaces:
-// its card's fields, and its value as text.
-func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string) (facts.Fact, string, bool, error) {
+// its card's fields, and its value as text. Fact IDs are unique over the
+// partition's spaces, so the space *hint (an index in cr.spaces, or -1)
+// is tried first, as one expected to hold it (cardReader.readHeld: the
+// misses remembered are not asked); *hint is set to the space the card is
+// found in. The facts of a chain are usually in one space.
+func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string, hint *int) (facts.Fact, string, bool, error) {
 	if id == "" {
 		return facts.Fact{}, "", false, nil
 	}
-	for _, sp := range cr.spaces {
+	if h := *hint; h >= 0 {
+		card, err := cr.readHeld(cr.spaces[h], id)
+		if err == nil {
+			f, ok := card.Fact.In(q.View)
+			return f, card.Text, ok, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return facts.Fact{}, "", false, err
+		}
+	}
+	for i, sp := range cr.spaces {
+		if i == *hint {
+			continue // asked first
+		}
 		card, err := cr.read(sp, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
@@ -692,6 +730,7 @@ func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string) (fac
 		if err != nil {
 			return facts.Fact{}, "", false, err
 		}
+		*hint = i
 		f, ok := card.Fact.In(q.View)
 		return f, card.Text, ok, nil
 	}

@@ -2,6 +2,7 @@ package contextasm
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/stategraph/stategraph/search"
@@ -48,6 +49,13 @@ type livePosting struct {
 	nsec    int32
 	sec     int64  // recorded at, in seconds since 1970 and nanoseconds
 	tf, len uint16 // as the index stores them
+	// est is 1 + the tokens of the fact's line in the fact source's
+	// estimate ("key: value\n", counted by FactSource.Counter) once a
+	// Gather counted it, else 0: a fact's key and value never change, and
+	// the postings are the source's own, so the count is looked up here
+	// rather than in the counter's cache (a lookup in a large map of
+	// long keys, about 270 a call at 100,000 facts).
+	est atomic.Int32
 }
 
 // posting is what the fact source reads of a live posting.
@@ -71,9 +79,12 @@ func (tp *termPostings) at(i int) posting {
 	if i > 0 {
 		start = tp.ps[i-1].end
 	}
-	p := tp.ps[i]
+	p := &tp.ps[i]
 	return posting{id: tp.ids[start:p.end], at: time.Unix(p.sec, int64(p.nsec)).UTC(), tf: int(p.tf), len: int(p.len)}
 }
+
+// est returns the i-th posting's remembered estimate count (livePosting.est).
+func (tp *termPostings) est(i int) *atomic.Int32 { return &tp.ps[i].est }
 
 // add appends p, its ID to ids (a buffer becoming tp.ids).
 func (tp *termPostings) add(ids []byte, p search.Posting) []byte {

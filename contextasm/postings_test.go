@@ -51,11 +51,17 @@ func TestLivePostingsFollowWrites(t *testing.T) {
 	}
 	remembering := &FactSource{Index: ix, Order: order, Counter: counter, Cards: facts.NewCards()}
 	q := Query{Caller: id, Text: "budget venue 3 lisbon", Terms: QueryTerms("budget venue 3 lisbon"), Budget: 4000}
+	// A small budget stops the loading early, on the remembered counts
+	// of the estimate lines (livePosting.est).
+	small := q
+	small.Budget = 60
 	check := func(after string) {
 		t.Helper()
-		got, want := w.gatherBoth(t, remembering, &FactSource{Index: ix, Order: order, Counter: counter}, q)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("after %s: the remembering source gathered %d facts, a fresh one %d, or other ones", after, len(got.Facts), len(want.Facts))
+		for _, q := range []Query{q, small} {
+			got, want := w.gatherBoth(t, remembering, &FactSource{Index: ix, Order: order, Counter: counter}, q)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("after %s, budget %d: the remembering source gathered %d facts, a fresh one %d, or other ones", after, q.Budget, len(got.Facts), len(want.Facts))
+			}
 		}
 	}
 	check("seeding")

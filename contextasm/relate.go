@@ -96,16 +96,14 @@ func Relate(q Query, sets ...Candidates) Related {
 	slices.Sort(r.Notes)
 	r.Environment = relateEnvironment(env)
 
-	fo := relateFacts(q, cands)
-	r.Facts, r.successor = fo.kept, fo.successor
-	r.Excluded = fo.appendExclusions(r.Excluded)
+	fo := relateFacts(q, cands, r.Excluded)
+	r.Facts, r.successor, r.Excluded = fo.kept, fo.successor, fo.excluded
 
 	real := !aboutHypothetical(q.Text)
 	working, out := relateItems(q, real, items)
 	r.Working = working
 	r.Excluded = append(r.Excluded, out...)
-	r.Assertions, out = relateAssertions(q, states)
-	r.Excluded = append(r.Excluded, out...)
+	r.Assertions, r.Excluded = relateAssertions(q, states, r.Excluded)
 
 	current := make([]string, 0, len(r.Facts)) // values that hold now (not ones flagged for recalculation)
 	for _, f := range r.Facts {
@@ -152,7 +150,8 @@ func (r *Related) release() {
 	putPooledSlice(&keptFacts, r.Facts)
 	putPooledSlice(&keptAssertions, r.Assertions)
 	putPooledSlice(&exclusionSlices, r.Excluded)
-	r.Facts, r.Assertions, r.Excluded = nil, nil, nil
+	putPooledMap(&idMaps, r.successor)
+	r.Facts, r.Assertions, r.Excluded, r.successor = nil, nil, nil, nil
 }
 
 // join returns a followed by b: one of them when the other is empty, else
@@ -175,7 +174,8 @@ func (r Related) Prune(out assemble.Output) assemble.Output {
 	if len(r.successor) == 0 {
 		return out
 	}
-	in := make(map[string]bool, len(out.Included))
+	in := pooledMap[bool](&idSets)
+	defer putPooledMap(&idSets, in)
 	for _, i := range out.Included {
 		if i.Kind == assemble.KindFact {
 			in[i.ID] = true
@@ -243,16 +243,12 @@ func factVerdict(q Query, hyp bool, c FactCandidate) assemble.Reason {
 // factOutcome is what the fact rules decided.
 type factOutcome struct {
 	kept []assemble.Fact
-	// excluded are the named exclusions, one per fact (a candidate, or a
-	// predecessor that is none), in no order.
+	// excluded are the exclusions the rules were given, then the named
+	// exclusions, one per fact (a candidate, or a predecessor that is
+	// none), in no order: Relate sorts all its exclusions
+	// (sortExclusions).
 	excluded  []assemble.Exclusion
 	successor map[string]string
-}
-
-// appendExclusions appends the named exclusions to es, in no order:
-// Relate sorts all its exclusions (sortExclusions).
-func (fo factOutcome) appendExclusions(es []assemble.Exclusion) []assemble.Exclusion {
-	return append(es, fo.excluded...)
 }
 
 // superseded returns the IDs excluded as superseded, sorted: the values
@@ -269,8 +265,10 @@ func (fo factOutcome) superseded() []string {
 }
 
 // relateFacts applies the fact rules to cands, in ID order; a fact met
-// twice counts once.
-func relateFacts(q Query, cands []FactCandidate) factOutcome { return applyFactRules(q, cands, true) }
+// twice counts once. The exclusions are appended to es (factOutcome).
+func relateFacts(q Query, cands []FactCandidate, es []assemble.Exclusion) factOutcome {
+	return applyFactRules(q, cands, true, es)
+}
 
 // supersededOf is supersededFacts(q, cands), without sorting the
 // candidates when their IDs are distinct and every kept one's predecessor
@@ -279,7 +277,8 @@ func relateFacts(q Query, cands []FactCandidate) factOutcome { return applyFactR
 // successor replaced them, and the predecessors of the kept ones that are
 // no candidates, sorted. Otherwise it is supersededFacts.
 func supersededOf(q Query, cands []FactCandidate) []string {
-	isCand := make(map[string]bool, len(cands))
+	isCand := pooledMap[bool](&idSets)
+	defer putPooledMap(&idSets, isCand)
 	for _, c := range cands {
 		if !c.PredecessorVisible {
 			return supersededFacts(q, cands)
@@ -311,19 +310,19 @@ func supersededOf(q Query, cands []FactCandidate) []string {
 // supersededFacts is relateFacts(q, cands).superseded(), without
 // collecting what is kept.
 func supersededFacts(q Query, cands []FactCandidate) []string {
-	return applyFactRules(q, cands, false).superseded()
+	return applyFactRules(q, cands, false, nil).superseded()
 }
 
 // applyFactRules is relateFacts; without collect, the outcome holds the
 // exclusions only (no kept facts, no successors).
-func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
+func applyFactRules(q Query, cands []FactCandidate, collect bool, es []assemble.Exclusion) factOutcome {
 	ordered := make([]*FactCandidate, len(cands))
 	for i := range cands {
 		ordered[i] = &cands[i]
 	}
 	slices.SortFunc(ordered, compareFactCandidates)
 	ordered = slices.CompactFunc(ordered, func(a, b *FactCandidate) bool { return a.Fact.ID == b.Fact.ID })
-	var fo factOutcome
+	fo := factOutcome{excluded: es}
 	if collect {
 		fo.kept = pooledSlice[assemble.Fact](&keptFacts, len(ordered))
 	}
@@ -335,11 +334,8 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 		return ok
 	}
 	// Predecessors named by kept facts, in the kept facts' ID order.
-	type pred struct {
-		id, by  string
-		visible bool
-	}
-	preds := make([]pred, 0, len(ordered))
+	preds := pooledSlice[pred](&predSlices, len(ordered))
+	defer func() { putPooledSlice(&predSlices, preds) }()
 	hyp := aboutHypothetical(q.Text)
 	for _, c := range ordered {
 		if !c.Visible {
@@ -377,11 +373,18 @@ func applyFactRules(q Query, cands []FactCandidate, collect bool) factOutcome {
 			continue
 		}
 		if fo.successor == nil {
-			fo.successor = make(map[string]string, len(preds))
+			fo.successor = pooledMap[string](&idMaps) // handed back by Related.release
 		}
 		fo.successor[p.id] = p.by
 	}
 	return fo
+}
+
+// pred is a predecessor a kept fact names (applyFactRules): by is the
+// fact, visible whether the caller may read the predecessor.
+type pred struct {
+	id, by  string
+	visible bool
 }
 
 // compareFactCandidates orders candidates by ID, and the copies of one
@@ -460,8 +463,9 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 
 // relateAssertions applies the assertion rules to as, in ID order (an
 // assertion met twice counts once), and scores the kept ones among
-// themselves against the query.
-func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, []assemble.Exclusion) {
+// themselves against the query; it appends its exclusions to out and
+// returns it.
+func relateAssertions(q Query, as []AssertionCandidate, out []assemble.Exclusion) ([]assemble.Assertion, []assemble.Exclusion) {
 	// Sorted through pointers: a candidate is large, and as is the
 	// source's, not to be reordered.
 	ordered := make([]*AssertionCandidate, len(as))
@@ -473,7 +477,6 @@ func relateAssertions(q Query, as []AssertionCandidate) ([]assemble.Assertion, [
 	})
 	ordered = slices.CompactFunc(ordered, func(a, b *AssertionCandidate) bool { return a.Assertion.ID == b.Assertion.ID })
 	var keep []*AssertionCandidate
-	var out []assemble.Exclusion
 	for _, a := range ordered {
 		if r := assertionVerdict(q, *a); r != "" {
 			out = append(out, assemble.Exclusion{ID: a.Assertion.ID, Kind: assemble.KindAssertion, Reason: r})

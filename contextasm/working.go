@@ -117,12 +117,7 @@ func states(text string, stale staleSet, current []string) bool {
 // narrates reports whether text tells the history of a current value:
 // the fact holds the final value; the turn its history.
 func narrates(text string, current []string) bool {
-	for _, c := range current {
-		if detect.Narrates(text, c) {
-			return true
-		}
-	}
-	return false
+	return detect.NarratesAny(text, current)
 }
 
 // staleValue is a retired value as states matches it, prepared once per

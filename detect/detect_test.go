@@ -449,6 +449,13 @@ func TestNarrates(t *testing.T) {
 			if got := Narrates(tc.text, tc.current); got != tc.want {
 				t.Errorf("Narrates = %v, want %v", got, tc.want)
 			}
+			// NarratesAny is Narrates of any of the values.
+			for _, cur := range [][]string{nil, {tc.current}, {"Tuesday", tc.current}, {tc.current, "12 people"}, {"Tuesday"}} {
+				want := slices.ContainsFunc(cur, func(c string) bool { return Narrates(tc.text, c) })
+				if got := NarratesAny(tc.text, cur); got != want {
+					t.Errorf("NarratesAny(%q) = %v, want %v", cur, got, want)
+				}
+			}
 		})
 	}
 }

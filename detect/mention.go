@@ -101,10 +101,29 @@ var reHistory = mustPre(`(?i)\b(?:originally|original|initially|at first|previou
 // summarised by the fact holding current; replaying it would put the
 // earlier values back in front of the reader.
 func Narrates(text, current string) bool {
-	if !narratesHistory(text) {
+	return narratesHistory(text) && narratesValue(valuesMemo.Get(text), current)
+}
+
+// NarratesAny reports whether text tells the history of one of current
+// (Narrates of each): text's word of history and its values are read once,
+// not once per value.
+func NarratesAny(text string, current []string) bool {
+	if len(current) == 0 || !narratesHistory(text) {
 		return false
 	}
-	cur := extractValues(current)
+	vals := valuesMemo.Get(text)
+	for _, c := range current {
+		if narratesValue(vals, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// narratesValue is Narrates of a text whose word of history was found,
+// given its values (scanValues; shared, not modified).
+func narratesValue(vals []value, current string) bool {
+	cur := valuesMemo.Get(current)
 	types := map[valueType]bool{}
 	for _, v := range cur {
 		if v.typ != tNumber && v.typ != tName && v.typ != tChoice {
@@ -115,7 +134,7 @@ func Narrates(text, current string) bool {
 		return false
 	}
 	states, others := false, false
-	for _, v := range extractValues(text) {
+	for _, v := range vals {
 		if !types[v.typ] {
 			continue
 		}

@@ -267,7 +267,7 @@ type Fact struct {
 // it yet (temporal.View.Knows). Changes recorded after v.KnownAt (a
 // supersession, a review flag) are undone; IsValid then applies the rule.
 func (f Fact) In(v temporal.View) (Fact, bool) {
-	if !v.Knows(f.Record()) {
+	if !v.Known(f.RecordedAt) { // v.Knows(f.Record()), without making the record
 		return Fact{}, false
 	}
 	if f.SupersededAt != nil && !v.Known(*f.SupersededAt) {
