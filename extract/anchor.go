@@ -265,6 +265,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		}
 		if kind == anchorCount {
 			cands = withCountDeltas(cl, stored, cands, tspans)
+			// "Extended the Kyoto hotel by two nights": a difference no
+			// reading made a total is not the value.
+			cands = slices.DeleteFunc(cands, func(v span) bool { return v.start <= len(cl) && reByBefore.MatchString(cl[:v.start]) && reBareCount.MatchString(v.text) })
 			if t := totals(cl, cands); len(t) > 0 {
 				cands = t // "added 4 more tables out on the patio, 12 total now"
 			}
@@ -964,9 +967,12 @@ func fixesShould(low, clow string, corr bool) bool {
 // word: the capital is the name's, not the sentence's.
 var reLeadName = regexp.MustCompile(`^(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)\s+\p{Ll}`)
 
+// reBareCount is a count as said, in digits or in words.
+var reBareCount = regexp.MustCompile(`(?i)^(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple|a few)$`)
+
 // reTally opens a clause with the new total of the topic the clause
 // before said: "Fifteen more people RSVP'd, so 95 total".
-var reTally = regexp.MustCompile(`(?i)^(?:so\s+|and\s+)?[\d,]+\s+(total|in total|altogether|all told|overall)\b`)
+var reTally = regexp.MustCompile(`(?i)^(?:so\s+|and\s+)?[\d,]+\s+(?:[\p{L}-]+\s+)?(total|in total|altogether|all told|overall)\b`)
 
 // reNewAttr opens a clause with the new value of an attribute: "the new
 // contact is", "their new number's", "our contact there is" (there: the
@@ -1593,7 +1599,8 @@ func keepsStored(low, stored string) bool {
 		w = strings.TrimSuffix(w, "'s") // "Maria's still doing my books"
 		return w == first && len(first) >= 3 || w == last && numbered
 	}
-	ws := words(low)
+	// "she's never leaving elm st": to deny leaving is to stay.
+	ws := words(reNotLeaving.ReplaceAllString(low, " stay "))
 	for i, w := range ws {
 		if !keepWords[w] {
 			continue
@@ -1609,6 +1616,10 @@ func keepsStored(low, stored string) bool {
 	}
 	return false
 }
+
+// reNotLeaving denies leaving a value: "never leaving", "not giving up",
+// "won't move out of".
+var reNotLeaving = regexp.MustCompile(`\b(?:never|not|n't|no way (?:i'm|she's|he's|we're))\s+(?:be\s+)?(?:leaving|giving up|moving out of|moving from|quitting|dropping|switching from|leave|give up|move out of|quit|drop)\b`)
 
 // KeepsStored reports a sentence that says the stored value stays
 // ("… but decided to stay on Payments", "prod stays on 13 until then"):
