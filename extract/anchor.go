@@ -267,7 +267,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			cands = withCountDeltas(cl, stored, cands, tspans)
 			// "Extended the Kyoto hotel by two nights": a difference no
 			// reading made a total is not the value.
-			cands = slices.DeleteFunc(cands, func(v span) bool { return v.start <= len(cl) && reByBefore.MatchString(cl[:v.start]) && reBareCount.MatchString(v.text) })
+			cands = slices.DeleteFunc(cands, func(v span) bool {
+				return v.start <= len(cl) && reByBefore.MatchString(cl[:v.start]) && reBareCount.MatchString(v.text)
+			})
 			if t := totals(cl, cands); len(t) > 0 {
 				cands = t // "added 4 more tables out on the patio, 12 total now"
 			}
