@@ -196,6 +196,8 @@ func (s Statement) Matches(key string) bool {
 		return false
 	case attr == s.Attribute && sameEntity(ent, s.Entity):
 		return true
+	case attr == s.Attribute && whenAttrs[attr] && sameRoot(ent, strings.TrimSuffix(strings.TrimSuffix(s.Entity, "_day"), "_date")):
+		return true // "moving day is March 7" is move_date
 	case attr == s.Attribute:
 		// A key that names no entity ("headcount", "budget") is the one
 		// such value the client keeps, whoever's it is said to be.
@@ -228,6 +230,32 @@ func (s Statement) About(key string) bool {
 		}
 	}
 	return s.Entity != "" && sameEntity(ent, s.Entity)
+}
+
+// sameRoot reports two entities whose words are one verb's, inflected or
+// not: "move" and "moving", "close" and "closing".
+func sameRoot(a, b string) bool {
+	aw, bw := strings.Split(a, "_"), strings.Split(b, "_")
+	if a == "" || len(aw) != len(bw) {
+		return false
+	}
+	for i := range aw {
+		if root(aw[i]) != root(bw[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// root strips "-ing", "-ed" and a final "e": "moving" and "move" are "mov".
+func root(w string) string {
+	for _, suf := range []string{"ing", "ed"} {
+		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) {
+			w = w[:len(w)-len(suf)]
+			break
+		}
+	}
+	return strings.TrimSuffix(w, "e")
 }
 
 // sameEntity reports whether a fact's entity a and a statement's entity b

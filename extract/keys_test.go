@@ -35,14 +35,18 @@ func TestStatementMatches(t *testing.T) {
 	budget := Extract(Turn{Text: "The marketing budget was cut to $40k.", Speaker: "user", At: turnTime})
 	total := Extract(Turn{Text: "The budget is $40k.", Speaker: "user", At: turnTime})
 	deck := Extract(Turn{Text: "Jonas owns the onboarding deck.", Speaker: "user", At: turnTime})
-	if len(address) != 1 || len(budget) != 1 || len(total) != 1 || len(deck) != 1 {
-		t.Fatalf("setup: address %+v, budget %+v, total %+v, deck %+v", address, budget, total, deck)
+	moving := Extract(Turn{Text: "Moving day is March 7.", Speaker: "user", At: turnTime})
+	if len(address) != 1 || len(budget) != 1 || len(total) != 1 || len(deck) != 1 || len(moving) != 1 {
+		t.Fatalf("setup: address %+v, budget %+v, total %+v, deck %+v, moving %+v", address, budget, total, deck, moving)
 	}
 	tests := []struct {
 		st   Statement
 		key  string
 		want bool
 	}{
+		{moving[0], "move_date", true},
+		{moving[0], "mover_date", false},
+		{moving[0], "move_budget", false},
 		{address[0], "home_address", true},
 		{address[0], "addr", true},
 		{address[0], "user.address", true},
