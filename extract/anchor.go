@@ -1829,7 +1829,10 @@ func qualified(cl string, topic []span) bool {
 	for _, t := range topic {
 		// "walks the neighbour's dog": any topic word another's.
 		if ws := words(fold(cl[:t.start])); len(ws) > 0 && t != first {
-			if w := ws[len(ws)-1]; (strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")) && w != "user's" {
+			w := ws[len(ws)-1]
+			base := singular(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'"))
+			if (strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")) && w != "user's" &&
+				!slices.ContainsFunc(topic, func(o span) bool { return o.text == base }) { // "your car's service" for carServiceDate
 				return true
 			}
 		}

@@ -32,6 +32,11 @@ func TestAnchor(t *testing.T) {
 		{"homeroom", "Room 214", "The painting is done and I'm back in Room 118 as of today, goodbye 214!", "Room 118"},
 		{"afterschool_pickup", "3:15pm", "The district shortened the day, so after-school pickup is 3:00 now and I have to book it out of my classroom.", "3:00"},
 		{"backupRetentionDays", "30", "I've updated the backup retention policy to 90 days.", "90"},
+		// A topic word's own possessive ("your car's service") is not
+		// another owner's; a neighbour's is.
+		{"carServiceDate", "January 12, 9am", "I've rescheduled your car's service at Dunmore Motors to Thursday, January 15th, at 9 in the morning.", "2026-01-15"},
+		{"noah_ortho_appt", "Feb 2 at 4pm", "Done, I rescheduled Noah's orthodontist to Friday, Feb 6 at 4pm.", "2026-02-06 16:00"},
+		{"dog_walker", "Tom", "My neighbour's dog walker is Sam now.", ""},
 		// A total said after the difference; a new line said of the topic.
 		{"patio_tables", "8", "added 4 more tables out on the patio, 12 total now", "12"},
 		{"escrow_officer_phone", "555-0172", "Escrow officer has a new direct line, 555-0198.", "555-0198"},
