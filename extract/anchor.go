@@ -260,6 +260,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(cands) == 0 && kind == anchorDate {
 			cands = bareHours(cl, stored)
 		}
+		if len(cands) == 0 && kind == anchorDate && reStoredDayOfMonth.MatchString(fold(stored)) {
+			cands = daysOfMonth(cl) // "on the 15th from now on" beside "1st of the month"
+		}
 		if len(cands) > 1 && kind == anchorDate {
 			cands = outermost(dateValues(cl, stored, cands))
 		}
@@ -327,7 +330,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			st.Entity = attr
 		}
 		if kind == anchorDate {
-			if d, ok := DayLike(stored, found[0].text); ok {
+			if d, ok := MonthDayLike(stored, found[0].text); ok {
+				st.Value = d // "the 15th" beside "1st of the month": every month's
+			} else if d, ok := DayLike(stored, found[0].text); ok {
 				st.Value = d // Thursday → Tuesday: a standing day, not a date
 			} else if d, ok := SlotLike(stored, found[0].text, cl); ok {
 				st.Value = d // Saturday 10am → Saturday 9am: a weekly slot
@@ -380,6 +385,42 @@ func othersBefore(cl string, tspans []span, topic []string) bool {
 	}
 	return false
 }
+
+// MonthDayLike writes a day of the month said without a month ("the
+// 15th") in the form of stored when stored is a day of every month ("1st
+// of the month", "the 1st"): rent due on the 15th from now on is due on
+// the 15th of every month, not on one date.
+func MonthDayLike(stored, v string) (string, bool) {
+	m := reStoredDayOfMonth.FindStringSubmatch(fold(strings.TrimSpace(stored)))
+	d := reSaidDayOfMonth.FindStringSubmatch(fold(strings.TrimSpace(v)))
+	if m == nil || d == nil {
+		return "", false
+	}
+	if m[1] != "" {
+		return d[1] + " of the month", true
+	}
+	return "the " + d[1], true
+}
+
+// daysOfMonth are the days of the month a clause says without a month:
+// "the 15th", not "the 15th of March".
+func daysOfMonth(cl string) []span {
+	var out []span
+	for _, d := range reDayOfMonthIn.FindAllStringSubmatchIndex(cl, -1) {
+		if rest := fold(cl[d[3]:]); reMonthAfter.MatchString(rest) {
+			continue
+		}
+		out = append(out, span{start: d[2], end: d[3], text: cl[d[2]:d[3]], kind: KindDate})
+	}
+	return out
+}
+
+var (
+	reDayOfMonthIn     = regexp.MustCompile(`(?i)\bthe\s+(\d{1,2}(?:st|nd|rd|th))\b`)
+	reMonthAfter       = regexp.MustCompile(`^\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)`)
+	reStoredDayOfMonth = regexp.MustCompile(`^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)(\s+of\s+(?:the|each|every)\s+month)?$`)
+	reSaidDayOfMonth   = regexp.MustCompile(`^(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?:\s+of\s+(?:the|each|every)\s+month)?$`)
+)
 
 // reReason opens the reason a clause gives: ", since Lena is moving to
 // Hamburg", " b/c it opens at 6".

@@ -821,6 +821,9 @@ func holds(stored string, st extract.Statement) bool {
 // standing weekday stays a weekday ("Tuesday", not next Tuesday's date,
 // replaces "Thursday").
 func valueOfFor(stored string, st extract.Statement) string {
+	if d, ok := extract.MonthDayLike(stored, cmp.Or(st.Said, st.Value)); ok {
+		return d // "15th of the month" beside "1st of the month"
+	}
 	if d, ok := extract.DayLike(stored, cmp.Or(st.Said, st.Value)); ok {
 		return d
 	}
