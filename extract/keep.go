@@ -85,9 +85,3 @@ func MayKeep(sentence string) bool {
 	}
 	return false
 }
-
-// CountWord reports a number said in words ("two", "a dozen").
-func CountWord(w string) bool {
-	_, ok := countWords[strings.ToLower(strings.TrimSpace(w))]
-	return ok
-}

@@ -509,6 +509,12 @@ func unitDuration(u string) time.Duration {
 	return time.Hour
 }
 
+// CountWord reports a number said in words ("two", "a dozen").
+func CountWord(w string) bool {
+	_, ok := countWords[strings.ToLower(strings.TrimSpace(w))]
+	return ok
+}
+
 var countWords = map[string]float64{
 	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
