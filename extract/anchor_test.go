@@ -32,6 +32,9 @@ func TestAnchor(t *testing.T) {
 		{"homeroom", "Room 214", "The painting is done and I'm back in Room 118 as of today, goodbye 214!", "Room 118"},
 		{"afterschool_pickup", "3:15pm", "The district shortened the day, so after-school pickup is 3:00 now and I have to book it out of my classroom.", "3:00"},
 		{"backupRetentionDays", "30", "I've updated the backup retention policy to 90 days.", "90"},
+		// A qualifier and the attribute say the key; an amount ends on a
+		// digit, not on the comma after it.
+		{"japan_trip_budget", "$3,000", "Bumped the Japan budget to $3,500, flights came in higher than we thought", "$3,500"},
 		// A day of every month stays a day of every month.
 		{"investor_update_day", "1st of the month", "Investor updates go out on the 15th from now on, month-end close never finishes by the 1st anyway.", "15th of the month"},
 		{"rent_due", "the 1st", "Rent is due on the 5th now.", "the 5th"},

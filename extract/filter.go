@@ -321,7 +321,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(head) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head):
+	case proposals.in(reOfferingNoun.ReplaceAllString(head, " gift ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head):
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
@@ -410,6 +410,10 @@ func firstClause(low string) string {
 // reBackThen is "back in" a time ("back in the day", "back in college"),
 // not back in a place ("I'm back in Room 118").
 var reBackThen = regexp.MustCompile(`\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)`)
+
+// reOfferingNoun is "offering" as a thing given ("my weekly offering to
+// the church"), not a proposal ("the bank is offering 5%").
+var reOfferingNoun = regexp.MustCompile(`\b(?:my|our|your|his|her|their|weekly|monthly|sunday|church)\s+offerings?\b`)
 
 // reTalkAbout is talk of a change, which is not the change: "there's talk
 // of bumping the quota to 520k", "Summit Power keeps calling about moving
@@ -563,8 +567,8 @@ var (
 	// you", "I said".
 	reToldYou = regexp.MustCompile(`\b(?:i|we)\s+(?:told you|said|mentioned|wrote)\b`)
 	// reNoThought is a verb of thinking that reports no opinion: "I
-	// couldn't think", "can't believe".
-	reNoThought = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b`)
+	// couldn't think", "can't believe", "higher than we thought".
+	reNoThought = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b|\bthan\s+(?:i|we|they|you|anyone|everyone)\s+(?:had\s+)?(?:thought|expected|planned|hoped|feared)\b`)
 	// reRelevanceIf is a condition on the listener's use of what is said,
 	// not on what is said: "it's 312-555-0246 now if you need to update
 	// it anywhere", "in case you need it".
@@ -582,7 +586,7 @@ func clauseFilter(low string) string {
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined
-	case proposals.in(n) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low):
+	case proposals.in(reOfferingNoun.ReplaceAllString(n, " gift ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low):
 		return ReasonProposal
 	case pasts.in(n), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow

@@ -18,7 +18,7 @@ import (
 const (
 	numWords = `(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundred)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?`
 	numPat   = `(?:\d[\d,]*(?:\.\d+)?|` + numWords + `)`
-	moneyPat = `(?:\d+(?:\.\d+)?\s?%|[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d[\d,]*(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d[\d,]*(?:\.\d+)?\s?(?:k|K)\b)`
+	moneyPat = `(?:\d+(?:\.\d+)?\s?%|[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:k|K)\b)`
 	// word is one capitalised word (a closing "+" is its own: "Disney+");
 	// particles may join two of them.
 	capWord  = `\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*\+?`
