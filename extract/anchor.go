@@ -217,7 +217,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			members = withNameRuns(cl, stored, categorySpans(cl, cat))
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
 		}
-		if c.stative || len(tspans) > 0 && (qualified(cl, tspans) || othersBefore(cl, tspans, topic) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
+		if c.stative || len(tspans) > 0 && (qualified(cl, tspans, topic) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
 			continue
 		}
 		if len(tspans) == 0 && !c.changeCue && !(ci+1 < len(rd.clauses) && labelsTopic(rd.clauses[ci+1].low, topic, attrs)) {
@@ -357,33 +357,6 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		return st, true
 	}
 	return Statement{}, false
-}
-
-// othersBefore reports a topic said as another's ("charges $140 for their
-// tasting menu"): "their", "his" or "her" within two words before it,
-// when no word of the key names a relation whose it could be
-// (daughter_tuition: "her tuition").
-func othersBefore(cl string, tspans []span, topic []string) bool {
-	if slices.ContainsFunc(topic, func(w string) bool { return relations[w] || pets[w] }) {
-		return false
-	}
-	first := tspans[0]
-	for _, t := range tspans {
-		if t.start < first.start {
-			first = t
-		}
-	}
-	if !slices.Contains(topic, first.text) {
-		return false // "took her room" for roommate: a word the topic only begins
-	}
-	ws := words(fold(cl[:min(first.start, len(cl))]))
-	for i := len(ws) - 1; i >= 0 && i >= len(ws)-2; i-- {
-		switch ws[i] {
-		case "their", "his", "her":
-			return true
-		}
-	}
-	return false
 }
 
 // MonthDayLike writes a day of the month said without a month ("the
@@ -1854,12 +1827,20 @@ func firstSpan(topic []span) span {
 }
 
 // qualified reports a topic said of another thing of its kind: "the small
-// meeting room next door", "the other team's sync", "the old budget".
-func qualified(cl string, topic []span) bool {
+// meeting room next door", "the other team's sync", "the old budget", or
+// as another's ("charges $140 for their tasting menu": "their", "his" or
+// "her" within two words before the topic's first word, unless a word of
+// the key, keyWs, names a relation whose it could be: "her tuition" for
+// daughter_tuition).
+func qualified(cl string, topic []span, keyWs []string) bool {
 	first := firstSpan(topic)
 	before := words(fold(cl[:first.start]))
+	theirs := slices.Contains(keyWs, first.text) && !slices.ContainsFunc(keyWs, func(w string) bool { return relations[w] || pets[w] })
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		w := before[i]
+		if theirs && i >= len(before)-2 && (w == "their" || w == "his" || w == "her") {
+			return true
+		}
 		// "my book club's favorite author": a possessive before the
 		// topic, or before an adjective of the topic.
 		possessive := strings.HasSuffix(w, "'s") && (i == len(before)-1 || i == len(before)-2 && topicAdjectives[before[i+1]])

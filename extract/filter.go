@@ -321,7 +321,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(reOfferingNoun.ReplaceAllString(head, " gift ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head):
+	case proposals.in(reOfferingNoun.ReplaceAllString(head, " gift ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head):
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast

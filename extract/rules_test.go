@@ -272,3 +272,18 @@ func TestDates(t *testing.T) {
 		})
 	}
 }
+
+// TestDateSaidWithoutNow: a date's wording as said leaves out the "now"
+// the date library reads with it; when a value holds is the fact's valid
+// time, not its value.
+func TestDateSaidWithoutNow(t *testing.T) {
+	for text, want := range map[string]string{
+		"Moving day is Saturday March 7 now.": "Saturday March 7",
+		"The deadline is end of May now.":     "end of May",
+	} {
+		got := Extract(Turn{Text: text, Speaker: "user", At: turnTime})
+		if len(got) != 1 || got[0].Said != want {
+			t.Errorf("Extract(%q) = %+v, want one date said %q", text, got, want)
+		}
+	}
+}

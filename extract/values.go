@@ -319,6 +319,9 @@ func (c *clause) date(v string) (string, bool) {
 
 // takeDateAt is takeDate that also returns the date phrase as said and
 // where in v it starts (0 when v opens with it).
+// reNowAfter is "now" closing a date phrase.
+var reNowAfter = regexp.MustCompile(`(?i)[,\s]+now\.?\s*$`)
+
 func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" || !hasDateCue(v) {
@@ -365,22 +368,21 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	if err != nil || r == nil || r.Index > 12 {
 		return "", "", 0, false
 	}
-	matched := strings.TrimSpace(r.Text)
+	// "Saturday March 7 now", "9:30 now": the library reads "now" as part
+	// of the phrase; when it holds is the fact's valid time, not its value.
+	matched := strings.TrimSpace(reNowAfter.ReplaceAllString(r.Text, ""))
 	if reAmbiguousDate.MatchString(matched) {
 		return "", "", 0, false
 	}
 	// A bare time of day ("at 3pm") stays as said.
 	if !reDateWord.MatchString(matched) {
 		if reTimeOfDay.MatchString(matched) {
-			// "9:30 now": the library reads "now" as part of the time.
-			t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(matched, " now"), " now."))
-			return cleanValue(t), "", r.Index, true
+			return cleanValue(matched), "", r.Index, true
 		}
 		return "", "", 0, false
 	}
 	d := r.Time
-	if m := strings.TrimSuffix(matched, " now"); reMonthOnly.MatchString(m) {
-		matched = m
+	if reMonthOnly.MatchString(matched) {
 		// "May" names no day (the library gives the turn's day of that
 		// month): the month's first day, its fifteenth after "mid", its
 		// last after "end of", and the phrase as said.

@@ -471,18 +471,11 @@ func (s *Service) relayed(spk speaker, st extract.Statement) (auth, cited string
 // valueOf is the value a statement stores: as said, and a resolved date
 // with the phrase that said it ("2026-03-10 (March 10)").
 func valueOf(st extract.Statement) string {
-	// "Saturday March 7", not "Saturday March 7 now": when it holds is
-	// the fact's valid time, not its value.
-	said := strings.TrimSpace(reSaidTail.ReplaceAllString(st.Said, ""))
-	if said != "" && said != st.Value {
-		return st.Value + " (" + said + ")"
+	if st.Said != "" && st.Said != st.Value {
+		return st.Value + " (" + st.Said + ")"
 	}
 	return st.Value
 }
-
-// reSaidTail closes a date as said with when it holds: "now", "from now
-// on", "going forward", "instead".
-var reSaidTail = regexp.MustCompile(`(?i)(?:,?\s+(?:now|from now on|going forward|instead|then))+\s*$`)
 
 var reISODay = regexp.MustCompile(`\b\d{4}-\d\d-\d\d(?: \d\d:\d\d)?\b`)
 
