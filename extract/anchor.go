@@ -151,7 +151,8 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			carried = nil
 			continue
 		}
-		if r := c.reason; r != "" && !fixed && !(r == ReasonOtherSubject && ownRelation(clow, topic)) {
+		pron := ownerPronoun(cl, c.toks, topic)
+		if r := c.reason; r != "" && !fixed && !(r == ReasonOtherSubject && (ownRelation(clow, topic) || pron >= 0)) {
 			// "Initially the deadline was March 2, but now it's March
 			// 16": a past clause states nothing, but names the topic
 			// the clause after continues.
@@ -161,12 +162,18 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 			continue
 		}
-		tspans, ok := topicSpans(c.toks, topic, impliedByValue)
+		toks := c.toks
+		if pron >= 0 {
+			// "Harmon LLC changed their main line": "their" is
+			// Harmon's, and says the owner where the topic is.
+			toks = resolvePronoun(toks, pron, topic)
+		}
+		tspans, ok := topicSpans(toks, topic, impliedByValue)
 		bare := false // the head said alone, its qualifiers implied
 		// Only in the sentence's first clause: after "The caterer left;"
 		// "the new contact" is the caterer's.
-		if !ok && len(topic) > 1 && first && bareHead(c.toks, head, topic) && !otherOwner(c.toks) {
-			tspans, ok = topicSpans(c.toks, topic, func(w string) bool { return w != head || impliedByValue(w) })
+		if !ok && len(topic) > 1 && first && bareHead(toks, head, topic) && !otherOwner(toks) {
+			tspans, ok = topicSpans(toks, topic, func(w string) bool { return w != head || impliedByValue(w) })
 			bare = ok
 		}
 		if !ok && attrSaid && first && bareHead(c.toks, attrHead, topic) && !otherOwner(c.toks) {
@@ -263,6 +270,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(cands) == 0 && kind == anchorDate && reStoredDayOfMonth.MatchString(fold(stored)) {
 			cands = daysOfMonth(cl) // "on the 15th from now on" beside "1st of the month"
 		}
+		if kind == anchorDate && reClockRange.MatchString(stored) {
+			cands = withRangeStarts(cl, cands) // "10 to noon" beside "7-9am"
+		}
 		if len(cands) > 1 && kind == anchorDate {
 			cands = outermost(dateValues(cl, stored, cands))
 		}
@@ -279,8 +289,8 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		}
 		why := reasonAfter(cl, tspans)
 		for _, v := range cands {
-			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) || v.start >= why {
-				continue
+			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) || v.start >= why || reSameBefore.MatchString(cl[:v.start]) {
+				continue // "…, same 9am slot": what stays is no new value
 			}
 			if kind == anchorCount && !c.changeCue && reOrdinal.MatchString(cl[v.start:v.end]) {
 				continue // "The 5th floor has the nicer kitchen" names a floor; "we moved up to the 5th floor" moves
@@ -329,7 +339,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if st.Entity == "" {
 			st.Entity = attr
 		}
-		if kind == anchorDate {
+		if kind == anchorDate && !reClockRange.MatchString(found[0].text) { // a range of hours stays as said
 			if d, ok := MonthDayLike(stored, found[0].text); ok {
 				st.Value = d // "the 15th" beside "1st of the month": every month's
 			} else if d, ok := DayLike(stored, found[0].text); ok {
@@ -619,6 +629,31 @@ func dateValues(cl, stored string, cands []span) []span {
 // effect, not what it changes to.
 var reEffective = regexp.MustCompile(`(?i)\b(?:starting|from|as of|beginning|effective|since)\s+(?:on\s+)?$`)
 
+// reClockRange is a stored range of hours: "7-9am", "8am to 2pm".
+var reClockRange = regexp.MustCompile(`(?i)\d(?::\d\d)?\s*(?:am|pm)?\s*(?:-|–|to|till|until)\s*(?:\d|noon|midnight)`)
+
+// reRangeStart ends the text before the end of a range of hours: "10 to"
+// of "10 to noon".
+var reRangeStart = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:-|–|to|till|until)\s*$`)
+
+// reSameBefore ends the text before a value said to stay: "same 9am
+// slot", "the same 10am".
+var reSameBefore = regexp.MustCompile(`(?i)\bsame\s+$`)
+
+// withRangeStarts extends a time that ends a range of hours over the
+// range's start: a window stored as "7-9am" becomes "10 to noon", not
+// "noon".
+func withRangeStarts(cl string, cands []span) []span {
+	out := slices.Clone(cands)
+	for i, v := range out {
+		if m := reRangeStart.FindStringIndex(cl[:v.start]); m != nil {
+			out[i].start = m[0]
+			out[i].text = cl[m[0]:v.end]
+		}
+	}
+	return out
+}
+
 // outermost drops the spans inside another: "11am" of "Tuesdays at
 // 11am" is one value, not a second.
 func outermost(vs []span) []span {
@@ -837,6 +872,68 @@ func goalKey(key string) bool {
 	return false
 }
 
+// ownerPronoun returns the index in toks (clauseWords of cl) of a
+// possessive pronoun that refers back to an owner the key names by name,
+// or -1: "Harmon LLC changed their main line" for harmon_llc_phone, "After
+// going through the Nguyens' Q4 numbers I'm bumping their quarterly
+// estimate" for nguyen_quarterly_estimate. The owner is a word of the
+// topic other than its head, capitalised in cl (a name: "the design team
+// moved their standup" is another team's), said at most eight words
+// before the pronoun, not as another one, and not only as the clause's
+// first word (which any word is capitalised as) unless a capitalised word
+// follows it ("Harmon LLC").
+func ownerPronoun(cl string, toks []span, topic []string) int {
+	if len(topic) < 2 {
+		return -1
+	}
+	owners := topic[:len(topic)-1]
+	for i, t := range toks {
+		if t.text != "their" && t.text != "his" && t.text != "her" {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-8; j-- {
+			o := toks[j]
+			if !slices.Contains(owners, o.text) || !unicode.IsUpper(rune(cl[o.start])) || j > 0 && otherQualifiers[toks[j-1].text] {
+				continue
+			}
+			if j > 0 || j+1 < i && unicode.IsUpper(rune(cl[toks[j+1].start])) {
+				return i
+			}
+		}
+		return -1 // the first pronoun only
+	}
+	return -1
+}
+
+// resolvePronoun returns toks with the pronoun at i read as the owner it
+// refers to (ownerPronoun), said there and not where it was first said.
+func resolvePronoun(toks []span, i int, topic []string) []span {
+	out := slices.Clone(toks)
+	for j := i - 1; j >= 0; j-- {
+		if slices.Contains(topic[:len(topic)-1], out[j].text) {
+			out[i].text = out[j].text
+			return slices.Delete(out, j, j+1)
+		}
+	}
+	return out
+}
+
+// OwnerPronoun reports a sentence whose possessive pronoun refers back to
+// an owner key names by name (ownerPronoun): "Harmon LLC changed their
+// main line" is about Harmon's phone, not another's.
+func OwnerPronoun(sentence, key string) bool {
+	topic, attrs := anchorWords(key)
+	if len(topic) == 0 {
+		topic = attrs
+	}
+	for _, cl := range splitClauses(sentence) {
+		if ownerPronoun(cl, clauseWords(cl), topic) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // ownRelation reports a clause about the speaker's relation that the
 // key is about: "Our landlord is Harbor Property Management now" for
 // landlord, "My sister is in Paris now" for sister_city. About anyone
@@ -956,6 +1053,9 @@ func readAnchorSentence(sentence string) anchorSentence {
 			if c.continues == nil {
 				c.continues = reTally.FindStringSubmatchIndex(cl)
 			}
+			if c.continues == nil {
+				c.continues = reContinuesLate.FindStringSubmatchIndex(cl)
+			}
 		}
 		rd.clauses = append(rd.clauses, c)
 	}
@@ -966,7 +1066,12 @@ func readAnchorSentence(sentence string) anchorSentence {
 func never(string) bool { return false }
 
 // reContinues opens a clause on the thing the clause before named.
-var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:we(?:'re| are) only|there are only|it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to|we're paying|we’re paying|we are paying|i'm paying|i’m paying|i am paying|we pay|i pay|i'm at|i’m at|i am at|i'm down to|i’m down to|i'm up to|i’m up to|i'm now at|i’m now at)\b)`)
+var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:we(?:'re| are) only|there are only|it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to|we're paying|we’re paying|we are paying|i'm paying|i’m paying|i am paying|we pay|i pay|i'm at|i’m at|i am at|i'm down to|i’m down to|i'm up to|i’m up to|i'm now at|i’m now at|puts us at|putting us at|which puts us at|brings us to|bringing us to|which brings us to|takes us to|taking us to|which takes us to)\b)`)
+
+// reContinuesLate ends a clause on the new total of the thing the clause
+// before named, after a list: "…, the dental office on Maple and the
+// brewery, which puts us at 16".
+var reContinuesLate = regexp.MustCompile(`(?i),\s*((?:which|that|so)\s+(?:puts us at|brings us to|takes us to|puts it at|brings it to|takes it to|brings the total to|makes it))\b`)
 
 // reOwnError is the speaker owning a mistake: "typo in my zip", "I
 // misspoke".
@@ -1346,6 +1451,13 @@ func candidates(cl, k string, at time.Time) []span {
 		re = reAnyDuration
 	}
 	var out []span
+	if k == anchorName {
+		// "so dr reyes is my advisor now": a title makes a lowercase
+		// word a name, written as names are ("Dr. Reyes").
+		for _, m := range reLowTitled.FindAllStringSubmatchIndex(cl, -1) {
+			out = append(out, span{start: m[0], end: m[1], text: titleName(cl[m[2]:m[3]], cl[m[4]:m[5]]), kind: KindChoice})
+		}
+	}
 	for _, m := range re.FindAllStringIndex(cl, -1) {
 		v := span{start: m[0], end: m[1], text: cl[m[0]:m[1]], kind: anchorStatementKind(k)}
 		if k == anchorName {
@@ -1385,6 +1497,14 @@ func candidates(cl, k string, at time.Time) []span {
 		}
 	}
 	return out
+}
+
+// reLowTitled is a title and a lowercase surname: "dr reyes", "mrs. chen".
+var reLowTitled = regexp.MustCompile(`\b(dr|mr|mrs|ms|prof)\.?\s+([a-z][a-z'’-]{2,})\b`)
+
+// titleName writes a title and a surname said in lowercase as a name.
+func titleName(title, name string) string {
+	return strings.ToUpper(title[:1]) + title[1:] + ". " + strings.ToUpper(name[:1]) + name[1:]
 }
 
 // reOrdinalBefore is an ordinal before a noun: "the 5th floor".
@@ -1537,6 +1657,11 @@ func dateSpans(cl string, at time.Time) []span {
 			break
 		}
 		text := strings.TrimSpace(r.Text)
+		if t, ok := strings.CutSuffix(strings.TrimRight(r.Text, " "), " now"); ok && strings.TrimSpace(t) != "" {
+			// "Tuesdays at 6pm now": the library reads "now" with the
+			// time, but it says when, not what.
+			r.Text, text = t, strings.TrimSpace(t)
+		}
 		s := off + r.Index
 		if p := reMonthPart.FindStringIndex(cl[off:s]); p != nil && reMonthOnly.MatchString(strings.TrimSuffix(text, " now")) {
 			// "end of May": the part of the month is the date's ("now"
@@ -1780,7 +1905,10 @@ var kindNouns = map[string][]string{
 		"due", "dues", "premium", "payment", "tuition", "fare", "deposit", "subscription"},
 	// A place's own noun may close the topic: "the coworking space on Thursdays".
 	anchorDate: {"date", "day", "time", "deadline", "appointment", "appt", "slot", "session", "meeting", "booking",
-		"space", "office", "studio", "centre", "center", "hub"},
+		"space", "office", "studio", "centre", "center", "hub",
+		// An event's own noun: "Porta-john service is Fridays", "the
+		// trash pickup moved to Tuesdays".
+		"service", "pickup", "delivery", "collection", "visit", "class", "lesson", "practice", "rehearsal", "shift", "window", "schedule", "run"},
 	anchorCount: {"count", "number", "total", "headcount", "size", "figure"},
 	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor"},
 	// A category's value names what a thing is built on: "the billing

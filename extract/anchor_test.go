@@ -35,6 +35,23 @@ func TestAnchor(t *testing.T) {
 		// A qualifier and the attribute say the key; an amount ends on a
 		// digit, not on the comma after it.
 		{"japan_trip_budget", "$3,000", "Bumped the Japan budget to $3,500, flights came in higher than we thought", "$3,500"},
+		// "now" after a time says when; a value said to stay is no new
+		// one; a range of hours is a range; an event's noun may stand
+		// between the topic and its day.
+		{"lesson_time", "Tuesday 5pm", "lessons are Tuesdays at 6pm now since I kept showing up all sweaty straight from the dog park", "Tuesday 6pm"},
+		{"footing_inspection", "Jan 14", "City bumped the footing inspection, it's Jan 21 now, same 9am slot.", "2026-01-21"},
+		{"rebar_delivery_window", "7-9am", "Rebar window's 10 to noon now, yard's truck is double-booked mornings.", "10 to noon"},
+		{"portaJohnDay", "Wednesdays", "Porta-john service is Fridays from here on out, vendor redid their routes.", "Fridays"},
+		// A total after a list continues the topic; a title makes a
+		// lowercase word a name.
+		{"retainer_client_count", "14", "Signed two new retainer clients this week, the dental office on Maple and the brewery, which puts us at 16.", "16"},
+		{"advisor", "Dr. Okafor", "dr okafor is on sabbatical so dr reyes is my advisor now", "Dr. Reyes"},
+		// A pronoun that refers back to the owner the key names by name
+		// is the owner's; another team's is theirs.
+		{"harmon_llc_phone", "555-0192", "Harmon LLC changed their main line, the new number is 555-0317.", "555-0317"},
+		{"nguyen_quarterly_estimate", "$3,200", "After going through the Nguyens' Q4 numbers I'm bumping their quarterly estimate to $3,800.", "$3,800"},
+		{"team_standup_time", "9am", "The design team moved their standup to 10am.", ""},
+		{"team_standup_time", "9am", "Team moved their standup to 10am.", ""},
 		// A day of every month stays a day of every month.
 		{"investor_update_day", "1st of the month", "Investor updates go out on the 15th from now on, month-end close never finishes by the 1st anyway.", "15th of the month"},
 		{"rent_due", "the 1st", "Rent is due on the 5th now.", "the 5th"},

@@ -325,7 +325,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n),
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -364,6 +364,15 @@ var reCause = regexp.MustCompile(`\b(?:after|since|following|thanks to|because o
 // the holder is the holder (one standing in now, "has stepped in as team
 // lead while Priya is on leave", is the lead for now).
 var reStandIn = regexp.MustCompile(`\b(?:while|whilst)\s+[\p{L}'’]+\s+(?:is|['’]s|are|['’]re|will be)\s+(?:(?:on|taking)\s+(?:vacation|holiday|leave|pto|parental leave|maternity leave|paternity leave|sick leave|sabbatical|a trip|jury duty)|out(?:\s+sick)?|away|off|sick|travel(?:l)?ing|recovering|abroad|at a conference|offsite)\s+(?:next\s+(?:week|month|weekend|monday|tuesday|wednesday|thursday|friday)|tomorrow|later this|from\s+(?:monday|tuesday|wednesday|thursday|friday|next)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december))\b`)
+
+// reCoverSoon is someone covering for a coming day or week: "Jen's
+// covering the front desk tomorrow" (a cover from a day on, "covering
+// Mondays from now on", is standing: reStanding).
+var reCoverSoon = regexp.MustCompile(`\b(?:covering|cover|covers|filling in|fills in|fill in|subbing|subs|standing in|stands in)\b[^.;]*\b(?:tomorrow|tonight|today|this (?:week|weekend|morning|afternoon|evening)|next (?:week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
+
+// reHolderBack is the holder's coming return, which makes whoever stands
+// in a stand-in: "…, she'll be back Wednesday", "until he's back".
+var reHolderBack = regexp.MustCompile(`\b(?:(?:she|he|they)(?:['’]ll| will) be back|(?:until|till|til|'til) (?:she|he|they|[\p{L}]+) (?:is|['’]s|are|['’]re|gets|get|comes|come) back|(?:until|till|til) (?:she|he|they) returns?)\b`)
 
 // reOneDayPlan is what the speaker will do on one coming day: "Tomorrow
 // I'm setting my alarm for 5:45am to catch the early train". A standing

@@ -169,8 +169,10 @@ func takeWho(v, self string, lowerClause bool) (string, bool) {
 		}
 		return n, true
 	}
-	// In an all-lower-case clause a name is one plain word.
-	if lowerClause && v == strings.ToLower(v) && !adjectives[strings.Trim(firstWord(v), ".,!")] {
+	// In an all-lower-case clause a name is one plain word, said alone:
+	// in "tasha quit so marco's running the cafe", "tasha" is not who
+	// runs it.
+	if lowerClause && v == strings.ToLower(v) && !strings.ContainsAny(strings.TrimSpace(v), " \t") && !adjectives[strings.Trim(firstWord(v), ".,!")] {
 		if m := reLowerName.FindString(v); m != "" && !personal[m] && !pronouns[m] && !determiners[m] && !isDatePhrase(m) {
 			return m, true
 		}

@@ -36,12 +36,14 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 	var out []anchor
 	seen := map[string]bool{}
 	for _, sent := range ar.Sentences {
-		if sent.Reason != "" || skip[sent.Index] {
+		if sent.Reason != "" && sent.Reason != extract.ReasonOtherSubject || skip[sent.Index] {
 			continue
 		}
 		for _, id := range ids {
 			f := k.facts[id]
-			if seen[id] {
+			if seen[id] || sent.Reason != "" && !extract.OwnerPronoun(sent.Text, f.Key) {
+				// "Harmon LLC changed their main line" is another's
+				// thing, but for harmon_llc_phone the owner's own.
 				continue
 			}
 			if st, ok := extract.Anchor(sent.Text, f.Key, k.valueText(f), at); ok {

@@ -773,6 +773,10 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"another code changed, ours did not", [][2]string{{"unitDoorCode", "2580#"}}, "they changed the med room code to 1379 today, at least the unit door code didn't change", "2580#"},
 		{"another's budget went up, ours is the same", [][2]string{{"team_budget", "$3,200"}}, "The U14 girls' team budget just went up to $4,000 after their sponsor came through, good for them, ours is exactly the same as before, sadly.", "$3,200"},
 		{"a budget for the season", [][2]string{{"team_budget", "$3,200"}}, "The pizza place sponsor came through with an extra $800, so our team budget for the season is $4,000 now.", "$4,000"},
+		{"their own line, the owner the key names", [][2]string{{"harmon_llc_phone", "555-0192"}}, "Harmon LLC changed their main line, the new number is 555-0317, the old one just screeches like a fax machine now.", "555-0317"},
+		{"another team's own standup", [][2]string{{"team_standup_time", "9am"}}, "The design team moved their standup to 10am.", "9am"},
+		{"a cover for a coming day", [][2]string{{"frontDesk", "Rita"}}, "Jen's covering the front desk tomorrow while Rita's at her grandson's graduation, she'll be back Wednesday.", "Rita"},
+		{"a junk owner from a lowercase clause", [][2]string{{"cafe_manager", "Tasha"}}, "tasha quit so marco's running the cafe now", "Tasha"},
 	}
 	runAfterTurn(t, tests)
 }
