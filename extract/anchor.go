@@ -289,8 +289,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		}
 		why := reasonAfter(cl, tspans)
 		for _, v := range cands {
-			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) || v.start >= why || reSameBefore.MatchString(cl[:v.start]) {
-				continue // "…, same 9am slot": what stays is no new value
+			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) || v.start >= why || reSameBefore.MatchString(cl[:v.start]) || kind == anchorDate && storedDay(stored, v.text) && slices.ContainsFunc(cands, func(o span) bool { return !storedDay(stored, o.text) }) {
+				// "…, same 9am slot": what stays is no new value, nor
+				// the stored day said alone beside another date
+				// ("…, drummer's got a night class on Thursdays";
+				// "bumped to Saturday at 9" keeps Saturday).
+				continue
 			}
 			if kind == anchorCount && !c.changeCue && reOrdinal.MatchString(cl[v.start:v.end]) {
 				continue // "The 5th floor has the nicer kitchen" names a floor; "we moved up to the 5th floor" moves
@@ -628,6 +632,16 @@ func dateValues(cl, stored string, cands []span) []span {
 // reEffective ends the words before a date that says when a change takes
 // effect, not what it changes to.
 var reEffective = regexp.MustCompile(`(?i)\b(?:starting|from|as of|beginning|effective|since)\s+(?:on\s+)?$`)
+
+// storedDay reports a weekday said alone, the one the stored value holds
+// beside a time: "Thursdays" beside "Thursday 7pm".
+func storedDay(stored, v string) bool {
+	d := reOnlyWeekday.FindStringSubmatch(strings.TrimSpace(v))
+	return d != nil && reTimeOfDay.MatchString(stored) && strings.Contains(fold(stored), strings.ToLower(d[1]))
+}
+
+// reOnlyWeekday is a weekday and nothing else: "Thursdays", "on Thursday".
+var reOnlyWeekday = regexp.MustCompile(`(?i)^(?:on\s+)?((?:mon|tues|wednes|thurs|fri|satur|sun)day)s?$`)
 
 // reClockRange is a stored range of hours: "7-9am", "8am to 2pm".
 var reClockRange = regexp.MustCompile(`(?i)\d(?::\d\d)?\s*(?:am|pm)?\s*(?:-|–|to|till|until)\s*(?:\d|noon|midnight)`)

@@ -41,6 +41,7 @@ func TestAnchor(t *testing.T) {
 		{"lesson_time", "Tuesday 5pm", "lessons are Tuesdays at 6pm now since I kept showing up all sweaty straight from the dog park", "Tuesday 6pm"},
 		{"footing_inspection", "Jan 14", "City bumped the footing inspection, it's Jan 21 now, same 9am slot.", "2026-01-21"},
 		{"rebar_delivery_window", "7-9am", "Rebar window's 10 to noon now, yard's truck is double-booked mornings.", "10 to noon"},
+		{"rehearsal_time", "Thursday 7pm", "heads up band practice is Wednesdays at 8 now, drummer's got a night class on Thursdays for the whole semester", "Wednesday 8pm"},
 		{"portaJohnDay", "Wednesdays", "Porta-john service is Fridays from here on out, vendor redid their routes.", "Fridays"},
 		// A total after a list continues the topic; a title makes a
 		// lowercase word a name.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/stategraph/stategraph/lexical"
 )
@@ -447,6 +448,10 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 		if v, ok := shapedIn(sentence[:m[0]], shape, true); ok && fits(v) {
 			return v, true
 		}
+		if v, ok := tokenBefore(sentence[:m[0]], old); ok && fits(v) {
+			// "its pancake24 not pancake42": a code for a code.
+			return v, true
+		}
 		if v, ok := thingBefore(sentence[:m[0]]); ok && shape == shapeNone && fits(v) {
 			// "I'm getting a salad for lunch from now on instead of
 			// the burrito bowl": a thing in lower case for another.
@@ -454,6 +459,48 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// tokenBefore reads the word that ends s when it is written like old, a
+// word of letters and digits or of digits and marks (a password, a code,
+// a combination): "pancake24" beside "pancake42", "27-03-41" beside
+// "12-34-08".
+func tokenBefore(s, old string) (string, bool) {
+	shape := tokenShape(old)
+	if shape == "" {
+		return "", false
+	}
+	fs := strings.Fields(s)
+	if len(fs) == 0 {
+		return "", false
+	}
+	v := strings.TrimRight(fs[len(fs)-1], ",;:")
+	return v, tokenShape(v) == shape
+}
+
+// tokenShape writes a one-word value holding a digit as its runs of
+// letters (a), digits (9) and other marks ("pancake42" → "a9",
+// "12-34-08" → "9-9-9"), or "" for any other value.
+func tokenShape(v string) string {
+	if v == "" || strings.ContainsAny(v, " \t") || !strings.ContainsAny(v, "0123456789") {
+		return ""
+	}
+	var b strings.Builder
+	last := rune(0)
+	for _, r := range v {
+		c := r
+		switch {
+		case unicode.IsLetter(r):
+			c = 'a'
+		case unicode.IsDigit(r):
+			c = '9'
+		}
+		if c != last || c != 'a' && c != '9' {
+			b.WriteRune(c)
+		}
+		last = c
+	}
+	return b.String()
 }
 
 // reAnotherThing sets the thing swapped apart from the stored one.

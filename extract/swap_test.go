@@ -8,6 +8,10 @@ func TestSwap(t *testing.T) {
 		{"We upgraded from Pro to the Team plan.", "Pro", "Team plan"},
 		{"IT swapped out my old MacBook for a ThinkPad X1.", "MacBook Pro 2019", "ThinkPad X1"},
 		{"Send invoices to Mei from here on, not Ravi.", "Ravi", "Mei"},
+		// A code for a code written alike, before "not old".
+		{"oh wait i gave u the wifi pw wrong lol its pancake24 not pancake42", "pancake42", "pancake24"},
+		{"the code is 27-03-41, not 12-34-08", "12-34-08", "27-03-41"},
+		{"it was the 2nd floor not pancake42", "pancake42", ""},
 		{"We no longer use Jira; everything's in Linear.", "Jira", "Linear"},
 		{"moved out of the Hive — I'm at Foundry Works on 3rd St now (way better coffee, worse chairs)", "The Hive", "Foundry Works"},
 		{"I cancelled PureGym, I'm in a meeting with Dan now", "PureGym", ""},

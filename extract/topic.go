@@ -71,6 +71,7 @@ var topicGroups = [][]string{
 	{"port", "listens on", "listening on", "bound to", "binds to"},
 	{"meeting", "meets", "meet", "sync", "syncs"},
 	{"class", "lesson", "lessons", "course"},
+	{"rehearsal", "practice", "band practice"},
 	{"landscaper", "gardener", "lawn", "yard work"},
 	{"dogwalker", "dog walker", "walks the dog", "walks our dog", "walking the dog"}, // keyCompounds
 	{"mechanic", "garage", "auto shop"},

@@ -180,6 +180,26 @@ func takeWho(v, self string, lowerClause bool) (string, bool) {
 	return "", false
 }
 
+// StreetAddressAt returns the street address said at text[i:], with the
+// unit after it ("48 Harbor Road, Suite 200"), or "".
+func StreetAddressAt(text string, i int) string {
+	if i < 0 || i >= len(text) {
+		return ""
+	}
+	m := reAddress.FindStringSubmatch(text[i:])
+	if m == nil {
+		return ""
+	}
+	a := cleanValue(m[1])
+	if u := reAddressUnit.FindString(text[i+len(m[1]):]); u != "" && len(a) == len(m[1]) {
+		a += u
+	}
+	return a
+}
+
+// reAddressUnit is the unit after a street address: ", Suite 200", " Apt 3B".
+var reAddressUnit = regexp.MustCompile(`^,?\s*(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|#)\s*[\p{L}\d-]+`)
+
 var reLowerName = regexp.MustCompile(`^[\p{Ll}][\p{Ll}'’-]+`)
 
 // takePlace reads a street address or a capitalised place name.

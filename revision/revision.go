@@ -950,7 +950,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			}
 			old := *held
 			d := d // this fact's reading: the replacement's whole token beside its value
-			d.Replacement = codeToken(withoutLeft(wholeToken(d.Replacement, old.ValueText(), t.Text)), old.ValueText())
+			d.Replacement = streetAddress(codeToken(withoutLeft(wholeToken(d.Replacement, old.ValueText(), t.Text)), old.ValueText()), old.ValueText(), t.Text)
 			if !replaces(d, t.Text, k.sentences, old) && !restates(d, t.Text, k.sentences, old, k.recent) {
 				continue
 			}
@@ -1091,6 +1091,29 @@ func codeToken(rep, old string) string {
 	}
 	return rep
 }
+
+// streetAddress widens a bare number to the street address it opens in
+// text when the stored value is a street address: "48" of "…, 48 Harbor
+// Road, Suite 200, so use that" is "48 Harbor Road, Suite 200".
+func streetAddress(rep, old, text string) string {
+	if !reStreetAddress.MatchString(strings.TrimSpace(old)) || !reHouseNumber.MatchString(rep) {
+		return rep
+	}
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], rep)
+		if j < 0 {
+			break
+		}
+		i += j
+		if a := extract.StreetAddressAt(text, i); a != "" && (i == 0 || !unicode.IsLetter(rune(text[i-1])) && !unicode.IsDigit(rune(text[i-1]))) {
+			return a
+		}
+		i += len(rep)
+	}
+	return rep
+}
+
+var reHouseNumber = regexp.MustCompile(`^\d+[A-Za-z]?$`)
 
 // difference reports a number the turn says as a difference, not a value:
 // "4" of "added 4 more tables", "two" of "two fewer seats".
