@@ -296,6 +296,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				// "bumped to Saturday at 9" keeps Saturday).
 				continue
 			}
+			if kind == anchorName && possessorOf(cl, v, tspans) {
+				continue // "taking over Biscuit's walks": whose walks, not who walks
+			}
 			if kind == anchorCount && !c.changeCue && reOrdinal.MatchString(cl[v.start:v.end]) {
 				continue // "The 5th floor has the nicer kitchen" names a floor; "we moved up to the 5th floor" moves
 			}
@@ -885,6 +888,34 @@ func goalKey(key string) bool {
 	}
 	return false
 }
+
+// possessorOf reports a name said as the possessor of the topic right
+// after it: "Biscuit" of "Biscuit's walks".
+func possessorOf(cl string, v span, topic []span) bool {
+	rest := cl[v.end:]
+	for _, p := range []string{"'s ", "’s "} {
+		if strings.HasPrefix(rest, p) {
+			at := v.end + len(p)
+			return slices.ContainsFunc(topic, func(t span) bool { return t.start == at })
+		}
+	}
+	return false
+}
+
+// petsName reports a name's possessive (w, folded) before a topic that
+// only a pet has, a vet or a groomer: "Biscuit's vet thing got bumped" is
+// the speaker's dog's appointment, which vet_appointment keeps.
+func petsName(cl, w string, keyWs []string) bool {
+	name := strings.TrimSuffix(w, "'s")
+	if name == "" || !slices.ContainsFunc(keyWs, func(k string) bool { return petServices[k] }) {
+		return false
+	}
+	return strings.Contains(cl, strings.ToUpper(name[:1])+name[1:]+"'s") || strings.Contains(cl, strings.ToUpper(name[:1])+name[1:]+"’s")
+}
+
+// petServices are the key words of what only pets are taken to.
+var petServices = map[string]bool{"vet": true, "veterinarian": true, "groomer": true, "grooming": true, "dogwalker": true, "walker": true,
+	"kennel": true, "boarding": true, "petsitter": true, "daycare": true}
 
 // ownerPronoun returns the index in toks (clauseWords of cl) of a
 // possessive pronoun that refers back to an owner the key names by name,
@@ -1712,7 +1743,7 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 		}
 	}
 	// "New handle on X: @mirabuilds": a label, then its value.
-	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(cl[v.end:right], kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(cl[v.end:right], " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
 
 // between is the text from a topic to its value, without the words that
@@ -1723,11 +1754,15 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 // a way to reach someone, whom it reaches ("Reach Jo at jo@new.io").
 func between(s, kind string) string {
 	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(s, " "), " "), " ")
+	s = reOwnerBefore.ReplaceAllString(s, " ") // "taking over Biscuit's walks": the topic's owner is the topic's
 	if kind == anchorEmail || kind == anchorPhone {
 		s = reWhomReached.ReplaceAllString(s, " ")
 	}
 	return s
 }
+
+// reOwnerBefore is a name's possessive that ends the text before a topic.
+var reOwnerBefore = regexp.MustCompile(`\s\p{Lu}[\p{L}-]*['’]s\s*$`)
 
 // reWhomReached is whom a contact verb reaches: " Jo at", " Priya on".
 var reWhomReached = regexp.MustCompile(`^\s+\p{Lu}[\p{L}'’-]*\s+(?:at|on)\s*$`)
@@ -1985,7 +2020,7 @@ func qualified(cl string, topic []span, keyWs []string) bool {
 		}
 		// "my book club's favorite author": a possessive before the
 		// topic, or before an adjective of the topic.
-		possessive := strings.HasSuffix(w, "'s") && (i == len(before)-1 || i == len(before)-2 && topicAdjectives[before[i+1]])
+		possessive := strings.HasSuffix(w, "'s") && (i == len(before)-1 || i == len(before)-2 && topicAdjectives[before[i+1]]) && !petsName(cl, w, keyWs)
 		if otherQualifiers[w] || variantWords[w] && (i == 0 || before[i-1] != "new") || possessive && w != "user's" && !timeWords[strings.TrimSuffix(w, "'s")] {
 			return true
 		}

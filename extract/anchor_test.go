@@ -47,6 +47,12 @@ func TestAnchor(t *testing.T) {
 		// lowercase word a name.
 		{"retainer_client_count", "14", "Signed two new retainer clients this week, the dental office on Maple and the brewery, which puts us at 16.", "16"},
 		{"advisor", "Dr. Okafor", "dr okafor is on sabbatical so dr reyes is my advisor now", "Dr. Reyes"},
+		// A pet's name before what only pets have is the speaker's pet:
+		// whose walks, not who walks; another's appointment is theirs.
+		{"dogWalker", "Jenna", "Jenna's off to college so her brother Marco is taking over Biscuit's walks starting tomorrow", "Marco"},
+		{"vet_appointment", "Jan 14", "Biscuit's vet appointment moved to Jan 21.", "2026-01-21"},
+		{"vet_appointment", "Jan 14", "My sister's vet appointment moved to Jan 21.", ""},
+		{"dentist_appointment", "Jan 14", "Dana's dentist appointment moved to Jan 21.", ""},
 		// A pronoun that refers back to the owner the key names by name
 		// is the owner's; another team's is theirs.
 		{"harmon_llc_phone", "555-0192", "Harmon LLC changed their main line, the new number is 555-0317.", "555-0317"},

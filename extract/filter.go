@@ -332,7 +332,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonSuggestion
 	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n) && !compoundSubject(n):
 		return ReasonRequest
-	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(low)), " ")) || general.in(n)) && !opinionThenAct(low):
+	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(reOpinionAside.ReplaceAllString(low, ""))), " ")) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
 	case hypoSentence.in(reRelevanceIf.ReplaceAllString(n, " ")):
 		return ReasonHypothetical
@@ -577,7 +577,10 @@ var (
 	reToldYou = regexp.MustCompile(`\b(?:i|we)\s+(?:told you|said|mentioned|wrote)\b`)
 	// reNoThought is a verb of thinking that reports no opinion: "I
 	// couldn't think", "can't believe", "higher than we thought".
-	reNoThought = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b|\bthan\s+(?:i|we|they|you|anyone|everyone)\s+(?:had\s+)?(?:thought|expected|planned|hoped|feared)\b`)
+	// reOpinionAside is an opinion of someone, after the statement: "…,
+	// he seems chill" says nothing of the statement's truth.
+	reOpinionAside = regexp.MustCompile(`,\s*(?:and\s+)?(?:he|she|they|it|the new one)\s+(?:seems|seemed|sounds|looks)\s+(?:really\s+|super\s+|very\s+|kinda\s+|pretty\s+|so\s+)?[a-z]+(?:\s+(?:so far|tbh|lol|honestly))?\s*[.!]*\s*$`)
+	reNoThought    = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b|\bthan\s+(?:i|we|they|you|anyone|everyone)\s+(?:had\s+)?(?:thought|expected|planned|hoped|feared)\b`)
 	// reRelevanceIf is a condition on the listener's use of what is said,
 	// not on what is said: "it's 312-555-0246 now if you need to update
 	// it anywhere", "in case you need it".

@@ -95,6 +95,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"once we move", "Once we move, the office will be at 5 Mill Road.", "user", nil, []string{ReasonHypothetical}},
 		{"a stand-in while the holder will be away", "Omar is leading the team while Priya is on vacation next week.", "user", nil, []string{ReasonException}},
 		{"a lowercase name said alone, not with the clause after it", "tasha quit so marco's running the cafe now", "user", nil, []string{ReasonNoRule}},
+		{"an opinion of someone after the statement", "Marco is running the deliveries now, he seems chill", "user", []string{"delivery.owner"}, nil},
+		{"a doubt about the statement", "Marco is taking over the deliveries, it seems", "user", nil, []string{ReasonHearsay}},
 		{"a cover for a coming day", "Jen's covering the front desk tomorrow while Rita's at her grandson's graduation.", "user", nil, []string{ReasonException}},
 		{"the holder's coming return", "Sam is running payroll, Dee will be back on the 20th and she'll be back in charge.", "user", nil, []string{ReasonException}},
 		{"a cover until the holder is back", "Marco handles the deliveries until Ana is back from Lisbon.", "user", nil, []string{ReasonException}},

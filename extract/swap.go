@@ -166,9 +166,12 @@ func swap(sentence, key, old string) (string, bool) {
 	}
 	// "moved out of the Hive — I'm at Foundry Works on 3rd St now": a
 	// name right after, not "I'm at a meeting with Dan".
-	for _, m := range reNowAt.FindAllStringSubmatchIndex(sentence, -1) {
-		if v := sentence[m[2]:m[3]]; m[0] >= dropEnd && ok(v) {
-			return v, true
+	for _, re := range []*regexp.Regexp{reNowAt, reOnNow} {
+		// "… and all the payroll clients are on ADP now"
+		for _, m := range re.FindAllStringSubmatchIndex(sentence, -1) {
+			if v := sentence[m[2]:m[3]]; m[0] >= dropEnd && ok(v) && !othersBefore(low[:m[0]]) {
+				return v, true
+			}
 		}
 	}
 	// "brought Northstar on board"
@@ -461,6 +464,23 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 	return "", false
 }
 
+// othersBefore reports a subject of other people among the last four
+// words of s: "the neighbors" of "the neighbors are on Verizon now".
+func othersBefore(s string) bool {
+	ws := words(s)
+	for _, w := range ws[max(0, len(ws)-4):] {
+		w = singular(strings.TrimSuffix(w, "'s"))
+		if relations[w] || otherPeople[w] || strings.HasPrefix(w, "neighbo") {
+			return true
+		}
+	}
+	return false
+}
+
+// otherPeople are words for people other than the speaker's household.
+var otherPeople = map[string]bool{"he": true, "she": true, "they": true, "parent": true, "friend": true, "cousin": true, "aunt": true,
+	"uncle": true, "grandma": true, "grandpa": true, "coworker": true, "colleague": true, "roommate": true, "everyone": true, "everybody": true}
+
 // tokenBefore reads the word that ends s when it is written like old, a
 // word of letters and digits or of digits and marks (a password, a code,
 // a combination): "pancake24" beside "pancake42", "27-03-41" beside
@@ -718,6 +738,7 @@ var (
 	// Dana".
 	reReplacer = regexp.MustCompile(`(?:^|[\s,;:—–-])(` + nameSeq + `)\s+(?:has\s+|have\s+|just\s+|officially\s+|now\s+)*(?:replaced|is replacing|will replace|replaces|took over from|takes over from|is taking over from|(?:took|taken|takes|is taking)\s+(?:[\p{L}\d'’-]+\s+){1,4}?over\s+from|stepped in for|steps in for|is stepping in for|is covering for|covers for|subbed in for|succeeded|succeeds|relieved|dethroned|overtook|overtaken|displaced|unseated|supplanted|edged out|beat out)\s+(?:the\s+)?`)
 	reLetGo    = regexp.MustCompile(`\blet\s+(?:the\s+|our\s+|my\s+)?`)
+	reOnNow    = regexp.MustCompile(`(?i:\b(?:are|is|['’]re|['’]s)\s+(?:all\s+)?(?:now\s+)?(?:on|with|using))\s+(?:the\s+)?(\p{Lu}[\p{L}\d'’&.-]*(?:\s+\p{Lu}[\p{L}\d'’&.-]*)*)(?i:\s+now)\b`)
 	reNowAt    = regexp.MustCompile(`(?i:\b(?:we|i)['’](?:re|m)(?:\s+now)?\s+(?:at|using|with))\s+(?:the\s+)?(\p{Lu}[\p{L}\d'’&.-]*(?:\s+\p{Lu}[\p{L}\d'’&.-]*)*)`)
 	reGain     = regexp.MustCompile(`(?i)\b(?:set up|(?:moved|switched|transferred|shifted) (?:[\w'’-]+\s+){0,3}?over to|(?:you|we|i)(?:['’]ve got| have| now have|['’]re now with|['’]re with)|bought|joined|ordered|booked|checked into|checked in at|and into|moved into|brought in|brought on|took on|taken on|onboarded|got|purchased|leased|adopted|started|began|took up|enrolled in|rebooked(?:\s+at|\s+with)?|signed up (?:for|with|at)|signed with|starts at|started at|starting at|switched to|moved to|went with|going with|went for|picked up|picked|chose|hired|replaced (?:it|them|that|him|her) with|in favou?r of|(?:everything|it|all|our money|my money)(?:['’]s| is)\s+(?:now\s+)?(?:with|at|on|in)|(?:everything|it|all of it)\s+(?:now\s+)?(?:runs|lives|sits|is hosted|is running)\s+(?:on|at|with)|banking with|(?:opened|open) (?:an? )?(?:account|one) (?:with|at)|(?:put|puts|putting|started|starting|switched|moved) (?:me|us|him|her|them) (?:on|onto|to)|(?:runs?|running|ran|lives?|living|sits?|is hosted|are hosted|are now|is now) (?:on|in|at|with)|opted for|opted into|opting for|settled on|landed on|went ahead with|(?:consolidated|moved|migrated|put|merged)\s+(?:everything|it all|all of it|all|it)\s+(?:over\s+)?(?:into|to|onto)|(?:i['’]m|we['’]re|i am|we are)\s+(?:now\s+)?(?:riding|driving|using|seeing|flying|taking|wearing|reading|playing)|(?:['’]s|has|have) been (?:at|with|in|on)|(?:pick|choice|selection)\s+(?:is|will be)|(?:we['’]re|we are|i['’]m|i am)\s+(?:now\s+)?(?:getting married|having it|holding it|celebrating|staying)\s+(?:at|in))\s+(?-i:the\s+|a\s+|an\s+)?`)
 	reForNew   = regexp.MustCompile(`^\s*(?:,\s*)?(?:out\s+|over\s+)?(?:for|with|in favou?r of)\s+(?:the\s+|a\s+|an\s+)?`) // "swapped Dune out for Piranesi"

@@ -8,6 +8,10 @@ func TestSwap(t *testing.T) {
 		{"We upgraded from Pro to the Team plan.", "Pro", "Team plan"},
 		{"IT swapped out my old MacBook for a ThinkPad X1.", "MacBook Pro 2019", "ThinkPad X1"},
 		{"Send invoices to Mei from here on, not Ravi.", "Ravi", "Mei"},
+		// Ours on the new one now, not another's.
+		{"We dropped Gusto at the end of December and all the payroll clients are on ADP now.", "Gusto", "ADP"},
+		{"We cancelled Comcast, the neighbors are on Verizon now.", "Comcast", ""},
+		{"We cancelled Comcast, my parents are on Verizon now.", "Comcast", ""},
 		// A code for a code written alike, before "not old".
 		{"oh wait i gave u the wifi pw wrong lol its pancake24 not pancake42", "pancake42", "pancake24"},
 		{"the code is 27-03-41, not 12-34-08", "12-34-08", "27-03-41"},

@@ -73,7 +73,7 @@ var topicGroups = [][]string{
 	{"class", "lesson", "lessons", "course"},
 	{"rehearsal", "practice", "band practice"},
 	{"landscaper", "gardener", "lawn", "yard work"},
-	{"dogwalker", "dog walker", "walks the dog", "walks our dog", "walking the dog"}, // keyCompounds
+	{"dogwalker", "dog walker", "walks the dog", "walks our dog", "walking the dog", "walks"}, // keyCompounds
 	{"mechanic", "garage", "auto shop"},
 	{"housekeeper", "cleaner", "cleaning lady", "maid"},
 	{"pm", "project manager", "product manager"}, // keyCompounds
