@@ -323,7 +323,12 @@ func insteadEnd(s string, loc []int) int {
 // clauseSeps cut a sentence into clauses; a bare " and " cuts only when a
 // new subject follows (see clauseStarters). ", now" opens the state a
 // change left: "the owner raised the rent, now I pay $1,320".
-var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", ", so ", ", while ", ", whereas ", ", plus ", " and ", " so ", ", now "}
+var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", ", so ", ", while ", ", whereas ", ", plus ", " and ", " so ", ", now ", ", "}
+
+// reSpliceSubject opens a clause spliced on with a comma: a name and a
+// verb of holding ("…, Tom Keller owns badge administration here now",
+// "…, Northline Carpentry's got framing now").
+var reSpliceSubject = regexp.MustCompile(`^(?:\p{Lu}[\p{L}'’-]*\s+){0,2}\p{Lu}[\p{L}-]*(?:['’]s\s+got|['’]s\s+(?:now\s+)?(?:doing|handling|running|taking|covering|our|my|the)|\s+(?:now\s+)?(?:owns|handles|runs|leads|manages|has taken over|took over|takes over|is taking over|is now|is our|is my|is the|is doing|is handling|is running|has got|has the))\b`)
 
 // splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so",
 // ", now" and a bare "and" that opens a new subject, then sets apart the
@@ -346,6 +351,9 @@ func splitClauses(s string) []string {
 				break
 			}
 			if sep == " so " && !soOpensClause(s[end:]) {
+				break
+			}
+			if sep == ", " && !reSpliceSubject.MatchString(s[end:]) {
 				break
 			}
 			if i > start {

@@ -791,6 +791,8 @@ func TestDetectionValues(t *testing.T) {
 		{"the value, then the one it is not", [][2]string{{"barber", "Sal at Sal's Barbershop"}}, "Actually scratch what I said earlier — my barber is Frank at Sal's, not Sal himself.", "Frank at Sal's"},
 		{"a time in the stored half of the day", [][2]string{{"afterschool_pickup", "3:15pm"}}, "The district shortened the day starting this week, so after-school pickup is 3:00 now and I have to book it out of my classroom.", "3:00pm"},
 		{"the office's main number", [][2]string{{"home_phone", "555-0100"}}, "Heads up, the front office got a new phone system over break and the main number is 555-0190 now.", "555-0100"},
+		{"a clause spliced on with a comma", [][2]string{{"badge_admin", "Priya Nair"}}, "Priya transferred over to the Westgate property, Tom Keller owns badge administration here now.", "Tom Keller"},
+		{"the value a hedged clause leaves", [][2]string{{"momPickupSpot", "Target parking lot"}}, "thinking maybe we do the hand off with my mom at the shell station instead of target um gotta ask her first though", "Target parking lot"},
 		{"a house number opens the address", [][2]string{{"office_address", "212 Elm St, Suite 3"}}, "We're officially in the new office as of today, 48 Harbor Road, Suite 200, so use that on anything going out to clients.", "48 Harbor Road, Suite 200"},
 		{"a difference is no count", [][2]string{{"patio_tables", "8"}}, "added 4 more tables out on the patio", "12"},
 		{"a difference said with by", [][2]string{{"kyotoHotelNights", "4"}}, "Extended the Kyoto hotel by two nights, so 6 nights total now", "6"},

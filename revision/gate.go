@@ -52,7 +52,18 @@ func realSentence(s extract.Sentence, skipped []extract.Skip) string {
 	text := s.Text
 	for _, sk := range skipped {
 		if refused[sk.Reason] && sk.Sentence != s.Text && sk.Sentence != "" {
-			text = strings.Replace(text, sk.Sentence, " ", 1)
+			i := strings.Index(text, sk.Sentence)
+			if i < 0 {
+				continue
+			}
+			end := i + len(sk.Sentence)
+			if m := reOldTail.FindStringIndex(text[end:]); m != nil {
+				// "thinking maybe we do the hand off at the shell
+				// station instead of target um gotta ask her first":
+				// the value a refused clause leaves is refused with it.
+				end += m[1]
+			}
+			text = text[:i] + " " + text[end:]
 		}
 	}
 	text = strings.TrimSpace(strings.Trim(strings.TrimSpace(text), ",;:—–-"))
@@ -61,6 +72,10 @@ func realSentence(s extract.Sentence, skipped []extract.Skip) string {
 	}
 	return text
 }
+
+// reOldTail is the value a clause leaves, said after it up to the next
+// clause: " instead of target um gotta ask her first".
+var reOldTail = regexp.MustCompile(`^,?\s+(?:instead of|rather than|not)\s[^,;—–]*`)
 
 // reOtherPossessor opens a sentence about someone else's thing ("The
 // neighbour's roof quote was $6,000"): it states their value, not the

@@ -1173,8 +1173,13 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
 		!partOf(replacement, f.ValueText()) && !losesDigits(replacement, f.ValueText()) && !difference(replacement, text) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key) &&
-		!dateWithClause(replacement, f.ValueText())
+		!dateWithClause(replacement, f.ValueText()) && !reClauseInside.MatchString(replacement)
 }
+
+// reClauseInside is a clause of its own inside a replacement, after a
+// comma: "the Westgate property, Tom Keller owns badge administration
+// here" is two statements, not a value.
+var reClauseInside = regexp.MustCompile(`,\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,2}(?:owns|is|are|has|have|handles|runs|leads|does|takes|took|took over|manages|will)\b`)
 
 var (
 	// reDateish is a value that says a date or a day.
