@@ -349,6 +349,8 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorDate && !reClockRange.MatchString(found[0].text) { // a range of hours stays as said
 			if d, ok := MonthDayLike(stored, found[0].text); ok {
 				st.Value = d // "the 15th" beside "1st of the month": every month's
+			} else if d, ok := NthWeekdayLike(stored, cl); ok {
+				st.Value = d // "the first Thursday of the month" beside "1st Tuesday"
 			} else if d, ok := DayLike(stored, found[0].text); ok {
 				st.Value = d // Thursday → Tuesday: a standing day, not a date
 			} else if d, ok := SlotLike(stored, found[0].text, cl); ok {
@@ -391,6 +393,38 @@ func MonthDayLike(stored, v string) (string, bool) {
 	}
 	return "the " + d[1], true
 }
+
+// NthWeekdayLike writes a weekday of every month said in sentence ("the
+// first Thursday of the month") in the form of stored when stored is one
+// ("1st Tuesday"): the generator test moves to the 1st Thursday of every
+// month, not to one date.
+func NthWeekdayLike(stored, sentence string) (string, bool) {
+	m := reNthWeekday.FindStringSubmatch(fold(strings.TrimSpace(stored)))
+	if m == nil || len(m[0]) != len(strings.TrimSpace(stored)) {
+		return "", false
+	}
+	var said []string
+	for _, d := range reNthWeekday.FindAllStringSubmatch(fold(sentence), -1) {
+		if d[0] != m[0] {
+			said = d
+		}
+	}
+	if said == nil {
+		return "", false
+	}
+	n := said[1]
+	if digits := strings.ContainsAny(m[1], "0123456789"); digits != strings.ContainsAny(n, "0123456789") {
+		n = ordinalForms[n]
+	}
+	return n + " " + strings.ToUpper(said[2][:1]) + said[2][1:], true
+}
+
+// reNthWeekday is an ordinal weekday: "1st tuesday", "the last friday".
+var reNthWeekday = regexp.MustCompile(`\b(1st|2nd|3rd|4th|first|second|third|fourth|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+
+// ordinalForms writes an ordinal in words as digits and back.
+var ordinalForms = map[string]string{"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth",
+	"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "last": "last"}
 
 // daysOfMonth are the days of the month a clause says without a month:
 // "the 15th", not "the 15th of March".

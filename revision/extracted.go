@@ -817,6 +817,9 @@ func valueOfFor(stored string, st extract.Statement) string {
 	if d, ok := extract.MonthDayLike(stored, cmp.Or(st.Said, st.Value)); ok {
 		return d // "15th of the month" beside "1st of the month"
 	}
+	if d, ok := extract.NthWeekdayLike(stored, st.Sentence); ok && st.Kind == extract.KindDate {
+		return d // "1st Thursday" beside "1st Tuesday", not the next first Thursday's date
+	}
 	if d, ok := extract.DayLike(stored, cmp.Or(st.Said, st.Value)); ok {
 		return d
 	}

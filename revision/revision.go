@@ -950,7 +950,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 			}
 			old := *held
 			d := d // this fact's reading: the replacement's whole token beside its value
-			d.Replacement = streetAddress(codeToken(withoutLeft(wholeToken(d.Replacement, old.ValueText(), t.Text)), old.ValueText()), old.ValueText(), t.Text)
+			d.Replacement = labelledNumber(streetAddress(codeToken(withoutLeft(wholeToken(d.Replacement, old.ValueText(), t.Text)), old.ValueText()), old.ValueText(), t.Text), old.ValueText(), t.Text)
 			if !replaces(d, t.Text, k.sentences, old) && !restates(d, t.Text, k.sentences, old, k.recent) {
 				continue
 			}
@@ -1113,6 +1113,25 @@ func streetAddress(rep, old, text string) string {
 	return rep
 }
 
+// labelledNumber writes a bare number with the label the stored value
+// gives its number when the text says it so: "22" of "into unit 22 at
+// ridgeway" beside "Unit 14, Ridgeway Self Storage" is "Unit 22".
+func labelledNumber(rep, old, text string) string {
+	m := reLabelNumber.FindStringSubmatch(strings.TrimSpace(old))
+	if m == nil || !reHouseNumber.MatchString(rep) {
+		return rep
+	}
+	said := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]) + `\s+` + regexp.QuoteMeta(rep) + `\b`)
+	if !said.MatchString(text) {
+		return rep
+	}
+	return m[1] + " " + rep
+}
+
+// reLabelNumber opens a stored value on a label and its number: "Unit 14",
+// "Gate B12", "Room 4".
+var reLabelNumber = regexp.MustCompile(`^(\p{Lu}\p{Ll}+)\s+\d+[A-Za-z]?\b`)
+
 var reHouseNumber = regexp.MustCompile(`^\d+[A-Za-z]?$`)
 
 // difference reports a number the turn says as a difference, not a value:
@@ -1173,8 +1192,26 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
 		!partOf(replacement, f.ValueText()) && !losesDigits(replacement, f.ValueText()) && !difference(replacement, text) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key) &&
-		!dateWithClause(replacement, f.ValueText()) && !reClauseInside.MatchString(replacement)
+		!dateWithClause(replacement, f.ValueText()) && !reClauseInside.MatchString(replacement) && !keyNumber(replacement, f.Key)
 }
+
+// keyNumber reports a bare number that the key holds: "3" of "two more
+// extinguishers on 3" names the floor fire_extinguisher_count_fl3 is of,
+// not its count.
+func keyNumber(replacement, key string) bool {
+	r := strings.TrimSpace(replacement)
+	if !reBareText.MatchString(r) {
+		return false
+	}
+	for _, run := range reDigitRun.FindAllString(key, -1) {
+		if run == r {
+			return true
+		}
+	}
+	return false
+}
+
+var reDigitRun = regexp.MustCompile(`\d+`)
 
 // reClauseInside is a clause of its own inside a replacement, after a
 // comma: "the Westgate property, Tom Keller owns badge administration
