@@ -1992,7 +1992,7 @@ var kindNouns = map[string][]string{
 		// An event's own noun: "Porta-john service is Fridays", "the
 		// trash pickup moved to Tuesdays".
 		"service", "pickup", "delivery", "collection", "visit", "class", "lesson", "practice", "rehearsal", "shift", "window", "schedule", "run"},
-	anchorCount: {"count", "number", "total", "headcount", "size", "figure"},
+	anchorCount: {"count", "number", "total", "headcount", "head", "size", "figure"}, // "head count"
 	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor"},
 	// A category's value names what a thing is built on: "the billing
 	// service moves to MySQL".

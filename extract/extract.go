@@ -129,7 +129,7 @@ func Analyze(t Turn) Result {
 		}
 		body, item := stripListMarker(trimmed)
 		for _, s := range splitSentences(body) {
-			a.sentence(s, item)
+			a.sentence(Spoken(Pauses(s)), item) // "um" is a pause; "at two thirty" is read "at 2:30"
 		}
 	}
 	return a.res

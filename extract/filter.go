@@ -420,6 +420,10 @@ func firstClause(low string) string {
 // not back in a place ("I'm back in Room 118").
 var reBackThen = regexp.MustCompile(`\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)`)
 
+// reTried is a change the speaker tried to make, which is not one made:
+// "i tried to get the electric bill due date moved to the 22nd".
+var reTried = regexp.MustCompile(`\b(?:i|we)(?:['’]ve| have)?\s+(?:tried|attempted|been trying|was trying|were trying)\s+to\s+(?:get|have|move|change|switch|push|make|book|reschedule|set)\b`)
+
 // reOfferingNoun is "offering" as a thing given ("my weekly offering to
 // the church"), not a proposal ("the bank is offering 5%").
 var reOfferingNoun = regexp.MustCompile(`\b(?:my|our|your|his|her|their|weekly|monthly|sunday|church)\s+offerings?\b`)
@@ -598,7 +602,7 @@ func clauseFilter(low string) string {
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined
-	case proposals.in(reOfferingNoun.ReplaceAllString(n, " gift ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low):
+	case proposals.in(reOfferingNoun.ReplaceAllString(n, " gift ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low), reTried.MatchString(low):
 		return ReasonProposal
 	case pasts.in(n), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow

@@ -72,6 +72,7 @@ var topicGroups = [][]string{
 	{"meeting", "meets", "meet", "sync", "syncs"},
 	{"class", "lesson", "lessons", "course"},
 	{"rehearsal", "practice", "band practice"},
+	{"headcount", "head count", "head-count"},
 	{"landscaper", "gardener", "lawn", "yard work"},
 	{"dogwalker", "dog walker", "walks the dog", "walks our dog", "walking the dog", "walks"}, // keyCompounds
 	{"mechanic", "garage", "auto shop"},

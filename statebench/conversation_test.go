@@ -287,8 +287,9 @@ func runSentence(t *testing.T, env *apitest.Env, r sentenceRow) sentenceOutcome 
 
 // anyContains reports whether s says one of the phrases, as written or in
 // a form of it a reader takes for the same value: a plural ("Fridays" for
-// "Friday", "Hoka Cliftons" for "Hoka Clifton") or a time with the half
-// of the day ("7:15am" for "7:15").
+// "Friday", "Hoka Cliftons" for "Hoka Clifton"), a time with the half of
+// the day ("7:15am" for "7:15") or a day of the month with its ordinal
+// ("June 21st" for "June 21").
 func anyContains(s string, phrases []string) bool {
 	for _, p := range phrases {
 		forms := []string{p}
@@ -297,6 +298,9 @@ func anyContains(s string, phrases []string) bool {
 		}
 		if reClockEnd.MatchString(p) {
 			forms = append(forms, p+"am", p+"pm", p+" am", p+" pm")
+		}
+		if reDayEnd.MatchString(p) {
+			forms = append(forms, p+"st", p+"nd", p+"rd", p+"th")
 		}
 		for _, f := range forms {
 			if statebench.Contains(s, f) {
@@ -310,6 +314,7 @@ func anyContains(s string, phrases []string) bool {
 var (
 	reWordEnd  = regexp.MustCompile(`\p{L}$`)
 	reClockEnd = regexp.MustCompile(`\d:\d\d$`)
+	reDayEnd   = regexp.MustCompile(`(?:^|[^\d:.,])\d{1,2}$`)
 )
 
 // jsonText is a JSON value as text: a string unquoted, anything else as is.

@@ -1,0 +1,300 @@
+package extract
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Spoken rewrites the numbers a sentence says in words the way dictation
+// says them into digits, where the words can only be a number of one
+// kind: a time of day ("two thirty" → "2:30", "at four fifteen"), a phone
+// number said digit by digit ("five five five oh one nine two" →
+// "555-0192"), a day of the month ("march tenth" → "march 10th", "the
+// twenty second" → "the 22nd"), an amount said in hundreds ("nineteen
+// fifty a month" → "$1,950 a month", "fifteen hundred dollars" → "$1,500
+// dollars") and a count from thirteen ("fifteen" → "15"). Anything else
+// it leaves as said: "the blue one", "one of them", "a couple".
+//
+// Voice-to-text writes numbers as words; the readers after it (Anchor,
+// the rules, detection) read digits.
+func Spoken(s string) string {
+	if !reSpokenCue.MatchString(s) {
+		return s
+	}
+	s = replaceSubmatch(rePhoneWords, s, func(m []string) string {
+		digits := ""
+		for _, w := range strings.Fields(strings.ReplaceAll(m[0], "-", " ")) {
+			digits += digitWords[strings.ToLower(w)]
+		}
+		switch len(digits) {
+		case 7:
+			return digits[:3] + "-" + digits[3:]
+		case 10:
+			return digits[:3] + "-" + digits[3:6] + "-" + digits[6:]
+		}
+		return m[0]
+	})
+	s = replaceSubmatch(reSpokenMoney, s, func(m []string) string {
+		n := hundreds(m[1])
+		if n < 100 {
+			return m[0]
+		}
+		return "$" + withCommas(strconv.Itoa(n)) + m[2]
+	})
+	s = replaceSubmatch(reSpokenTime, s, func(m []string) string {
+		h, mm := wordNumber(m[2]), minutes(m[3])
+		if h < 1 || h > 12 || mm < 0 {
+			return m[0]
+		}
+		return m[1] + strconv.Itoa(h) + ":" + pad2(mm) + m[4]
+	})
+	s = replaceDays(s)
+	s = replaceSubmatch(reSpokenTimeOfDay, s, func(m []string) string {
+		h, mm := wordNumber(m[1]), minutes(m[2])
+		if h < 1 || h > 12 || mm < 0 {
+			return m[0]
+		}
+		return strconv.Itoa(h) + ":" + pad2(mm) + m[3]
+	})
+	return replaceCounts(s)
+}
+
+// replaceCounts rewrites the counts from thirteen said alone, not as a
+// part of a bigger number ("three eighty nine" stays as said).
+func replaceCounts(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range reSpokenCount.FindAllStringIndex(s, -1) {
+		n := wordNumber(s[m[0]:m[1]])
+		before := strings.Fields(s[:m[0]])
+		after := strings.Fields(s[m[1]:])
+		if n < 13 || len(before) > 0 && numberWord(before[len(before)-1]) || len(after) > 0 && (numberWord(after[0]) || strings.EqualFold(after[0], "hundred")) {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(strconv.Itoa(n))
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// numberWord reports a word that says a number: "eighty", "three".
+func numberWord(w string) bool {
+	_, ok := numberWords[strings.ToLower(strings.Trim(w, ".,;:!?"))]
+	return ok
+}
+
+// Pauses writes the fillers dictation leaves where a speaker pauses as
+// the commas a writer would: "its the 22nd um so its the 22nd every
+// month" is two clauses, "um so the dentist office called" one.
+func Pauses(s string) string {
+	if !reFiller.MatchString(s) {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range reFiller.FindAllStringIndex(s, -1) {
+		b.WriteString(s[last:m[0]])
+		before := strings.Fields(s[:m[0]])
+		if len(before) > 0 && pauseJoiners[strings.ToLower(before[len(before)-1])] {
+			// After a word that opens a clause or a phrase the pause is
+			// inside it: "but um the landlord's cell".
+			b.WriteString(" ")
+		} else {
+			b.WriteString(", ")
+		}
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return strings.TrimRight(strings.TrimLeft(b.String(), ", "), ", ")
+}
+
+// pauseJoiners are words a pause inside a clause or a phrase follows.
+var pauseJoiners = map[string]bool{"but": true, "and": true, "so": true, "or": true, "because": true, "cause": true, "then": true,
+	"that": true, "the": true, "a": true, "an": true, "to": true, "at": true, "with": true, "is": true, "its": true, "it's": true,
+	"of": true, "for": true, "on": true, "in": true, "my": true, "our": true, "was": true, "are": true}
+
+// reFiller is a filler word between spaces, with the commas around it.
+var reFiller = regexp.MustCompile(`(?i)(?:^|,?\s+)(?:um+|uh+|erm+|uhm+|hmm+)(?:,?\s+|,?$)`)
+
+// replaceDays rewrites the days of the month said as ordinals: after a
+// month always ("march tenth"), after "the" only where no noun follows
+// ("the twenty second every month", not "the first diagnosis").
+func replaceDays(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range reSpokenDay.FindAllStringSubmatchIndex(s, -1) {
+		d := ordinalWord(s[m[4]:m[5]])
+		afterThe := strings.EqualFold(strings.TrimSpace(s[m[2]:m[3]]), "the")
+		if d < 1 || d > 31 || afterThe && !dayEnds(s[m[1]:]) {
+			continue
+		}
+		b.WriteString(s[last:m[4]])
+		b.WriteString(strconv.Itoa(d) + ordinalSuffix(d))
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// dayEnds reports text after a day of the month said after "the" that
+// ends the date: the sentence's end, a mark, or a word that no noun is.
+func dayEnds(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	if rest == "" || !isLetterByte(rest[0]) {
+		return true
+	}
+	w := strings.ToLower(firstWord(rest))
+	return dayFollowers[strings.Trim(w, ".,;:!?")]
+}
+
+func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// dayFollowers are the words that may follow a day of the month said
+// after "the": "the twenty second of march", "… every month now".
+var dayFollowers = map[string]bool{"of": true, "now": true, "instead": true, "every": true, "each": true, "at": true,
+	"and": true, "so": true, "not": true, "from": true, "this": true, "next": true, "then": true, "starting": true,
+	"going": true, "lol": true, "um": true, "like": true, "which": true, "but": true, "for": true, "in": true, "on": true,
+	"my": true, "our": true, "your": true, "i": true, "we": true, "you": true, "it": true, "he": true, "she": true, "they": true}
+
+// replaceSubmatch replaces each match of re in s with f of its submatches.
+func replaceSubmatch(re *regexp.Regexp, s string, f func([]string) string) string {
+	return re.ReplaceAllStringFunc(s, func(m string) string { return f(re.FindStringSubmatch(m)) })
+}
+
+const (
+	digitNames = `one|two|three|four|five|six|seven|eight|nine`
+	teenWords  = `ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen`
+	tensWords  = `twenty|thirty|forty|fourty|fifty|sixty|seventy|eighty|ninety`
+	upTo99     = `(?:(?:` + tensWords + `)(?:[\s-](?:` + digitNames + `))?|` + teenWords + `|` + digitNames + `)`
+	ordinals   = `first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth`
+)
+
+var (
+	// reSpokenCue is a number word: a cheap test before the rewrites.
+	reSpokenCue = regexp.MustCompile(`(?i)\b(?:` + digitNames + `|` + teenWords + `|` + tensWords + `|oh|zero|hundred|` + ordinals + `)\b`)
+	// rePhoneWords is seven or ten digits said one by one.
+	rePhoneWords = regexp.MustCompile(`(?i)\b(?:(?:zero|oh|o|` + digitNames + `)[\s-]+){6,9}(?:zero|oh|o|` + digitNames + `)\b`)
+	// reSpokenTime is an hour and its minutes after a word that says a
+	// time, or before the part of the day: "at two thirty", "to four
+	// fifteen", "six thirty in the morning".
+	reSpokenTime = regexp.MustCompile(`(?i)(\b(?:at|to|is|from|til|till|until|by|around|about|now)\s+|^)(` + digitNames + `|ten|eleven|twelve)[\s-](oh[\s-](?:` + digitNames + `)|(?:fifteen|forty[\s-]five|fourty[\s-]five|thirty|twenty|ten|fifty|forty|twenty[\s-]five|thirty[\s-]five|fifty[\s-]five|oh[\s-]five))\b(\s*(?:am|pm|a\.m\.|p\.m\.)|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+at\s+night)?`)
+	// reSpokenTimeOfDay is an hour and its minutes before the part of
+	// the day: "like six thirty in the morning".
+	reSpokenTimeOfDay = regexp.MustCompile(`(?i)\b(` + digitNames + `|ten|eleven|twelve)[\s-](oh[\s-](?:` + digitNames + `)|(?:fifteen|forty[\s-]five|thirty|twenty|ten|fifty|forty|twenty[\s-]five|thirty[\s-]five|fifty[\s-]five))(\s*(?:am|pm|a\.m\.|p\.m\.)|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+at\s+night)\b`)
+	// reSpokenDay is a day of the month said as an ordinal after a month
+	// or "the": "march tenth", "the twenty second".
+	reSpokenDay = regexp.MustCompile(`(?i)(\b(?:` + monthNames + `)\s+(?:the\s+)?|\bthe\s+)((?:twenty|thirty)[\s-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|` + ordinals + `)\b`)
+	// reSpokenMoney is an amount said in hundreds before what it is paid
+	// by: "nineteen fifty a month", "fifteen hundred dollars", "three
+	// forty two a month".
+	reSpokenMoney = regexp.MustCompile(`(?i)\b((?:` + upTo99 + `)\s+(?:hundred(?:\s+(?:and\s+)?` + upTo99 + `)?|` + upTo99 + `))(\s+(?:a|per)\s+(?:month|week|year|visit|walk|session|hour|night)|\s+(?:dollars|bucks)|/mo)\b`)
+	// reSpokenCount is a count from thirteen to ninety-nine said alone.
+	reSpokenCount = regexp.MustCompile(`(?i)\b((?:` + tensWords + `)(?:[\s-](?:` + digitNames + `))?|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\b`)
+)
+
+var digitWords = map[string]string{"zero": "0", "oh": "0", "o": "0", "one": "1", "two": "2", "three": "3", "four": "4",
+	"five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+
+var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50,
+	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+
+var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+	"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+	"fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30}
+
+// wordNumber reads a number from one to ninety-nine said in words, or -1.
+func wordNumber(s string) int {
+	n := 0
+	for _, w := range strings.Fields(strings.ReplaceAll(strings.ToLower(s), "-", " ")) {
+		v, ok := numberWords[w]
+		if !ok {
+			return -1
+		}
+		n += v
+	}
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// minutes reads the minutes of a time said in words: "thirty", "oh five".
+func minutes(s string) int {
+	s = strings.ToLower(strings.ReplaceAll(s, "-", " "))
+	if rest, ok := strings.CutPrefix(s, "oh "); ok {
+		return wordNumber(rest)
+	}
+	return wordNumber(s)
+}
+
+// ordinalWord reads a day of the month said as an ordinal, or -1.
+func ordinalWord(s string) int {
+	ws := strings.Fields(strings.ReplaceAll(strings.ToLower(s), "-", " "))
+	switch len(ws) {
+	case 1:
+		if d, ok := ordinalWords[ws[0]]; ok {
+			return d
+		}
+	case 2:
+		if d, ok := ordinalWords[ws[1]]; ok && d < 10 {
+			return numberWords[ws[0]] + d
+		}
+	}
+	return -1
+}
+
+// hundreds reads an amount said in hundreds: "nineteen fifty" is 1950,
+// "fifteen hundred" 1500, "three forty two" 342, "fifteen hundred and
+// fifty" 1550; one number alone ("fifty") is itself.
+func hundreds(s string) int {
+	s = strings.ToLower(s)
+	if head, tail, ok := strings.Cut(s, "hundred"); ok {
+		h := wordNumber(head)
+		tail = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(tail), "and"))
+		t := 0
+		if tail != "" {
+			t = wordNumber(tail)
+		}
+		if h < 1 || t < 0 {
+			return -1
+		}
+		return h*100 + t
+	}
+	ws := strings.Fields(strings.ReplaceAll(s, "-", " "))
+	// The first number says the hundreds when it is a unit or a teen
+	// ("three forty two", "nineteen fifty").
+	if len(ws) >= 2 {
+		if h, ok := numberWords[ws[0]]; ok && h < 20 {
+			if t := wordNumber(strings.Join(ws[1:], " ")); t >= 10 {
+				return h*100 + t
+			}
+		}
+	}
+	return wordNumber(s)
+}
+
+func pad2(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+func ordinalSuffix(d int) string {
+	switch {
+	case d%100 >= 11 && d%100 <= 13:
+		return "th"
+	case d%10 == 1:
+		return "st"
+	case d%10 == 2:
+		return "nd"
+	case d%10 == 3:
+		return "rd"
+	}
+	return "th"
+}

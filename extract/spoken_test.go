@@ -1,0 +1,63 @@
+package extract
+
+import "testing"
+
+func TestSpoken(t *testing.T) {
+	tests := []struct{ in, want string }{
+		// Times of day, after a word that says a time or before the part
+		// of the day.
+		{"they had to move me so its march tenth now at two thirty instead", "they had to move me so its march 10th now at 2:30 instead"},
+		{"gym is tuesdays and thursdays now like six thirty in the morning", "gym is tuesdays and thursdays now like 6:30 in the morning"},
+		{"lilys piano got moved to wednesdays at four fifteen the teacher texted", "lilys piano got moved to wednesdays at 4:15 the teacher texted"},
+		{"pickup moved to ten oh five", "pickup moved to 10:05"},
+		// A phone number said digit by digit.
+		{"its five five five oh one nine two so um dont use the old one", "its 555-0192 so um dont use the old one"},
+		// Days of the month: after a month always, after "the" only
+		// where no noun follows.
+		{"its june twenty first not the twelfth my mom just told me", "its june 21st not the 12th my mom just told me"},
+		{"they moved my due date to the twenty second um so its the twenty second every month now", "they moved my due date to the 22nd um so its the 22nd every month now"},
+		{"the first diagnosis was wrong", "the first diagnosis was wrong"},
+		{"the second time we went", "the second time we went"},
+		// Amounts said in hundreds before what they are paid by.
+		{"rent went up to nineteen fifty a month", "rent went up to $1,950 a month"},
+		{"the payment is three forty two a month now instead of three eighty nine", "the payment is $342 a month now instead of three eighty nine"},
+		{"she quoted fifteen hundred dollars", "she quoted $1,500 dollars"},
+		// Counts from thirteen; smaller ones and pronouns stay words.
+		{"the party head count is fifteen now three more kids rsvped", "the party head count is 15 now three more kids rsvped"},
+		{"we're at twenty-one people", "we're at 21 people"},
+		{"I'll take the blue one, one of them is fine", "I'll take the blue one, one of them is fine"},
+		{"Nothing spoken here: 3 pm on the 5th", "Nothing spoken here: 3 pm on the 5th"},
+	}
+	for _, tt := range tests {
+		if got := Spoken(tt.in); got != tt.want {
+			t.Errorf("Spoken(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPauses(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"so its the 22nd um so its the 22nd every month now", "so its the 22nd, so its the 22nd every month now"},
+		{"um so the dentist office called", "so the dentist office called"},
+		{"Hmm, the summit is in Umbria, uh, I think", "the summit is in Umbria, I think"},
+		{"drums and umbrellas", "drums and umbrellas"},
+		{"a new number but um the landlords cell is the same", "a new number but the landlords cell is the same"},
+	}
+	for _, tt := range tests {
+		if got := Pauses(tt.in); got != tt.want {
+			t.Errorf("Pauses(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func FuzzSpoken(f *testing.F) {
+	for _, s := range []string{"march tenth at two thirty", "five five five oh one nine two", "nineteen fifty a month", "the twenty second", "fifteen hundred and fifty dollars"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Spoken(s)
+		if out != s && !reSpokenCue.MatchString(s) {
+			t.Fatalf("Spoken changed %q without a number word: %q", s, out)
+		}
+	})
+}
