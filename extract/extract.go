@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -129,7 +130,11 @@ func Analyze(t Turn) Result {
 		}
 		body, item := stripListMarker(trimmed)
 		for _, s := range splitSentences(body) {
-			a.sentence(Spoken(Pauses(s)), item) // "um" is a pause; "at two thirty" is read "at 2:30"
+			main, said := asides(s)
+			a.sentence(Spoken(Pauses(main)), item) // "um" is a pause; "at two thirty" is read "at 2:30"
+			for _, aside := range said {
+				a.sentence(Spoken(Pauses(aside)), false)
+			}
 		}
 	}
 	return a.res
@@ -231,6 +236,61 @@ func splitSentences(s string) []string {
 	}
 	return out
 }
+
+// asides cuts from a sentence what it says in parentheses when that is
+// three words or more and would refuse the sentence (a denial, a past, a
+// remark about others) without qualifying it: "the appliance budget is
+// $14,500 now (the induction range alone, don't even)" states the budget,
+// and the aside, read as a sentence of its own, does not deny it. A
+// short parenthesis belongs to the value beside it ("48 Harbor Rd (Suite
+// 200)"), and any other stays where it is said.
+func asides(s string) (string, []string) {
+	if !strings.Contains(s, "(") {
+		return s, nil
+	}
+	var said []string
+	var b strings.Builder
+	rest := s
+	for {
+		i := strings.IndexByte(rest, '(')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], ')')
+		if j < 0 {
+			break
+		}
+		inner := strings.TrimSpace(rest[i+1 : i+j])
+		if len(strings.Fields(inner)) < 3 || governs(inner) || clauseFilter(fold(inner)) == "" {
+			b.WriteString(rest[:i+j+1])
+		} else {
+			b.WriteString(strings.TrimRight(rest[:i], " "))
+			said = append(said, inner)
+		}
+		rest = rest[i+j+1:]
+	}
+	if said == nil {
+		return s, nil
+	}
+	b.WriteString(rest)
+	main := strings.Join(strings.Fields(b.String()), " ")
+	main = reSpaceMark.ReplaceAllString(main, "$1")
+	return main, said
+}
+
+// governs reports an aside that says how far the sentence holds: a
+// condition, a doubt or a denial ("(if finance approves)", "(not
+// confirmed yet)", "(jk)"): it stays in the sentence it qualifies.
+func governs(aside string) bool {
+	low := fold(aside)
+	return reGoverningAside.MatchString(low) || clauseFilter(low) == ReasonHypothetical || reDoubt.MatchString(low)
+}
+
+// reGoverningAside opens an aside that qualifies the whole sentence.
+var reGoverningAside = regexp.MustCompile(`^(?:not|no|nope|if|unless|pending|tbd|tbc|jk|just kidding|kidding|maybe|probably|possibly|hopefully|fingers crossed|assuming|waiting|still waiting|until|for now|for this week|this week only|only|temporarily|tentative|tentatively|subject to)\b`)
+
+// reSpaceMark is a space before a closing mark, left where an aside was.
+var reSpaceMark = regexp.MustCompile(`\s+([.,;:!?])`)
 
 // codeLike reports a word of letters and digits: a code or a password.
 func codeLike(w string) bool {

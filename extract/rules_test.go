@@ -97,6 +97,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a lowercase name said alone, not with the clause after it", "tasha quit so marco's running the cafe now", "user", nil, []string{ReasonNoRule}},
 		{"an opinion of someone after the statement", "Marco is running the deliveries now, he seems chill", "user", []string{"delivery.owner"}, nil},
 		{"a doubt about the statement", "Marco is taking over the deliveries, it seems", "user", nil, []string{ReasonHearsay}},
+		{"one coming day only", "Lab meeting is on Zoom this Friday only, and then we're back in Stanley 412 the week after.", "user", nil, []string{ReasonException}},
 		{"a cover for a coming day", "Jen's covering the front desk tomorrow while Rita's at her grandson's graduation.", "user", nil, []string{ReasonException}},
 		{"the holder's coming return", "Sam is running payroll, Dee will be back on the 20th and she'll be back in charge.", "user", nil, []string{ReasonException}},
 		{"a cover until the holder is back", "Marco handles the deliveries until Ana is back from Lisbon.", "user", nil, []string{ReasonException}},
@@ -290,6 +291,26 @@ func TestDateSaidWithoutNow(t *testing.T) {
 		got := Extract(Turn{Text: text, Speaker: "user", At: turnTime})
 		if len(got) != 1 || got[0].Said != want {
 			t.Errorf("Extract(%q) = %+v, want one date said %q", text, got, want)
+		}
+	}
+}
+
+func TestAsides(t *testing.T) {
+	tests := []struct {
+		in, main string
+		asides   []string
+	}{
+		{"Okay we caved, the appliance budget is $14,500 now (the induction range alone, don't even).", "Okay we caved, the appliance budget is $14,500 now.", []string{"the induction range alone, don't even"}},
+		{"We switched to Granite Depot on Route 9 for the counters (StoneCraft kept ghosting me for like two weeks).", "We switched to Granite Depot on Route 9 for the counters (StoneCraft kept ghosting me for like two weeks).", nil},
+		{"Painted a sample door and the cabinets are going Saybrook Sage now (Mark didn't love it at first).", "Painted a sample door and the cabinets are going Saybrook Sage now.", []string{"Mark didn't love it at first"}},
+		{"The office is at 48 Harbor Rd (Suite 200) now.", "The office is at 48 Harbor Rd (Suite 200) now.", nil},
+		{"The budget is $14,500 now (if finance signs off on it).", "The budget is $14,500 now (if finance signs off on it).", nil},
+		{"Moving standup to 10 (not confirmed yet, though).", "Moving standup to 10 (not confirmed yet, though).", nil},
+	}
+	for _, tt := range tests {
+		main, said := asides(tt.in)
+		if main != tt.main || !slices.Equal(said, tt.asides) {
+			t.Errorf("asides(%q) = %q, %q; want %q, %q", tt.in, main, said, tt.main, tt.asides)
 		}
 	}
 }
