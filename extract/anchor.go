@@ -82,9 +82,14 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	// a member of the stored value's category says the key (an Implied
 	// reading, dropped when another fact of the category could take it).
 	chosen := cat != "" && anchorSentences.Get(sentence).ownChoice
+	// "Piano's on Saturdays at 11am now" for piano_lesson_time: a
+	// time said of what the lesson is of says the lesson.
+	eventImplied := func(w string) bool {
+		return len(topic) > 1 && w == topic[len(topic)-1] && eventHeads[w] && (reTimeOfDay.MatchString(stored) || reDateWord.MatchString(stored))
+	}
 	impliedByValue := func(w string) bool {
 		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w) || relationImplied(w) || chosen) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
-			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email"))
+			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email")) || eventImplied(w)
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic; a qualifier of the head noun may go unsaid
@@ -1789,11 +1794,16 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 func between(s, kind string) string {
 	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(s, " "), " "), " ")
 	s = reOwnerBefore.ReplaceAllString(s, " ") // "taking over Biscuit's walks": the topic's owner is the topic's
+	s = reTopicsName.ReplaceAllString(s, " ")  // "Coach Dana's number": the topic's own name
 	if kind == anchorEmail || kind == anchorPhone {
 		s = reWhomReached.ReplaceAllString(s, " ")
 	}
 	return s
 }
+
+// reTopicsName is the name of the topic said right after it, as its
+// possessive: "Dana's" of "Coach Dana's number".
+var reTopicsName = regexp.MustCompile(`^\s*\p{Lu}[\p{L}-]*['’]s\s`)
 
 // reOwnerBefore is a name's possessive that ends the text before a topic.
 var reOwnerBefore = regexp.MustCompile(`\s\p{Lu}[\p{L}-]*['’]s\s*$`)
@@ -1816,12 +1826,13 @@ func keepsStored(low, stored string) bool {
 	}
 	first, last := sw[0], sw[len(sw)-1]
 	numbered := strings.ContainsAny(last, "0123456789")
-	if len(first) < 3 && !numbered {
+	count := strings.Trim(first, "0123456789") == "" // "staying at 2" keeps "2 weeks"
+	if len(first) < 3 && !numbered && !count {
 		return false
 	}
 	says := func(w string) bool {
 		w = strings.TrimSuffix(w, "'s") // "Maria's still doing my books"
-		return w == first && len(first) >= 3 || w == last && numbered
+		return w == first && (len(first) >= 3 || count) || w == last && numbered
 	}
 	// "she's never leaving elm st": to deny leaving is to stay.
 	ws := words(reNotLeaving.ReplaceAllString(low, " stay "))
@@ -1998,7 +2009,7 @@ var kindNouns = map[string][]string{
 	// service moves to MySQL".
 	anchorCategory: {"service", "app", "system", "stack", "backend", "frontend", "pick", "choice", "provider", "vendor"},
 	anchorEmail:    {"email", "address", "contact"},
-	anchorPhone:    {"phone", "number", "mobile", "contact"},
+	anchorPhone:    {"phone", "number", "mobile", "contact", "line"},
 }
 
 // stative reports a clause that says what held before ("we had 500

@@ -325,7 +325,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n),
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -369,6 +369,10 @@ var reStandIn = regexp.MustCompile(`\b(?:while|whilst)\s+[\p{L}'’]+\s+(?:is|['
 // covering the front desk tomorrow" (a cover from a day on, "covering
 // Mondays from now on", is standing: reStanding).
 var reCoverSoon = regexp.MustCompile(`\b(?:covering|cover|covers|filling in|fills in|fill in|subbing|subs|standing in|stands in)\b[^.;]*\b(?:tomorrow|tonight|today|this (?:week|weekend|morning|afternoon|evening)|next (?:week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
+
+// reThenBack is the stored state coming back after a one-off: "…, then
+// back to the front loop", "after that it's back to Tuesdays".
+var reThenBack = regexp.MustCompile(`\b(?:then|after that|afterwards|and then)\s+(?:it['’]s\s+|it goes\s+|we['’]re\s+|we go\s+)?back to\b`)
 
 // reThisDayOnly is one coming day said as the only one: "this Friday
 // only", "only this Friday", "just next Monday".

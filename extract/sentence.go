@@ -385,6 +385,9 @@ func splitClauses(s string) []string {
 // reason before it ("Since half the group has church or family brunch on
 // Sundays, we're switching the long run to Saturdays"). A doubt about the
 // statement itself ("…, I might be wrong", "…, or Friday") governs it.
+// reToldNo is the speaker's refusal said as a reply: "told them no".
+var reToldNo = regexp.MustCompile(`\b(?:told|tell)\s+(?:them|him|her|you|everyone|product|the team)\s+no\b|\b(?:said|say)\s+no\b`)
+
 func confineAsides(clauses []string) []string {
 	var out []string
 	for _, cl := range clauses {
@@ -403,7 +406,9 @@ func confineAsides(clauses []string) []string {
 			switch clauseFilter(pl) {
 			case ReasonNegated:
 				apart[i] = true
-				whole = whole || deniesOwnAct(pl)
+				// "…, told them no, …" refuses what the sentence
+				// says was proposed.
+				whole = whole || deniesOwnAct(pl) || reToldNo.MatchString(pl)
 			case ReasonHypothetical:
 				aside := i > 0 && reAsideSubject.MatchString(pl) && !reDoubt.MatchString(pl)
 				reason := i == 0 && len(pieces) > 1 && reReasonLead.MatchString(pl) && reAsideSubject.MatchString(fold(pieces[1]))

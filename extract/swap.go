@@ -74,6 +74,9 @@ func swap(sentence, key, old string) (string, bool) {
 	}
 	// lexical.LowerASCII keeps byte offsets, so low's offsets are sentence's.
 	low, lold := lexical.LowerASCII(sentence), lexical.LowerASCII(old)
+	if v, ok := arrowed(sentence, old); ok {
+		return v, true // "standup 9:30 -> 10 starting tomorrow"
+	}
 	// "Sara replaced Kim as PM on the migration"
 	for _, m := range reReplacer.FindAllStringSubmatchIndex(sentence, -1) {
 		if n := mentionsAt(low[m[1]:], lold); n > 0 && wordEnds(low[m[1]+n:]) {
@@ -399,7 +402,7 @@ func Drops(sentence string) bool { return dropsMemo.Get(sentence) }
 // drops is Drops, computed.
 func drops(sentence string) bool {
 	low := lexical.LowerASCII(sentence)
-	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reInPlaceOf.MatchString(sentence) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low) || namesNumbered(sentence)
+	return reDrop.MatchString(low) || reFallAway.MatchString(low) || reInPlaceOf.MatchString(sentence) || reChangeFrom.MatchString(low) || reLeaves.MatchString(low) || reReplacer.MatchString(sentence) || reSwitchKind.MatchString(low) || strings.Contains(low, " go") && reLetGo.MatchString(low) || namesNumbered(sentence) || reArrow.MatchString(sentence)
 }
 
 // namedOld reads a sentence that names the stored value it leaves and the
@@ -463,6 +466,52 @@ func namedOld(sentence, low, key, old, lold string) (string, bool) {
 	}
 	return "", false
 }
+
+// arrowed reads "old -> new", the shorthand of a change: "sprint 42 end
+// pushed Jan 16 -> Jan 23", "standup 9:30 -> 10 starting tomorrow",
+// "renamed default branch master -> main". The words before the arrow
+// are the stored value, whole or as its start ("9:30" of "9:30am"); the
+// new value is as many words after it, in the stored value's half of the
+// day when it is a bare hour.
+func arrowed(sentence, old string) (string, bool) {
+	m := reArrow.FindStringIndex(sentence)
+	if m == nil {
+		return "", false
+	}
+	left, right := strings.Fields(sentence[:m[0]]), strings.Fields(sentence[m[1]:])
+	lold := fold(old)
+	for k := 1; k <= len(left) && k <= len(strings.Fields(old))+1; k++ {
+		said := fold(strings.Trim(strings.Join(left[len(left)-k:], " "), ",;:"))
+		if said != lold && !(strings.HasPrefix(lold, said) && strings.ContainsAny(said, "0123456789") && len(strings.Fields(said)) == len(strings.Fields(lold))) {
+			continue
+		}
+		if len(right) < k {
+			return "", false
+		}
+		ws := slices.Clone(right[:k])
+		for i, w := range ws {
+			if j := strings.IndexAny(w, ",;:!?"); j >= 0 {
+				ws[i], ws = w[:j], ws[:i+1]
+				break
+			}
+		}
+		v := strings.TrimRight(strings.Join(ws, " "), ".")
+		if v == "" || fold(v) == lold {
+			return "", false
+		}
+		if h, ok := HourLike(old, v); ok {
+			v = h
+		}
+		return v, true
+	}
+	return "", false
+}
+
+// reWholeClock is a time of day and nothing else: "10am", "9:15".
+var reWholeClock = regexp.MustCompile(`(?i)^\d{1,2}(?::\d\d)?\s*(?:am|pm)?$`)
+
+// reArrow is the arrow of a change written in shorthand.
+var reArrow = regexp.MustCompile(`\s*(?:-->|->|→|=>|⟶)\s*`)
 
 // othersBefore reports a subject of other people among the last four
 // words of s: "the neighbors" of "the neighbors are on Verizon now".
@@ -572,6 +621,9 @@ func SwapKind(v string) string {
 		return KindAmount
 	case shapeNumber:
 		return KindCount
+	}
+	if reWholeClock.MatchString(v) || isDatePhrase(v) && len(strings.Fields(v)) <= 3 {
+		return KindDate // "Jan 23", "10am" (of "Jan 16 -> Jan 23", "9:30 -> 10"); not "The Remains of the Day"
 	}
 	return KindChoice
 }

@@ -12,6 +12,11 @@ func TestSwap(t *testing.T) {
 		{"We dropped Gusto at the end of December and all the payroll clients are on ADP now.", "Gusto", "ADP"},
 		{"We cancelled Comcast, the neighbors are on Verizon now.", "Comcast", ""},
 		{"We cancelled Comcast, my parents are on Verizon now.", "Comcast", ""},
+		// The shorthand of a change: old -> new.
+		{"sprint 42 end pushed Jan 16 -> Jan 23, QA needs the extra week", "Jan 16", "Jan 23"},
+		{"standup 9:30 -> 10 starting tomorrow, cal invite already updated", "9:30am", "10am"},
+		{"renamed default branch master -> main on the monorepo, update your remotes", "master", "main"},
+		{"pipeline: build -> test -> deploy", "master", ""},
 		// A code for a code written alike, before "not old".
 		{"oh wait i gave u the wifi pw wrong lol its pancake24 not pancake42", "pancake42", "pancake24"},
 		{"the code is 27-03-41, not 12-34-08", "12-34-08", "27-03-41"},

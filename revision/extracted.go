@@ -684,6 +684,9 @@ func ownedByOther(st extract.Statement, key string) bool {
 			if strings.Contains(strings.ReplaceAll(ent, "_", ""), strings.Join(owner, "")) {
 				return false // "Unit 2's lease" beside unit2LeaseEnd
 			}
+			if topicsName(st.Sentence, owner, keyWords) {
+				return false // "Coach Dana's number" beside coach_phone
+			}
 			for _, w := range owner {
 				if !slices.Contains(keyWords, w) {
 					return true
@@ -693,6 +696,24 @@ func ownedByOther(st extract.Statement, key string) bool {
 		}
 	}
 	return false
+}
+
+// topicsName reports an owner said as the key's words and then a name,
+// capitalised in the sentence: "Coach Dana" is the coach of coach_phone.
+func topicsName(sentence string, owner, keyWords []string) bool {
+	n := 0
+	for n < len(owner) && slices.Contains(keyWords, owner[n]) {
+		n++
+	}
+	if n == 0 || n == len(owner) {
+		return false
+	}
+	for _, w := range owner[n:] {
+		if !strings.Contains(sentence, strings.ToUpper(w[:1])+w[1:]) {
+			return false
+		}
+	}
+	return true
 }
 
 // contracted reports whether w's "'s" in sentence is "is" or "has":
