@@ -1002,16 +1002,19 @@ func resolvePronoun(toks []span, i int, topic []string) []span {
 	return out
 }
 
-// OwnerPronoun reports a sentence whose possessive pronoun refers back to
-// an owner key names by name (ownerPronoun): "Harmon LLC changed their
-// main line" is about Harmon's phone, not another's.
+// OwnerPronoun reports a sentence about another's thing that key names as
+// that owner's: a possessive pronoun that refers back to an owner the key
+// names by name (ownerPronoun: "Harmon LLC changed their main line" for
+// harmon_llc_phone), or the speaker's relation the key names (ownRelation:
+// "no no, my sister's birthday is June 21" for sister_bday).
 func OwnerPronoun(sentence, key string) bool {
 	topic, attrs := anchorWords(key)
 	if len(topic) == 0 {
 		topic = attrs
 	}
 	for _, cl := range splitClauses(sentence) {
-		if ownerPronoun(cl, clauseWords(cl), topic) >= 0 {
+		cl, _ = stripLead(strings.TrimSpace(cl))
+		if ownerPronoun(cl, clauseWords(cl), topic) >= 0 || ownRelation(fold(cl), topic) {
 			return true
 		}
 	}
@@ -1027,6 +1030,9 @@ func ownRelation(clow string, topic []string) bool {
 	ws := strings.Fields(clow)
 	if len(ws) < 3 || ws[0] != "my" && ws[0] != "our" {
 		return false
+	}
+	if strings.Contains(clow, "-in-law") || strings.Contains(clow, " in law") {
+		return false // "my sister in laws birthday" is another relation's
 	}
 	for _, w := range ws[1:3] {
 		if base, ok := strings.CutSuffix(w, "'s"); ok || strings.HasSuffix(w, "s'") {

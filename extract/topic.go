@@ -73,6 +73,7 @@ var topicGroups = [][]string{
 	{"class", "lesson", "lessons", "course"},
 	{"rehearsal", "practice", "band practice"},
 	{"headcount", "head count", "head-count"},
+	{"birthday", "bday", "b-day"},
 	{"landscaper", "gardener", "lawn", "yard work"},
 	{"dogwalker", "dog walker", "walks the dog", "walks our dog", "walking the dog", "walks"}, // keyCompounds
 	{"mechanic", "garage", "auto shop"},
