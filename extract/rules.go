@@ -1725,7 +1725,7 @@ var (
 	reDoneLead = regexp.MustCompile(`^(?:done|updated|noted|got it|all set|all done|confirmed|saved|booked|changed|rescheduled|recorded|logged)\b\s*[!.,:;—–-]`)
 	// reDidChange is the speaker's own completed change, in the perfect
 	// or the past: "I've moved", "I have recorded", "we just switched".
-	reDidChange = regexp.MustCompile(`(?:^|[\s,;:—–-])(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+|gone ahead and\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched|noted|recorded|saved|logged|marked|added|replaced|swapped|cancell?ed|edited|assigned|reassigned|transferred|confirmed|arranged|scheduled|extended|renewed|upgraded|downgraded|enrolled|registered|signed you up|signed|bumped|pushed|placed|ordered|renamed|reset|rotated|cleared|removed|deleted|put)\b`)
+	reDidChange = regexp.MustCompile(`(?:^|[\s,;:—–-])(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|now\s+|already\s+|also\s+|gone ahead and\s+)?(?:updated|rebooked|booked|moved|changed|rescheduled|set|switched|noted|recorded|saved|logged|marked|added|replaced|swapped|cancell?ed|edited|assigned|reassigned|transferred|confirmed|arranged|scheduled|extended|renewed|upgraded|downgraded|enrolled|registered|signed you up|signed|bumped|pushed|placed|ordered|renamed|reset|rotated|cleared|removed|deleted|put|fixed|corrected)\b|^(?:sorry,?\s+)?i\s+(?:had|got)\s+(?:that|it|this)\s+wrong\b`)
 	// reOffer is a change offered or weighed, not done: "should I set",
 	// "want me to move", "I can update", "I'll switch", "let me change".
 	reOffer = regexp.MustCompile(`\b(?:(?:should|shall|can|could|may|might|would|will|do)\s+(?:i|we)|(?:want|like)\s+me\s+to|i(?:['’]ll| will| can| could| would| might)|let me|happy to|if you(?:['’]d| would)? like)\b`)

@@ -736,6 +736,7 @@ func TestConversationFlows(t *testing.T) {
 // offer to make one does not.
 func TestAssistantReportsItsAction(t *testing.T) {
 	tests := []afterTurn{
+		{"the assistant's own correction", [][2]string{{"pharmacy_pickup_code", "4471"}}, "Sorry, I had that wrong: the pickup code in the pharmacy's text is 4417, not 4471.", "4417"},
 		{"rescheduled", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I've rescheduled your dentist appointment to December 9.", "2026-12-09 (December 9)"},
 		{"done, changed", [][2]string{{"flight.seat", "22F"}}, "Done — I changed your seat to 3C.", "3C"},
 		{"an offer", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I can reschedule your dentist appointment to December 9 if you like.", "2026-12-02"},
