@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // State is not a fact. A sentence states short-lived state when it says
@@ -143,7 +144,7 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	}
 	// "as of today" says when a change took effect, not how long it
 	// lasts: "The project is at risk as of today" is a fact's new value.
-	s = strings.TrimSpace(reStartMark.ReplaceAllString(s, ""))
+	s = strings.TrimSpace(dropStartMarks(s))
 	n := padded(fold(s))
 	if strings.Contains(s, "?") || hypoSentence.in(n) || hypoClause.in(n) || modalMay(n) ||
 		draftStarts.startsWith(n) || draftCues.in(n) || hearsay.in(n) || pasts.in(n) || statePast.in(n) || stateHabitual.in(n) {
@@ -262,6 +263,59 @@ var (
 // "starting tomorrow", "effective Monday". ("As of now" and "from Monday
 // to Wednesday" say how long something holds, and stay.)
 var reStartMark = regexp.MustCompile(`(?i),?\s*\b(?:(?:as of|starting|effective|from)\s+(?:today|this morning|this afternoon|immediately)|(?:as of|starting|effective)\s+(?:tomorrow|yesterday|(?:this|next|last)\s+(?:week|month|year|quarter|term|season|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:` + monthNames + `)\s+\d{1,2}(?:st|nd|rd|th)?))\b`)
+
+// startMarkCues are the words every match of reStartMark begins with.
+var startMarkCues = []string{"as of", "starting", "effective", "from"}
+
+// dropStartMarks takes reStartMark's matches out of s. A fact's value is
+// judged on every write and seldom holds a start mark, so an ASCII
+// sentence holding none of startMarkCues is returned as it is, without
+// running the expression; any other sentence goes through it (its case
+// folding matches "ſ" to "s", which the cues' ASCII test would miss).
+func dropStartMarks(s string) string {
+	if asciiOnly(s) && !containsAnyASCIIFold(s, startMarkCues) {
+		return s
+	}
+	return reStartMark.ReplaceAllString(s, "")
+}
+
+// asciiOnly reports whether s holds only ASCII bytes.
+func asciiOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// containsAnyASCIIFold reports whether s holds one of the lower-case ASCII
+// words ws, ASCII letters compared without case, without lowering s.
+func containsAnyASCIIFold(s string, ws []string) bool {
+	for i := 0; i < len(s); i++ {
+		for _, w := range ws {
+			if len(s)-i >= len(w) && hasPrefixASCIIFold(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefixASCIIFold reports whether s begins with lower-case ASCII w,
+// ASCII letters compared without case.
+func hasPrefixASCIIFold(s, w string) bool {
+	for j := 0; j < len(w); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
+}
 
 // leaseGate holds a word of every lease phrase: a sentence without one
 // has none, and the lease expressions are not run on it.
