@@ -146,8 +146,7 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	// lasts: "The project is at risk as of today" is a fact's new value.
 	s = strings.TrimSpace(dropStartMarks(s))
 	n := padded(fold(s))
-	if strings.Contains(s, "?") || hypoSentence.in(n) || hypoClause.in(n) || modalMay(n) ||
-		draftStarts.startsWith(n) || draftCues.in(n) || hearsay.in(n) || pasts.in(n) || statePast.in(n) || stateHabitual.in(n) {
+	if strings.Contains(s, "?") || stateRefusals.in(n) || modalMay(n) || draftStarts.startsWith(n) {
 		return StateClaim{}, false
 	}
 	hasLease := leaseGate.in(n)
@@ -241,6 +240,10 @@ var (
 	// stateHabitual marks a recurring condition, which is a fact: "the
 	// service is down for maintenance every Sunday".
 	stateHabitual = phrases("every|each|usually|always|often|sometimes|typically|normally|generally|whenever|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays|routinely|regularly")
+	// stateRefusals holds every phrase that makes a sentence no state:
+	// hypothetical, draft, hearsay, past or habitual. State reads a
+	// fact's value on every write, so the sets are read in one pass.
+	stateRefusals = union(hypoSentence, hypoClause, draftCues, hearsay, pasts, statePast, stateHabitual)
 	// stateFuture marks a plan: state that starts later is not true now.
 	stateFuture = phrases("tomorrow|next week|next month|next year|later|soon|starting|from monday|from tuesday|from wednesday|from thursday|from friday|from saturday|from sunday|on monday|on tuesday|on wednesday|on thursday|on friday|on saturday|on sunday|in two weeks|in a week|in a month|the day after")
 

@@ -279,3 +279,28 @@ func FuzzDropStartMarks(f *testing.F) {
 		}
 	})
 }
+
+// TestStateRefusals checks that the union State reads answers as the
+// sets it joins, read one by one, on the held-out and test sentences.
+func TestStateRefusals(t *testing.T) {
+	lines := []string{"I was in a meeting", "what if the build is red", "value 3 of client 5"}
+	for _, name := range []string{"state_heldout.tsv", "heldout.tsv", "sentences.tsv"} {
+		raw, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(raw), "\n")...)
+	}
+	sets := []phraseSet{hypoSentence, hypoClause, draftCues, hearsay, pasts, statePast, stateHabitual}
+	for _, line := range lines {
+		sentence, _, _ := strings.Cut(line, "\t")
+		n := padded(fold(sentence))
+		want := false
+		for _, ps := range sets {
+			want = want || ps.in(n)
+		}
+		if got := stateRefusals.in(n); got != want {
+			t.Errorf("stateRefusals.in(%q) = %v, want %v", n, got, want)
+		}
+	}
+}
