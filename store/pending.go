@@ -110,6 +110,8 @@ func (p *pendingWrites) grow(n int) {
 }
 
 // table returns the writes of the table k belongs to, made on first use.
+// k is a key set owns: a new table's prefix is k's own bytes, without a
+// copy, as byKey's keys are.
 func (p *pendingWrites) table(k []byte) *pendingTable {
 	prefix := k[:tableKeyLen(k)]
 	if t := p.last; t != nil && t.prefix == string(prefix) {
@@ -117,7 +119,7 @@ func (p *pendingWrites) table(k []byte) *pendingTable {
 	}
 	t, ok := p.tables[string(prefix)]
 	if !ok {
-		t = p.newTable(string(prefix))
+		t = p.newTable(unsafe.String(unsafe.SliceData(prefix), len(prefix)))
 		p.tables[t.prefix] = t
 	}
 	p.last = t
