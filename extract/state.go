@@ -276,7 +276,7 @@ var startMarkCues = []string{"as of", "starting", "effective", "from"}
 // running the expression; any other sentence goes through it (its case
 // folding matches "ſ" to "s", which the cues' ASCII test would miss).
 func dropStartMarks(s string) string {
-	if asciiOnly(s) && !containsAnyASCIIFold(s, startMarkCues) {
+	if asciiOnly(s) && !hasStartMarkCue(s) {
 		return s
 	}
 	return reStartMark.ReplaceAllString(s, "")
@@ -292,11 +292,23 @@ func asciiOnly(s string) bool {
 	return true
 }
 
-// containsAnyASCIIFold reports whether s holds one of the lower-case ASCII
-// words ws, ASCII letters compared without case, without lowering s.
-func containsAnyASCIIFold(s string, ws []string) bool {
+// startMarkFirst marks the bytes a cue of startMarkCues begins with, in
+// either case: a cue is looked for only where one of them stands.
+var startMarkFirst = func() (t [256]bool) {
+	for _, w := range startMarkCues {
+		t[w[0]], t[w[0]-'a'+'A'] = true, true
+	}
+	return t
+}()
+
+// hasStartMarkCue reports whether s holds one of startMarkCues, ASCII
+// letters compared without case, without lowering s.
+func hasStartMarkCue(s string) bool {
 	for i := 0; i < len(s); i++ {
-		for _, w := range ws {
+		if !startMarkFirst[s[i]] {
+			continue
+		}
+		for _, w := range startMarkCues {
 			if len(s)-i >= len(w) && hasPrefixASCIIFold(s[i:], w) {
 				return true
 			}
