@@ -29,14 +29,14 @@ func (Retirer) FactWritten(tx *store.Txn, _ authority.Identity, f facts.Fact, _ 
 	if err != nil {
 		return nil // not a space of this caller: nothing of theirs to retire
 	}
-	old, ok, err := facts.LoadTx(tx, sp, f.Supersedes)
+	src, ok, err := facts.SourceTx(tx, sp, f.Supersedes)
 	if err != nil || !ok {
 		return err
 	}
-	if old.Source.Turn == "" || old.Source.Sentence == nil {
+	if src.Turn == "" || src.Sentence == nil {
 		return nil
 	}
-	return RetireSentenceTx(tx, old.Source.Turn, *old.Source.Sentence, f.ID, f.RecordedAt)
+	return RetireSentenceTx(tx, src.Turn, *src.Sentence, f.ID, f.RecordedAt)
 }
 
 // FactForgotten implements pipeline.Eraser.

@@ -32,6 +32,21 @@ func phrases(alts string) phraseSet {
 	return ps
 }
 
+// union returns a set of the phrases of every set in sets: its in is
+// theirs or-ed, in one reading of the sentence rather than one per set.
+func union(sets ...phraseSet) phraseSet {
+	u := phraseSet{single: map[string]bool{}, multi: map[string][]string{}}
+	for _, ps := range sets {
+		for w := range ps.single {
+			u.single[w] = true
+		}
+		for w, forms := range ps.multi {
+			u.multi[w] = append(u.multi[w], forms...)
+		}
+	}
+	return u
+}
+
 // in reports whether a phrase occurs in n, a string made by padded. It
 // reads each word once and tries only the phrases that start with it, at
 // that word, so its cost is linear in n.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // State is not a fact. A sentence states short-lived state when it says
@@ -143,10 +144,9 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	}
 	// "as of today" says when a change took effect, not how long it
 	// lasts: "The project is at risk as of today" is a fact's new value.
-	s = strings.TrimSpace(reStartMark.ReplaceAllString(s, ""))
+	s = strings.TrimSpace(dropStartMarks(s))
 	n := padded(fold(s))
-	if strings.Contains(s, "?") || hypoSentence.in(n) || hypoClause.in(n) || modalMay(n) ||
-		draftStarts.startsWith(n) || draftCues.in(n) || hearsay.in(n) || pasts.in(n) || statePast.in(n) || stateHabitual.in(n) {
+	if strings.Contains(s, "?") || stateRefusals.in(n) || modalMay(n) || draftStarts.startsWith(n) {
 		return StateClaim{}, false
 	}
 	hasLease := leaseGate.in(n)
@@ -240,6 +240,10 @@ var (
 	// stateHabitual marks a recurring condition, which is a fact: "the
 	// service is down for maintenance every Sunday".
 	stateHabitual = phrases("every|each|usually|always|often|sometimes|typically|normally|generally|whenever|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays|routinely|regularly")
+	// stateRefusals holds every phrase that makes a sentence no state:
+	// hypothetical, draft, hearsay, past or habitual. State reads a
+	// fact's value on every write, so the sets are read in one pass.
+	stateRefusals = union(hypoSentence, hypoClause, draftCues, hearsay, pasts, statePast, stateHabitual)
 	// stateFuture marks a plan: state that starts later is not true now.
 	stateFuture = phrases("tomorrow|next week|next month|next year|later|soon|starting|from monday|from tuesday|from wednesday|from thursday|from friday|from saturday|from sunday|on monday|on tuesday|on wednesday|on thursday|on friday|on saturday|on sunday|in two weeks|in a week|in a month|the day after")
 
@@ -262,6 +266,71 @@ var (
 // "starting tomorrow", "effective Monday". ("As of now" and "from Monday
 // to Wednesday" say how long something holds, and stay.)
 var reStartMark = regexp.MustCompile(`(?i),?\s*\b(?:(?:as of|starting|effective|from)\s+(?:today|this morning|this afternoon|immediately)|(?:as of|starting|effective)\s+(?:tomorrow|yesterday|(?:this|next|last)\s+(?:week|month|year|quarter|term|season|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:` + monthNames + `)\s+\d{1,2}(?:st|nd|rd|th)?))\b`)
+
+// startMarkCues are the words every match of reStartMark begins with.
+var startMarkCues = []string{"as of", "starting", "effective", "from"}
+
+// dropStartMarks takes reStartMark's matches out of s. A fact's value is
+// judged on every write and seldom holds a start mark, so an ASCII
+// sentence holding none of startMarkCues is returned as it is, without
+// running the expression; any other sentence goes through it (its case
+// folding matches "ſ" to "s", which the cues' ASCII test would miss).
+func dropStartMarks(s string) string {
+	if asciiOnly(s) && !hasStartMarkCue(s) {
+		return s
+	}
+	return reStartMark.ReplaceAllString(s, "")
+}
+
+// asciiOnly reports whether s holds only ASCII bytes.
+func asciiOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// startMarkFirst marks the bytes a cue of startMarkCues begins with, in
+// either case: a cue is looked for only where one of them stands.
+var startMarkFirst = func() (t [256]bool) {
+	for _, w := range startMarkCues {
+		t[w[0]], t[w[0]-'a'+'A'] = true, true
+	}
+	return t
+}()
+
+// hasStartMarkCue reports whether s holds one of startMarkCues, ASCII
+// letters compared without case, without lowering s.
+func hasStartMarkCue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !startMarkFirst[s[i]] {
+			continue
+		}
+		for _, w := range startMarkCues {
+			if len(s)-i >= len(w) && hasPrefixASCIIFold(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefixASCIIFold reports whether s begins with lower-case ASCII w,
+// ASCII letters compared without case.
+func hasPrefixASCIIFold(s, w string) bool {
+	for j := 0; j < len(w); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
+}
 
 // leaseGate holds a word of every lease phrase: a sentence without one
 // has none, and the lease expressions are not run on it.

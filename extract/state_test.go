@@ -252,3 +252,55 @@ func TestStateHeldOut(t *testing.T) {
 		t.Errorf("state recall %.1f%% (%d of %d), want >= 90%%", 100*recall, caught, states)
 	}
 }
+
+// TestDropStartMarks checks that the cue test before reStartMark never
+// changes what it takes out.
+func TestDropStartMarks(t *testing.T) {
+	for _, s := range []string{
+		"", "The project is at risk as of today", "value 3 of client 5",
+		"Starting Monday the office is closed", "EFFECTIVE IMMEDIATELY we freeze hiring",
+		"From today, Bob leads", "as  of today", "as of", "ſtarting tomorrow we ship",
+		"the build is red, effective March 3rd", "fromage is not from", "As Of This Week",
+		"starting", "café as of today", "on call starting next sprint",
+	} {
+		if got, want := dropStartMarks(s), reStartMark.ReplaceAllString(s, ""); got != want {
+			t.Errorf("dropStartMarks(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzDropStartMarks(f *testing.F) {
+	for _, s := range []string{"as of today", "ſtarting tomorrow", "From Today", "value 1 of client 2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := dropStartMarks(s), reStartMark.ReplaceAllString(s, ""); got != want {
+			t.Errorf("dropStartMarks(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestStateRefusals checks that the union State reads answers as the
+// sets it joins, read one by one, on the held-out and test sentences.
+func TestStateRefusals(t *testing.T) {
+	lines := []string{"I was in a meeting", "what if the build is red", "value 3 of client 5"}
+	for _, name := range []string{"state_heldout.tsv", "heldout.tsv", "sentences.tsv"} {
+		raw, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(raw), "\n")...)
+	}
+	sets := []phraseSet{hypoSentence, hypoClause, draftCues, hearsay, pasts, statePast, stateHabitual}
+	for _, line := range lines {
+		sentence, _, _ := strings.Cut(line, "\t")
+		n := padded(fold(sentence))
+		want := false
+		for _, ps := range sets {
+			want = want || ps.in(n)
+		}
+		if got := stateRefusals.in(n); got != want {
+			t.Errorf("stateRefusals.in(%q) = %v, want %v", n, got, want)
+		}
+	}
+}

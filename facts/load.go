@@ -44,6 +44,23 @@ func RestrictionTx(tx *store.Txn, sp tenancy.Space, id string) (r *permissions.R
 	return raw.RestrictedTo, true, nil
 }
 
+// SourceTx reads only the source of fact id in space sp, decoding nothing
+// else of the record (evidence.Retirer reads where a retired fact came
+// from on every supersession); ok is false when sp holds no such fact.
+func SourceTx(tx *store.Txn, sp tenancy.Space, id string) (src Source, ok bool, err error) {
+	var raw struct {
+		Source Source `json:"source"`
+	}
+	err = tx.Get(sp, store.TableFact, factKey(id), &raw)
+	if errors.Is(err, store.ErrNotFound) {
+		return Source{}, false, nil
+	}
+	if err != nil {
+		return Source{}, false, err
+	}
+	return raw.Source, true, nil
+}
+
 // StaleIDsTx returns the ids of the facts of space sp stored invalid from
 // birth (stale or outranked writes), oldest recorded first.
 func StaleIDsTx(tx *store.Txn, sp tenancy.Space) ([]string, error) {

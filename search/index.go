@@ -106,13 +106,23 @@ func decodeCounts(b []byte, into ...*int) error {
 	return nil
 }
 
-// getCounts reads the counts of the record at k, zero when there is none.
-func getCounts(tx *store.Txn, sp tenancy.Space, k []byte, into ...*int) error {
-	err := tx.ReadRaw(sp, store.TableSearchStats, k, func(b []byte) error { return decodeCounts(b, into...) })
+// getCounts reads the counts of the record at k, zero when there is none:
+// its first, and its second for a corpus record of two counts (pair). The
+// counts are read into one array, not through pointers the caller passes,
+// so that a read (one per statistic a write changes) allocates only the
+// callback and that array.
+func getCounts(tx *store.Txn, sp tenancy.Space, k []byte, pair bool) (x, y int, err error) {
+	var c [2]int
+	err = tx.ReadRaw(sp, store.TableSearchStats, k, func(b []byte) error {
+		if pair {
+			return decodeCounts(b, &c[0], &c[1])
+		}
+		return decodeCounts(b, &c[0])
+	})
 	if errors.Is(err, store.ErrNotFound) {
-		return nil
+		return 0, 0, nil
 	}
-	return err
+	return c[0], c[1], err
 }
 
 // document is a fact as the index sees it.
@@ -419,6 +429,9 @@ func (sd *statsDelta) Flush(tx *store.Txn) error { return sd.apply(tx) }
 // space's corpus version (its card epoch) when its totals or classes did,
 // change with them (stats.go).
 func (sd *statsDelta) apply(tx *store.Txn) error {
+	// k holds each record's suffix in turn: the store copies every key
+	// it is given.
+	var k []byte
 	for _, s := range sd.spaces {
 		shard := string([]byte{byte(rand.IntN(statShards))})
 		changed := false
@@ -428,7 +441,8 @@ func (sd *statsDelta) apply(tx *store.Txn) error {
 				continue
 			}
 			buckets[bucketOf(ct)] = true
-			if err := addCounts(tx, s.sp, store.Suffix(nil).Str(ct).Raw(shard), n, 0, false); err != nil {
+			k = store.Suffix(k[:0]).Str(ct).Raw(shard)
+			if err := addCounts(tx, s.sp, k, n, 0, false); err != nil {
 				return err
 			}
 		}
@@ -453,7 +467,8 @@ func (sd *statsDelta) apply(tx *store.Txn) error {
 				continue
 			}
 			changed = true
-			if err := addCounts(tx, s.sp, store.Suffix(nil).Str(classTerm(cl, "")).Raw(shard), n[0], n[1], true); err != nil {
+			k = store.Suffix(k[:0]).Str(classTerm(cl, "")).Raw(shard)
+			if err := addCounts(tx, s.sp, k, n[0], n[1], true); err != nil {
 				return err
 			}
 		}
@@ -480,13 +495,7 @@ func (sd *statsDelta) apply(tx *store.Txn) error {
 // addCounts adds a (and b, for a corpus record of two counts: pair) to the
 // statistics record at k of sp, deleting it when its counts come to zero.
 func addCounts(tx *store.Txn, sp tenancy.Space, k []byte, a, b int, pair bool) error {
-	var x, y int
-	var err error
-	if pair {
-		err = getCounts(tx, sp, k, &x, &y)
-	} else {
-		err = getCounts(tx, sp, k, &x)
-	}
+	x, y, err := getCounts(tx, sp, k, pair)
 	if err != nil {
 		return err
 	}

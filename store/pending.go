@@ -56,6 +56,12 @@ type pendingWrites struct {
 	// slab is where the next entries are allocated, pendingSlab at a
 	// time rather than one by one.
 	slab []pendingEntry
+	// tableSlab and tailSlab are where the next tables and the first
+	// capacity of their tails are allocated, tableSlab tables at a time:
+	// a write of one fact touches about a dozen tables, with a few writes
+	// in each.
+	tableSlab []pendingTable
+	tailSlab  []*pendingEntry
 }
 
 // pendingTable holds the writes of one table: for scans in sorted runs of
@@ -73,6 +79,14 @@ type pendingTable struct {
 // pendingSlab is how many entries are allocated together; a write of one
 // fact makes about twenty.
 const pendingSlab = 32
+
+// tableSlab is how many tables are allocated together, and tailStart the
+// capacity each table's tail starts with (a tail that outgrows it grows as
+// any slice does, up to pendingTail once a scan reads the table).
+const (
+	tableSlab = 16
+	tailStart = 8
+)
 
 func newPendingWrites() *pendingWrites {
 	return &pendingWrites{
@@ -96,6 +110,8 @@ func (p *pendingWrites) grow(n int) {
 }
 
 // table returns the writes of the table k belongs to, made on first use.
+// k is a key set owns: a new table's prefix is k's own bytes, without a
+// copy, as byKey's keys are.
 func (p *pendingWrites) table(k []byte) *pendingTable {
 	prefix := k[:tableKeyLen(k)]
 	if t := p.last; t != nil && t.prefix == string(prefix) {
@@ -103,10 +119,23 @@ func (p *pendingWrites) table(k []byte) *pendingTable {
 	}
 	t, ok := p.tables[string(prefix)]
 	if !ok {
-		t = &pendingTable{prefix: string(prefix), tail: make([]*pendingEntry, 0, pendingTail)}
+		t = p.newTable(unsafe.String(unsafe.SliceData(prefix), len(prefix)))
 		p.tables[t.prefix] = t
 	}
 	p.last = t
+	return t
+}
+
+// newTable returns an empty table of prefix, taken from the slabs.
+func (p *pendingWrites) newTable(prefix string) *pendingTable {
+	if len(p.tableSlab) == 0 {
+		p.tableSlab = make([]pendingTable, tableSlab)
+		p.tailSlab = make([]*pendingEntry, tableSlab*tailStart)
+	}
+	t := &p.tableSlab[0]
+	p.tableSlab = p.tableSlab[1:]
+	*t = pendingTable{prefix: prefix, tail: p.tailSlab[:0:tailStart]}
+	p.tailSlab = p.tailSlab[tailStart:]
 	return t
 }
 

@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/vikstrous/dataloadgen"
@@ -103,10 +104,25 @@ func batchByView[V any](ctx context.Context, keys []factKey, get func(context.Co
 	return out, nil
 }
 
+// requestLoaders are a request's loaders, made on first use: most
+// requests (a write, an assembly) load no edge, and making the loaders
+// costs about nine allocations. Field resolvers may run concurrently; they
+// all get the same loaders.
+type requestLoaders struct {
+	r    *Resolver
+	once sync.Once
+	l    *loaders
+}
+
+func (rl *requestLoaders) get() *loaders {
+	rl.once.Do(func() { rl.l = rl.r.newLoaders() })
+	return rl.l
+}
+
 // Middleware puts fresh per-request loaders into every request's context.
 func (r *Resolver) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		ctx := context.WithValue(req.Context(), loadersKey{}, r.newLoaders())
+		ctx := context.WithValue(req.Context(), loadersKey{}, &requestLoaders{r: r})
 		next.ServeHTTP(w, req.WithContext(ctx))
 	})
 }
@@ -114,8 +130,8 @@ func (r *Resolver) Middleware(next http.Handler) http.Handler {
 // loadersFrom returns the request's loaders, or fresh ones when the
 // request did not pass through Middleware (no batching then).
 func (r *Resolver) loadersFrom(ctx context.Context) *loaders {
-	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
-		return l
+	if rl, ok := ctx.Value(loadersKey{}).(*requestLoaders); ok {
+		return rl.get()
 	}
 	return r.newLoaders()
 }
