@@ -459,7 +459,7 @@ var reTalkAbout = regexp.MustCompile(`\b(?:there(?:['’]?s| is| has been)|there
 // reAsking is the speaker asking someone else to make a change, which
 // has not happened: "I'm asking finance to raise the headcount budget to
 // 14", "we'll ask the landlord to fix it".
-var reAsking = regexp.MustCompile(`\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’-]+\s+){0,3}?to\s+\w`)
+var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b`)
 
 // reOtherUnitSubject opens a clause on another team or group: "The data
 // team is moving to Go" (not "the team", nor "our data team").

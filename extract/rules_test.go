@@ -100,6 +100,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"one coming day only", "Lab meeting is on Zoom this Friday only, and then we're back in Stanley 412 the week after.", "user", nil, []string{ReasonException}},
 		{"a proposal refused in an aside", "product keeps pushing 3-week sprints, told them no, staying at 2", "user", nil, []string{ReasonNegated}},
 		{"one day, then back", "Pickup's at the Elm St side lot just for tomorrow because of the band concert setup, then back to the front loop.", "user", nil, []string{ReasonException}},
+		{"a request said without its subject, not yet answered", "asked the shop to push the brakes to Thursday, waiting to hear back", "user", nil, []string{ReasonProposal}},
 		{"a cover for a coming day", "Jen's covering the front desk tomorrow while Rita's at her grandson's graduation.", "user", nil, []string{ReasonException}},
 		{"the holder's coming return", "Sam is running payroll, Dee will be back on the 20th and she'll be back in charge.", "user", nil, []string{ReasonException}},
 		{"a cover until the holder is back", "Marco handles the deliveries until Ana is back from Lisbon.", "user", nil, []string{ReasonException}},

@@ -805,6 +805,8 @@ func TestDetectionValues(t *testing.T) {
 		{"the topic's own name", [][2]string{{"coach_phone", "555-0182"}}, "Coach Dana's number changed to 555-0317, the old one goes straight to a disconnected message.", "555-0317"},
 		{"a phone line", [][2]string{{"pharmacy_phone", "555-0178"}}, "Walgreens switched phone systems — the pharmacy line is 555-0193 now.", "555-0193"},
 		{"what a lesson is of says the lesson", [][2]string{{"piano_lesson_time", "Saturday 10am"}}, "Piano's on Saturdays at 11am now, not 10, the teacher shuffled everyone around.", "Saturday 11am"},
+		{"a house number opens the address inside the stored value", [][2]string{{"foodBankLocation", "St. Luke's basement, 212 Oak St"}}, "Food bank officially moved into the old library building at 48 Birch Ave, the St. Luke's basement is finally history!", "48 Birch Ave"},
+		{"a flat and its street", [][2]string{{"home_address", "Flat 4, 22 Elm Road"}}, "Got the keys! New address is Flat 2, 9 Carlton Street, will send you the postcode later.", "Flat 2, 9 Carlton Street"},
 		{"a house number opens the address", [][2]string{{"office_address", "212 Elm St, Suite 3"}}, "We're officially in the new office as of today, 48 Harbor Road, Suite 200, so use that on anything going out to clients.", "48 Harbor Road, Suite 200"},
 		{"a difference is no count", [][2]string{{"patio_tables", "8"}}, "added 4 more tables out on the patio", "12"},
 		{"a difference said with by", [][2]string{{"kyotoHotelNights", "4"}}, "Extended the Kyoto hotel by two nights, so 6 nights total now", "6"},

@@ -849,6 +849,9 @@ func valueOfFor(stored string, st extract.Statement) string {
 			return v // "30 books" beside "24 books", not "30"
 		}
 	}
+	if v := withStreetAfter(valueOf(st), stored, st.Sentence); v != valueOf(st) {
+		return v // "Flat 2, 9 Carlton Street" beside "Flat 4, 22 Elm Road", not "Flat 2"
+	}
 	if d, ok := extract.SlotLike(stored, cmp.Or(st.Said, st.Value), st.Sentence); ok {
 		return d // "Saturday 9am" beside "Saturday 10am", not next Saturday's date
 	}

@@ -1096,7 +1096,7 @@ func codeToken(rep, old string) string {
 // text when the stored value is a street address: "48" of "…, 48 Harbor
 // Road, Suite 200, so use that" is "48 Harbor Road, Suite 200".
 func streetAddress(rep, old, text string) string {
-	if !reStreetAddress.MatchString(strings.TrimSpace(old)) || !reHouseNumber.MatchString(rep) {
+	if !reStreetAddress.MatchString(strings.TrimSpace(old)) && !reStreetInside.MatchString(old) || !reHouseNumber.MatchString(rep) {
 		return rep
 	}
 	for i := 0; i < len(text); {
@@ -1122,15 +1122,38 @@ func labelledNumber(rep, old, text string) string {
 		return rep
 	}
 	said := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]) + `\s+` + regexp.QuoteMeta(rep) + `\b`)
-	if !said.MatchString(text) {
+	at := said.FindStringIndex(text)
+	if at == nil {
 		return rep
 	}
-	return m[1] + " " + rep
+	return withStreetAfter(m[1]+" "+rep, old, text)
+}
+
+// withStreetAfter extends a value by the street address said right after
+// it, after a comma, when the stored value is written so: "Flat 2" of
+// "New address is Flat 2, 9 Carlton Street" beside "Flat 4, 22 Elm Road"
+// is "Flat 2, 9 Carlton Street".
+func withStreetAfter(v, old, text string) string {
+	if !strings.Contains(old, ", ") || !reStreetInside.MatchString(old) || reStreetInside.MatchString(v) {
+		return v
+	}
+	i := strings.Index(strings.ToLower(text), strings.ToLower(v)+", ")
+	if i < 0 {
+		return v
+	}
+	if a := extract.StreetAddressAt(text, i+len(v)+2); a != "" {
+		return v + ", " + a
+	}
+	return v
 }
 
 // reLabelNumber opens a stored value on a label and its number: "Unit 14",
 // "Gate B12", "Room 4".
 var reLabelNumber = regexp.MustCompile(`^(\p{Lu}\p{Ll}+)\s+\d+[A-Za-z]?\b`)
+
+// reStreetInside is a street address inside a stored value: "St. Luke's
+// basement, 212 Oak St".
+var reStreetInside = regexp.MustCompile(`\b\d+[A-Za-z]?\s+\p{Lu}[\p{L}'’-]*\s+(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Lane|Ln|Dr|Drive|Way|Pl|Place|Ct|Court|Pkwy|Parkway|Terrace|Row|Close|Crescent)\b`)
 
 var reHouseNumber = regexp.MustCompile(`^\d+[A-Za-z]?$`)
 
