@@ -229,7 +229,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			members = withNameRuns(cl, stored, categorySpans(cl, cat))
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
 		}
-		if c.stative || len(tspans) > 0 && (qualified(cl, tspans, topic) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
+		if c.stative && stativePiece(cl, tspans) || len(tspans) > 0 && (qualified(cl, tspans, topic) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
 			continue
 		}
 		if len(tspans) == 0 && !c.changeCue && !(ci+1 < len(rd.clauses) && labelsTopic(rd.clauses[ci+1].low, topic, attrs)) {
@@ -1466,6 +1466,20 @@ func topicSpans(toks []span, topic []string, implied func(string) bool) ([]span,
 		last = max(last, end)
 		out = append(out, span{start: toks[at].start, end: toks[end].end, text: toks[at].text})
 	}
+	if last-first > said+3 {
+		// "Council tax letter came through, it's gone up to £151 a
+		// month": "a month" says monthly, which the amount implies
+		// anyway; the topic is the words that only the clause says.
+		var only []string
+		for _, w := range topic {
+			if !implied(w) {
+				only = append(only, w)
+			}
+		}
+		if len(only) > 0 && len(only) < len(topic) {
+			return topicSpans(toks, only, never)
+		}
+	}
 	return out, last-first <= said+3
 }
 
@@ -1801,11 +1815,16 @@ func between(s, kind string) string {
 	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(s, " "), " "), " ")
 	s = reOwnerBefore.ReplaceAllString(s, " ") // "taking over Biscuit's walks": the topic's owner is the topic's
 	s = reTopicsName.ReplaceAllString(s, " ")  // "Coach Dana's number": the topic's own name
+	s = reByHowMuch.ReplaceAllString(s, " ")   // "pushed the workshop back a week, to June 25"
 	if kind == anchorEmail || kind == anchorPhone {
 		s = reWhomReached.ReplaceAllString(s, " ")
 	}
 	return s
 }
+
+// reByHowMuch is how far a change moved a date, said before where to:
+// "back a week, to".
+var reByHowMuch = regexp.MustCompile(`(?i)\b(?:back|forward|out|up|ahead)\s+(?:a|an|one|two|three|four|\d+)\s+(?:day|week|month)s?\s*,?`)
 
 // reTopicsName is the name of the topic said right after it, as its
 // possessive: "Dana's" of "Coach Dana's number".
@@ -2016,6 +2035,25 @@ var kindNouns = map[string][]string{
 	anchorCategory: {"service", "app", "system", "stack", "backend", "frontend", "pick", "choice", "provider", "vendor"},
 	anchorEmail:    {"email", "address", "contact"},
 	anchorPhone:    {"phone", "number", "mobile", "contact", "line"},
+}
+
+// stativePiece reports whether what held before is said in the piece of
+// a stative clause (between its commas) that says the topic: "only doing
+// 4 blocks a week now, 5 was burning me out" says the old count as the
+// reason, after the new one.
+func stativePiece(cl string, topic []span) bool {
+	if len(topic) == 0 || !strings.Contains(cl, ", ") {
+		return true
+	}
+	at := firstSpan(topic).start
+	start := strings.LastIndex(cl[:at], ", ") + 1
+	end := strings.Index(cl[at:], ", ")
+	if end < 0 {
+		end = len(cl)
+	} else {
+		end += at
+	}
+	return stative(fold(cl[start:end]))
 }
 
 // stative reports a clause that says what held before ("we had 500

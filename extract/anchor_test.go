@@ -59,6 +59,12 @@ func TestAnchor(t *testing.T) {
 		{"nguyen_quarterly_estimate", "$3,200", "After going through the Nguyens' Q4 numbers I'm bumping their quarterly estimate to $3,800.", "$3,800"},
 		{"team_standup_time", "9am", "The design team moved their standup to 10am.", ""},
 		{"team_standup_time", "9am", "Team moved their standup to 10am.", ""},
+		// The old count as the reason after the new one; how far a date
+		// moved before where to; a password's short name; an amount's
+		// period said far from the topic.
+		{"weekly_blocks", "5", "only doing 4 blocks a week now, 5 was burning me out", "4"},
+		{"workshop_date", "June 18", "The department has pushed the workshop back a week, to June 25, because of graduation ceremonies.", "2026-06-25"},
+		{"room_capacity", "60", "the room was 60, we had more people", ""},
 		// A day of every month stays a day of every month.
 		{"investor_update_day", "1st of the month", "Investor updates go out on the 15th from now on, month-end close never finishes by the 1st anyway.", "15th of the month"},
 		{"rent_due", "the 1st", "Rent is due on the 5th now.", "the 5th"},

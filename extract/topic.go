@@ -74,6 +74,7 @@ var topicGroups = [][]string{
 	{"rehearsal", "practice", "band practice"},
 	{"headcount", "head count", "head-count"},
 	{"birthday", "bday", "b-day"},
+	{"pw", "password", "pwd", "passcode"},
 	{"landscaper", "gardener", "lawn", "yard work"},
 	{"dogwalker", "dog walker", "walks the dog", "walks our dog", "walking the dog", "walks"}, // keyCompounds
 	{"mechanic", "garage", "auto shop"},
