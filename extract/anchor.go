@@ -2029,10 +2029,10 @@ var kindNouns = map[string][]string{
 		// trash pickup moved to Tuesdays".
 		"service", "pickup", "delivery", "collection", "visit", "class", "lesson", "practice", "rehearsal", "shift", "window", "schedule", "run"},
 	anchorCount: {"count", "number", "total", "headcount", "head", "size", "figure"}, // "head count"
-	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor"},
+	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor", "account", "membership", "plan"},
 	// A category's value names what a thing is built on: "the billing
 	// service moves to MySQL".
-	anchorCategory: {"service", "app", "system", "stack", "backend", "frontend", "pick", "choice", "provider", "vendor"},
+	anchorCategory: {"service", "app", "system", "stack", "backend", "frontend", "pick", "choice", "provider", "vendor", "account", "membership", "plan"},
 	anchorEmail:    {"email", "address", "contact"},
 	anchorPhone:    {"phone", "number", "mobile", "contact", "line"},
 }

@@ -65,6 +65,7 @@ func TestAnchor(t *testing.T) {
 		{"weekly_blocks", "5", "only doing 4 blocks a week now, 5 was burning me out", "4"},
 		{"workshop_date", "June 18", "The department has pushed the workshop back a week, to June 25, because of graduation ceremonies.", "2026-06-25"},
 		{"room_capacity", "60", "the room was 60, we had more people", ""},
+		{"main_bank", "Barclays", "My main bank account is with Monzo now.", "Monzo"},
 		// A day of every month stays a day of every month.
 		{"investor_update_day", "1st of the month", "Investor updates go out on the 15th from now on, month-end close never finishes by the 1st anyway.", "15th of the month"},
 		{"rent_due", "the 1st", "Rent is due on the 5th now.", "the 5th"},
