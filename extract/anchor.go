@@ -1850,6 +1850,9 @@ func keepsStored(low, stored string) bool {
 		return false
 	}
 	first, last := sw[0], sw[len(sw)-1]
+	if titles[strings.TrimSuffix(first, ".")] && len(sw) > 1 {
+		first = sw[1] // "the kids are staying with Okafor" keeps "Dr. Okafor"
+	}
 	numbered := strings.ContainsAny(last, "0123456789")
 	count := strings.Trim(first, "0123456789") == "" // "staying at 2" keeps "2 weeks"
 	if len(first) < 3 && !numbered && !count {
@@ -2036,6 +2039,9 @@ var kindNouns = map[string][]string{
 	anchorEmail:    {"email", "address", "contact"},
 	anchorPhone:    {"phone", "number", "mobile", "contact", "line"},
 }
+
+// titles open a person's name.
+var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "prof": true, "miss": true}
 
 // stativePiece reports whether what held before is said in the piece of
 // a stative clause (between its commas) that says the topic: "only doing

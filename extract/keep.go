@@ -25,6 +25,12 @@ var reClauseOpen = regexp.MustCompile(`[,;:—–(]\s|\s(?:but|and|so|though|alt
 // sentence names the key elsewhere ("The U14 team budget went up to
 // $4,000, ours is the same as before").
 func KeepsTopic(sentence, key string) bool {
+	if m := reDifferentFrom.FindStringSubmatch(fold(sentence)); m != nil && Names(m[1], key) {
+		// "Also save the warehouse landlord's number, 555-0188.
+		// Different guy from my apartment landlord": another of the
+		// kind, said apart from the speaker's own.
+		return true
+	}
 	if !MayKeep(sentence) {
 		return false // the common case
 	}
@@ -76,9 +82,13 @@ var joiners = map[string]bool{"but": true, "and": true, "so": true, "at": true, 
 // MayKeep reports whether a sentence has a word KeepsTopic or KeepsStored
 // needs ("stays", "still", "didn't change", "the same", "keep"): a caller
 // reading one sentence against many facts asks once.
+// reDifferentFrom sets a thing apart from the speaker's own of its kind:
+// "different guy from my apartment landlord".
+var reDifferentFrom = regexp.MustCompile(`\b(?:different|separate|another|not the same)\s+(?:guy|person|one|place|company|account|number|contact|lady|man|woman|shop|office|firm)?\s*(?:from|than|as)\s+(?:my|our|the)\s+((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)`)
+
 func MayKeep(sentence string) bool {
 	low := fold(sentence)
-	for _, w := range []string{"chang", "stay", "still", "same", "remain", "move", "budge", "stick", "keep", "kept"} {
+	for _, w := range []string{"chang", "stay", "still", "same", "remain", "move", "budge", "stick", "keep", "kept", "differ", "separate", "another"} {
 		if strings.Contains(low, w) {
 			return true
 		}

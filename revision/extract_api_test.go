@@ -776,6 +776,8 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"a budget for the season", [][2]string{{"team_budget", "$3,200"}}, "The pizza place sponsor came through with an extra $800, so our team budget for the season is $4,000 now.", "$4,000"},
 		{"their own line, the owner the key names", [][2]string{{"harmon_llc_phone", "555-0192"}}, "Harmon LLC changed their main line, the new number is 555-0317, the old one just screeches like a fax machine now.", "555-0317"},
 		{"the speaker's relation the key names", [][2]string{{"sister_bday", "June 12"}}, "no no, my sister's birthday is June 21, you flipped the numbers around", "2026-06-21 (June 21)"},
+		{"another of the kind, set apart", [][2]string{{"landlord_phone", "555-0144"}}, "Also save the warehouse landlord's number, 555-0188. Different guy from my apartment landlord, don't mix them up.", "555-0144"},
+		{"a titled name kept by its surname", [][2]string{{"kidsDentist", "Dr. Okafor"}}, "I switched to Dr. Lin for my own cleanings, but the kids are staying with Okafor.", "Dr. Okafor"},
 		{"another relation's birthday", [][2]string{{"sister_bday", "June 12"}}, "my brother's birthday is June 21", "June 12"},
 		{"an in-law's birthday", [][2]string{{"sister_bday", "June 12"}}, "my sister in laws birthday is june twenty first so um can you remind me like a week before", "June 12"},
 		{"another team's own standup", [][2]string{{"team_standup_time", "9am"}}, "The design team moved their standup to 10am.", "9am"},
