@@ -709,7 +709,7 @@ func topicsName(sentence string, owner, keyWords []string) bool {
 		return false
 	}
 	for _, w := range owner[n:] {
-		if !strings.Contains(sentence, strings.ToUpper(w[:1])+w[1:]) {
+		if w == "" || !strings.Contains(sentence, strings.ToUpper(w[:1])+w[1:]) {
 			return false
 		}
 	}
