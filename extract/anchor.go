@@ -1002,12 +1002,12 @@ func resolvePronoun(toks []span, i int, topic []string) []span {
 	return out
 }
 
-// OwnerPronoun reports a sentence about another's thing that key names as
+// OwnedByKey reports a sentence about another's thing that key names as
 // that owner's: a possessive pronoun that refers back to an owner the key
 // names by name (ownerPronoun: "Harmon LLC changed their main line" for
 // harmon_llc_phone), or the speaker's relation the key names (ownRelation:
 // "no no, my sister's birthday is June 21" for sister_bday).
-func OwnerPronoun(sentence, key string) bool {
+func OwnedByKey(sentence, key string) bool {
 	topic, attrs := anchorWords(key)
 	if len(topic) == 0 {
 		topic = attrs
@@ -1850,7 +1850,7 @@ func keepsStored(low, stored string) bool {
 		return false
 	}
 	first, last := sw[0], sw[len(sw)-1]
-	if titles[strings.TrimSuffix(first, ".")] && len(sw) > 1 {
+	if titleWords[strings.TrimSuffix(first, ".")] && len(sw) > 1 {
 		first = sw[1] // "the kids are staying with Okafor" keeps "Dr. Okafor"
 	}
 	numbered := strings.ContainsAny(last, "0123456789")
@@ -2039,9 +2039,6 @@ var kindNouns = map[string][]string{
 	anchorEmail:    {"email", "address", "contact"},
 	anchorPhone:    {"phone", "number", "mobile", "contact", "line"},
 }
-
-// titles open a person's name.
-var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "prof": true, "miss": true}
 
 // stativePiece reports whether what held before is said in the piece of
 // a stative clause (between its commas) that says the topic: "only doing

@@ -261,7 +261,7 @@ func asides(s string) (string, []string) {
 			break
 		}
 		inner := strings.TrimSpace(rest[i+1 : i+j])
-		if len(strings.Fields(inner)) < 3 || governs(inner) || clauseFilter(fold(inner)) == "" {
+		if len(strings.Fields(inner)) < 3 || !refusesApart(inner) {
 			b.WriteString(rest[:i+j+1])
 		} else {
 			b.WriteString(strings.TrimRight(rest[:i], " "))
@@ -278,12 +278,15 @@ func asides(s string) (string, []string) {
 	return main, said
 }
 
-// governs reports an aside that says how far the sentence holds: a
-// condition, a doubt or a denial ("(if finance approves)", "(not
-// confirmed yet)", "(jk)"): it stays in the sentence it qualifies.
-func governs(aside string) bool {
+// refusesApart reports an aside that a clause filter refuses without it
+// saying how far the sentence holds. One that says so, a condition, a
+// doubt or a denial ("(if finance approves)", "(not confirmed yet)",
+// "(jk)"), stays in the sentence it qualifies, and so does one that
+// refuses nothing.
+func refusesApart(aside string) bool {
 	low := fold(aside)
-	return reGoverningAside.MatchString(low) || clauseFilter(low) == ReasonHypothetical || reDoubt.MatchString(low)
+	r := clauseFilter(low)
+	return r != "" && r != ReasonHypothetical && !reGoverningAside.MatchString(low) && !reDoubt.MatchString(low)
 }
 
 // reGoverningAside opens an aside that qualifies the whole sentence.

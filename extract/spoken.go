@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // Spoken rewrites the numbers a sentence says in words the way dictation
@@ -22,59 +24,72 @@ func Spoken(s string) string {
 	if !reSpokenCue.MatchString(s) {
 		return s
 	}
-	s = replaceSubmatch(rePhoneWords, s, func(m []string) string {
+	s = rewrite(rePhoneWords, s, func(m []string, _, _ string) (string, bool) {
 		digits := ""
 		for _, w := range strings.Fields(strings.ReplaceAll(m[0], "-", " ")) {
 			digits += digitWords[strings.ToLower(w)]
 		}
 		switch len(digits) {
 		case 7:
-			return digits[:3] + "-" + digits[3:]
+			return digits[:3] + "-" + digits[3:], true
 		case 10:
-			return digits[:3] + "-" + digits[3:6] + "-" + digits[6:]
+			return digits[:3] + "-" + digits[3:6] + "-" + digits[6:], true
 		}
-		return m[0]
+		return "", false
 	})
-	s = replaceSubmatch(reSpokenMoney, s, func(m []string) string {
+	s = rewrite(reSpokenMoney, s, func(m []string, _, _ string) (string, bool) {
 		n := hundreds(m[1])
-		if n < 100 {
-			return m[0]
-		}
-		return "$" + withCommas(strconv.Itoa(n)) + m[2]
+		return "$" + withCommas(strconv.Itoa(n)) + m[2], n >= 100
 	})
-	s = replaceSubmatch(reSpokenTime, s, func(m []string) string {
+	s = rewrite(reSpokenTime, s, func(m []string, before, _ string) (string, bool) {
+		// Said after a word that says a time, at the sentence's start,
+		// or before the part of the day: "at two thirty", "six thirty
+		// in the morning".
 		h, mm := wordNumber(m[2]), minutes(m[3])
-		if h < 1 || h > 12 || mm < 0 {
-			return m[0]
-		}
-		return m[1] + strconv.Itoa(h) + ":" + pad2(mm) + m[4]
+		said := m[1] != "" || m[4] != "" || before == ""
+		return m[1] + strconv.Itoa(h) + ":" + pad2(mm) + m[4], said && h >= 1 && h <= 12 && mm >= 0
 	})
-	s = replaceDays(s)
-	s = replaceSubmatch(reSpokenTimeOfDay, s, func(m []string) string {
-		h, mm := wordNumber(m[1]), minutes(m[2])
-		if h < 1 || h > 12 || mm < 0 {
-			return m[0]
-		}
-		return strconv.Itoa(h) + ":" + pad2(mm) + m[3]
+	s = rewrite(reSpokenDay, s, func(m []string, _, after string) (string, bool) {
+		// After a month always ("march tenth"), after "the" only where
+		// no noun follows ("the twenty second every month", not "the
+		// first diagnosis").
+		d := ordinalWord(m[2])
+		afterThe := strings.EqualFold(strings.TrimSpace(m[1]), "the")
+		return m[1] + strconv.Itoa(d) + ordinalSuffix(d), d >= 1 && d <= 31 && (!afterThe || dayEnds(after))
 	})
-	return replaceCounts(s)
+	return rewrite(reSpokenCount, s, func(m []string, before, after string) (string, bool) {
+		// A count said alone, not as a part of a bigger number ("three
+		// eighty nine" stays as said).
+		n := wordNumber(m[0])
+		bs, as := strings.Fields(before), strings.Fields(after)
+		alone := (len(bs) == 0 || !numberWord(bs[len(bs)-1])) && (len(as) == 0 || !numberWord(as[0]) && !strings.EqualFold(as[0], "hundred"))
+		return strconv.Itoa(n), n >= 13 && alone
+	})
 }
 
-// replaceCounts rewrites the counts from thirteen said alone, not as a
-// part of a bigger number ("three eighty nine" stays as said).
-func replaceCounts(s string) string {
+// rewrite replaces each match of re in s with what f makes of it (from
+// its submatches and the text before and after it), or leaves it where f
+// declines.
+func rewrite(re *regexp.Regexp, s string, f func(m []string, before, after string) (string, bool)) string {
 	var b strings.Builder
-	last := 0
-	for _, m := range reSpokenCount.FindAllStringIndex(s, -1) {
-		n := wordNumber(s[m[0]:m[1]])
-		before := strings.Fields(s[:m[0]])
-		after := strings.Fields(s[m[1]:])
-		if n < 13 || len(before) > 0 && numberWord(before[len(before)-1]) || len(after) > 0 && (numberWord(after[0]) || strings.EqualFold(after[0], "hundred")) {
+	last, changed := 0, false
+	for _, ix := range re.FindAllStringSubmatchIndex(s, -1) {
+		m := make([]string, len(ix)/2)
+		for i := range m {
+			if ix[2*i] >= 0 {
+				m[i] = s[ix[2*i]:ix[2*i+1]]
+			}
+		}
+		v, ok := f(m, s[:ix[0]], s[ix[1]:])
+		if !ok {
 			continue
 		}
-		b.WriteString(s[last:m[0]])
-		b.WriteString(strconv.Itoa(n))
-		last = m[1]
+		b.WriteString(s[last:ix[0]])
+		b.WriteString(v)
+		last, changed = ix[1], true
+	}
+	if !changed {
+		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
@@ -119,38 +134,16 @@ var pauseJoiners = map[string]bool{"but": true, "and": true, "so": true, "or": t
 // reFiller is a filler word between spaces, with the commas around it.
 var reFiller = regexp.MustCompile(`(?i)(?:^|,?\s+)(?:um+|uh+|erm+|uhm+|hmm+)(?:,?\s+|,?$)`)
 
-// replaceDays rewrites the days of the month said as ordinals: after a
-// month always ("march tenth"), after "the" only where no noun follows
-// ("the twenty second every month", not "the first diagnosis").
-func replaceDays(s string) string {
-	var b strings.Builder
-	last := 0
-	for _, m := range reSpokenDay.FindAllStringSubmatchIndex(s, -1) {
-		d := ordinalWord(s[m[4]:m[5]])
-		afterThe := strings.EqualFold(strings.TrimSpace(s[m[2]:m[3]]), "the")
-		if d < 1 || d > 31 || afterThe && !dayEnds(s[m[1]:]) {
-			continue
-		}
-		b.WriteString(s[last:m[4]])
-		b.WriteString(strconv.Itoa(d) + ordinalSuffix(d))
-		last = m[1]
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
 // dayEnds reports text after a day of the month said after "the" that
 // ends the date: the sentence's end, a mark, or a word that no noun is.
 func dayEnds(rest string) bool {
 	rest = strings.TrimLeft(rest, " ")
-	if rest == "" || !isLetterByte(rest[0]) {
+	if rest == "" || !lexical.IsASCIILetter(rest[0]) {
 		return true
 	}
 	w := strings.ToLower(firstWord(rest))
 	return dayFollowers[strings.Trim(w, ".,;:!?")]
 }
-
-func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // dayFollowers are the words that may follow a day of the month said
 // after "the": "the twenty second of march", "… every month now".
@@ -158,11 +151,6 @@ var dayFollowers = map[string]bool{"of": true, "now": true, "instead": true, "ev
 	"and": true, "so": true, "not": true, "from": true, "this": true, "next": true, "then": true, "starting": true,
 	"going": true, "lol": true, "um": true, "like": true, "which": true, "but": true, "for": true, "in": true, "on": true,
 	"my": true, "our": true, "your": true, "i": true, "we": true, "you": true, "it": true, "he": true, "she": true, "they": true}
-
-// replaceSubmatch replaces each match of re in s with f of its submatches.
-func replaceSubmatch(re *regexp.Regexp, s string, f func([]string) string) string {
-	return re.ReplaceAllStringFunc(s, func(m string) string { return f(re.FindStringSubmatch(m)) })
-}
 
 const (
 	digitNames = `one|two|three|four|five|six|seven|eight|nine`
@@ -180,10 +168,7 @@ var (
 	// reSpokenTime is an hour and its minutes after a word that says a
 	// time, or before the part of the day: "at two thirty", "to four
 	// fifteen", "six thirty in the morning".
-	reSpokenTime = regexp.MustCompile(`(?i)(\b(?:at|to|is|from|til|till|until|by|around|about|now)\s+|^)(` + digitNames + `|ten|eleven|twelve)[\s-](oh[\s-](?:` + digitNames + `)|(?:fifteen|forty[\s-]five|fourty[\s-]five|thirty|twenty|ten|fifty|forty|twenty[\s-]five|thirty[\s-]five|fifty[\s-]five|oh[\s-]five))\b(\s*(?:am|pm|a\.m\.|p\.m\.)|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+at\s+night)?`)
-	// reSpokenTimeOfDay is an hour and its minutes before the part of
-	// the day: "like six thirty in the morning".
-	reSpokenTimeOfDay = regexp.MustCompile(`(?i)\b(` + digitNames + `|ten|eleven|twelve)[\s-](oh[\s-](?:` + digitNames + `)|(?:fifteen|forty[\s-]five|thirty|twenty|ten|fifty|forty|twenty[\s-]five|thirty[\s-]five|fifty[\s-]five))(\s*(?:am|pm|a\.m\.|p\.m\.)|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+at\s+night)\b`)
+	reSpokenTime = regexp.MustCompile(`(?i)(\b(?:at|to|is|from|til|till|until|by|around|about|now)\s+)?\b(` + digitNames + `|ten|eleven|twelve)[\s-](oh[\s-](?:` + digitNames + `)|(?:fifteen|forty[\s-]five|fourty[\s-]five|thirty|twenty|ten|fifty|forty|twenty[\s-]five|thirty[\s-]five|fifty[\s-]five|oh[\s-]five))\b(\s*(?:am|pm|a\.m\.|p\.m\.)|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+at\s+night)?`)
 	// reSpokenDay is a day of the month said as an ordinal after a month
 	// or "the": "march tenth", "the twenty second".
 	reSpokenDay = regexp.MustCompile(`(?i)(\b(?:` + monthNames + `)\s+(?:the\s+)?|\bthe\s+)((?:twenty|thirty)[\s-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|` + ordinals + `)\b`)

@@ -41,7 +41,7 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 		}
 		for _, id := range ids {
 			f := k.facts[id]
-			if seen[id] || sent.Reason != "" && !extract.OwnerPronoun(sent.Text, f.Key) {
+			if seen[id] || sent.Reason != "" && !extract.OwnedByKey(sent.Text, f.Key) {
 				// "Harmon LLC changed their main line" is another's
 				// thing, but for harmon_llc_phone the owner's own.
 				continue

@@ -1121,12 +1121,13 @@ func labelledNumber(rep, old, text string) string {
 	if m == nil || !reHouseNumber.MatchString(rep) {
 		return rep
 	}
-	said := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]) + `\s+` + regexp.QuoteMeta(rep) + `\b`)
-	at := said.FindStringIndex(text)
-	if at == nil {
-		return rep
+	v := m[1] + " " + rep
+	low, said := lexical.LowerASCII(text), lexical.LowerASCII(v)
+	i := strings.Index(low, said)
+	if end := i + len(said); i < 0 || end < len(low) && (lexical.IsASCIILetter(low[end]) || '0' <= low[end] && low[end] <= '9') {
+		return rep // "unit 220" does not say "Unit 22"
 	}
-	return withStreetAfter(m[1]+" "+rep, old, text)
+	return withStreetAfter(v, old, text)
 }
 
 // withStreetAfter extends a value by the street address said right after
