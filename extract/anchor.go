@@ -157,7 +157,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			continue
 		}
 		pron := ownerPronoun(cl, c.toks, topic)
-		if r := c.reason; r != "" && !fixed && !(r == ReasonOtherSubject && (ownRelation(clow, topic) || pron >= 0)) {
+		relative := "" // the named relative who does the thing, whose own thing the clause is not
+		if c.reason == ReasonOtherSubject && kind == anchorName {
+			relative = namedRelative(cl)
+		}
+		if r := c.reason; r != "" && !fixed && !(r == ReasonOtherSubject && (ownRelation(clow, topic) || pron >= 0 || relative != "")) {
 			// "Initially the deadline was March 2, but now it's March
 			// 16": a past clause states nothing, but names the topic
 			// the clause after continues.
@@ -262,6 +266,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				cands = append([]span{{start: m[0], end: m[1], text: cl[m[0]:m[1]], kind: KindChoice}}, cands...)
 			}
 		}
+		if kind == anchorName {
+			cands = withoutLocatives(cl, cands)
+		}
 		if kind == anchorMoney {
 			cands = withMoneyDeltas(cl, stored, cands)
 		}
@@ -272,8 +279,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(cands) == 0 && kind == anchorDate {
 			cands = bareHours(cl, stored)
 		}
-		if len(cands) == 0 && kind == anchorDate && reStoredDayOfMonth.MatchString(fold(stored)) {
-			cands = daysOfMonth(cl) // "on the 15th from now on" beside "1st of the month"
+		if len(cands) == 0 && kind == anchorDate && (reStoredDayOfMonth.MatchString(fold(stored)) || reStoredDate.MatchString(stored)) {
+			// "on the 15th from now on" beside "1st of the month";
+			// "inspection pushed to the 29th" beside "Jan 22" (but "off
+			// the 14th" beside "Jan 14 at 9am" is the stored day).
+			cands = slices.DeleteFunc(daysOfMonth(cl), func(v span) bool { return sameDayOfMonth(stored, v.text) })
 		}
 		if kind == anchorDate && reClockRange.MatchString(stored) {
 			cands = withRangeStarts(cl, cands) // "10 to noon" beside "7-9am"
@@ -336,6 +346,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
+		if relative != "" && !strings.HasPrefix(found[0].text, relative) {
+			continue // "My cousin Robert goes by Rob": the cousin's name
+		}
 		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved(found[0]) && !ownerImplied && !ownerKey(topic) && !(shape == reAnyTitled && firstPerson(clow))) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya
@@ -382,6 +395,39 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+// sameDayOfMonth reports whether a day of the month said alone ("14th")
+// is the day of the stored date ("Jan 14 at 9am", "2026-01-14").
+func sameDayOfMonth(stored, day string) bool {
+	d, err := strconv.Atoi(strings.TrimRight(day, "stndrh"))
+	if err != nil {
+		return false
+	}
+	m := reStoredDate.FindString(stored)
+	if iso, err := time.Parse("2006-01-02", m); err == nil {
+		return iso.Day() == d
+	}
+	n := reDigitsRun.FindString(m)
+	return n != "" && strings.TrimLeft(n, "0") == strconv.Itoa(d)
+}
+
+var reDigitsRun = regexp.MustCompile(`\d+`)
+
+// withoutLocatives drops the names that say where the name before them
+// is: "Mom's new GP is Dr. Priya Menon at the Lakeview clinic", "Dr.
+// Amanda Reyes on Pine St".
+func withoutLocatives(cl string, cands []span) []span {
+	for i := 1; i < len(cands); i++ {
+		if p := cands[i-1]; p.end <= cands[i].start && reLocativeGap.MatchString(cl[p.end:cands[i].start]) {
+			cands = slices.Delete(slices.Clone(cands), i, i+1)
+			i--
+		}
+	}
+	return cands
+}
+
+// reLocativeGap joins a name to the place it is at.
+var reLocativeGap = regexp.MustCompile(`(?i)^,?\s+(?:at|on|in|near|inside|off)\s+(?:the\s+)?$`)
 
 // MonthDayLike writes a day of the month said without a month ("the
 // 15th") in the form of stored when stored is a day of every month ("1st
@@ -448,7 +494,10 @@ var (
 	reDayOfMonthIn     = regexp.MustCompile(`(?i)\bthe\s+(\d{1,2}(?:st|nd|rd|th))\b`)
 	reMonthAfter       = regexp.MustCompile(`^\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)`)
 	reStoredDayOfMonth = regexp.MustCompile(`^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)(\s+of\s+(?:the|each|every)\s+month)?$`)
-	reSaidDayOfMonth   = regexp.MustCompile(`^(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?:\s+of\s+(?:the|each|every)\s+month)?$`)
+	// reStoredDate is a stored date of one month: "Jan 22", "22 March",
+	// "2026-01-22".
+	reStoredDate     = regexp.MustCompile(`(?i)^(?:(?:` + monthNames + `)\.?\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthNames + `)|\d{4}-\d{2}-\d{2})\b`)
+	reSaidDayOfMonth = regexp.MustCompile(`^(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?:\s+of\s+(?:the|each|every)\s+month)?$`)
 )
 
 // reReason opens the reason a clause gives: ", since Lena is moving to
@@ -1047,6 +1096,25 @@ func ownRelation(clow string, topic []string) bool {
 	return false
 }
 
+// namedRelative returns the name of the relative a clause opens on, when
+// the clause names no thing of theirs: "Jake's uncle Pete is officiating
+// now", "his cousin Eli is the ring bearer now". The name is who does
+// the thing the clause says, the value, not whose thing it is.
+func namedRelative(cl string) string {
+	m := reNamedRelative.FindStringSubmatchIndex(cl)
+	if m == nil {
+		return ""
+	}
+	rest := " " + fold(cl[m[1]:]) + " "
+	if strings.Contains(rest, " his ") || strings.Contains(rest, " her ") || strings.Contains(rest, " their ") {
+		return ""
+	}
+	return cl[m[2]:m[3]]
+}
+
+// reNamedRelative opens a clause on a relative and their name.
+var reNamedRelative = regexp.MustCompile(`^(?i:(?:[\p{L}-]+['’]s|my|our|his|her|their)\s+(?:older\s+|younger\s+|little\s+|big\s+)?(?:cousin|friend|sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|neighbou?r|aunt|uncle|grandma|grandpa|niece|nephew|colleague|coworker|roommate|best friend|fianc[ée]e?))\s+(\p{Lu}\p{L}+)\b`)
+
 // saidTopic returns the words of topic that a clause (toks: its
 // clauseWords) says.
 func saidTopic(toks []span, topic []string) map[string]bool {
@@ -1443,7 +1511,9 @@ func topicSpans(toks []span, topic []string, implied func(string) bool) ([]span,
 	var out []span
 	first, last, said := -1, -1, 0
 	for _, w := range topic {
-		at, end := slices.IndexFunc(toks, func(t span) bool { return t.text == w || shortFor(w, t.text) || shortFor(t.text, w) }), 0
+		at, end := slices.IndexFunc(toks, func(t span) bool {
+			return t.text == w || shortFor(w, t.text) || shortFor(t.text, w) || doesWork(t.text, w)
+		}), 0
 		if at >= 0 {
 			end = at
 		} else {
@@ -1481,6 +1551,23 @@ func topicSpans(toks []span, topic []string, implied func(string) bool) ([]span,
 		}
 	}
 	return out, last-first <= said+3
+}
+
+// doesWork reports whether w, a word of a clause, says the work of the
+// agent noun a ("walker", "tutor", "officiant") names: "is taking over
+// Biscuit's walks", "is doing Sophie's math tutoring now", "Pete is
+// officiating now".
+func doesWork(w, a string) bool {
+	if v, ok := strings.CutSuffix(w, "ing"); ok && len(v) >= 4 {
+		if strings.HasPrefix(a, v) && len(a)-len(v) <= 3 {
+			return true // walking, tutoring, catering
+		}
+		if stem, ok := strings.CutSuffix(a, "ant"); ok && len(stem) >= 5 && strings.HasPrefix(v, stem) {
+			return true // officiating
+		}
+		return false
+	}
+	return len(w) >= 4 && (w+"er" == a || w+"r" == a || w+"or" == a) // walks, drives
 }
 
 // phraseAt finds the words of phrase as consecutive tokens and returns
@@ -1775,8 +1862,16 @@ func dateSpans(cl string, at time.Time) []span {
 			r.Text = cl[off+p[0] : s+n]
 			s = off + p[0]
 		}
-		if !reAmbiguousDate.MatchString(fold(text)) && (reDateWord.MatchString(text) || reTimeOfDay.MatchString(text)) {
-			out = append(out, span{start: s, end: s + len(r.Text), text: text, kind: KindDate})
+		end := s + len(r.Text)
+		if d := reDayAfterWeekday.FindStringSubmatchIndex(cl[end:]); d != nil && reWeekdayOnly.MatchString(text) {
+			// "Saturday the 24th": the day of the month says which
+			// Saturday.
+			text = "the " + cl[end+d[2]:end+d[3]]
+			end += d[1]
+			r.Text = cl[s:end]
+		}
+		if !reAmbiguousDate.MatchString(fold(text)) && (reDateWord.MatchString(text) || reTimeOfDay.MatchString(text) || reBareOrdinal.MatchString(text)) {
+			out = append(out, span{start: s, end: end, text: text, kind: KindDate})
 		}
 		off = s + len(r.Text)
 		if len(r.Text) == 0 {
@@ -1785,6 +1880,14 @@ func dateSpans(cl string, at time.Time) []span {
 	}
 	return out
 }
+
+var (
+	// reWeekdayOnly is a weekday said alone: "Saturday", "this Fri".
+	reWeekdayOnly = regexp.MustCompile(`(?i)^(?:(?:this|next|on)\s+)?(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?\.?$`)
+	// reDayAfterWeekday is the day of the month said after a weekday:
+	// " the 24th", ", 24th".
+	reDayAfterWeekday = regexp.MustCompile(`^,?\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))\b`)
+)
 
 // linked reports whether v is no topic word and only linking words, at
 // most six, stand between it and the nearest topic word on one side.
@@ -1823,8 +1926,8 @@ func between(s, kind string) string {
 }
 
 // reByHowMuch is how far a change moved a date, said before where to:
-// "back a week, to".
-var reByHowMuch = regexp.MustCompile(`(?i)\b(?:back|forward|out|up|ahead)\s+(?:a|an|one|two|three|four|\d+)\s+(?:day|week|month)s?\s*,?`)
+// "back a week, to", "got pushed a week, it's".
+var reByHowMuch = regexp.MustCompile(`(?i)\b(?:(?:back|forward|out|up|ahead)\s+|(?:pushed|moved|bumped|postponed|delayed|slipped)\s+(?:by\s+)?)(?:a|an|one|two|three|four|\d+)\s+(?:day|week|month)s?\s*,?`)
 
 // reTopicsName is the name of the topic said right after it, as its
 // possessive: "Dana's" of "Coach Dana's number".

@@ -471,6 +471,22 @@ func TestAnchor(t *testing.T) {
 		{"kickoff_location", "Room 101", "Priya from the Atrium team is running late.", ""},
 		{"seats", "25", "", ""},
 		{"", "25", "We're at 31 seats.", ""},
+		// A name's place is no second name; a day of the month said
+		// alone is of the stored date's kind (the stored day is no new
+		// one); a weekday's day of the month says which; how far a date
+		// was pushed stands between the topic and where it went.
+		{"mom_gp", "Dr. Okafor", "Mom's new GP is Dr. Priya Menon at the Lakeview clinic.", "Dr. Priya Menon"},
+		{"momDentist", "Dr. Feld", "Mom's dentist is Dr. Amanda Reyes on Pine St.", "Dr. Amanda Reyes"},
+		{"health_inspection_date", "Jan 22", "inspection pushed to the 29th.", "2026-01-29"},
+		{"dentist_appt", "Jan 14 at 9am", "moved my dentist appt off the 14th", ""},
+		{"cake_tasting", "Jan 17 at 11am", "The bakery called and pushed our cake tasting to Saturday the 24th, same time.", "2026-01-24"},
+		{"patel_wedding_date", "June 13", "ugh the Patel wedding got pushed a week, it's June 20 now", "2026-06-20"},
+		// A relative named by name does the work an agent noun names;
+		// the relative's own name is not the speaker's.
+		{"officiant", "Rev. Dana Holt", "Rev. Holt can't do it, so Jake's uncle Pete is officiating now.", "Pete"},
+		{"dogWalker", "Jenna", "Jenna's off to college so her brother Marco is taking over Biscuit's walks starting tomorrow", "Marco"},
+		{"preferred_name", "Robert", "My cousin Robert goes by Rob.", ""},
+		{"accountant", "Priya Shah", "my brother Tom switched his accountant to Mark Ellis.", ""},
 	}
 	for _, tt := range tests {
 		st, ok := Anchor(tt.sentence, tt.key, tt.stored, at)

@@ -186,6 +186,7 @@ var abbreviations = map[string]bool{
 	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,
 	"aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
 	"prof": true, "inc": true, "ltd": true, "co": true, "jr": true, "sr": true,
+	"rev": true, "fr": true, "hon": true, "capt": true, "sgt": true, "lt": true, "col": true, "dept": true,
 }
 
 // splitSentences cuts a line at ".", "!" or "?" followed by a space, unless

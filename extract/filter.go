@@ -267,9 +267,10 @@ func firstWordRaw(s string) string {
 
 // reActsOnOurs is someone acting on the speaker's things ("they revised
 // the widget price to €2,500", "she moved our sync to Friday", "they
-// reassigned me parking spot C4"): the thing and its value are the
+// reassigned me parking spot C4", "Jake's parents moved the rehearsal
+// dinner to the Copper Kettle"): the thing and its value are the
 // speaker's, whoever changed them.
-var reActsOnOurs = regexp.MustCompile(`^(?:he|she|they|(?:my|our) (?:[\w-]+ )?[\w-]+) (?:(?:has|have|just|finally|already) )*(?:\w+ed|cut|set|put|bumped|moved|gave|sent)(?: (?:up|down|back|over))? (?:the|my|our|me|us)\b`)
+var reActsOnOurs = regexp.MustCompile(`^(?:he|she|they|(?:my|our) (?:[\w-]+ )?[\w-]+|[\p{L}-]+['’]s [\w-]+) (?:(?:has|have|just|finally|already) )*(?:\w+ed|cut|set|put|bumped|moved|gave|sent)(?: (?:up|down|back|over))? (?:the|my|our|me|us)\b`)
 
 // actsOnOurs reports a clause in which someone else acts on the speaker's
 // thing: "they moved the standup", "my landlord raised the rent to
@@ -458,8 +459,9 @@ var reTalkAbout = regexp.MustCompile(`\b(?:there(?:['’]?s| is| has been)|there
 
 // reAsking is the speaker asking someone else to make a change, which
 // has not happened: "I'm asking finance to raise the headcount budget to
-// 14", "we'll ask the landlord to fix it".
-var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b`)
+// 14", "we'll ask the landlord to fix it", "I left a message asking Dr.
+// Raman's office to push my endo visit to the 21st".
+var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b`)
 
 // reOtherUnitSubject opens a clause on another team or group: "The data
 // team is moving to Go" (not "the team", nor "our data team").
@@ -467,8 +469,9 @@ var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|tea
 
 // reNotNegation are idioms of "n't" that deny nothing: "I can't stop
 // watching The Bear", "can't wait", "couldn't be happier", "haven't
-// looked back".
-var reNotNegation = regexp.MustCompile(`\b(?:(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)|(?:haven['’]t|hasn['’]t)\s+looked back)\b`)
+// looked back", and "not … until", which says when: "your deposit isn't
+// due until March 1 now", "we don't open until 11 anymore".
+var reNotNegation = regexp.MustCompile(`(?:\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)|\b(?:haven['’]t|hasn['’]t)\s+looked back|(?:n['’]t|\bnot)\s+(?:be\s+)?(?:due|ready|open|back|available|starting|happening|expected|needed|arriving|shipping|opening|starting|closing)(?:\s+back)?\s+until|(?:n['’]t|\bnot)\s+(?:start|open|begin|close|arrive|ship|leave|kick off|launch|need (?:it|them)|have to (?:pay|return|renew|submit|file))\s+until)\b`)
 
 // reCallsMe is others naming the speaker: "Everyone calls me Kate".
 var reCallsMe = regexp.MustCompile(`^(?:everyone|everybody|people|they|most people|my friends)\s+(?:now\s+)?(?:calls?|knows?)\s+me\b`)
@@ -567,6 +570,20 @@ func stateThenWant(low string) bool {
 	return hasChangeCue(low[:i]) && !proposals.in(first) && !hypoClause.in(first) && !negations.in(first)
 }
 
+// deniesMain reports a clause (n: padded) that denies what it says. A
+// negation in the cause it gives does not deny the change before it: "…
+// moved the rehearsal dinner to the Copper Kettle since Luigi's can't fit
+// 40".
+func deniesMain(n string) bool {
+	n = reNotNegation.ReplaceAllString(n, " ")
+	for _, c := range []string{" since ", " because ", " b/c ", " bc ", " cause "} {
+		if i := strings.Index(n, c); i > 0 && hasChangeCue(n[:i]) {
+			n = n[:i] + " "
+		}
+	}
+	return negations.in(n) || strings.Contains(n, "n't ")
+}
+
 // beforeCause is a sentence without the cause it gives ("… since my
 // teeth are apparently a disaster"): an opinion in the cause is not the
 // speaker's doubt about the rest.
@@ -621,7 +638,7 @@ func clauseFilter(low string) string {
 	switch {
 	case hypoClause.in(n), modalMay(n):
 		return ReasonHypothetical
-	case negations.in(n), strings.Contains(reNotNegation.ReplaceAllString(n, " "), "n't "):
+	case deniesMain(n):
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined
@@ -631,7 +648,7 @@ func clauseFilter(low string) string {
 		return ReasonPast // the past half of pastThenNow
 	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low) && !reCallsMe.MatchString(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
-		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low),
+		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && (theirThing(low) || reGotTheirs.MatchString(low)):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject

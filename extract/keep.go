@@ -8,12 +8,12 @@ import (
 
 // reUnchanged is a verb phrase saying its subject is as it was: "didn't
 // change", "stays", "is still", "is exactly the same as before".
-var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$)|(?:is|'s)\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)`)
+var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|(?:is|'s)\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)`)
 
 // reClauseOpen is where the subject of reUnchanged's verb may begin: after
 // a clause boundary or a word that joins clauses (joiners after it are
 // dropped from the subject).
-var reClauseOpen = regexp.MustCompile(`[,;:—–(]\s|\s(?:but|and|so|though|although|while|whereas)\s`)
+var reClauseOpen = regexp.MustCompile(`[,;:—–(.!?]\s|\s(?:but|and|so|though|although|while|whereas)\s`)
 
 // KeepsTopic reports a sentence that says the thing key names is as it
 // was, in a clause of its own: "at least the unit door code didn't
@@ -44,10 +44,11 @@ func KeepsTopic(sentence, key string) bool {
 	}
 	keyWs := keyWords(key)
 	for _, m := range reUnchanged.FindAllStringIndex(low, -1) {
-		before := low[:m[0]]
-		if bs := reClauseOpen.FindAllStringIndex(before, -1); len(bs) > 0 {
-			before = before[bs[len(bs)-1][1]:]
+		open := 0
+		if bs := reClauseOpen.FindAllStringIndex(low[:m[0]], -1); len(bs) > 0 {
+			open = bs[len(bs)-1][1]
 		}
+		before := low[open:m[0]]
 		subj := words(before)
 		for len(subj) > 0 && (determiners[subj[0]] || possessives[subj[0]] || joiners[subj[0]]) {
 			subj = subj[1:]
@@ -61,15 +62,48 @@ func KeepsTopic(sentence, key string) bool {
 		own := func(w string) bool {
 			return slices.ContainsFunc(keyWs, func(k string) bool { return singular(k) == singular(w) })
 		}
-		if !slices.ContainsFunc(subj, func(w string) bool { return !own(w) }) &&
-			!slices.ContainsFunc(topic, func(t string) bool {
-				return !slices.ContainsFunc(subj, func(w string) bool { return singular(w) == t })
-			}) {
+		if slices.ContainsFunc(subj, func(w string) bool { return !own(w) && !standardWords[w] }) || !slices.ContainsFunc(subj, own) {
+			continue
+		}
+		whole := !slices.ContainsFunc(topic, func(t string) bool {
+			return !slices.ContainsFunc(subj, func(w string) bool { return singular(w) == t })
+		})
+		// "happy hour oysters down to $2 at the bar. regular price
+		// stays" (oyster_price): the standard one of the thing the
+		// sentence names elsewhere.
+		if whole || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] }) {
 			return true
 		}
 	}
+	if m := reNotChanging.FindStringSubmatchIndex(low); m != nil && refusesChange(low[m[2]:m[3]], low[:m[2]]+low[m[3]:], key) {
+		// "Neurology has a 9:45 opening on the 14th but I'm not moving
+		// Mom's appointment" (neuro_appt_time): the thing the speaker
+		// will not change stays, whatever else the sentence offers.
+		return true
+	}
 	return false
 }
+
+// refusesChange reports whether obj, what the speaker will not change,
+// is the thing key names: it names the key, and every attribute of the
+// key the rest of the sentence says ("We're not moving the launch, but
+// the launch venue is now Hall B": venue).
+func refusesChange(obj, rest, key string) bool {
+	if !Names(obj, key) {
+		return false
+	}
+	_, attrs := anchorWords(key)
+	return !slices.ContainsFunc(attrs, func(a string) bool { return Names(rest, a) && !Names(obj, a) })
+}
+
+// standardWords say the usual one of a kind, set against an exception:
+// "regular price", "the usual slot".
+var standardWords = map[string]bool{"regular": true, "usual": true, "normal": true, "standard": true, "everyday": true}
+
+// reNotChanging is the speaker's refusal to change a thing, with the
+// thing: "i'm not moving mom's appointment", "we won't switch the
+// caterer".
+var reNotChanging = regexp.MustCompile(`(?:\bnot|n't|\bnever)\s+(?:going to\s+|gonna\s+)?(?:moving|changing|switching|rescheduling|pushing|bumping|move|change|switch|reschedule|push|bump)\s+((?:[\p{L}'’-]+\s+){0,3}[\p{L}'’-]+)`)
 
 // possessives open a subject without naming it.
 var possessives = map[string]bool{"my": true, "our": true, "your": true}
@@ -79,16 +113,16 @@ var possessives = map[string]bool{"my": true, "our": true, "your": true}
 var joiners = map[string]bool{"but": true, "and": true, "so": true, "at": true, "least": true, "though": true, "although": true,
 	"while": true, "whereas": true, "luckily": true, "thankfully": true, "fortunately": true, "also": true, "even": true, "yet": true}
 
-// MayKeep reports whether a sentence has a word KeepsTopic or KeepsStored
-// needs ("stays", "still", "didn't change", "the same", "keep"): a caller
-// reading one sentence against many facts asks once.
 // reDifferentFrom sets a thing apart from the speaker's own of its kind:
 // "different guy from my apartment landlord".
 var reDifferentFrom = regexp.MustCompile(`\b(?:different|separate|another|not the same)\s+(?:guy|person|one|place|company|account|number|contact|lady|man|woman|shop|office|firm)?\s*(?:from|than|as)\s+(?:my|our|the)\s+((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)`)
 
+// MayKeep reports whether a sentence has a word KeepsTopic or KeepsStored
+// needs ("stays", "still", "didn't change", "the same", "keep"): a caller
+// reading one sentence against many facts asks once.
 func MayKeep(sentence string) bool {
 	low := fold(sentence)
-	for _, w := range []string{"chang", "stay", "still", "same", "remain", "move", "budge", "stick", "keep", "kept", "differ", "separate", "another"} {
+	for _, w := range []string{"chang", "stay", "still", "same", "remain", "mov", "switch", "resched", "push", "bump", "budge", "stick", "keep", "kept", "differ", "separate", "another"} {
 		if strings.Contains(low, w) {
 			return true
 		}

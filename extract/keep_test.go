@@ -19,6 +19,14 @@ func TestKeepsTopic(t *testing.T) {
 		{"The standup moved to 10, the room stays the same.", "standup_time", false},
 		{"Ours is the same as before.", "team_budget", false}, // "ours" with the key unnamed
 		{"The door code changed to 1379.", "door_code", false},
+		// The standard one of a thing named elsewhere stays.
+		{"happy hour oysters down to $2 at the bar. regular price stays.", "oyster_price", true},
+		{"the regular price stays.", "oyster_price", true},
+		{"happy hour oysters down to $2 at the bar. the menu stays.", "oyster_price", false},
+		// The thing the speaker will not change stays.
+		{"Neurology has a 9:45 opening on the 14th but I'm not moving Mom's appointment, she's foggy in the mornings.", "neuro_appt_time", true},
+		{"We're not moving the launch, but the launch venue is now Hall B.", "launch_venue", false},
+		{"We won't switch caterers again, Rosa's Kitchen is great.", "caterer", true},
 	}
 	for _, tt := range tests {
 		if got := KeepsTopic(tt.sentence, tt.key); got != tt.want {

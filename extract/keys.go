@@ -269,8 +269,8 @@ func sameEntity(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
-	if strings.ReplaceAll(a, "_", "") == strings.ReplaceAll(b, "_", "") {
-		return true // "unit2_lease" is "unit_2_lease"
+	if unhyphened(a) == unhyphened(b) {
+		return true // "unit2_lease" is "unit_2_lease", "walk-in_repair" is "walkin_repair"
 	}
 	aw, bw := strings.Split(a, "_"), strings.Split(b, "_")
 	if apart(bw, aw) {
@@ -295,11 +295,19 @@ func sameEntity(a, b string) bool {
 		}
 	}
 	for _, w := range aw {
-		if !slices.ContainsFunc(bw, func(x string) bool { return x == w || abbreviates(w, x) || abbreviates(x, w) || synonymous(w, x) }) {
+		if !slices.ContainsFunc(bw, func(x string) bool {
+			return x == w || abbreviates(w, x) || abbreviates(x, w) || synonymous(w, x) || unhyphened(x) == unhyphened(w) // "check-in" is "checkin"
+		}) {
 			return false
 		}
 	}
 	return true
+}
+
+// unhyphened is an entity's words run together: "walk-in_repair" and
+// "walkin_repair" are "walkinrepair".
+func unhyphened(e string) string {
+	return strings.NewReplacer("_", "", "-", "").Replace(e)
 }
 
 // SetApart reports whether a statement's entity names a thing set apart

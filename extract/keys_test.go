@@ -36,8 +36,9 @@ func TestStatementMatches(t *testing.T) {
 	total := Extract(Turn{Text: "The budget is $40k.", Speaker: "user", At: turnTime})
 	deck := Extract(Turn{Text: "Jonas owns the onboarding deck.", Speaker: "user", At: turnTime})
 	moving := Extract(Turn{Text: "Moving day is March 7.", Speaker: "user", At: turnTime})
-	if len(address) != 1 || len(budget) != 1 || len(total) != 1 || len(deck) != 1 || len(moving) != 1 {
-		t.Fatalf("setup: address %+v, budget %+v, total %+v, deck %+v, moving %+v", address, budget, total, deck, moving)
+	checkin := Extract(Turn{Text: "Check-in is March 5.", Speaker: "user", At: turnTime})
+	if len(address) != 1 || len(budget) != 1 || len(total) != 1 || len(deck) != 1 || len(moving) != 1 || len(checkin) != 1 {
+		t.Fatalf("setup: address %+v, budget %+v, total %+v, deck %+v, moving %+v, check-in %+v", address, budget, total, deck, moving, checkin)
 	}
 	tests := []struct {
 		st   Statement
@@ -66,6 +67,9 @@ func TestStatementMatches(t *testing.T) {
 		{deck[0], "deckOwner", true},
 		{deck[0], "od_owner", true},
 		{deck[0], "onboarding_deck", false},
+		{checkin[0], "hotel_checkin_date", true}, // "check-in" is "checkin"
+		{checkin[0], "checkinDate", true},
+		{checkin[0], "checkout_date", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.st.Key+"~"+tc.key, func(t *testing.T) {

@@ -667,12 +667,15 @@ var Rules = []Rule{
 	{
 		Name: "date-verb", Kind: KindDate,
 		Matches:  "Y starts / ends / launches / ships / is due D: y.start, y.end, y.date or y.deadline",
-		Examples: []string{"The offsite starts on March 3rd.", "The report is due Friday", "v2 ships next Tuesday"},
+		Examples: []string{"The offsite starts on March 3rd.", "The report is due Friday", "v2 ships next Tuesday", "the deposit isn't due until March 1 now"},
 		triggers: []string{"start", "begin", "kick", "end", "finish", "wrap", "launch", "ship", "live", "land", "open", "close", "due", "expir", "happen", "take place", "takes place", "depart", "leav", "arriv", "run"},
-		re:       compile(`{NP}\s+{AUX}(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till)|runs on|run on)\s+{VAL}`),
+		re:       compile(`{NP}\s+{AUX}(?P<not>(?:isn['’]t|is not|aren['’]t|are not|won['’]t|will not|doesn['’]t|does not|don['’]t|do not)\s+(?:be\s+)?)?(?P<verb>start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)? off|end(?:s|ing)?|finishes|wraps(?: up)?|launch(?:es|ing)?|ship(?:s|ping)?|go(?:es|ing)? live|lands|opens|closes|due|expires|happen(?:s|ing)|tak(?:es|ing) place|departs|leaves|arrives|runs (?:until|through|till)|runs on|run on)\s+{VAL}`),
 		build: func(c *clause, m match) (Statement, bool) {
 			if strings.HasPrefix(fold(m.get("val")), "of ") {
 				return Statement{}, false // "the deadline is end of May": a noun, not a verb
+			}
+			if m.get("not") != "" && !strings.HasPrefix(fold(m.get("val")), "until ") {
+				return Statement{}, false // "isn't due until March 1" says when; "isn't due Friday" does not
 			}
 			s, ok := normNP(m.get("np"), c.selfKey)
 			v, ok2 := c.date(m.get("val"))

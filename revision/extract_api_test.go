@@ -562,6 +562,11 @@ func TestKeptValue(t *testing.T) {
 		{"kept by its number", [][2]string{{"primary_database", "Postgres 13"}}, "Analytics moves to Postgres 16 next week; prod stays on 13 until the audit.", "Postgres 13"},
 		{"kept by its name", [][2]string{{"team", "Payments"}}, "I interviewed with the Growth team but decided to stay on Payments.", "Payments"},
 		{"changed, then kept there", [][2]string{{"primary_database", "Postgres 13"}}, "We upgraded prod to Postgres 16 and it will stay there.", "Postgres 16"},
+		{"the regular one stays", [][2]string{{"oyster_price", "$3.50"}}, "happy hour oysters down to $2 at the bar. regular price stays.", "$3.50"},
+		{"an offer the speaker will not take", [][2]string{{"neuro_appt_time", "2:15pm"}}, "Neurology has a 9:45 opening on the 14th but I'm not moving Mom's appointment, she's foggy in the mornings.", "2:15pm"},
+		// A refused clause that is the whole sentence, with no closing
+		// stop, refuses the sentence.
+		{"another's change without a stop", [][2]string{{"accountant", "Priya Shah"}}, "my sister switched her accountant to Mark Ellis, says he's great", "Priya Shah"},
 	})
 }
 

@@ -51,7 +51,10 @@ func realText(ar extract.Result, retracts map[int]bool) string {
 func realSentence(s extract.Sentence, skipped []extract.Skip) string {
 	text := s.Text
 	for _, sk := range skipped {
-		if refused[sk.Reason] && sk.Sentence != s.Text && sk.Sentence != "" {
+		// A refused clause may be the whole sentence, when it carries no
+		// closing stop ("my sister switched her accountant to Mark
+		// Ellis, says he's great").
+		if refused[sk.Reason] && sk.Sentence != "" {
 			i := strings.Index(text, sk.Sentence)
 			if i < 0 {
 				continue
