@@ -171,6 +171,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 			continue
 		}
+		if kind != anchorName && othersHave(cl, topic) {
+			// "Patel's got thursday lunch duty", "My running buddy Jess
+			// got bib 2418": what another has is theirs.
+			carried = nil
+			continue
+		}
 		toks := c.toks
 		if pron >= 0 {
 			// "Harmon LLC changed their main line": "their" is
@@ -485,18 +491,25 @@ func daysOfMonth(cl string) []span {
 		if rest := fold(cl[d[3]:]); reMonthAfter.MatchString(rest) {
 			continue
 		}
-		out = append(out, span{start: d[2], end: d[3], text: cl[d[2]:d[3]], kind: KindDate})
+		start := d[2]
+		if w := reWeekdayBefore.FindStringIndex(cl[:d[0]]); w != nil {
+			start = w[0] // "tues the 20th": the weekday is the date's
+		}
+		out = append(out, span{start: start, end: d[3], text: cl[d[2]:d[3]], kind: KindDate})
 	}
 	return out
 }
+
+// reWeekdayBefore is a weekday said right before a day of the month.
+var reWeekdayBefore = regexp.MustCompile(`(?i)\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?\.?,?\s+$`)
 
 var (
 	reDayOfMonthIn     = regexp.MustCompile(`(?i)\bthe\s+(\d{1,2}(?:st|nd|rd|th))\b`)
 	reMonthAfter       = regexp.MustCompile(`^\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)`)
 	reStoredDayOfMonth = regexp.MustCompile(`^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)(\s+of\s+(?:the|each|every)\s+month)?$`)
 	// reStoredDate is a stored date of one month: "Jan 22", "22 March",
-	// "2026-01-22".
-	reStoredDate     = regexp.MustCompile(`(?i)^(?:(?:` + monthNames + `)\.?\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthNames + `)|\d{4}-\d{2}-\d{2})\b`)
+	// "Thursday Jan 22", "2026-01-22".
+	reStoredDate     = regexp.MustCompile(`(?i)^(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*,?\s+)?(?:(?:` + monthNames + `)\.?\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthNames + `)|\d{4}-\d{2}-\d{2})\b`)
 	reSaidDayOfMonth = regexp.MustCompile(`^(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))(?:\s+of\s+(?:the|each|every)\s+month)?$`)
 )
 
@@ -818,7 +831,7 @@ func saysAttr(low, attr string, topic []string) bool {
 // walk_in_cooler_service; "the travel target" is not the sales target.
 // Such a reading is Implied: kept only when no other fact could take it.
 func bareHead(toks []span, head string, topic []string) bool {
-	i := slices.IndexFunc(toks, func(t span) bool { return t.text == head })
+	i := slices.IndexFunc(toks, func(t span) bool { return t.text == head || shortFor(head, t.text) }) // "conferences" for conf
 	if i < 0 {
 		return false
 	}
@@ -945,7 +958,11 @@ func SlotLike(stored, v, cl string) (string, bool) {
 	}
 	day := saidDay(d) + m[2]
 	if t := reClockSaid.FindString(cl); t != "" {
-		return day + " " + strings.ToLower(strings.ReplaceAll(t, " ", "")), true
+		t = strings.ToLower(strings.ReplaceAll(t, " ", ""))
+		if !strings.HasSuffix(t, "m") && strings.Contains(t, ":") {
+			t += m[3][len(m[3])-2:] // "at 3:30" beside "3:15pm" is 3:30pm
+		}
+		return day + " " + t, true
 	}
 	if hs := bareHours(cl, m[3]); len(hs) > 0 {
 		return day + " " + hs[0].text, true
@@ -1095,6 +1112,35 @@ func ownRelation(clow string, topic []string) bool {
 	}
 	return false
 }
+
+// othersHave reports a clause whose subject, someone other than the
+// speaker, has or was given a thing: "Patel's got thursday lunch duty",
+// "my running buddy Jess got bib 2418". A subject that says a word of the
+// topic ("my landlord has a new number" for landlord_phone) owns the
+// fact's thing.
+func othersHave(cl string, topic []string) bool {
+	m := reOthersHave.FindStringSubmatch(cl)
+	if m == nil {
+		return false
+	}
+	subj := words(fold(m[1]))
+	if len(subj) == 0 || notPersons[subj[0]] {
+		return false // "It has moved to Friday", "This week has …"
+	}
+	return !slices.ContainsFunc(subj, func(w string) bool {
+		w = singular(strings.TrimSuffix(w, "'s"))
+		return slices.Contains(topic, w) || slices.ContainsFunc(topic, func(t string) bool { return shortFor(t, w) || shortFor(w, t) })
+	})
+}
+
+// reOthersHave opens a clause on someone else having or being given a
+// thing: a relation, or a capitalised name, then "has", "got", "'s got".
+var reOthersHave = regexp.MustCompile(`^((?i:(?:my|our|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}[\p{L}-]+)(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?)(?:\s+(?:(?:has|have)\s+(?:got\s+)?(?:a|an|the|new|her|his|their|\d+|\p{L}+day)|got|gets|just got|finally got|was given|got assigned|was assigned|drew)|['’]s\s+got)\s`)
+
+// notPersons open a clause with a capital without naming someone.
+var notPersons = map[string]bool{"it": true, "that": true, "this": true, "there": true, "here": true, "what": true,
+	"everything": true, "everyone": true, "everybody": true, "nothing": true, "today": true, "tonight": true, "now": true,
+	"which": true, "who": true, "i": true, "we": true, "you": true, "she": true, "he": true, "they": true, "one": true}
 
 // namedRelative returns the name of the relative a clause opens on, when
 // the clause names no thing of theirs: "Jake's uncle Pete is officiating
@@ -1738,7 +1784,7 @@ func durationValue(s string) string {
 
 // reWeekdays is a weekday that recurs, and its hour: "Mondays",
 // "Sundays at 11".
-var reWeekdays = regexp.MustCompile(`\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days(?:\s+at\s+\d{1,2}(?:[:.]\d\d)?(?:\s*[ap]\.?m\.?)?)?\b`)
+var reWeekdays = regexp.MustCompile(`\b(?i:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days(?:\s+at\s+\d{1,2}(?:[:.]\d\d)?(?:\s*[ap]\.?m\.?)?)?\b`)
 
 // spans are the matches of re in cl, as values of kind.
 func spans(cl string, re *regexp.Regexp, kind string) []span {
@@ -1771,6 +1817,9 @@ func anchorStatementKind(k string) string {
 // Astoria").
 func sameAs(stored, v, kind string, at time.Time) bool {
 	if kind == anchorDate {
+		if d, e := reOnlyWeekday.FindStringSubmatch(strings.TrimSpace(stored)), reOnlyWeekday.FindStringSubmatch(strings.TrimSpace(v)); d != nil && e != nil {
+			return strings.EqualFold(d[1], e[1]) // "tuesdays" beside "Tuesday"
+		}
 		a, okA := takeDate(strings.TrimSpace(strings.SplitN(stored, " (", 2)[0]), at)
 		b, okB := takeDate(v, at)
 		return okA && okB && a == b
@@ -1873,7 +1922,7 @@ func dateSpans(cl string, at time.Time) []span {
 		if !reAmbiguousDate.MatchString(fold(text)) && (reDateWord.MatchString(text) || reTimeOfDay.MatchString(text) || reBareOrdinal.MatchString(text)) {
 			out = append(out, span{start: s, end: end, text: text, kind: KindDate})
 		}
-		off = s + len(r.Text)
+		off = end
 		if len(r.Text) == 0 {
 			break
 		}
@@ -1915,7 +1964,7 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 // the value is ("our landlord is a company called Parkview"), and, before
 // a way to reach someone, whom it reaches ("Reach Jo at jo@new.io").
 func between(s, kind string) string {
-	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(s, " "), " "), " ")
+	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(reWithWhom.ReplaceAllString(s, "$1"), " "), " "), " ")
 	s = reOwnerBefore.ReplaceAllString(s, " ") // "taking over Biscuit's walks": the topic's owner is the topic's
 	s = reTopicsName.ReplaceAllString(s, " ")  // "Coach Dana's number": the topic's own name
 	s = reByHowMuch.ReplaceAllString(s, " ")   // "pushed the workshop back a week, to June 25"
@@ -2092,6 +2141,11 @@ var dealingPreps = map[string]bool{"to": true, "with": true, "for": true, "about
 // reNamedAfter is a place or a person named right after a topic: " at
 // Luca", " with Priya".
 var reNamedAfter = regexp.MustCompile(`^\s+(?:at|with)\s+\p{Lu}[\p{L}'’]*(?:\s+\p{Lu}[\p{L}'’]*){0,2}\b`)
+
+// reWithWhom is whom or where the topic is had, said before where it
+// went: " with the bridal shop to" of "your dress fitting with the
+// bridal shop to February 14".
+var reWithWhom = regexp.MustCompile(`^\s+(?:at|with)\s+(?:the|your|my|our)\s+(?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+(\s+(?:to|for)\s)`)
 
 // reScopeAfter is the speaker's own undertaking, or the span or place a
 // value holds for, named after a topic: "the new exec sponsor for the

@@ -486,6 +486,17 @@ func TestAnchor(t *testing.T) {
 		{"officiant", "Rev. Dana Holt", "Rev. Holt can't do it, so Jake's uncle Pete is officiating now.", "Pete"},
 		{"dogWalker", "Jenna", "Jenna's off to college so her brother Marco is taking over Biscuit's walks starting tomorrow", "Marco"},
 		{"preferred_name", "Robert", "My cousin Robert goes by Rob.", ""},
+		// What another has is theirs, unless the key names the haver.
+		{"lunch_duty", "Wednesday", "Patel's got thursday lunch duty, ppl keep mixing us up", ""},
+		{"bib_number", "2417", "My running buddy Jess got bib 2418, we're gonna line up together", ""},
+		{"bib_number", "2417", "Got bib 2418 after the swap.", "2418"},
+		{"office_location", "Floor 3", "Our team has moved up to Floor 5.", "Floor 5"},
+		{"landlord_phone", "555-0144", "My landlord has a new number, 555-0198.", "555-0198"},
+		// Weekdays in lowercase and in the plural; a weekday before the
+		// day of the month; the stored half of the day.
+		{"dept_mtg_time", "Tuesday 3:15pm", "dept mtgs are wednesdays at 3:30 now, Hendricks just sent it out", "Wednesday 3:30pm"},
+		{"parentTeacherConf", "Thursday Jan 22", "conferences moved up to tues the 20th, admin email just came out", "2026-01-20"},
+		{"editingDay", "Tuesday", "doing all my editing on Mondays now, tuesdays are for client calls", "Monday"},
 		{"accountant", "Priya Shah", "my brother Tom switched his accountant to Mark Ellis.", ""},
 	}
 	for _, tt := range tests {

@@ -341,7 +341,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n),
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAfter.MatchString(low),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -389,6 +389,10 @@ var reCoverSoon = regexp.MustCompile(`\b(?:covering|cover|covers|filling in|fill
 // reThenBack is the stored state coming back after a one-off: "…, then
 // back to the front loop", "after that it's back to Tuesdays".
 var reThenBack = regexp.MustCompile(`\b(?:then|after that|afterwards|and then)\s+(?:it['’]s\s+|it goes\s+|we['’]re\s+|we go\s+)?back to\b`)
+
+// reBackAfter is the stored state said to come back, after a comma:
+// "… Wednesday instead, back to Tuesday after".
+var reBackAfter = regexp.MustCompile(`,\s*(?:and\s+)?(?:it['’]s\s+|we['’]re\s+)?back to\s+(?:[\p{L}\d'’:-]+\s+){1,3}?(?:after|afterwards|after that|next week|the week after|from next week)\b`)
 
 // reThisDayOnly is one coming day said as the only one: "this Friday
 // only", "only this Friday", "just next Monday".
@@ -509,8 +513,9 @@ var nowWords = phrases("now|these days|nowadays|currently|at the moment|going fo
 // own them" proposes.
 var messageFrames = []string{"wanted to let you know", "want to let you know", "wanted to say", "want to say", "wanted to flag", "want to flag", "wanted to confirm", "want to confirm", "wanted to update you", "want to update you"}
 
-// reAsAskedPhrase is who asked for what was done: "as requested".
-var reAsAskedPhrase = regexp.MustCompile(`\b(?:as (?:you )?(?:asked|requested|discussed|agreed)|like you asked|per your request)\b`)
+// reAsAskedPhrase is who asked for what was done: "as requested", "as
+// the clinic requested".
+var reAsAskedPhrase = regexp.MustCompile(`\b(?:as (?:(?:you|they|he|she|the [\p{L}-]+|[\p{L}-]+['’]s [\p{L}-]+) )?(?:asked|requested|discussed|agreed)|like (?:you|they|the [\p{L}-]+) asked|per (?:your|their|the [\p{L}-]+['’]s) request)\b`)
 
 // unframe removes message frames, and who asked for what was done, from
 // a folded sentence.

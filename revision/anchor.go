@@ -35,9 +35,15 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 	slices.Sort(ids)
 	var out []anchor
 	seen := map[string]bool{}
-	for _, sent := range ar.Sentences {
+	for i, sent := range ar.Sentences {
 		if sent.Reason != "" && sent.Reason != extract.ReasonOtherSubject || skip[sent.Index] {
 			continue
+		}
+		text := sent.Text
+		if i > 0 && sent.Reason == "" && ar.Sentences[i-1].Reason == "" && reItIs.MatchString(text) {
+			// "Changed the lockbox code after the turnover. It's
+			// 9082.": "it" is the thing the sentence before named.
+			text = strings.TrimRight(ar.Sentences[i-1].Text, ".!") + "; " + text
 		}
 		for _, id := range ids {
 			f := k.facts[id]
@@ -46,7 +52,7 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 				// thing, but for harmon_llc_phone the owner's own.
 				continue
 			}
-			if st, ok := extract.Anchor(sent.Text, f.Key, k.valueText(f), at); ok {
+			if st, ok := extract.Anchor(text, f.Key, k.valueText(f), at); ok {
 				st.Index = sent.Index
 				seen[id] = true
 				out = append(out, anchor{id: id, st: st})
@@ -55,6 +61,10 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 	}
 	return unambiguous(out, k, turn)
 }
+
+// reItIs opens a sentence that says a value of what the sentence before
+// named: "It's 9082.", "Now it's WA-448821."
+var reItIs = regexp.MustCompile(`(?i)^(?:(?:so|now|and)\s+)?it(?:['’]s| is| will be|['’]ll be)\s+(?:now\s+)?[^\s]+(?:\s+[^\s]+){0,3}[.!]?$`)
 
 // unambiguous drops the implied anchors (a new value whose category or
 // shape, not the sentence's words, named the fact: "I'm in 6B from now

@@ -570,6 +570,17 @@ func TestKeptValue(t *testing.T) {
 	})
 }
 
+// TestItIsWhatTheSentenceBeforeNamed: "It's 9082." says the value of the
+// thing the sentence before named.
+func TestItIsWhatTheSentenceBeforeNamed(t *testing.T) {
+	runAfterTurn(t, []afterTurn{
+		{"changed, then it is", [][2]string{{"lockbox_code", "4417"}}, "Changed the lockbox code after the 2B turnover. It's 9082.", "9082"},
+		{"a correction, then it is", [][2]string{{"water_account_no", "WA-448812"}}, "Correction on the water account, I had two digits swapped. It's WA-448821.", "WA-448821"},
+		{"another thing named before", [][2]string{{"lockbox_code", "4417"}}, "The gate guy came by. It's 9082.", "4417"},
+		{"a question before", [][2]string{{"lockbox_code", "4417"}}, "Did you change the lockbox code? It's 9082 on my list.", "4417"},
+	})
+}
+
 // afterTurn is a case of facts written, then one turn, then the first
 // fact's current value.
 type afterTurn struct {
@@ -762,6 +773,8 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"done, then whom it told", [][2]string{{"saturday_game_time", "9am"}}, "Done! I've changed the Saturday game time to 10:30am on the team calendar and sent the update to all the parents so nobody shows up early in the cold.", "10:30am"},
 		{"what it signed", [][2]string{{"rent", "$1,850/month"}}, "I signed the lease renewal for you, so rent is $1,925/month now. I already bumped the autopay to match.", "$1,925"},
 		{"the new state, then an offer", [][2]string{{"team_standup_time", "9:00am"}}, "Standup could be at 9:30 every day. I can update the recurring invite if you want.", "9:00am"},
+		{"done as someone asked", [][2]string{{"neuro_appt_time", "2:15pm"}}, "I've moved your neurology appointment on the 14th to 9:45am as the clinic requested.", "9:45am"},
+		{"rescheduled with whom it is", [][2]string{{"dressFitting", "Feb 7 10:30am"}}, "I've rescheduled your dress fitting with the bridal shop to February 14 at 10:30am and updated your calendar.", "2026-02-14 10:30 (February 14 at 10:30am)"},
 	}
 	runAfterTurnBy(t, "ASSISTANT", tests)
 }
