@@ -294,6 +294,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if kind == anchorDate && reClockRange.MatchString(stored) {
 			cands = withRangeStarts(cl, cands) // "10 to noon" beside "7-9am"
 		}
+		if kind == anchorDate && len(reWeekdayWord.FindAllString(stored, 3)) > 1 {
+			cands = dayLists(cl, cands) // "Tue/Thu/Sat at 6am" beside "Mon/Wed/Fri 6am"
+		}
 		if len(cands) > 1 && kind == anchorDate {
 			cands = outermost(dateValues(cl, stored, cands))
 		}
@@ -370,7 +373,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if st.Entity == "" {
 			st.Entity = attr
 		}
-		if kind == anchorDate && !reClockRange.MatchString(found[0].text) { // a range of hours stays as said
+		if kind == anchorDate && len(reWeekdayWord.FindAllString(found[0].text, 2)) > 1 {
+			st.Value = found[0].text // a list of days stays as said
+		} else if kind == anchorDate && !reClockRange.MatchString(found[0].text) { // a range of hours stays as said
 			if d, ok := MonthDayLike(stored, found[0].text); ok {
 				st.Value = d // "the 15th" beside "1st of the month": every month's
 			} else if d, ok := NthWeekdayLike(stored, cl); ok {
@@ -418,6 +423,28 @@ func sameDayOfMonth(stored, day string) bool {
 }
 
 var reDigitsRun = regexp.MustCompile(`\d+`)
+
+// dayLists joins the weekdays a clause lists ("Tue/Thu/Sat at 6am",
+// "Monday and Thursday") into one value, for a stored value that lists
+// days.
+func dayLists(cl string, cands []span) []span {
+	var out []span
+	for _, v := range cands {
+		if n := len(out); n > 0 && out[n-1].end <= v.start && reWeekdayWord.MatchString(out[n-1].text) && reWeekdayWord.MatchString(v.text) && reListJoin.MatchString(cl[out[n-1].end:v.start]) {
+			out[n-1].end, out[n-1].text = v.end, cl[out[n-1].start:v.end]
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+var (
+	// reWeekdayWord is a weekday, in full or short.
+	reWeekdayWord = regexp.MustCompile(`(?i)\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?s?\b`)
+	// reListJoin joins the members of a list.
+	reListJoin = regexp.MustCompile(`^\s*(?:/|,|&|\+|and|,\s*and)\s*$`)
+)
 
 // withoutLocatives drops the names that say where the name before them
 // is: "Mom's new GP is Dr. Priya Menon at the Lakeview clinic", "Dr.
@@ -1897,6 +1924,11 @@ func dateSpans(cl string, at time.Time) []span {
 			break
 		}
 		text := strings.TrimSpace(r.Text)
+		if t, ok := strings.CutPrefix(r.Text, "now "); ok && strings.TrimSpace(t) != "" {
+			// "is now 9:45am": "now" says when, as after.
+			r.Index += len("now ")
+			r.Text, text = t, strings.TrimSpace(t)
+		}
 		if t, ok := strings.CutSuffix(strings.TrimRight(r.Text, " "), " now"); ok && strings.TrimSpace(t) != "" {
 			// "Tuesdays at 6pm now": the library reads "now" with the
 			// time, but it says when, not what.
@@ -1964,7 +1996,8 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 // the value is ("our landlord is a company called Parkview"), and, before
 // a way to reach someone, whom it reaches ("Reach Jo at jo@new.io").
 func between(s, kind string) string {
-	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(reWithWhom.ReplaceAllString(s, "$1"), " "), " "), " ")
+	s = strings.TrimLeft(reCompoundRest.ReplaceAllString(s, ""), " ") // "-in" of "check-in", read as "check"
+	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(reWithWhom.ReplaceAllString(" "+s, "$1"), " "), " "), " ")
 	s = reOwnerBefore.ReplaceAllString(s, " ") // "taking over Biscuit's walks": the topic's owner is the topic's
 	s = reTopicsName.ReplaceAllString(s, " ")  // "Coach Dana's number": the topic's own name
 	s = reByHowMuch.ReplaceAllString(s, " ")   // "pushed the workshop back a week, to June 25"
@@ -2142,6 +2175,10 @@ var dealingPreps = map[string]bool{"to": true, "with": true, "for": true, "about
 // Luca", " with Priya".
 var reNamedAfter = regexp.MustCompile(`^\s+(?:at|with)\s+\p{Lu}[\p{L}'’]*(?:\s+\p{Lu}[\p{L}'’]*){0,2}\b`)
 
+// reCompoundRest is the rest of a hyphenated word whose first part said
+// the topic.
+var reCompoundRest = regexp.MustCompile(`^-\p{L}+`)
+
 // reWithWhom is whom or where the topic is had, said before where it
 // went: " with the bridal shop to" of "your dress fitting with the
 // bridal shop to February 14".
@@ -2187,7 +2224,9 @@ var kindNouns = map[string][]string{
 		"space", "office", "studio", "centre", "center", "hub",
 		// An event's own noun: "Porta-john service is Fridays", "the
 		// trash pickup moved to Tuesdays".
-		"service", "pickup", "delivery", "collection", "visit", "class", "lesson", "practice", "rehearsal", "shift", "window", "schedule", "run"},
+		"service", "pickup", "delivery", "collection", "visit", "class", "lesson", "practice", "rehearsal", "shift", "window", "schedule", "run",
+		// What a calendar holds of it: "your standup invite is now 9:45am".
+		"invite", "invitation", "event", "block", "call", "reservation"},
 	anchorCount: {"count", "number", "total", "headcount", "head", "size", "figure"}, // "head count"
 	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor", "account", "membership", "plan"},
 	// A category's value names what a thing is built on: "the billing

@@ -497,6 +497,13 @@ func TestAnchor(t *testing.T) {
 		{"dept_mtg_time", "Tuesday 3:15pm", "dept mtgs are wednesdays at 3:30 now, Hendricks just sent it out", "Wednesday 3:30pm"},
 		{"parentTeacherConf", "Thursday Jan 22", "conferences moved up to tues the 20th, admin email just came out", "2026-01-20"},
 		{"editingDay", "Tuesday", "doing all my editing on Mondays now, tuesdays are for client calls", "Monday"},
+		// Listed days are one value beside listed days; what a calendar
+		// holds of the topic; a hyphenated topic word.
+		{"gymSchedule", "Mon/Wed/Fri 6am", "All set: I've moved your recurring gym blocks to Tue/Thu/Sat at 6am, starting this week.", "Tue/Thu/Sat at 6am"},
+		{"mealDeliveryDays", "Tuesday and Friday", "I've changed the meal deliveries to Monday and Thursday as you asked.", "Monday and Thursday"},
+		{"meal_delivery_day", "Tuesday", "I've changed the meal deliveries to Monday and Thursday as you asked.", ""},
+		{"team_standup_time", "9:15am", "Your standup invite is now 9:45am every weekday.", "9:45am"},
+		{"tokyo_hotel_checkin", "January 15", "I've gone ahead and pushed your Tokyo hotel check-in to January 17 to match the new flight.", "2026-01-17"},
 		{"accountant", "Priya Shah", "my brother Tom switched his accountant to Mark Ellis.", ""},
 	}
 	for _, tt := range tests {
