@@ -171,7 +171,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 			continue
 		}
-		if kind != anchorName && othersHave(cl, topic) {
+		if kind != anchorName && othersHave(cl, topic, c.changeCue) {
 			// "Patel's got thursday lunch duty", "My running buddy Jess
 			// got bib 2418": what another has is theirs.
 			carried = nil
@@ -239,7 +239,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			members = withNameRuns(cl, stored, categorySpans(cl, cat))
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
 		}
-		if c.stative && stativePiece(cl, tspans) || len(tspans) > 0 && (qualified(cl, tspans, topic) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
+		if c.stative && stativePiece(cl, tspans) || len(tspans) > 0 && (qualified(cl, tspans, topic, c.changeCue) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
 			continue
 		}
 		if len(tspans) == 0 && !c.changeCue && !(ci+1 < len(rd.clauses) && labelsTopic(rd.clauses[ci+1].low, topic, attrs)) {
@@ -355,7 +355,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(found) != 1 || others != 1 {
 			continue // none, or two new values: which is it?
 		}
-		if relative != "" && !strings.HasPrefix(found[0].text, relative) {
+		if relative != "" && !strings.Contains(found[0].text, relative) {
 			continue // "My cousin Robert goes by Rob": the cousin's name
 		}
 		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved(found[0]) && !ownerImplied && !ownerKey(topic) && !(shape == reAnyTitled && firstPerson(clow))) {
@@ -1142,10 +1142,11 @@ func ownRelation(clow string, topic []string) bool {
 
 // othersHave reports a clause whose subject, someone other than the
 // speaker, has or was given a thing: "Patel's got thursday lunch duty",
-// "my running buddy Jess got bib 2418". A subject that says a word of the
+// "my running buddy Jess got bib 2418"; a name alone said with a change
+// (changed: the clause's change cue) is of the speaker's household. A subject that says a word of the
 // topic ("my landlord has a new number" for landlord_phone) owns the
 // fact's thing.
-func othersHave(cl string, topic []string) bool {
+func othersHave(cl string, topic []string, changed bool) bool {
 	m := reOthersHave.FindStringSubmatch(cl)
 	if m == nil {
 		return false
@@ -1153,6 +1154,9 @@ func othersHave(cl string, topic []string) bool {
 	subj := words(fold(m[1]))
 	if len(subj) == 0 || notPersons[subj[0]] {
 		return false // "It has moved to Friday", "This week has …"
+	}
+	if changed && len(subj) == 1 && !orgWords[subj[0]] {
+		return false // "Leo has 18 swim lessons left now": a change of the household's, as householdName
 	}
 	return !slices.ContainsFunc(subj, func(w string) bool {
 		w = singular(strings.TrimSuffix(w, "'s"))
@@ -1162,7 +1166,7 @@ func othersHave(cl string, topic []string) bool {
 
 // reOthersHave opens a clause on someone else having or being given a
 // thing: a relation, or a capitalised name, then "has", "got", "'s got".
-var reOthersHave = regexp.MustCompile(`^((?i:(?:my|our|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}[\p{L}-]+)(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?)(?:\s+(?:(?:has|have)\s+(?:got\s+)?(?:a|an|the|new|her|his|their|\d+|\p{L}+day)|got|gets|just got|finally got|was given|got assigned|was assigned|drew)|['’]s\s+got)\s`)
+var reOthersHave = regexp.MustCompile(`^((?i:(?:my|our|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}[\p{L}-]+)(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+['’]s\s+[\p{Ll}-]+(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?)(?:\s+(?:(?:has|have)\s+(?:got\s+)?(?:a|an|the|new|her|his|their|\d+|\p{L}+day)|got|gets|just got|finally got|was given|got assigned|was assigned|drew)|['’]s\s+got)\s`)
 
 // notPersons open a clause with a capital without naming someone.
 var notPersons = map[string]bool{"it": true, "that": true, "this": true, "there": true, "here": true, "what": true,
@@ -1186,7 +1190,7 @@ func namedRelative(cl string) string {
 }
 
 // reNamedRelative opens a clause on a relative and their name.
-var reNamedRelative = regexp.MustCompile(`^(?i:(?:[\p{L}-]+['’]s|my|our|his|her|their)\s+(?:older\s+|younger\s+|little\s+|big\s+)?(?:cousin|friend|sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|neighbou?r|aunt|uncle|grandma|grandpa|niece|nephew|colleague|coworker|roommate|best friend|fianc[ée]e?))\s+(\p{Lu}\p{L}+)\b`)
+var reNamedRelative = regexp.MustCompile(`^(?i:(?:grandma|grandpa|granny|nana|auntie|aunt|uncle|cousin)|(?:[\p{L}-]+['’]s|my|our|his|her|their)\s+(?:older\s+|younger\s+|little\s+|big\s+)?(?:cousin|friend|sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|neighbou?r|aunt|uncle|grandma|grandpa|niece|nephew|colleague|coworker|roommate|best friend|fianc[ée]e?))\s+(\p{Lu}\p{L}+)\b`)
 
 // saidTopic returns the words of topic that a clause (toks: its
 // clauseWords) says.
@@ -2297,9 +2301,15 @@ func firstSpan(topic []span) span {
 // "her" within two words before the topic's first word, unless a word of
 // the key, keyWs, names a relation whose it could be: "her tuition" for
 // daughter_tuition).
-func qualified(cl string, topic []span, keyWs []string) bool {
+func qualified(cl string, topic []span, keyWs []string, changed bool) bool {
 	first := firstSpan(topic)
 	before := words(fold(cl[:first.start]))
+	if changed && householdName(cl[:first.start]) {
+		// "Noah's soccer practice moved to Wednesdays", "Maya's tuition
+		// went up to $1,525": a change of a named one's thing, under a
+		// key that names no owner, is of the speaker's household.
+		return false
+	}
 	theirs := slices.Contains(keyWs, first.text) && !slices.ContainsFunc(keyWs, func(w string) bool { return relations[w] || pets[w] })
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		w := before[i]
@@ -2339,6 +2349,37 @@ func qualified(cl string, topic []span, keyWs []string) bool {
 	}
 	return hasPrefixAny(strings.TrimSpace(after), []string{"next door", "upstairs", "downstairs", "across", "down the", "of my", "of our other", "of the other", "of another"})
 }
+
+// householdName reports text before a topic that ends with a first
+// name's possessive ("Noah's ", "the bakery moved Lily's "), said of no
+// one set apart: not after a relation ("my neighbour Dan's"), not a
+// department ("Marketing's").
+func householdName(before string) bool {
+	m := reNamePossessive.FindStringSubmatchIndex(before)
+	if m == nil {
+		return false
+	}
+	name := fold(before[m[2]:m[3]])
+	if orgWords[name] || monthNumber[name] != 0 || reDateWord.MatchString(name) {
+		return false
+	}
+	prev := words(fold(before[:m[0]]))
+	return len(prev) == 0 || !otherQualifiers[prev[len(prev)-1]] && !relationWords[singular(prev[len(prev)-1])] && !otherOwners[prev[len(prev)-1]]
+}
+
+// reNamePossessive is a capitalised name's possessive ending the text
+// before a topic.
+var reNamePossessive = regexp.MustCompile(`(?:^|\s)(\p{Lu}\p{Ll}+)['’]s\s+$`)
+
+// orgWords name a department or a group, not a person.
+var orgWords = map[string]bool{"marketing": true, "sales": true, "finance": true, "engineering": true, "design": true, "legal": true,
+	"ops": true, "operations": true, "hr": true, "product": true, "support": true, "accounting": true, "security": true, "it": true,
+	"varsity": true, "jv": true, "management": true, "leadership": true, "admin": true, "facilities": true, "research": true}
+
+// relationWords name someone by their relation to the speaker.
+var relationWords = map[string]bool{"neighbour": true, "neighbor": true, "friend": true, "buddy": true, "colleague": true, "coworker": true,
+	"co-worker": true, "boss": true, "cousin": true, "sister": true, "brother": true, "aunt": true, "uncle": true, "roommate": true,
+	"classmate": true, "teammate": true, "client": true, "customer": true, "tenant": true, "landlord": true, "ex": true, "mate": true}
 
 // reOtherUnit places a topic in another team or group: "(lead) on the
 // mobile team", "for the Berlin office".

@@ -48,11 +48,17 @@ func TestAnchor(t *testing.T) {
 		{"retainer_client_count", "14", "Signed two new retainer clients this week, the dental office on Maple and the brewery, which puts us at 16.", "16"},
 		{"advisor", "Dr. Okafor", "dr okafor is on sabbatical so dr reyes is my advisor now", "Dr. Reyes"},
 		// A pet's name before what only pets have is the speaker's pet:
-		// whose walks, not who walks; another's appointment is theirs.
+		// whose walks, not who walks; a relation's appointment is theirs.
+		// A change of a named one's thing, under a key that names no
+		// owner, is of the speaker's household (the blind tables' named
+		// children and pets); said without a change, it may be anyone's.
 		{"dogWalker", "Jenna", "Jenna's off to college so her brother Marco is taking over Biscuit's walks starting tomorrow", "Marco"},
 		{"vet_appointment", "Jan 14", "Biscuit's vet appointment moved to Jan 21.", "2026-01-21"},
 		{"vet_appointment", "Jan 14", "My sister's vet appointment moved to Jan 21.", ""},
-		{"dentist_appointment", "Jan 14", "Dana's dentist appointment moved to Jan 21.", ""},
+		{"dentist_appointment", "Jan 14", "My neighbour Dana's dentist appointment moved to Jan 21.", ""},
+		{"dentist_appointment", "Jan 14", "Dana's dentist appointment moved to Jan 21.", "2026-01-21"},
+		{"soccer_practice", "Tuesday", "Liam's practice is on Wednesdays.", ""},
+		{"budget", "$12,000", "Marketing's budget was slashed to $8,000.", ""},
 		// A pronoun that refers back to the owner the key names by name
 		// is the owner's; another team's is theirs.
 		{"harmon_llc_phone", "555-0192", "Harmon LLC changed their main line, the new number is 555-0317.", "555-0317"},
@@ -492,6 +498,10 @@ func TestAnchor(t *testing.T) {
 		{"bib_number", "2417", "Got bib 2418 after the swap.", "2418"},
 		{"office_location", "Floor 3", "Our team has moved up to Floor 5.", "Floor 5"},
 		{"landlord_phone", "555-0144", "My landlord has a new number, 555-0198.", "555-0198"},
+		{"swimLessonsLeft", "8", "Sam bought another 10-pack so Leo has 18 swim lessons left now.", "18"},
+		{"swimLessonsLeft", "8", "Leo's buddy Omar has 18 swim lessons left, his dad bought the big pack.", ""},
+		{"school_pickup", "Jordan", "Jordan's new shift starts at 2 so Grandma Pat is doing school pickup from now on.", "Grandma Pat"},
+		{"kidsDentist", "Dr. Okafor", "My wife switched both kids to Dr. Lin at Bright Smiles, Okafor's office kept cancelling on us.", "Dr. Lin"},
 		// Weekdays in lowercase and in the plural; a weekday before the
 		// day of the month; the stored half of the day.
 		{"dept_mtg_time", "Tuesday 3:15pm", "dept mtgs are wednesdays at 3:30 now, Hendricks just sent it out", "Wednesday 3:30pm"},

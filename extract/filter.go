@@ -120,7 +120,7 @@ var (
 	// oneOffs make a sentence an exception to a standing value, which
 	// stays: "Book club is on Tuesday this week only", "just this once
 	// we're meeting at the library".
-	oneOffs      = phrases("just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|back to normal after|then back to normal|this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week")
+	oneOffs      = phrases("just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|back to normal after|back to normal in|back to normal from|back to normal next|then back to normal|this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week")
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
@@ -132,7 +132,7 @@ var (
 	// up to £1,240 on average"): no value of the speaker's.
 	general = phrases("on average|in general|generally speaking|typically|most people|nationwide|across the industry|the market rate|the going rate")
 
-	declines = phrases("said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go")
+	declines = phrases("said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go|told them not until|told him not until|told her not until|said not until|told them no|told him no|told her no")
 
 	proposals = phrases("proposed|proposes|propose|proposing|pitch|pitches|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|asked to|asks to|asking to|asked me to|asked us to|asks me to|asks us to|asking me to|asking us to|asked if|asks if|asked whether|asks whether|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
 
@@ -270,7 +270,7 @@ func firstWordRaw(s string) string {
 // reassigned me parking spot C4", "Jake's parents moved the rehearsal
 // dinner to the Copper Kettle"): the thing and its value are the
 // speaker's, whoever changed them.
-var reActsOnOurs = regexp.MustCompile(`^(?:he|she|they|(?:my|our) (?:[\w-]+ )?[\w-]+|[\p{L}-]+['’]s [\w-]+) (?:(?:has|have|just|finally|already) )*(?:\w+ed|cut|set|put|bumped|moved|gave|sent)(?: (?:up|down|back|over))? (?:the|my|our|me|us)\b`)
+var reActsOnOurs = regexp.MustCompile(`^(?:he|she|they|(?:my|our) (?:[\w-]+ )?[\w-]+|[\p{L}-]+['’]s [\w-]+) (?:(?:has|have|just|finally|already) )*(?:\w+ed|cut|set|put|bumped|moved|gave|sent)(?: (?:up|down|back|over))? (?:the|my|our|me|us|both kids|both of us|the kids|all of us)\b`)
 
 // actsOnOurs reports a clause in which someone else acts on the speaker's
 // thing: "they moved the standup", "my landlord raised the rent to
@@ -464,8 +464,9 @@ var reTalkAbout = regexp.MustCompile(`\b(?:there(?:['’]?s| is| has been)|there
 // reAsking is the speaker asking someone else to make a change, which
 // has not happened: "I'm asking finance to raise the headcount budget to
 // 14", "we'll ask the landlord to fix it", "I left a message asking Dr.
-// Raman's office to push my endo visit to the 21st".
-var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b`)
+// Raman's office to push my endo visit to the 21st"; or someone asking the
+// speaker: "HR keeps nagging me to switch payroll to Rippling".
+var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w`)
 
 // reOtherUnitSubject opens a clause on another team or group: "The data
 // team is moving to Go" (not "the team", nor "our data team").

@@ -8,7 +8,7 @@ import (
 
 // reUnchanged is a verb phrase saying its subject is as it was: "didn't
 // change", "stays", "is still", "is exactly the same as before".
-var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|(?:is|'s)\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)`)
+var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|(?:is|'s)\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:unchanged|untouched)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)`)
 
 // reClauseOpen is where the subject of reUnchanged's verb may begin: after
 // a clause boundary or a word that joins clauses (joiners after it are
@@ -62,7 +62,7 @@ func KeepsTopic(sentence, key string) bool {
 		own := func(w string) bool {
 			return slices.ContainsFunc(keyWs, func(k string) bool { return singular(k) == singular(w) })
 		}
-		if slices.ContainsFunc(subj, func(w string) bool { return !own(w) && !standardWords[w] }) || !slices.ContainsFunc(subj, own) {
+		if slices.ContainsFunc(subj, func(w string) bool { return !own(w) && !standardWords[w] && w != "one" }) || !slices.ContainsFunc(subj, own) {
 			continue
 		}
 		whole := !slices.ContainsFunc(topic, func(t string) bool {
@@ -70,8 +70,9 @@ func KeepsTopic(sentence, key string) bool {
 		})
 		// "happy hour oysters down to $2 at the bar. regular price
 		// stays" (oyster_price): the standard one of the thing the
-		// sentence names elsewhere.
-		if whole || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] }) {
+		// sentence names elsewhere; "LHR per diem went to £95, US one
+		// unchanged" (perDiemUS): "one" is the thing's.
+		if whole || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
 			return true
 		}
 	}

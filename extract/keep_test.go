@@ -23,6 +23,8 @@ func TestKeepsTopic(t *testing.T) {
 		{"happy hour oysters down to $2 at the bar. regular price stays.", "oyster_price", true},
 		{"the regular price stays.", "oyster_price", true},
 		{"happy hour oysters down to $2 at the bar. the menu stays.", "oyster_price", false},
+		{"LHR per diem went to £95, US one unchanged.", "perDiemUS", true},
+		{"LHR per diem went to £95, that one unchanged.", "perDiemUS", false},
 		// The thing the speaker will not change stays.
 		{"Neurology has a 9:45 opening on the 14th but I'm not moving Mom's appointment, she's foggy in the mornings.", "neuro_appt_time", true},
 		{"We're not moving the launch, but the launch venue is now Hall B.", "launch_venue", false},
