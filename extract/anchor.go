@@ -2001,6 +2001,7 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 // a way to reach someone, whom it reaches ("Reach Jo at jo@new.io").
 func between(s, kind string) string {
 	s = strings.TrimLeft(reCompoundRest.ReplaceAllString(s, ""), " ") // "-in" of "check-in", read as "check"
+	s = reItIsBefore.ReplaceAllString(s, " is ")                      // "a new telephone number, it is 555-0192"
 	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(reWithWhom.ReplaceAllString(" "+s, "$1"), " "), " "), " ")
 	s = reOwnerBefore.ReplaceAllString(s, " ") // "taking over Biscuit's walks": the topic's owner is the topic's
 	s = reTopicsName.ReplaceAllString(s, " ")  // "Coach Dana's number": the topic's own name
@@ -2179,6 +2180,10 @@ var dealingPreps = map[string]bool{"to": true, "with": true, "for": true, "about
 // Luca", " with Priya".
 var reNamedAfter = regexp.MustCompile(`^\s+(?:at|with)\s+\p{Lu}[\p{L}'’]*(?:\s+\p{Lu}[\p{L}'’]*){0,2}\b`)
 
+// reItIsBefore says the value of what the clause named, right before it:
+// ", it is", ", it's now".
+var reItIsBefore = regexp.MustCompile(`(?i),\s*(?:and\s+)?(?:it['’]s|it is|it['’]ll be|it will be|that['’]s|which is)(?:\s+now)?\s*$`)
+
 // reCompoundRest is the rest of a hyphenated word whose first part said
 // the topic.
 var reCompoundRest = regexp.MustCompile(`^-\p{L}+`)
@@ -2237,7 +2242,7 @@ var kindNouns = map[string][]string{
 	// service moves to MySQL".
 	anchorCategory: {"service", "app", "system", "stack", "backend", "frontend", "pick", "choice", "provider", "vendor", "account", "membership", "plan"},
 	anchorEmail:    {"email", "address", "contact"},
-	anchorPhone:    {"phone", "number", "mobile", "contact", "line"},
+	anchorPhone:    {"phone", "number", "mobile", "contact", "line", "telephone", "cell", "landline", "tel"},
 }
 
 // stativePiece reports whether what held before is said in the piece of
@@ -2438,7 +2443,7 @@ var linkWords = func() map[string]bool {
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		again paying pay pays costs charges charging
-		heading headed happening scheduled planned due migrated migrate migrating onto
+		heading headed happening scheduled planned due migrated migrate migrating onto put postponed delayed
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted

@@ -502,6 +502,10 @@ func TestAnchor(t *testing.T) {
 		{"swimLessonsLeft", "8", "Leo's buddy Omar has 18 swim lessons left, his dad bought the big pack.", ""},
 		{"school_pickup", "Jordan", "Jordan's new shift starts at 2 so Grandma Pat is doing school pickup from now on.", "Grandma Pat"},
 		{"kidsDentist", "Dr. Okafor", "My wife switched both kids to Dr. Lin at Bright Smiles, Okafor's office kept cancelling on us.", "Dr. Lin"},
+		// ", it is" says the value of what the clause named; a date put
+		// back moved.
+		{"pharmacy_phone", "555-0187", "The pharmacy has a new telephone number, it is 555-0192 now.", "555-0192"},
+		{"leo_school_concert", "January 22", "Leo's school concert has been put back to January 29 because of the snow days.", "2026-01-29"},
 		// Weekdays in lowercase and in the plural; a weekday before the
 		// day of the month; the stored half of the day.
 		{"dept_mtg_time", "Tuesday 3:15pm", "dept mtgs are wednesdays at 3:30 now, Hendricks just sent it out", "Wednesday 3:30pm"},

@@ -419,7 +419,9 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	// since the maintenance window", "since last week"
 	" since the ", " since last ", " since yesterday", " since this ", " since our ", " since we ",
 	// a move completed: "we're fully on CockroachDB"
-	" fully on ", " entirely on ", " completely on ", " fully moved", " fully migrated", " fully switched", "rotated"}
+	" fully on ", " entirely on ", " completely on ", " fully moved", " fully migrated", " fully switched", "rotated",
+	// a date or a time moved: "has been put back to January 29"
+	"pushed", "postponed", "rescheduled", "put back", "brought forward", "delayed", "shifted"}
 
 func hasChangeCue(clow string) bool {
 	clow = " " + strings.ReplaceAll(clow, "picked up", "fetched") + " " // "picked up a prescription" chose nothing
