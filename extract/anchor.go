@@ -239,7 +239,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			members = withNameRuns(cl, stored, categorySpans(cl, cat))
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
 		}
-		if c.stative && stativePiece(cl, tspans) || len(tspans) > 0 && (qualified(cl, tspans, topic, c.changeCue) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
+		if c.stative && !rd.ownsWrong && stativePiece(cl, tspans) || len(tspans) > 0 && (qualified(cl, tspans, topic, c.changeCue) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
 			continue
 		}
 		if len(tspans) == 0 && !c.changeCue && !(ci+1 < len(rd.clauses) && labelsTopic(rd.clauses[ci+1].low, topic, attrs)) {
@@ -1221,8 +1221,11 @@ func movedOther(m []int, v span) bool {
 // turn is compared with (about twenty facts pass its cheap test), so it
 // is read once (anchorSentences) and shared: callers never write into it.
 type anchorSentence struct {
-	corr    bool
-	clauses []anchorClause
+	corr bool
+	// ownsWrong: the speaker says they had it wrong ("actually", "had
+	// the CFO's cell wrong"): a stative clause states the fix.
+	ownsWrong bool
+	clauses   []anchorClause
 	// ownChoice: the speaker says a choice made (reOwnChoice); quoted:
 	// reQuotedSet's submatches, or nil.
 	ownChoice bool
@@ -1269,7 +1272,9 @@ var anchorSentences = memo.New(readAnchorSentence, memo.Limits{Entries: 1 << 10,
 func readAnchorSentence(sentence string) anchorSentence {
 	body, corr := stripLead(sentence)
 	body, corr2 := stripOldValue(body)
-	rd := anchorSentence{corr: corr || corr2, ownChoice: reOwnChoice.MatchString(fold(sentence)), quoted: reQuotedSet.FindStringSubmatch(sentence)}
+	low := fold(sentence)
+	owned := containsAny(low, midCorrections) || reHadWrong.MatchString(low)
+	rd := anchorSentence{corr: corr || corr2 || owned, ownsWrong: owned, ownChoice: reOwnChoice.MatchString(low), quoted: reQuotedSet.FindStringSubmatch(sentence)}
 	for i, cl := range splitClauses(body) {
 		cl = strings.TrimRight(strings.TrimSpace(cl), " .!")
 		c := anchorClause{text: cl, low: fold(cl)}
@@ -2443,7 +2448,7 @@ var linkWords = func() map[string]bool {
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		again paying pay pays costs charges charging
-		heading headed happening scheduled planned due migrated migrate migrating onto put postponed delayed
+		heading headed happening scheduled planned due migrated migrate migrating onto put postponed delayed wrong
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted

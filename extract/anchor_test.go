@@ -506,6 +506,13 @@ func TestAnchor(t *testing.T) {
 		// back moved.
 		{"pharmacy_phone", "555-0187", "The pharmacy has a new telephone number, it is 555-0192 now.", "555-0192"},
 		{"leo_school_concert", "January 22", "Leo's school concert has been put back to January 29 because of the snow days.", "2026-01-29"},
+		// The holder's leaving, spliced on with a comma, is a clause of
+		// its own; a value the speaker had wrong is fixed by "it's";
+		// "mtg" is a meeting.
+		{"backup_walker", "Jenna", "Marcus is taking over as my backup walker, Jenna's moving to Denver", "Marcus"},
+		{"cfo_cell", "+1 312 555 0188", "Had the CFO's cell wrong, it's +1 312 555 0168.", "+1 312 555 0168"},
+		{"safety_mtg", "Tuesday 8am", "New manager moved the safety meeting to Tuesdays at 7:30, bien temprano.", "Tuesday 7:30am"},
+		{"health_inspection_date", "January 22", "last health inspection was in july and we got an A, not worried", ""},
 		// Weekdays in lowercase and in the plural; a weekday before the
 		// day of the month; the stored half of the day.
 		{"dept_mtg_time", "Tuesday 3:15pm", "dept mtgs are wednesdays at 3:30 now, Hendricks just sent it out", "Wednesday 3:30pm"},

@@ -7,8 +7,9 @@ import (
 )
 
 // reUnchanged is a verb phrase saying its subject is as it was: "didn't
-// change", "stays", "is still", "is exactly the same as before".
-var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|(?:is|'s)\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:unchanged|untouched)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)`)
+// change", "stays", "is still", "'s still", "is exactly the same as
+// before".
+var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|is\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:unchanged|untouched)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)|['’]s\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b`)
 
 // reClauseOpen is where the subject of reUnchanged's verb may begin: after
 // a clause boundary or a word that joins clauses (joiners after it are
@@ -72,7 +73,10 @@ func KeepsTopic(sentence, key string) bool {
 		// stays" (oyster_price): the standard one of the thing the
 		// sentence names elsewhere; "LHR per diem went to £95, US one
 		// unchanged" (perDiemUS): "one" is the thing's.
-		if whole || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
+		// "electric's still the 6th" (electric_start_date): the word
+		// that tells the key from its kin says it.
+		lead := len(keyWs) > 1 && slices.ContainsFunc(subj, func(w string) bool { return singular(w) == singular(keyWs[0]) })
+		if whole || lead || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
 			return true
 		}
 	}

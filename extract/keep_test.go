@@ -24,6 +24,8 @@ func TestKeepsTopic(t *testing.T) {
 		{"the regular price stays.", "oyster_price", true},
 		{"happy hour oysters down to $2 at the bar. the menu stays.", "oyster_price", false},
 		{"LHR per diem went to £95, US one unchanged.", "perDiemUS", true},
+		{"Water and gas both start Feb 9, electric's still the 6th.", "electric_start_date", true},
+		{"Water and gas both start Feb 9, electric's still the 6th.", "gas_start_date", false},
 		{"LHR per diem went to £95, that one unchanged.", "perDiemUS", false},
 		// The thing the speaker will not change stays.
 		{"Neurology has a 9:45 opening on the 14th but I'm not moving Mom's appointment, she's foggy in the mornings.", "neuro_appt_time", true},

@@ -110,6 +110,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a plan for one coming day", "Tomorrow I'm setting my alarm for 5:45am to catch the early train.", "user", nil, []string{ReasonException}},
 		{"a standing change from tomorrow", "From tomorrow we're moving the offsite to Porto.", "user", []string{"offsite.location"}, nil},
 		{"a standing instruction sets a value", "Send invoices to Mei from here on, not Ravi.", "user", nil, []string{ReasonNoRule}},
+		{"a lead owning a wrong value", "Oops I told you wrong, the wifi password is Familia2025, not 2024.", "user", []string{"wifi.password"}, nil},
 		{"back to the stored day after", "Holiday week so trash comes Wednesday instead, back to Tuesday after.", "user", nil, []string{ReasonException}},
 		{"back to something else, no return", "We moved the gym to the Y, back to basics.", "user", []string{"gym.choice"}, nil},
 		{"not due until says when", "the photographer agreed, so the deposit isn't due until March 1 now.", "user", []string{"deposit.deadline"}, []string{ReasonNoRule}},

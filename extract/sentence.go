@@ -12,10 +12,13 @@ import (
 var (
 	// reLeadPunct is an opening word that must be followed by punctuation
 	// ("No, …", "Wait — …"); group 1 marks a correction.
-	reLeadPunct = regexp.MustCompile(`(?i)^(?:(actually|correction|sorry|no wait|wait no|oh wait|hold on|no no|wait|oops|no|nope|scratch that|i misspoke|my mistake|my bad|to correct myself|i was wrong|that was wrong|let me correct (?:that|myself)|i meant|i mean|quick correction|small correction|one correction|erratum)|update|quick update|small update|status update|fyi|heads up|heads-up|btw|by the way|so|ok|okay|well|right|yes|yeah|yep|good news|bad news|news|anyway|oh|just so you know|for the record|note|ps|p\.s|great|alright|all right|as of today|starting today|from now on|as of now|change of plans?|plan change|small change|one change|confirmed|final answer|decision|noted|got it|understood|perfect|cool|sure|thanks|thank you|ah|hey|hi|hello|also|okay so|ok so)\s*[,:;!.—–-]+\s*`)
+	reLeadPunct = regexp.MustCompile(`(?i)^(?:(actually|correction|sorry|no wait|wait no|oh wait|hold on|no no|wait|oops|no|nope|scratch that|i misspoke|my mistake|my bad|to correct myself|i was wrong|that was wrong|let me correct (?:that|myself)|i meant|i mean|quick correction|small correction|one correction|erratum|(?:oops\s+)?i (?:told you|had (?:it|that|this)|got (?:it|that|this)) wrong)|update|quick update|small update|status update|fyi|heads up|heads-up|btw|by the way|so|ok|okay|well|right|yes|yeah|yep|good news|bad news|news|anyway|oh|just so you know|for the record|note|ps|p\.s|great|alright|all right|as of today|starting today|from now on|as of now|change of plans?|plan change|small change|one change|confirmed|final answer|decision|noted|got it|understood|perfect|cool|sure|thanks|thank you|ah|hey|hi|hello|also|okay so|ok so)\s*[,:;!.—–-]+\s*`)
 	// reLeadWord is an opening word that may be followed by a space only.
 	reLeadWord     = regexp.MustCompile(`(?i)^(?:(actually|correction)|(?:it\s+)?turns out(?:\s+that)?|(?:just\s+)?(?:a\s+)?heads[- ]up(?:\s+that)?|note that|(?:as a\s+)?reminder(?:\s+that)?|remember(?:\s+that)?|for context|to recap|long story short|in short|just so you know(?:\s+that)?|so far|going forward|so|also|and|but|now|then|finally|officially|update|today|plus|anyway|oh and|ok so|okay so|good news|fyi|btw|(?:i can |i['’]m |i am |just )?confirm(?:ing|ed)?(?:\s+that)?|(?:i\s+)?(?:just\s+)?(?:wanted|want) to (?:let you know|say|confirm|flag)(?:\s+that)?|(?:just\s+)?letting you know(?:\s+that)?)\s+`)
 	midCorrections = []string{"actually", "correction", "i meant", "i mean ", "i misspoke", "my mistake", "scratch that", "to correct", "correcting"}
+	// reHadWrong is the speaker owning a wrong value: "had the CFO's cell
+	// wrong", "I had Maya's birthday wrong".
+	reHadWrong = regexp.MustCompile(`\b(?:had|got|wrote|typed|put)\s+(?:down\s+)?(?:the|my|your|his|her|their|it|that|this|[\p{L}-]+['’]s)\s+(?:[\p{L}'’#-]+\s+){0,3}?(?:down\s+)?wrong\b`)
 
 	// A correction that names the old value: ", not 60", "(not 60)",
 	// "not Porto but Lisbon".
@@ -187,7 +190,7 @@ func init() {
 
 // leadPhrases are lead phrases whose first word is too common for
 // leadWords.
-var leadPhrases = []string{"i misspoke", "i meant", "i mean", "i was wrong", "my mistake", "my bad", "to correct", "that was wrong", "just so you know", "for the record", "as of ", "from now on", "all right", "one change", "one correction", "small change", "good news", "bad news", "starting today", "i can confirm", "i'm confirming", "i am confirming", "just confirming", "confirming", "i wanted to", "i want to let", "i just wanted", "just letting you", "letting you know"}
+var leadPhrases = []string{"i told you wrong", "i had it wrong", "i had that wrong", "i got it wrong", "i got that wrong", "oops i ", "i misspoke", "i meant", "i mean", "i was wrong", "my mistake", "my bad", "to correct", "that was wrong", "just so you know", "for the record", "as of ", "from now on", "all right", "one change", "one correction", "small change", "good news", "bad news", "starting today", "i can confirm", "i'm confirming", "i am confirming", "just confirming", "confirming", "i wanted to", "i want to let", "i just wanted", "just letting you", "letting you know"}
 
 func hasPrefixAny(s string, ps []string) bool {
 	for _, p := range ps {
@@ -327,8 +330,9 @@ var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", "
 
 // reSpliceSubject opens a clause spliced on with a comma: a name and a
 // verb of holding ("…, Tom Keller owns badge administration here now",
-// "…, Northline Carpentry's got framing now").
-var reSpliceSubject = regexp.MustCompile(`^(?:\p{Lu}[\p{L}'’-]*\s+){0,2}\p{Lu}[\p{L}-]*(?:['’]s\s+got|['’]s\s+(?:now\s+)?(?:doing|handling|running|taking|covering|our|my|the)|\s+(?:now\s+)?(?:owns|handles|runs|leads|manages|has taken over|took over|takes over|is taking over|is now|is our|is my|is the|is doing|is handling|is running|has got|has the))\b`)
+// "…, Northline Carpentry's got framing now") or of the holder's leaving
+// ("…, Jenna's moving to Denver").
+var reSpliceSubject = regexp.MustCompile(`^(?:\p{Lu}[\p{L}'’-]*\s+){0,2}\p{Lu}[\p{L}-]+(?:['’]s\s+got|['’]s\s+(?:now\s+)?(?:doing|handling|running|taking|covering|our|my|the|moving|leaving|retiring|off|out|gone|done)|\s+(?:is\s+)?(?:moving|leaving|retiring|moved|left|retired|quit|transferred)|\s+(?:now\s+)?(?:owns|handles|runs|leads|manages|has taken over|took over|takes over|is taking over|is now|is our|is my|is the|is doing|is handling|is running|has got|has the))\b`)
 
 // splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so",
 // ", now" and a bare "and" that opens a new subject, then sets apart the
@@ -527,7 +531,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 	if strings.Count(body, "—")+strings.Count(body, "–") >= 2 {
 		body = reAside.ReplaceAllString(body, " ")
 	}
-	if containsAny(low, midCorrections) {
+	if containsAny(low, midCorrections) || reHadWrong.MatchString(low) {
 		corr = true
 	}
 	body, corr2 := stripOldValue(body)

@@ -69,7 +69,8 @@ var topicGroups = [][]string{
 	{"insurance", "insurer", "coverage", "insured"},
 	{"contact", "reach", "reachable", "get in touch", "write to"}, // "Reach Jo at jo@new.io"
 	{"port", "listens on", "listening on", "bound to", "binds to"},
-	{"meeting", "meets", "meet", "sync", "syncs"},
+	{"meeting", "meets", "meet", "sync", "syncs", "mtg", "mtgs"},
+	{"return", "due back"},
 	{"class", "lesson", "lessons", "course"},
 	{"rehearsal", "practice", "band practice"},
 	{"headcount", "head count", "head-count"},
@@ -87,7 +88,7 @@ var topicGroups = [][]string{
 	// our taxes now" names the accountant.
 	{"accountant", "accounting", "taxes", "tax return", "bookkeeper", "bookkeeping", "books"},
 	{"babysitter", "babysits", "babysitting", "sitter", "nanny", "watches the kids", "watches the twins", "watches the baby",
-		"looks after the kids", "takes care of the kids", "watching the kids"},
+		"looks after the kids", "takes care of the kids", "watching the kids", "watching the baby"},
 	{"title", "role", "position", "promoted to", "promoted"}, // keyCompounds: job_title
 	{"running", "run", "runs", "jog", "jogs", "jogging"},
 	{"hairdresser", "hairstylist", "stylist", "barber", "haircut", "hair"},
