@@ -59,53 +59,42 @@ const recentBatch = 512
 // Assertions fn gets share their slices and pointers with the decoded
 // cache: fn copies what it keeps (Assertion.clone).
 //
-// The records of a batch are read with one scan of the assertion table
-// over the batch's ids, in id order, rather than one lookup each: ids
-// are made on the service clock, so the newest assertions' ids are close
-// together in the table. When the scan meets too many records outside the
-// batch (ids made otherwise), it stops, and the rest are looked up one by
-// one. Either way each record is read from tx, so the result is the one
-// lookups would give.
+// The newest entries of the index, with their records, are remembered
+// under the organization's assertion epoch (newestOf): a read of the
+// current view begins with them, and reads the store only for what lies
+// beyond them. Otherwise, the records of a batch are read with one scan
+// of the assertion table over the batch's ids, in id order, rather than
+// one lookup each: ids are made on the service clock, so the newest
+// assertions' ids are close together in the table. When the scan meets
+// too many records outside the batch (ids made otherwise), it stops, and
+// the rest are looked up one by one. Either way each record is the one a
+// lookup in tx would give.
 func scanRecent(tx *store.Txn, v temporal.View, now time.Time, want int, fn func(Assertion) bool) error {
 	sp := tx.Partition().Shared()
 	batch := min(max(want, 1), recentBatch)
 	start := store.Suffix(nil).Time(v.Instant(now))
 	var after []byte // resume below this time-index key; nil: from start
-	for {
-		// The suffixes met, end to end in tails (ends[i] is where the
-		// i-th ends): their ids are cut from one string made of them,
-		// rather than a string allocated per id.
-		tails := make([]byte, 0, batch*48) // a time and an id: 12 + 29 bytes
-		ends := make([]int, 0, batch)
-		var last []byte
-		err := tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true, Start: start},
-			func(suffix []byte, _ store.Item) (bool, error) {
-				if after != nil && bytes.Compare(suffix, after) >= 0 {
-					return true, nil // met by the batch before
-				}
-				r := store.NewReader(suffix)
-				r.Time()
-				if err := r.Err(); err != nil {
-					return false, err
-				}
-				tails = append(tails, suffix...)
-				ends = append(ends, len(tails))
-				if len(ends) == batch {
-					last = append(last[:0], suffix...)
-					return false, nil
-				}
-				return true, nil
-			})
+	if v.Current() {
+		l, err := newestOf(tx, sp, batch)
 		if err != nil {
 			return err
 		}
-		all := string(tails)
-		ids := make([]string, len(ends))
-		from := 0
-		for i, end := range ends {
-			ids[i] = store.AfterTime(all[from:end])
-			from = end
+		if l != nil {
+			last, done := l.each(v, now, start, fn)
+			if done {
+				return nil
+			}
+			if last != "" {
+				start, after = []byte(last), []byte(last)
+			}
 		}
+	}
+	for {
+		all, ends, last, err := indexBatch(tx, sp, start, after, batch)
+		if err != nil {
+			return err
+		}
+		ids := idsOf(all, ends)
 		buf := recentBufs.Get().(*recentBuf)
 		recs, found, err := loadMany(tx, sp, ids, buf)
 		stop := false
@@ -131,6 +120,73 @@ func scanRecent(tx *store.Txn, v temporal.View, now time.Time, want int, fn func
 		// what sorts after it.
 		start, after = last, last
 	}
+}
+
+// each calls fn, newest first, with the assertions of l's entries that a
+// reverse scan of the time index from start meets (those of start's time
+// and before) and that exist in view v when the clock reads now, until fn
+// returns false. done reports that nothing is left to read: fn stopped,
+// or l holds the whole index. Otherwise last is the last entry met, from
+// which the store is read on; "" when none was (every entry lies after
+// start).
+func (l *newestList) each(v temporal.View, now time.Time, start []byte, fn func(Assertion) bool) (last string, done bool) {
+	for _, e := range l.entries {
+		if e.suffix > string(start) && !strings.HasPrefix(e.suffix, string(start)) {
+			continue // after the view's instant: a scan from start does not meet it
+		}
+		last = e.suffix
+		if !e.found {
+			continue // gone, or not an assertion id (getTx)
+		}
+		if a, ok := e.rec.In(v, now); ok && !fn(a) {
+			return last, true
+		}
+	}
+	return last, l.whole
+}
+
+// indexBatch reads, newest first, up to n suffixes of sp's time index: a
+// reverse scan from start (nil: the end of the index), passing over those
+// at or after after (nil: none). They are end to end in all (ends[i] is
+// where the i-th ends), one string rather than one per suffix; last is
+// the last one when n were met, nil when the index is exhausted.
+func indexBatch(tx *store.Txn, sp tenancy.Space, start, after []byte, n int) (all string, ends []int, last []byte, err error) {
+	tails := make([]byte, 0, n*48) // a time and an id: 12 + 29 bytes
+	ends = make([]int, 0, n)
+	err = tx.Scan(sp, store.TableAssertionTime, nil, store.ScanOptions{Reverse: true, KeysOnly: true, Start: start},
+		func(suffix []byte, _ store.Item) (bool, error) {
+			if after != nil && bytes.Compare(suffix, after) >= 0 {
+				return true, nil // met by the batch before
+			}
+			r := store.NewReader(suffix)
+			r.Time()
+			if err := r.Err(); err != nil {
+				return false, err
+			}
+			tails = append(tails, suffix...)
+			ends = append(ends, len(tails))
+			if len(ends) == n {
+				last = append(last[:0], suffix...)
+				return false, nil
+			}
+			return true, nil
+		})
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return string(tails), ends, last, nil
+}
+
+// idsOf returns the ids of the time-index suffixes end to end in all
+// (indexBatch), substrings of all.
+func idsOf(all string, ends []int) []string {
+	ids := make([]string, len(ends))
+	from := 0
+	for i, end := range ends {
+		ids[i] = store.AfterTime(all[from:end])
+		from = end
+	}
+	return ids
 }
 
 // maxStray bounds the records outside a batch that loadMany's scan may

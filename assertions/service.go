@@ -242,8 +242,13 @@ func eventKey(a Assertion) []byte {
 	return store.Suffix(nil).Str(idxEvent).Str(a.Validity.UntilEvent).Str(a.Context).Raw(a.ID)
 }
 
+// put stores a's record, and a new assertion epoch of sp (touchEpoch): every
+// write of an assertion record, new or changed, goes through it.
 func (s *Service) put(tx *store.Txn, sp tenancy.Space, a Assertion) error {
-	return tx.Put(sp, store.TableAssertion, store.Suffix(nil).Raw(a.ID), a, 0)
+	if err := tx.Put(sp, store.TableAssertion, store.Suffix(nil).Raw(a.ID), a, 0); err != nil {
+		return err
+	}
+	return touchEpoch(tx, sp)
 }
 
 // endTx takes a out of ACTIVE with status st, recording why in the audit

@@ -206,7 +206,7 @@ func seeded(b *testing.B, n int) *benchServer {
 
 // seededMarker marks a kept benchmark store as completely seeded (its
 // suffix is the version of what seeded writes).
-const seededMarker = "SEEDED-2"
+const seededMarker = "SEEDED-3"
 
 // Sizes of the conversation seedConversation records.
 const (

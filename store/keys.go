@@ -72,6 +72,11 @@ const (
 	// seg, context seg, id (an active UNTIL_EVENT assertion waits for the
 	// event; removed when it leaves ACTIVE).
 	TableAssertionIndex Table = 'b'
+	// TableAssertionEpoch: empty suffix -> a random value rewritten
+	// (blindly) with every assertion record of the organization, so that
+	// readers may cache the newest assertions for as long as it does not
+	// change (assertions/recent.go).
+	TableAssertionEpoch Table = 'h'
 	TableConflict       Table = 'C' // id -> conflict record
 	TableConflictSlot   Table = 'c' // context seg, subject seg, predicate seg, openedAt, id -> nil
 	TableDecision       Table = 'E' // id -> decision record

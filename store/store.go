@@ -413,6 +413,12 @@ func (tx *Txn) AfterCommit(f func()) { tx.afterCommit = append(tx.afterCommit, f
 // Partition returns the partition the transaction is bound to.
 func (tx *Txn) Partition() tenancy.Partition { return tx.p }
 
+// Writable reports whether tx may write (Update, Preview), not a View. A
+// reader that could skip reads with a cache under a version record
+// reads that record only in a View: in a read-write transaction the read
+// would make every concurrent writer of it a conflict.
+func (tx *Txn) Writable() bool { return tx.pend != nil }
+
 func (tx *Txn) check(sp tenancy.Space) error {
 	if !tx.p.Owns(sp) {
 		return ErrForeignSpace

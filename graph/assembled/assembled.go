@@ -81,7 +81,17 @@ func (t Text) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 	if g, ok := w.(interface{ Grow(int) }); ok {
 		g.Grow(t.c.remaining(ctx))
 	}
-	graphql.MarshalString(t.c.Output.Text).MarshalGQL(w)
+	_, err := w.Write(appendString(availableBuffer(w), t.c.Output.Text))
+	return err
+}
+
+// availableBuffer returns the room left in w's buffer, empty, when w has
+// one (a bytes.Buffer, as gqlgen's response is): appended to there, the
+// text is written to w without another copy of it. Else nil.
+func availableBuffer(w io.Writer) []byte {
+	if a, ok := w.(interface{ AvailableBuffer() []byte }); ok {
+		return a.AvailableBuffer()
+	}
 	return nil
 }
 
@@ -320,12 +330,15 @@ func elementField(ctx context.Context, i int, object string, f graphql.Collected
 
 // appendString appends s as a JSON string, escaped as gqlgen's
 // graphql.MarshalString escapes it: control characters, '"' and '\\'
-// only, everything else as it is.
+// only, everything else as it is. It reads bytes, not runes: every byte
+// it escapes is ASCII, which no byte of a multi-byte (or invalid) UTF-8
+// sequence is, and those are copied as they are either way.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
-	for i, c := range s {
-		if c >= 0x20 && c != '\\' && c != '"' {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !escaped[c] {
 			continue
 		}
 		b = append(b, s[start:i]...)
@@ -349,6 +362,15 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// escaped marks the bytes appendString escapes.
+var escaped = func() (e [256]bool) {
+	for c := range 0x20 {
+		e[c] = true
+	}
+	e['\\'], e['"'] = true, true
+	return e
+}()
 
 const hex = "0123456789ABCDEF"
 
