@@ -1894,7 +1894,9 @@ func nameCandidate(cl string, v span) (span, bool) {
 }
 
 // nameStops are capitalised words that open a clause or name no thing.
-var nameStops = map[string]bool{"i": true, "i'm": true, "i've": true, "i'll": true, "i'd": true, "we": true, "the": true, "a": true, "an": true, "our": true, "my": true, "it": true, "this": true, "that": true, "ok": true, "okay": true, "so": true, "and": true, "but": true, "from": true, "as": true, "ops": true, "hr": true, "it's": true, "they": true, "he": true, "she": true,
+var nameStops = map[string]bool{"easter": true, "christmas": true, "thanksgiving": true, "passover": true, "hanukkah": true,
+	"diwali": true, "eid": true, "halloween": true, "ramadan": true, "xmas": true, // holidays: "host Easter dinner"
+	"i": true, "i'm": true, "i've": true, "i'll": true, "i'd": true, "we": true, "the": true, "a": true, "an": true, "our": true, "my": true, "it": true, "this": true, "that": true, "ok": true, "okay": true, "so": true, "and": true, "but": true, "from": true, "as": true, "ops": true, "hr": true, "it's": true, "they": true, "he": true, "she": true,
 	// "Let's proceed with GlobalTech": a word before "'s" that is no name
 	"let": true, "here": true, "there": true, "what": true, "who": true, "where": true, "how": true, "everyone": true,
 	"everything": true, "nobody": true, "nothing": true, "someone": true, "something": true, "today": true, "tomorrow": true}

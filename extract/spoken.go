@@ -49,6 +49,21 @@ func Spoken(s string) string {
 		said := m[1] != "" || m[4] != "" || before == ""
 		return m[1] + strconv.Itoa(h) + ":" + pad2(mm) + m[4], said && h >= 1 && h <= 12 && mm >= 0
 	})
+	s = rewrite(reClockPhrase, s, func(m []string, _, _ string) (string, bool) {
+		// "half past six", "quarter to 7": the British clock.
+		h := wordNumber(m[2])
+		if n, err := strconv.Atoi(m[2]); err == nil {
+			h = n
+		}
+		mm := map[string]int{"half past": 30, "quarter past": 15, "quarter after": 15, "quarter to": 45, "quarter of": 45}[strings.ToLower(strings.Join(strings.Fields(m[1]), " "))]
+		if mm == 45 {
+			h-- // quarter to seven is 6:45
+			if h == 0 {
+				h = 12
+			}
+		}
+		return strconv.Itoa(h) + ":" + pad2(mm) + m[3], h >= 1 && h <= 12
+	})
 	s = rewrite(reSpokenDay, s, func(m []string, _, after string) (string, bool) {
 		// After a month always ("march tenth"), after "the" only where
 		// no noun follows ("the twenty second every month", not "the
@@ -162,7 +177,7 @@ const (
 
 var (
 	// reSpokenCue is a number word: a cheap test before the rewrites.
-	reSpokenCue = regexp.MustCompile(`(?i)\b(?:` + digitNames + `|` + teenWords + `|` + tensWords + `|oh|zero|hundred|` + ordinals + `)\b`)
+	reSpokenCue = regexp.MustCompile(`(?i)\b(?:` + digitNames + `|` + teenWords + `|` + tensWords + `|oh|zero|hundred|half past|quarter|` + ordinals + `)\b`)
 	// rePhoneWords is seven or ten digits said one by one.
 	rePhoneWords = regexp.MustCompile(`(?i)\b(?:(?:zero|oh|o|` + digitNames + `)[\s-]+){6,9}(?:zero|oh|o|` + digitNames + `)\b`)
 	// reSpokenTime is an hour and its minutes after a word that says a
@@ -171,7 +186,9 @@ var (
 	reSpokenTime = regexp.MustCompile(`(?i)(\b(?:at|to|is|from|til|till|until|by|around|about|now)\s+)?\b(` + digitNames + `|ten|eleven|twelve)[\s-](oh[\s-](?:` + digitNames + `)|(?:fifteen|forty[\s-]five|fourty[\s-]five|thirty|twenty|ten|fifty|forty|twenty[\s-]five|thirty[\s-]five|fifty[\s-]five|oh[\s-]five))\b(\s*(?:am|pm|a\.m\.|p\.m\.)|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+at\s+night)?`)
 	// reSpokenDay is a day of the month said as an ordinal after a month
 	// or "the": "march tenth", "the twenty second".
-	reSpokenDay = regexp.MustCompile(`(?i)(\b(?:` + monthNames + `)\s+(?:the\s+)?|\bthe\s+)((?:twenty|thirty)[\s-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|` + ordinals + `)\b`)
+	// reClockPhrase is a time said by the half or the quarter hour.
+	reClockPhrase = regexp.MustCompile(`(?i)\b(half\s+past|quarter\s+(?:past|after|to|of))\s+(` + digitNames + `|ten|eleven|twelve|1[0-2]|[1-9])\b(\s*(?:am|pm|a\.m\.|p\.m\.)|\s+in\s+the\s+(?:morning|afternoon|evening)|\s+at\s+night)?`)
+	reSpokenDay   = regexp.MustCompile(`(?i)(\b(?:` + monthNames + `)\s+(?:the\s+)?|\bthe\s+)((?:twenty|thirty)[\s-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|` + ordinals + `)\b`)
 	// reSpokenMoney is an amount said in hundreds before what it is paid
 	// by: "nineteen fifty a month", "fifteen hundred dollars", "three
 	// forty two a month".

@@ -10,6 +10,11 @@ func TestSpoken(t *testing.T) {
 		{"gym is tuesdays and thursdays now like six thirty in the morning", "gym is tuesdays and thursdays now like 6:30 in the morning"},
 		{"lilys piano got moved to wednesdays at four fifteen the teacher texted", "lilys piano got moved to wednesdays at 4:15 the teacher texted"},
 		{"pickup moved to ten oh five", "pickup moved to 10:05"},
+		// The half and the quarter hour.
+		{"Choir practice is on Thursdays at half past six now.", "Choir practice is on Thursdays at 6:30 now."},
+		{"pickup is quarter to seven", "pickup is 6:45"},
+		{"quarter past 9 in the morning works", "9:15 in the morning works"},
+		{"a quarter of the budget", "a quarter of the budget"},
 		// A phone number said digit by digit.
 		{"its five five five oh one nine two so um dont use the old one", "its 555-0192 so um dont use the old one"},
 		// Days of the month: after a month always, after "the" only

@@ -819,6 +819,11 @@ func TestAnotherOwnersThing(t *testing.T) {
 func TestDetectionValues(t *testing.T) {
 	tests := []afterTurn{
 		{"a password cut at a mark", [][2]string{{"guest_wifi_pw", "Summit#2025"}}, "rotated guest wifi pw, it's Harbor!2026 now, lobby signs updated", "Harbor!2026"},
+		// A value never holds a clause of its own: a replacement with an
+		// instruction or another's news spliced on with a comma is not
+		// taken (no rule isolates the address or the name there yet).
+		{"no instruction in a value", [][2]string{{"home_office_addr", "221 Lake St, Apt 4B"}}, "Moved over the wknd. Home office is 88 Grove Ave #2, ship everything there.", "221 Lake St, Apt 4B"},
+		{"no news in a value", [][2]string{{"assistant_coach", "Coach Ramirez"}}, "Ramirez is on paternity leave the rest of the season, Dana Pruitt's my asst coach now", "Coach Ramirez"},
 		{"a password, then what it is like", [][2]string{{"wifi_pw", "Falcons2025!"}}, "Oops, I gave you the wifi password wrong earlier, it's Falcons2025# with the hashtag at the end, not an exclamation point.", "Falcons2025#"},
 		{"the value, then the one it is not", [][2]string{{"barber", "Sal at Sal's Barbershop"}}, "Actually scratch what I said earlier — my barber is Frank at Sal's, not Sal himself.", "Frank at Sal's"},
 		{"a time in the stored half of the day", [][2]string{{"afterschool_pickup", "3:15pm"}}, "The district shortened the day starting this week, so after-school pickup is 3:00 now and I have to book it out of my classroom.", "3:00pm"},
