@@ -214,10 +214,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				// "Package arrived — it's delivered": a clause that
 				// opens on "it" says the value of the topic the clause
 				// before said.
-				all := true
+				all, here := true, saidTopic(c.toks, topic) // "…, so it ends August 31 now": "end" said here
 				for _, t := range topic {
-					all = all && (carried[t] || impliedByValue(t))
+					all = all && (carried[t] || here[t] || impliedByValue(t))
 				}
+				all = all && len(here) < len(topic)
 				if all {
 					tspans, ok = []span{{start: m[2], end: m[3], text: "it"}}, true
 				}
@@ -274,6 +275,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		}
 		if kind == anchorName {
 			cands = withoutLocatives(cl, cands)
+		}
+		if kind == anchorMoney && len(cands) == 0 {
+			cands = bareAmounts(cl, stored) // "shop rent is 1550 a month now"
 		}
 		if kind == anchorMoney {
 			cands = withMoneyDeltas(cl, stored, cands)
@@ -444,6 +448,36 @@ var (
 	reWeekdayWord = regexp.MustCompile(`(?i)\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?s?\b`)
 	// reListJoin joins the members of a list.
 	reListJoin = regexp.MustCompile(`^\s*(?:/|,|&|\+|and|,\s*and)\s*$`)
+)
+
+// bareAmounts reads the amounts a clause says without a currency sign,
+// in the stored amount's currency: a number said per a period ("1550 a
+// month", "80 a month") or after a word of change ("went up to 1,950").
+func bareAmounts(cl, stored string) []span {
+	sign := strings.TrimLeft(reCurrencySign.FindString(stored), " ")
+	if sign == "" {
+		return nil
+	}
+	var out []span
+	for _, m := range reBareAmount.FindAllStringSubmatchIndex(cl, -1) {
+		if m[2] < 0 && m[6] < 0 {
+			continue // a number alone may count anything
+		}
+		n := cl[m[4]:m[5]]
+		if strings.Contains(stored, ",") && !strings.Contains(n, ",") {
+			n = withCommas(n) // "1550" beside "$1,400/month" is "$1,550"
+		}
+		out = append(out, span{start: m[4], end: m[5], text: sign + n, kind: KindAmount})
+	}
+	return out
+}
+
+var (
+	// reCurrencySign is the sign a stored amount is written with.
+	reCurrencySign = regexp.MustCompile(`[$£€¥]`)
+	// reBareAmount is a number without a sign, with a period after it or
+	// a word of change before it.
+	reBareAmount = regexp.MustCompile(`(?i)(?:\b(up to|down to|raised to|cut to|went to|goes to|increased to|reduced to|bumped to|now)\s+)?\b(\d{1,3}(?:,\d{3})+|\d{2,6})(?:\.\d\d)?\b(\s*(?:a|per|/)\s*(?:month|mo|week|wk|year|yr|night|visit|hour|hr|load|session|class|walk))?(?:[^%:\w]|$)`)
 )
 
 // withoutLocatives drops the names that say where the name before them
@@ -1306,7 +1340,7 @@ func readAnchorSentence(sentence string) anchorSentence {
 func never(string) bool { return false }
 
 // reContinues opens a clause on the thing the clause before named.
-var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:we(?:'re| are) only|there are only|it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to|we're paying|we’re paying|we are paying|i'm paying|i’m paying|i am paying|we pay|i pay|i'm at|i’m at|i am at|i'm down to|i’m down to|i'm up to|i’m up to|i'm now at|i’m now at|puts us at|putting us at|which puts us at|brings us to|bringing us to|which brings us to|takes us to|taking us to|which takes us to)\b)`)
+var reContinues = regexp.MustCompile(`(?i)^(?:and\s+|so\s+|which\s+|but\s+)?(?:now\s+|these days\s+|currently\s+|today\s+)?((?:we(?:'re| are) only|there are only|it's|it’s|it is|it was|that's|that’s|there are|there's|there’s|bringing it|bringing the total|taking it|making it|putting it|which puts it|which brings it|we're at|we’re at|we are at|we're now at|we're up to|we're down to|we’re up to|we’re down to|we're paying|we’re paying|we are paying|i'm paying|i’m paying|i am paying|we pay|i pay|i'm at|i’m at|i am at|i'm down to|i’m down to|i'm up to|i’m up to|i'm now at|i’m now at|puts us at|putting us at|which puts us at|brings us to|bringing us to|which brings us to|takes us to|taking us to|which takes us to|it ends|it runs|it starts|it expires|it closes|it opens|it's due|it is due)\b)`)
 
 // reContinuesLate ends a clause on the new total of the thing the clause
 // before named, after a list: "…, the dental office on Maple and the

@@ -513,6 +513,13 @@ func TestAnchor(t *testing.T) {
 		{"cfo_cell", "+1 312 555 0188", "Had the CFO's cell wrong, it's +1 312 555 0168.", "+1 312 555 0168"},
 		{"safety_mtg", "Tuesday 8am", "New manager moved the safety meeting to Tuesdays at 7:30, bien temprano.", "Tuesday 7:30am"},
 		{"health_inspection_date", "January 22", "last health inspection was in july and we got an A, not worried", ""},
+		// An amount said without its sign, per a period or after a word
+		// of change; "it ends" continues the thing the clause before
+		// named.
+		{"shop_rent", "$1,400/month", "landlord sent the new lease shop rent is 1550 a month now starting this month", "$1,550"},
+		{"rent", "$1,850/month", "rent went up to 1,950 with the new lease", "$1,950"},
+		{"rent", "$1,850/month", "rent is 1950 sq ft of pain", ""},
+		{"lease_end_date", "July 31", "The landlord agreed to extend our lease by a month, so it ends August 31 now, which conveniently covers the gap.", "2026-08-31"},
 		// Weekdays in lowercase and in the plural; a weekday before the
 		// day of the month; the stored half of the day.
 		{"dept_mtg_time", "Tuesday 3:15pm", "dept mtgs are wednesdays at 3:30 now, Hendricks just sent it out", "Wednesday 3:30pm"},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The refusal filters. Each reads a lower-cased copy with curly apostrophes
@@ -120,7 +121,7 @@ var (
 	// oneOffs make a sentence an exception to a standing value, which
 	// stays: "Book club is on Tuesday this week only", "just this once
 	// we're meeting at the library".
-	oneOffs      = phrases("just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|back to normal after|back to normal in|back to normal from|back to normal next|then back to normal|this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week")
+	oneOffs      = phrases("just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|back to normal after|back to normal in|back to normal from|back to normal next|just for that day|just for the day|for that day only|only for that day|just that day|that day only|for the day only|then back to normal|this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week")
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
@@ -192,8 +193,46 @@ func isQuestion(raw, n string) bool {
 		// (which names its subject next: "were you …").
 		return false
 	}
-	return questionStarts.startsWith(n)
+	if !questionStarts.startsWith(n) {
+		return false
+	}
+	if auxStarts[firstWord(strings.TrimSpace(n))] && !questionSubject(raw) {
+		// "did PT today so 3 left", "had the graybar account number
+		// wrong its GB-44817": with no question mark, an auxiliary
+		// asks only before its subject.
+		return false
+	}
+	return true
 }
+
+// auxStarts are the auxiliaries a question opens with.
+var auxStarts = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true,
+	"can": true, "could": true, "should": true, "would": true, "will": true, "shall": true, "has": true, "have": true, "had": true, "am": true}
+
+// questionSubject reports whether the word after a sentence's opening
+// auxiliary is a subject: a pronoun, a determiner or a name ("did you",
+// "is the", "did Sam"), not an object or an acronym ("did PT today", "had
+// the graybar account number wrong").
+func questionSubject(raw string) bool {
+	if reHadWrong.MatchString(fold(raw)) {
+		return false
+	}
+	ws := strings.Fields(raw)
+	if len(ws) < 2 {
+		return true
+	}
+	w := strings.Trim(ws[1], ",.;:!")
+	if questionSubjects[fold(w)] {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && !(len(w) <= 3 && strings.ToUpper(w) == w)
+}
+
+var questionSubjects = map[string]bool{"you": true, "u": true, "ya": true, "we": true, "they": true, "he": true, "she": true,
+	"it": true, "i": true, "there": true, "anyone": true, "anybody": true, "someone": true, "somebody": true, "everyone": true,
+	"the": true, "my": true, "your": true, "our": true, "his": true, "her": true, "their": true, "this": true, "that": true,
+	"those": true, "these": true, "a": true, "an": true, "any": true, "mom": true, "dad": true}
 
 // reWereSubject is a question's subject after "were".
 var reWereSubject = regexp.MustCompile(`^ were (?:you|we|they|the|there|those|these|any|all|both|his|her|their|our|my|your|it|he|she)\b`)
@@ -337,7 +376,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(reOfferingNoun.ReplaceAllString(head, " gift ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head):
+	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(head, " gift "), " ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head):
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
@@ -453,8 +492,9 @@ var reBackThen = regexp.MustCompile(`\bback in (?:the day|the (?:\d0|\d{4})s|(?:
 var reTried = regexp.MustCompile(`\b(?:i|we)(?:['’]ve| have)?\s+(?:tried|attempted|been trying|was trying|were trying)\s+to\s+(?:get|have|move|change|switch|push|make|book|reschedule|set)\b`)
 
 // reOfferingNoun is "offering" as a thing given ("my weekly offering to
-// the church"), not a proposal ("the bank is offering 5%").
-var reOfferingNoun = regexp.MustCompile(`\b(?:my|our|your|his|her|their|weekly|monthly|sunday|church)\s+offerings?\b`)
+// the church"), not a proposal ("the bank is offering 5%"), and a proposal
+// as a document or an event ("my proposal defense is now on March 30").
+var reOfferingNoun = regexp.MustCompile(`\b(?:my|our|your|his|her|their|weekly|monthly|sunday|church)\s+offerings?\b|\b(?:proposal|proposals)\s+(?:defen[cs]e|deadline|review|meeting|due|draft|submission|date|hearing|presentation|doc|document)\b`)
 
 // reTalkAbout is talk of a change, which is not the change: "there's talk
 // of bumping the quota to 520k", "Summit Power keeps calling about moving
@@ -630,12 +670,26 @@ var (
 	// reOpinionAside is an opinion of someone, after the statement: "…,
 	// he seems chill" says nothing of the statement's truth.
 	reOpinionAside = regexp.MustCompile(`,\s*(?:and\s+)?(?:he|she|they|it|the new one)\s+(?:seems|seemed|sounds|looks)\s+(?:really\s+|super\s+|very\s+|kinda\s+|pretty\s+|so\s+)?[a-z]+(?:\s+(?:so far|tbh|lol|honestly))?\s*[.!]*\s*$`)
-	reNoThought    = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b|\bthan\s+(?:i|we|they|you|anyone|everyone)\s+(?:had\s+)?(?:thought|expected|planned|hoped|feared)\b`)
+	reNoThought    = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b|\bthan\s+(?:i|we|they|you|anyone|everyone)\s+(?:had\s+)?(?:thought|expected|planned|hoped|feared|wanted|would have liked|liked)\b`)
 	// reRelevanceIf is a condition on the listener's use of what is said,
 	// not on what is said: "it's 312-555-0246 now if you need to update
 	// it anywhere", "in case you need it".
 	reRelevanceIf = regexp.MustCompile(`\b(?:if|in case)\s+(?:you|anyone|anybody)\s+(?:need|needs|want|wants|wanna|ask|asks|'d like|’d like|would like|were wondering|are wondering|care|have to)\b|\bif (?:that|it) helps\b|\bif (?:anything|something|any issues?|questions?|problems?)\s+(?:comes? up|arises?|pops? up|happens)\b`)
 )
+
+// reportsOthers reports a clause about someone else's thing, said by the
+// speaker or reported ("mike said his inspector got switched"): a
+// reporting frame is not the subject.
+func reportsOthers(low string) bool {
+	if m := reSaidFrame.FindStringIndex(low); m != nil {
+		low = low[m[1]:]
+	}
+	return (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low) && !reCallsMe.MatchString(low)
+}
+
+// reSaidFrame opens a clause with whom it reports: "mike said", "my
+// sister told me that".
+var reSaidFrame = regexp.MustCompile(`^(?:[\p{L}'’-]+\s+){1,2}(?:said|says|told me|tells me|mentioned|texted|wrote)\s+(?:that\s+)?`)
 
 // clauseFilter returns why one clause is refused, or "".
 func clauseFilter(low string) string {
@@ -648,11 +702,11 @@ func clauseFilter(low string) string {
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined
-	case proposals.in(reOfferingNoun.ReplaceAllString(n, " gift ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low), reTried.MatchString(low):
+	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(n, " gift "), " ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low), reTried.MatchString(low):
 		return ReasonProposal
 	case pasts.in(n), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow
-	case (otherSubjectStarts[firstWord(low)] || hasPrefixAny(low, otherSubjectPrefixes)) && reOtherSubject.MatchString(low) && !actsOnOurs(low) && !reCallsMe.MatchString(low),
+	case reportsOthers(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
 		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && (theirThing(low) || reGotTheirs.MatchString(low)):
