@@ -269,6 +269,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			cands = members
 		default:
 			cands = candidatesAt(cl, kind, at)
+
 			if m := c.subject; m != nil && kind == anchorName && !slices.ContainsFunc(cands, func(v span) bool { return v.start == m[0] }) {
 				cands = append([]span{{start: m[0], end: m[1], text: cl[m[0]:m[1]], kind: KindChoice}}, cands...)
 			}
@@ -482,8 +483,14 @@ var (
 
 // withoutLocatives drops the names that say where the name before them
 // is: "Mom's new GP is Dr. Priya Menon at the Lakeview clinic", "Dr.
-// Amanda Reyes on Pine St".
+// Amanda Reyes on Pine St", "Dr. Patel out of Hillside Large Animal".
 func withoutLocatives(cl string, cands []span) []span {
+	if len(cands) > 0 && reNameThenLocative.MatchString(cl[:cands[0].start]) && !nameStops[fold(firstWord(cl))] {
+		// "Dr. Patel out of Hillside Large Animal is our vet now": the
+		// name that opens the clause is not read as one, its place is
+		// still its place.
+		cands = cands[1:]
+	}
 	for i := 1; i < len(cands); i++ {
 		if p := cands[i-1]; p.end <= cands[i].start && reLocativeGap.MatchString(cl[p.end:cands[i].start]) {
 			cands = slices.Delete(slices.Clone(cands), i, i+1)
@@ -493,8 +500,12 @@ func withoutLocatives(cl string, cands []span) []span {
 	return cands
 }
 
+// reNameThenLocative is a clause's opening name and the word that joins
+// it to its place.
+var reNameThenLocative = regexp.MustCompile(`^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)*\s+(?:at|out of|from|of|with)\s+(?:the\s+)?$`)
+
 // reLocativeGap joins a name to the place it is at.
-var reLocativeGap = regexp.MustCompile(`(?i)^,?\s+(?:at|on|in|near|inside|off)\s+(?:the\s+)?$`)
+var reLocativeGap = regexp.MustCompile(`(?i)^,?\s+(?:at|on|in|near|inside|off|out of|from)\s+(?:the\s+)?$`)
 
 // MonthDayLike writes a day of the month said without a month ("the
 // 15th") in the form of stored when stored is a day of every month ("1st
@@ -1224,7 +1235,7 @@ func namedRelative(cl string) string {
 }
 
 // reNamedRelative opens a clause on a relative and their name.
-var reNamedRelative = regexp.MustCompile(`^(?i:(?:grandma|grandpa|granny|nana|auntie|aunt|uncle|cousin)|(?:[\p{L}-]+['’]s|my|our|his|her|their)\s+(?:older\s+|younger\s+|little\s+|big\s+)?(?:cousin|friend|sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|neighbou?r|aunt|uncle|grandma|grandpa|niece|nephew|colleague|coworker|roommate|best friend|fianc[ée]e?))\s+(\p{Lu}\p{L}+)\b`)
+var reNamedRelative = regexp.MustCompile(`^(?i:(?:grandma|grandpa|granny|nana|auntie|aunt|uncle|cousin|t[ií]o|t[ií]a|abuela|abuelo)|(?:[\p{L}-]+['’]s|my|our|his|her|their)\s+(?:older\s+|younger\s+|little\s+|big\s+)?(?:cousin|friend|sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|neighbou?r|aunt|uncle|grandma|grandpa|niece|nephew|colleague|coworker|roommate|best friend|fianc[ée]e?))\s+(\p{Lu}\p{L}+)\b`)
 
 // saidTopic returns the words of topic that a clause (toks: its
 // clauseWords) says.

@@ -520,6 +520,11 @@ func TestAnchor(t *testing.T) {
 		{"rent", "$1,850/month", "rent went up to 1,950 with the new lease", "$1,950"},
 		{"rent", "$1,850/month", "rent is 1950 sq ft of pain", ""},
 		{"lease_end_date", "July 31", "The landlord agreed to extend our lease by a month, so it ends August 31 now, which conveniently covers the gap.", "2026-08-31"},
+		// The place of a name that opens the clause is no name of its
+		// own; a delivery comes.
+		{"vet", "Dr. Hargrove", "Dr. Patel out of Hillside Large Animal is our vet now, she came out for the ewes yesterday.", ""},
+		{"dentist", "Dr. Wu", "I'm with Dr. Grant now for my teeth.", "Dr. Grant"},
+		{"hay_delivery_day", "Tuesday", "Wait, I told you wrong, hay comes on Wednesdays, not Tuesdays.", "Wednesday"},
 		// Weekdays in lowercase and in the plural; a weekday before the
 		// day of the month; the stored half of the day.
 		{"dept_mtg_time", "Tuesday 3:15pm", "dept mtgs are wednesdays at 3:30 now, Hendricks just sent it out", "Wednesday 3:30pm"},

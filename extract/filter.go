@@ -121,7 +121,7 @@ var (
 	// oneOffs make a sentence an exception to a standing value, which
 	// stays: "Book club is on Tuesday this week only", "just this once
 	// we're meeting at the library".
-	oneOffs      = phrases("just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|back to normal after|back to normal in|back to normal from|back to normal next|just for that day|just for the day|for that day only|only for that day|just that day|that day only|for the day only|then back to normal|this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week")
+	oneOffs      = phrases("just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|back to normal after|back to normal in|back to normal from|back to normal next|just for that day|just for the day|for that day only|only for that day|just that day|that day only|for the day only|back to normal tomorrow|back to normal monday|back to normal next week|then back to normal|this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week")
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
@@ -380,7 +380,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAfter.MatchString(low),
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAfter.MatchString(low), reDaysInstead.MatchString(low),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -428,6 +428,10 @@ var reCoverSoon = regexp.MustCompile(`\b(?:covering|cover|covers|filling in|fill
 // reThenBack is the stored state coming back after a one-off: "…, then
 // back to the front loop", "after that it's back to Tuesdays".
 var reThenBack = regexp.MustCompile(`\b(?:then|after that|afterwards|and then)\s+(?:it['’]s\s+|it goes\s+|we['’]re\s+|we go\s+)?back to\b`)
+
+// reDaysInstead is one day's occurrence done otherwise: "Running
+// tonight's backup at 3am instead".
+var reDaysInstead = regexp.MustCompile(`\b(?:tonight|today|tomorrow)['’]s\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\b[^.;]*\binstead\b`)
 
 // reBackAfter is the stored state said to come back, after a comma:
 // "… Wednesday instead, back to Tuesday after".
@@ -505,8 +509,9 @@ var reTalkAbout = regexp.MustCompile(`\b(?:there(?:['’]?s| is| has been)|there
 // has not happened: "I'm asking finance to raise the headcount budget to
 // 14", "we'll ask the landlord to fix it", "I left a message asking Dr.
 // Raman's office to push my endo visit to the 21st"; or someone asking the
-// speaker: "HR keeps nagging me to switch payroll to Rippling".
-var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w`)
+// speaker: "HR keeps nagging me to switch payroll to Rippling", "Jesse
+// keeps after me to change the gate code".
+var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:keeps?|kept|keeping|been|is|are)\s+(?:after|on at|on|at)\s+(?:me|us)\s+(?:again\s+)?to\s+\w`)
 
 // reOtherUnitSubject opens a clause on another team or group: "The data
 // team is moving to Go" (not "the team", nor "our data team").

@@ -110,6 +110,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a plan for one coming day", "Tomorrow I'm setting my alarm for 5:45am to catch the early train.", "user", nil, []string{ReasonException}},
 		{"a standing change from tomorrow", "From tomorrow we're moving the offsite to Porto.", "user", []string{"offsite.location"}, nil},
 		{"a standing instruction sets a value", "Send invoices to Mei from here on, not Ravi.", "user", nil, []string{ReasonNoRule}},
+		{"someone after the speaker to change", "Jesse keeps after me to change the gate code to 2290 so he can remember it.", "user", nil, []string{ReasonProposal, ReasonOtherSubject}},
+		{"tonight's occurrence done otherwise", "Running tonight's backup at 3am instead, firmware push on the NAS.", "user", nil, []string{ReasonException}},
 		{"an auxiliary before no subject asks nothing", "did PT today so 3 left", "user", nil, []string{ReasonNoRule}},
 		{"an auxiliary before its subject asks", "did you move the standup to 10", "user", nil, []string{ReasonQuestion}},
 		{"a proposal defense is no proposal", "my proposal defense is now on March 30, which is earlier than I wanted.", "user", []string{"proposal_defense.date"}, nil},

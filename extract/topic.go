@@ -71,6 +71,7 @@ var topicGroups = [][]string{
 	{"port", "listens on", "listening on", "bound to", "binds to"},
 	{"meeting", "meets", "meet", "sync", "syncs", "mtg", "mtgs"},
 	{"return", "due back"},
+	{"delivery", "deliveries", "delivered", "comes", "arrives", "gets dropped off"}, // "hay comes on Wednesdays"
 	{"class", "lesson", "lessons", "course"},
 	{"rehearsal", "practice", "band practice"},
 	{"headcount", "head count", "head-count"},
