@@ -1865,7 +1865,7 @@ func durationValue(s string) string {
 
 // reWeekdays is a weekday that recurs, and its hour: "Mondays",
 // "Sundays at 11".
-var reWeekdays = regexp.MustCompile(`\b(?i:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days(?:\s+at\s+\d{1,2}(?:[:.]\d\d)?(?:\s*[ap]\.?m\.?)?)?\b`)
+var reWeekdays = regexp.MustCompile(`\b(?i:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days(?:\s+at\s+\d{1,2}(?:[:.]\d\d)?(?:\s*[ap]\.?m\.?)?|\s+\d{1,2}(?:[:.]\d\d)?\s*[ap]\.?m\.?)?\b`)
 
 // spans are the matches of re in cl, as values of kind.
 func spans(cl string, re *regexp.Regexp, kind string) []span {
@@ -2279,7 +2279,7 @@ func onlyLinks(between, kind string, attrs []string) bool {
 // stand between a topic and a value of that kind.
 var kindNouns = map[string][]string{
 	anchorMoney: {"hire", "fee", "cost", "price", "quote", "total", "bill", "charge", "rate", "amount", "rent", "figure", "spend",
-		"due", "dues", "premium", "payment", "tuition", "fare", "deposit", "subscription"},
+		"due", "dues", "premium", "payment", "tuition", "fare", "deposit", "subscription", "membership", "plan"},
 	// A place's own noun may close the topic: "the coworking space on Thursdays".
 	anchorDate: {"date", "day", "time", "deadline", "appointment", "appt", "slot", "session", "meeting", "booking",
 		"space", "office", "studio", "centre", "center", "hub",

@@ -525,6 +525,7 @@ func TestAnchor(t *testing.T) {
 		{"vet", "Dr. Hargrove", "Dr. Patel out of Hillside Large Animal is our vet now, she came out for the ewes yesterday.", ""},
 		{"dentist", "Dr. Wu", "I'm with Dr. Grant now for my teeth.", "Dr. Grant"},
 		{"hay_delivery_day", "Tuesday", "Wait, I told you wrong, hay comes on Wednesdays, not Tuesdays.", "Wednesday"},
+		{"gym_fee", "$79/month", "gym bumped my membership to $89/mo, ugh", "$89"},
 		// Weekdays in lowercase and in the plural; a weekday before the
 		// day of the month; the stored half of the day.
 		{"dept_mtg_time", "Tuesday 3:15pm", "dept mtgs are wednesdays at 3:30 now, Hendricks just sent it out", "Wednesday 3:30pm"},

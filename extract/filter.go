@@ -125,7 +125,7 @@ var (
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
-	hypoClause = phrases("might|maybe|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory|poking around|shopping around|looking around|scoping|exploring|evaluating|weighing|researching|vetting|scouting|shortlisting|shortlisted|in the running")
+	hypoClause = phrases("might|maybe|assumes|assuming|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory|poking around|shopping around|looking around|scoping|exploring|evaluating|weighing|researching|vetting|scouting|shortlisting|shortlisted|in the running")
 
 	negations = phrases("not|never|no longer|nobody|no one|none|neither|nor|cannot|no|without|nothing|nowhere|ain't|anymore")
 
@@ -380,7 +380,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAfter.MatchString(low), reDaysInstead.MatchString(low),
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAfter.MatchString(low), reDaysInstead.MatchString(low), reBackOnNormal.MatchString(low),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -428,6 +428,11 @@ var reCoverSoon = regexp.MustCompile(`\b(?:covering|cover|covers|filling in|fill
 // reThenBack is the stored state coming back after a one-off: "…, then
 // back to the front loop", "after that it's back to Tuesdays".
 var reThenBack = regexp.MustCompile(`\b(?:then|after that|afterwards|and then)\s+(?:it['’]s\s+|it goes\s+|we['’]re\s+|we go\s+)?back to\b`)
+
+// reBackOnNormal says the usual state holds again after what the
+// sentence told: "Recycling got picked up on Friday last week because of
+// New Year's, but we're back on the normal schedule".
+var reBackOnNormal = regexp.MustCompile(`\b(?:but|and|then|now)\s+(?:we['’]re|we are|it['’]s|it is|they['’]re|everything['’]s|things are)\s+back\s+(?:on|to)\s+(?:the\s+|our\s+)?(?:normal|usual|regular)\b`)
 
 // reDaysInstead is one day's occurrence done otherwise: "Running
 // tonight's backup at 3am instead".

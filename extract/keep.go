@@ -32,6 +32,12 @@ func KeepsTopic(sentence, key string) bool {
 		// kind, said apart from the speaker's own.
 		return true
 	}
+	if m := reNotOurs.FindStringSubmatch(fold(sentence)); m != nil && Names(m[1], key) && reSetApartWord.MatchString(fold(sentence)) {
+		// "The piano movers' number is 937-555-0342, but that's a
+		// separate company …, not our movers": another of the kind, set
+		// apart from the speaker's own.
+		return true
+	}
 	if !MayKeep(sentence) {
 		return false // the common case
 	}
@@ -62,6 +68,12 @@ func KeepsTopic(sentence, key string) bool {
 		}
 		own := func(w string) bool {
 			return slices.ContainsFunc(keyWs, func(k string) bool { return singular(k) == singular(w) })
+		}
+		if len(subj) == 2 && subj[1] == "one" && !setApart[subj[0]] && !otherQualifiers[subj[0]] && Names(low[:open]+low[m[1]:], key) {
+			// "office wifi pw changed to maple-river-88, home one's
+			// unchanged" (wifi_pw): the one the speaker sets apart from
+			// the changed one is the key's.
+			return true
 		}
 		if slices.ContainsFunc(subj, func(w string) bool { return !own(w) && !standardWords[w] && w != "one" }) || !slices.ContainsFunc(subj, own) {
 			continue
@@ -117,6 +129,13 @@ var possessives = map[string]bool{"my": true, "our": true, "your": true}
 // "luckily my territory …".
 var joiners = map[string]bool{"but": true, "and": true, "so": true, "at": true, "least": true, "though": true, "although": true,
 	"while": true, "whereas": true, "luckily": true, "thankfully": true, "fortunately": true, "also": true, "even": true, "yet": true}
+
+var (
+	// reNotOurs denies that a thing is the speaker's: "not our movers".
+	reNotOurs = regexp.MustCompile(`\bnot\s+(?:our|my)\s+((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)`)
+	// reSetApartWord says a thing is another of its kind.
+	reSetApartWord = regexp.MustCompile(`\b(?:separate|different|another|other)\b`)
+)
 
 // reDifferentFrom sets a thing apart from the speaker's own of its kind:
 // "different guy from my apartment landlord".

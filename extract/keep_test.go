@@ -25,6 +25,10 @@ func TestKeepsTopic(t *testing.T) {
 		{"happy hour oysters down to $2 at the bar. the menu stays.", "oyster_price", false},
 		{"LHR per diem went to £95, US one unchanged.", "perDiemUS", true},
 		{"Water and gas both start Feb 9, electric's still the 6th.", "electric_start_date", true},
+		{"office wifi pw changed to maple-river-88, home one's unchanged", "wifi_pw", true},
+		{"my wifi pw changed to maple-river-88, the other one's unchanged", "wifi_pw", false},
+		{"The piano movers' number is 937-555-0342, but that's a separate company the church hired, not our movers.", "movers_phone", true},
+		{"The movers' number is 937-555-0342, not 555-0188.", "movers_phone", false},
 		{"Water and gas both start Feb 9, electric's still the 6th.", "gas_start_date", false},
 		{"LHR per diem went to £95, that one unchanged.", "perDiemUS", false},
 		// The thing the speaker will not change stays.

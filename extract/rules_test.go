@@ -110,6 +110,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a plan for one coming day", "Tomorrow I'm setting my alarm for 5:45am to catch the early train.", "user", nil, []string{ReasonException}},
 		{"a standing change from tomorrow", "From tomorrow we're moving the offsite to Porto.", "user", []string{"offsite.location"}, nil},
 		{"a standing instruction sets a value", "Send invoices to Mei from here on, not Ravi.", "user", nil, []string{ReasonNoRule}},
+		{"an estimate's assumption", "The movers' estimate assumes about 60 boxes.", "user", nil, []string{ReasonHypothetical}},
+		{"a past one-off, then back to normal", "Recycling got picked up on Friday last week because of New Year's, but we're back on the normal schedule.", "user", nil, []string{ReasonException}},
 		{"someone after the speaker to change", "Jesse keeps after me to change the gate code to 2290 so he can remember it.", "user", nil, []string{ReasonProposal, ReasonOtherSubject}},
 		{"tonight's occurrence done otherwise", "Running tonight's backup at 3am instead, firmware push on the NAS.", "user", nil, []string{ReasonException}},
 		{"an auxiliary before no subject asks nothing", "did PT today so 3 left", "user", nil, []string{ReasonNoRule}},
