@@ -1239,9 +1239,10 @@ var reDigitRun = regexp.MustCompile(`\d+`)
 
 // reClauseInside is a clause of its own inside a replacement, after a
 // comma: "the Westgate property, Tom Keller owns badge administration
-// here", "paternity leave …, Dana Pruitt's my asst coach" and "88 Grove
-// Ave #2, ship everything there" are two statements, not a value.
-var reClauseInside = regexp.MustCompile(`,\s+(?:(?:\p{Lu}[\p{L}'’-]*\s+){1,2}(?:owns|is|are|has|have|handles|runs|leads|does|takes|took|took over|manages|will)\b|(?:\p{Lu}[\p{L}'’-]*\s+){0,1}\p{Lu}[\p{L}-]*['’]s\s+(?:my|our|the|now|doing|handling|running)\b|(?:please\s+)?(?:ship|send|call|text|email|tell|use|mail|forward|update|put|let|reach)\s)`)
+// here", "paternity leave …, Dana Pruitt's my asst coach", "88 Grove
+// Ave #2, ship everything there" and "1480 Harbor Blvd this weekend so
+// send supplier stuff there" are two statements, not a value.
+var reClauseInside = regexp.MustCompile(`,\s+(?:(?:\p{Lu}[\p{L}'’-]*\s+){1,2}(?:owns|is|are|has|have|handles|runs|leads|does|takes|took|took over|manages|will)\b|(?:\p{Lu}[\p{L}'’-]*\s+){0,1}\p{Lu}[\p{L}-]*['’]s\s+(?:my|our|the|now|doing|handling|running)\b|(?:please\s+)?(?:ship|send|call|text|email|tell|use|mail|forward|update|put|let|reach)\s)|\s(?:so|and)\s+(?:please\s+)?(?:ship|send|call|text|email|tell|use|mail|forward|update|put|let|reach)\s`)
 
 var (
 	// reDateish is a value that says a date or a day.
