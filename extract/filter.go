@@ -526,7 +526,7 @@ var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|tea
 // watching The Bear", "can't wait", "couldn't be happier", "haven't
 // looked back", and "not … until", which says when: "your deposit isn't
 // due until March 1 now", "we don't open until 11 anymore".
-var reNotNegation = regexp.MustCompile(`(?:\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)|\b(?:haven['’]t|hasn['’]t)\s+looked back|(?:n['’]t|\bnot)\s+(?:be\s+)?(?:due|ready|open|back|available|starting|happening|expected|needed|arriving|shipping|opening|starting|closing)(?:\s+back)?\s+until|(?:n['’]t|\bnot)\s+(?:start|open|begin|close|arrive|ship|leave|kick off|launch|need (?:it|them)|have to (?:pay|return|renew|submit|file))\s+until)\b`)
+var reNotNegation = regexp.MustCompile(`(?:\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)|\b(?:haven['’]t|hasn['’]t)\s+looked back|(?:n['’]t|\bnot)\s+(?:be\s+)?(?:due|ready|open|back|available|starting|happening|expected|needed|arriving|shipping|opening|closing)(?:\s+back)?\s+until|(?:n['’]t|\bnot)\s+(?:start|open|begin|close|arrive|ship|leave|kick off|launch|need (?:it|them)|have to (?:pay|return|renew|submit|file))\s+until)\b`)
 
 // reCallsMe is others naming the speaker: "Everyone calls me Kate".
 var reCallsMe = regexp.MustCompile(`^(?:everyone|everybody|people|they|most people|my friends)\s+(?:now\s+)?(?:calls?|knows?)\s+me\b`)
