@@ -2496,6 +2496,7 @@ var linkWords = func() map[string]bool {
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		again paying pay pays costs charges charging
 		heading headed happening scheduled planned due migrated migrate migrating onto put postponed delayed wrong
+		opens opening starts begins ends closes kicks
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted

@@ -526,6 +526,8 @@ func TestAnchor(t *testing.T) {
 		{"dentist", "Dr. Wu", "I'm with Dr. Grant now for my teeth.", "Dr. Grant"},
 		{"hay_delivery_day", "Tuesday", "Wait, I told you wrong, hay comes on Wednesdays, not Tuesdays.", "Wednesday"},
 		{"gym_fee", "$79/month", "gym bumped my membership to $89/mo, ugh", "$89"},
+		{"alarm_code", "4471", "ADT reset the alarm code, it's 8823 now, don't write it on the whiteboard.", "8823"},
+		{"brunch_start", "10am", "Starting this Sunday brunch opens at 9:30, Rick wants the church crowd.", "9:30"},
 		// Weekdays in lowercase and in the plural; a weekday before the
 		// day of the month; the stored half of the day.
 		{"dept_mtg_time", "Tuesday 3:15pm", "dept mtgs are wednesdays at 3:30 now, Hendricks just sent it out", "Wednesday 3:30pm"},

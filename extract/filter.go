@@ -125,7 +125,7 @@ var (
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
-	hypoClause = phrases("might|maybe|assumes|assuming|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory|poking around|shopping around|looking around|scoping|exploring|evaluating|weighing|researching|vetting|scouting|shortlisting|shortlisted|in the running")
+	hypoClause = phrases("might|maybe|assumes|assuming|kicking around|tossing around|batting around|floating the idea|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory|poking around|shopping around|looking around|scoping|exploring|evaluating|weighing|researching|vetting|scouting|shortlisting|shortlisted|in the running")
 
 	negations = phrases("not|never|no longer|nobody|no one|none|neither|nor|cannot|no|without|nothing|nowhere|ain't|anymore")
 
@@ -526,7 +526,7 @@ var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|tea
 // watching The Bear", "can't wait", "couldn't be happier", "haven't
 // looked back", and "not … until", which says when: "your deposit isn't
 // due until March 1 now", "we don't open until 11 anymore".
-var reNotNegation = regexp.MustCompile(`(?:\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)|\b(?:haven['’]t|hasn['’]t)\s+looked back|(?:n['’]t|\bnot)\s+(?:be\s+)?(?:due|ready|open|back|available|starting|happening|expected|needed|arriving|shipping|opening|closing)(?:\s+back)?\s+until|(?:n['’]t|\bnot)\s+(?:start|open|begin|close|arrive|ship|leave|kick off|launch|need (?:it|them)|have to (?:pay|return|renew|submit|file))\s+until)\b`)
+var reNotNegation = regexp.MustCompile(`(?:\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)|\b(?:haven['’]t|hasn['’]t)\s+looked back|(?:n['’]t|\bnot)\s+(?:be\s+)?(?:due|ready|open|back|available|starting|happening|expected|needed|arriving|shipping|opening|closing)(?:\s+(?:back|at work))?\s+(?:until|till|til)|(?:n['’]t|\bnot)\s+(?:have to\s+|need to\s+)?(?:start|open|begin|close|arrive|ship|leave|kick off|launch|need|pay|return|renew|submit|file)(?:\s+(?:it|them))?\s+(?:until|till|til))\b`)
 
 // reCallsMe is others naming the speaker: "Everyone calls me Kate".
 var reCallsMe = regexp.MustCompile(`^(?:everyone|everybody|people|they|most people|my friends)\s+(?:now\s+)?(?:calls?|knows?)\s+me\b`)

@@ -9,7 +9,7 @@ import (
 // reUnchanged is a verb phrase saying its subject is as it was: "didn't
 // change", "stays", "is still", "'s still", "is exactly the same as
 // before".
-var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|is\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:unchanged|untouched)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)|['’]s\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b`)
+var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|is\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:unchanged|untouched)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)|['’]s\s+(?:still|unchanged|untouched|(?:exactly\s+|just\s+)?the\s+same)\b`)
 
 // reClauseOpen is where the subject of reUnchanged's verb may begin: after
 // a clause boundary or a word that joins clauses (joiners after it are
@@ -26,7 +26,7 @@ var reClauseOpen = regexp.MustCompile(`[,;:—–(.!?]\s|\s(?:but|and|so|though|
 // sentence names the key elsewhere ("The U14 team budget went up to
 // $4,000, ours is the same as before").
 func KeepsTopic(sentence, key string) bool {
-	if m := reDifferentFrom.FindStringSubmatch(fold(sentence)); m != nil && Names(m[1], key) {
+	if m := reDifferentFrom.FindStringSubmatch(fold(sentence)); m != nil && (Names(m[1], key) || reMainOne.MatchString(m[1])) {
 		// "Also save the warehouse landlord's number, 555-0188.
 		// Different guy from my apartment landlord": another of the
 		// kind, said apart from the speaker's own.
@@ -36,6 +36,11 @@ func KeepsTopic(sentence, key string) bool {
 		// "The piano movers' number is 937-555-0342, but that's a
 		// separate company …, not our movers": another of the kind, set
 		// apart from the speaker's own.
+		return true
+	}
+	if reStayingPut.MatchString(fold(sentence)) && Names(sentence, key) {
+		// "Eileen's just moved into plot 12 beside the tap, but I'm
+		// staying put" (community_plot): the speaker's stays.
 		return true
 	}
 	if !MayKeep(sentence) {
@@ -131,6 +136,10 @@ var joiners = map[string]bool{"but": true, "and": true, "so": true, "at": true, 
 	"while": true, "whereas": true, "luckily": true, "thankfully": true, "fortunately": true, "also": true, "even": true, "yet": true}
 
 var (
+	// reMainOne is the primary one of a kind: "the main number".
+	reMainOne = regexp.MustCompile(`^(?:main|primary|usual|regular)\b`)
+	// reStayingPut is the speaker staying where they are.
+	reStayingPut = regexp.MustCompile(`\b(?:i['’]m|we['’]re|i am|we are)\s+(?:staying put|staying where (?:i|we) (?:am|are))\b`)
 	// reNotOurs denies that a thing is the speaker's: "not our movers".
 	reNotOurs = regexp.MustCompile(`\bnot\s+(?:our|my)\s+((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)`)
 	// reSetApartWord says a thing is another of its kind.
@@ -139,7 +148,7 @@ var (
 
 // reDifferentFrom sets a thing apart from the speaker's own of its kind:
 // "different guy from my apartment landlord".
-var reDifferentFrom = regexp.MustCompile(`\b(?:different|separate|another|not the same)\s+(?:guy|person|one|place|company|account|number|contact|lady|man|woman|shop|office|firm)?\s*(?:from|than|as)\s+(?:my|our|the)\s+((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)`)
+var reDifferentFrom = regexp.MustCompile(`\b(?:different|separate|another|not the same)\s+(?:guy|person|one|place|company|account|number|contact|lady|man|woman|shop|office|firm|line|phone|email|address|code)?\s*(?:from|than|as)\s+(?:my|our|the)\s+((?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+)`)
 
 // MayKeep reports whether a sentence has a word KeepsTopic or KeepsStored
 // needs ("stays", "still", "didn't change", "the same", "keep"): a caller

@@ -110,6 +110,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a plan for one coming day", "Tomorrow I'm setting my alarm for 5:45am to catch the early train.", "user", nil, []string{ReasonException}},
 		{"a standing change from tomorrow", "From tomorrow we're moving the offsite to Porto.", "user", []string{"offsite.location"}, nil},
 		{"a standing instruction sets a value", "Send invoices to Mei from here on, not Ravi.", "user", nil, []string{ReasonNoRule}},
+		{"an idea kicked around", "The garden club's kicking around meeting on Thursdays instead.", "user", nil, []string{ReasonHypothetical}},
+		{"not to return till a date says when", "The rental place extended the ice machine, so I don't have to return it till the 16th now.", "user", nil, []string{ReasonNoRule, ReasonNoRule}},
 		{"an estimate's assumption", "The movers' estimate assumes about 60 boxes.", "user", nil, []string{ReasonHypothetical}},
 		{"a past one-off, then back to normal", "Recycling got picked up on Friday last week because of New Year's, but we're back on the normal schedule.", "user", nil, []string{ReasonException}},
 		{"someone after the speaker to change", "Jesse keeps after me to change the gate code to 2290 so he can remember it.", "user", nil, []string{ReasonProposal, ReasonOtherSubject}},

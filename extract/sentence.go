@@ -334,6 +334,11 @@ var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", "
 // ("…, Jenna's moving to Denver").
 var reSpliceSubject = regexp.MustCompile(`^(?:\p{Lu}[\p{L}'’-]*\s+){0,2}\p{Lu}[\p{L}-]+(?:['’]s\s+got|['’]s\s+(?:now\s+)?(?:doing|handling|running|taking|covering|our|my|the|moving|leaving|retiring|off|out|gone|done)|\s+(?:is\s+)?(?:moving|leaving|retiring|moved|left|retired|quit|transferred)|\s+(?:now\s+)?(?:owns|handles|runs|leads|manages|has taken over|took over|takes over|is taking over|is now|is our|is my|is the|is doing|is handling|is running|has got|has the))\b`)
 
+// reImperativeAside opens a clause spliced on with a comma that tells the
+// listener what to do ("…, it's 8823 now, don't write it on the
+// whiteboard"): it is a clause of its own, not a denial of the rest.
+var reImperativeAside = regexp.MustCompile(`^(?i:(?:please\s+)?(?:don['’]t|do not|never)|please)\s+(?i:write|share|use|give|tell|post|send|put|forget|call|text|email|lose|leave|dial|hand)\b`)
+
 // splitClauses cuts a sentence at ";", dashes, "but", ", and", ", so",
 // ", now" and a bare "and" that opens a new subject, then sets apart the
 // asides between its commas (confineAsides).
@@ -357,7 +362,7 @@ func splitClauses(s string) []string {
 			if sep == " so " && !soOpensClause(s[end:]) {
 				break
 			}
-			if sep == ", " && !reSpliceSubject.MatchString(s[end:]) {
+			if sep == ", " && !reSpliceSubject.MatchString(s[end:]) && !reImperativeAside.MatchString(s[end:]) {
 				break
 			}
 			if i > start {
@@ -472,7 +477,7 @@ func deniesOwnAct(low string) bool {
 }
 
 // reUnsettled says a matter is not settled yet.
-var reUnsettled = regexp.MustCompile(`\b(?:not|n't|nothing(?:'s| is| has been)?|never)\s+(?:yet\s+|been\s+|really\s+)?(?:sure|decided|confirmed|approved|signed|final|finali[sz]ed|official|settled|agreed|set in stone|locked in|booked yet)\b|\bnot yet\b|\btbd\b`)
+var reUnsettled = regexp.MustCompile(`\b(?:not|n't|nothing(?:'s| is| has been)?|never)\s+(?:yet\s+|been\s+|really\s+)?(?:sure|decided|confirmed|approved|signed|final|finali[sz]ed|official|settled|agreed|set in stone|locked in|booked yet|voted on|voted)\b|\bnot yet\b|\btbd\b`)
 
 // soOpensClause reports whether a bare "so" before rest joins a clause of
 // its own ("I changed CODEOWNERS so Tomás is the default reviewer"): a
