@@ -1,8 +1,6 @@
 package assertions
 
 import (
-	"crypto/rand"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -17,23 +15,10 @@ import (
 // a snapshot holds that epoch. Several calls in one transaction leave one
 // record.
 func touchEpoch(tx *store.Txn, sp tenancy.Space) error {
-	epoch := make([]byte, 12)
-	_, _ = rand.Read(epoch)
-	if err := tx.PutRaw(sp, store.TableAssertionEpoch, nil, epoch); err != nil {
+	if err := tx.TouchEpoch(sp, store.TableAssertionEpoch); err != nil {
 		return fmt.Errorf("assertions: epoch: %w", err)
 	}
 	return nil
-}
-
-// epochTx returns the assertion epoch of sp as tx sees it; "" when the
-// space has none (no assertion written since epochs exist).
-func epochTx(tx *store.Txn, sp tenancy.Space) (string, error) {
-	var epoch string
-	err := tx.ReadRaw(sp, store.TableAssertionEpoch, nil, func(b []byte) error { epoch = string(b); return nil })
-	if errors.Is(err, store.ErrNotFound) {
-		return "", nil
-	}
-	return epoch, err
 }
 
 // newestEntry is one entry of the time index with its record.
@@ -77,7 +62,7 @@ func newestOf(tx *store.Txn, sp tenancy.Space, n int) (*newestList, error) {
 	if tx.Writable() {
 		return nil, nil
 	}
-	epoch, err := epochTx(tx, sp)
+	epoch, err := tx.Epoch(sp, store.TableAssertionEpoch)
 	if err != nil || epoch == "" {
 		return nil, err
 	}

@@ -294,7 +294,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			// "on the 15th from now on" beside "1st of the month";
 			// "inspection pushed to the 29th" beside "Jan 22" (but "off
 			// the 14th" beside "Jan 14 at 9am" is the stored day).
-			cands = slices.DeleteFunc(daysOfMonth(cl), func(v span) bool { return sameDayOfMonth(stored, v.text) })
+			cands = slices.DeleteFunc(daysOfMonth(cl), func(v span) bool { return sameDayOfMonth(stored, v.text, at) })
 		}
 		if kind == anchorDate && reClockRange.MatchString(stored) {
 			cands = withRangeStarts(cl, cands) // "10 to noon" beside "7-9am"
@@ -414,20 +414,15 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 
 // sameDayOfMonth reports whether a day of the month said alone ("14th")
 // is the day of the stored date ("Jan 14 at 9am", "2026-01-14").
-func sameDayOfMonth(stored, day string) bool {
+func sameDayOfMonth(stored, day string, at time.Time) bool {
 	d, err := strconv.Atoi(strings.TrimRight(day, "stndrh"))
-	if err != nil {
+	v, ok := takeDate(reStoredDate.FindString(stored), at)
+	if err != nil || !ok || len(v) < len("2006-01-02") {
 		return false
 	}
-	m := reStoredDate.FindString(stored)
-	if iso, err := time.Parse("2006-01-02", m); err == nil {
-		return iso.Day() == d
-	}
-	n := reDigitsRun.FindString(m)
-	return n != "" && strings.TrimLeft(n, "0") == strconv.Itoa(d)
+	t, err := time.Parse("2006-01-02", v[:len("2006-01-02")])
+	return err == nil && t.Day() == d
 }
-
-var reDigitsRun = regexp.MustCompile(`\d+`)
 
 // dayLists joins the weekdays a clause lists ("Tue/Thu/Sat at 6am",
 // "Monday and Thursday") into one value, for a stored value that lists
@@ -446,7 +441,7 @@ func dayLists(cl string, cands []span) []span {
 
 var (
 	// reWeekdayWord is a weekday, in full or short.
-	reWeekdayWord = regexp.MustCompile(`(?i)\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?s?\b`)
+	reWeekdayWord = regexp.MustCompile(`(?i)\b` + dayName + `\b`)
 	// reListJoin joins the members of a list.
 	reListJoin = regexp.MustCompile(`^\s*(?:/|,|&|\+|and|,\s*and)\s*$`)
 )
@@ -573,7 +568,7 @@ func daysOfMonth(cl string) []span {
 }
 
 // reWeekdayBefore is a weekday said right before a day of the month.
-var reWeekdayBefore = regexp.MustCompile(`(?i)\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?\.?,?\s+$`)
+var reWeekdayBefore = regexp.MustCompile(`(?i)\b` + dayName + `\.?,?\s+$`)
 
 var (
 	reDayOfMonthIn     = regexp.MustCompile(`(?i)\bthe\s+(\d{1,2}(?:st|nd|rd|th))\b`)
@@ -1197,7 +1192,7 @@ func othersHave(cl string, topic []string, changed bool) bool {
 		return false
 	}
 	subj := words(fold(m[1]))
-	if len(subj) == 0 || notPersons[subj[0]] {
+	if len(subj) == 0 || nameStops[subj[0]] && !possessives[subj[0]] {
 		return false // "It has moved to Friday", "This week has …"
 	}
 	if changed && len(subj) == 1 && !orgWords[subj[0]] {
@@ -1212,11 +1207,6 @@ func othersHave(cl string, topic []string, changed bool) bool {
 // reOthersHave opens a clause on someone else having or being given a
 // thing: a relation, or a capitalised name, then "has", "got", "'s got".
 var reOthersHave = regexp.MustCompile(`^((?i:(?:my|our|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}[\p{L}-]+)(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+['’]s\s+[\p{Ll}-]+(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?)(?:\s+(?:(?:has|have)\s+(?:got\s+)?(?:a|an|the|new|her|his|their|\d+|\p{L}+day)|got|gets|just got|finally got|was given|got assigned|was assigned|drew)|['’]s\s+got)\s`)
-
-// notPersons open a clause with a capital without naming someone.
-var notPersons = map[string]bool{"it": true, "that": true, "this": true, "there": true, "here": true, "what": true,
-	"everything": true, "everyone": true, "everybody": true, "nothing": true, "today": true, "tonight": true, "now": true,
-	"which": true, "who": true, "i": true, "we": true, "you": true, "she": true, "he": true, "they": true, "one": true}
 
 // namedRelative returns the name of the relative a clause opens on, when
 // the clause names no thing of theirs: "Jake's uncle Pete is officiating
@@ -1944,7 +1934,8 @@ var nameStops = map[string]bool{"easter": true, "christmas": true, "thanksgiving
 	"i": true, "i'm": true, "i've": true, "i'll": true, "i'd": true, "we": true, "the": true, "a": true, "an": true, "our": true, "my": true, "it": true, "this": true, "that": true, "ok": true, "okay": true, "so": true, "and": true, "but": true, "from": true, "as": true, "ops": true, "hr": true, "it's": true, "they": true, "he": true, "she": true,
 	// "Let's proceed with GlobalTech": a word before "'s" that is no name
 	"let": true, "here": true, "there": true, "what": true, "who": true, "where": true, "how": true, "everyone": true,
-	"everything": true, "nobody": true, "nothing": true, "someone": true, "something": true, "today": true, "tomorrow": true}
+	"everything": true, "nobody": true, "nothing": true, "someone": true, "something": true, "today": true, "tomorrow": true,
+	"tonight": true, "now": true, "which": true, "you": true, "everybody": true}
 
 var reChooseAfter = regexp.MustCompile(`^(?:['’]s\s|\s+(?:is|'s|will|now|has|takes|took|owns|runs|leads|handles|wins|won|gets|got|picked|picks|writes|does|signs|speaks|approves|chairs|hosts|manages|coordinates|presents|reviews|organises|organizes|coaches|teaches|trains|tutors|mentors|cuts|walks|cleans|drives|shoots|covers|cooks|caters|plays|started|starts|joined|joins|began))\b`)
 
@@ -2020,7 +2011,7 @@ func dateSpans(cl string, at time.Time) []span {
 
 var (
 	// reWeekdayOnly is a weekday said alone: "Saturday", "this Fri".
-	reWeekdayOnly = regexp.MustCompile(`(?i)^(?:(?:this|next|on)\s+)?(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?\.?$`)
+	reWeekdayOnly = regexp.MustCompile(`(?i)^(?:(?:this|next|on)\s+)?` + dayName + `\.?$`)
 	// reDayAfterWeekday is the day of the month said after a weekday:
 	// " the 24th", ", 24th".
 	reDayAfterWeekday = regexp.MustCompile(`^,?\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))\b`)

@@ -121,7 +121,7 @@ var (
 	// oneOffs make a sentence an exception to a standing value, which
 	// stays: "Book club is on Tuesday this week only", "just this once
 	// we're meeting at the library".
-	oneOffs      = phrases("just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|back to normal after|back to normal in|back to normal from|back to normal next|just for that day|just for the day|for that day only|only for that day|just that day|that day only|for the day only|back to normal tomorrow|back to normal monday|back to normal next week|then back to normal|this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week")
+	oneOffs      = phrases("just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|just for that day|just for the day|for that day only|only for that day|just that day|that day only|for the day only|then back to normal|this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week")
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
@@ -380,7 +380,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAfter.MatchString(low), reDaysInstead.MatchString(low), reBackOnNormal.MatchString(low),
+	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reDaysInstead.MatchString(low),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -429,18 +429,17 @@ var reCoverSoon = regexp.MustCompile(`\b(?:covering|cover|covers|filling in|fill
 // back to the front loop", "after that it's back to Tuesdays".
 var reThenBack = regexp.MustCompile(`\b(?:then|after that|afterwards|and then)\s+(?:it['’]s\s+|it goes\s+|we['’]re\s+|we go\s+)?back to\b`)
 
-// reBackOnNormal says the usual state holds again after what the
-// sentence told: "Recycling got picked up on Friday last week because of
-// New Year's, but we're back on the normal schedule".
-var reBackOnNormal = regexp.MustCompile(`\b(?:but|and|then|now)\s+(?:we['’]re|we are|it['’]s|it is|they['’]re|everything['’]s|things are)\s+back\s+(?:on|to)\s+(?:the\s+|our\s+)?(?:normal|usual|regular)\b`)
-
 // reDaysInstead is one day's occurrence done otherwise: "Running
 // tonight's backup at 3am instead".
 var reDaysInstead = regexp.MustCompile(`\b(?:tonight|today|tomorrow)['’]s\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\b[^.;]*\binstead\b`)
 
-// reBackAfter is the stored state said to come back, after a comma:
-// "… Wednesday instead, back to Tuesday after".
-var reBackAfter = regexp.MustCompile(`,\s*(?:and\s+)?(?:it['’]s\s+|we['’]re\s+)?back to\s+(?:[\p{L}\d'’:-]+\s+){1,3}?(?:after|afterwards|after that|next week|the week after|from next week)\b`)
+// reBackAgain says the stored state comes back after what the sentence
+// told: "… Wednesday instead, back to Tuesday after", "back to normal in
+// February", "Recycling got picked up on Friday last week …, but we're
+// back on the normal schedule".
+var reBackAgain = regexp.MustCompile(`,\s*(?:and\s+)?(?:it['’]s\s+|we['’]re\s+)?back to\s+(?:[\p{L}\d'’:-]+\s+){1,3}?(?:after|afterwards|after that|next week|the week after|from next week)\b` +
+	`|\bback to normal\s+(?:after|in|from|next|tomorrow|on|by|` + dayName + `)\b` +
+	`|\b(?:but|and|then|now)\s+(?:we['’]re|we are|it['’]s|it is|they['’]re|everything['’]s|things are)\s+back\s+(?:on|to)\s+(?:the\s+|our\s+)?(?:normal|usual|regular)\b`)
 
 // reThisDayOnly is one coming day said as the only one: "this Friday
 // only", "only this Friday", "just next Monday".

@@ -26,7 +26,7 @@ var reClauseOpen = regexp.MustCompile(`[,;:—–(.!?]\s|\s(?:but|and|so|though|
 // sentence names the key elsewhere ("The U14 team budget went up to
 // $4,000, ours is the same as before").
 func KeepsTopic(sentence, key string) bool {
-	if m := reDifferentFrom.FindStringSubmatch(fold(sentence)); m != nil && (Names(m[1], key) || reMainOne.MatchString(m[1])) {
+	if m := reDifferentFrom.FindStringSubmatch(fold(sentence)); m != nil && (Names(m[1], key) || standardWords[firstWord(m[1])]) {
 		// "Also save the warehouse landlord's number, 555-0188.
 		// Different guy from my apartment landlord": another of the
 		// kind, said apart from the speaker's own.
@@ -118,9 +118,11 @@ func refusesChange(obj, rest, key string) bool {
 	return !slices.ContainsFunc(attrs, func(a string) bool { return Names(rest, a) && !Names(obj, a) })
 }
 
-// standardWords say the usual one of a kind, set against an exception:
-// "regular price", "the usual slot".
-var standardWords = map[string]bool{"regular": true, "usual": true, "normal": true, "standard": true, "everyday": true}
+// standardWords say the usual or the primary one of a kind, set against
+// an exception or another: "regular price", "the usual slot", "the main
+// number".
+var standardWords = map[string]bool{"regular": true, "usual": true, "normal": true, "standard": true, "everyday": true,
+	"main": true, "primary": true}
 
 // reNotChanging is the speaker's refusal to change a thing, with the
 // thing: "i'm not moving mom's appointment", "we won't switch the
@@ -136,8 +138,6 @@ var joiners = map[string]bool{"but": true, "and": true, "so": true, "at": true, 
 	"while": true, "whereas": true, "luckily": true, "thankfully": true, "fortunately": true, "also": true, "even": true, "yet": true}
 
 var (
-	// reMainOne is the primary one of a kind: "the main number".
-	reMainOne = regexp.MustCompile(`^(?:main|primary|usual|regular)\b`)
 	// reStayingPut is the speaker staying where they are.
 	reStayingPut = regexp.MustCompile(`\b(?:i['’]m|we['’]re|i am|we are)\s+(?:staying put|staying where (?:i|we) (?:am|are))\b`)
 	// reNotOurs denies that a thing is the speaker's: "not our movers".

@@ -1,7 +1,6 @@
 package facts
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -268,20 +267,13 @@ func putCard(tx *store.Txn, sp tenancy.Space, f Fact) error {
 // that a fact write stores one version record, not two. Several calls in
 // one transaction leave one record.
 func TouchEpoch(tx *store.Txn, sp tenancy.Space) error {
-	epoch := make([]byte, 12)
-	_, _ = rand.Read(epoch)
-	return tx.PutRaw(sp, store.TableFactCardEpoch, nil, epoch)
+	return tx.TouchEpoch(sp, store.TableFactCardEpoch)
 }
 
 // EpochTx returns the card epoch of sp as tx sees it; "" when the space
 // has none (no card written since epochs exist).
 func EpochTx(tx *store.Txn, sp tenancy.Space) (string, error) {
-	var epoch string
-	err := tx.ReadRaw(sp, store.TableFactCardEpoch, nil, func(b []byte) error { epoch = string(b); return nil })
-	if errors.Is(err, store.ErrNotFound) {
-		return "", nil
-	}
-	return epoch, err
+	return tx.Epoch(sp, store.TableFactCardEpoch)
 }
 
 // Cards reads cards through a bounded in-memory cache. A space's cached

@@ -175,7 +175,7 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// $150,000" names nothing, and keeps what detection
 				// found.)
 				continue
-			case !anchored[r.ID] && labelNumber(real, d.Replacement) && !reLabelledNumber.MatchString(f.ValueText()):
+			case !anchored[r.ID] && unitNumber(real, d.Replacement) && !reUnitNumber.MatchString(f.ValueText()):
 				// "Unit 4 just leased, so zero vacancies now": the number
 				// of a unit names it, it counts nothing (but it is the
 				// value of storage_unit = "Unit 14").
@@ -195,16 +195,16 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 	return out
 }
 
-// labelNumber reports a replacement that is a bare number said only as
+// unitNumber reports a replacement that is a bare number said only as
 // the label of a place or a thing of a series: "4" of "Unit 4", "12" of
 // "room 12".
-func labelNumber(real, replacement string) bool {
+func unitNumber(real, replacement string) bool {
 	n := strings.TrimSpace(replacement)
 	if n == "" || strings.Trim(n, "0123456789") != "" {
 		return false
 	}
 	said := false
-	for _, m := range reLabelledNumber.FindAllStringSubmatchIndex(real, -1) {
+	for _, m := range reUnitNumber.FindAllStringSubmatchIndex(real, -1) {
 		if real[m[2]:m[3]] == n {
 			said = true
 		}
@@ -216,9 +216,9 @@ func labelNumber(real, replacement string) bool {
 	return strings.Count(" "+real+" ", " "+n+" ")+strings.Count(" "+real+" ", " "+n+",") <= 1
 }
 
-// reLabelledNumber is the number that names a place or a thing of a
+// reUnitNumber is the number that names a place or a thing of a
 // series: "Unit 4", "room 12", "gate B" is not one.
-var reLabelledNumber = regexp.MustCompile(`(?i)\b(?:unit|room|rm|apt|apartment|suite|floor|building|bldg|gate|door|desk|table|lot|bay|spot|dock|platform|terminal|lane|aisle|section|row|seat|court|field|locker|pod|ward|bed|level|stage|track|bus|route|flight|period|per|station|exit|pier|berth|stall|booth|cabin|house|lab)\s+#?(\d+)\b`)
+var reUnitNumber = regexp.MustCompile(`(?i)\b(?:unit|room|rm|apt|apartment|suite|floor|building|bldg|gate|door|desk|table|lot|bay|spot|dock|platform|terminal|lane|aisle|section|row|seat|court|field|locker|pod|ward|bed|level|stage|track|bus|route|flight|period|per|station|exit|pier|berth|stall|booth|cabin|house|lab)\s+#?(\d+)\b`)
 
 // reClauseSubject opens a clause on its subject and a verb of being:
 // "contractor's", "the caterer is".
