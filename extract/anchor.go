@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/stategraph/stategraph/internal/memo"
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // Anchor reads a sentence against one stored fact (its key and value) and
@@ -225,7 +226,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 		}
 		carried = saidTopic(c.toks, topic)
-		if !ok {
+		if ok && perAmount && !slices.ContainsFunc(tspans, func(t span) bool { return !periodWord(t.text) }) {
+			tspans = nil // "$85 a month" says monthly: the amount's period, not the topic
+		}
+		if !ok || len(tspans) == 0 && perAmount && subjectNamesOther(clow, topic, attrs, namesCat) {
+			// "The parking fee is going up to $85" says no word of
+			// monthly_rent, and names the thing whose amount it is.
 			continue
 		}
 		var shaped []span // the clause's values of the stored value's shape
@@ -276,6 +282,14 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		}
 		if kind == anchorName {
 			cands = withoutLocatives(cl, cands)
+			heads := func(t span) bool { // the topic word is the last of a longer name
+				return slices.ContainsFunc(cands, func(v span) bool { return v.end == t.end && v.start < t.start })
+			}
+			if c.changeCue && len(tspans) > 0 && !slices.ContainsFunc(tspans, func(t span) bool { return !heads(t) }) {
+				// "we have decided to go with Golden Spoon Catering"
+				// for caterer: the new name says the topic itself.
+				tspans = nil
+			}
 		}
 		if kind == anchorMoney && len(cands) == 0 {
 			cands = bareAmounts(cl, stored) // "shop rent is 1550 a month now"
@@ -370,6 +384,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			// food of the owner cat_food names).
 			continue
 		}
+		if kind == anchorDate {
+			if m := reYearAfter.FindString(cl[found[0].end:]); m != "" && reMonthDay.MatchString(found[0].text) {
+				found[0].end += len(m) // "March 18, 2026" keeps its year
+				found[0].text = cl[found[0].start:found[0].end]
+			}
+		}
 		ent, attr := NormalizeKey(key)
 		st := Statement{
 			Entity: ent, Attribute: attr, Key: key, Value: found[0].text, Kind: found[0].kind,
@@ -411,6 +431,13 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+var (
+	// reYearAfter is the year said after a day of a month.
+	reYearAfter = regexp.MustCompile(`^,?\s*(?:19|20)\d\d\b`)
+	// reMonthDay is a day of a month without its year.
+	reMonthDay = regexp.MustCompile(`(?i)^(?:` + monthNames + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?$|^\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + monthNames + `)$`)
+)
 
 // sameDayOfMonth reports whether a day of the month said alone ("14th")
 // is the day of the stored date ("Jan 14 at 9am", "2026-01-14").
@@ -1657,11 +1684,20 @@ func topicSpans(toks []span, topic []string, implied func(string) bool) ([]span,
 		// "Council tax letter came through, it's gone up to £151 a
 		// month": "a month" says monthly, which the amount implies
 		// anyway; the topic is the words that only the clause says.
-		var only []string
+		var only, things []string
 		for _, w := range topic {
 			if !implied(w) {
 				only = append(only, w)
 			}
+			if !periods[w] {
+				things = append(things, w)
+			}
+		}
+		if len(only) == 0 {
+			// "my rent went up to $1,525 a month" for monthly_rent:
+			// the amount implies "rent" too, but the period is what
+			// is said apart.
+			only = things
 		}
 		if len(only) > 0 && len(only) < len(topic) {
 			return topicSpans(toks, only, never)
@@ -2032,8 +2068,45 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 			right = min(right, t.start)
 		}
 	}
-	// "New handle on X: @mirabuilds": a label, then its value.
-	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":")) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(cl[v.end:right], " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	if left >= 0 {
+		left = max(left, attrSaidBefore(cl[:v.start], left, attrs))
+	}
+	// "New handle on X: @mirabuilds": a label, then its value. "I gave
+	// you the wrong USt-ID before, the correct one is DE298374651": the
+	// right one of the topic said.
+	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start])) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(cl[v.end:right], " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+}
+
+// reRightOne closes the text before a value with the right one of the
+// thing said wrong before it.
+var reRightOne = regexp.MustCompile(`(?i)\bwrong\b[^;:]*,\s*(?:the|that)\s+(?:correct|right|actual|real|proper)\s+one\s+(?:is|['’]s)\s*$`)
+
+// attrSaidBefore returns the end of the last word of the key's attribute
+// said in text after from ("dentist office called and pushed my appt to
+// jan 20": "appt" of dentist_appt), or from: the topic's link to its
+// value may start there.
+func attrSaidBefore(text string, from int, attrs []string) int {
+	low := lexical.LowerASCII(text) // keeps text's offsets
+	end := from
+	for _, a := range attrs {
+		for _, w := range append([]string{a}, synonyms(a)...) {
+			for i := from; ; {
+				j := strings.Index(low[i:], w)
+				if j < 0 {
+					break
+				}
+				at, e := i+j, i+j+len(w)
+				if e < len(low) && low[e] == 's' {
+					e++
+				}
+				if (at == 0 || !isWordByte(low[at-1])) && (e == len(low) || !isWordByte(low[e])) {
+					end = max(end, e)
+				}
+				i = i + j + len(w)
+			}
+		}
+	}
+	return end
 }
 
 // between is the text from a topic to its value, without the words that
@@ -2121,6 +2194,38 @@ var reNotLeaving = regexp.MustCompile(`\b(?:never|not|n't|no way (?:i'm|she's|he
 // ("… but decided to stay on Payments", "prod stays on 13 until then"):
 // whatever else it names, it changes nothing of that fact.
 func KeepsStored(sentence, stored string) bool { return keepsStored(fold(sentence), stored) }
+
+// reOtherThingSubject opens a clause on a thing named by its noun, then a
+// verb: "the parking fee is going up", "our water bill went up".
+var reOtherThingSubject = regexp.MustCompile(`^(?:[a-z'’]+\s+){0,5}?(?:say|said|says|that)\s+(?:the|my|our|their|his|her|this|that|a|an)\s+((?:[a-z'’-]+\s+){0,2}?[a-z'’-]+)\s+(?:is|are|was|were|has|have|had|will|went|goes|going|got|gets|just|now|increased|decreased|rose|dropped|fell|jumped|climbed|moved|changed|switched|stays|stayed|became|becomes)\b|^(?:the|my|our|their|his|her|this|that|a|an)\s+((?:[a-z'’-]+\s+){0,2}?[a-z'’-]+)\s+(?:is|are|was|were|has|have|had|will|went|goes|going|got|gets|just|now|increased|decreased|rose|dropped|fell|jumped|climbed|moved|changed|switched|stays|stayed|became|becomes)\b`)
+
+// periodWord reports a word that says a period an amount is paid for.
+func periodWord(w string) bool {
+	return periods[w] || strings.HasPrefix(w, "month") || strings.HasPrefix(w, "week") || strings.HasPrefix(w, "year") || strings.HasPrefix(w, "annual")
+}
+
+// genericNouns stand for any fact's value: "the rate is going up".
+var genericNouns = map[string]bool{"rate": true, "price": true, "cost": true, "amount": true, "total": true, "number": true, "figure": true,
+	"payment": true, "bill": true, "charge": true, "one": true, "value": true, "new": true, "date": true, "time": true, "day": true, "slot": true}
+
+// subjectNamesOther reports a clause whose subject is a thing of its own
+// ("the parking fee", "our water bill"), none of whose words is a word of
+// the key or a generic noun that could stand for it: an amount said of
+// it is not the key's, however well its kind fits.
+func subjectNamesOther(clow string, topic, attrs []string, namesCat func(string) bool) bool {
+	m := reOtherThingSubject.FindStringSubmatch(clow)
+	if m == nil {
+		return false
+	}
+	for _, w := range strings.Fields(m[1] + " " + m[2]) {
+		w = singular(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+		if genericNouns[w] || namesCat(w) || slices.ContainsFunc(topic, func(t string) bool { return t == w || shortFor(t, w) || shortFor(w, t) || synonymous(t, w) }) ||
+			slices.ContainsFunc(attrs, func(t string) bool { return t == w || synonymous(t, w) }) {
+			return false
+		}
+	}
+	return true
+}
 
 var keepWords = map[string]bool{"stay": true, "stays": true, "staying": true, "stayed": true, "stick": true, "sticking": true,
 	"keep": true, "keeping": true, "kept": true, "remain": true, "remains": true, "remaining": true, "still": true}

@@ -13,6 +13,22 @@ func TestAnchor(t *testing.T) {
 		want                  string // "" when the sentence must not move the fact
 	}{
 		// A new value linked to the fact's topic.
+		// An amount's period said apart from the topic is the amount's;
+		// a thing of its own that the amount is said of is not the key's.
+		{"monthly_rent", "$1,450/month", "I'm sorry to say my rent has gone up to $1,525 a month, effective with this month's payment.", "$1,525"},
+		{"monthly_rent", "$1,450/month", "The parking fee is going up to $85 a month.", ""},
+		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},
+		// The key's attribute said nearer the value links it; the right
+		// one of a thing said wrong is its value.
+		{"dentist_appt", "Jan 12 3pm", "dentist office called n pushed my appt to jan 20 same time", "2026-01-20"},
+		{"ust_id", "DE298374615", "Sorry, I gave you the wrong USt-ID before, the correct one is DE298374651, the last two numbers were switched.", "DE298374651"},
+		{"ust_id", "DE298374615", "The correct one is DE298374651.", ""},
+		// A new name may end on the topic's word; an acronym of the
+		// topic is the topic, not a name.
+		{"caterer", "Rosa's Kitchen", "For the volunteer appreciation lunch we have decided to go with Golden Spoon Catering after all, since Rosa's Kitchen is closed for renovations until spring.", "Golden Spoon Catering"},
+		{"doctor", "Dr. Singh", "My new GP is Dr. Howard.", "Dr. Howard"},
+		// A name that opens in lower case is a whole word.
+		{"phone", "Pixel 9", "My new phone is an iPhone 16.", "iPhone 16"},
 		{"landlord_phone", "555-0144", "My landlord has a new number since the weekend, is 555-0198, the old one does not work more.", "555-0198"},
 		{"weekly_pipeline_review", "Tuesday 9am", "pipeline review moves to wed 10am going fwd, vp cant do tues anymore", "Wednesday 10am"},
 		{"germanCourseDay", "Tuesday", "The school sent an email, the German course is from now on Wednesday, on Tuesday the room is not free anymore.", "Wednesday"},

@@ -125,7 +125,7 @@ var (
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
-	hypoClause = phrases("might|maybe|assumes|assuming|kicking around|tossing around|batting around|floating the idea|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory|poking around|shopping around|looking around|scoping|exploring|evaluating|weighing|researching|vetting|scouting|shortlisting|shortlisted|in the running")
+	hypoClause = phrases("thinking|might|maybe|assumes|assuming|kicking around|tossing around|batting around|floating the idea|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory|poking around|shopping around|looking around|scoping|exploring|evaluating|weighing|researching|vetting|scouting|shortlisting|shortlisted|in the running")
 
 	negations = phrases("not|never|no longer|nobody|no one|none|neither|nor|cannot|no|without|nothing|nowhere|ain't|anymore")
 
@@ -133,7 +133,7 @@ var (
 	// up to £1,240 on average"): no value of the speaker's.
 	general = phrases("on average|in general|generally speaking|typically|most people|nationwide|across the industry|the market rate|the going rate")
 
-	declines = phrases("said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go|told them not until|told him not until|told her not until|said not until|told them no|told him no|told her no")
+	declines = phrases("holding off|hold off|held off|said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go|told them not until|told him not until|told her not until|said not until|told them no|told him no|told her no")
 
 	proposals = phrases("proposed|proposes|propose|proposing|pitch|pitches|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|asked to|asks to|asking to|asked me to|asked us to|asks me to|asks us to|asking me to|asking us to|asked if|asks if|asked whether|asks whether|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
 
@@ -515,7 +515,12 @@ var reTalkAbout = regexp.MustCompile(`\b(?:there(?:['’]?s| is| has been)|there
 // Raman's office to push my endo visit to the 21st"; or someone asking the
 // speaker: "HR keeps nagging me to switch payroll to Rippling", "Jesse
 // keeps after me to change the gate code".
-var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:going to\s+|gonna\s+|just\s+|already\s+|also\s+)?(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:keeps?|kept|keeping|been|is|are)\s+(?:after|on at|on|at)\s+(?:me|us)\s+(?:again\s+)?to\s+\w`)
+var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:(?:going to|gonna|just|already|also|have|has|had)\s+)*(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:keeps?|kept|keeping|been|is|are)\s+(?:after|on at|on|at)\s+(?:me|us)\s+(?:again\s+)?to\s+\w`)
+
+// reNearbySubject opens a clause on someone placed by where they are
+// from the speaker: "the taco truck next to us at the commissary pays
+// $800", "the couple upstairs".
+var reNearbySubject = regexp.MustCompile(`^(?:the|a|an|that|this|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:next to (?:us|me|ours|mine)|next door|beside us|across the (?:street|road|hall|lot|way)|down the (?:street|road|hall|block)|upstairs|downstairs|over there)\b`)
 
 // reOtherUnitSubject opens a clause on another team or group: "The data
 // team is moving to Go" (not "the team", nor "our data team").
@@ -717,7 +722,7 @@ func clauseFilter(low string) string {
 		return ReasonPast // the past half of pastThenNow
 	case reportsOthers(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
-		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
+		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reNearbySubject.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && (theirThing(low) || reGotTheirs.MatchString(low)):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject

@@ -11,6 +11,10 @@ import (
 // before".
 var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|is\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:unchanged|untouched)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)|['’]s\s+(?:still|unchanged|untouched|(?:exactly\s+|just\s+)?the\s+same)\b`)
 
+// reAsItWas says a thing is as it was without naming its value: "is
+// still the old one", "is staying exactly where it was".
+var reAsItWas = regexp.MustCompile(`^\s*(?:is|'s|’s|stays|is staying|remains)\s+(?:still\s+|exactly\s+|just\s+)*(?:the old one|the same|unchanged|where it was|as it was|the way it was)\b`)
+
 // reClauseOpen is where the subject of reUnchanged's verb may begin: after
 // a clause boundary or a word that joins clauses (joiners after it are
 // dropped from the subject).
@@ -65,6 +69,15 @@ func KeepsTopic(sentence, key string) bool {
 		for len(subj) > 0 && (determiners[subj[0]] || possessives[subj[0]] || joiners[subj[0]]) {
 			subj = subj[1:]
 		}
+		for n := len(subj); n > 1 && (subj[n-1] == "itself" || subj[n-1] == "themselves" || subj[n-1] == "is" || subj[n-1] == "are"); n = len(subj) {
+			subj = subj[:n-1] // "the rent itself is staying exactly where it was"
+		}
+		if n := len(subj); n > 0 && subj[n-1] == "it" && reAsItWas.MatchString(low[m[0]:]) && Names(low[:open], key) {
+			// "I have asked the front desk to reset my library PIN to
+			// 8830, …, so for the moment it is still the old one": "it"
+			// is the thing named before, and it is as it was.
+			return true
+		}
 		if len(subj) == 0 || len(subj) > 5 {
 			continue
 		}
@@ -84,7 +97,7 @@ func KeepsTopic(sentence, key string) bool {
 			continue
 		}
 		whole := !slices.ContainsFunc(topic, func(t string) bool {
-			return !slices.ContainsFunc(subj, func(w string) bool { return singular(w) == t })
+			return !periodWord(t) && !slices.ContainsFunc(subj, func(w string) bool { return singular(w) == t }) // "the rent" is monthly_rent's
 		})
 		// "happy hour oysters down to $2 at the bar. regular price
 		// stays" (oyster_price): the standard one of the thing the

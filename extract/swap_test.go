@@ -31,6 +31,9 @@ func TestSwap(t *testing.T) {
 		{"I keep meaning to move from Gmail to Fastmail.", "Gmail", ""},
 		{"The Barn at Elm Creek double-booked, so we're getting married at Harbor House.", "The Barn at Elm Creek", "Harbor House"},
 		{"My iPhone 12 finally died, so I picked up a Pixel 9.", "iPhone 12", "Pixel 9"},
+		// A name that opens in lower case is its whole word, not the
+		// capital inside it.
+		{"I finally switched to memoQ, the Trados license was too expensive and I cancelled it yesterday.", "Trados Studio", ""},
 		{"We finished Piranesi, and this month's pick is Demon Copperhead.", "Piranesi", "Demon Copperhead"},
 		{"State Bird Provisions has dethroned Nopa as our favorite restaurant.", "Nopa", "State Bird Provisions"},
 		// The old value said to be gone, in the passive, after or before

@@ -20,9 +20,11 @@ const (
 	numPat   = `(?:\d[\d,]*(?:\.\d+)?|` + numWords + `)`
 	moneyPat = `(?:\d+(?:\.\d+)?\s?%|[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?|\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:k|K|m|M)?\s?(?:dollars|euros|eur|EUR|usd|USD|pounds|GBP|gbp|bucks|CHF|€|£)\b|\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:k|K)\b)`
 	// word is one capitalised word (a closing "+" is its own: "Disney+");
-	// particles may join two of them.
+	// particles may join two of them. A name may open in lower case
+	// before its capital ("memoQ", "iPhone", "eBay"): its whole word is
+	// the name, not the capital inside it.
 	capWord  = `\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*\+?`
-	nameSeq  = capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|of|y|e|&)\s+)?(?:` + capWord + `|\d+\p{L}?))*` // "Paws & Claws Vet"
+	nameSeq  = `\p{Ll}*` + capWord + `(?:\s+(?:(?:de|da|do|del|della|der|den|van|von|la|le|du|des|am|upon|of|y|e|&)\s+)?(?:` + capWord + `|\d+\p{L}?))*` // "Paws & Claws Vet"
 	emailPat = `[\p{L}\d._%+-]+@[\p{L}\d.-]+\.\p{L}{2,}`
 	phonePat = `\+?\(?\d[\d ().-]{5,}\d`
 )

@@ -514,8 +514,8 @@ func TestStoredForm(t *testing.T) {
 		{"a weekly slot, another day", [][2]string{{"piano_lessons", "Saturday 10am"}}, "Piano lessons got moved to Sundays at 11.", "Sunday 11am"},
 		{"the same slot said again", [][2]string{{"piano_lessons", "Saturday 10am"}}, "Piano lessons are still Saturday at 10.", "Saturday 10am"},
 		{"a bare hour", [][2]string{{"daycare_pickup_time", "5:30pm"}}, "Daycare pickup is 5 now instead of 5:30.", "5pm"},
-		{"a date and a remark is no value", [][2]string{{"eye_appointment", "March 4"}}, "The eye clinic telephoned to say they must move my appointment to the 18th of March, same hour.", "March 4"},
-		{"a date with its year", [][2]string{{"eye_appointment", "March 4"}}, "The eye clinic moved my appointment to March 18, 2026.", "March 18, 2026"},
+		{"a date and a remark: the date is the value", [][2]string{{"eye_appointment", "March 4"}}, "The eye clinic telephoned to say they must move my appointment to the 18th of March, same hour.", "2026-03-18 (18th of March)"},
+		{"a date with its year", [][2]string{{"eye_appointment", "March 4"}}, "The eye clinic moved my appointment to March 18, 2026.", "2026-03-18 (March 18, 2026)"},
 		{"a date moved by a delta, written as stored", [][2]string{{"paper_deadline", "Sep 12"}}, "They extended the paper deadline by a week!!", "2026-09-19 (Sep 19)"},
 		{"an ISO date moved, once", [][2]string{{"offsite_date", "2026-10-09"}}, "Pushing the offsite back a week.", "2026-10-16"},
 	})
