@@ -255,6 +255,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		var found []span
 		others := 0
 		var cands []span
+		totaled := false // the count said as the total of the topic the clause says
 		switch {
 		case kind == anchorShape && len(tspans) > 0 && shape != reAnyPercent && shape != reAnySlug && reWholeNumbered.MatchString(stored):
 			// The topic said, a numbered place may become a named one:
@@ -327,7 +328,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				return v.start <= len(cl) && reByBefore.MatchString(cl[:v.start]) && reBareCount.MatchString(v.text)
 			})
 			if t := totals(cl, cands); len(t) > 0 {
-				cands = t // "added 4 more tables out on the patio, 12 total now"
+				cands, totaled = t, true // "added 4 more tables out on the patio, 12 total now"
 			}
 		}
 		why := reasonAfter(cl, tspans)
@@ -347,7 +348,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 			// "My landlord has a new number since the weekend, is
 			// 555-0198": a new number said of the topic is its number.
-			link := len(tspans) == 0 || linked(cl, tspans, v, kind, attrs) || (kind == anchorPhone || kind == anchorEmail) && reNewContact.MatchString(clow)
+			link := len(tspans) == 0 || totaled || linked(cl, tspans, v, kind, attrs) || (kind == anchorPhone || kind == anchorEmail) && reNewContact.MatchString(clow)
 			if link && !c.changeCue && (kind == anchorName || kind == anchorCategory) && modifierOf(cl, v, tspans) {
 				// "I'm presenting to the Growth team", "I interviewed
 				// with the Growth team": a name that modifies the topic
@@ -500,7 +501,7 @@ var (
 	reCurrencySign = regexp.MustCompile(`[$£€¥]`)
 	// reBareAmount is a number without a sign, with a period after it or
 	// a word of change before it.
-	reBareAmount = regexp.MustCompile(`(?i)(?:\b(up to|down to|raised to|cut to|went to|goes to|increased to|reduced to|bumped to|now)\s+)?\b(\d{1,3}(?:,\d{3})+|\d{2,6})(?:\.\d\d)?\b(\s*(?:a|per|/)\s*(?:month|mo|week|wk|year|yr|night|visit|hour|hr|load|session|class|walk))?(?:[^%:\w]|$)`)
+	reBareAmount = regexp.MustCompile(`(?i)(?:\b(up to|down to|raised to|cut to|went to|goes to|increased to|reduced to|bumped to|now)\s+)?\b(\d{1,3}(?:,\d{3})+|\d{2,6})(?:\.\d\d)?\b(\s*(?:an?|per|/)\s*(?:month|mo|week|wk|year|yr|night|visit|hour|hr|load|session|class|walk))?(?:[^%:\w]|$)`)
 )
 
 // withoutLocatives drops the names that say where the name before them

@@ -29,6 +29,9 @@ func TestAnchor(t *testing.T) {
 		{"doctor", "Dr. Singh", "My new GP is Dr. Howard.", "Dr. Howard"},
 		// A name that opens in lower case is a whole word.
 		{"phone", "Pixel 9", "My new phone is an iPhone 16.", "iPhone 16"},
+		// A count said as the total is the topic's; an amount "an hour".
+		{"aerations_booked", "12", "Booked 3 more aerations today, 15 total now.", "15"},
+		{"my_session_rate", "$45/hr", "raised my session rate, it's 60 an hour now across the board", "$60"},
 		{"landlord_phone", "555-0144", "My landlord has a new number since the weekend, is 555-0198, the old one does not work more.", "555-0198"},
 		{"weekly_pipeline_review", "Tuesday 9am", "pipeline review moves to wed 10am going fwd, vp cant do tues anymore", "Wednesday 10am"},
 		{"germanCourseDay", "Tuesday", "The school sent an email, the German course is from now on Wednesday, on Tuesday the room is not free anymore.", "Wednesday"},

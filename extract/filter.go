@@ -135,7 +135,7 @@ var (
 
 	declines = phrases("holding off|hold off|held off|said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go|told them not until|told him not until|told her not until|said not until|told them no|told him no|told her no")
 
-	proposals = phrases("proposed|proposes|propose|proposing|pitch|pitches|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|asked to|asks to|asking to|asked me to|asked us to|asks me to|asks us to|asking me to|asking us to|asked if|asks if|asked whether|asks whether|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
+	proposals = phrases("proposed|proposes|propose|proposing|pitch|pitches|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|asked to|asks to|asking to|asked me to|asked us to|asks me to|asks us to|asking me to|asking us to|asked if|asks if|asked whether|asks whether|asked can|asks can|asking can|asked could|asks could|asking could|asked would|asks would|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
 
 	pasts = phrases("in my twenties|in my thirties|in my forties|in my teens|in my youth|in my childhood|growing up|in high school|in college|in grad school|at university|at uni|as a student|as a teenager|last trip|last visit|last stay|last flight|previous trip|previous visit|on our last|on my last|last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|when i first|when we first|when i moved in|when we moved in|when i signed|when we signed|at first|initially|in the beginning|to begin with|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
@@ -522,6 +522,11 @@ var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|
 // $800", "the couple upstairs".
 var reNearbySubject = regexp.MustCompile(`^(?:the|a|an|that|this|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:next to (?:us|me|ours|mine)|next door|beside us|across the (?:street|road|hall|lot|way)|down the (?:street|road|hall|block)|upstairs|downstairs|over there)\b`)
 
+// reRolesThing opens a clause on the people of someone named by a role:
+// "the headliner's crew is posted up at the Ace", "the promoter's guy"
+// (not "the dentist's office moved my appointment").
+var reRolesThing = regexp.MustCompile(`^the [a-z]+(?:er|or|ist)['’]s (?:crew|team|band|people|guys|staff|family|folks|entourage|kids|wife|husband|partner|manager|assistant|friends?|guy)\b`)
+
 // reOtherUnitSubject opens a clause on another team or group: "The data
 // team is moving to Go" (not "the team", nor "our data team").
 var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|teams|squad|group|department|division|org)\s+(?:is|are|was|were|has|have|had|will|['’]s|['’]re|just|also|now|moved|switched|picked|chose|uses|use|runs|run|went)\b`)
@@ -722,7 +727,7 @@ func clauseFilter(low string) string {
 		return ReasonPast // the past half of pastThenNow
 	case reportsOthers(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
-		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reNearbySubject.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
+		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reNearbySubject.MatchString(low), reRolesThing.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && (theirThing(low) || reGotTheirs.MatchString(low)):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject
