@@ -2600,7 +2600,8 @@ var linkWords = func() map[string]bool {
 		renamed rebranded retitled called named getting having ordering ordered eating
 		out off everything all anything around about roughly approximately stepped steps arrive arrives arriving go
 		drops drop rises rise climbs grows shrinks jumps dips favorite favourite go-to usual preferred rotated
-		listed appointed recorded marked entered registered saved policy setting settings config cfg`) {
+		listed appointed recorded marked entered registered saved policy setting settings config cfg
+		graciously kindly generously thankfully luckily fortunately happily gladly quietly quickly suddenly already recently successfully very`) {
 		m[w] = true
 	}
 	return m

@@ -29,6 +29,9 @@ func TestAnchor(t *testing.T) {
 		{"doctor", "Dr. Singh", "My new GP is Dr. Howard.", "Dr. Howard"},
 		// A name that opens in lower case is a whole word.
 		{"phone", "Pixel 9", "My new phone is an iPhone 16.", "iPhone 16"},
+		// A manner adverb links; a gift is a donation.
+		{"bookClubHost", "Margaret Ellis", "Margaret has asked to step back for a while, so Dorothy Pruitt has graciously taken over hosting the book club, starting with this month's meeting.", "Dorothy Pruitt"},
+		{"monthlyFoodBankDonation", "$50", "I have increased my monthly gift to the food bank to $75, since they have had such a difficult winter.", "$75"},
 		// A count said as the total is the topic's; an amount "an hour".
 		{"aerations_booked", "12", "Booked 3 more aerations today, 15 total now.", "15"},
 		{"my_session_rate", "$45/hr", "raised my session rate, it's 60 an hour now across the board", "$60"},

@@ -25,6 +25,7 @@ var topicGroups = [][]string{
 	{"db", "database", "datastore", "data store"},
 	{"k8s", "kubernetes", "cluster"},
 	{"repo", "repository"},
+	{"donation", "gift", "contribution"},
 	{"env", "environment"},
 	{"prod", "production"},
 	{"config", "configuration"},
