@@ -81,6 +81,8 @@ func TestAnalyzeDetects(t *testing.T) {
 			want{KindTemporal, "F-STATUS", "on track", "at risk", false}},
 		{"keep protects the other slot", "Keep the location, but change the quantity to 350.", "peer",
 			want{KindExplicit, "F-QTY", "200", "350", false}},
+		{"of two new counts, the one the change lands on", "Sold 50 units at the fair, so the order quantity is now 150.", "peer",
+			want{KindExplicit, "F-QTY", "200", "150", false}},
 		{"lower authority is blocked", "[Intern] The budget is $20,000 now.", "peer",
 			want{KindTemporal, "F-BUDGET", "$75,000", "$20,000", true}},
 	}

@@ -75,6 +75,11 @@ func matchRecord(r Record, v *turnView, recentTexts []folded, recentTerms []map[
 			continue
 		}
 		c.typed = &v.values[i]
+		if j := landedOn(v, i, func(n string) bool { return hasNorm(rvals, n) }); j != i {
+			// "sold 5 mugs … so I'm down to 7 now": of two new amounts,
+			// the one a change lands on ("down to 7").
+			c.typed = &v.values[j]
+		}
 		// Keep a short value whole ("Los Angeles"); quote the typed part of a long one.
 		for _, rv := range rvals {
 			if rv.typ == tv.typ && len(val) > 40 {
@@ -163,6 +168,34 @@ func best(cs []candidate) []candidate {
 	}
 	return out
 }
+
+// landedOn picks, among the turn's new amounts or counts of the type of
+// values[i] (the first), the one a change lands on: the only one said
+// after "to" or "now" ("down to 7", "is now 7") that is not the stored
+// value, else i.
+func landedOn(v *turnView, i int, stored func(norm string) bool) int {
+	tv := v.values[i]
+	if tv.typ != tNumber && tv.typ != tMoney && tv.typ != tPercent {
+		return i
+	}
+	landed := -1
+	for j, o := range v.values {
+		if o.old || o.typ != tv.typ || stored(o.norm) || j != i && o.norm == tv.norm || !reLandsOn.MatchString(v.text[:o.start]) {
+			continue
+		}
+		if landed >= 0 {
+			return i // two: which is it?
+		}
+		landed = j
+	}
+	if landed < 0 {
+		return i
+	}
+	return landed
+}
+
+// reLandsOn closes the text before the value a change lands on.
+var reLandsOn = regexp.MustCompile(`(?i)\b(?:to|now|is|are|['’]s)\s+$`)
 
 // detection turns a candidate into a Detection.
 func (c candidate) detection(v *turnView, auth, authCue string, opts Options) Detection {

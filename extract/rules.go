@@ -1561,8 +1561,9 @@ func buildCountHave(c *clause, m match) (Statement, bool) {
 		return Statement{}, false
 	}
 	ws := words(fold(m.get("noun")))
-	if len(ws) == 0 || pronouns[ws[0]] || countDeltas[ws[0]] {
-		// "We need 3 more laptops" says how many to add, not how many.
+	if len(ws) == 0 || pronouns[ws[0]] || countDeltas[ws[0]] || timeWords[ws[0]] || ws[0] == "now" {
+		// "We need 3 more laptops" says how many to add, not how many;
+		// "I'm down to 7 now" names nothing counted.
 		return Statement{}, false
 	}
 	if strings.HasSuffix(m.get("verb"), "at") && !pluralNoun(ws[len(ws)-1]) && !pluralNoun(ws[0]) {

@@ -122,6 +122,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout15.tsv", 20, heldout15RecallFloor},
 		{"sentences_heldout16.tsv", 20, heldout16RecallFloor},
 		{"sentences_heldout17.tsv", 20, heldout17RecallFloor},
+		{"sentences_heldout18.tsv", 20, heldout18RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -348,6 +349,7 @@ const (
 	heldout13RecallFloor = 0.30 // written blind by a helper at the start of the eighth session of 2026-11-27 (it saw neither the rules nor the tables): 1 of 10 when first played, 0 false; 3 of 10 at the session's end, never fitted
 	heldout14RecallFloor = 0.30 // written blind by a helper in the eighth session of 2026-11-27, first played after that session's rules: 3 of 10, with two false supersessions ("Going to pitch 3-week sprints at retro Thursday", "…, contractor's on hold"), fixed; 0 false
 	heldout17RecallFloor = 0.60 // written blind by a helper at the start of the eleventh session (2026-11-28), first played at its end after all its rules: 6 of 10, 0 false, one value with an instruction in it ("1480 Harbor Blvd this weekend so send supplier stuff there"), now refused; recall never fitted
+	heldout18RecallFloor = 0.50 // written blind by a helper at the start of the twelfth session (2026-11-28), first played at its end after all its rules: 5 of 10, 0 false, one wrong value ("5" of "sold 5 mugs … so I'm down to 7 now", read by detection; now the value the change lands on, "7"); recall never fitted
 	heldout16RecallFloor = 0.30 // written blind by a helper at the start of the tenth session (2026-11-28), first played at its end after all its rules: 3 of 10, with two false supersessions ("Also save the warehouse landlord's number, 555-0188. Different guy from my apartment landlord", "I switched to Dr. Lin for my own cleanings, but the kids are staying with Okafor"), both fixed; recall never fitted
 	heldout15RecallFloor = 0.60 // written blind by a helper at the start of the ninth session of 2026-11-27, first played at its end after all its rules: 5 of 10 as written, 0 false; 6 once h15c04 accepted "10:15am", the stored half of the day, for "10:15"; never fitted
 )
