@@ -2346,7 +2346,7 @@ var reWithWhom = regexp.MustCompile(`^\s+(?:at|with)\s+(?:the|your|my|our)\s+(?:
 // value holds for, named after a topic: "the new exec sponsor for the
 // program is …", "our team budget for the season is …" (another's, "for
 // the mobile team", is two words and stays).
-var reScopeAfter = regexp.MustCompile(`(?i)^\s+(?:for|of|on)\s+(?:the|our|this)\s+(?:program|programme|project|initiative|launch|event|account|product|trip|wedding|party|conference|offsite|release|campaign|deal|contract|season|year|semester|term|quarter|building|house|household|home|apartment|flat|property|units?|family|kids|club|league|course|class|tournament)\b`)
+var reScopeAfter = regexp.MustCompile(`(?i)^\s+(?:for|of|on)\s+(?:the|our|this)\s+(?:program|programme|project|initiative|launch|event|account|product|trip|wedding|party|conference|offsite|release|campaign|deal|contract|season|year|semester|term|quarter|building|house|household|home|apartment|flat|property|units?|family|kids|club|league|course|class|tournament|manual|book|paper|thesis|report|translation|job|article|chapter|grant|proposal|application|submission|audit)\b`)
 
 // reKindCalled is the kind of a thing before its name: "a company
 // called", "an agency named".

@@ -29,6 +29,9 @@ func TestAnchor(t *testing.T) {
 		{"doctor", "Dr. Singh", "My new GP is Dr. Howard.", "Dr. Howard"},
 		// A name that opens in lower case is a whole word.
 		{"phone", "Pixel 9", "My new phone is an iPhone 16.", "iPhone 16"},
+		// An umlaut is spelt as a key spells it; a work product the
+		// deadline is for qualifies it.
+		{"mueller_deadline", "January 16", "Herr Müller wrote this morning, the deadline for the manual is now pushed to January 23, so I have one week more.", "2026-01-23"},
 		// A manner adverb links; a gift is a donation.
 		{"bookClubHost", "Margaret Ellis", "Margaret has asked to step back for a while, so Dorothy Pruitt has graciously taken over hosting the book club, starting with this month's meeting.", "Dorothy Pruitt"},
 		{"monthlyFoodBankDonation", "$50", "I have increased my monthly gift to the food bank to $75, since they have had such a difficult winter.", "$75"},

@@ -170,14 +170,22 @@ func modalMay(n string) bool {
 // now", "in May now", "since May".
 var monthBefore = map[string]bool{"of": true, "in": true, "since": true, "until": true, "till": true, "by": true, "early": true, "late": true, "mid": true, "mid-": true, "through": true, "from": true}
 
-// fold lower-cases s and straightens curly apostrophes.
+// fold lower-cases s, straightens curly apostrophes and spells German's
+// umlauts and ß as a keyboard without them does ("Müller" is "mueller",
+// as a client names the key mueller_deadline): each is two bytes either
+// way, so offsets in s are offsets in fold(s).
 func fold(s string) string {
 	s = strings.ToLower(s)
 	if strings.ContainsAny(s, "’‘") {
 		s = strings.NewReplacer("’", "'", "‘", "'").Replace(s)
 	}
+	if strings.ContainsAny(s, "äöüß") {
+		s = umlauts.Replace(s)
+	}
 	return s
 }
+
+var umlauts = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "ß", "ss")
 
 // isQuestion reports a question sentence.
 func isQuestion(raw, n string) bool {
@@ -380,7 +388,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reCause.ReplaceAllString(n, " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reDaysInstead.MatchString(low),
+	case oneOffs.in(reHolidayThing.ReplaceAllString(reCause.ReplaceAllString(n, " "), " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(reReportedWhen.ReplaceAllString(n, "$1")), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reDaysInstead.MatchString(low),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -456,6 +464,15 @@ var (
 	reOneDayPlan  = regexp.MustCompile(`^(?:tomorrow|tonight)\s*,?\s+(?:i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i will|we will|i['’]m going to|we['’]re going to)\b`)
 	reTakesEffect = regexp.MustCompile(`\b(?:takes? effect|kicks? in|goes live|go live|for good|permanently|new)\b`)
 )
+
+// reHolidayThing is a holiday said of a thing that recurs or lasts, not
+// of a day: "went with Smokehouse 51 for the holiday party catering".
+var reHolidayThing = regexp.MustCompile(`\bholiday (?:party|parties|season|schedule|hours|bonus|card|cards|market|fair|lunch|dinner|event|concert|show|sale|catering|menu|staff|rota|roster)\b`)
+
+// reReportedWhen is when news came, not when the change holds or how long
+// a state lasts: "Herr Müller wrote this morning, the deadline … is now
+// pushed to January 23". Its first group is the verb, without the time.
+var reReportedWhen = regexp.MustCompile(`(?i)\b((?:wrote|called|emailed|texted|messaged|rang|phoned|telephoned|said|told me|told us|confirmed|let me know|let us know|got back to me|replied|answered)(?:\s+me|\s+us|\s+back)?)\s+(?:` + oneDay + `)\b`)
 
 // reOneTimeReason is a change made for one time, with the passing reason
 // for it: "I bumped the heat to 70F tonight because it's freezing",

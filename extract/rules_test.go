@@ -59,6 +59,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a role's people", "the headliner's crew is posted up at the Ace for the festival, lucky them", "user", nil, []string{ReasonOtherSubject}},
 		{"a role's office acts on mine", "The dentist's office moved my appointment to February 2.", "user", nil, []string{ReasonNoRule}},
 		{"down to a count of nothing named", "I'm down to 7 now", "user", nil, []string{ReasonNoRule}},
+		{"a holiday's thing is no one-off", "We went with Smokehouse 51 for the holiday party catering.", "user", []string{"holiday_party_catering.choice"}, nil},
+		{"when the news came is no one-off", "Herr Müller wrote this morning, the deadline for the manual is now pushed to January 23.", "user", nil, []string{ReasonNoRule}},
 		{"a pitch to come", "Going to pitch 3-week sprints at retro Thursday.", "user", nil, []string{ReasonProposal}},
 		{"chat's were for we're", "were fully on hubspot now", "user", nil, []string{ReasonNoRule}},
 		{"a question with were", "were you on hubspot then", "user", nil, []string{ReasonQuestion}},

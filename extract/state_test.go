@@ -77,6 +77,7 @@ func TestStateRefusesFacts(t *testing.T) {
 	for _, s := range []string{
 		"Alice is the on-call lead for the payments team.",
 		"Our office is in Lisbon.",
+		"Herr Müller wrote this morning, the deadline for the manual is now pushed to January 23.",
 		"I'm at 12 Elm Row now.",
 		"I currently live in Berlin.",
 		"Alice is on call every other week.",
