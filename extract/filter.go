@@ -384,7 +384,8 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(head, " gift "), " ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head):
+	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(head, " gift "), " ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head),
+		reShopHad.MatchString(raw) && !nameStops[fold(firstWord(raw))]:
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
@@ -465,6 +466,11 @@ var (
 	reTakesEffect = regexp.MustCompile(`\b(?:takes? effect|kicks? in|goes live|go live|for good|permanently|new)\b`)
 )
 
+// reShopHad is a shop's offer, which is not what the speaker pays:
+// "Bunnings had hearing aid batteries for $7.99 but they're the wrong
+// size" (not "I had …").
+var reShopHad = regexp.MustCompile(`^\p{Lu}[\p{L}'’&-]*(?:\s+\p{Lu}[\p{L}'’&-]*)?\s+(?:had|has|sells|sold|is selling|was selling|lists|listed|stocks|carries|carried)\s+[^.;!?]*\bfor\s+[$€£]\s?\d`)
+
 // reHolidayThing is a holiday said of a thing that recurs or lasts, not
 // of a day: "went with Smokehouse 51 for the holiday party catering".
 var reHolidayThing = regexp.MustCompile(`\bholiday (?:party|parties|season|schedule|hours|bonus|card|cards|market|fair|lunch|dinner|event|concert|show|sale|catering|menu|staff|rota|roster)\b`)
@@ -535,9 +541,10 @@ var reTalkAbout = regexp.MustCompile(`\b(?:there(?:['’]?s| is| has been)|there
 var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:(?:going to|gonna|just|already|also|have|has|had)\s+)*(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:keeps?|kept|keeping|been|is|are)\s+(?:after|on at|on|at)\s+(?:me|us)\s+(?:again\s+)?to\s+\w`)
 
 // reNearbySubject opens a clause on someone placed by where they are
-// from the speaker: "the taco truck next to us at the commissary pays
-// $800", "the couple upstairs".
-var reNearbySubject = regexp.MustCompile(`^(?:the|a|an|that|this|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:next to (?:us|me|ours|mine)|next door|beside us|across the (?:street|road|hall|lot|way)|down the (?:street|road|hall|block)|upstairs|downstairs|over there)\b`)
+// from the speaker or from a place: "the taco truck next to us at the
+// commissary pays $800", "the couple upstairs", "HOA next to bldg 4
+// switched to Baker Snow & Ice".
+var reNearbySubject = regexp.MustCompile(`^(?:the|a|an|that|this|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:next to (?:us|me|ours|mine)|next door|beside us|across the (?:street|road|hall|lot|way)|down the (?:street|road|hall|block)|upstairs|downstairs|over there)\b|^(?:(?:the|a|an|that|this|those|these)\s+)?(?:[\w'’-]+\s+){0,2}?[\w'’-]+\s+(?:next (?:door )?to|beside|across from|behind|opposite)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+\s+(?:switched|moved|changed|went|got|has|have|had|is|are|pays|charges|uses|picked|hired|signed)\b`)
 
 // reRolesThing opens a clause on the people of someone named by a role:
 // "the headliner's crew is posted up at the Ace", "the promoter's guy"
@@ -743,7 +750,7 @@ func clauseFilter(low string) string {
 	case pasts.in(n), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow
 	case reportsOthers(low),
-		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own "),
+		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own ") || strings.Contains(n, " its own "),
 		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reNearbySubject.MatchString(low), reRolesThing.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && (theirThing(low) || reGotTheirs.MatchString(low)):
 		// "Chen's team set their own runbook owner to Mei": their thing.

@@ -552,6 +552,11 @@ func TestAnotherSubjectsStatus(t *testing.T) {
 	runAfterTurn(t, []afterTurn{
 		{"the contractor's", [][2]string{{"kitchen_remodel_status", "waiting on permits"}}, "City still hasn't signed off on the kitchen permits, contractor's on hold.", "waiting on permits"},
 		{"let's, the speaker's", [][2]string{{"design", "list-based UI"}}, "Actually, let's go back to card-based UI.", "card-based UI"},
+		// Where the holder went is not the fact's value; a name is not a
+		// new day.
+		{"the holder moved", [][2]string{{"emergencyContact", "Leanne (daughter) 0412 558 903"}}, "Leanne's moved over to Perth, so our son Mark is the emergency contact now, his mobile's 0438 221 675.", "Leanne (daughter) 0412 558 903"},
+		{"the office moved", [][2]string{{"office_location", "Harbor Tower"}}, "Harbor Tower? No, the office moved to 88 Bay Street.", "88 Bay Street"},
+		{"a name for a day", [][2]string{{"webster_pak_pickup", "Every second Monday"}}, "Chemist says from now on we're to pick the Webster-paks up every second Thursday, Mondays are too busy for them.", "Every second Monday"},
 	})
 }
 
