@@ -292,6 +292,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				tspans = nil
 			}
 		}
+		if kind == anchorName && len(cands) == 0 && !hasUpper(sentence) {
+			cands = lowerNames(cl) // "rosa is our nanny now"
+		}
 		if kind == anchorMoney && len(cands) == 0 {
 			cands = bareAmounts(cl, stored) // "shop rent is 1550 a month now"
 		}
@@ -1777,7 +1780,14 @@ func candidates(cl, k string, at time.Time) []span {
 	switch k {
 	case anchorDate:
 		// "on Mondays now": a weekday that recurs is a day too.
-		return append(dateSpans(cl, at), spans(cl, reWeekdays, KindDate)...)
+		ds := slices.Clone(dateSpans(cl, at))
+		for _, w := range spans(cl, reWeekdayShort, KindDate) {
+			if reDayNumberAfter.MatchString(cl[w.end:]) || slices.ContainsFunc(ds, func(d span) bool { return d.start >= w.end && d.start <= w.end+6 }) {
+				continue // "tues the 20th": the date says it
+			}
+			ds = append(slices.DeleteFunc(ds, func(d span) bool { return d.start >= w.start && d.end <= w.end }), w) // "9am" of "Tues 9am"
+		}
+		return append(ds, spans(cl, reWeekdays, KindDate)...)
 	case anchorMoney:
 		re = reAnyMoney
 	case anchorCount:
@@ -1893,6 +1903,14 @@ func durationValue(s string) string {
 // reWeekdays is a weekday that recurs, and its hour: "Mondays",
 // "Sundays at 11".
 var reWeekdays = regexp.MustCompile(`\b(?i:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days(?:\s+at\s+\d{1,2}(?:[:.]\d\d)?(?:\s*[ap]\.?m\.?)?|\s+\d{1,2}(?:[:.]\d\d)?\s*[ap]\.?m\.?)?\b`)
+
+// reWeekdayShort is a weekday as texts shorten it, with the time of day
+// after it: "Thurs", "Tues 9am", "Wed" (the short forms that are words,
+// "sat" and "sun", only capitalised).
+var reWeekdayShort = regexp.MustCompile(`\b(?:[Tt]ues|[Tt]hurs?|[Tt]hu|[Ww]eds|[Ff]ri|Mon|Tue|Wed|Sat|Sun)\b\.?(?:\s+\d{1,2}(?:[:.]\d\d)?\s*[ap]\.?m\.?)?`)
+
+// reDayNumberAfter is the day of the month said after a weekday.
+var reDayNumberAfter = regexp.MustCompile(`^,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b`)
 
 // spans are the matches of re in cl, as values of kind.
 func spans(cl string, re *regexp.Regexp, kind string) []span {
@@ -2119,7 +2137,7 @@ func attrSaidBefore(text string, from int, attrs []string) int {
 func between(s, kind string) string {
 	s = strings.TrimLeft(reCompoundRest.ReplaceAllString(s, ""), " ") // "-in" of "check-in", read as "check"
 	s = reItIsBefore.ReplaceAllString(s, " is ")                      // "a new telephone number, it is 555-0192"
-	s = reKindCalled.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(reWithWhom.ReplaceAllString(" "+s, "$1"), " "), " "), " ")
+	s = reKindCalled.ReplaceAllString(reAllScope.ReplaceAllString(reScopeAfter.ReplaceAllString(reNamedAfter.ReplaceAllString(reWithWhom.ReplaceAllString(" "+s, "$1"), " "), " "), " "), " ")
 	s = reOwnerBefore.ReplaceAllString(s, " ") // "taking over Biscuit's walks": the topic's owner is the topic's
 	s = reTopicsName.ReplaceAllString(s, " ")  // "Coach Dana's number": the topic's own name
 	s = reByHowMuch.ReplaceAllString(s, " ")   // "pushed the workshop back a week, to June 25"
@@ -2325,13 +2343,50 @@ func modifierOf(cl string, v span, topic []span) bool {
 
 var dealingPreps = map[string]bool{"to": true, "with": true, "for": true, "about": true, "from": true, "against": true, "than": true, "like": true, "by": true}
 
+// hasUpper reports a text with a capital letter.
+func hasUpper(s string) bool { return strings.IndexFunc(s, unicode.IsUpper) >= 0 }
+
+// lowerNames reads the names a writer who never capitalises gives as a
+// thing's holder: the one word right before "is our …" or "'s our …", or
+// right after "is now" that closes the clause or comes before "now" ("rosa
+// is our nanny now", "the nanny is now rosa"). Each is written
+// capitalised.
+func lowerNames(cl string) []span {
+	var out []span
+	for _, re := range []*regexp.Regexp{reLowerHolder, reLowerIsNow} {
+		for _, m := range re.FindAllStringSubmatchIndex(cl, -1) {
+			w := cl[m[2]:m[3]]
+			if len(w) < 3 || nameStops[w] || lowerNotNames[w] || relations[w] || pets[w] {
+				continue
+			}
+			out = append(out, span{start: m[2], end: m[3], text: strings.ToUpper(w[:1]) + w[1:], kind: KindChoice})
+		}
+	}
+	return out
+}
+
+var (
+	reLowerHolder = regexp.MustCompile(`(?:^|\s)([a-z]+)\s+(?:is|['’]s)\s+(?:now\s+)?(?:our|my|the)\s`)
+	reLowerIsNow  = regexp.MustCompile(`\b(?:is|['’]s)\s+now\s+([a-z]+)(?:\s+now)?\s*$`)
+	// lowerNotNames are words that stand where a lower-case name would.
+	lowerNotNames = map[string]bool{"she": true, "shes": true, "he": true, "hes": true, "who": true, "which": true, "one": true, "mine": true,
+		"ours": true, "hers": true, "his": true, "theirs": true, "yours": true, "also": true, "still": true, "just": true, "only": true,
+		"now": true, "here": true, "there": true, "then": true, "someone": true, "nobody": true, "everyone": true, "anyone": true,
+		"same": true, "different": true, "done": true, "fine": true, "good": true, "new": true, "back": true, "gone": true, "out": true,
+		"officially": true, "finally": true, "basically": true, "honestly": true, "literally": true, "actually": true}
+)
+
+// reAllScope is every one of the speaker's things the value holds for,
+// named after a topic: "trash pickup for all 3 bldgs (to Thurs)".
+var reAllScope = regexp.MustCompile(`(?i)^\s+for\s+(?:all|every|each)\s+(?:(?:\d+|two|three|four|five|the|our|my|of the|of our|of my)\s+)*[\p{L}-]+\b`)
+
 // reNamedAfter is a place or a person named right after a topic: " at
 // Luca", " with Priya".
 var reNamedAfter = regexp.MustCompile(`^\s+(?:at|with)\s+\p{Lu}[\p{L}'’]*(?:\s+\p{Lu}[\p{L}'’]*){0,2}\b`)
 
 // reItIsBefore says the value of what the clause named, right before it:
-// ", it is", ", it's now".
-var reItIsBefore = regexp.MustCompile(`(?i),\s*(?:and\s+)?(?:it['’]s|it is|it['’]ll be|it will be|that['’]s|which is)(?:\s+now)?\s*$`)
+// ", it is", ", it's now", "earlier, it's actually", ", new one is".
+var reItIsBefore = regexp.MustCompile(`(?i)(?:(?:^|\s+)(?:earlier|before|above|again|i gave you|i sent you|i sent|got reset|was reset|changed|got changed))?,\s*(?:and\s+|so\s+)?(?:it['’]s|it is|it['’]ll be|it will be|that['’]s|which is|(?:the\s+)?(?:new|right|correct)\s+one(?:['’]s|\s+is))(?:\s+now|\s+actually|\s+really)?\s*$`)
 
 // reCompoundRest is the rest of a hyphenated word whose first part said
 // the topic.

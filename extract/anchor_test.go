@@ -32,6 +32,21 @@ func TestAnchor(t *testing.T) {
 		// An umlaut is spelt as a key spells it; a work product the
 		// deadline is for qualifies it.
 		{"mueller_deadline", "January 16", "Herr Müller wrote this morning, the deadline for the manual is now pushed to January 23, so I have one week more.", "2026-01-23"},
+		// "…, it's actually X", "…, new one is X" say the value of what
+		// the clause named.
+		{"initech_po_number", "PO-44817", "Typo on the Initech PO earlier, it's actually PO-44871, not 44817.", "PO-44871"},
+		{"gate_code_elm", "4471", "Elm St gate code got reset, new one is 8823.", "8823"},
+		// A weekday as texts shorten it ("sat" and "sun" only
+		// capitalised); what all of the speaker's things share; a drop is
+		// a delivery.
+		{"trash_pickup_day", "Tuesday", "City moved trash pickup for all 3 bldgs to Thurs, starts this wk.", "Thursday"},
+		{"mulch_delivery", "Tuesday 7am", "Mulch drop pushed to Tues 9am, driver behind on route.", "Tuesday 9am"},
+		{"parentTeacherConf", "Thursday Jan 22", "conferences moved up to tues the 20th, admin email just came out", "2026-01-20"},
+		// A writer who never capitalises names the holder in lower case.
+		{"nanny", "Maria", "maria moved back to texas so rosa is our nanny now shes so good w him", "Rosa"},
+		{"nanny", "Maria", "the nanny is now rosa", "Rosa"},
+		{"nanny", "Maria", "she is our nanny now", ""},
+		{"nanny", "Maria", "rosa is our neighbors nanny now", ""},
 		// A manner adverb links; a gift is a donation.
 		{"bookClubHost", "Margaret Ellis", "Margaret has asked to step back for a while, so Dorothy Pruitt has graciously taken over hosting the book club, starting with this month's meeting.", "Dorothy Pruitt"},
 		{"monthlyFoodBankDonation", "$50", "I have increased my monthly gift to the food bank to $75, since they have had such a difficult winter.", "$75"},

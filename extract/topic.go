@@ -26,6 +26,7 @@ var topicGroups = [][]string{
 	{"k8s", "kubernetes", "cluster"},
 	{"repo", "repository"},
 	{"donation", "gift", "contribution"},
+	{"delivery", "drop", "drop-off", "dropoff"},
 	{"env", "environment"},
 	{"prod", "production"},
 	{"config", "configuration"},
