@@ -83,6 +83,8 @@ func TestAnalyzeDetects(t *testing.T) {
 			want{KindExplicit, "F-QTY", "200", "350", false}},
 		{"of two new counts, the one the change lands on", "Sold 50 units at the fair, so the order quantity is now 150.", "peer",
 			want{KindExplicit, "F-QTY", "200", "150", false}},
+		{"a clause of its own after the value", "Heads up: the project status is officially at risk, we've lost two engineers.", "peer",
+			want{KindExplicit, "F-STATUS", "on track", "at risk", false}},
 		{"lower authority is blocked", "[Intern] The budget is $20,000 now.", "peer",
 			want{KindTemporal, "F-BUDGET", "$75,000", "$20,000", true}},
 	}

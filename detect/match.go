@@ -291,13 +291,20 @@ func trimLead(s string) string {
 	if m := reLeadSchedule.FindStringIndex(s); m != nil && m[1] < len(s) {
 		return s[m[1]:]
 	}
+	if m := reLeadAdverb.FindStringIndex(s); m != nil && m[1] < len(s) {
+		return s[m[1]:] // "officially closed" is "closed"
+	}
 	return s
 }
 
+// reLeadAdverb opens a replacement with how or when it came to be.
+var reLeadAdverb = regexp.MustCompile(`(?i)^(?:officially|finally|now|just|already|formally)\s+`)
+
 // trimTail drops function words a cut left at the end of a phrase: "4
 // days in office from" (of "… from now on") is "4 days in office".
-// reTrailStart closes a replacement with when it takes effect.
-var reTrailStart = regexp.MustCompile(`(?i)\s+(?:starting|from|beginning|as of|effective)\s+(?:next|this|today|tomorrow|now on|now|immediately)\b.*$|\s+(?:from now on|going forward)\b.*$`)
+// reTrailStart closes a replacement with when it takes effect, or with a
+// clause of its own after a comma: "closed, we've got our cast".
+var reTrailStart = regexp.MustCompile(`(?i)\s+(?:starting|from|beginning|as of|effective)\s+(?:next|this|today|tomorrow|now on|now|immediately)\b.*$|\s+(?:from now on|going forward)\b.*$|,\s+(?:we|i|they|he|she|you)(?:['’](?:ve|re|m|ll|d))?\s.*$`)
 
 func trimTail(s string) string {
 	if m := reTrailStart.FindStringIndex(s); m != nil && m[0] > 0 {

@@ -1036,9 +1036,10 @@ func DayLike(stored, v string) (string, bool) {
 	return saidDay(d) + m[2], true
 }
 
-// reDaySlot is a stored weekly slot, a weekday and a time of day:
-// "Saturday 10am", "Tuesdays at 6:30pm".
-var reDaySlot = regexp.MustCompile(`(?i)^(mon|tues|wednes|thurs|fri|satur|sun)day(s?)(?:\s+at)?\s+(\d{1,2}(?::\d\d)?\s?(?:am|pm))$`)
+// reDaySlot is a stored weekly slot, a weekday and a time of day, and
+// perhaps its time zone: "Saturday 10am", "Tuesdays at 6:30pm",
+// "Thursday 4pm UTC".
+var reDaySlot = regexp.MustCompile(`(?i)^(mon|tues|wednes|thurs|fri|satur|sun)day(s?)(?:\s+at)?\s+(\d{1,2}(?::\d\d)?\s?(?:am|pm))(\s+(?:utc|gmt|[ecmp][sd]?t|ce[s]?t|bst|ist|aest|aedt))?$`)
 
 // reClockSaid is a time of day said in full: "9am", "9:30 pm", "14:00".
 var reClockSaid = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b`)
@@ -1060,10 +1061,10 @@ func SlotLike(stored, v, cl string) (string, bool) {
 		if !strings.HasSuffix(t, "m") && strings.Contains(t, ":") {
 			t += m[3][len(m[3])-2:] // "at 3:30" beside "3:15pm" is 3:30pm
 		}
-		return day + " " + t, true
+		return day + " " + t + m[4], true // "Thursday 4pm UTC" → "Tuesday 5pm UTC"
 	}
 	if hs := bareHours(cl, m[3]); len(hs) > 0 {
-		return day + " " + hs[0].text, true
+		return day + " " + hs[0].text + m[4], true
 	}
 	return day, true
 }

@@ -301,6 +301,9 @@ func TestDates(t *testing.T) {
 		{"The launch is on 2027-02-01.", turnTime, "2027-02-01"},
 		{"The launch is on 4 December 2026.", turnTime, "2026-12-04"},
 		{"The review is tomorrow at 9am.", turnTime, "2026-11-24 09:00"},
+		// A weekday that recurs, with its time: a weekly slot, as said.
+		{"The standup is on Tuesdays at 9:30am.", turnTime, "Tuesdays at 9:30am"},
+		{"we moved the community call to tuesdays 5pm utc", turnTime, "tuesdays 5pm utc"},
 		// A month without a day: its first, its fifteenth after "mid",
 		// its last after "end of"; never the turn's day of that month.
 		{"The launch is in May.", turnTime, "2027-05-01"},

@@ -351,6 +351,12 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	if v == "" || !hasDateCue(v) {
 		return "", "", 0, false
 	}
+	if m := reWeeklySlot.FindStringSubmatch(v); m != nil {
+		// "tuesdays 5pm utc": a weekly slot, not one date nor a bare
+		// time; kept as said.
+		slot := strings.TrimSpace(m[0][strings.Index(m[0], m[1]):])
+		return slot, slot, 0, true
+	}
 	if m := reISODate.FindStringSubmatch(v); m != nil {
 		if d, err := time.Parse("2006-01-02", m[0]); err == nil {
 			return d.Format("2006-01-02"), m[0], 0, true
@@ -445,6 +451,10 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	}
 	return d.Format("2006-01-02"), matched, r.Index, true
 }
+
+// reWeeklySlot is a weekday said as recurring with a time of day, and
+// perhaps its zone: "Tuesdays 5pm UTC", "on Fridays at 9:30am".
+var reWeeklySlot = regexp.MustCompile(`(?i)^(?:on\s+)?((?:mon|tues|wednes|thurs|fri|satur|sun)days)(?:\s+at)?\s+(\d{1,2}(?::\d\d)?\s?(?:am|pm))(\s+(?:utc|gmt|[ecmp][sd]t|cet|cest|bst|aest|aedt))?\b`)
 
 var (
 	// reMonthOnly is a month said without a day: "May", "Sept.".
