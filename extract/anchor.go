@@ -134,6 +134,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		return Statement{}, false
 	}
 	rd := anchorSentences.Get(sentence)
+	// The key's words, any of which said nearer the value links it:
+	// "Storage place sent a notice, rent's going up to $214".
+	keyWords := append(slices.Clip(attrs), topic...)
 	var carried map[string]bool // the topic words the clause before said
 	prior := false              // a clause with words came before
 	for ci := range rd.clauses {
@@ -351,7 +354,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 			// "My landlord has a new number since the weekend, is
 			// 555-0198": a new number said of the topic is its number.
-			link := len(tspans) == 0 || totaled || linked(cl, tspans, v, kind, attrs) || (kind == anchorPhone || kind == anchorEmail) && reNewContact.MatchString(clow)
+			link := len(tspans) == 0 || totaled || linked(cl, tspans, v, kind, keyWords) || (kind == anchorPhone || kind == anchorEmail) && reNewContact.MatchString(clow)
 			if link && !c.changeCue && (kind == anchorName || kind == anchorCategory) && modifierOf(cl, v, tspans) {
 				// "I'm presenting to the Growth team", "I interviewed
 				// with the Growth team": a name that modifies the topic
@@ -624,7 +627,7 @@ func reasonAfter(cl string, tspans []span) int {
 		from = max(from, t.end)
 	}
 	for _, m := range reReason.FindAllStringIndex(cl[from:], -1) {
-		if !reWhenSince.MatchString(cl[from+m[1]:]) { // "since the weekend" says when
+		if !strings.Contains(strings.ToLower(cl[from+m[0]:from+m[1]]), "since") || !reWhenSince.MatchString(cl[from+m[1]:]) { // "since the weekend" says when (but "bc sunday mornings are …" why)
 			return from + m[0]
 		}
 	}
@@ -1039,7 +1042,10 @@ func DayLike(stored, v string) (string, bool) {
 // reDaySlot is a stored weekly slot, a weekday and a time of day, and
 // perhaps its time zone: "Saturday 10am", "Tuesdays at 6:30pm",
 // "Thursday 4pm UTC".
-var reDaySlot = regexp.MustCompile(`(?i)^(mon|tues|wednes|thurs|fri|satur|sun)day(s?)(?:\s+at)?\s+(\d{1,2}(?::\d\d)?\s?(?:am|pm))(\s+(?:utc|gmt|[ecmp][sd]?t|ce[s]?t|bst|ist|aest|aedt))?$`)
+var reDaySlot = regexp.MustCompile(`(?i)^(mon|tues|wednes|thurs|fri|satur|sun)day(s?)(?:\s+at)?\s+((?:\d{1,2}(?::\d\d)?\s?(?:am|pm)?\s?[-–]\s?)?\d{1,2}(?::\d\d)?\s?(?:am|pm))(\s+(?:utc|gmt|[ecmp][sd]?t|ce[s]?t|bst|ist|aest|aedt))?$`)
+
+// reClockRangeSaid is a range of hours said in a clause: "4-6", "4–6pm".
+var reClockRangeSaid = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d\d)?\s?(?:am|pm)?\s?[-–]\s?\d{1,2}(?::\d\d)?(?:\s?(?:am|pm))?\b`)
 
 // reClockSaid is a time of day said in full: "9am", "9:30 pm", "14:00".
 var reClockSaid = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b`)
@@ -1056,6 +1062,13 @@ func SlotLike(stored, v, cl string) (string, bool) {
 		return "", false
 	}
 	day := saidDay(d) + m[2]
+	if reClockRange.MatchString(m[3]) {
+		// "Sunday 9-11am" → "Saturday 4-6": a range for a range.
+		if t := reClockRangeSaid.FindString(cl); t != "" {
+			return day + " " + strings.ReplaceAll(t, " ", "") + m[4], true
+		}
+		return day, true
+	}
 	if t := reClockSaid.FindString(cl); t != "" {
 		t = strings.ToLower(strings.ReplaceAll(t, " ", ""))
 		if !strings.HasSuffix(t, "m") && strings.Contains(t, ":") {

@@ -42,7 +42,11 @@ func TestAnchor(t *testing.T) {
 		{"trash_pickup_day", "Tuesday", "City moved trash pickup for all 3 bldgs to Thurs, starts this wk.", "Thursday"},
 		{"mulch_delivery", "Tuesday 7am", "Mulch drop pushed to Tues 9am, driver behind on route.", "Tuesday 9am"},
 		{"parentTeacherConf", "Thursday Jan 22", "conferences moved up to tues the 20th, admin email just came out", "2026-01-20"},
-		// A weekly slot keeps its time zone.
+		// A weekly slot keeps its time zone; a range is had for a range,
+		// and what follows "bc" is why, even a day.
+		{"grocery_delivery_slot", "Sunday 9-11am", "moved my grocery delivery to saturday 4-6 bc sunday mornings are for brunch now lol", "Saturday 4-6"},
+		// A word of the key said again nearer the value links it.
+		{"storage_monthly_rent", "$189/month", "Storage place sent a notice, rent's going up to $214 a month starting this billing cycle.", "$214"},
 		{"community_call", "Thursday 4pm UTC", "we moved the community call to tuesdays 5pm utc, thursdays clashed with too many ppl's standups", "Tuesday 5pm UTC"},
 		// A writer who never capitalises names the holder in lower case.
 		{"nanny", "Maria", "maria moved back to texas so rosa is our nanny now shes so good w him", "Rosa"},
