@@ -2199,7 +2199,7 @@ func keepsStored(low, stored string) bool {
 	}
 	says := func(w string) bool {
 		w = strings.TrimSuffix(w, "'s") // "Maria's still doing my books"
-		return w == first && (len(first) >= 3 || count) || w == last && numbered
+		return w == first && (len(first) >= 3 || count) || numbered && (w == last || strings.TrimRight(w, "stndrh") == last) // "still the 24th" keeps "Jan 24"
 	}
 	// "she's never leaving elm st": to deny leaving is to stay.
 	ws := words(reNotLeaving.ReplaceAllString(low, " stay "))

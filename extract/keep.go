@@ -106,7 +106,9 @@ func KeepsTopic(sentence, key string) bool {
 		// "electric's still the 6th" (electric_start_date): the word
 		// that tells the key from its kin says it.
 		lead := len(keyWs) > 1 && slices.ContainsFunc(subj, func(w string) bool { return singular(w) == singular(keyWs[0]) })
-		if whole || lead || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
+		// "the Harmon deadline is unchanged" (grant_deadline_harmon):
+		// two words of the key and no other.
+		if whole || lead || len(subj) > 1 || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
 			return true
 		}
 	}

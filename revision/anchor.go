@@ -181,7 +181,7 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// of a unit names it, it counts nothing (but it is the
 				// value of storage_unit = "Unit 14").
 				continue
-			case !anchored[r.ID] && (onlyWhen(f.ValueText()) && !saysWhen(d.Replacement) || holderMoved(real, f.ValueText(), d.Replacement, f.Key)):
+			case !anchored[r.ID] && (onlyWhen(f.ValueText()) && !saysWhen(d.Replacement) || holderMoved(real, f.ValueText(), d.Replacement, f.Key) || otherContactKind(f.ValueText(), d.Replacement)):
 				// "Chemist says … pick the Webster-paks up every second
 				// Thursday" does not make "Every second Monday" a
 				// product's name; "Leanne's moved over to Perth, so …"
@@ -205,6 +205,25 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 // reWhenWord is a word that says when: a weekday, a month, a time of
 // day, a period.
 var reWhenWord = regexp.MustCompile(`(?i)\b(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:days?)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|daily|weekly|monthly|fortnightly|yearly|annually|noon|midnight|morning|afternoon|evening|night|weekdays?|weekends?|today|tomorrow|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d|\d{1,2}(?:st|nd|rd|th))\b`)
+
+// otherContactKind reports a replacement that cannot be the stored way
+// to reach someone: no address for an email address ("tom" of "my new
+// brand manager is tom, send stuff to tom.r@…"), no digit for a phone
+// number.
+func otherContactKind(stored, replacement string) bool {
+	switch {
+	case reEmailValue.MatchString(stored):
+		return !strings.Contains(replacement, "@")
+	case rePhoneValue.MatchString(stored):
+		return !strings.ContainsAny(replacement, "0123456789")
+	}
+	return false
+}
+
+var (
+	reEmailValue = regexp.MustCompile(`^\S+@\S+\.\S+$`)
+	rePhoneValue = regexp.MustCompile(`^\+?[\d\s().-]{7,}$`)
+)
 
 // onlyWhen reports a value that says only when ("Every second Monday",
 // "Tue/Thu 6pm").
