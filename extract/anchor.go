@@ -2198,8 +2198,9 @@ func keepsStored(low, stored string) bool {
 		return false
 	}
 	says := func(w string) bool {
-		w = strings.TrimSuffix(w, "'s") // "Maria's still doing my books"
-		return w == first && (len(first) >= 3 || count) || numbered && (w == last || strings.TrimRight(w, "stndrh") == last) // "still the 24th" keeps "Jan 24"
+		// "Maria's still doing my books"; "still the 24th" keeps "Jan 24".
+		w = strings.TrimSuffix(w, "'s")
+		return w == first && (len(first) >= 3 || count) || numbered && (w == last || strings.TrimRight(w, "stndrh") == last)
 	}
 	// "she's never leaving elm st": to deny leaving is to stay.
 	ws := words(reNotLeaving.ReplaceAllString(low, " stay "))
