@@ -2114,10 +2114,10 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 // thing said wrong before it.
 var reRightOne = regexp.MustCompile(`(?i)\bwrong\b[^;:]*,\s*(?:the|that)\s+(?:correct|right|actual|real|proper)\s+one\s+(?:is|['’]s)\s*$`)
 
-// attrSaidBefore returns the end of the last word of the key's attribute
-// said in text after from ("dentist office called and pushed my appt to
-// jan 20": "appt" of dentist_appt), or from: the topic's link to its
-// value may start there.
+// attrSaidBefore returns the end of the last of words (the key's, with
+// their synonyms) said in text after from ("dentist office called and
+// pushed my appt to jan 20": "appt" of dentist_appt), or from: the
+// topic's link to its value may start there.
 func attrSaidBefore(text string, from int, attrs []string) int {
 	low := lexical.LowerASCII(text) // keeps text's offsets
 	end := from
@@ -2231,7 +2231,11 @@ func KeepsStored(sentence, stored string) bool { return keepsStored(fold(sentenc
 
 // reOtherThingSubject opens a clause on a thing named by its noun, then a
 // verb: "the parking fee is going up", "our water bill went up".
-var reOtherThingSubject = regexp.MustCompile(`^(?:[a-z'’]+\s+){0,5}?(?:say|said|says|that)\s+(?:the|my|our|their|his|her|this|that|a|an)\s+((?:[a-z'’-]+\s+){0,2}?[a-z'’-]+)\s+(?:is|are|was|were|has|have|had|will|went|goes|going|got|gets|just|now|increased|decreased|rose|dropped|fell|jumped|climbed|moved|changed|switched|stays|stayed|became|becomes)\b|^(?:the|my|our|their|his|her|this|that|a|an)\s+((?:[a-z'’-]+\s+){0,2}?[a-z'’-]+)\s+(?:is|are|was|were|has|have|had|will|went|goes|going|got|gets|just|now|increased|decreased|rose|dropped|fell|jumped|climbed|moved|changed|switched|stays|stayed|became|becomes)\b`)
+var reOtherThingSubject = regexp.MustCompile(`^(?:[a-z'’]+\s+){0,5}?(?:say|said|says|that)\s+` + thingSubject + `|^` + thingSubject)
+
+// thingSubject is a noun phrase of one to three words after a determiner,
+// then a verb of being or of change.
+const thingSubject = `(?:the|my|our|their|his|her|this|that|a|an)\s+((?:[a-z'’-]+\s+){0,2}?[a-z'’-]+)\s+(?:is|are|was|were|has|have|had|will|went|goes|going|got|gets|just|now|increased|decreased|rose|dropped|fell|jumped|climbed|moved|changed|switched|stays|stayed|became|becomes)\b`
 
 // periodWord reports a word that says a period an amount is paid for.
 func periodWord(w string) bool {
