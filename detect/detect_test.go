@@ -539,3 +539,29 @@ func TestWithUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestLandedOn: of a turn's new amounts, counts or times, the one a change
+// lands on is the value; when two are, the first stays.
+func TestLandedOn(t *testing.T) {
+	tests := []struct {
+		text string
+		want string
+	}{
+		{"sold 5 mugs at the market so I'm down to 7 now", "7"},
+		{"After that 1:26 half, goal's now 2:59.", "2:59"},
+		{"Changed it: 5 desks go to 7, and now 9 chairs.", "5"},
+	}
+	for _, tc := range tests {
+		v := view(tc.text)
+		if v == nil {
+			t.Fatalf("%q: nothing that changes state", tc.text)
+		}
+		first := slices.IndexFunc(v.values, func(x value) bool { return !x.old })
+		if first < 0 {
+			t.Fatalf("%q: no new value", tc.text)
+		}
+		if got := v.values[landedOn(v, first, func(string) bool { return false })].text; got != tc.want {
+			t.Errorf("landedOn(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

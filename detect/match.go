@@ -169,13 +169,13 @@ func best(cs []candidate) []candidate {
 	return out
 }
 
-// landedOn picks, among the turn's new amounts or counts of the type of
+// landedOn picks, among the turn's new amounts, counts or times of the type of
 // values[i] (the first), the one a change lands on: the only one said
 // after "to" or "now" ("down to 7", "is now 7") that is not the stored
 // value, else i.
 func landedOn(v *turnView, i int, stored func(norm string) bool) int {
 	tv := v.values[i]
-	if tv.typ != tNumber && tv.typ != tMoney && tv.typ != tPercent {
+	if tv.typ != tNumber && tv.typ != tMoney && tv.typ != tPercent && tv.typ != tTime {
 		return i
 	}
 	landed := -1

@@ -2202,8 +2202,9 @@ func keepsStored(low, stored string) bool {
 		w = strings.TrimSuffix(w, "'s")
 		return w == first && (len(first) >= 3 || count) || numbered && (w == last || strings.TrimRight(w, "stndrh") == last)
 	}
-	// "she's never leaving elm st": to deny leaving is to stay.
-	ws := words(reNotLeaving.ReplaceAllString(low, " stay "))
+	// "she's never leaving elm st": to deny leaving is to stay; "glad I
+	// got in at $185": what the speaker secured stays theirs.
+	ws := words(reGotInAt.ReplaceAllString(reNotLeaving.ReplaceAllString(low, " stay "), " stay at "))
 	for i, w := range ws {
 		if !keepWords[w] {
 			continue
@@ -2223,6 +2224,10 @@ func keepsStored(low, stored string) bool {
 // reNotLeaving denies leaving a value: "never leaving", "not giving up",
 // "won't move out of".
 var reNotLeaving = regexp.MustCompile(`\b(?:never|not|n't|no way (?:i'm|she's|he's|we're))\s+(?:be\s+)?(?:leaving|giving up|moving out of|moving from|quitting|dropping|switching from|leave|give up|move out of|quit|drop)\b`)
+
+// reGotInAt is what the speaker secured before a change: "got in at",
+// "locked in at", "grandfathered at".
+var reGotInAt = regexp.MustCompile(`\b(?:got in|locked in|locked it in|grandfathered|grandfathered in|signed up|registered)\s+at\b`)
 
 // KeepsStored reports a sentence that says the stored value stays
 // ("… but decided to stay on Payments", "prod stays on 13 until then"):

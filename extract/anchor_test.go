@@ -42,6 +42,8 @@ func TestAnchor(t *testing.T) {
 		{"trash_pickup_day", "Tuesday", "City moved trash pickup for all 3 bldgs to Thurs, starts this wk.", "Thursday"},
 		{"mulch_delivery", "Tuesday 7am", "Mulch drop pushed to Tues 9am, driver behind on route.", "Tuesday 9am"},
 		{"parentTeacherConf", "Thursday Jan 22", "conferences moved up to tues the 20th, admin email just came out", "2026-01-20"},
+		// What the speaker secured before a change stays theirs.
+		{"race_entry_fee", "$185", "Fee goes up to $210 after Jan 31, glad I got in at $185.", ""},
 		// A weekly slot keeps its time zone; a range is had for a range,
 		// and what follows "bc" is why, even a day.
 		{"grocery_delivery_slot", "Sunday 9-11am", "moved my grocery delivery to saturday 4-6 bc sunday mornings are for brunch now lol", "Saturday 4-6"},

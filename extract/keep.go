@@ -42,6 +42,11 @@ func KeepsTopic(sentence, key string) bool {
 		// apart from the speaker's own.
 		return true
 	}
+	if m := reLeftAlone.FindStringSubmatch(fold(sentence)); m != nil && namesEvery(m[1], key) {
+		// "I changed the estimate prefix to EST-26 but left the invoice
+		// prefix alone" (invoicePrefix): the speaker kept it.
+		return true
+	}
 	if reStayingPut.MatchString(fold(sentence)) && Names(sentence, key) {
 		// "Eileen's just moved into plot 12 beside the tap, but I'm
 		// staying put" (community_plot): the speaker's stays.
@@ -120,6 +125,23 @@ func KeepsTopic(sentence, key string) bool {
 	}
 	return false
 }
+
+// namesEvery reports whether text says every word of the key's topic
+// ("invoice prefix" for invoicePrefix, not for estimatePrefix).
+func namesEvery(text, key string) bool {
+	topic, attrs := anchorWords(key)
+	ws := words(fold(text))
+	for _, t := range append(topic, attrs...) {
+		if !slices.ContainsFunc(ws, func(w string) bool { return singular(w) == t }) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// reLeftAlone is a thing the speaker left as it was: "left the invoice
+// prefix alone", "left my plan as is".
+var reLeftAlone = regexp.MustCompile(`\b(?:left|leaving|leave)\s+(?:the|my|our)\s+((?:[\p{L}'’-]+\s+){0,3}?[\p{L}'’-]+)\s+(?:alone|as (?:is|it was|they were)|untouched|unchanged|be)\b`)
 
 // refusesChange reports whether obj, what the speaker will not change,
 // is the thing key names: it names the key, and every attribute of the
