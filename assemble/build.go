@@ -636,6 +636,14 @@ func isClean(s string) bool {
 	space := true // a leading space is not clean
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plainByte[c] {
+			// A run of ASCII that is neither space nor white space, the
+			// bulk of any text: one table lookup a byte.
+			for i++; i < len(s) && plainByte[s[i]]; i++ {
+			}
+			space = false
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch c {
 			case ' ':
@@ -660,6 +668,19 @@ func isClean(s string) bool {
 	}
 	return !space || s == ""
 }
+
+// plainByte marks the ASCII bytes isClean passes over without a second
+// look: all but the space and the ASCII white space.
+var plainByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		switch c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			t[c] = true
+		}
+	}
+	return t
+}()
 
 // keyValue renders "key: value", or whichever of the two is present.
 func keyValue(k, v string) string {
