@@ -68,6 +68,9 @@ type Related struct {
 //     stands for it, with the new value only.
 //     The rest keeps the index's score.
 func Relate(q Query, sets ...Candidates) Related {
+	if q.Terms == nil {
+		q.Terms = QueryTerms(q.Text) // a Query made without its terms
+	}
 	r := Related{Excluded: pooledSlice[assemble.Exclusion](&exclusionSlices, 0)}
 	var cands []FactCandidate
 	var items []ItemCandidate
@@ -446,7 +449,7 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 	for i, it := range items {
 		docs[i] = it.Item.Key + " " + it.Item.Value
 	}
-	scores := scoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Terms, docs)
 	var kept []assemble.WorkItem
 	var out []assemble.Exclusion
 	for i, it := range items {
@@ -488,7 +491,7 @@ func relateAssertions(q Query, as []AssertionCandidate, out []assemble.Exclusion
 	for i, a := range keep {
 		docs[i] = assertionDoc(*a)
 	}
-	scores := scoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Terms, docs)
 	kept := pooledSlice[assemble.Assertion](&keptAssertions, len(keep))[:len(keep)]
 	for i, a := range keep {
 		kept[i] = a.Assertion
@@ -541,7 +544,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, stale staleSet, curr
 	for i, t := range keep {
 		docs[i] = t.Text
 	}
-	scores := scoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Terms, docs)
 	for i := range keep {
 		keep[i].Score = scores[i]
 	}
