@@ -222,8 +222,57 @@ func (r Related) Input(budget int, factShare float64, id assemble.Identity) asse
 
 // sortExclusions puts es in (kind, ID, reason) order; those fields are
 // all of an Exclusion, so the order is the same whatever es's order was.
+//
+// Relate's exclusions come in a few runs already in that order (each
+// rule's, by ID: in the benchmark the superseded facts, then the ended
+// assertions), so es is merged run by run, in linear time, when it has
+// at most maxExclusionRuns of them; else it is sorted.
 func sortExclusions(es []assemble.Exclusion) {
-	slices.SortFunc(es, assemble.CompareExclusions)
+	var ends [maxExclusionRuns]int // where each run ends
+	runs := 0
+	for i := 1; i < len(es); i++ {
+		if assemble.CompareExclusions(es[i-1], es[i]) > 0 {
+			if runs == len(ends)-1 {
+				slices.SortFunc(es, assemble.CompareExclusions)
+				return
+			}
+			ends[runs] = i
+			runs++
+		}
+	}
+	if runs == 0 {
+		return
+	}
+	ends[runs] = len(es)
+	tmp := pooledSlice[assemble.Exclusion](&exclusionSlices, ends[0])
+	// es[:ends[0]] is in order; merge each next run into it.
+	for r := 1; r <= runs; r++ {
+		tmp = mergeExclusionRuns(es[:ends[r]], ends[r-1], tmp)
+	}
+	putPooledSlice(&exclusionSlices, tmp)
+}
+
+// maxExclusionRuns is the most runs sortExclusions merges.
+const maxExclusionRuns = 8
+
+// mergeExclusionRuns puts es in order, given es[:mid] and es[mid:] each
+// in order, with tmp as room for a copy of es[:mid]; it returns tmp, maybe
+// grown.
+func mergeExclusionRuns(es []assemble.Exclusion, mid int, tmp []assemble.Exclusion) []assemble.Exclusion {
+	tmp = append(tmp[:0], es[:mid]...)
+	i, j, k := 0, mid, 0
+	for i < len(tmp) && j < len(es) {
+		if assemble.CompareExclusions(es[j], tmp[i]) < 0 {
+			es[k] = es[j]
+			j++
+		} else {
+			es[k] = tmp[i]
+			i++
+		}
+		k++
+	}
+	copy(es[k:], tmp[i:]) // what is left of es[j:] is in place already
+	return tmp
 }
 
 // factVerdict is the rule for one visible fact candidate: keep it (""), or
