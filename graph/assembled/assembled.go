@@ -81,13 +81,14 @@ func (t Text) String() string { return t.c.Output.Text }
 
 // MarshalGQLContext implements graphql.ContextMarshaler.
 func (t Text) MarshalGQLContext(ctx context.Context, w io.Writer) error {
-	if rb, ok := ctx.Value(responseBuffersKey{}).(*ResponseBuffers); ok && rb != nil {
-		if buf, ok := w.(*bytes.Buffer); ok {
-			rb.reserve(buf, t.c.remaining(ctx))
-		}
-	}
 	if g, ok := w.(interface{ Grow(int) }); ok {
-		g.Grow(t.c.remaining(ctx))
+		n := t.c.remaining(ctx)
+		if rb, ok := ctx.Value(responseBuffersKey{}).(*ResponseBuffers); ok && rb != nil {
+			if buf, ok := w.(*bytes.Buffer); ok {
+				rb.reserve(buf, n)
+			}
+		}
+		g.Grow(n)
 	}
 	_, err := w.Write(appendString(availableBuffer(w), t.c.Output.Text))
 	return err
