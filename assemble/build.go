@@ -56,12 +56,15 @@ var sectionLayers = [numSections]int{
 type line struct {
 	sec  int
 	ord  int    // position within its section
-	text string // without the trailing newline; "" for a fact's line
-	// fact, when set, is the fact whose line (factLine) this is: its
-	// text is not a string of its own but b.buf[at:end], so that a line
-	// never placed costs no string (at 100,000 facts a third of the fact
-	// lines made are over the budget).
-	fact    *Fact
+	text string // without the trailing newline; "" for a line in b.buf
+	// fact, when set, is the fact whose line (factLine) this is.
+	fact *Fact
+	// inBuf: the line's text is not a string of its own but
+	// b.buf[at:end], so that a line never placed costs no string (at
+	// 100,000 facts a third of the fact lines made are over the budget)
+	// and a placed one is copied once, into the rendered text. A fact's
+	// line, a turn's and a sentence's are.
+	inBuf   bool
 	at, end int
 	cost    int // Count(text + "\n")
 	inc     Included
@@ -199,7 +202,9 @@ func Build(in Input, c Counter) Output {
 	}
 	turns, chrono := rankTurns(in.Turns)
 	for i, t := range turns {
-		b.tryOrExclude(b.scoredLineNL(secTurns, chrono[i], turnLineNL(t), Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Score: t.Score}))
+		at := len(b.buf)
+		b.buf = appendTurnLine(b.buf, t)
+		b.tryOrExclude(b.scoredBufLine(secTurns, chrono[i], at, Included{ID: t.ID, Kind: KindTurn, Layer: LayerWorking, Score: t.Score}))
 	}
 	// Whatever the fact share could not hold gets what the others left.
 	b.deferred = append(b.deferred, b.docs...)
@@ -209,7 +214,9 @@ func Build(in Input, c Counter) Output {
 	// Evidence of earlier turns fills what is left, best first.
 	evidence, evChrono := rankEvidence(in.Evidence)
 	for i, e := range evidence {
-		b.tryOrExclude(b.scoredLineNL(secEvidence, evChrono[i], evidenceLineNL(e), Included{ID: e.ID, Kind: KindEvidence, Layer: LayerWorking, Score: e.Score}))
+		at := len(b.buf)
+		b.buf = appendEvidenceLine(b.buf, e)
+		b.tryOrExclude(b.scoredBufLine(secEvidence, evChrono[i], at, Included{ID: e.ID, Kind: KindEvidence, Layer: LayerWorking, Score: e.Score}))
 	}
 
 	// Verify the real text and back off from the lowest priority if the
@@ -267,6 +274,16 @@ func (b *builder) scoredLineNL(sec, ord int, textNL string, inc Included) line {
 	return l
 }
 
+// scoredBufLine is scoredLineNL for a line whose text was just appended
+// to b.buf, from at on (without its newline, which it appends): counted
+// there, and copied only if it is rendered.
+func (b *builder) scoredBufLine(sec, ord, at int, inc Included) line {
+	l := line{sec: sec, ord: ord, inc: inc, inBuf: true, at: at, end: len(b.buf), scored: true}
+	b.buf = append(b.buf, '\n')
+	l.cost = b.countBytes(b.buf[l.at:])
+	return l
+}
+
 // factLine is one fact's line for its section. A constraint's or a
 // relevant fact's text is written in b.buf, and counted there.
 func (b *builder) factLine(sec, ord int, f *Fact) line {
@@ -275,7 +292,7 @@ func (b *builder) factLine(sec, ord int, f *Fact) line {
 		inc.Reason = string(ReasonNeedsReview)
 		return b.newLineNL(sec, ord, "- "+cmp.Or(clean(f.Key), clean(f.ID))+"\n", inc)
 	}
-	l := line{sec: sec, ord: ord, fact: f, inc: inc}
+	l := line{sec: sec, ord: ord, fact: f, inc: inc, inBuf: true}
 	if sec == secConstraints {
 		l.inc.Reason = "constraint"
 	} else {
@@ -304,7 +321,7 @@ func appendFactText(dst []byte, sec int, f *Fact) []byte {
 
 // appendLine appends l's text, without its newline, to dst.
 func (b *builder) appendLine(dst []byte, l *line) []byte {
-	if l.fact != nil {
+	if l.inBuf {
 		return append(dst, b.buf[l.at:l.end]...)
 	}
 	return append(dst, l.text...)
@@ -390,7 +407,7 @@ func (b *builder) joinedCount() int {
 			last = l
 		}
 	}
-	if last.fact != nil {
+	if last.inBuf {
 		return b.used - last.cost + b.countBytes(b.buf[last.at:last.end])
 	}
 	return b.used - last.cost + b.c.Count(last.text)
@@ -619,6 +636,14 @@ func isClean(s string) bool {
 	space := true // a leading space is not clean
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plainByte[c] {
+			// A run of ASCII that is neither space nor white space, the
+			// bulk of any text: one table lookup a byte.
+			for i++; i < len(s) && plainByte[s[i]]; i++ {
+			}
+			space = false
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch c {
 			case ' ':
@@ -643,6 +668,19 @@ func isClean(s string) bool {
 	}
 	return !space || s == ""
 }
+
+// plainByte marks the ASCII bytes isClean passes over without a second
+// look: all but the space and the ASCII white space.
+var plainByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		switch c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			t[c] = true
+		}
+	}
+	return t
+}()
 
 // keyValue renders "key: value", or whichever of the two is present.
 func keyValue(k, v string) string {
@@ -987,9 +1025,12 @@ func rankChrono[T any](items []T, key func(T) rankKey, compareID func(a, b strin
 	return items, chrono
 }
 
-// turnLineNL is a turn's line, with its newline (newLineNL).
-func turnLineNL(t Turn) string {
-	return "- " + cmp.Or(strings.ToLower(clean(t.Speaker)), "unknown") + ": " + clean(t.Text) + "\n"
+// appendTurnLine appends a turn's line, without its newline, to dst:
+// "- speaker: text", the speaker in lower case ("unknown" when empty),
+// both cleaned.
+func appendTurnLine(dst []byte, t Turn) []byte {
+	dst = append(append(dst, "- "...), cmp.Or(strings.ToLower(clean(t.Speaker)), "unknown")...)
+	return append(append(dst, ": "...), clean(t.Text)...)
 }
 
 // rankEvidence ranks evidence for packing (score, recency, ID) and returns,
@@ -1031,8 +1072,11 @@ func documentLine(d Document) string {
 	return "- [" + src + "] " + clean(d.Text)
 }
 
-// evidenceLineNL renders a sentence with its provenance, the day it was
-// said (UTC) and who said it, and its newline (newLineNL).
-func evidenceLineNL(e Evidence) string {
-	return "- " + e.At.UTC().Format("2006-01-02") + " " + cmp.Or(strings.ToLower(clean(e.Speaker)), "unknown") + ": " + clean(e.Text) + "\n"
+// appendEvidenceLine appends a sentence's line, without its newline, to
+// dst: its provenance, the day it was said (UTC) and who said it, "-
+// 2006-01-02 speaker: text", cleaned as a turn's line is.
+func appendEvidenceLine(dst []byte, e Evidence) []byte {
+	dst = e.At.UTC().AppendFormat(append(dst, "- "...), "2006-01-02")
+	dst = append(append(dst, ' '), cmp.Or(strings.ToLower(clean(e.Speaker)), "unknown")...)
+	return append(append(dst, ": "...), clean(e.Text)...)
 }

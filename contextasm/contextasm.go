@@ -285,16 +285,9 @@ func identity(c authority.Identity) assemble.Identity {
 
 // QueryTerms returns the distinct index terms of a query, sorted.
 func QueryTerms(q string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range lexical.Terms(q) {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
+	out := lexical.Terms(q) // a slice of its own
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // EnvironmentSource gathers the stored environment entries and the

@@ -68,6 +68,9 @@ type Related struct {
 //     stands for it, with the new value only.
 //     The rest keeps the index's score.
 func Relate(q Query, sets ...Candidates) Related {
+	if q.Terms == nil {
+		q.Terms = QueryTerms(q.Text) // a Query made without its terms
+	}
 	r := Related{Excluded: pooledSlice[assemble.Exclusion](&exclusionSlices, 0)}
 	var cands []FactCandidate
 	var items []ItemCandidate
@@ -219,8 +222,57 @@ func (r Related) Input(budget int, factShare float64, id assemble.Identity) asse
 
 // sortExclusions puts es in (kind, ID, reason) order; those fields are
 // all of an Exclusion, so the order is the same whatever es's order was.
+//
+// Relate's exclusions come in a few runs already in that order (each
+// rule's, by ID: in the benchmark the superseded facts, then the ended
+// assertions), so es is merged run by run, in linear time, when it has
+// at most maxExclusionRuns of them; else it is sorted.
 func sortExclusions(es []assemble.Exclusion) {
-	slices.SortFunc(es, assemble.CompareExclusions)
+	var ends [maxExclusionRuns]int // where each run ends
+	runs := 0
+	for i := 1; i < len(es); i++ {
+		if assemble.CompareExclusions(es[i-1], es[i]) > 0 {
+			if runs == len(ends)-1 {
+				slices.SortFunc(es, assemble.CompareExclusions)
+				return
+			}
+			ends[runs] = i
+			runs++
+		}
+	}
+	if runs == 0 {
+		return
+	}
+	ends[runs] = len(es)
+	tmp := pooledSlice[assemble.Exclusion](&exclusionSlices, ends[0])
+	// es[:ends[0]] is in order; merge each next run into it.
+	for r := 1; r <= runs; r++ {
+		tmp = mergeExclusionRuns(es[:ends[r]], ends[r-1], tmp)
+	}
+	putPooledSlice(&exclusionSlices, tmp)
+}
+
+// maxExclusionRuns is the most runs sortExclusions merges.
+const maxExclusionRuns = 8
+
+// mergeExclusionRuns puts es in order, given es[:mid] and es[mid:] each
+// in order, with tmp as room for a copy of es[:mid]; it returns tmp, maybe
+// grown.
+func mergeExclusionRuns(es []assemble.Exclusion, mid int, tmp []assemble.Exclusion) []assemble.Exclusion {
+	tmp = append(tmp[:0], es[:mid]...)
+	i, j, k := 0, mid, 0
+	for i < len(tmp) && j < len(es) {
+		if assemble.CompareExclusions(es[j], tmp[i]) < 0 {
+			es[k] = es[j]
+			j++
+		} else {
+			es[k] = tmp[i]
+			i++
+		}
+		k++
+	}
+	copy(es[k:], tmp[i:]) // what is left of es[j:] is in place already
+	return tmp
 }
 
 // factVerdict is the rule for one visible fact candidate: keep it (""), or
@@ -446,7 +498,7 @@ func relateItems(q Query, real bool, items []ItemCandidate) ([]assemble.WorkItem
 	for i, it := range items {
 		docs[i] = it.Item.Key + " " + it.Item.Value
 	}
-	scores := scoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Terms, docs)
 	var kept []assemble.WorkItem
 	var out []assemble.Exclusion
 	for i, it := range items {
@@ -488,7 +540,7 @@ func relateAssertions(q Query, as []AssertionCandidate, out []assemble.Exclusion
 	for i, a := range keep {
 		docs[i] = assertionDoc(*a)
 	}
-	scores := scoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Terms, docs)
 	kept := pooledSlice[assemble.Assertion](&keptAssertions, len(keep))[:len(keep)]
 	for i, a := range keep {
 		kept[i] = a.Assertion
@@ -541,7 +593,7 @@ func relateTurns(q Query, real bool, turns []TurnCandidate, stale staleSet, curr
 	for i, t := range keep {
 		docs[i] = t.Text
 	}
-	scores := scoreDocs(q.Text, docs)
+	scores := scoreDocs(q.Terms, docs)
 	for i := range keep {
 		keep[i].Score = scores[i]
 	}

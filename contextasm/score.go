@@ -11,17 +11,19 @@ import (
 // again. The slices are shared.
 var termsMemo = memo.New(lexical.Terms, memo.Limits{Bytes: 2 << 20, Key: 64 << 10})
 
-// scoreDocs is search.DefaultBM25().ScoreDocs(query, docs), each document's
-// terms remembered: it scores each of docs against query with statistics
-// taken from docs themselves, term by term in sorted order of the query's
-// distinct terms (as BM25.Score sums them), so the scores are equal to
-// the bit. FuzzScoreDocs checks it against ScoreDocs.
-func scoreDocs(query string, docs []string) []float64 {
+// scoreDocs is search.DefaultBM25().ScoreDocs(query, docs) for q the
+// query's distinct terms in sorted order (QueryTerms(query): Relate has
+// them in its Query, and does not make them again for each kind it
+// scores), each document's terms remembered: it scores each of docs
+// against the query with statistics taken from docs themselves, term by
+// term in sorted order of the query's distinct terms (as BM25.Score sums
+// them), so the scores are equal to the bit. FuzzScoreDocs checks it
+// against ScoreDocs.
+func scoreDocs(q []string, docs []string) []float64 {
 	scores := make([]float64, len(docs))
 	if len(docs) == 0 {
 		return scores
 	}
-	q := QueryTerms(query) // distinct, sorted
 	// tf[i*len(q)+j]: frequency of q[j] in docs[i].
 	tf := make([]int, len(docs)*len(q))
 	df := make([]int, len(q))

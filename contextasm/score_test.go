@@ -21,7 +21,7 @@ func FuzzScoreDocs(f *testing.F) {
 			ds = nil
 		}
 		want := search.DefaultBM25().ScoreDocs(query, ds)
-		got := scoreDocs(query, ds)
+		got := scoreDocs(QueryTerms(query), ds)
 		if len(got) != len(want) {
 			t.Fatalf("scoreDocs returned %d scores, ScoreDocs %d", len(got), len(want))
 		}

@@ -460,18 +460,26 @@ func SearchTx(tx *store.Txn, query string, v temporal.View, limit int) ([]Hit, e
 		p     posting
 		score float64
 	}
-	cands := map[string]*cand{}
+	// Keyed by turn id and index (what posting.ref names), without
+	// making a string of them for each posting.
+	type sentenceRef struct {
+		turnID string
+		index  int
+	}
+	cands := map[sentenceRef]*cand{}
 	bm := search.DefaultBM25()
+	var ps []posting
 	for _, term := range terms {
-		var ps []posting
+		ps = ps[:0]
 		if err := scan(term, func(p posting) { ps = append(ps, p) }); err != nil {
 			return nil, err
 		}
 		for _, p := range ps {
-			c := cands[p.ref()]
+			ref := sentenceRef{p.turnID, p.index}
+			c := cands[ref]
 			if c == nil {
 				c = &cand{p: p}
-				cands[p.ref()] = c
+				cands[ref] = c
 			}
 			c.score += bm.Term(len(ps), docs, avg, p.len, p.tf)
 		}

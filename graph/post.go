@@ -15,6 +15,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/stategraph/stategraph/graph/assembled"
 )
 
 // postTransport is gqlgen's transport.POST (same requests, headers,
@@ -62,8 +64,13 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		writeResponse(w, status, exec.DispatchError(graphql.WithOperationContext(ctx, rc), opErr))
 		return
 	}
+	// The response's data may be written in pooled buffers
+	// (assembled.WithResponseBuffers): writeResponse copies it out, and
+	// nothing refers to it after, so they are handed back then.
+	ctx, rb := assembled.WithResponseBuffers(ctx)
 	responses, ctx := exec.DispatchOperation(ctx, rc)
 	writeResponse(w, 0, responses(ctx))
+	rb.Release()
 }
 
 // responseContentType is the media type of the response to r, as gqlgen's

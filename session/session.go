@@ -405,7 +405,7 @@ func TurnsTx(tx *store.Txn, session string, v temporal.View, limit int) ([]Turn,
 	hint := turnStartKey{org: sp.Org(), owner: sp.Owner(), session: session}
 	if limit > 0 {
 		if start, ok := turnStarts.get(hint); ok {
-			out, whole, err := turnsFrom(tx, sp, start, v)
+			out, whole, err := turnsFrom(tx, sp, start, v, limit)
 			if err != nil {
 				return nil, err
 			}
@@ -450,8 +450,10 @@ func itemTurn(it store.Item) (t Turn, err error) {
 // after start (a full TableTurn suffix, which names the session), oldest
 // first, and whether it met every such turn (it reads at most
 // maxTurnsFrom). When it did, their last n are the session's latest n, if
-// it has that many.
-func turnsFrom(tx *store.Txn, sp tenancy.Space, start []byte, v temporal.View) (out []Turn, whole bool, err error) {
+// it has that many. hint is how many turns to make room for at first:
+// from the turn TurnsTx last started at, usually its limit or a few
+// more (the turns recorded since).
+func turnsFrom(tx *store.Txn, sp tenancy.Space, start []byte, v temporal.View, hint int) (out []Turn, whole bool, err error) {
 	r := store.NewReader(start)
 	prefix := store.Suffix(nil).Str(r.Str())
 	if r.Err() != nil {
@@ -459,6 +461,7 @@ func turnsFrom(tx *store.Txn, sp tenancy.Space, start []byte, v temporal.View) (
 	}
 	whole = true
 	met := 0
+	out = make([]Turn, 0, min(hint+4, maxTurnsFrom))
 	err = tx.Scan(sp, store.TableTurn, prefix, store.ScanOptions{Start: start},
 		func(suffix []byte, it store.Item) (bool, error) {
 			if met++; met > maxTurnsFrom {

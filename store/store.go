@@ -347,6 +347,7 @@ type Txn struct {
 	pend        *pendingWrites // nil in a View
 	afterCommit []func()
 	deferred    []deferredWork
+	epochs      epochMemo // in a View, the epochs read (Epoch)
 }
 
 // Deferred is work a transaction gathers over its writes and does once,
