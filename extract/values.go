@@ -116,6 +116,9 @@ func takeMoney(v string) (string, bool) {
 
 func takeNum(v string) (string, bool) {
 	v = stripFiller(strings.TrimSpace(v))
+	if reCompoundModifier.MatchString(v) {
+		return "", false // "the 4th-floor boardroom", "a 3-bedroom": a modifier of the noun, not a number of it
+	}
 	if m := reMoney.FindString(v); m != "" {
 		return cleanValue(m), true
 	}
@@ -135,6 +138,10 @@ func takeNum(v string) (string, bool) {
 	m := strings.TrimRight(v[loc[0]:loc[1]], ",.")
 	return m, m != ""
 }
+
+// reCompoundModifier is a number that opens a modifier of the noun after
+// it: "4th-floor", "3-bedroom".
+var reCompoundModifier = regexp.MustCompile(`^\d[\d,]*(?:st|nd|rd|th)?-\p{L}`)
 
 // unitWords are units a count or amount is said in.
 const unitWords = `seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|requests?|calls?|queries|messages?|events?|` +
