@@ -439,6 +439,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	return Statement{}, false
 }
 
+// perUnits are what a price may be per: "$18/hour", "$0.12/word".
+const perUnits = `hour|hr|h|day|night|week|wk|month|mo|year|yr|person|head|seat|user|mile|mi|km|word|page|unit|item|piece|pack|box|session|class|visit|lesson|load|walk|kwh|gallon|gal|liter|litre|l|lb|kg|sq ?ft|ticket|pair`
+
 var (
 	// reYearAfter is the year said after a day of a month.
 	reYearAfter = regexp.MustCompile(`^,?\s*(?:19|20)\d\d\b`)
@@ -1461,7 +1464,7 @@ const (
 )
 
 var (
-	reWholeMoney   = regexp.MustCompile(`^` + moneyPat + `(?:\s?/\s?(?:hour|hr|h|day|night|week|wk|month|mo|year|yr|person|head|seat|user)|\s+(?:an?|per)\s+(?:hour|day|night|week|month|year|person|head|seat|user))?$`) // "$18/hour"
+	reWholeMoney   = regexp.MustCompile(`^` + moneyPat + `(?:\s?/\s?(?:` + perUnits + `)|\s+(?:an?|per)\s+(?:` + perUnits + `))?$`) // "$18/hour", "$0.67/mile"
 	reWholeCount   = regexp.MustCompile(`^\d[\d,]*$`)
 	reWholeVersion = regexp.MustCompile(`^v?\d+(?:\.\d+)+$`)
 	reWholeCode    = regexp.MustCompile(`^[A-Z]{1,3}-?\d{1,5}$`)

@@ -384,7 +384,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(head, " gift "), " ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head),
+	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(reAsSuggested.ReplaceAllString(head, " "), " gift "), " ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head),
 		reShopHad.MatchString(raw) && !nameStops[fold(firstWord(raw))]:
 		return ReasonProposal
 	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
@@ -465,6 +465,10 @@ var (
 	reOneDayPlan  = regexp.MustCompile(`^(?:tomorrow|tonight)\s*,?\s+(?:i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i will|we will|i['’]m going to|we['’]re going to)\b`)
 	reTakesEffect = regexp.MustCompile(`\b(?:takes? effect|kicks? in|goes live|go live|for good|permanently|new)\b`)
 )
+
+// reAsSuggested gives a done change's reason: "I've updated your
+// easy-run HR cap to 150 bpm as Tom suggested" is done, not proposed.
+var reAsSuggested = regexp.MustCompile(`\b(?:as|like)\s+(?:[\p{L}'’]+\s+){1,2}(?:suggested|recommended|proposed|asked|requested|wanted)\b`)
 
 // reShopHad is a shop's offer, which is not what the speaker pays:
 // "Bunnings had hearing aid batteries for $7.99 but they're the wrong
@@ -745,7 +749,7 @@ func clauseFilter(low string) string {
 		return ReasonNegated
 	case declines.in(n):
 		return ReasonDeclined
-	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(n, " gift "), " ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low), reTried.MatchString(low):
+	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(reAsSuggested.ReplaceAllString(n, " "), " gift "), " ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low), reTried.MatchString(low):
 		return ReasonProposal
 	case pasts.in(n), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow

@@ -69,6 +69,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"last cycle", "Last cycle I started tapering Mar 29 and felt flat on race day.", "user", nil, []string{ReasonPast}},
 		{"just that once", "we're doing the session Wed 6am just that once.", "user", nil, []string{ReasonException}},
 		{"a number that opens a modifier counts nothing", "The meeting's been moved to the 4th-floor boardroom.", "user", nil, []string{ReasonNoRule}},
+		{"done as someone suggested", "I've updated your easy-run HR cap to 150 bpm as Tom suggested.", "user", nil, []string{ReasonNoRule}},
 		{"a pitch to come", "Going to pitch 3-week sprints at retro Thursday.", "user", nil, []string{ReasonProposal}},
 		{"chat's were for we're", "were fully on hubspot now", "user", nil, []string{ReasonNoRule}},
 		{"a question with were", "were you on hubspot then", "user", nil, []string{ReasonQuestion}},
