@@ -131,9 +131,9 @@ func Analyze(t Turn) Result {
 		body, item := stripListMarker(trimmed)
 		for _, s := range splitSentences(body) {
 			main, said := asides(s)
-			a.sentence(Spoken(Pauses(main)), item) // "um" is a pause; "at two thirty" is read "at 2:30"
+			a.sentence(Spoken(Pauses(Emoji(main))), item) // "um" and an emoji are pauses; "at two thirty" is read "at 2:30"
 			for _, aside := range said {
-				a.sentence(Spoken(Pauses(aside)), false)
+				a.sentence(Spoken(Pauses(Emoji(aside))), false)
 			}
 		}
 	}

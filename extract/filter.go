@@ -368,7 +368,7 @@ var reTheirThing = regexp.MustCompile(`^(?:[\p{L}\p{N}'’.-]+\s+){0,4}?(?:just\
 
 // sentenceFilter returns why a whole sentence is refused, or "".
 func (a *analyzer) sentenceFilter(raw, low string) string {
-	low = unframe(low)
+	low = unframe(reChannel.ReplaceAllString(low, " "))
 	n := padded(low)
 	// A proposal or a refusal after a dash or a semicolon is an aside
 	// ("Board review is February 19 now — the chair asked for an extra
@@ -469,6 +469,10 @@ var (
 // reAsSuggested gives a done change's reason: "I've updated your
 // easy-run HR cap to 150 bpm as Tom suggested" is done, not proposed.
 var reAsSuggested = regexp.MustCompile(`\b(?:as|like)\s+(?:[\p{L}'’]+\s+){1,2}(?:suggested|recommended|proposed|asked|requested|wanted)\b`)
+
+// reChannel is a chat channel or a hashtag, a name: "in #general" is no
+// talk "in general".
+var reChannel = regexp.MustCompile(`#[a-z][\w-]*`)
 
 // reShopHad is a shop's offer, which is not what the speaker pays:
 // "Bunnings had hearing aid batteries for $7.99 but they're the wrong

@@ -141,6 +141,19 @@ func Pauses(s string) string {
 	return strings.TrimRight(strings.TrimLeft(b.String(), ", "), ", ")
 }
 
+// Emoji reads an emoji, as a picture or as a chat's shortcode (":lock:",
+// ":taco:"), as the pause it marks: "rotated the wifi pw :lock: new one is
+// Pelican#77" is read "rotated the wifi pw, new one is Pelican#77".
+func Emoji(s string) string {
+	if !reEmoji.MatchString(s) {
+		return s
+	}
+	return strings.TrimRight(strings.TrimLeft(reEmoji.ReplaceAllString(s, ", "), ", "), ", ")
+}
+
+// reEmoji is an emoji with the spaces around it.
+var reEmoji = regexp.MustCompile(`\s*(?:(?:^|\s):[a-z0-9_+-]{2,30}:(?:\s|$)|[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{1F000}-\x{1F2FF}]+\x{FE0F}?)\s*`)
+
 // pauseJoiners are words a pause inside a clause or a phrase follows.
 var pauseJoiners = map[string]bool{"but": true, "and": true, "so": true, "or": true, "because": true, "cause": true, "then": true,
 	"that": true, "the": true, "a": true, "an": true, "to": true, "at": true, "with": true, "is": true, "its": true, "it's": true,

@@ -66,3 +66,17 @@ func FuzzSpoken(f *testing.F) {
 		}
 	})
 }
+
+func TestEmoji(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"rotated the wifi pw :lock: new one is Pelican#77", "rotated the wifi pw, new one is Pelican#77"},
+		{"acme bumped their sponsorship to $750/mo starting this month 🎉", "acme bumped their sponsorship to $750/mo starting this month"},
+		{"friday lunch is Tacombi from now on :taco:", "friday lunch is Tacombi from now on"},
+		{"Note: the meeting is at 10:30:00 now", "Note: the meeting is at 10:30:00 now"},
+	}
+	for _, tt := range tests {
+		if got := Emoji(tt.in); got != tt.want {
+			t.Errorf("Emoji(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
