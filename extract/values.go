@@ -154,6 +154,9 @@ const unitWords = `seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|mont
 func takeWho(v, self string, lowerClause bool) (string, bool) {
 	v = strings.TrimSpace(v)
 	low := fold(v)
+	if len(strings.Fields(v)) > 5 {
+		return "", false // a clause, not someone: "we liked them so much we switched, they('re our vet)"
+	}
 	for _, p := range []string{"me", "myself", "us", "i", "we", "i'm", "we're", "i've", "we've", "i'll", "we'll", "i am", "we are"} {
 		if low == p || strings.HasPrefix(low, p+" ") || strings.HasPrefix(low, p+",") || strings.HasPrefix(low, p+".") {
 			return self, true
@@ -161,9 +164,6 @@ func takeWho(v, self string, lowerClause bool) (string, bool) {
 	}
 	if strings.HasSuffix(low, " to") {
 		return "", false // "Ask Jonas to take over …"
-	}
-	if len(strings.Fields(v)) > 5 {
-		return "", false // a clause, not someone: "Practising your race-day breakfast … runs"
 	}
 	if m := reTeam.FindStringSubmatch(v); m != nil {
 		return cleanValue(m[1]), true
