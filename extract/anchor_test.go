@@ -42,6 +42,8 @@ func TestAnchor(t *testing.T) {
 		{"trash_pickup_day", "Tuesday", "City moved trash pickup for all 3 bldgs to Thurs, starts this wk.", "Thursday"},
 		{"mulch_delivery", "Tuesday 7am", "Mulch drop pushed to Tues 9am, driver behind on route.", "Tuesday 9am"},
 		{"parentTeacherConf", "Thursday Jan 22", "conferences moved up to tues the 20th, admin email just came out", "2026-01-20"},
+		// A code of a ticket names no one; a name is its whole token.
+		{"oncall_primary", "Priya", "pagerduty updated (OPS-219)", ""},
 		// A price per mile or per pack is an amount.
 		{"mileage_rate", "$0.67/mile", "Done, I've updated your mileage rate to $0.725 per mile for 2026 trips.", "$0.725"},
 		{"hearing_aid_battery_price", "$9.95/pack", "Those hearing aid batteries have gone up to $11.50 a pack, daylight robbery.", "$11.50"},

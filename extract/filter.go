@@ -758,7 +758,7 @@ func clauseFilter(low string) string {
 	case pasts.in(n), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow
 	case reportsOthers(low),
-		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own ") || strings.Contains(n, " its own "),
+		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own ") || strings.Contains(n, " its own ") || strings.Contains(n, "'s own "),
 		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reNearbySubject.MatchString(low), reRolesThing.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && (theirThing(low) || reGotTheirs.MatchString(low)):
 		// "Chen's team set their own runbook owner to Mei": their thing.

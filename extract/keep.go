@@ -90,6 +90,7 @@ func KeepsTopic(sentence, key string) bool {
 			return true
 		}
 		own := func(w string) bool {
+			w = strings.TrimSuffix(w, "'s") // "Harbor's is the same as before" (wifi_pw_harbor)
 			return slices.ContainsFunc(keyWs, func(k string) bool { return singular(k) == singular(w) })
 		}
 		if len(subj) == 2 && subj[1] == "one" && !setApart[subj[0]] && !otherQualifiers[subj[0]] && Names(low[:open]+low[m[1]:], key) {
@@ -113,7 +114,10 @@ func KeepsTopic(sentence, key string) bool {
 		lead := len(keyWs) > 1 && slices.ContainsFunc(subj, func(w string) bool { return singular(w) == singular(keyWs[0]) })
 		// "the Harmon deadline is unchanged" (grant_deadline_harmon):
 		// two words of the key and no other.
-		if whole || lead || len(subj) > 1 || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
+		// "Harbor's is the same as before" (wifi_pw_harbor): the key's
+		// owner, as a possessive, says its thing.
+		owners := len(subj) == 1 && strings.HasSuffix(subj[0], "'s") && own(subj[0])
+		if whole || lead || owners || len(subj) > 1 || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
 			return true
 		}
 	}

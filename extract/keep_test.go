@@ -14,6 +14,8 @@ func TestKeepsTopic(t *testing.T) {
 		{"The U14 girls' team budget went up to $4,000, good for them, ours is exactly the same as before.", "team_budget", true},
 		{"The standup is still at 9, we just moved rooms.", "standup_time", true},
 		{"The gate code hasn't changed.", "gate_code", true},
+		{"Changed the guest wifi password at Elm to breadbasket26, Harbor's is the same as before.", "wifi_pw_harbor", true},
+		{"Changed the guest wifi password at Elm to breadbasket26, Harbor's is the same as before.", "wifi_pw_elm", false},
 		{"I changed the estimate prefix to EST-26 but left the invoice prefix alone.", "invoicePrefix", true},
 		{"I changed the estimate prefix to EST-26 but left the invoice prefix alone.", "estimatePrefix", false},
 		{"For the minutes: the Kessler Trust deadline was pushed to March 2; the Harmon deadline is unchanged.", "grant_deadline_harmon", true},

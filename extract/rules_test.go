@@ -73,6 +73,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a channel is no talk in general", "The standup is at 9:45 now, pls post it in #general.", "user", []string{"standup.time"}, nil},
 		{"a clause before 'is our' is nobody", "we liked them so much we switched, they're our vet now.", "user", nil, []string{ReasonNoRule}},
 		{"just the one day", "Priya's covering the walks Thursday while Jamal's out sick, just the one day.", "user", nil, []string{ReasonException}},
+		{"someone's own", "Dana's own cardiology follow-up just got moved to the 29th.", "user", nil, []string{ReasonOtherSubject}},
 		{"a pitch to come", "Going to pitch 3-week sprints at retro Thursday.", "user", nil, []string{ReasonProposal}},
 		{"chat's were for we're", "were fully on hubspot now", "user", nil, []string{ReasonNoRule}},
 		{"a question with were", "were you on hubspot then", "user", nil, []string{ReasonQuestion}},

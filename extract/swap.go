@@ -707,6 +707,9 @@ func shapedIn(s string, shape int, last bool) (string, bool) {
 		slices.Reverse(all)
 	}
 	for _, m := range all {
+		if shape == shapeName {
+			m[0] = tokenStart(s, m[0]) // "Grey!Falcon42", not "Falcon42"
+		}
 		v := cleanValue(s[m[0]:m[1]])
 		if shape == shapeName && (dateWords[fold(v)] || v == "I" || strings.HasPrefix(v, "I'") || strings.HasPrefix(v, "Let")) {
 			continue

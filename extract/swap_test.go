@@ -34,6 +34,7 @@ func TestSwap(t *testing.T) {
 		// A name that opens in lower case is its whole word, not the
 		// capital inside it.
 		{"I finally switched to memoQ, the Trados license was too expensive and I cancelled it yesterday.", "Trados Studio", ""},
+		{"wait the wifi pw i gave you is wrong, it's Grey!Falcon42 not Blue!Otter77.", "Blue!Otter77", "Grey!Falcon42"},
 		{"We finished Piranesi, and this month's pick is Demon Copperhead.", "Piranesi", "Demon Copperhead"},
 		{"State Bird Provisions has dethroned Nopa as our favorite restaurant.", "Nopa", "State Bird Provisions"},
 		// The old value said to be gone, in the passive, after or before

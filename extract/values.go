@@ -143,6 +143,16 @@ func takeNum(v string) (string, bool) {
 // it: "4th-floor", "3-bedroom".
 var reCompoundModifier = regexp.MustCompile(`^\d[\d,]*(?:st|nd|rd|th)?-\p{L}`)
 
+// tokenStart returns where the token holding s[at] starts when a symbol
+// joins it to what comes before ("Grey!Falcon42", "#team-ops"), else at.
+func tokenStart(s string, at int) int {
+	i := strings.LastIndexAny(s[:at], " \t(\"'“‘") + 1
+	if i < at && strings.ContainsAny(s[i:at], "!#$%*+=~^_") {
+		return i
+	}
+	return at
+}
+
 // unitWords are units a count or amount is said in.
 const unitWords = `seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|requests?|calls?|queries|messages?|events?|` +
 	`people|persons?|guests?|attendees?|participants?|users?|seats?|places|spots?|rooms?|beds?|tables?|items?|units?|pieces?|pages?|copies|` +

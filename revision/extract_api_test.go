@@ -828,7 +828,7 @@ func TestDetectionValues(t *testing.T) {
 		// A value never holds a clause of its own: a replacement with an
 		// instruction or another's news spliced on with a comma is not
 		// taken (no rule isolates the address or the name there yet).
-		{"no instruction in a value", [][2]string{{"home_office_addr", "221 Lake St, Apt 4B"}}, "Moved over the wknd. Home office is 88 Grove Ave #2, ship everything there.", "221 Lake St, Apt 4B"},
+		{"an instruction after the value is left off", [][2]string{{"home_office_addr", "88 Grove Ave #2"}}, "Moved over the wknd. Home office is 88 Grove Ave #2, ship everything there.", "88 Grove Ave #2"},
 		{"no instruction after so", [][2]string{{"shop_address", "220 Elm St, Suite 4"}}, "we're officially out of Elm St, moved the shop to 1480 Harbor Blvd this weekend so send supplier stuff there now", "220 Elm St, Suite 4"},
 		{"no news in a value", [][2]string{{"assistant_coach", "Coach Ramirez"}}, "Ramirez is on paternity leave the rest of the season, Dana Pruitt's my asst coach now", "Coach Ramirez"},
 		{"a password, then what it is like", [][2]string{{"wifi_pw", "Falcons2025!"}}, "Oops, I gave you the wifi password wrong earlier, it's Falcons2025# with the hashtag at the end, not an exclamation point.", "Falcons2025#"},
