@@ -310,9 +310,6 @@ func trimTail(s string) string {
 	if m := reTrailStart.FindStringIndex(s); m != nil && m[0] > 0 {
 		s = s[:m[0]] // "three-week sprints starting next sprint": when, not what
 	}
-	if i := strings.Index(s, ", "); i > 0 && len(strings.Fields(s[:i])) <= 4 && len(strings.Fields(s[i+2:])) >= 3 {
-		s = s[:i] // "the side gate, the one by the front door kept rusting": the value, then a clause
-	}
 	for {
 		t := strings.TrimRight(s, " ,;:—–-")
 		i := strings.LastIndexByte(t, ' ')
