@@ -286,7 +286,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		}
 		if kind == anchorName {
 			// "pagerduty updated (OPS-219)": a ticket's code names no one.
-			cands = slices.DeleteFunc(slices.Clone(cands), func(v span) bool { return reTicketCode.MatchString(v.text) })
+			cands = slices.DeleteFunc(slices.Clone(cands), func(v span) bool { return reWholeCode.MatchString(v.text) })
 			cands = withoutLocatives(cl, cands)
 			heads := func(t span) bool { // the topic word is the last of a longer name
 				return slices.ContainsFunc(cands, func(v span) bool { return v.end == t.end && v.start < t.start })
@@ -2374,10 +2374,6 @@ func modifierOf(cl string, v span, topic []span) bool {
 }
 
 var dealingPreps = map[string]bool{"to": true, "with": true, "for": true, "about": true, "from": true, "against": true, "than": true, "like": true, "by": true}
-
-// reTicketCode is a code of letters and digits joined by a hyphen:
-// "OPS-219", "FIN-3301".
-var reTicketCode = regexp.MustCompile(`^[A-Z]{2,}-\d+$`)
 
 // hasUpper reports a text with a capital letter.
 func hasUpper(s string) bool { return strings.IndexFunc(s, unicode.IsUpper) >= 0 }

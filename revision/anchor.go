@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
@@ -181,7 +180,7 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// of a unit names it, it counts nothing (but it is the
 				// value of storage_unit = "Unit 14").
 				continue
-			case !anchored[r.ID] && (onlyWhen(f.ValueText()) && !saysWhen(d.Replacement) || holderMoved(real, f.ValueText(), d.Replacement, f.Key) || otherContactKind(f.ValueText(), d.Replacement)):
+			case !anchored[r.ID] && (extract.OtherKind(f.ValueText(), d.Replacement) || holderMoved(real, f.ValueText(), d.Replacement, f.Key)):
 				// "Chemist says … pick the Webster-paks up every second
 				// Thursday" does not make "Every second Monday" a
 				// product's name; "Leanne's moved over to Perth, so …"
@@ -202,58 +201,12 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 	return out
 }
 
-// reWhenWord is a word that says when: a weekday, a month, a time of
-// day, a period.
-var reWhenWord = regexp.MustCompile(`(?i)\b(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:days?)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|daily|weekly|monthly|fortnightly|yearly|annually|noon|midnight|morning|afternoon|evening|night|weekdays?|weekends?|today|tomorrow|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d|\d{1,2}(?:st|nd|rd|th))\b`)
-
-// otherContactKind reports a replacement that cannot be the stored way
-// to reach someone: no address for an email address ("tom" of "my new
-// brand manager is tom, send stuff to tom.r@…"), no digit for a phone
-// number.
-func otherContactKind(stored, replacement string) bool {
-	switch {
-	case reEmailValue.MatchString(stored):
-		return !strings.Contains(replacement, "@")
-	case rePhoneValue.MatchString(stored):
-		return !strings.ContainsAny(replacement, "0123456789")
-	}
-	return false
-}
-
-var (
-	reEmailValue = regexp.MustCompile(`^\S+@\S+\.\S+$`)
-	rePhoneValue = regexp.MustCompile(`^\+?[\d\s().-]{7,}$`)
-)
-
-// onlyWhen reports a value that says only when ("Every second Monday",
-// "Tue/Thu 6pm").
-func onlyWhen(v string) bool {
-	rest := reWhenWord.ReplaceAllString(strings.ToLower(v), " ")
-	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		switch w {
-		case "every", "each", "other", "second", "first", "third", "last", "and", "at", "on", "the", "of", "to", "from", "till", "until", "s":
-		default:
-			return false
-		}
-	}
-	return strings.TrimSpace(rest) != strings.TrimSpace(strings.ToLower(v))
-}
-
-// saysWhen reports a value with a digit or a word that says when ("half
-// seven", "9 o'clock", "Thursday").
-func saysWhen(v string) bool {
-	return strings.ContainsAny(v, "0123456789") || reWhenWord.MatchString(v) || reSpokenTime.MatchString(v)
-}
-
-// reSpokenTime is a time said in words.
-var reSpokenTime = regexp.MustCompile(`(?i)\b(?:half|quarter|o['’]clock|noon|midnight|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b`)
-
 // holderMoved reports a sentence in which the one the stored value names
 // moved somewhere ("Leanne's moved over to Perth" beside emergencyContact
 // = "Leanne (daughter) 0412 558 903"): where the holder went is not the
 // fact's new value, unless the fact is a place.
 func holderMoved(real, stored, replacement, key string) bool {
-	if replacement == "" || placeKey(key) {
+	if replacement == "" || extract.PlaceKey(key) {
 		return false
 	}
 	name := strings.ToLower(strings.Trim(strings.Fields(stored + " x")[0], "(),.:"))
@@ -267,18 +220,6 @@ func holderMoved(real, stored, replacement, key string) bool {
 	}
 	m := reHolderMoved.FindStringIndex(low[i+len(name):])
 	return m != nil && strings.HasPrefix(strings.TrimSpace(low[i+len(name)+m[1]:]), strings.ToLower(strings.TrimSpace(replacement)))
-}
-
-// placeKey reports a key whose value is a place.
-func placeKey(key string) bool {
-	ent, attr := extract.NormalizeKey(key)
-	for _, w := range strings.FieldsFunc(ent+"_"+attr, func(r rune) bool { return r == '_' || r == '.' }) {
-		switch w {
-		case "location", "address", "addr", "office", "venue", "city", "home", "where", "room", "site", "place", "hq", "town", "country", "base", "destination":
-			return true
-		}
-	}
-	return false
 }
 
 // reHolderMoved is a holder's move, said after the holder's name.

@@ -93,23 +93,3 @@ func TestOpensOnTopic(t *testing.T) {
 		}
 	}
 }
-
-// TestOtherContactKind: a detection never stores a name as an email
-// address nor words as a phone number.
-func TestOtherContactKind(t *testing.T) {
-	tests := []struct {
-		stored, replacement string
-		want                bool
-	}{
-		{"jess@novaenergy.gg", "tom", true},
-		{"jess@novaenergy.gg", "tom.r@novaenergy.gg", false},
-		{"555-0182", "Tanya", true},
-		{"555-0182", "555-0319", false},
-		{"Dr. Okafor", "Dr. Patel", false},
-	}
-	for _, tc := range tests {
-		if got := otherContactKind(tc.stored, tc.replacement); got != tc.want {
-			t.Errorf("otherContactKind(%q, %q) = %v, want %v", tc.stored, tc.replacement, got, tc.want)
-		}
-	}
-}

@@ -1,0 +1,65 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// OtherKind reports a new value that cannot stand for the stored one,
+// whatever read it: no email address for an email address ("tom" of "my
+// new brand manager is tom, send stuff to tom.r@…"), no digit for a phone
+// number, and nothing that says when for a value that says only when
+// ("Webster-paks" beside "Every second Monday").
+func OtherKind(stored, v string) bool {
+	stored = strings.TrimSpace(stored)
+	switch {
+	case reWholeEmail.MatchString(stored):
+		return !strings.Contains(v, "@")
+	case reWholePhone.MatchString(stored) && !reISODate.MatchString(stored): // (2026-03-02 is a date)
+		return !strings.ContainsAny(v, "0123456789")
+	case onlyWhen(stored):
+		return !strings.ContainsAny(v, "0123456789") && !reWhenWord.MatchString(v) && !reTimeInWords.MatchString(v)
+	}
+	return false
+}
+
+// onlyWhen reports a value that says only when ("Every second Monday",
+// "Tue/Thu 6pm").
+func onlyWhen(v string) bool {
+	low := strings.ToLower(v)
+	rest := reWhenWord.ReplaceAllString(low, " ")
+	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if !whenFillers[w] {
+			return false
+		}
+	}
+	return strings.TrimSpace(rest) != strings.TrimSpace(low)
+}
+
+var (
+	// reWhenWord is a word that says when: a weekday, a month, a time
+	// of day, a period, a day of the month.
+	reWhenWord = regexp.MustCompile(`(?i)\b(?:` + dayName + `|` + monthNames + `|daily|weekly|monthly|fortnightly|yearly|annually|noon|midnight|morning|afternoon|evening|night|weekdays?|weekends?|today|tomorrow|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|\d{4}-\d\d-\d\d|\d{1,2}(?:st|nd|rd|th))\b`)
+	// reTimeInWords is a time said in words: "half seven", "9 o'clock".
+	reTimeInWords = regexp.MustCompile(`(?i)\b(?:half|quarter|o['’]clock|` + numWords + `)\b`)
+	// whenFillers join the words of a value that says when.
+	whenFillers = map[string]bool{"every": true, "each": true, "other": true, "second": true, "first": true, "third": true, "last": true,
+		"and": true, "at": true, "on": true, "the": true, "of": true, "to": true, "from": true, "till": true, "until": true, "s": true}
+)
+
+// PlaceKey reports a key whose value is a place: `office_location`,
+// `home_addr`, `hq`.
+func PlaceKey(key string) bool {
+	for _, w := range keyWords(key) {
+		if isPlaceAttr(w) || placeKeyWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// placeKeyWords are key words, besides the place attributes, that name a
+// place.
+var placeKeyWords = map[string]bool{"addr": true, "office": true, "home": true, "where": true, "room": true, "site": true,
+	"place": true, "hq": true, "town": true, "country": true, "base": true}

@@ -1,0 +1,40 @@
+package extract
+
+import "testing"
+
+// TestOtherKind: a new value of another kind than the stored one is none
+// of its values.
+func TestOtherKind(t *testing.T) {
+	tests := []struct {
+		stored, v string
+		want      bool
+	}{
+		{"jess@novaenergy.gg", "tom", true},
+		{"jess@novaenergy.gg", "tom.r@novaenergy.gg", false},
+		{"555-0182", "Tanya", true},
+		{"555-0182", "555-0319", false},
+		{"2026-03-02", "Friday", false},
+		{"Every second Monday", "Webster-paks", true},
+		{"Every second Monday", "every second Thursday", false},
+		{"Tuesday 7pm", "half seven", false},
+		{"Marriott lobby 3:15pm", "the side entrance", false}, // a place and a time: not only when
+		{"Dr. Okafor", "Dr. Patel", false},
+	}
+	for _, tc := range tests {
+		if got := OtherKind(tc.stored, tc.v); got != tc.want {
+			t.Errorf("OtherKind(%q, %q) = %v, want %v", tc.stored, tc.v, got, tc.want)
+		}
+	}
+}
+
+// TestPlaceKey: a key whose words name a place.
+func TestPlaceKey(t *testing.T) {
+	for key, want := range map[string]bool{
+		"office_location": true, "home_addr": true, "hq": true, "venue": true,
+		"emergencyContact": false, "dentist": false, "webster_pak_pickup": false,
+	} {
+		if got := PlaceKey(key); got != want {
+			t.Errorf("PlaceKey(%q) = %v, want %v", key, got, want)
+		}
+	}
+}
