@@ -182,7 +182,16 @@ func view(body string) *turnView {
 		}
 		active = append(active, s.text)
 		v.cues = append(v.cues, s.cues...)
-		v.values = append(v.values, s.values...)
+		for _, val := range s.values {
+			if selfCorrects(s.text, val.start) {
+				// "$15k/mo now. sorry, $14.5k": the speaker's own slip
+				// is the old value.
+				for j := range v.values {
+					v.values[j].old = v.values[j].old || v.values[j].typ == val.typ
+				}
+			}
+			v.values = append(v.values, val)
+		}
 		if s.choice != nil {
 			v.choices = append(v.choices, *s.choice)
 			v.copular = v.copular || s.choice.start < 0
@@ -232,6 +241,23 @@ var reOldBefore = mustPre(`(?i)(?:\binstead of|\brather than|\bnot|n't|\bno long
 // follows as the old value.
 func oldBefore(s string, i int) bool {
 	return reOldBefore.MatchString(s[max(0, i-40):i])
+}
+
+// reSelfCorrect closes the words that take back what was just said:
+// "sorry, ", "I mean ", "make that ".
+var reSelfCorrect = regexp.MustCompile(`(?i)(?:^|[,;:—–-]\s*|\.\.\.\s*)(?:sorry|oops|whoops|i mean|i meant|correction|scratch that|make that|make it|no wait|wait)\s*[,:—–-]?\s*(?:(?:it['’]?s|that['’]?s|should be|i mean|i meant)\s+)?$`)
+
+// selfCorrects reports whether the value at offset i of s is said in
+// place of one the speaker just said.
+func selfCorrects(s string, i int) bool {
+	return i >= 0 && i <= len(s) && reSelfCorrect.MatchString(s[max(0, i-40):i])
+}
+
+// SaidInstead reports whether s says value in place of one the speaker
+// just said ("sorry, $14.5k"): the sentence before it is its topic.
+func SaidInstead(s, value string) bool {
+	i := indexFold(s, value)
+	return i >= 0 && selfCorrects(s, i)
 }
 
 func analyseSentence(s string) sentence {

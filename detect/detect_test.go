@@ -85,6 +85,10 @@ func TestAnalyzeDetects(t *testing.T) {
 			want{KindExplicit, "F-QTY", "200", "150", false}},
 		{"a clause of its own after the value", "Heads up: the project status is officially at risk, we've lost two engineers.", "peer",
 			want{KindExplicit, "F-STATUS", "on track", "at risk", false}},
+		{"a count said in a clause is the count", "Orders keep growing, so the order quantity is going to 260 from now on.", "peer",
+			want{KindExplicit, "F-QTY", "200", "260", false}},
+		{"the speaker's own slip is the old value", "The approved budget is $95,000 now. sorry, $92,500, legal trimmed it.", "manager",
+			want{KindTemporal, "F-BUDGET", "$75,000", "$92,500", false}},
 		{"lower authority is blocked", "[Intern] The budget is $20,000 now.", "peer",
 			want{KindTemporal, "F-BUDGET", "$75,000", "$20,000", true}},
 	}

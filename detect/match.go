@@ -205,7 +205,13 @@ func (c candidate) detection(v *turnView, auth, authCue string, opts Options) De
 		Previous:   c.prev,
 		Authority:  auth,
 	}
-	d.Replacement = withUnit(replacement(v, c.typed, c.choice), c.prev, v.text)
+	choice := c.choice
+	if c.typed != nil && onlyValue(c.prev, *c.typed, v.text) {
+		// "6" beside "going to 8 servers on Fridays": a count's new
+		// value is the count, not the clause around it.
+		choice = nil
+	}
+	d.Replacement = withUnit(replacement(v, c.typed, choice), c.prev, v.text)
 	d.Kind, d.Confidence, d.Cue = classify(v, c.rec, auth, authCue, opts)
 	if d.Kind == KindImplicit && d.Cue == "" {
 		d.Cue = strings.Join(keys(keyTerms(c.rec.Key), v.terms), " ") + " → " + d.Replacement
@@ -232,6 +238,31 @@ func withUnit(repl, prev, text string) string {
 		return repl + " " + unit
 	}
 	return repl
+}
+
+// onlyValue reports whether prev is one amount, count, percentage or
+// time of typed's type and at most a unit word ("6", "$1,850/month", "3
+// liters"), or a label the text gives typed too ("Stall 14" beside "moved
+// us to stall 22").
+func onlyValue(prev string, typed value, text string) bool {
+	t := typed.typ
+	if t != tNumber && t != tMoney && t != tPercent && t != tTime {
+		return false
+	}
+	vals := recordValues(prev)
+	if len(vals) != 1 || vals[0].typ != t {
+		return false
+	}
+	rest := strings.Fields(prev[:vals[0].start] + " " + prev[vals[0].end:])
+	switch {
+	case len(rest) == 0:
+		return true
+	case len(rest) > 1:
+		return false
+	case strings.ToLower(rest[0]) == rest[0]:
+		return true
+	}
+	return containsFold(text, rest[0]+" "+typed.text)
 }
 
 func isNumeric(s string) bool {
@@ -303,12 +334,16 @@ var reLeadAdverb = regexp.MustCompile(`(?i)^(?:officially|finally|now|just|alrea
 // trimTail drops function words a cut left at the end of a phrase: "4
 // days in office from" (of "… from now on") is "4 days in office".
 // reTrailStart closes a replacement with when it takes effect, or with a
-// clause of its own after a comma: "closed, we've got our cast".
-var reTrailStart = regexp.MustCompile(`(?i)\s+(?:starting|from|beginning|as of|effective)\s+(?:next|this|today|tomorrow|now on|now|immediately)\b.*$|\s+(?:from now on|going forward)\b.*$|,\s+(?:we|i|they|he|she|you)(?:['’](?:ve|re|m|ll|d))?\s.*$`)
+// clause of its own after a comma: "closed, we've got our cast", "the
+// side gate, the one by the front door kept rusting".
+var reTrailStart = regexp.MustCompile(`(?i)\s+(?:starting|from|beginning|as of|effective)\s+(?:next|this|today|tomorrow|now on|now|immediately)\b.*$|\s+(?:from now on|from here on|going (?:forward|forwards|fwd)|moving (?:forward|forwards|fwd)|(?-i:onwards?))\b.*$|,\s+(?:we|i|they|he|she|you)(?:['’](?:ve|re|m|ll|d))?\s.*$|,\s+(?:which|because|since|cause|cuz|bc|as|the (?:old |other |previous |current )?one)\s.*$`)
 
 func trimTail(s string) string {
 	if m := reTrailStart.FindStringIndex(s); m != nil && m[0] > 0 {
 		s = s[:m[0]] // "three-week sprints starting next sprint": when, not what
+	}
+	if last := s[strings.LastIndexByte(s, ' ')+1:]; strings.Count(last, ".") == 1 && strings.HasSuffix(last, ".") && len(last) > 2 && !lexical.Abbreviation(last[:len(last)-1]) {
+		s = s[:len(s)-1] // the sentence's full stop, not an abbreviation's ("p.m.", "Jr." stay)
 	}
 	for {
 		t := strings.TrimRight(s, " ,;:—–-")

@@ -53,8 +53,9 @@ func TestTrimmedReplacement(t *testing.T) {
 }
 
 // TestTrimTail: a replacement loses the function words and the chat
-// fillers a cut left at its end, when it takes effect, and a clause
-// after a comma whose subject is a person ("closed, we've got our cast").
+// fillers a cut left at its end, when it takes effect, a clause after a
+// comma whose subject is a person ("closed, we've got our cast") or that
+// gives a reason, and the sentence's full stop.
 func TestTrimTail(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"4 days in office from", "4 days in office"},
@@ -67,6 +68,17 @@ func TestTrimTail(t *testing.T) {
 		// value with a comma of its own stays whole.
 		{"closed, we've got our cast", "closed"},
 		{"48 Harbor Road, Suite 200", "48 Harbor Road, Suite 200"},
+		// A reason or a remark on the old thing after the comma; when it
+		// takes effect, shortened.
+		{"the side gate, the one by the front door kept rusting", "the side gate"},
+		{"Fridays, because the crowd keeps growing", "Fridays"},
+		{"thurs 22:00 UTC going fwd", "thurs 22:00 UTC"},
+		{"May onwards", "May"},
+		{"Onward Credit Union", "Onward Credit Union"},
+		// The sentence's full stop, not an abbreviation's.
+		{"5pm.", "5pm"},
+		{"Dr. Pruitt Jr.", "Dr. Pruitt Jr."},
+		{"5 p.m.", "5 p.m."},
 	}
 	for _, tc := range tests {
 		if got := trimTail(tc.in); got != tc.want {

@@ -2617,6 +2617,13 @@ var orgWords = map[string]bool{"marketing": true, "sales": true, "finance": true
 	"ops": true, "operations": true, "hr": true, "product": true, "support": true, "accounting": true, "security": true, "it": true,
 	"varsity": true, "jv": true, "management": true, "leadership": true, "admin": true, "facilities": true, "research": true}
 
+// Relation reports a word that names someone by their relation to the
+// speaker ("mom", "neighbor", "cousin"), not by name.
+func Relation(w string) bool {
+	w = singular(strings.ToLower(w))
+	return relations[w] || relationWords[w] || otherPeople[w]
+}
+
 // relationWords name someone by their relation to the speaker.
 var relationWords = map[string]bool{"neighbour": true, "neighbor": true, "friend": true, "buddy": true, "colleague": true, "coworker": true,
 	"co-worker": true, "boss": true, "cousin": true, "sister": true, "brother": true, "aunt": true, "uncle": true, "roommate": true,

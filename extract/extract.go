@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // Turn is one conversation turn to read.
@@ -179,15 +181,9 @@ func stripListMarker(s string) (string, bool) {
 	return s, false
 }
 
-// abbreviations that end with a full stop without ending the sentence.
-var abbreviations = map[string]bool{
-	"mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "vs": true,
-	"e.g": true, "i.e": true, "etc": true, "approx": true, "no": true,
-	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,
-	"aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
-	"prof": true, "inc": true, "ltd": true, "co": true, "jr": true, "sr": true,
-	"rev": true, "fr": true, "hon": true, "capt": true, "sgt": true, "lt": true, "col": true, "dept": true,
-}
+// reInitialism is letters said with stops, the last one's stop not
+// included: "A.I", "U.S".
+var reInitialism = regexp.MustCompile(`^(?:[A-Z]\.)+[A-Z]$`)
 
 // splitSentences cuts a line at ".", "!" or "?" followed by a space, unless
 // the word before is an abbreviation or a single letter, or the mark is
@@ -221,7 +217,10 @@ func splitSentences(s string) []string {
 		}
 		if c == '.' {
 			w := lastWord(s[start:i])
-			if abbreviations[strings.ToLower(w)] || (len(w) == 1 && w != "I" && (w[0] < '0' || w[0] > '9')) {
+			if lexical.Abbreviation(w) || (len(w) == 1 && w != "I" && (w[0] < '0' || w[0] > '9')) ||
+				reInitialism.MatchString(w) && j+1 < len(s) && s[j+1] >= 'a' && s[j+1] <= 'z' {
+				// ("your A.I. tech": an initialism before a word that
+				// goes on.)
 				i = j - 1
 				continue
 			}

@@ -114,7 +114,7 @@ var (
 	questionStarts = phrases("who|what|when|where|why|which|how|is|are|was|were|do|does|did|can|could|should|would|will|shall|has|have|had|am|isn't|aren't|don't|doesn't|didn't|won't|can't")
 
 	draftStarts = phrases("draft|drafting|drafted")
-	draftCues   = phrases("in the draft|in a draft|in my draft|in our draft|in this draft|for the draft|rough draft|working draft|first draft|i'm drafting|i am drafting|we're drafting|we are drafting|draft email|draft message|draft note|draft reply|draft version|draft proposal")
+	draftCues   = phrases("in the draft|in a draft|in my draft|in our draft|in this draft|for the draft|rough draft|working draft|first draft|i'm drafting|i am drafting|we're drafting|we are drafting|draft email|draft message|draft note|draft reply|draft version|draft proposal|drafted a|drafted an|drafted up|drafted the new|drafted new")
 
 	// hypoSentence marks the whole sentence: a condition governs its main
 	// clause.
@@ -133,7 +133,7 @@ var (
 	// up to £1,240 on average"): no value of the speaker's.
 	general = phrases("on average|in general|generally speaking|typically|most people|nationwide|across the industry|the market rate|the going rate")
 
-	declines = phrases("holding off|hold off|held off|said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go|told them not until|told him not until|told her not until|said not until|told them no|told him no|told her no")
+	declines = phrases("holding off|hold off|held off|sitting on it|sitting on that|sitting on this|sitting on them|said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go|told them not until|told him not until|told her not until|said not until|told them no|told him no|told her no")
 
 	proposals = phrases("proposed|proposes|propose|proposing|pitch|pitches|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|asked to|asks to|asking to|asked me to|asked us to|asks me to|asks us to|asking me to|asking us to|asked if|asks if|asked whether|asks whether|asked can|asks can|asking can|asked could|asks could|asking could|asked would|asks would|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
 
@@ -543,10 +543,11 @@ var reTalkAbout = regexp.MustCompile(`\b(?:there(?:['’]?s| is| has been)|there
 // reAsking is the speaker asking someone else to make a change, which
 // has not happened: "I'm asking finance to raise the headcount budget to
 // 14", "we'll ask the landlord to fix it", "I left a message asking Dr.
-// Raman's office to push my endo visit to the 21st"; or someone asking the
+// Raman's office to push my endo visit to the 21st", "… gal said she'd
+// have to run it by the manager first"; or someone asking the
 // speaker: "HR keeps nagging me to switch payroll to Rippling", "Jesse
 // keeps after me to change the gate code".
-var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:(?:going to|gonna|just|already|also|have|has|had)\s+)*(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:keeps?|kept|keeping|been|is|are)\s+(?:after|on at|on|at)\s+(?:me|us)\s+(?:again\s+)?to\s+\w`)
+var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:(?:going to|gonna|just|already|also|have|has|had)\s+)*(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:keeps?|kept|keeping|been|is|are)\s+(?:after|on at|on|at)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:ha(?:ve|s|d)|need(?:s|ed)?|got)\s+to\s+(?:run (?:it|that|this) (?:by|past)|check with|clear (?:it|that|this) with|get (?:it|that|this) (?:approved|signed off|okayed|ok['’]?d))\b|\bpending (?:approval|sign-?off)\b|\bwaiting (?:on|for) (?:approval|sign-?off|(?:the|an|their|his|her) (?:ok|okay|go-ahead|approval))\b`)
 
 // reNearbySubject opens a clause on someone placed by where they are
 // from the speaker or from a place: "the taco truck next to us at the

@@ -63,6 +63,11 @@ func normalizeKey(name string) (entity, attribute string) {
 		ent, attr := keyWords(name[:i]), keyWords(name[i+1:])
 		return joinKey(ent), canonicalAttribute(attr)
 	}
+	if n := len(ws); n >= 3 && ws[n-2] == "per" {
+		// "hay_price_per_bale": the unit a price is quoted in qualifies
+		// the attribute; it names neither the thing nor the attribute.
+		ws = ws[:n-2]
+	}
 	// The longest tail that is an attribute word is the attribute.
 	for n := min(3, len(ws)); n >= 1; n-- {
 		if a, ok := attributeSynonyms[strings.Join(ws[len(ws)-n:], "_")]; ok {

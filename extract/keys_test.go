@@ -16,6 +16,7 @@ func TestNormalizeKey(t *testing.T) {
 		{"deck_owner", "deck", "owner"},
 		{"marketing_budget", "marketing", "budget"},
 		{"widget-price", "widget", "price"},
+		{"hay_price_per_bale", "hay", "price"},
 		{"launch_due_date", "launch", "deadline"},
 		{"favourite_colours", "favourite_colour", ""},
 		{"", "", ""},

@@ -817,7 +817,7 @@ var Rules = []Rule{
 		Matches:  "X is the pick / our choice / the winner (for Y): <y>.choice",
 		Examples: []string{"Bellini's is the pick.", "Postgres is our choice for the datastore"},
 		triggers: []string{" the ", " our ", " my "},
-		re:       compile(`(?P<val>.+?)(?:\s+{BE}|['’]s|['’]re)\s+{ADV}(?P<det>the|our|my)\s+(?:(?:final|new|clear|top|main|primary|usual|regular|current|official)\s+)*(?:(?:go-to|favou?rite)\s+(?P<what>[a-z]+(?:\s+[a-z]+)??)|(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+))(?:\s+(?:for|of|at|with|on)\s+(?P<topic>[^,;.!?]+?))?(?:\s+(?:now|from now on|going forward|for now|these days|again))?\s*[.!]?$`),
+		re:       compile(`(?P<val>.+?)(?:\s+{BE}|['’]s|['’]re)\s+{ADV}(?P<det>the|our|my)\s+(?:(?:final|new|clear|top|main|primary|usual|regular|current|official|[a-z]+-[a-z]+)\s+)*(?:(?:go-to|favou?rite)\s+(?P<what>[a-z]+(?:\s+[a-z]+)??)|(?P<head>pick|choice|winner|decision|selection|go-to|[a-z]+))(?:\s+(?:for|of|at|with|on)\s+(?P<topic>[^,;.!?]+?))?(?:\s+(?:now|from now on|going forward|for now|these days|again))?\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
 			v, ok := takeChoice(m.get("val"))
 			if !ok {

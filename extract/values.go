@@ -368,6 +368,9 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	if v == "" || !hasDateCue(v) {
 		return "", "", 0, false
 	}
+	if reDayRange.MatchString(v) {
+		return "", "", 0, false // "Monday through Friday": days of a week, not a date
+	}
 	if m := reWeeklySlot.FindStringSubmatch(v); m != nil {
 		// "tuesdays 5pm utc": a weekly slot, not one date nor a bare
 		// time; kept as said.
@@ -468,6 +471,10 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	}
 	return d.Format("2006-01-02"), matched, r.Index, true
 }
+
+// reDayRange is a run of weekdays: "Monday through Friday", "Mon-Fri",
+// "Tuesday to Thursday".
+var reDayRange = regexp.MustCompile(`(?i)^(?:(?:on|from|every)\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:-|–|—|to|through|thru|till|until)\s*(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b`)
 
 // reWeeklySlot is a weekday said as recurring with a time of day, and
 // perhaps its zone: "Tuesdays 5pm UTC", "on Fridays at 9:30am".

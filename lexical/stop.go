@@ -20,3 +20,18 @@ func init() {
 
 // IsStop reports whether token is a stop word.
 func IsStop(token string) bool { return stop[token] }
+
+// abbreviations end with a full stop without ending the sentence.
+var abbreviations = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "vs": true,
+	"e.g": true, "i.e": true, "etc": true, "approx": true, "no": true,
+	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,
+	"aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
+	"prof": true, "inc": true, "ltd": true, "co": true, "jr": true, "sr": true,
+	"rev": true, "fr": true, "hon": true, "capt": true, "sgt": true, "lt": true, "col": true, "dept": true,
+}
+
+// Abbreviation reports whether w (without its full stop) is a word
+// written with a full stop that does not end the sentence: "Dr", "St",
+// "Jr", "etc".
+func Abbreviation(w string) bool { return abbreviations[strings.ToLower(w)] }

@@ -9,6 +9,8 @@ import (
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
 	"github.com/stategraph/stategraph/extract"
+	"github.com/stategraph/stategraph/facts"
+	"github.com/stategraph/stategraph/lexical"
 	"github.com/stategraph/stategraph/session"
 	"github.com/stategraph/stategraph/store"
 )
@@ -186,7 +188,7 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// product's name; "Leanne's moved over to Perth, so …"
 				// moves Leanne, not the emergency contact she is.
 				continue
-			case !anchored[r.ID] && ofOtherSubject(real, d.Replacement, f.Key):
+			case !anchored[r.ID] && (ofOtherSubject(real, d.Replacement, f.Key) || namedMover(k.sentences, f)):
 				// "City still hasn't signed off on the kitchen permits,
 				// contractor's on hold": the status is the contractor's.
 				continue
@@ -276,6 +278,31 @@ func ofOtherSubject(text, replacement, key string) bool {
 	default:
 		return !extract.Names(w, key)
 	}
+}
+
+// reNamedMover opens a sentence on someone named who moved or switched
+// themselves: "Sam moved from desk 22 to desk 9".
+var reNamedMover = regexp.MustCompile(`^(?:\p{Lu}[\p{L}'’-]*\s+){0,1}(\p{Lu}[\p{L}'’-]*)\s+(?:just\s+|finally\s+|also\s+)?(?:moved|switched|changed|transferred|swapped)\s+(?:over\s+|back\s+)?(?:from|to|desks|rooms|seats|offices|spots|places)\b`)
+
+// namedMover reports a sentence whose subject, named and not the
+// speaker, moved or switched themselves, when neither fact f's key nor
+// its value names them: the move is theirs ("Sam moved from desk 22 to
+// desk 9" beside priyaDesk).
+func namedMover(sentences []string, f *facts.Fact) bool {
+	for _, s := range sentences {
+		m := reNamedMover.FindStringSubmatch(strings.TrimSpace(s))
+		if m == nil {
+			continue
+		}
+		who := strings.ToLower(m[1])
+		if lexical.IsStop(who) || strings.HasSuffix(who, "ly") || who == "then" || who == "just" {
+			continue // "We switched to …", "Finally moved to …": no one named
+		}
+		if !extract.Relation(who) && !extract.Names(who, f.Key) && !containsFold(f.ValueText(), who) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesOther reports whether text names a fact of keys (id → key) other

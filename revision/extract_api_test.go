@@ -518,6 +518,14 @@ func TestStoredForm(t *testing.T) {
 		{"a date with its year", [][2]string{{"eye_appointment", "March 4"}}, "The eye clinic moved my appointment to March 18, 2026.", "2026-03-18 (March 18, 2026)"},
 		{"a date moved by a delta, written as stored", [][2]string{{"paper_deadline", "Sep 12"}}, "They extended the paper deadline by a week!!", "2026-09-19 (Sep 19)"},
 		{"an ISO date moved, once", [][2]string{{"offsite_date", "2026-10-09"}}, "Pushing the offsite back a week.", "2026-10-16"},
+		// One item of a list changed: the rest stays.
+		{"one time of two", [][2]string{{"cattleFeedingTimes", "6am and 4pm"}}, "I changed the evening feeding from 4pm to 5pm.", "6am and 5pm"},
+		{"one day of three", [][2]string{{"gym", "Mon/Wed/Fri 6am"}}, "I moved the gym from Wed to Thu.", "Mon/Thu/Fri 6am"},
+		// The speaker's own slip, taken back in the next sentence.
+		{"a slip taken back", [][2]string{{"cloud_budget_monthly", "$12k"}}, "finance approved FIN-3301, aws budget is $15k/mo now. sorry, $14.5k, they shaved off the support plan", "$14.5k"},
+		// A count said in a clause is the count; a label goes with its number.
+		{"a count in a clause", [][2]string{{"elmFriServers", "6"}}, "Elm's Friday crowd keeps growing, going to 8 servers on Fridays from now on. Harbor stays at 5.", "8"},
+		{"a labelled number", [][2]string{{"marketBooth", "Booth 14"}}, "The market manager moved me to booth 22 by the fountain, much better foot traffic honestly.", "Booth 22"},
 	})
 }
 
@@ -558,6 +566,11 @@ func TestAnotherSubjectsStatus(t *testing.T) {
 		{"the office moved", [][2]string{{"office_location", "Harbor Tower"}}, "Harbor Tower? No, the office moved to 88 Bay Street.", "88 Bay Street"},
 		{"another date, the stored day kept", [][2]string{{"valorantTourneyDate", "Jan 24"}}, "qualifiers for the valo tourney are Jan 17, main event's still the 24th tho", "Jan 24"},
 		{"a name for a day", [][2]string{{"webster_pak_pickup", "Every second Monday"}}, "Chemist says from now on we're to pick the Webster-paks up every second Thursday, Mondays are too busy for them.", "Every second Monday"},
+		// Someone named who moved or switched themselves: theirs, not
+		// the fact's; and the one a statement is about is not a value.
+		{"a named mover", [][2]string{{"priyaDesk", "Desk 14"}}, "Sam moved from desk 22 to desk 9, so 22 is free if anyone wants it :eyes:", "Desk 14"},
+		{"we are no one named", [][2]string{{"insurance_deductible", "$1,000"}}, "We switched to a high-deductible plan: $2,500 now.", "$2,500"},
+		{"a neighbour's switch", [][2]string{{"feedSupplier", "Co-op in Harlan"}}, "Neighbor Vern switched over to Brenner Feed & Seed, swears their cubes are cheaper than the co-op's.", "Co-op in Harlan"},
 	})
 }
 

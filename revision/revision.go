@@ -938,10 +938,11 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				done = append(done, Ref{ID: r.ID, Kind: RefFact})
 				continue
 			}
-			if old, ok := k.facts[r.ID]; ok && (aboutOther(res.Extracted, *old) || readOtherwise(res.Extracted, *old, d.Replacement) || othersThing(res.Extracted, *old)) {
+			if old, ok := k.facts[r.ID]; ok && (aboutOther(res.Extracted, *old) || readOtherwise(res.Extracted, *old, d.Replacement) || othersThing(res.Extracted, *old) || subjectOfOther(res.Extracted, *old, d.Replacement)) {
 				// The turn's statements are about another entity's value
 				// ("the marketing budget was cut" beside a travel budget),
-				// or extraction read this fact's new value as another.
+				// extraction read this fact's new value as another, or
+				// the replacement is whom another statement is about.
 				continue
 			}
 			held, ok := k.facts[r.ID]
@@ -960,6 +961,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				blocked = true
 				continue
 			}
+			d.Replacement = inList(old.ValueText(), d.Previous, d.Replacement)
 			value, err := json.Marshal(d.Replacement)
 			if err != nil {
 				return nil, false, err
@@ -1394,8 +1396,14 @@ func oneValue(s string) bool {
 // names the dentist in one sentence and "API" in another, and replaces
 // nothing.
 func namedWith(sentences []string, replacement string, f facts.Fact) bool {
-	for _, s := range sentences {
-		if containsFold(s, replacement) && detect.Names(s, f.Key, f.ValueText()) {
+	for i, s := range sentences {
+		if !containsFold(s, replacement) {
+			continue
+		}
+		if detect.Names(s, f.Key, f.ValueText()) ||
+			i > 0 && detect.SaidInstead(s, replacement) && detect.Names(sentences[i-1], f.Key, f.ValueText()) {
+			// ("aws budget is $15k/mo now. sorry, $14.5k": the
+			// correction's topic is the sentence it corrects.)
 			return true
 		}
 	}
@@ -1431,6 +1439,44 @@ func aboutOther(xs []Extraction, f facts.Fact) bool {
 func othersThing(xs []Extraction, f facts.Fact) bool {
 	for _, x := range xs {
 		if x.About(f.Key) && ownedByOther(x.Statement, f.Key) {
+			return true
+		}
+	}
+	return false
+}
+
+// reListed is a stored value that lists several: "6am and 4pm",
+// "Mon/Wed/Fri", "Ana, Ben".
+var reListed = regexp.MustCompile(`\s(?:and|&)\s|,\s|\S/\S`)
+
+// inList puts a change of one item of a stored list in its place: "from
+// 4pm to 5pm" beside "6am and 4pm" makes "6am and 5pm". Only a short
+// replacement of an item said once, between word boundaries, is put in.
+func inList(stored, previous, replacement string) string {
+	if previous == "" || replacement == "" || previous == stored || len(replacement) > 40 ||
+		!reListed.MatchString(stored) || strings.Count(stored, previous) != 1 || containsFold(replacement, stored) {
+		return replacement
+	}
+	i := strings.Index(stored, previous)
+	j := i + len(previous)
+	if i > 0 && isWordByte(stored[i-1]) || j < len(stored) && isWordByte(stored[j]) {
+		return replacement
+	}
+	return stored[:i] + replacement + stored[j:]
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// subjectOfOther reports whether the replacement is the entity another
+// of the turn's statements is about: "Neighbor Vern switched over to
+// Brenner Feed & Seed" says where Vern went; "Neighbor Vern" is not the
+// new feed supplier.
+func subjectOfOther(xs []Extraction, f facts.Fact, replacement string) bool {
+	name := strings.Join(strings.Fields(strings.ToLower(replacement)), "_")
+	for _, x := range xs {
+		if x.Entity == name && !x.Matches(f.Key) {
 			return true
 		}
 	}
