@@ -342,6 +342,7 @@ func trimTail(s string) string {
 	if m := reTrailStart.FindStringIndex(s); m != nil && m[0] > 0 {
 		s = s[:m[0]] // "three-week sprints starting next sprint": when, not what
 	}
+	s = beforeClause(s)
 	if last := s[strings.LastIndexByte(s, ' ')+1:]; strings.Count(last, ".") == 1 && strings.HasSuffix(last, ".") && len(last) > 2 && !lexical.Abbreviation(last[:len(last)-1]) {
 		s = s[:len(s)-1] // the sentence's full stop, not an abbreviation's ("p.m.", "Jr." stay)
 	}
@@ -360,6 +361,48 @@ func trimTail(s string) string {
 		}
 		return t
 	}
+}
+
+// beforeClause cuts s before a clause of its own: after a comma, a
+// finite verb among the next three words, before any other mark
+// ("Northgate Gas, Harper kept cancelling on us", "Wednesdays at 6,
+// committee signed it off last night"); or after a bare "so" ("Leeds so
+// first aid contact is Imran Shah"). A list or an address has no verb
+// ("48 Harbor Road, Suite 200").
+func beforeClause(s string) string {
+	if i := strings.Index(s, " so "); i > 0 {
+		s = s[:i]
+	}
+	for i := 0; ; {
+		j := strings.Index(s[i:], ", ")
+		if j < 0 {
+			return s
+		}
+		at := i + j
+		for n, w := range strings.Fields(s[at+2:]) {
+			bare := strings.TrimRight(w, ",;:.!?")
+			if finiteVerb(bare) {
+				return s[:at]
+			}
+			if n == 2 || bare != w {
+				break
+			}
+		}
+		i = at + 2
+	}
+}
+
+// finiteVerbs are verbs that open a statement of their own.
+var finiteVerbs = setOf("is", "was", "were", "are", "has", "had", "kept", "keeps", "said", "says", "got", "gets", "went", "goes",
+	"did", "does", "didn't", "doesn't", "wasn't", "isn't", "won't", "can't", "couldn't", "wouldn't", "will", "would", "can", "could",
+	"should", "must", "made", "makes", "took", "takes", "gave", "gives", "came", "comes", "left", "told", "thinks", "thought",
+	"wants", "wanted", "needs", "needed")
+
+// finiteVerb reports a finite verb: one of finiteVerbs, or a past tense
+// in -ed ("signed", "cancelled"; not a name: "Alfred").
+func finiteVerb(w string) bool {
+	low := strings.ToLower(w)
+	return finiteVerbs[low] || low == w && len(w) >= 5 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
 }
 
 // classify names the detection kind from the strongest cue: an authority of

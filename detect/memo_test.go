@@ -72,6 +72,11 @@ func TestTrimTail(t *testing.T) {
 		// takes effect, shortened.
 		{"the side gate, the one by the front door kept rusting", "the side gate"},
 		{"Fridays, because the crowd keeps growing", "Fridays"},
+		{"Northgate Gas, Harper kept cancelling on us", "Northgate Gas"},
+		{"Wednesdays at 6, committee signed it off last night", "Wednesdays at 6"},
+		{"Leeds so first aid contact is Imran Shah", "Leeds"},
+		{"his nephew's company, Reliable Pipes, took over", "his nephew's company, Reliable Pipes"},
+		{"Casa Lima, Alfred Street", "Casa Lima, Alfred Street"},
 		{"thurs 22:00 UTC going fwd", "thurs 22:00 UTC"},
 		{"May onwards", "May"},
 		{"Onward Credit Union", "Onward Credit Union"},

@@ -41,7 +41,7 @@ var (
 	reMonthDay = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`)
 	reDayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b`)
 	reISODate  = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
-	reDayWord  = regexp.MustCompile(`(?i)\b(?:(?:next|this|last)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|month|quarter|year)\b|\b(?:today|tonight|tomorrow|yesterday|eod|eow|eom)\b|\bend of (?:the )?(?:day|week|month|quarter|year)\b|\b(?:q[1-4]|h[12])(?:\s?\d{4})?\b`)
+	reDayWord  = regexp.MustCompile(`(?i)\b(?:(?:next|this|last)\s+)?(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|week|month|quarter|year)\b|\b(?:today|tonight|tomorrow|yesterday|eod|eow|eom)\b|\bend of (?:the )?(?:day|week|month|quarter|year)\b|\b(?:q[1-4]|h[12])(?:\s?\d{4})?\b`)
 	// Bare numbers, optionally with a unit; not part of an identifier.
 	reNumber = regexp.MustCompile(`(?:^|[^\w#$€£./:-])(\d[\d,]*(?:\.\d+)?)\b`)
 	// Status words of tasks, orders, projects and approvals.
@@ -55,7 +55,8 @@ var notNames = setOf("i", "i'm", "i'll", "i've", "i'd", "the", "a", "an", "we", 
 	"actually", "correction", "update", "note", "please", "so", "but", "and", "also", "just", "yes", "no",
 	"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
 	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow",
-	"ceo", "cfo", "cto", "coo", "cio", "vp", "svp", "evp", "board", "manager", "director", "policy", "team", "company")
+	"ceo", "cfo", "cto", "coo", "cio", "vp", "svp", "evp", "board", "manager", "director", "policy", "team", "company",
+	"done", "sure", "noted", "thanks", "great", "perfect", "alright", "hi", "hey")
 
 var monthNum = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
@@ -98,7 +99,11 @@ func scanValues(s string) []value {
 		add(tDate, m[0], m[1], "date:"+strconv.Itoa(mo)+"-"+strings.TrimLeft(s[m[6]:m[7]], "0"))
 	}
 	for _, m := range reDayWord.FindAllStringIndex(s, -1) {
-		add(tDate, m[0], m[1], "date:"+strings.Join(strings.Fields(strings.ToLower(s[m[0]:m[1]])), " "))
+		norm := strings.Join(strings.Fields(strings.ToLower(s[m[0]:m[1]])), " ")
+		if strings.HasSuffix(norm, "days") {
+			norm = norm[:len(norm)-1] // "Mondays" is the day Monday, said as recurring
+		}
+		add(tDate, m[0], m[1], "date:"+norm)
 	}
 	for _, m := range reStatus.FindAllStringIndex(s, -1) {
 		add(tStatus, m[0], m[1], "status:"+statusCanon(s[m[0]:m[1]]))

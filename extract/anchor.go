@@ -340,6 +340,17 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 		}
 		why := reasonAfter(cl, tspans)
+		if (!c.changeCue || len(tspans) == 0) && strings.ContainsAny(stored, "0123456789") && slices.ContainsFunc(cands, func(v span) bool {
+			return sameAs(stored, v.text, kind, at) && !reOldPlace.MatchString(cl[:v.start]) && !reOldAfter.MatchString(cl[v.end:])
+		}) {
+			// "Equity drift hit 4.8% this month, just inside my 5%
+			// band": a clause that says the stored value as it stands,
+			// with no word of change or without naming the topic,
+			// compares another value with it. (A name said beside its
+			// successor is the one that left: "now that Mrs. Olsen
+			// retired".)
+			continue
+		}
 		for _, v := range cands {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) || v.start >= why || reSameBefore.MatchString(cl[:v.start]) || kind == anchorDate && storedDay(stored, v.text) && slices.ContainsFunc(cands, func(o span) bool { return !storedDay(stored, o.text) }) {
 				// "…, same 9am slot": what stays is no new value, nor
@@ -450,6 +461,14 @@ var (
 	// reMonthDay is a day of a month without its year.
 	reMonthDay = regexp.MustCompile(`(?i)^(?:` + monthNames + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?$|^\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + monthNames + `)$`)
 )
+
+// reOldPlace closes the words before a value said as the old one: "from
+// 5%", "not 60", "instead of the 14th", "up from $1,200".
+var reOldPlace = regexp.MustCompile(`(?:\bfrom|\bnot|n['’]t|\binstead of|\brather than|\bwas|\bwere|\bused to be|\bthan|\bno longer|\bformerly|\bold|\breplac(?:e|es|ed|ing)|\bover)\s+(?:the\s+|my\s+|our\s+|a\s+)?$`)
+
+// reOldAfter opens the words after a value said as the old one:
+// "maple-fox-22 was the old router", "60 is out of date".
+var reOldAfter = regexp.MustCompile(`^\s*(?:was|were|used to be|is (?:the )?old|is out|is wrong|is gone|no longer)\b`)
 
 // sameDayOfMonth reports whether a day of the month said alone ("14th")
 // is the day of the stored date ("Jan 14 at 9am", "2026-01-14").

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -63,3 +64,40 @@ func PlaceKey(key string) bool {
 // place.
 var placeKeyWords = map[string]bool{"addr": true, "office": true, "home": true, "where": true, "room": true, "site": true,
 	"place": true, "hq": true, "town": true, "country": true, "base": true}
+
+// contrasts are groups of words that set things of one kind apart: the
+// home kit and the away kit, the front door and the back door.
+var contrasts = [][]string{
+	{"home", "away"}, {"front", "back", "rear", "side"}, {"upstairs", "downstairs"}, {"primary", "secondary", "backup"},
+	{"morning", "afternoon", "evening", "night"}, {"weekday", "weekend"}, {"summer", "winter", "spring", "fall", "autumn"},
+	{"indoor", "outdoor"}, {"inbound", "outbound"}, {"breakfast", "lunch", "dinner"}, {"upper", "lower"},
+	{"north", "south", "east", "west"}, {"junior", "senior"}, {"varsity", "jv"},
+}
+
+// Contrasted reports a sentence that names the thing key names only as
+// its counterpart: "our home kits are switching to white" beside away_kit,
+// "the back door code" beside front_door_code. The sentence says a word
+// of the key's topic right after another word of the key's contrast
+// group, and never the key's own word of that group.
+func Contrasted(sentence, key string) bool {
+	kws := keyWords(key)
+	ws := words(fold(sentence))
+	for _, g := range contrasts {
+		own := ""
+		for _, k := range kws {
+			if slices.Contains(g, k) {
+				own = k
+			}
+		}
+		if own == "" || slices.Contains(ws, own) {
+			continue
+		}
+		for i := 0; i+1 < len(ws); i++ {
+			next := singular(ws[i+1])
+			if ws[i] != own && slices.Contains(g, ws[i]) && slices.ContainsFunc(kws, func(k string) bool { return k != own && singular(k) == next }) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -38,3 +38,22 @@ func TestPlaceKey(t *testing.T) {
 		}
 	}
 }
+
+func TestContrasted(t *testing.T) {
+	tests := []struct {
+		sentence, key string
+		want          bool
+	}{
+		{"League rule change, so our home kits are switching to white.", "away_kit", true},
+		{"They changed the back door code to 4471.", "front_door_code", true},
+		{"Our away kit is white now.", "away_kit", false},
+		{"The home kits are white, the away kit stays navy.", "away_kit", false},
+		{"Kits are switching to white.", "away_kit", false},
+		{"Dinner is at 7 now.", "lunch_time", false},
+	}
+	for _, tc := range tests {
+		if got := Contrasted(tc.sentence, tc.key); got != tc.want {
+			t.Errorf("Contrasted(%q, %q) = %v, want %v", tc.sentence, tc.key, got, tc.want)
+		}
+	}
+}

@@ -188,9 +188,12 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// product's name; "Leanne's moved over to Perth, so …"
 				// moves Leanne, not the emergency contact she is.
 				continue
-			case !anchored[r.ID] && (ofOtherSubject(real, d.Replacement, f.Key) || namedMover(k.sentences, f)):
+			case !anchored[r.ID] && (ofOtherSubject(real, d.Replacement, f.Key) || namedMover(k.sentences, f) || theirAmount(real, d.Replacement) || extract.Contrasted(real, f.Key)):
 				// "City still hasn't signed off on the kitchen permits,
-				// contractor's on hold": the status is the contractor's.
+				// contractor's on hold": the status is the contractor's;
+				// so is Sam's desk when "Sam moved from desk 22 to desk
+				// 9", the Garcias' fee when "they can pay $80", and the
+				// home kit's colour when "our home kits are switching".
 				continue
 			}
 			refs = append(refs, r)
@@ -278,6 +281,18 @@ func ofOtherSubject(text, replacement, key string) bool {
 	default:
 		return !extract.Names(w, key)
 	}
+}
+
+// reTheirAmount closes the words before an amount someone else pays, owes
+// or gets: "I told them they can pay $80".
+var reTheirAmount = regexp.MustCompile(`(?i)\b(?:they|he|she)\s+(?:can|could|will|would|may|might|only|just|now|['’]ll|get to|gets to)?\s*(?:pay|pays|paid|owe|owes|owed|get|gets|got)\s+(?:only\s+|just\s+)?$`)
+
+// theirAmount reports a replacement said as what someone else pays,
+// owes or gets: an arrangement of theirs, not the stored amount.
+func theirAmount(text, replacement string) bool {
+	low := strings.ToLower(text)
+	i := strings.Index(low, strings.ToLower(replacement))
+	return i > 0 && replacement != "" && reTheirAmount.MatchString(low[max(0, i-40):i])
 }
 
 // reNamedMover opens a sentence on someone named who moved or switched

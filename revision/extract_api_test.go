@@ -586,6 +586,13 @@ func TestKeptValue(t *testing.T) {
 		// A refused clause that is the whole sentence, with no closing
 		// stop, refuses the sentence.
 		{"another's change without a stop", [][2]string{{"accountant", "Priya Shah"}}, "my sister switched her accountant to Mark Ellis, says he's great", "Priya Shah"},
+		// A measure compared with the stored value, which it says as it
+		// stands; but the stored value said as the old one is not kept.
+		{"a measure beside the stored one", [][2]string{{"rebalThreshold", "5%"}}, "Equity drift hit 4.8% this month, just inside my 5% band, so no trades.", "5%"},
+		{"the stored one said as the old", [][2]string{{"wifi_pw", "maple-fox-22"}}, "Wait, scratch that, I mixed them up. The wifi password is otter-river-81, maple-fox-22 was the old router.", "otter-river-81"},
+		// What someone else pays, and the thing's counterpart, are not it.
+		{"what they pay", [][2]string{{"playerFee", "$120"}}, "The Garcias are tight on money this year so I told them they can pay $80 instead of the $120.", "$120"},
+		{"the counterpart", [][2]string{{"away_kit", "navy"}}, "League rule change, home teams have to wear white now, so our home kits are switching to white.", "navy"},
 	})
 }
 
