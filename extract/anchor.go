@@ -1182,7 +1182,9 @@ func ownerPronoun(cl string, toks []span, topic []string) int {
 			if !slices.Contains(owners, o.text) || !unicode.IsUpper(rune(cl[o.start])) || j > 0 && otherQualifiers[toks[j-1].text] {
 				continue
 			}
-			if j > 0 || j+1 < i && unicode.IsUpper(rune(cl[toks[j+1].start])) {
+			// "Thompsons moved their ceremony": a family said by its name.
+			family := o.end <= len(cl) && strings.HasSuffix(strings.ToLower(cl[o.start:o.end]), "s") && !strings.HasSuffix(o.text, "s")
+			if j > 0 || family || j+1 < i && unicode.IsUpper(rune(cl[toks[j+1].start])) {
 				return i
 			}
 		}

@@ -27,6 +27,12 @@ func TestAnchor(t *testing.T) {
 		// topic is the topic, not a name.
 		{"caterer", "Rosa's Kitchen", "For the volunteer appreciation lunch we have decided to go with Golden Spoon Catering after all, since Rosa's Kitchen is closed for renovations until spring.", "Golden Spoon Catering"},
 		{"doctor", "Dr. Singh", "My new GP is Dr. Howard.", "Dr. Howard"},
+		// A family said by its name owns "their" thing the key names.
+		{"thompson_ceremony_time", "4:30pm", "Thompsons moved their ceremony up to 3pm so we get golden hour for portraits afterward.", "3pm"},
+		{"ceremony_time", "4:30pm", "Thompsons moved their ceremony up to 3pm.", ""},
+		// The stored number said as it stands beside a measure.
+		{"rebalThreshold", "5%", "Equity drift hit 4.8% this month, just inside my 5% band, so no trades.", ""},
+		{"rebalThreshold", "5%", "My 5% threshold is 6% now.", "6%"},
 		// A name that opens in lower case is a whole word.
 		{"phone", "Pixel 9", "My new phone is an iPhone 16.", "iPhone 16"},
 		// An umlaut is spelt as a key spells it; a work product the

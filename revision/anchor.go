@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stategraph/stategraph/authority"
 	"github.com/stategraph/stategraph/detect"
@@ -188,7 +190,7 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// product's name; "Leanne's moved over to Perth, so …"
 				// moves Leanne, not the emergency contact she is.
 				continue
-			case !anchored[r.ID] && (ofOtherSubject(real, d.Replacement, f.Key) || namedMover(k.sentences, f) || theirAmount(real, d.Replacement) || extract.Contrasted(real, f.Key)):
+			case !anchored[r.ID] && (ofOtherSubject(real, d.Replacement, f.Key) || namedMover(k.sentences, f) || theirAmount(real, d.Replacement) && !ownerNamed(real, f.Key) || extract.Contrasted(real, f.Key)):
 				// "City still hasn't signed off on the kitchen permits,
 				// contractor's on hold": the status is the contractor's;
 				// so is Sam's desk when "Sam moved from desk 22 to desk
@@ -293,6 +295,22 @@ func theirAmount(text, replacement string) bool {
 	low := strings.ToLower(text)
 	i := strings.Index(low, strings.ToLower(replacement))
 	return i > 0 && replacement != "" && reTheirAmount.MatchString(low[max(0, i-40):i])
+}
+
+// ownerNamed reports a text that names, with a capital, someone the key
+// names: "Mrs. Johnson raised me, now she pays $650" for
+// johnson_weekly_pay.
+func ownerNamed(text, key string) bool {
+	ent, _ := extract.NormalizeKey(key)
+	owners := strings.Split(ent, "_")
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' }) {
+		r, _ := utf8.DecodeRuneInString(w)
+		name := strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(w), "'s"), "’s")
+		if unicode.IsUpper(r) && len(name) > 2 && slices.Contains(owners, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // reNamedMover opens a sentence on someone named who moved or switched

@@ -592,6 +592,7 @@ func TestKeptValue(t *testing.T) {
 		{"the stored one said as the old", [][2]string{{"wifi_pw", "maple-fox-22"}}, "Wait, scratch that, I mixed them up. The wifi password is otter-river-81, maple-fox-22 was the old router.", "otter-river-81"},
 		// What someone else pays, and the thing's counterpart, are not it.
 		{"what they pay", [][2]string{{"playerFee", "$120"}}, "The Garcias are tight on money this year so I told them they can pay $80 instead of the $120.", "$120"},
+		{"what the one the key names pays", [][2]string{{"johnson_weekly_pay", "$600/week"}}, "Mrs. Johnson gave me a raise, she pays $650 instead of $600 now.", "$650/week"},
 		{"the counterpart", [][2]string{{"away_kit", "navy"}}, "League rule change, home teams have to wear white now, so our home kits are switching to white.", "navy"},
 	})
 }
