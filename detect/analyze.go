@@ -234,8 +234,9 @@ func splitSentences(s string) []string {
 }
 
 // reOldBefore marks a value as the old one: "from X", "instead of X", "not X",
-// "no longer X", "was X", "originally X", also with a colon ("The value was: X").
-var reOldBefore = mustPre(`(?i)(?:\binstead of|\brather than|\bnot|n't|\bno longer|\bwas|\bwere|\boriginally|\bpreviously|\bused to be|\bformerly|\bold)\s*[:\-–]?\s+(?:(?:the|a|an|at|in|on|to|for|be)\s+)?$`)
+// "no longer X", "was X", "originally X", "canceled the one with X", also
+// with a colon ("The value was: X").
+var reOldBefore = mustPre(`(?i)(?:\binstead of|\brather than|\bnot|n't|\bno longer|\bwas|\bwere|\boriginally|\bpreviously|\bused to be|\bformerly|\bold|\b(?:cancell?ed|dropped|ditched|dumped|fired|quit)\s+(?:(?:the|our|my)\s+(?:one|order|account|contract|subscription|plan)\s+)?(?:with|from|at))\s*[:\-–]?\s+(?:(?:the|a|an|at|in|on|to|for|be)\s+)?$`)
 
 // oldBefore reports whether the words just before offset i mark what
 // follows as the old value.

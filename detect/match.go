@@ -298,6 +298,8 @@ func whole(text string, val value) string {
 		c := text[end]
 		switch {
 		case c == '.' && end+1 < len(text) && isWordChar(text[end+1]) && isWordChar(text[end-1]):
+		case c == '/' && end+1 < len(text) && isDigit(text[end+1]) && isDigit(text[end-1]):
+			// ("55/45": a ratio is one value.)
 		case c == '@' || c == '-' || c == '_' || c == '/' && strings.Contains(text[val.start:end], "."):
 			// ("zoom.us/j/884412": a web address runs through its path.)
 			if end+1 >= len(text) || !isWordChar(text[end+1]) {
@@ -310,6 +312,8 @@ func whole(text string, val value) string {
 	}
 	return text[val.start:end]
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func isWordChar(c byte) bool { return lexical.IsASCIILetter(c) || '0' <= c && c <= '9' }
 
@@ -373,6 +377,9 @@ func beforeClause(s string) string {
 	if i := strings.Index(s, " so "); i > 0 {
 		s = s[:i]
 	}
+	if i := strings.Index(s, " and "); i > 0 && finiteVerb(firstField(s[i+5:])) {
+		s = s[:i] // "January 24 at 10am and sent them the updated invite"
+	}
 	for i := 0; ; {
 		j := strings.Index(s[i:], ", ")
 		if j < 0 {
@@ -392,11 +399,16 @@ func beforeClause(s string) string {
 	}
 }
 
+func firstField(s string) string {
+	f, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return f
+}
+
 // finiteVerbs are verbs that open a statement of their own.
 var finiteVerbs = setOf("is", "was", "were", "are", "has", "had", "kept", "keeps", "said", "says", "got", "gets", "went", "goes",
 	"did", "does", "didn't", "doesn't", "wasn't", "isn't", "won't", "can't", "couldn't", "wouldn't", "will", "would", "can", "could",
 	"should", "must", "made", "makes", "took", "takes", "gave", "gives", "came", "comes", "left", "told", "thinks", "thought",
-	"wants", "wanted", "needs", "needed")
+	"wants", "wanted", "needs", "needed", "sent", "paid", "bought", "put", "found", "heard", "met")
 
 // finiteVerb reports a finite verb: one of finiteVerbs, or a past tense
 // in -ed ("signed", "cancelled"; not a name: "Alfred").

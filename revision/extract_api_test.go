@@ -811,6 +811,13 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"the new state, then an offer", [][2]string{{"team_standup_time", "9:00am"}}, "Standup could be at 9:30 every day. I can update the recurring invite if you want.", "9:00am"},
 		{"done as someone asked", [][2]string{{"neuro_appt_time", "2:15pm"}}, "I've moved your neurology appointment on the 14th to 9:45am as the clinic requested.", "9:45am"},
 		{"rescheduled with whom it is", [][2]string{{"dressFitting", "Feb 7 10:30am"}}, "I've rescheduled your dress fitting with the bridal shop to February 14 at 10:30am and updated your calendar.", "2026-02-14 10:30 (February 14 at 10:30am)"},
+		// Detection's reading of a change the assistant reports it made,
+		// when no rule reads the sentence: a ratio whole, a switch away
+		// from the one it cancelled, a date before what it did next.
+		{"a ratio it set", [][2]string{{"targetMix", "60/40"}}, "Done, I've updated your target allocation to 55/45 as you decided on today's call with Greg.", "55/45"},
+		{"a vendor it switched", [][2]string{{"uniformVendor", "Kick Sports Supply"}}, "Done, I switched the uniform order over to Sideline Athletic and canceled the one with Kick Sports Supply.", "Sideline Athletic"},
+		{"a shoot it moved", [][2]string{{"davis_esession", "Jan 17, 10am"}}, "Done! I moved the Davis engagement shoot to Saturday, January 24 at 10am and sent them the updated invite.", "Saturday, January 24 at 10am"},
+		{"a move it offers", [][2]string{{"davis_esession", "Jan 17, 10am"}}, "I could move the Davis engagement shoot to Saturday, January 24 at 10am if they agree.", "Jan 17, 10am"},
 	}
 	runAfterTurnBy(t, "ASSISTANT", tests)
 }

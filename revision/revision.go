@@ -411,7 +411,7 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 		return Result{}, err
 	}
 	if spk.assistant {
-		dets = assistantsOwn(dets, k)
+		dets = assistantsOwn(dets, k, spk)
 	}
 	dets = gateFactDetections(dets, real, anchors, k, named)
 	dets = reconcile(dets, replaced, res.Extracted, k)
@@ -484,17 +484,23 @@ func keptFacts(k known) map[string]bool {
 }
 
 // assistantsOwn keeps, of what detection found in an assistant's turn,
-// only the supersession of what the assistant itself said: an assistant's
-// restatement or suggestion never replaces what the user stated or what
-// the organization recorded.
-func assistantsOwn(dets []detect.Detection, k known) []detect.Detection {
+// only the supersession of what the assistant itself said, or of a fact
+// the assistant reports it changed itself, with a word of change, in the
+// sentence that says the new value ("I've moved your portfolio review
+// with Greg to Thursday, January 22"): an assistant's restatement or
+// suggestion never replaces what the user stated or what the
+// organization recorded.
+func assistantsOwn(dets []detect.Detection, k known, spk speaker) []detect.Detection {
 	var out []detect.Detection
 	for _, d := range dets {
+		reported := d.Kind != detect.KindImplicit && slices.ContainsFunc(k.sentences, func(s string) bool {
+			return containsFold(s, d.Replacement) && spk.acted(s)
+		})
 		var refs []detect.Ref
 		for _, r := range d.Superseded {
 			switch r.Kind {
 			case detect.RecordFact:
-				if f, ok := k.facts[r.ID]; ok && f.Source.Speaker == "assistant" {
+				if f, ok := k.facts[r.ID]; ok && (f.Source.Speaker == "assistant" || reported) {
 					refs = append(refs, r)
 				}
 			case detect.RecordTurn:
