@@ -269,6 +269,7 @@ func analyseSentence(s string) sentence {
 	out.recap = reRecap.MatchString(s)
 	// "for now" marks a temporary choice (TASK scope), not a "now" update.
 	masked := reForNow.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat("_", len(m)) })
+	masked = reDroppedOff.ReplaceAllStringFunc(masked, func(m string) string { return strings.Repeat("_", len(m)) })
 	adds := reAddition.MatchString(s)
 	for _, c := range changeCues {
 		for _, m := range c.re.FindAllStringIndex(masked, -1) {
@@ -401,6 +402,10 @@ func normChoice(s string) string {
 }
 
 var reForNow = mustPre(`(?i)\bfor now\b`)
+
+// reDroppedOff is bringing something by, not ending it: "dropped off
+// samples", "dropping by".
+var reDroppedOff = mustPre(`(?i)\bdrop(?:ped|ping|s)?\s+(?:off|by)\b`)
 
 // generic reports whether a captured choice is a bare common noun phrase
 // ("the order", "it", "that") that names no particular value.

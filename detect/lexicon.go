@@ -50,11 +50,13 @@ var changeCues = concat(
 		`\brevised?\b|\bamend(?:ed)?\b|\bwrong\b|\bmistake\b|\bincorrect\b`,                        // the old value was an error
 		`\bfinali[sz]ed\b|\bofficial(?:ly)?\b`,                                                     // a draft becomes definite
 		`\bchange of plans?\b|\bnew plan\b|\bplans? changed\b`,                                     // announcing a new plan
+		`\b(?:raised|lowered|increased|decreased|bumped|hiked|reduced|doubled|halved|upped|trimmed|cut)\b(?:\s+[\w'’-]+){0,5}?\s+to\b|\b(?:went|gone|goes|going) (?:up|down) to\b`, // an amount set anew
+		`\btook over\b|\btak(?:e|es|ing|en) over\b|\bhand(?:ed|ing|s)? (?:[\w'’-]+\s+){0,3}?over to\b|\bstepp(?:ed|ing) in\b`,                                                      // a holder who follows another
 	),
 	cues(cueTemporal,
-		`\bas of (?:today|now|this (?:week|month|morning)|yesterday|\w+day)\b`,              // dated change
-		`\b(?:is|are|'s|was|were) now\b|\bnow (?:is|are|at|requires?|costs?)\b|\bnow[.!]?$`, // "the rate is now $150"
-		`\bgoing forward\b|\bfrom now on\b|\beffective (?:immediately|today|now)\b`,         // from here on
+		`\bas of (?:today|now|this (?:week|month|morning)|yesterday|\w+day)\b`,                        // dated change
+		`\b(?:is|are|'s|was|were) now\b|\bnow (?:is|are|at|requires?|costs?)\b|\bnow[.!]?$|\bnow[,;]`, // "the rate is now $150"
+		`\bgoing forward\b|\bfrom now on\b|\beffective (?:immediately|today|now)\b`,                   // from here on
 		`\bupdated?\b|\bupdating\b`, // "update: ..."
 		`\bcurrently\b`,             // the current value
 	),

@@ -2,6 +2,8 @@ package detect
 
 import (
 	"regexp"
+	"strings"
+	"unicode"
 
 	"github.com/stategraph/stategraph/lexical"
 )
@@ -31,11 +33,27 @@ func Mentions(text, phrase string) bool { return phrase != "" && containsFold(te
 // Names reports whether text names the record with key and value: it uses
 // one of the key's topic words (generic ones such as "current" aside) or
 // one of the value's distinctive values.
+//
+// A key's word of five letters or more may be the start of the text's
+// word ("rebal" of rebalThreshold in "I rebalance when …"), and a word of
+// a name of several may stand for the name ("Sherry Fitz" for "Sherry
+// FitzGerald", "Dutchman's" for "Dutchman's Locker"), when it is said
+// with its capital and is no word of a place's or a business's kind.
 func Names(text, key, value string) bool {
 	tt := terms(text)
 	for k := range keyTerms(key) {
-		if !genericKeyWords[k] && tt[k] {
+		if genericKeyWords[k] {
+			continue
+		}
+		if tt[k] {
 			return true
+		}
+		if len(k) >= 5 {
+			for t := range tt {
+				if strings.HasPrefix(t, k) {
+					return true
+				}
+			}
 		}
 	}
 	for _, d := range Distinctive(value) {
@@ -43,7 +61,47 @@ func Names(text, key, value string) bool {
 			return true
 		}
 	}
+	return namesPart(text, value)
+}
+
+// namesPart reports whether text says, with its capital, a word of one of
+// value's names of several words (namesKind words aside).
+func namesPart(text, value string) bool {
+	for _, v := range extractValues(value) {
+		if v.typ != tName || !strings.Contains(v.text, " ") {
+			continue
+		}
+		for _, w := range strings.Fields(v.text) {
+			w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+			if len(w) >= 4 && unicode.IsUpper(rune(w[0])) && !nameKinds[strings.ToLower(w)] && hasWord(text, w) {
+				return true
+			}
+		}
+	}
 	return false
+}
+
+// nameKinds are the words a name says its kind with: "Lincoln Park",
+// "Miller's Lab", "Rosa's Kitchen".
+var nameKinds = setOf("park", "field", "street", "road", "lane", "avenue", "drive", "court", "place", "square", "lab", "labs",
+	"center", "centre", "clinic", "kitchen", "auto", "shop", "store", "school", "hall", "house", "group", "services", "service",
+	"company", "health", "care", "medical", "dental", "bank", "cafe", "café", "bakery", "market", "supply", "trucking", "hauling",
+	"locker", "meats", "repair", "plumbing", "heating", "electric", "insurance", "pharmacy", "studio", "gym", "fitness", "salon",
+	"north", "south", "east", "west", "city", "county", "state", "national", "first", "united")
+
+// hasWord reports whether text has w as a whole word, as written.
+func hasWord(text, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(w)
+		if (a == 0 || !isWordRune(rune(text[a-1]))) && (b == len(text) || !isWordRune(rune(text[b]))) {
+			return true
+		}
+		i = a + 1
+	}
 }
 
 // Substantive reports whether s states something: a distinctive value or

@@ -2651,8 +2651,34 @@ var relationWords = map[string]bool{"neighbour": true, "neighbor": true, "friend
 	"classmate": true, "teammate": true, "client": true, "customer": true, "tenant": true, "landlord": true, "ex": true, "mate": true}
 
 // reOtherUnit places a topic in another team or group: "(lead) on the
-// mobile team", "for the Berlin office".
-var reOtherUnit = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:on|for|in|of|at|with) (?:the|another|a different|their|his|her|[a-z]+'s) (?:[\w-]+ ){0,2}(?:team|squad|group|side|project|account|office|branch|unit|org|department)\b`)
+// mobile team", "for the Berlin office", "for the Chen lab".
+//
+// UnitName reports a name said as the name of such a unit ("the Chen lab
+// next door"): it names where a thing is, not who holds it, so it is no
+// new value of a fact whose stored value is not itself such a unit.
+func UnitName(text, name, stored string) bool {
+	low, n := fold(text), fold(name)
+	for i := strings.Index(low, n); i >= 0 && n != ""; {
+		rest := strings.Fields(low[i+len(n):])
+		if len(rest) > 0 {
+			w := singular(strings.Trim(rest[0], ".,;:!?"))
+			if unitNouns[w] && !strings.Contains(fold(stored), w) {
+				return true
+			}
+		}
+		j := strings.Index(low[i+1:], n)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// unitNouns name a team, a group or a place one belongs to.
+var unitNouns = map[string]bool{"team": true, "squad": true, "group": true, "office": true, "branch": true, "department": true,
+	"lab": true, "clinic": true, "practice": true, "site": true, "campus": true, "division": true, "section": true}
+var reOtherUnit = regexp.MustCompile(`^\s*(?:[a-z]+\s+)?(?:on|for|in|of|at|with) (?:the|another|a different|their|his|her|[a-z]+'s) (?:[\w-]+ ){0,2}(?:team|squad|group|side|project|account|office|branch|unit|org|department|lab|clinic|practice|site|campus|division|section)\b`)
 
 // reOthersAfter gives a topic to someone else: "(coaches) my nephew's
 // team", "(walks) the neighbours' dog".

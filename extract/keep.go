@@ -71,7 +71,9 @@ func KeepsTopic(sentence, key string) bool {
 		}
 		before := low[open:m[0]]
 		subj := words(before)
-		for len(subj) > 0 && (determiners[subj[0]] || possessives[subj[0]] || joiners[subj[0]]) {
+		pron := false // "her food stays the same": whose thing, said before
+		for len(subj) > 0 && (determiners[subj[0]] || possessives[subj[0]] || joiners[subj[0]] || thirdPossessives[subj[0]]) {
+			pron = pron || thirdPossessives[subj[0]]
 			subj = subj[1:]
 		}
 		for n := len(subj); n > 1 && (subj[n-1] == "itself" || subj[n-1] == "themselves" || subj[n-1] == "is" || subj[n-1] == "are"); n = len(subj) {
@@ -117,7 +119,14 @@ func KeepsTopic(sentence, key string) bool {
 		// "Harbor's is the same as before" (wifi_pw_harbor): the key's
 		// owner, as a possessive, says its thing.
 		owners := len(subj) == 1 && strings.HasSuffix(subj[0], "'s") && own(subj[0])
-		if whole || lead || owners || len(subj) > 1 || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
+		// "Pepper's vet says 2 treats a day max now, her food stays the
+		// same" (pepper_food): the pronoun is the owner said before.
+		said := words(low[:open])
+		ownerBefore := pron && !slices.ContainsFunc(topic, func(t string) bool {
+			return !slices.ContainsFunc(subj, func(w string) bool { return singular(w) == t }) &&
+				!slices.ContainsFunc(said, func(w string) bool { return singular(strings.TrimSuffix(w, "'s")) == t })
+		})
+		if whole || lead || owners || ownerBefore || len(subj) > 1 || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
 			return true
 		}
 	}
@@ -172,6 +181,9 @@ var reNotChanging = regexp.MustCompile(`(?:\bnot|n't|\bnever)\s+(?:going to\s+|g
 
 // possessives open a subject without naming it.
 var possessives = map[string]bool{"my": true, "our": true, "your": true}
+
+// thirdPossessives open a subject on someone said before: "her food".
+var thirdPossessives = map[string]bool{"her": true, "his": true, "their": true, "its": true}
 
 // joiners open a clause before its subject: "at least the code …",
 // "luckily my territory …".

@@ -101,3 +101,21 @@ func Contrasted(sentence, key string) bool {
 	}
 	return false
 }
+
+// SharedOnly reports a text that names the thing key names only by words
+// the other key has too: "The budget was cut to $30,000" beside
+// marketing_budget and travel_budget says which of them nowhere.
+func SharedOnly(text, key, other string) bool {
+	theirs := keyWords(other)
+	named := false
+	for _, w := range keyWords(key) {
+		if !Names(text, w) {
+			continue
+		}
+		if !slices.ContainsFunc(theirs, func(o string) bool { return singular(o) == singular(w) }) {
+			return false
+		}
+		named = true
+	}
+	return named
+}

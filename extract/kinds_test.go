@@ -57,3 +57,35 @@ func TestContrasted(t *testing.T) {
 		}
 	}
 }
+
+func TestSharedOnly(t *testing.T) {
+	tests := []struct {
+		text, key, other string
+		want             bool
+	}{
+		{"The budget was cut to $30,000.", "marketing_budget", "travel_budget", true},
+		{"The marketing budget was cut to $30,000.", "marketing_budget", "travel_budget", false},
+		{"The rent is $1,900 now.", "marketing_budget", "travel_budget", false},
+	}
+	for _, tc := range tests {
+		if got := SharedOnly(tc.text, tc.key, tc.other); got != tc.want {
+			t.Errorf("SharedOnly(%q, %q, %q) = %v, want %v", tc.text, tc.key, tc.other, got, tc.want)
+		}
+	}
+}
+
+func TestUnitName(t *testing.T) {
+	tests := []struct {
+		text, name, stored string
+		want               bool
+	}{
+		{"Hana is the server admin for the Chen lab next door now", "Chen", "Miguel", true},
+		{"We moved to the Berlin office.", "Berlin", "Munich office", false},
+		{"Hana is our server admin now.", "Hana", "Miguel", false},
+	}
+	for _, tc := range tests {
+		if got := UnitName(tc.text, tc.name, tc.stored); got != tc.want {
+			t.Errorf("UnitName(%q, %q, %q) = %v, want %v", tc.text, tc.name, tc.stored, got, tc.want)
+		}
+	}
+}

@@ -172,6 +172,10 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				continue
 			case d.Kind == detect.KindImplicit && !anchored[r.ID]:
 				continue
+			case !anchored[r.ID] && !containsFold(real, f.ValueText()) && sharedWithOther(real, f.ID, keys):
+				// "The budget was cut to $30,000" beside a marketing and a
+				// travel budget: which one, the turn does not say.
+				continue
 			case !extract.Names(real, f.Key) && !containsFold(real, f.ValueText()) && namesOther(real, f.ID, keys):
 				// A change word next to another fact's topic: "We
 				// dropped Harbour Grey; the paint colour is Oat Milk
@@ -332,6 +336,17 @@ func namedMover(sentences []string, f *facts.Fact) bool {
 			continue // "We switched to …", "Finally moved to …": no one named
 		}
 		if !extract.Relation(who) && !extract.Names(who, f.Key) && !containsFold(f.ValueText(), who) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedWithOther reports whether text names the fact id of keys (id →
+// key) only by words another fact's key has too (extract.SharedOnly).
+func sharedWithOther(text, id string, keys map[string]string) bool {
+	for gid, key := range keys {
+		if gid != id && extract.SharedOnly(text, keys[id], key) {
 			return true
 		}
 	}

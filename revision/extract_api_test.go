@@ -843,6 +843,20 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"an in-law's birthday", [][2]string{{"sister_bday", "June 12"}}, "my sister in laws birthday is june twenty first so um can you remind me like a week before", "June 12"},
 		{"another team's own standup", [][2]string{{"team_standup_time", "9am"}}, "The design team moved their standup to 10am.", "9am"},
 		{"a cover for a coming day", [][2]string{{"frontDesk", "Rita"}}, "Jen's covering the front desk tomorrow while Rita's at her grandson's graduation, she'll be back Wednesday.", "Rita"},
+		// A value extraction gave to another, named or owning, is theirs;
+		// a common noun may be the key's topic in other words.
+		{"another's budget, by its owner", [][2]string{{"budget.marketing", "$50,000"}}, "Sales's budget got trimmed to $42,000.", "$50,000"},
+		{"another service's price", [][2]string{{"netflix_cost", "$15.49/month"}}, "Spotify family just went up to $19.99, thank goodness Netflix is still the same.", "$15.49/month"},
+		{"another section's count", [][2]string{{"volunteer_count", "34"}}, "Youth section's up to 9 volunteers now, which is brilliant.", "34"},
+		{"the topic in other words", [][2]string{{"monthly_premium", "$186/month"}}, "insurance went up to $214 a month after that fender bender, ugh", "$214"},
+		// A name that names a unit is not who holds the role; a delivery
+		// is no drop; the owner said before keeps "her" thing.
+		{"a lab by its name", [][2]string{{"lab_server_admin", "Miguel"}}, "Hana is the server admin for the Chen lab next door now, they poached her with like one pizza", "Miguel"},
+		{"samples dropped off", [][2]string{{"coffee", "Blue Anchor Roasters"}}, "Bluebird Roasters dropped off samples at both shops, told them we're happy with Blue Anchor.", "Blue Anchor Roasters"},
+		{"her food stays", [][2]string{{"pepper_food", "1 cup twice a day"}}, "Pepper's vet says 2 treats a day max now, her food stays the same though", "1 cup twice a day"},
+		// A word of the stored name stands for it.
+		{"the old agent by a short name", [][2]string{{"estate_agent", "Sherry FitzGerald"}}, "Moved the letting of all three flats over to DNG, Sherry Fitz were useless with the last viewing.", "DNG"},
+		{"a fee raised", [][2]string{{"tourney_entry_fee", "$450"}}, "Ugh, the league just raised the tournament entry fee to $525 a team.", "$525"},
 	}
 	runAfterTurn(t, tests)
 }

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/stategraph/stategraph/assertions"
 	"github.com/stategraph/stategraph/authority"
@@ -944,7 +945,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				done = append(done, Ref{ID: r.ID, Kind: RefFact})
 				continue
 			}
-			if old, ok := k.facts[r.ID]; ok && (aboutOther(res.Extracted, *old) || readOtherwise(res.Extracted, *old, d.Replacement) || othersThing(res.Extracted, *old) || subjectOfOther(res.Extracted, *old, d.Replacement)) {
+			if old, ok := k.facts[r.ID]; ok && (aboutOther(res.Extracted, *old) || readOtherwise(res.Extracted, *old, d.Replacement) || othersThing(res.Extracted, *old) || subjectOfOther(res.Extracted, *old, d.Replacement) || valueOfOther(res.Extracted, *old, d.Replacement)) {
 				// The turn's statements are about another entity's value
 				// ("the marketing budget was cut" beside a travel budget),
 				// extraction read this fact's new value as another, or
@@ -1224,7 +1225,8 @@ func replaces(d detect.Detection, text string, sentences []string, f facts.Fact)
 	return detect.Substantive(replacement) && len(replacement) <= MaxReplacement && oneValue(replacement) && wellFormed(replacement) &&
 		!wholeSentence(replacement, sentences, f.Key) && !detect.Quoted(text, replacement) && namedWith(sentences, replacement, f) &&
 		!partOf(replacement, f.ValueText()) && !losesDigits(replacement, f.ValueText()) && !difference(replacement, text) && !movedThing(text, replacement) && !extract.OnlyKeyWords(replacement, f.Key) && !opensOnTopic(replacement, f.Key) &&
-		!dateWithClause(replacement, f.ValueText()) && !reClauseInside.MatchString(replacement) && !keyNumber(replacement, f.Key)
+		!dateWithClause(replacement, f.ValueText()) && !reClauseInside.MatchString(replacement) && !keyNumber(replacement, f.Key) &&
+		!extract.UnitName(text, replacement, f.ValueText())
 }
 
 // keyNumber reports a bare number that the key holds: "3" of "two more
@@ -1473,6 +1475,37 @@ func inList(stored, previous, replacement string) string {
 
 func isWordByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// valueOfOther reports whether extraction gave the replacement, as its
+// value, to an entity that shares no word with fact f's key: "Sales's
+// budget got trimmed to $42,000" sets sales.budget, not
+// budget.marketing; "Spotify family just went up to $19.99" is not
+// netflix_cost.
+func valueOfOther(xs []Extraction, f facts.Fact, replacement string) bool {
+	for _, x := range xs {
+		if x.Entity == "" || x.Entity == "user" || x.Matches(f.Key) || !sameValue(x.Value, replacement) {
+			continue
+		}
+		if !slices.ContainsFunc(strings.Split(x.Entity, "_"), func(w string) bool { return extract.Names(w, f.Key) }) && ownedOrNamed(x.Sentence, x.Entity) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownedOrNamed reports whether sentence says the entity as a name (with a
+// capital) or as an owner ("Sales's", "Youth section's"); a common noun
+// ("insurance went up to $214") may be the key's topic in other words.
+func ownedOrNamed(sentence, entity string) bool {
+	said := strings.ReplaceAll(entity, "_", " ")
+	i := strings.Index(strings.ToLower(sentence), said)
+	if i < 0 || said == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(sentence[i:])
+	rest := sentence[i+len(said):]
+	return unicode.IsUpper(r) || strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") || strings.HasPrefix(rest, "s'")
 }
 
 // subjectOfOther reports whether the replacement is the entity another
