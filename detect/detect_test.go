@@ -89,6 +89,8 @@ func TestAnalyzeDetects(t *testing.T) {
 			want{KindExplicit, "F-QTY", "200", "260", false}},
 		{"the speaker's own slip is the old value", "The approved budget is $95,000 now. sorry, $92,500, legal trimmed it.", "manager",
 			want{KindTemporal, "F-BUDGET", "$75,000", "$92,500", false}},
+		{"an amount raised to", "The supplier raised the unit price to $48.", "peer",
+			want{KindExplicit, "F-PRICE", "$40 per unit", "$48", false}},
 		{"lower authority is blocked", "[Intern] The budget is $20,000 now.", "peer",
 			want{KindTemporal, "F-BUDGET", "$75,000", "$20,000", true}},
 	}
@@ -135,6 +137,7 @@ func TestAnalyzeIgnores(t *testing.T) {
 		{"addition, not replacement", "Actually, add a catering order too.", ScopeGlobal},
 		{"unrelated statement", "The office coffee machine is broken.", ScopeGlobal},
 		{"introduction", "I'm Dana from Contoso.", ScopeGlobal},
+		{"a delivery is no drop", "Westwind dropped off a quote for the contract.", ScopeGlobal},
 		{"empty", "", ScopeGlobal},
 	}
 	for _, tc := range tests {
