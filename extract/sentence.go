@@ -332,8 +332,9 @@ var clauseSeps = []string{"; ", " — ", " – ", ", but ", " but ", ", and ", "
 // verb of holding ("…, Tom Keller owns badge administration here now",
 // "…, Northline Carpentry's got framing now") or of the holder's leaving
 // ("…, Jenna's moving to Denver"), or a remark on someone just named
-// ("…, she's already been out once for the sick heifer").
-var reSpliceSubject = regexp.MustCompile(`^(?:\p{Lu}[\p{L}'’-]*\s+){0,2}\p{Lu}[\p{L}-]+(?:['’]s\s+got|['’]s\s+(?:now\s+)?(?:doing|handling|running|taking|covering|our|my|the|moving|leaving|retiring|off|out|gone|done)|\s+(?:is\s+)?(?:moving|leaving|retiring|moved|left|retired|quit|transferred)|\s+(?:now\s+)?(?:owns|handles|runs|leads|manages|has taken over|took over|takes over|is taking over|is now|is our|is my|is the|is doing|is handling|is running|has got|has the))\b|^(?:she|he|they)(?:['’]s|['’]re|['’]ve|\s+has|\s+have|\s+is|\s+are|\s+was|\s+were)\s+(?:already|been|always|never|just|done)\b`)
+// ("…, she's already been out once for the sick heifer", "…, he sorted
+// the boiler", "…, his cell is 555-0188").
+var reSpliceSubject = regexp.MustCompile(`^(?:\p{Lu}[\p{L}'’-]*\s+){0,2}\p{Lu}[\p{L}-]+(?:['’]s\s+got|['’]s\s+(?:now\s+)?(?:doing|handling|running|taking|covering|our|my|the|moving|leaving|retiring|off|out|gone|done)|\s+(?:is\s+)?(?:moving|leaving|retiring|moved|left|retired|quit|transferred)|\s+(?:now\s+)?(?:owns|handles|runs|leads|manages|has taken over|took over|takes over|is taking over|is now|is our|is my|is the|is doing|is handling|is running|has got|has the))\b|^(?:she|he|they)(?:['’]s|['’]re|['’]ve|\s+has|\s+have|\s+is|\s+are|\s+was|\s+were)\s+(?:already|been|always|never|just|done)\b|^(?:she|he|they)\s+(?:[a-z]+ed|did|got|went|came|took|said|told|had|was|were)\b|^(?:his|her|their)\s+(?:[a-z]+\s+){1,2}(?:is|are|was|['’]s)\b`)
 
 // reImperativeAside opens a clause spliced on with a comma that tells the
 // listener what to do ("…, it's 8823 now, don't write it on the
