@@ -371,11 +371,13 @@ func trimTail(s string) string {
 // finite verb among the next three words, before any other mark
 // ("Northgate Gas, Harper kept cancelling on us", "Wednesdays at 6,
 // committee signed it off last night"); or after a bare "so" ("Leeds so
-// first aid contact is Imran Shah"). A list or an address has no verb
-// ("48 Harbor Road, Suite 200").
+// first aid contact is Imran Shah") or a spaced dash. A list or an
+// address has no verb ("48 Harbor Road, Suite 200").
 func beforeClause(s string) string {
-	if i := strings.Index(s, " so "); i > 0 {
-		s = s[:i]
+	for _, sep := range []string{" so ", " — ", " – ", " - "} {
+		if i := strings.Index(s, sep); i > 0 {
+			s = s[:i] // "Thursday 29th January — her publicist double-booked her"
+		}
 	}
 	if i := strings.Index(s, " and "); i > 0 && finiteVerb(firstField(s[i+5:])) {
 		s = s[:i] // "January 24 at 10am and sent them the updated invite"

@@ -323,6 +323,11 @@ func insteadEnd(s string, loc []int) int {
 	return loc[1]
 }
 
+// reElidedI opens a clause on the speaker's own past change without its
+// "I": "Switched the card reader over to Square", "Moved the key safe
+// round to the side gate".
+var reElidedI = regexp.MustCompile(`^(?:[Jj]ust\s+|[Ff]inally\s+|[Aa]lso\s+)?(?:[Ss]witched|[Ss]wapped|[Mm]oved|[Cc]hanged|[Rr]escheduled|[Pp]ushed|[Bb]umped|[Rr]ebooked|[Uu]pdated|[Rr]aised|[Ll]owered|[Rr]eset|[Tt]ransferred|[Mm]igrated|[Uu]pgraded)\s`)
+
 // clauseSeps cut a sentence into clauses; a bare " and " cuts only when a
 // new subject follows (see clauseStarters). ", now" opens the state a
 // change left: "the owner raised the rent, now I pay $1,320".
@@ -687,6 +692,15 @@ func (a *analyzer) sentence(raw string, item bool) {
 			c.text, c.low = t, fold(t)
 			c.ascii = lexical.LowerASCII(c.text)
 			c.firstPerson = firstPersonStarts.startsWith(padded(c.low))
+			st, ok = a.apply(&c)
+		}
+		if !ok && reElidedI.MatchString(cl) {
+			// "Switched the card reader over to Square": a chat drops
+			// the "I" of the speaker's own change.
+			t := "I " + strings.ToLower(cl[:1]) + cl[1:]
+			c.text, c.low = t, fold(t)
+			c.ascii = lexical.LowerASCII(c.text)
+			c.firstPerson = true
 			st, ok = a.apply(&c)
 		}
 		if !ok {

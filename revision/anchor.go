@@ -106,9 +106,11 @@ func unambiguous(as []anchor, k known, turn string) []anchor {
 // othersIn reports whether a rule read sentence i as about another
 // owner's thing of the kind keyed key ("The sales team's offsite moved to
 // Porto" beside team_offsite): the anchor's shared words are not the fact.
+// A reading whose subject is no thing ("all of Mom's prescriptions")
+// says nothing of whose it is.
 func othersIn(xs []Extraction, i int, key string) bool {
 	for _, x := range xs {
-		if x.Index == i && ownedByOther(x.Statement, key) {
+		if x.Index == i && ownedByOther(x.Statement, key) && unfit(x.Statement) == "" {
 			return true
 		}
 	}
