@@ -89,6 +89,8 @@ func TestAnalyzeDetects(t *testing.T) {
 			want{KindExplicit, "F-QTY", "200", "260", false}},
 		{"the speaker's own slip is the old value", "The approved budget is $95,000 now. sorry, $92,500, legal trimmed it.", "manager",
 			want{KindTemporal, "F-BUDGET", "$75,000", "$92,500", false}},
+		{"when it starts", "Order quantity is 240 starting Monday.", "peer",
+			want{KindExplicit, "F-QTY", "200", "240", false}},
 		{"an amount raised to", "The supplier raised the unit price to $48.", "peer",
 			want{KindExplicit, "F-PRICE", "$40 per unit", "$48", false}},
 		{"lower authority is blocked", "[Intern] The budget is $20,000 now.", "peer",

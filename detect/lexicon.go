@@ -56,7 +56,7 @@ var changeCues = concat(
 	cues(cueTemporal,
 		`\bas of (?:today|now|this (?:week|month|morning)|yesterday|\w+day)\b`,                        // dated change
 		`\b(?:is|are|'s|was|were) now\b|\bnow (?:is|are|at|requires?|costs?)\b|\bnow[.!]?$|\bnow[,;]`, // "the rate is now $150"
-		`\bgoing forward\b|\bfrom now on\b|\beffective (?:immediately|today|now)\b`,                   // from here on
+		`\bgoing forward\b|\bfrom now on\b|\bfrom here on\b|\beffective (?:immediately|today|now)\b|\b(?:starting|beginning|from) (?:today|tomorrow|tonight|this (?:week|month)|next (?:week|month)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b`, // from here on
 		`\bupdated?\b|\bupdating\b`, // "update: ..."
 		`\bcurrently\b`,             // the current value
 	),
