@@ -559,6 +559,9 @@ func TestLandedOn(t *testing.T) {
 		{"sold 5 mugs at the market so I'm down to 7 now", "7"},
 		{"After that 1:26 half, goal's now 2:59.", "2:59"},
 		{"Changed it: 5 desks go to 7, and now 9 chairs.", "5"},
+		// Of two new names, the one the change lands on, not its owner.
+		{"Heads up, the Patels switched venues, they're at Lakeview Pavilion now.", "Lakeview Pavilion"},
+		{"Hanley & Ross went to $900 a return, so I signed with Marcia Bell instead.", "Marcia Bell"},
 	}
 	for _, tc := range tests {
 		v := view(tc.text)

@@ -175,12 +175,20 @@ func best(cs []candidate) []candidate {
 // value, else i.
 func landedOn(v *turnView, i int, stored func(norm string) bool) int {
 	tv := v.values[i]
-	if tv.typ != tNumber && tv.typ != tMoney && tv.typ != tPercent && tv.typ != tTime {
+	lands := reLandsOn
+	switch tv.typ {
+	case tNumber, tMoney, tPercent, tTime:
+	case tName:
+		// "the Patels switched venues, they're at Lakeview Pavilion":
+		// of two new names, the one the change lands on, not its
+		// owner.
+		lands = reLandsOnName
+	default:
 		return i
 	}
 	landed := -1
 	for j, o := range v.values {
-		if o.old || o.typ != tv.typ || stored(o.norm) || j != i && o.norm == tv.norm || !reLandsOn.MatchString(v.text[:o.start]) {
+		if o.old || o.typ != tv.typ || stored(o.norm) || j != i && o.norm == tv.norm || o.start > len(v.text) || !lands.MatchString(v.text[:o.start]) {
 			continue
 		}
 		if landed >= 0 {
@@ -196,6 +204,10 @@ func landedOn(v *turnView, i int, stored func(norm string) bool) int {
 
 // reLandsOn closes the text before the value a change lands on.
 var reLandsOn = regexp.MustCompile(`(?i)\b(?:to|now|is|are|['’]s)\s+$`)
+
+// reLandsOnName closes the text before a name a change lands on: "over
+// to DNG", "they're at Lakeview Pavilion", "went with Fisher".
+var reLandsOnName = regexp.MustCompile(`(?i)\b(?:to|is|are|['’]re|at|with|through|thru)\s+(?:the\s+)?$`)
 
 // detection turns a candidate into a Detection.
 func (c candidate) detection(v *turnView, auth, authCue string, opts Options) Detection {
