@@ -331,7 +331,7 @@ func isWordChar(c byte) bool { return lexical.IsASCIILetter(c) || '0' <= c && c 
 
 // reLeadSchedule opens a replacement with the verb that set it: "targeted
 // for June 17" (of "Release is now targeted for June 17") is "June 17".
-var reLeadSchedule = regexp.MustCompile(`(?i)^(?:now\s+)?(?:targeted|targetted|scheduled|set|planned|slated|pencill?ed in|expected|moved|pushed|pulled|bumped|rescheduled)\s+(?:for|to|on|at|in)\s+`)
+var reLeadSchedule = regexp.MustCompile(`(?i)^(?:now\s+)?(?:targeted|targetted|scheduled|set|planned|slated|pencill?ed in|expected|moved|pushed|pulled|bumped|rescheduled|starting|starts|beginning|begins|collected|held|happening)\s+(?:for|to|on|at|in|from)\s+(?:a\s+)?`)
 
 // trimLead drops the verb a replacement opens with (reLeadSchedule).
 func trimLead(s string) string {
@@ -365,6 +365,9 @@ func trimTail(s string) string {
 	for {
 		t := strings.TrimRight(s, " ,;:—–-")
 		i := strings.LastIndexByte(t, ' ')
+		if t[i+1:] == "A" {
+			return t // "Bldg A": a letter that names, not an article
+		}
 		switch strings.ToLower(t[i+1:]) {
 		case "from", "to", "at", "on", "in", "of", "for", "with", "by", "the", "a", "an", "and", "or",
 			"though", "tho", "anyway", "anyways", "lol", "btw", "too", "again", "already", "yet":
@@ -386,8 +389,8 @@ func trimTail(s string) string {
 // first aid contact is Imran Shah") or a spaced dash. A list or an
 // address has no verb ("48 Harbor Road, Suite 200").
 func beforeClause(s string) string {
-	for _, sep := range []string{" so ", " — ", " – ", " - "} {
-		if i := strings.Index(s, sep); i > 0 {
+	for _, sep := range []string{" so ", " — ", " – ", " - ", ", not ", " when i ", " when we ", " because ", " since i ", " since we ", " since the "} {
+		if i := strings.Index(strings.ToLower(s), sep); i > 0 {
 			s = s[:i] // "Thursday 29th January — her publicist double-booked her"
 		}
 	}

@@ -77,6 +77,8 @@ func TestTrimTail(t *testing.T) {
 		{"Leeds so first aid contact is Imran Shah", "Leeds"},
 		{"his nephew's company, Reliable Pipes, took over", "his nephew's company, Reliable Pipes"},
 		{"Casa Lima, Alfred Street", "Casa Lima, Alfred Street"},
+		{"March 15 when I switched to the annual plan", "March 15"},
+		{"the aud in Bldg A, not C anymore", "the aud in Bldg A"},
 		{"thurs 22:00 UTC going fwd", "thurs 22:00 UTC"},
 		{"May onwards", "May"},
 		{"Onward Credit Union", "Onward Credit Union"},

@@ -521,6 +521,8 @@ func TestStoredForm(t *testing.T) {
 		// One item of a list changed: the rest stays.
 		{"one time of two", [][2]string{{"cattleFeedingTimes", "6am and 4pm"}}, "I changed the evening feeding from 4pm to 5pm.", "6am and 5pm"},
 		{"one day of three", [][2]string{{"gym", "Mon/Wed/Fri 6am"}}, "I moved the gym from Wed to Thu.", "Mon/Thu/Fri 6am"},
+		// An hour said bare takes the stored time's place and half of the day.
+		{"an hour said bare", [][2]string{{"practice_time", "Tue/Thu 3:30pm"}}, "Heads up, practice is starting at 4 now instead of 3:30 since the late bus doesn't get the kids back in time.", "Tue/Thu 4pm"},
 		// The speaker's own slip, taken back in the next sentence.
 		{"a slip taken back", [][2]string{{"cloud_budget_monthly", "$12k"}}, "finance approved FIN-3301, aws budget is $15k/mo now. sorry, $14.5k, they shaved off the support plan", "$14.5k"},
 		// A count said in a clause is the count; a label goes with its number.

@@ -968,7 +968,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				blocked = true
 				continue
 			}
-			d.Replacement = inList(old.ValueText(), d.Previous, d.Replacement)
+			d.Replacement = inList(old.ValueText(), d.Previous, atHour(old.ValueText(), d.Replacement))
 			value, err := json.Marshal(d.Replacement)
 			if err != nil {
 				return nil, false, err
@@ -1451,6 +1451,32 @@ func othersThing(xs []Extraction, f facts.Fact) bool {
 		}
 	}
 	return false
+}
+
+// reStoredClock is a time of day in a stored value: "3:30pm", "9 am".
+var reStoredClock = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d\d)?\s?[ap]\.?m\b\.?`)
+
+// reDaysOnly is what a stored time of day may hold beside its time: the
+// days it recurs on.
+var reDaysOnly = regexp.MustCompile(`(?i)^(?:[\s/,&-]|\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|at|on|every|and|weekdays?|weekends?|daily|nightly)\b)*$`)
+
+// atHour puts an hour said bare ("practice is starting at 4 now") in
+// place of the one time of day the stored value holds, in its half of
+// the day: "Tue/Thu 3:30pm" becomes "Tue/Thu 4pm".
+func atHour(stored, replacement string) string {
+	times := reStoredClock.FindAllStringIndex(stored, -1)
+	if len(times) != 1 {
+		return replacement
+	}
+	t := times[0]
+	if !reDaysOnly.MatchString(stored[:t[0]] + " " + stored[t[1]:]) {
+		return replacement // "2 tickets for the 7pm show" says more than when
+	}
+	h, ok := extract.HourLike(stored[t[0]:t[1]], replacement)
+	if !ok {
+		return replacement
+	}
+	return stored[:t[0]] + h + stored[t[1]:]
 }
 
 // reListed is a stored value that lists several: "6am and 4pm",
