@@ -319,6 +319,9 @@ func TestDates(t *testing.T) {
 		{"The launch is on 2027-02-01.", turnTime, "2027-02-01"},
 		{"The launch is on 4 December 2026.", turnTime, "2026-12-04"},
 		{"The review is tomorrow at 9am.", turnTime, "2026-11-24 09:00"},
+		// A day of the month said alone, and what the speaker adds.
+		{"dentist appt got pushed to the 21st, ugh", turnTime, "2026-12-21"},
+		{"I moved my checkup to the 21st same time.", turnTime, "2026-12-21"},
 		// A weekday that recurs, with its time: a weekly slot, as said.
 		{"The standup is on Tuesdays at 9:30am.", turnTime, "Tuesdays at 9:30am"},
 		{"we moved the community call to tuesdays 5pm utc", turnTime, "tuesdays 5pm utc"},

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -968,7 +969,7 @@ func (s *Service) apply(tx *store.Txn, caller authority.Identity, t session.Turn
 				blocked = true
 				continue
 			}
-			d.Replacement = inList(old.ValueText(), d.Previous, atHour(old.ValueText(), d.Replacement))
+			d.Replacement = inList(old.ValueText(), d.Previous, atDay(old.ValueText(), atHour(old.ValueText(), d.Replacement)))
 			value, err := json.Marshal(d.Replacement)
 			if err != nil {
 				return nil, false, err
@@ -1477,6 +1478,35 @@ func atHour(stored, replacement string) string {
 		return replacement
 	}
 	return stored[:t[0]] + h + stored[t[1]:]
+}
+
+var (
+	// reOrdinalDay is a day of the month said alone: "21st", "the 3rd".
+	reOrdinalDay = regexp.MustCompile(`(?i)^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)$`)
+	// reStoredMonthDay is the month and day of a stored date: "Jan 14",
+	// "2026-01-14".
+	reStoredMonthDay = regexp.MustCompile(`(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b|\b\d{4}-\d\d-(\d\d)\b`)
+)
+
+// atDay puts a day of the month said alone ("moved my checkup to the
+// 21st same time") in place of the day of the one date the stored value
+// holds: "Jan 14 at 9:30am" becomes "Jan 21 at 9:30am". (A number that
+// is no day of a month leaves the replacement as it was.)
+func atDay(stored, replacement string) string {
+	m := reOrdinalDay.FindStringSubmatch(strings.TrimSpace(replacement))
+	dates := reStoredMonthDay.FindAllStringSubmatchIndex(stored, -1)
+	if m == nil || len(dates) != 1 {
+		return replacement
+	}
+	day, _ := strconv.Atoi(m[1])
+	if day < 1 || day > 31 {
+		return replacement
+	}
+	g := dates[0]
+	if g[2] < 0 { // an ISO date
+		return stored[:g[4]] + fmt.Sprintf("%02d", day) + stored[g[5]:]
+	}
+	return stored[:g[2]] + strconv.Itoa(day) + stored[g[3]:]
 }
 
 // reListed is a stored value that lists several: "6am and 4pm",
