@@ -44,10 +44,18 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 			continue
 		}
 		text := sent.Text
-		if i > 0 && sent.Reason == "" && ar.Sentences[i-1].Reason == "" && reItIs.MatchString(text) {
-			// "Changed the lockbox code after the turnover. It's
-			// 9082.": "it" is the thing the sentence before named.
-			text = strings.TrimRight(ar.Sentences[i-1].Text, ".!") + "; " + text
+		if i > 0 && sent.Reason == "" && ar.Sentences[i-1].Reason == "" {
+			before := strings.TrimRight(ar.Sentences[i-1].Text, ".!")
+			switch {
+			case reItIs.MatchString(text):
+				// "Changed the lockbox code after the turnover. It's
+				// 9082.": "it" is the thing the sentence before named.
+				text = before + "; " + reItsTypo.ReplaceAllString(text, "${1}it's ")
+			case reValueAlone.MatchString(text):
+				// "marina raised slip rent. 275 a month now": the value
+				// of what the sentence before named, said on its own.
+				text = before + " " + text
+			}
 		}
 		for _, id := range ids {
 			f := k.facts[id]
@@ -67,8 +75,17 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 }
 
 // reItIs opens a sentence that says a value of what the sentence before
-// named: "It's 9082.", "Now it's WA-448821."
-var reItIs = regexp.MustCompile(`(?i)^(?:(?:so|now|and)\s+)?it(?:['’]s| is| will be|['’]ll be)\s+(?:now\s+)?[^\s]+(?:\s+[^\s]+){0,3}[.!]?$`)
+// named: "It's 9082.", "Now it's WA-448821.", "its 555-0199 now"; or is
+// a value alone, with at most what it counts and when: "275 a month
+// now", "2 refills left on it".
+var reItIs = regexp.MustCompile(`(?i)^(?:(?:so|now|and)\s+)?(?:it(?:['’]s| is| will be|['’]ll be)|its)\s+(?:now\s+)?[^\s]+(?:\s+[^\s]+){0,3}[.!]?$`)
+
+// reValueAlone is a sentence that is a value alone, with at most what it
+// counts and when: "275 a month now", "2 refills left on it".
+var reValueAlone = regexp.MustCompile(`^[$€£]?\d[\d,.:-]*(?:\s+[^\s]+){0,4}[.!]?$`)
+
+// reItsTypo is "its" written for "it's" at a sentence's start.
+var reItsTypo = regexp.MustCompile(`(?i)^((?:(?:so|now|and)\s+)?)its\s`)
 
 // unambiguous drops the implied anchors (a new value whose category or
 // shape, not the sentence's words, named the fact: "I'm in 6B from now

@@ -543,6 +543,11 @@ func TestSwapAcrossSentences(t *testing.T) {
 		{"an opinion alone", [][2]string{{"dog_food", "Purina Pro Plan"}}, "the vet thinks Biscuit would do better on Blue Buffalo.", "Purina Pro Plan"},
 		{"a brand with its plus", [][2]string{{"grocery_delivery", "Instacart"}}, "Our grocery delivery is through Walmart+ now instead of Instacart.", "Walmart+"},
 		{"the price after what went up", [][2]string{{"netflix_price", "$15.49"}}, "Netflix went up AGAIN, we're paying $17.99 a month now, so annoying", "$17.99"},
+		// A value said alone, or after "its", is of what the sentence
+		// before named.
+		{"a count said alone", [][2]string{{"lisinopril_refills_left", "3"}}, "picked up the lisinopril today. 2 refills left on it", "2"},
+		{"its, for it's", [][2]string{{"clinic_phone", "555-0187"}}, "va clinic got a new number. its 555-0199 now", "555-0199"},
+		{"a count alone after another topic", [][2]string{{"lisinopril_refills_left", "3"}}, "picked up the groceries today. 2 bags left in the car", "3"},
 	})
 }
 
