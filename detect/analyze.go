@@ -411,11 +411,18 @@ var reDroppedOff = mustPre(`(?i)\bdrop(?:ped|ping|s)?\s+(?:off|by)\b`)
 // ("the order", "it", "that") that names no particular value.
 func generic(y string) bool {
 	f := strings.Fields(y)
+	if len(f) > 0 && leavingVerbs[strings.ToLower(f[0])] {
+		return true // "Larry's quit trimming on account of his back": the holder left; no value
+	}
 	if len(f) == 1 {
 		return notTopic(strings.ToLower(f[0]))
 	}
 	return len(f) == 2 && reDeterminer.MatchString(f[0]) && strings.ToLower(f[1]) == f[1]
 }
+
+// leavingVerbs open what a holder did on leaving, after "X's": not a
+// value of the thing.
+var leavingVerbs = setOf("quit", "retired", "left", "gone", "moved", "stepped", "resigned", "leaving", "retiring", "quitting", "moving", "stepping")
 
 var reDeterminer = regexp.MustCompile(`(?i)^(?:the|this|that|a|an|our|your|their|my|its)$`)
 

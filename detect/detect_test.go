@@ -562,6 +562,7 @@ func TestLandedOn(t *testing.T) {
 		// Of two new names, the one the change lands on, not its owner.
 		{"Heads up, the Patels switched venues, they're at Lakeview Pavilion now.", "Lakeview Pavilion"},
 		{"Hanley & Ross went to $900 a return, so I signed with Marcia Bell instead.", "Marcia Bell"},
+		{"The Hampton Inn block fell through, so we booked the team rooms at the Courtyard Marriott instead.", "Courtyard Marriott"},
 	}
 	for _, tc := range tests {
 		v := view(tc.text)
@@ -572,7 +573,7 @@ func TestLandedOn(t *testing.T) {
 		if first < 0 {
 			t.Fatalf("%q: no new value", tc.text)
 		}
-		if got := v.values[landedOn(v, first, func(string) bool { return false })].text; got != tc.want {
+		if got := v.values[landedOn(v, first, func(string) bool { return false }, func(string) bool { return false })].text; got != tc.want {
 			t.Errorf("landedOn(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}

@@ -66,7 +66,8 @@ func matchRecord(r Record, v *turnView, recentTexts []folded, recentTerms []map[
 
 	// A new value of the same type (money for money, date for date).
 	for i, tv := range v.values {
-		if tv.old || !tv.typ.strong() || !hasType(rvals, tv.typ) || hasNorm(rvals, tv.norm) {
+		if tv.old || !tv.typ.strong() || !hasType(rvals, tv.typ) || hasNorm(rvals, tv.norm) || tv.typ == tName && containsFold(val, tv.text) {
+			// ("Riverbend" of "Riverbend Credit Union" is the old one.)
 			continue
 		}
 		// A turn that also repeats r's value of this type is elaborating
@@ -75,7 +76,7 @@ func matchRecord(r Record, v *turnView, recentTexts []folded, recentTerms []map[
 			continue
 		}
 		c.typed = &v.values[i]
-		if j := landedOn(v, i, func(n string) bool { return hasNorm(rvals, n) }); j != i {
+		if j := landedOn(v, i, func(n string) bool { return hasNorm(rvals, n) }, func(t string) bool { return containsFold(val, t) }); j != i {
 			// "sold 5 mugs … so I'm down to 7 now": of two new amounts,
 			// the one a change lands on ("down to 7").
 			c.typed = &v.values[j]
@@ -173,22 +174,22 @@ func best(cs []candidate) []candidate {
 // values[i] (the first), the one a change lands on: the only one said
 // after "to" or "now" ("down to 7", "is now 7") that is not the stored
 // value, else i.
-func landedOn(v *turnView, i int, stored func(norm string) bool) int {
+func landedOn(v *turnView, i int, stored func(norm string) bool, storedText func(text string) bool) int {
 	tv := v.values[i]
-	lands := reLandsOn
+	var lands interface{ MatchString(string) bool } = reLandsOn
 	switch tv.typ {
 	case tNumber, tMoney, tPercent, tTime:
 	case tName:
 		// "the Patels switched venues, they're at Lakeview Pavilion":
 		// of two new names, the one the change lands on, not its
 		// owner.
-		lands = reLandsOnName
+		lands = landsOnName{}
 	default:
 		return i
 	}
 	landed := -1
 	for j, o := range v.values {
-		if o.old || o.typ != tv.typ || stored(o.norm) || j != i && o.norm == tv.norm || o.start > len(v.text) || !lands.MatchString(v.text[:o.start]) {
+		if o.old || o.typ != tv.typ || stored(o.norm) || j != i && o.norm == tv.norm || o.start > len(v.text) || !lands.MatchString(v.text[:o.start]) || o.typ == tName && storedText(o.text) {
 			continue
 		}
 		if landed >= 0 {
@@ -207,7 +208,19 @@ var reLandsOn = regexp.MustCompile(`(?i)\b(?:to|now|is|are|['’]s)\s+$`)
 
 // reLandsOnName closes the text before a name a change lands on: "over
 // to DNG", "they're at Lakeview Pavilion", "went with Fisher".
-var reLandsOnName = regexp.MustCompile(`(?i)\b(?:to|is|are|['’]re|at|with|through|thru)\s+(?:the\s+)?$`)
+// ("booked the team rooms at the Courtyard Marriott", but not where
+// someone took a job: "took the head coaching job at Westview").
+var reLandsOnName = regexp.MustCompile(`(?i)\b(?:to|is|are|['’]re|with|through|thru)\s+(?:the\s+)?$|(?:^|[^\p{L}])(?:[a-z]+)\s+at\s+(?:the\s+)?$`)
+
+// landsOnName matches the text before a name a change lands on.
+type landsOnName struct{}
+
+func (landsOnName) MatchString(s string) bool {
+	return reLandsOnName.MatchString(s) && !reJobAt.MatchString(s)
+}
+
+// reJobAt is where someone works: "job at", "works at".
+var reJobAt = regexp.MustCompile(`(?i)\b(?:job|jobs|work|works|worked|working|position|role|gig|post|shift|internship)\s+at\s+(?:the\s+)?$`)
 
 // detection turns a candidate into a Detection.
 func (c candidate) detection(v *turnView, auth, authCue string, opts Options) Detection {

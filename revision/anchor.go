@@ -239,21 +239,39 @@ func holderMoved(real, stored, replacement, key string) bool {
 	if replacement == "" || extract.PlaceKey(key) {
 		return false
 	}
-	name := strings.ToLower(strings.Trim(strings.Fields(stored + " x")[0], "(),.:"))
-	if len(name) < 3 {
-		return false
-	}
 	low := strings.ToLower(real)
-	i := strings.Index(low, name)
-	if i < 0 {
-		return false
+	for _, w := range strings.Fields(stored) {
+		// The holder by any word of the name but a title: "Ramirez"
+		// of "Coach Ramirez".
+		name := strings.ToLower(strings.Trim(w, "(),.:"))
+		if len(name) < 3 || holderTitles[name] {
+			continue
+		}
+		for i := strings.Index(low, name); i >= 0; {
+			end := i + len(name)
+			if (i == 0 || !isLetter(low[i-1])) && (end == len(low) || !isLetter(low[end])) {
+				if m := reHolderMoved.FindStringIndex(low[end:]); m != nil && strings.HasPrefix(strings.TrimSpace(low[end+m[1]:]), strings.ToLower(strings.TrimSpace(replacement))) {
+					return true
+				}
+			}
+			j := strings.Index(low[i+1:], name)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
 	}
-	m := reHolderMoved.FindStringIndex(low[i+len(name):])
-	return m != nil && strings.HasPrefix(strings.TrimSpace(low[i+len(name)+m[1]:]), strings.ToLower(strings.TrimSpace(replacement)))
+	return false
 }
 
-// reHolderMoved is a holder's move, said after the holder's name.
-var reHolderMoved = regexp.MustCompile(`^(?:['’]s|\s+has|\s+is|\s+just)?(?:\s+just)?\s+(?:moved|moving|relocated|relocating|gone|went|headed|heading)(?:\s+(?:over|back|away|out|up|down))?\s+(?:to|into)\s`)
+// holderTitles are words of a name that say a title, not who.
+var holderTitles = map[string]bool{"coach": true, "dr": true, "doc": true, "mr": true, "mrs": true, "ms": true, "miss": true, "prof": true, "nurse": true}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// reHolderMoved is a holder's move, said after the holder's name: "has
+// moved over to Perth", "took the head coaching job at Westview".
+var reHolderMoved = regexp.MustCompile(`^(?:['’]s|\s+has|\s+is|\s+just)?(?:\s+just)?\s+(?:(?:moved|moving|relocated|relocating|gone|went|headed|heading)(?:\s+(?:over|back|away|out|up|down))?\s+(?:to|into)|(?:took|taken|takes|taking|got|accepted|started)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:job|position|role|post|gig)\s+(?:at|with))\s`)
 
 // unitNumber reports a replacement that is a bare number said only as
 // the label of a place or a thing of a series: "4" of "Unit 4", "12" of

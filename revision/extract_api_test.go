@@ -571,6 +571,8 @@ func TestAnotherSubjectsStatus(t *testing.T) {
 		// new day.
 		{"the holder moved", [][2]string{{"emergencyContact", "Leanne (daughter) 0412 558 903"}}, "Leanne's moved over to Perth, so our son Mark is the emergency contact now, his mobile's 0438 221 675.", "Leanne (daughter) 0412 558 903"},
 		{"the office moved", [][2]string{{"office_location", "Harbor Tower"}}, "Harbor Tower? No, the office moved to 88 Bay Street.", "88 Bay Street"},
+		{"the holder took a job elsewhere", [][2]string{{"asstCoach", "Coach Ramirez"}}, "Ramirez took the head coaching job at Westview, so I need a new assistant.", "Coach Ramirez"},
+		{"what the holder did on leaving", [][2]string{{"hoofTrimmer", "Larry Kuhn"}}, "Larry's quit trimming on account of his back, so we got Eli Yoder doing feet now, he done six head Thursday.", "Eli Yoder"},
 		{"another date, the stored day kept", [][2]string{{"valorantTourneyDate", "Jan 24"}}, "qualifiers for the valo tourney are Jan 17, main event's still the 24th tho", "Jan 24"},
 		{"a name for a day", [][2]string{{"webster_pak_pickup", "Every second Monday"}}, "Chemist says from now on we're to pick the Webster-paks up every second Thursday, Mondays are too busy for them.", "Every second Monday"},
 		// Someone named who moved or switched themselves: theirs, not
