@@ -2658,19 +2658,14 @@ var relationWords = map[string]bool{"neighbour": true, "neighbor": true, "friend
 // new value of a fact whose stored value is not itself such a unit.
 func UnitName(text, name, stored string) bool {
 	low, n := fold(text), fold(name)
-	for i := strings.Index(low, n); i >= 0 && n != ""; {
+	for _, i := range lexical.WordIndexes(low, n) {
 		rest := strings.Fields(low[i+len(n):])
-		if len(rest) > 0 {
-			w := singular(strings.Trim(rest[0], ".,;:!?"))
-			if unitNouns[w] && !strings.Contains(fold(stored), w) {
-				return true
-			}
+		if len(rest) == 0 {
+			continue
 		}
-		j := strings.Index(low[i+1:], n)
-		if j < 0 {
-			break
+		if w := singular(strings.Trim(rest[0], ".,;:!?")); unitNouns[w] && !strings.Contains(fold(stored), w) {
+			return true
 		}
-		i += 1 + j
 	}
 	return false
 }

@@ -149,3 +149,24 @@ func LowerASCII(s string) string {
 
 // IsASCIILetter reports whether c is an ASCII letter.
 func IsASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// WordIndexes returns where w starts in s as a whole word: not inside a
+// longer run of ASCII letters ("coach" is not in "coaching").
+func WordIndexes(s, w string) []int {
+	var out []int
+	if w == "" {
+		return nil
+	}
+	for i := 0; i+len(w) <= len(s); {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			break
+		}
+		a, b := i+j, i+j+len(w)
+		if (a == 0 || !IsASCIILetter(s[a-1])) && (b == len(s) || !IsASCIILetter(s[b])) {
+			out = append(out, a)
+		}
+		i = a + 1
+	}
+	return out
+}

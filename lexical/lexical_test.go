@@ -169,3 +169,20 @@ func TestLowerASCII(t *testing.T) {
 		t.Error("IsASCIILetter reads letters outside A-Z and a-z")
 	}
 }
+
+func TestWordIndexes(t *testing.T) {
+	tests := []struct {
+		s, w string
+		want []int
+	}{
+		{"coach ramirez took the coaching job", "coach", []int{0}},
+		{"the chen lab and chen's lab", "chen", []int{4, 17}},
+		{"nothing here", "chen", nil},
+		{"anything", "", nil},
+	}
+	for _, tc := range tests {
+		if got := lexical.WordIndexes(tc.s, tc.w); !slices.Equal(got, tc.want) {
+			t.Errorf("WordIndexes(%q, %q) = %v, want %v", tc.s, tc.w, got, tc.want)
+		}
+	}
+}

@@ -247,18 +247,11 @@ func holderMoved(real, stored, replacement, key string) bool {
 		if len(name) < 3 || holderTitles[name] {
 			continue
 		}
-		for i := strings.Index(low, name); i >= 0; {
+		for _, i := range lexical.WordIndexes(low, name) {
 			end := i + len(name)
-			if (i == 0 || !isLetter(low[i-1])) && (end == len(low) || !isLetter(low[end])) {
-				if m := reHolderMoved.FindStringIndex(low[end:]); m != nil && strings.HasPrefix(strings.TrimSpace(low[end+m[1]:]), strings.ToLower(strings.TrimSpace(replacement))) {
-					return true
-				}
+			if m := reHolderMoved.FindStringIndex(low[end:]); m != nil && strings.HasPrefix(strings.TrimSpace(low[end+m[1]:]), strings.ToLower(strings.TrimSpace(replacement))) {
+				return true
 			}
-			j := strings.Index(low[i+1:], name)
-			if j < 0 {
-				break
-			}
-			i += 1 + j
 		}
 	}
 	return false
@@ -267,7 +260,6 @@ func holderMoved(real, stored, replacement, key string) bool {
 // holderTitles are words of a name that say a title, not who.
 var holderTitles = map[string]bool{"coach": true, "dr": true, "doc": true, "mr": true, "mrs": true, "ms": true, "miss": true, "prof": true, "nurse": true}
 
-func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // reHolderMoved is a holder's move, said after the holder's name: "has
 // moved over to Perth", "took the head coaching job at Westview".
