@@ -170,10 +170,11 @@ func best(cs []candidate) []candidate {
 	return out
 }
 
-// landedOn picks, among the turn's new amounts, counts or times of the type of
-// values[i] (the first), the one a change lands on: the only one said
-// after "to" or "now" ("down to 7", "is now 7") that is not the stored
-// value, else i.
+// landedOn picks, among the turn's new amounts, counts, times or names of
+// the type of values[i] (the first), the one a change lands on: the only
+// one said after "to" or "now" ("down to 7", "is now 7"), or for a name
+// after "to", "with", "is" or "at" (reLandsOnName), that is not the
+// stored value (stored reads a norm, storedText a name's text), else i.
 func landedOn(v *turnView, i int, stored func(norm string) bool, storedText func(text string) bool) int {
 	tv := v.values[i]
 	var lands interface{ MatchString(string) bool } = reLandsOn

@@ -260,7 +260,6 @@ func holderMoved(real, stored, replacement, key string) bool {
 // holderTitles are words of a name that say a title, not who.
 var holderTitles = map[string]bool{"coach": true, "dr": true, "doc": true, "mr": true, "mrs": true, "ms": true, "miss": true, "prof": true, "nurse": true}
 
-
 // reHolderMoved is a holder's move, said after the holder's name: "has
 // moved over to Perth", "took the head coaching job at Westview".
 var reHolderMoved = regexp.MustCompile(`^(?:['’]s|\s+has|\s+is|\s+just)?(?:\s+just)?\s+(?:(?:moved|moving|relocated|relocating|gone|went|headed|heading)(?:\s+(?:over|back|away|out|up|down))?\s+(?:to|into)|(?:took|taken|takes|taking|got|accepted|started)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:job|position|role|post|gig)\s+(?:at|with))\s`)

@@ -1529,9 +1529,7 @@ func inList(stored, previous, replacement string) string {
 	return stored[:i] + replacement + stored[j:]
 }
 
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
+func isWordByte(c byte) bool { return lexical.IsASCIILetter(c) || '0' <= c && c <= '9' }
 
 // valueOfOther reports whether extraction gave the replacement, as its
 // value, to an entity that shares no word with fact f's key: "Sales's
@@ -1555,7 +1553,7 @@ func valueOfOther(xs []Extraction, f facts.Fact, replacement string) bool {
 // ("insurance went up to $214") may be the key's topic in other words.
 func ownedOrNamed(sentence, entity string) bool {
 	said := strings.ReplaceAll(entity, "_", " ")
-	i := strings.Index(strings.ToLower(sentence), said)
+	i := strings.Index(lexical.LowerASCII(sentence), said)
 	if i < 0 || said == "" {
 		return false
 	}
