@@ -66,7 +66,10 @@
 // A sentence that survives is cut into clauses (at ";", dashes, "but",
 // ", and", ", so", and a bare "and" that opens a new subject) and each clause
 // is matched against Rules, in order: the first rule that yields a statement
-// wins the clause, so one sentence may yield one statement per clause.
+// wins the clause, so one sentence may yield one statement per clause. A
+// clause no rule reads that opens on a change in the past without its
+// subject ("Switched the card reader over to Square") is read again as
+// the speaker's ("I switched …"), as a chat drops the "I".
 // Values keep their characters as said ("Café Lumière", "LH 1234"); dates and deadlines are
 // resolved against Turn.At with github.com/olebedev/when (ISO dates and dates
 // with an explicit year are read directly) and written as 2006-01-02, or
