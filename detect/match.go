@@ -95,6 +95,13 @@ func matchRecord(r Record, v *turnView, recentTexts []folded, recentTerms []map[
 			c.choice = &v.choices[i]
 		}
 	}
+	if c.choice != nil && c.choice.start < 0 && onlyTermsOf(c.choice.text, keyT) {
+		// "Dan is my emergency contact now": the copula's predicate is
+		// the key; its subject is the value.
+		if subj, ok := copulaSubject(v.text, c.choice.text); ok && !containsFold(val, subj.text) {
+			c.typed, c.choice = &subj, nil
+		}
+	}
 	c.recent = mentionedRecently(val, recentTexts)
 	c.recency = recency(val, recentTerms)
 
@@ -137,6 +144,45 @@ func matchRecord(r Record, v *turnView, recentTexts []folded, recentTerms []map[
 		c.score += 3
 	}
 	return c, true
+}
+
+// onlyTermsOf reports whether every term of s is one of keyT's, and s,
+// a few words, holds no number.
+func onlyTermsOf(s string, keyT map[string]bool) bool {
+	if strings.ContainsAny(s, "0123456789") || len(strings.Fields(s)) > 4 {
+		return false
+	}
+	ts := terms(s)
+	for t := range ts {
+		if !keyT[t] {
+			return false
+		}
+	}
+	return len(ts) > 0
+}
+
+// reCopulaSubject is a name that opens a clause before a copula: "Dan
+// is …", "…, so Paddy Walsh's …".
+var reCopulaSubject = regexp.MustCompile(`(?:^|[.!?;,:]\s+|\s(?:so|and|but|now)\s+)(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,2})(?:\s+is|['’]s)\s+(?:now\s+)?$`)
+
+// reCopulaEnd is what may follow the predicate: its end, "now", a mark.
+var reCopulaEnd = regexp.MustCompile(`^\s*(?:$|[.,;:!?]|now\b|(?:from now on|going forward|these days)\b)`)
+
+// copulaSubject returns the name said as the subject of the copula whose
+// predicate is pred ("Dan is my emergency contact now"), as a name value.
+func copulaSubject(text, pred string) (value, bool) {
+	i := indexFold(text, pred)
+	if i <= 0 || !reCopulaEnd.MatchString(text[i+len(pred):]) {
+		// ("Hana is the server admin for the Chen lab next door now":
+		// the predicate goes on; the role is another's.)
+		return value{}, false
+	}
+	m := reCopulaSubject.FindStringSubmatchIndex(text[:i])
+	if m == nil || notTopic(strings.ToLower(text[m[2]:m[3]])) {
+		return value{}, false
+	}
+	name := text[m[2]:m[3]]
+	return value{typ: tName, text: name, norm: "name:" + strings.ToLower(name), start: m[2], end: m[3]}, true
 }
 
 // best keeps the top-scoring candidates, plus any with direct evidence (its

@@ -521,6 +521,8 @@ func TestStoredForm(t *testing.T) {
 		// One item of a list changed: the rest stays.
 		{"one time of two", [][2]string{{"cattleFeedingTimes", "6am and 4pm"}}, "I changed the evening feeding from 4pm to 5pm.", "6am and 5pm"},
 		{"one day of three", [][2]string{{"gym", "Mon/Wed/Fri 6am"}}, "I moved the gym from Wed to Thu.", "Mon/Thu/Fri 6am"},
+		// A copula whose predicate is the key: its subject is the value.
+		{"the key said as the predicate", [][2]string{{"emergency_contact", "Mom (555-0101)"}}, "Dan is my emergency contact now, his cell is 555-0188. Mom can't really hear on the phone anymore.", "Dan"},
 		// An hour said bare takes the stored time's place and half of the day.
 		{"an hour said bare", [][2]string{{"practice_time", "Tue/Thu 3:30pm"}}, "Heads up, practice is starting at 4 now instead of 3:30 since the late bus doesn't get the kids back in time.", "Tue/Thu 4pm"},
 		// The speaker's own slip, taken back in the next sentence.
