@@ -251,7 +251,7 @@ var reSelfCorrect = regexp.MustCompile(`(?i)(?:^|[,;:—–-]\s*|\.\.\.\s*)(?:so
 // selfCorrects reports whether the value at offset i of s is said in
 // place of one the speaker just said.
 func selfCorrects(s string, i int) bool {
-	return i >= 0 && i <= len(s) && reSelfCorrect.MatchString(s[max(0, i-40):i])
+	return i >= 0 && i <= len(s) && reSelfCorrect.MatchString(s[:i])
 }
 
 // SaidInstead reports whether s says value in place of one the speaker

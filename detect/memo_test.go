@@ -93,3 +93,23 @@ func TestTrimTail(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfCorrects: a value said in place of one just said follows words
+// that take the slip back, at a clause's start; not a word ending in them.
+func TestSelfCorrects(t *testing.T) {
+	tests := []struct {
+		s, value string
+		want     bool
+	}{
+		{"sorry, $14.5k, they shaved off the support plan", "$14.5k", true},
+		{"the budget is $15k, I mean $14.5k", "$14.5k", true},
+		{"make that $150,000", "$150,000", true},
+		{"we still await $14.5k from them", "$14.5k", false},
+		{"the budget is $14.5k", "$14.5k", false},
+	}
+	for _, tc := range tests {
+		if got := SaidInstead(tc.s, tc.value); got != tc.want {
+			t.Errorf("SaidInstead(%q, %q) = %v, want %v", tc.s, tc.value, got, tc.want)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func namesPart(text, value string) bool {
 		}
 		for _, w := range strings.Fields(v.text) {
 			w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
-			if len(w) >= 4 && unicode.IsUpper(rune(w[0])) && !nameKinds[strings.ToLower(w)] && hasWord(text, w) {
+			if len(w) >= 4 && unicode.IsUpper(rune(w[0])) && !nameKinds[strings.ToLower(w)] && len(lexical.WordIndexes(text, w)) > 0 {
 				return true
 			}
 		}
@@ -88,21 +88,6 @@ var nameKinds = setOf("park", "field", "street", "road", "lane", "avenue", "driv
 	"company", "health", "care", "medical", "dental", "bank", "cafe", "café", "bakery", "market", "supply", "trucking", "hauling",
 	"locker", "meats", "repair", "plumbing", "heating", "electric", "insurance", "pharmacy", "studio", "gym", "fitness", "salon",
 	"north", "south", "east", "west", "city", "county", "state", "national", "first", "united")
-
-// hasWord reports whether text has w as a whole word, as written.
-func hasWord(text, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], w)
-		if j < 0 {
-			return false
-		}
-		a, b := i+j, i+j+len(w)
-		if (a == 0 || !isWordRune(rune(text[a-1]))) && (b == len(text) || !isWordRune(rune(text[b]))) {
-			return true
-		}
-		i = a + 1
-	}
-}
 
 // Substantive reports whether s states something: a distinctive value or
 // a topic word, not only pronouns and function words ("This", "it").

@@ -19,15 +19,15 @@ func OtherKind(stored, v string) bool {
 		return !strings.Contains(v, "@")
 	case reWholePhone.MatchString(stored) && !reISODate.MatchString(stored): // (2026-03-02 is a date)
 		return !strings.ContainsAny(v, "0123456789")
-	case onlyWhen(stored):
+	case OnlyWhen(stored):
 		return !strings.ContainsAny(v, "0123456789") && !reWhenWord.MatchString(v) && !reTimeInWords.MatchString(v)
 	}
 	return false
 }
 
-// onlyWhen reports a value that says only when ("Every second Monday",
+// OnlyWhen reports a value that says only when ("Every second Monday",
 // "Tue/Thu 6pm").
-func onlyWhen(v string) bool {
+func OnlyWhen(v string) bool {
 	low := strings.ToLower(v)
 	rest := reWhenWord.ReplaceAllString(low, " ")
 	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }) {

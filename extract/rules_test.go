@@ -63,6 +63,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a role with a modifier, then a remark on its holder", "Dr. Pruitt out of Millbrook is our large-animal vet now, she's already been out once for the sick heifer.", "user", []string{"user.vet"}, []string{ReasonNoRule}},
 		{"a remark on the one just named", "Declan's retired, so Paddy Walsh is our plumber now, he sorted the boiler in Flat 1 last week and he's sound.", "user", []string{"plumber.choice"}, []string{ReasonNoRule, ReasonNoRule}},
 		{"a change without its I", "Switched the card reader over to Square after SumUp ate three payments in a row.", "user", []string{"card_reader.location"}, nil},
+		{"a change without its I, in lower case", "switched the card reader over to Square", "user", []string{"card_reader.location"}, nil},
 		{"a past said short", "last yr we ordered like 6 vials of that antibody and wasted half of them lol", "user", nil, []string{ReasonPast}},
 		{"just for one game", "Tom Becker's covering snacks just for Saturday's game, Mrs. Patel's back on it after that.", "user", nil, []string{ReasonException}},
 		{"a run of weekdays is no date", "So the aide is now Monday through Friday.", "user", nil, []string{ReasonNoRule}},

@@ -326,7 +326,7 @@ func insteadEnd(s string, loc []int) int {
 // reElidedI opens a clause on the speaker's own past change without its
 // "I": "Switched the card reader over to Square", "Moved the key safe
 // round to the side gate".
-var reElidedI = regexp.MustCompile(`^(?:[Jj]ust\s+|[Ff]inally\s+|[Aa]lso\s+)?(?:[Ss]witched|[Ss]wapped|[Mm]oved|[Cc]hanged|[Rr]escheduled|[Pp]ushed|[Bb]umped|[Rr]ebooked|[Uu]pdated|[Rr]aised|[Ll]owered|[Rr]eset|[Tt]ransferred|[Mm]igrated|[Uu]pgraded)\s`)
+var reElidedI = regexp.MustCompile(`(?i)^(?:just\s+|finally\s+|also\s+)?(?:switched|swapped|moved|changed|rescheduled|pushed|bumped|rebooked|updated|raised|lowered|reset|transferred|migrated|upgraded)\s`)
 
 // clauseSeps cut a sentence into clauses; a bare " and " cuts only when a
 // new subject follows (see clauseStarters). ", now" opens the state a

@@ -1457,10 +1457,6 @@ func othersThing(xs []Extraction, f facts.Fact) bool {
 // reStoredClock is a time of day in a stored value: "3:30pm", "9 am".
 var reStoredClock = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d\d)?\s?[ap]\.?m\b\.?`)
 
-// reDaysOnly is what a stored time of day may hold beside its time: the
-// days it recurs on.
-var reDaysOnly = regexp.MustCompile(`(?i)^(?:[\s/,&-]|\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|at|on|every|and|weekdays?|weekends?|daily|nightly)\b)*$`)
-
 // atHour puts an hour said bare ("practice is starting at 4 now") in
 // place of the one time of day the stored value holds, in its half of
 // the day: "Tue/Thu 3:30pm" becomes "Tue/Thu 4pm".
@@ -1470,7 +1466,7 @@ func atHour(stored, replacement string) string {
 		return replacement
 	}
 	t := times[0]
-	if !reDaysOnly.MatchString(stored[:t[0]] + " " + stored[t[1]:]) {
+	if !extract.OnlyWhen(stored) {
 		return replacement // "2 tickets for the 7pm show" says more than when
 	}
 	h, ok := extract.HourLike(stored[t[0]:t[1]], replacement)
