@@ -249,7 +249,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			members = withNameRuns(cl, stored, categorySpans(cl, cat))
 			tspans = slices.DeleteFunc(slices.Clone(tspans), func(t span) bool { return slices.ContainsFunc(members, t.overlaps) })
 		}
-		if c.stative && !rd.ownsWrong && stativePiece(cl, tspans) || len(tspans) > 0 && (qualified(cl, tspans, topic, c.changeCue) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
+		if c.stative && !rd.ownsWrong && stativePiece(cl, tspans) || len(tspans) > 0 && (qualified(cl, tspans, topic, c.changeCue, c.changeCue && kind == anchorName && oldElsewhere(rd.clauses, ci, stored)) || !c.changeCue && seasonQualified(cl, tspans) || comparedWith(cl, tspans)) {
 			continue
 		}
 		if len(tspans) == 0 && !c.changeCue && !(ci+1 < len(rd.clauses) && labelsTopic(rd.clauses[ci+1].low, topic, attrs)) {
@@ -1184,7 +1184,10 @@ func ownerPronoun(cl string, toks []span, topic []string) int {
 			}
 			// "Thompsons moved their ceremony": a family said by its name.
 			family := o.end <= len(cl) && strings.HasSuffix(strings.ToLower(cl[o.start:o.end]), "s") && !strings.HasSuffix(o.text, "s")
-			if j > 0 || family || j+1 < i && unicode.IsUpper(rune(cl[toks[j+1].start])) {
+			// An acronym ("FBO changed their dispatch line") is a name
+			// wherever it stands.
+			acronym := o.end-o.start > 1 && strings.ToUpper(cl[o.start:o.end]) == cl[o.start:o.end]
+			if j > 0 || family || acronym || j+1 < i && unicode.IsUpper(rune(cl[toks[j+1].start])) {
 				return i
 			}
 		}
@@ -2563,7 +2566,12 @@ func firstSpan(topic []span) span {
 // "her" within two words before the topic's first word, unless a word of
 // the key, keyWs, names a relation whose it could be: "her tuition" for
 // daughter_tuition).
-func qualified(cl string, topic []span, keyWs []string, changed bool) bool {
+//
+// A "his" or "her" is not another's when the holder the fact stores is
+// named elsewhere in the sentence as the one replaced (replacedNamed):
+// "Ms. Delgado is leaving the practice so Ms. Ruiz is his speech
+// therapist" is said of the one the speaker keeps the fact for.
+func qualified(cl string, topic []span, keyWs []string, changed, replacedNamed bool) bool {
 	first := firstSpan(topic)
 	before := words(fold(cl[:first.start]))
 	if changed && householdName(cl[:first.start]) {
@@ -2575,7 +2583,7 @@ func qualified(cl string, topic []span, keyWs []string, changed bool) bool {
 	theirs := slices.Contains(keyWs, first.text) && !slices.ContainsFunc(keyWs, func(w string) bool { return relations[w] || pets[w] })
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		w := before[i]
-		if theirs && i >= len(before)-2 && (w == "their" || w == "his" || w == "her") {
+		if theirs && !replacedNamed && i >= len(before)-2 && (w == "their" || w == "his" || w == "her") {
 			return true
 		}
 		// "my book club's favorite author": a possessive before the
@@ -2612,6 +2620,18 @@ func qualified(cl string, topic []span, keyWs []string, changed bool) bool {
 	return hasPrefixAny(strings.TrimSpace(after), []string{"next door", "upstairs", "downstairs", "across", "down the", "of my", "of our other", "of the other", "of another"})
 }
 
+// oldElsewhere reports whether a clause of the sentence other than the
+// i-th names the stored value: the sentence says what becomes of it.
+func oldElsewhere(clauses []anchorClause, i int, stored string) bool {
+	lold := fold(stored)
+	for j := range clauses {
+		if j != i && clauses[j].low != "" && mentionsAnywhere(clauses[j].low, lold) {
+			return true
+		}
+	}
+	return false
+}
+
 // householdName reports text before a topic that ends with a first
 // name's possessive ("Noah's ", "the bakery moved Lily's "), said of no
 // one set apart: not after a relation ("my neighbour Dan's"), not a
@@ -2622,6 +2642,13 @@ func householdName(before string) bool {
 		return false
 	}
 	name := fold(before[m[2]:m[3]])
+	if m[4] >= 0 {
+		// "Leo's one-on-one aide": a word that tells one of its kind
+		// from another ("Dan's other car") sets it apart.
+		if w := fold(before[m[4]:m[5]]); otherQualifiers[w] || variantWords[w] {
+			return false
+		}
+	}
 	if orgWords[name] || monthNumber[name] != 0 || reDateWord.MatchString(name) {
 		return false
 	}
@@ -2630,8 +2657,8 @@ func householdName(before string) bool {
 }
 
 // reNamePossessive is a capitalised name's possessive ending the text
-// before a topic.
-var reNamePossessive = regexp.MustCompile(`(?:^|\s)(\p{Lu}\p{Ll}+)['’]s\s+$`)
+// before a topic, perhaps with one word of the topic's kind after it.
+var reNamePossessive = regexp.MustCompile(`(?:^|\s)(\p{Lu}\p{Ll}+)['’]s\s+(?:([\p{Ll}-]+)\s+)?$`)
 
 // orgWords name a department or a group, not a person.
 var orgWords = map[string]bool{"marketing": true, "sales": true, "finance": true, "engineering": true, "design": true, "legal": true,

@@ -27,6 +27,11 @@ func TestAnchor(t *testing.T) {
 		// topic is the topic, not a name.
 		{"caterer", "Rosa's Kitchen", "For the volunteer appreciation lunch we have decided to go with Golden Spoon Catering after all, since Rosa's Kitchen is closed for renovations until spring.", "Golden Spoon Catering"},
 		{"doctor", "Dr. Singh", "My new GP is Dr. Howard.", "Dr. Howard"},
+		// "His" thing is the one the fact is kept for when the sentence
+		// names the stored holder as the one replaced.
+		{"speechTherapist", "Ms. Delgado", "Ms. Delgado is leaving the practice so Ms. Ruiz is his speech therapist from now on, she seems sweet but Leo does NOT do well with new people.", "Ms. Ruiz"},
+		{"speechTherapist", "Ms. Delgado", "My sister's therapist retired, so Ms. Ruiz is her speech therapist from now on.", ""},
+		{"speechTherapist", "Ms. Delgado", "Ms. Ruiz is his speech therapist from now on.", ""},
 		// A family said by its name owns "their" thing the key names.
 		{"thompson_ceremony_time", "4:30pm", "Thompsons moved their ceremony up to 3pm so we get golden hour for portraits afterward.", "3pm"},
 		{"ceremony_time", "4:30pm", "Thompsons moved their ceremony up to 3pm.", ""},

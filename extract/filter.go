@@ -364,7 +364,7 @@ var reGotTheirs = regexp.MustCompile(`\b(?:got|gets|had|has|have)\s+(?:their|his
 // "The neighbours moved their kids to Oakwood School", "Dana pushed her
 // dentist appointment to Friday". What the speaker does to another's
 // thing ("I moved her appointment") is not the speaker's either.
-var reTheirThing = regexp.MustCompile(`^(?:[\p{L}\p{N}'’.-]+\s+){0,4}?(?:just\s+|also\s+|finally\s+|have\s+|has\s+|had\s+)?(?:moved|changed|switched|set|bumped|pushed|rescheduled|postponed|cancell?ed|canceled|booked|sold|bought|picked|replaced|swapped|upgraded|updated|raised|cut|reduced|increased|lowered|dropped|shifted|relocated|transferred|renamed|extended)\s+(?:up\s+|back\s+|over\s+)?(?:their|his|her)\b`)
+var reTheirThing = regexp.MustCompile(`^(?:[\p{L}\p{N}'’.-]+\s+){0,5}?(?:just\s+|also\s+|finally\s+|have\s+|has\s+|had\s+)?(?:moved|changed|switched|set|bumped|pushed|rescheduled|postponed|cancell?ed|canceled|booked|sold|bought|picked|replaced|swapped|upgraded|updated|raised|cut|reduced|increased|lowered|dropped|shifted|relocated|transferred|renamed|extended)\s+(?:up\s+|back\s+|over\s+)?(?:their|his|her)\b`)
 
 // sentenceFilter returns why a whole sentence is refused, or "".
 func (a *analyzer) sentenceFilter(raw, low string) string {
@@ -377,6 +377,13 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	if i := strings.IndexAny(low, ";—–"); i > 0 {
 		head = padded(low[:i])
 	}
+	// A remark after a statement of the present ("… is his speech
+	// therapist from now on, she seems sweet …") reports or recalls for
+	// itself (asideAt).
+	statedLow, stated := low, n
+	if i := asideAt(low); i > 0 {
+		statedLow, stated = low[:i], padded(low[:i])
+	}
 	switch {
 	case isQuestion(raw, n):
 		return ReasonQuestion
@@ -387,7 +394,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(reAsSuggested.ReplaceAllString(head, " "), " gift "), " ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head),
 		reShopHad.MatchString(raw) && !nameStops[fold(firstWord(raw))]:
 		return ReasonProposal
-	case (pasts.in(n) || reBackThen.MatchString(low)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
+	case (pasts.in(stated) || reBackThen.MatchString(statedLow)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
 	case oneOffs.in(reHolidayThing.ReplaceAllString(reCause.ReplaceAllString(n, " "), " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(reReportedWhen.ReplaceAllString(n, "$1")), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reDaysInstead.MatchString(low),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
@@ -396,7 +403,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonSuggestion
 	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n) && !compoundSubject(n):
 		return ReasonRequest
-	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(reOpinionAside.ReplaceAllString(low, ""))), " ")) || general.in(n)) && !opinionThenAct(low):
+	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(reOpinionAside.ReplaceAllString(statedLow, ""))), " ")) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
 	case hypoSentence.in(reRelevanceIf.ReplaceAllString(n, " ")):
 		return ReasonHypothetical

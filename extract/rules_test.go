@@ -128,7 +128,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"once we move", "Once we move, the office will be at 5 Mill Road.", "user", nil, []string{ReasonHypothetical}},
 		{"a stand-in while the holder will be away", "Omar is leading the team while Priya is on vacation next week.", "user", nil, []string{ReasonException}},
 		{"a lowercase name said alone, not with the clause after it", "tasha quit so marco's running the cafe now", "user", nil, []string{ReasonNoRule}},
-		{"an opinion of someone after the statement", "Marco is running the deliveries now, he seems chill", "user", []string{"delivery.owner"}, nil},
+		// The opinion is a clause of its own, about him (asideAt).
+		{"an opinion of someone after the statement", "Marco is running the deliveries now, he seems chill", "user", []string{"delivery.owner"}, []string{ReasonOtherSubject}},
 		{"a doubt about the statement", "Marco is taking over the deliveries, it seems", "user", nil, []string{ReasonHearsay}},
 		{"one coming day only", "Lab meeting is on Zoom this Friday only, and then we're back in Stanley 412 the week after.", "user", nil, []string{ReasonException}},
 		{"a proposal refused in an aside", "product keeps pushing 3-week sprints, told them no, staying at 2", "user", nil, []string{ReasonDeclined}},
@@ -375,6 +376,30 @@ func TestAsides(t *testing.T) {
 		main, said := asides(tt.in)
 		if main != tt.main || !slices.Equal(said, tt.asides) {
 			t.Errorf("asides(%q) = %q, %q; want %q, %q", tt.in, main, said, tt.main, tt.asides)
+		}
+	}
+}
+
+// TestAsideAt: a remark with a subject and a verb of its own, after a
+// statement that says when it holds, is apart from it; a doubt of the
+// statement is not.
+func TestAsideAt(t *testing.T) {
+	tests := []struct{ in, aside string }{
+		{"ms. ruiz is his speech therapist from now on, she seems sweet but leo does not do well with new people", "she seems sweet but leo does not do well with new people"},
+		{"priya shah is our case manager now, she already emailed me about the iep prep", "she already emailed me about the iep prep"},
+		{"mr. hanley is his aide now, he started today and apparently leo let him help", "he started today and apparently leo let him help"},
+		{"the venue is the hyatt now, they say the ballroom is bigger", ""},
+		{"priya is our case manager now, i think", ""},
+		{"priya is our case manager, she already emailed me", ""},
+		{"the launch is march 3 now, she seems sure but i'd wait", ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if i := asideAt(tt.in); i >= 0 {
+			got = tt.in[i:]
+		}
+		if got != tt.aside {
+			t.Errorf("asideAt(%q) = %q, want %q", tt.in, got, tt.aside)
 		}
 	}
 }

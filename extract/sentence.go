@@ -383,7 +383,55 @@ func splitClauses(s string) []string {
 	if start < len(s) {
 		out = append(out, s[start:])
 	}
-	return confineAsides(out)
+	return confineAsides(splitAsides(out))
+}
+
+// splitAsides cuts from each clause the remark that follows a complete
+// statement (asideAt): "Priya Shah is our case manager now, she already
+// emailed me …" is two clauses.
+func splitAsides(clauses []string) []string {
+	var out []string
+	for _, cl := range clauses {
+		if i := asideAt(lexical.LowerASCII(cl)); i > 0 {
+			out = append(out, cl[:i], cl[i:])
+			continue
+		}
+		out = append(out, cl)
+	}
+	return out
+}
+
+// reAsideOpen opens a remark on a subject of its own after a statement
+// that said when it holds: "…, she seems sweet", "… and apparently Leo
+// let him help". Its verb comes within a few words.
+var reAsideOpen = regexp.MustCompile(`(?:, (?:and |but )?| and )((?:apparently |supposedly |reportedly |honestly |actually )?(?:she|he|they|which|\p{L}+['’]s)\s+(?:[a-z]+\s+){0,2}(?:[a-z]+(?:ed|s))\b|apparently\s+\p{L}+\s+[a-z]+(?:ed|s)\b)`)
+
+// reReportVerb reports or judges what was said: "…, they say", "…, she
+// thinks it's final" doubts the statement.
+var reReportVerb = regexp.MustCompile(`\b(?:says?|said|heard|hears|told|tells|claims?|claimed|reckons?|thinks?|thought|believes?|believed|guess|supposed)\b`)
+
+// reNowSaid is a statement's closing word of time: it holds now.
+var reNowSaid = regexp.MustCompile(`\b(?:now|from now on|going forward|from here on|as of today|starting (?:today|tomorrow|monday|this week|next week)|effective (?:today|immediately))\s*$`)
+
+// asideAt returns where a remark begins that follows a complete
+// statement of the present, or -1: the statement ends on its time
+// ("… is his speech therapist from now on"), and the remark has a subject
+// and a verb of its own and doubts nothing of it ("she seems sweet", not
+// "I think"). A report or a past in the remark ("apparently", "last
+// year") is the remark's, not the statement's.
+func asideAt(low string) int {
+	for _, m := range reAsideOpen.FindAllStringSubmatchIndex(low, -1) {
+		head, rest := low[:m[0]], low[m[2]:]
+		remark := rest
+		if j := strings.IndexAny(rest, ",.;!?"); j >= 0 {
+			remark = rest[:j]
+		}
+		if !reNowSaid.MatchString(head) || reDoubt.MatchString(remark) || reReportVerb.MatchString(remark) || strings.Count(rest, " ") < 2 {
+			continue
+		}
+		return m[2]
+	}
+	return -1
 }
 
 // confineAsides cuts from a clause the pieces between its commas that
@@ -409,7 +457,7 @@ func confineAsides(clauses []string) []string {
 	for _, cl := range clauses {
 		low := fold(cl)
 		r := clauseFilter(low)
-		if !strings.Contains(cl, ", ") || r != ReasonNegated && r != ReasonHypothetical || reUnsettled.MatchString(low) {
+		if !strings.Contains(cl, ", ") || r != ReasonNegated && r != ReasonHypothetical && !(r == ReasonOtherSubject && ownAfterOthers(cl)) || reUnsettled.MatchString(low) {
 			out = append(out, cl)
 			continue
 		}
@@ -425,6 +473,11 @@ func confineAsides(clauses []string) []string {
 				// "…, told them no, …" refuses what the sentence
 				// says was proposed.
 				whole = whole || deniesOwnAct(pl) || reToldNo.MatchString(pl)
+			case ReasonOtherSubject:
+				// "carnicería changed their route, we place the meat
+				// order Mondays now": their change is the reason for
+				// the speaker's own.
+				apart[i] = r == ReasonOtherSubject
 			case ReasonHypothetical:
 				aside := i > 0 && reAsideSubject.MatchString(pl) && !reDoubt.MatchString(pl)
 				reason := i == 0 && len(pieces) > 1 && reReasonLead.MatchString(pl) && reAsideSubject.MatchString(fold(pieces[1]))
@@ -466,6 +519,23 @@ var (
 	// reReasonLead opens a piece on the reason for what follows.
 	reReasonLead = regexp.MustCompile(`^(?:since|because|as|now that|with|after|given that)\s`)
 )
+
+// reOwnPiece opens a piece on the speaker as its subject: "we place …",
+// "I moved …".
+var reOwnPiece = regexp.MustCompile(`^(?:and\s+|so\s+|now\s+)?(?:i|we)(?:['’](?:m|ve|ll|re))?\s`)
+
+// ownAfterOthers reports a clause whose later piece, after a comma, has
+// the speaker as its subject: what someone else did before it is apart
+// from what the speaker does.
+func ownAfterOthers(cl string) bool {
+	pieces := strings.Split(cl, ", ")
+	for _, p := range pieces[1:] {
+		if reOwnPiece.MatchString(fold(p)) {
+			return true
+		}
+	}
+	return false
+}
 
 // deniesOwnAct reports a piece that denies the speaker's own act ("just
 // can't bring myself to click confirm", "I haven't booked it"), which

@@ -196,6 +196,11 @@ func swap(sentence, key, old string) (string, bool) {
 		if n[1] != g[0] {
 			continue
 		}
+		if k := len(names) - 2; k >= 0 && reAtOrg.MatchString(sentence[names[k][1]:n[0]]) {
+			// "Marcus Lee at AssuredAv is handling my policy now": the
+			// one who does it, not where they work.
+			n = names[k]
+		}
 		v, okv := nameCandidate(sentence, span{start: n[0], end: n[1], text: sentence[n[0]:n[1]]})
 		if okv && ok(v.text) {
 			return v.text, true
@@ -815,5 +820,8 @@ var (
 	reLeaves     = regexp.MustCompile(`(?:\binstead of|\brather than|,\s*not|\(not|\snot)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?`)
 	reDayOfMonth = regexp.MustCompile(`(?i)(?:\bthe\s+)?\b\d{1,2}(?:st|nd|rd|th)\b`)
 	reBareNumber = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\b`)
-	reStepIn     = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:started|starts|is starting|began) with us\b|\s+joined us\b|\s+(?:took|takes) over\b|\s+[a-z]+(?:es|s)\s+(?:(?:the|our|my)\s+)?\p{L}+\s+(?:now\b|from\s|starting\s)|\s+(?:has|have|got|gets|took|takes)\s+(?:the|our|my)\s+(?:team|class|group|kids|role|job|account|route|shift|slot)\b|\s+(?:is|['’]s)\s+(?:now\s+)?(?:our|my|the)\s+(?:new\s+)?(?:contact|rep|representative|person|lead|manager|owner|liaison)\b`)
+	// reAtOrg joins a holder to where they work: "Marcus Lee at
+	// AssuredAv", "Jen from Acme".
+	reAtOrg  = regexp.MustCompile(`^\s+(?:at|from)\s+(?:the\s+)?$`)
+	reStepIn = regexp.MustCompile(`\s+(?:is|are|will be|'s|’s)\s+(?:now\s+)?(?:doing|handling|covering|catering|running|taking over|taking it|stepping in)\b|\s+(?:is|are|'s|’s)\s+(?:now\s+)?[a-z]+ing\s+(?:the|our|my|us|me)\b|\s+(?:stepped|steps|is stepping) in\b|\s+(?:started|starts|is starting|began) with us\b|\s+joined us\b|\s+(?:took|takes) over\b|\s+[a-z]+(?:es|s)\s+(?:(?:the|our|my)\s+)?\p{L}+\s+(?:now\b|from\s|starting\s)|\s+(?:has|have|got|gets|took|takes)\s+(?:the|our|my)\s+(?:team|class|group|kids|role|job|account|route|shift|slot)\b|\s+(?:is|['’]s)\s+(?:now\s+)?(?:our|my|the)\s+(?:new\s+)?(?:contact|rep|representative|person|lead|manager|owner|liaison)\b`)
 )

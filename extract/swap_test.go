@@ -101,6 +101,8 @@ func TestSwap(t *testing.T) {
 		{"We've ditched Jenkins for GitHub Actions.", "Jenkins", "GitHub Actions"},
 		{"Sold the Golf and picked up a Corolla.", "VW Golf", "Corolla"},
 		{"Golden Wok cancelled on us, so Mezze Republic is doing the food.", "Golden Wok", "Mezze Republic"},
+		{"Dana retired, Marcus Lee at AssuredAv is handling my aviation policy now.", "Dana Whitfield", "Marcus Lee"},
+		{"Golden Wok cancelled on us, so Jen from Mezze Republic is doing the food.", "Golden Wok", "Jen"},
 		{"The barn fell through, so we booked Millbrook Hall.", "Larkspur Barn", "Millbrook Hall"},
 		{"Sold the Civic last month; I drive a Tesla Model 3 now.", "Honda Civic", "Tesla Model 3"},
 		{"We rewrote the service in Go, so Python is out.", "Python", "Go"},
