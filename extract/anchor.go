@@ -1424,7 +1424,7 @@ var reContinuesLate = regexp.MustCompile(`(?i),\s*((?:which|that|so)\s+(?:puts u
 
 // reOwnError is the speaker owning a mistake: "typo in my zip", "I
 // misspoke".
-var reOwnError = regexp.MustCompile(`\b(?:typo|misspoke|mistyped|my mistake|my bad|i meant|correction|wrong earlier|got it wrong)\b`)
+var reOwnError = regexp.MustCompile(`\b(?:typo|misspoke|mistyped|my mistake|my bad|i meant|correction|wrong earlier|got it wrong|(?:gave|told|sent) you the wrong|had (?:it|that|this|the [\p{L}-]+(?: [\p{L}-]+)?) wrong)\b`)
 
 // fixesShould reports a clause whose only doubt is "should be" in a
 // sentence (low) that corrects the speaker's own mistake (or opens as a

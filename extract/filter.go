@@ -681,8 +681,10 @@ func stateThenWant(low string) bool {
 // 40".
 func deniesMain(n string) bool {
 	n = reNotNegation.ReplaceAllString(n, " ")
-	for _, c := range []string{" since ", " because ", " b/c ", " bc ", " cause "} {
-		if i := strings.Index(n, c); i > 0 && hasChangeCue(n[:i]) {
+	// A cause, or what the change explains ("… which explains why the
+	// coordinator couldn't find him"), denies nothing of the change.
+	for _, c := range []string{" since ", " because ", " b/c ", " bc ", " cause ", " which explains ", " that explains ", " which is why ", " that's why ", " which means "} {
+		if i := strings.Index(n, c); i > 0 && (hasChangeCue(n[:i]) || reOwnError.MatchString(n[:i])) {
 			n = n[:i] + " "
 		}
 	}

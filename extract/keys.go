@@ -168,6 +168,9 @@ var (
 // keyQualifiers are key words that rank a value rather than name a thing.
 var keyQualifiers = map[string]bool{"primary": true, "main": true, "default": true, "preferred": true, "usual": true, "main_point": true}
 
+// venueAttrs name where an event is held.
+var venueAttrs = map[string]bool{"venue": true, "location": true}
+
 // Matches reports whether a fact keyed key (as a client named it) is the
 // fact s states: the same attribute (date, time and "when" are one), and
 // the same entity, or one entity's words within the other's
@@ -184,8 +187,10 @@ func (s Statement) Matches(key string) bool {
 	if keyQualifiers[ent] {
 		ent = "" // "primary_contact" is the one contact the client keeps
 	}
-	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute] || costAttrs[attr] && costAttrs[s.Attribute]) {
-		attr = s.Attribute // "demo_time" holds the demo's date and hour; "contractor_phone" how to reach them
+	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute] || costAttrs[attr] && costAttrs[s.Attribute] || venueAttrs[attr] && venueAttrs[s.Attribute]) {
+		// "demo_time" holds the demo's date and hour; "contractor_phone"
+		// how to reach them; "gig_venue" where the gig is.
+		attr = s.Attribute
 	}
 	if whenAttrs[attr] && (s.Attribute == "departure" || s.Attribute == "start") && ent != "" && headWord(ent) == headWord(s.Entity) {
 		// "flight_time" holds when the flight leaves, "meeting_time" when
@@ -302,11 +307,29 @@ func sameEntity(a, b string) bool {
 	for _, w := range aw {
 		if !slices.ContainsFunc(bw, func(x string) bool {
 			return x == w || abbreviates(w, x) || abbreviates(x, w) || synonymous(w, x) || unhyphened(x) == unhyphened(w) // "check-in" is "checkin"
-		}) {
+		}) && !initialsOf(w, bw) {
 			return false
 		}
 	}
 	return true
+}
+
+// initialsOf reports whether w is the initials of two or more words that
+// follow one another in ws: "pt" of leo_physical_therapy.
+func initialsOf(w string, ws []string) bool {
+	if len(w) < 2 || len(w) > len(ws) {
+		return false
+	}
+	for i := 0; i+len(w) <= len(ws); i++ {
+		ok := true
+		for j := range len(w) {
+			ok = ok && ws[i+j] != "" && ws[i+j][0] == w[j]
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // unhyphened is an entity's words run together: "walk-in_repair" and

@@ -58,6 +58,11 @@ func TestStatementMatches(t *testing.T) {
 		{budget[0], "marketing.budget", true},
 		{budget[0], "travel_budget", false},
 		{budget[0], "budget", true},
+		// Initials of the statement's words, and another word for its
+		// owner.
+		{Statement{Entity: "leo_physical_therapy", Attribute: "time"}, "pt_time", true},
+		{Statement{Entity: "leo_personal_training", Attribute: "time"}, "ot_time", false},
+		{Statement{Entity: "valentine_gig", Attribute: "location"}, "vday_gig_venue", true},
 		{total[0], "budget", true},
 		{total[0], "budget_amount", true},
 		{total[0], "travel_budget", false},

@@ -96,6 +96,8 @@ var topicGroups = [][]string{
 	{"running", "run", "runs", "jog", "jogs", "jogging"},
 	{"hairdresser", "hairstylist", "stylist", "barber", "haircut", "hair"},
 	{"therapist", "therapy", "counsellor", "counselor", "counselling", "counseling"},
+	{"pt", "physical therapy", "physio", "physiotherapy"}, {"ot", "occupational therapy"},
+	{"vday", "v-day", "valentine", "valentines", "valentine's day"},
 	{"lawyer", "attorney", "solicitor"},
 	{"vet", "veterinarian", "veterinary"},
 	{"plumber", "plumbing"}, {"electrician", "electrical"},

@@ -312,9 +312,25 @@ func ofOtherSubject(text, replacement, key string) bool {
 	switch w := strings.ToLower(m[1]); w {
 	case "it", "that", "this", "there", "which", "i", "we", "everything", "all", "let", "here", "what", "now", "so":
 		return false
+	case "he", "she", "they":
+		// "settled it w/ Jonas, he's at $110/hr now" for
+		// contractor_rate_jonas: he is the one the key names.
+		return !extract.Names(lastName(text[:start]), key)
 	default:
 		return !extract.Names(w, key)
 	}
+}
+
+// lastName returns the last capitalised word of text that does not open
+// it, or "".
+func lastName(text string) string {
+	ws := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })
+	for i := len(ws) - 1; i > 0; i-- {
+		if r, _ := utf8.DecodeRuneInString(ws[i]); unicode.IsUpper(r) {
+			return strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(ws[i]), "'s"), "’s")
+		}
+	}
+	return ""
 }
 
 // reTheirAmount closes the words before an amount someone else pays, owes

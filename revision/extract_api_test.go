@@ -583,6 +583,8 @@ func TestAnotherSubjectsStatus(t *testing.T) {
 		{"we are no one named", [][2]string{{"insurance_deductible", "$1,000"}}, "We switched to a high-deductible plan: $2,500 now.", "$2,500"},
 		{"a neighbour's switch", [][2]string{{"feedSupplier", "Co-op in Harlan"}}, "Neighbor Vern switched over to Brenner Feed & Seed, swears their cubes are cheaper than the co-op's.", "Co-op in Harlan"},
 		{"a client's helper moved the client's own", [][2]string{{"domain_registrar", "GoDaddy"}}, "Harbor Dental's old IT guy moved their domains to Cloudflare Registrar, so we'll need creds for that", "GoDaddy"},
+		{"he is the one the key names", [][2]string{{"contractor_rate_jonas", "$95/hr"}}, "settled it w/ Jonas, he's at $110/hr now, applies to everything he logs from this sprint on", "$110"},
+		{"he is another", [][2]string{{"contractor_rate_jonas", "$95/hr"}}, "settled it w/ Marcus, he's at $110/hr now, applies to everything he logs from this sprint on", "$95/hr"},
 		{"another's change, then the speaker's", [][2]string{{"meat_order_day", "Wednesday"}}, "carnicería changed their route, we place the meat order Mondays now instead of Wed", "Monday"},
 	})
 }
@@ -849,6 +851,8 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"another's budget went up, ours is the same", [][2]string{{"team_budget", "$3,200"}}, "The U14 girls' team budget just went up to $4,000 after their sponsor came through, good for them, ours is exactly the same as before, sadly.", "$3,200"},
 		{"a budget for the season", [][2]string{{"team_budget", "$3,200"}}, "The pizza place sponsor came through with an extra $800, so our team budget for the season is $4,000 now.", "$4,000"},
 		{"their own line, the owner the key names", [][2]string{{"harmon_llc_phone", "555-0192"}}, "Harmon LLC changed their main line, the new number is 555-0317, the old one just screeches like a fax machine now.", "555-0317"},
+		{"the owner in another word", [][2]string{{"vday_gig_venue", "Riverside Brewery"}}, "Valentine's gig is at Copper Tap now, Riverside canceled on us ayer", "Copper Tap"},
+		{"a negation in what the correction explains", [][2]string{{"medicaid_waiver_id", "WV-88213"}}, "ugh I gave you the wrong waiver ID before, it's WV-88231 not WV-88213, I flipped the last two numbers which explains why the care coordinator couldn't find him in the system", "WV-88231"},
 		{"an acronym's own line", [][2]string{{"fbo_dispatch_phone", "970-555-0113"}}, "FBO changed their dispatch line, new number is 970-555-0190.", "970-555-0190"},
 		{"the speaker's relation the key names", [][2]string{{"sister_bday", "June 12"}}, "no no, my sister's birthday is June 21, you flipped the numbers around", "2026-06-21 (June 21)"},
 		{"another of the kind, set apart", [][2]string{{"landlord_phone", "555-0144"}}, "Also save the warehouse landlord's number, 555-0188. Different guy from my apartment landlord, don't mix them up.", "555-0144"},
