@@ -2229,10 +2229,17 @@ func keepsStored(low, stored string) bool {
 	if len(first) < 3 && !numbered && !count {
 		return false
 	}
+	// "stays at 34" keeps "34F": a number said without its unit (of a
+	// value that is only that: "still 3:15" keeps one part of "Marriott
+	// lobby 3:15pm", not the value).
+	unitless := strings.TrimRightFunc(last, unicode.IsLetter)
+	if len(sw) > 1 || len(last)-len(unitless) > 3 || strings.Trim(unitless, "0123456789.") != "" {
+		unitless = last
+	}
 	says := func(w string) bool {
 		// "Maria's still doing my books"; "still the 24th" keeps "Jan 24".
 		w = strings.TrimSuffix(w, "'s")
-		return w == first && (len(first) >= 3 || count) || numbered && (w == last || strings.TrimRight(w, "stndrh") == last)
+		return w == first && (len(first) >= 3 || count) || numbered && (w == last || w == unitless || strings.TrimRight(w, "stndrh") == last)
 	}
 	// "she's never leaving elm st": to deny leaving is to stay; "glad I
 	// got in at $185": what the speaker secured stays theirs.

@@ -102,6 +102,8 @@ func TestSwap(t *testing.T) {
 		{"Sold the Golf and picked up a Corolla.", "VW Golf", "Corolla"},
 		{"Golden Wok cancelled on us, so Mezze Republic is doing the food.", "Golden Wok", "Mezze Republic"},
 		{"Dana retired, Marcus Lee at AssuredAv is handling my aviation policy now.", "Dana Whitfield", "Marcus Lee"},
+		{"Pulled 21K's annual from Skyline, Mesa Aero Services has it now, dropping it off Thurs.", "Skyline Avionics", "Mesa Aero Services"},
+		{"Mesa Aero Services has it now.", "Skyline Avionics", ""},
 		{"Golden Wok cancelled on us, so Jen from Mezze Republic is doing the food.", "Golden Wok", "Jen"},
 		{"The barn fell through, so we booked Millbrook Hall.", "Larkspur Barn", "Millbrook Hall"},
 		{"Sold the Civic last month; I drive a Tesla Model 3 now.", "Honda Civic", "Tesla Model 3"},

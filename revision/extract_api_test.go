@@ -583,6 +583,9 @@ func TestAnotherSubjectsStatus(t *testing.T) {
 		{"we are no one named", [][2]string{{"insurance_deductible", "$1,000"}}, "We switched to a high-deductible plan: $2,500 now.", "$2,500"},
 		{"a neighbour's switch", [][2]string{{"feedSupplier", "Co-op in Harlan"}}, "Neighbor Vern switched over to Brenner Feed & Seed, swears their cubes are cheaper than the co-op's.", "Co-op in Harlan"},
 		{"a client's helper moved the client's own", [][2]string{{"domain_registrar", "GoDaddy"}}, "Harbor Dental's old IT guy moved their domains to Cloudflare Registrar, so we'll need creds for that", "GoDaddy"},
+		{"a choir across town, as the speaker learned", [][2]string{{"robe_vendor", "Murphy Robes"}}, "I was interested to learn that the Methodist choir across town has moved its robe orders to Cokesbury and is very pleased with the results. For our part, I see no reason to leave Murphy Robes.", "Murphy Robes"},
+		{"at a former workplace", [][2]string{{"crm_vendor", "HubSpot"}}, "at my last startup we ditched HubSpot for Salesforce and regretted it so hard lol", "HubSpot"},
+		{"asked, in few words, to move it", [][2]string{{"dentist_appt", "January 20 at 10am"}}, "I call dentist ask move my appointment to January 27, lady say she check and call me back.", "January 20 at 10am"},
 		{"he is the one the key names", [][2]string{{"contractor_rate_jonas", "$95/hr"}}, "settled it w/ Jonas, he's at $110/hr now, applies to everything he logs from this sprint on", "$110"},
 		{"he is another", [][2]string{{"contractor_rate_jonas", "$95/hr"}}, "settled it w/ Marcus, he's at $110/hr now, applies to everything he logs from this sprint on", "$95/hr"},
 		{"another's change, then the speaker's", [][2]string{{"meat_order_day", "Wednesday"}}, "carnicería changed their route, we place the meat order Mondays now instead of Wed", "Monday"},
@@ -595,6 +598,7 @@ func TestKeptValue(t *testing.T) {
 	runAfterTurn(t, []afterTurn{
 		{"kept by its number", [][2]string{{"primary_database", "Postgres 13"}}, "Analytics moves to Postgres 16 next week; prod stays on 13 until the audit.", "Postgres 13"},
 		{"kept by its name", [][2]string{{"team", "Payments"}}, "I interviewed with the Growth team but decided to stay on Payments.", "Payments"},
+		{"kept by its number without its unit", [][2]string{{"reefer_temp", "34F"}}, "next load outta fresno is gonna need the reefer at 28 but this one stays at 34 till i drop it", "34F"},
 		{"changed, then kept there", [][2]string{{"primary_database", "Postgres 13"}}, "We upgraded prod to Postgres 16 and it will stay there.", "Postgres 16"},
 		{"the regular one stays", [][2]string{{"oyster_price", "$3.50"}}, "happy hour oysters down to $2 at the bar. regular price stays.", "$3.50"},
 		{"an offer the speaker will not take", [][2]string{{"neuro_appt_time", "2:15pm"}}, "Neurology has a 9:45 opening on the 14th but I'm not moving Mom's appointment, she's foggy in the mornings.", "2:15pm"},
