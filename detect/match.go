@@ -465,7 +465,7 @@ func beforeClause(s string) string {
 		at := i + j
 		for n, w := range strings.Fields(s[at+2:]) {
 			bare := strings.TrimRight(w, ",;:.!?")
-			if finiteVerb(bare) {
+			if finiteVerb(bare) || n == 0 && participle(bare) {
 				return s[:at]
 			}
 			if n == 2 || bare != w {
@@ -475,6 +475,18 @@ func beforeClause(s string) string {
 		i = at + 2
 	}
 }
+
+// participle reports a verb in -ing that opens a clause of its own after
+// a comma ("Jan 29, pushing the promo emails back a week"), not a noun in
+// -ing ("Friday 3pm, meeting room 2").
+func participle(w string) bool {
+	return len(w) >= 6 && strings.HasSuffix(w, "ing") && w == strings.ToLower(w) && !ingNouns[w]
+}
+
+// ingNouns are nouns in -ing a value may go on with after a comma.
+var ingNouns = setOf("morning", "evening", "building", "meeting", "parking", "wedding", "ceiling", "landing", "spring", "string",
+	"nothing", "something", "anything", "everything", "sibling", "offering", "setting", "opening", "clothing", "housing",
+	"seating", "catering", "training", "booking", "listing", "filling", "dressing", "serving", "pudding", "stuffing")
 
 func firstField(s string) string {
 	f, _, _ := strings.Cut(strings.TrimSpace(s), " ")

@@ -1241,6 +1241,9 @@ func ownRelation(clow string, topic []string) bool {
 	if strings.Contains(clow, "-in-law") || strings.Contains(clow, " in law") {
 		return false // "my sister in laws birthday" is another relation's
 	}
+	if r := singular(ws[1]); relationWords[r] && !slices.Contains(topic, r) {
+		return false // "my friends math tutor", typed without its apostrophe, is the friend's
+	}
 	for _, w := range ws[1:3] {
 		if base, ok := strings.CutSuffix(w, "'s"); ok || strings.HasSuffix(w, "s'") {
 			// "our neighbors' rent" is theirs; "my sister's address" the

@@ -69,7 +69,13 @@
 // wins the clause, so one sentence may yield one statement per clause. A
 // clause no rule reads that opens on a change in the past without its
 // subject ("Switched the card reader over to Square") is read again as
-// the speaker's ("I switched …"), as a chat drops the "I".
+// the speaker's ("I switched …"), as a chat drops the "I". A remark with a
+// subject and a verb of its own after a statement that ends on its time
+// ("… is his speech therapist from now on, she seems sweet") is a clause
+// of its own: a report or a past in it ("apparently", "last year") is
+// the remark's, not the statement's. So is someone else's change before
+// the speaker's own ("carnicería changed their route, we place the meat
+// order Mondays now").
 // Values keep their characters as said ("Café Lumière", "LH 1234"); dates and deadlines are
 // resolved against Turn.At with github.com/olebedev/when (ISO dates and dates
 // with an explicit year are read directly) and written as 2006-01-02, or

@@ -862,6 +862,7 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"another of the kind, set apart", [][2]string{{"landlord_phone", "555-0144"}}, "Also save the warehouse landlord's number, 555-0188. Different guy from my apartment landlord, don't mix them up.", "555-0144"},
 		{"a titled name kept by its surname", [][2]string{{"kidsDentist", "Dr. Okafor"}}, "I switched to Dr. Lin for my own cleanings, but the kids are staying with Okafor.", "Dr. Okafor"},
 		{"another relation's birthday", [][2]string{{"sister_bday", "June 12"}}, "my brother's birthday is June 21", "June 12"},
+		{"a friend's, typed without its apostrophe", [][2]string{{"mathTutor", "Ms. Patel"}}, "my friends math tutor is mr reyes and she says hes way better than ms patel ngl", "Ms. Patel"},
 		{"an in-law's birthday", [][2]string{{"sister_bday", "June 12"}}, "my sister in laws birthday is june twenty first so um can you remind me like a week before", "June 12"},
 		{"another team's own standup", [][2]string{{"team_standup_time", "9am"}}, "The design team moved their standup to 10am.", "9am"},
 		{"a cover for a coming day", [][2]string{{"frontDesk", "Rita"}}, "Jen's covering the front desk tomorrow while Rita's at her grandson's graduation, she'll be back Wednesday.", "Rita"},
