@@ -133,9 +133,11 @@ func Analyze(t Turn) Result {
 		body, item := stripListMarker(trimmed)
 		for _, s := range splitSentences(body) {
 			main, said := asides(s)
-			a.sentence(Spoken(Pauses(Emoji(main))), item) // "um" and an emoji are pauses; "at two thirty" is read "at 2:30"
+			// "um" and an emoji are pauses; "at two thirty" is read "at
+			// 2:30"; "has agreed to serve as" is "will be".
+			a.sentence(Roles(Spoken(Pauses(Emoji(main)))), item)
 			for _, aside := range said {
-				a.sentence(Spoken(Pauses(Emoji(aside))), false)
+				a.sentence(Roles(Spoken(Pauses(Emoji(aside)))), false)
 			}
 		}
 	}

@@ -614,8 +614,10 @@ var nowWords = phrases("now|these days|nowadays|currently|at the moment|going fo
 
 // messageFrames announce a statement rather than wish for one: "I wanted
 // to let you know (that) Ravi owns the contracts" states, "I want Ravi to
-// own them" proposes.
-var messageFrames = []string{"wanted to let you know", "want to let you know", "wanted to say", "want to say", "wanted to flag", "want to flag", "wanted to confirm", "want to confirm", "wanted to update you", "want to update you"}
+// own them" proposes; so does one passed on ("Mrs. Delgado has asked me
+// to let you all know that her number has changed").
+var messageFrames = []string{"wanted to let you know", "want to let you know", "wanted to say", "want to say", "wanted to flag", "want to flag", "wanted to confirm", "want to confirm", "wanted to update you", "want to update you",
+	"asked me to let you all know", "asked me to let you know", "asked me to tell you", "asked me to pass on", "asked me to pass along"}
 
 // reAsAskedPhrase is who asked for what was done: "as requested", "as
 // the clinic requested".

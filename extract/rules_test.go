@@ -131,6 +131,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		// The opinion is a clause of its own, about him (asideAt).
 		{"an opinion of someone after the statement", "Marco is running the deliveries now, he seems chill", "user", []string{"delivery.owner"}, []string{ReasonOtherSubject}},
 		{"a doubt about the statement", "Marco is taking over the deliveries, it seems", "user", nil, []string{ReasonHearsay}},
+		{"a message passed on", "Mrs. Delgado has asked me to let you all know that rehearsal is at 7pm now.", "user", []string{"rehearsal.time"}, nil},
 		{"one coming day only", "Lab meeting is on Zoom this Friday only, and then we're back in Stanley 412 the week after.", "user", nil, []string{ReasonException}},
 		{"a proposal refused in an aside", "product keeps pushing 3-week sprints, told them no, staying at 2", "user", nil, []string{ReasonDeclined}},
 		{"someone asking the speaker, refused", "HR keeps nagging me to switch payroll to Rippling, told them not until the round closes.", "user", nil, []string{ReasonDeclined}},
@@ -400,6 +401,28 @@ func TestAsideAt(t *testing.T) {
 		}
 		if got != tt.aside {
 			t.Errorf("asideAt(%q) = %q, want %q", tt.in, got, tt.aside)
+		}
+	}
+}
+
+// TestStripOldValue: the value a correction quotes as the old one is cut
+// from the sentence, and the sentence is a correction.
+func TestStripOldValue(t *testing.T) {
+	tests := []struct {
+		in, want string
+		corr     bool
+	}{
+		// The unit said between the two goes with the old one.
+		{"Actually the room holds 40, not 60.", "Actually the room holds 40", true},
+		{"the gateway limit is 120 req/s not 100", "the gateway limit is 120", true},
+		{"reefer's supposed to be 28 degrees not 34 i had that wrong", "reefer's supposed to be 28 i had that wrong", true},
+		{"the paper goes to UIST not CSCW", "the paper goes to UIST", true},
+		{"we are not moving the launch", "we are not moving the launch", false},
+	}
+	for _, tt := range tests {
+		got, corr := stripOldValue(tt.in)
+		if got != tt.want || corr != tt.corr {
+			t.Errorf("stripOldValue(%q) = %q, %v; want %q, %v", tt.in, got, corr, tt.want, tt.corr)
 		}
 	}
 }

@@ -43,6 +43,7 @@ var (
 	reHasBeen        = regexp.MustCompile(`([\p{L}])['’]s been ((?:trimmed|cut|moved|pushed|changed|raised|reduced|set|bumped|increased|lowered|rescheduled|postponed|updated|slashed|capped|extended|delayed|shifted|dropped|switched|reassigned|handed)\s)`)
 	reSwitching      = regexp.MustCompile(`(?i)^(?:switching|switched|changing|changed|new)\s+([\p{L}]+?)\s*[—–:,-]+\s*(?:it['’]s|it is|now it['’]s|we['’]re with|i['’]m with|i['’]m seeing|i see)\s+(?:now\s+)?([\p{Lu}\d].*?)(?:\s+now)?[.!]*$`)
 	reMeantCount     = regexp.MustCompile(`(?i)^i\s+meant\s+(\d[\d,.]*\s+[\p{L}-]+)[.!]*$`)
+	rePassedOn       = regexp.MustCompile(`(?i)^(?:[\p{L}.'’-]+\s+){1,3}(?:has\s+|have\s+)?asked\s+me\s+to\s+(?:let\s+you(?:\s+all)?\s+know|tell\s+you(?:\s+all)?|pass\s+(?:on|along))(?:\s+that)?,?\s+`)
 	reAgreed         = regexp.MustCompile(`(?i)^(?:we|i|they|the team|everyone|we all|all of us)\s+(?:have\s+|just\s+|all\s+|finally\s+|now\s+)*(?:agreed|decided|confirmed|settled|established|concluded)(?:\s+that)?,?\s+`)
 
 	reTopic = regexp.MustCompile(`(?i)^(?:for|re|regarding|about|as for|concerning|as to|on the topic of)\s+([^,:]{1,40}?)\s*[,:—–]\s*`)
@@ -278,9 +279,9 @@ func stripOldValue(s string) (string, bool) {
 }
 
 // reBareNot is a value, then "not" and the value it replaces, without a
-// comma: "120 req/s not 100", "UIST not CSCW", "June 16 not the 14th",
+// comma: "120 req/s not 100", "28 degrees not 34", "UIST not CSCW", "June 16 not the 14th",
 // "hive2026! not hive2024!".
-var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)\s+(?:[a-z]+/[a-z]+\s+)?not\s+(?:the\s+)?(\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)`)
+var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)\s+(?:[a-z]+/[a-z]+\s+|(?:degrees?|percent|pounds?|lbs|kgs?|miles?|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|dollars?|bucks|people|guests|seats|copies|units?|feet|ft|inches|gallons?|liters?|litres?)\s+)?not\s+(?:the\s+)?(\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)`)
 
 // reNowNot closes a sentence on the value it leaves, after "now": "… now
 // not the marriott", "… now, not Tuesdays".
@@ -667,6 +668,11 @@ func (a *analyzer) sentence(raw string, item bool) {
 	// statement, read on without the frame ("we decided on X" and "we
 	// agreed to X" are rules of their own).
 	if m := reAgreed.FindStringIndex(body); m != nil && !agreedStops[fold(firstWord(body[m[1]:]))] {
+		body = body[m[1]:]
+	}
+	// "Mrs. Delgado has asked me to let you all know that rehearsal is at
+	// 7pm now": the message, passed on.
+	if m := rePassedOn.FindStringIndex(body); m != nil {
 		body = body[m[1]:]
 	}
 

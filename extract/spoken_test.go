@@ -80,3 +80,18 @@ func TestEmoji(t *testing.T) {
 		}
 	}
 }
+
+func TestRoles(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Mr. Abernathy has graciously agreed to serve as our accompanist from this Thursday onward.", "Mr. Abernathy will be our accompanist from this Thursday onward."},
+		{"Ana will act as treasurer.", "Ana will be treasurer."},
+		{"Ana serves as treasurer now.", "Ana is treasurer now."},
+		{"The board has agreed to consider Ana as treasurer.", "The board has agreed to consider Ana as treasurer."},
+		{"Ana agreed to serve on the committee.", "Ana agreed to serve on the committee."},
+	}
+	for _, tt := range tests {
+		if got := Roles(tt.in); got != tt.want {
+			t.Errorf("Roles(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

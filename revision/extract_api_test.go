@@ -811,6 +811,8 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"rescheduled", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I've rescheduled your dentist appointment to December 9.", "2026-12-09 (December 9)"},
 		{"done, changed", [][2]string{{"flight.seat", "22F"}}, "Done — I changed your seat to 3C.", "3C"},
 		{"an offer", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I can reschedule your dentist appointment to December 9 if you like.", "2026-12-02"},
+		{"a call, then the change", [][2]string{{"dot_physical", "Feb 20 10am"}}, "I called the clinic and rescheduled your DOT physical to March 3rd at 9am.", "2026-03-03 09:00 (March 3rd at 9am)"},
+		{"a call, then an offer", [][2]string{{"dot_physical", "Feb 20 10am"}}, "I called the clinic and can reschedule your DOT physical to March 3rd at 9am if you like.", "Feb 20 10am"},
 		{"done, said of the thing", [][2]string{{"reservation", "7pm"}}, "Done, your table at Luca is now booked for 8pm.", "8pm"},
 		{"all set, will now", [][2]string{{"delivery_day", "Tuesday"}}, "All set: your grocery deliveries will now arrive on Wednesdays.", "Wednesday"},
 		{"what would be", [][2]string{{"reservation", "7pm"}}, "Your table at Luca would be booked for 8pm if they have room.", "7pm"},
