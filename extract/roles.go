@@ -15,6 +15,7 @@ func Roles(s string) string {
 var (
 	// reAgreedToServe agrees to, or will, take a role on.
 	reAgreedToServe = regexp.MustCompile(`(?i)\b(?:(?:has|have)\s+(?:\p{L}+ly\s+)?agreed\s+to|(?:will|shall)(?:\s+\p{L}+ly)?)\s+(?:serve|act|stand in)\s+as\b`)
-	// reServesAs holds a role now.
-	reServesAs = regexp.MustCompile(`(?i)\b(?:serves|is serving|acts|is acting)\s+as\b`)
+	// reServesAs holds a role now ("is acting as" stands in for someone:
+	// the rule owner-stepped-in reads it as said).
+	reServesAs = regexp.MustCompile(`(?i)\b(?:serves|is serving)\s+as\b`)
 )
