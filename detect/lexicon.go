@@ -75,7 +75,8 @@ var reAddition = mustPre(`(?i)\b(?:add|adding|also|too|as well|in addition|addit
 var reFromTo = mustPre(`(?i)\bfrom\s+([^.;!?]{1,40}?)\s+to\s+`)
 
 // negators cancel a cue that follows them closely in the same clause.
-var negators = setOf("not", "never", "no", "didn't", "don't", "doesn't", "hasn't", "haven't", "won't", "isn't", "aren't", "wasn't", "weren't", "cannot", "can't", "without", "nothing", "neither", "nor")
+var negators = setOf("not", "never", "no", "didn't", "don't", "doesn't", "hasn't", "haven't", "won't", "isn't", "aren't", "wasn't", "weren't", "cannot", "can't", "without", "nothing", "neither", "nor",
+	"doesnt", "hasnt", "havent", "isnt", "arent", "wasnt", "werent") // a state denied, typed without the apostrophe (extract's negations)
 
 // reQuestion recognises a question that has no question mark.
 var reQuestion = mustPre(`(?i)^(?:did|does|do|is|are|was|were|can|could|should|would|will|has|have|what|when|where|which|who|why|how)\b`)

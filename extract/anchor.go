@@ -1433,7 +1433,9 @@ var reOwnError = regexp.MustCompile(`\b(?:typo|misspoke|mistyped|my mistake|my b
 // sentence (low) that corrects the speaker's own mistake (or opens as a
 // correction: corr): "Typo in my zip: it should be 94110" says what is.
 func fixesShould(low, clow string, corr bool) bool {
-	return (corr || reOwnError.MatchString(low)) && strings.Contains(clow, "should be") && clauseFilter(strings.Replace(clow, "should be", "is", 1)) == ""
+	// The old value it quotes ("should be $22 not $18") denies nothing.
+	stated, _ := stripOldValue(strings.Replace(clow, "should be", "is", 1))
+	return (corr || reOwnError.MatchString(low)) && strings.Contains(clow, "should be") && clauseFilter(stated) == ""
 }
 
 // reLeadName is a capitalised name opening a clause, then a lower-case
@@ -2244,6 +2246,11 @@ func keepsStored(low, stored string) bool {
 		w = strings.TrimSuffix(w, "'s")
 		return w == first && (len(first) >= 3 || count) || numbered && (w == last || w == unitless || strings.TrimRight(w, "stndrh") == last)
 	}
+	// "Cool Breeze still has this one" keeps "Cool Breeze HVAC": the
+	// name's first two words, then "still".
+	saysTwo := func(ws []string, i int) bool {
+		return len(sw) > 2 && i > 1 && ws[i-2] == sw[0] && strings.TrimSuffix(ws[i-1], "'s") == sw[1]
+	}
 	// "she's never leaving elm st": to deny leaving is to stay; "glad I
 	// got in at $185": what the speaker secured stays theirs.
 	ws := words(reGotInAt.ReplaceAllString(reNotLeaving.ReplaceAllString(low, " stay "), " stay at "))
@@ -2251,7 +2258,7 @@ func keepsStored(low, stored string) bool {
 		if !keepWords[w] {
 			continue
 		}
-		if i > 0 && (says(ws[i-1]) || i > 1 && ws[i-1] == "is" && (ws[i-2] == last || says(ws[i-2]))) && w == "still" {
+		if i > 0 && (says(ws[i-1]) || saysTwo(ws, i) || i > 1 && ws[i-1] == "is" && (ws[i-2] == last || says(ws[i-2]))) && w == "still" {
 			return true
 		}
 		for j := i + 1; j < len(ws) && j <= i+4; j++ {

@@ -134,10 +134,11 @@ func Analyze(t Turn) Result {
 		for _, s := range splitSentences(body) {
 			main, said := asides(s)
 			// "um" and an emoji are pauses; "at two thirty" is read "at
-			// 2:30"; "has agreed to serve as" is "will be".
-			a.sentence(Roles(Spoken(Pauses(Emoji(main)))), item)
+			// 2:30"; "nag-request" is "request"; "has agreed to serve as"
+			// is "will be".
+			a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(main))))), item)
 			for _, aside := range said {
-				a.sentence(Roles(Spoken(Pauses(Emoji(aside)))), false)
+				a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(aside))))), false)
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // The refusal filters. Each reads a lower-cased copy with curly apostrophes
@@ -127,7 +129,11 @@ var (
 	// hypoClause marks only its own clause.
 	hypoClause = phrases("thinking|might|maybe|assumes|assuming|kicking around|tossing around|batting around|floating the idea|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory|poking around|shopping around|looking around|scoping|exploring|evaluating|weighing|researching|vetting|scouting|shortlisting|shortlisted|in the running")
 
-	negations = phrases("not|never|no longer|nobody|no one|none|neither|nor|cannot|no|without|nothing|nowhere|ain't|anymore")
+	negations = phrases("not|never|no longer|nobody|no one|none|neither|nor|cannot|no|without|nothing|nowhere|ain't|anymore|" +
+		// a state denied, typed without the apostrophe: "IRB still hasnt
+		// approved it" (not "dont" and "didnt", which chats drop into
+		// asides: "… as of this month ugh didnt even warn us")
+		"hasnt|havent|hadnt|isnt|arent|wasnt|werent|doesnt|wouldnt|shouldnt|couldnt")
 
 	// general marks talk about things in general ("rents in the area went
 	// up to £1,240 on average"): no value of the speaker's.
@@ -135,7 +141,7 @@ var (
 
 	declines = phrases("holding off|hold off|held off|sitting on it|sitting on that|sitting on this|sitting on them|said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go|told them not until|told him not until|told her not until|said not until|told them no|told him no|told her no")
 
-	proposals = phrases("proposed|proposes|propose|proposing|pitch|pitches|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|asked to|asks to|asking to|asked me to|asked us to|asks me to|asks us to|asking me to|asking us to|asked if|asks if|asked whether|asks whether|asked can|asks can|asking can|asked could|asks could|asking could|asked would|asks would|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
+	proposals = phrases("proposed|proposes|propose|proposing|request|pitch|pitches|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|asked to|asks to|asking to|asked me to|asked us to|asks me to|asks us to|asking me to|asking us to|asked if|asks if|asked whether|asks whether|asked can|asks can|asking can|asked could|asks could|asking could|asked would|asks would|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
 
 	pasts = phrases("last yr|last yr's|yrs ago|a yr ago|yr ago|before i moved|before we moved|before moving|before i relocated|before we relocated|last cycle|last block|last round|last race|last marathon|last build|last attempt|in my twenties|in my thirties|in my forties|in my teens|in my youth|in my childhood|growing up|in high school|in college|in grad school|at university|at uni|as a student|as a teenager|last trip|last visit|last stay|last flight|previous trip|previous visit|on our last|on my last|last spring|last summer|last autumn|last fall|last winter|last quarter|last season|last term|last year's|last month's|last week's|last time|the year before's|years ago|year ago|decades ago|decade ago|months ago|ages ago|long ago|a while ago|back then|back when|used to|last year|the year before|years back|originally|at the time|in the past|previously|formerly|historically|once upon|when i was|when we were|when i first|when we first|when i moved in|when we moved in|when i signed|when we signed|at first|initially|in the beginning|to begin with|as a kid|as a child|in my old job|in my last job|in my previous job|at my old job|at my last job|at my previous job|my old job|my previous job|my former job|my old company|my previous company|my last company|my former company|my last startup|my old startup|my previous startup|my former startup|my last employer|my old employer|my previous employer|my former employer|my last agency|my old agency|my previous agency|my last firm|my old firm|my previous firm|my old place|my old apartment|my previous apartment|my old address|my previous address|my former address|my old boss|my previous role|my old team|my previous team")
 
@@ -396,7 +402,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(stated) || reBackThen.MatchString(statedLow)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reHolidayThing.ReplaceAllString(reCause.ReplaceAllString(n, " "), " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(reReportedWhen.ReplaceAllString(n, "$1")), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reDaysInstead.MatchString(low),
+	case oneOffs.in(reHolidayThing.ReplaceAllString(reCause.ReplaceAllString(n, " "), " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(dropReportedWhen(n)), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reDaysInstead.MatchString(low),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -494,6 +500,17 @@ var reHolidayThing = regexp.MustCompile(`\bholiday (?:party|parties|season|sched
 // a state lasts: "Herr Müller wrote this morning, the deadline … is now
 // pushed to January 23". Its first group is the verb, without the time.
 var reReportedWhen = regexp.MustCompile(`(?i)\b((?:wrote|called|emailed|texted|messaged|rang|phoned|telephoned|said|told me|told us|confirmed|let me know|let us know|got back to me|replied|answered)(?:\s+me|\s+us|\s+back)?)\s+(?:` + oneDay + `)\b`)
+
+// dropReportedWhen removes from s when news came (reReportedWhen),
+// keeping its verb. A text without a word of oneDay has none, and is not
+// run through the expression: every value written is.
+func dropReportedWhen(s string) string {
+	low := lexical.LowerASCII(s)
+	if !strings.Contains(low, "today") && !strings.Contains(low, "tonight") && !strings.Contains(low, "tomorrow") && !strings.Contains(low, "this ") {
+		return s
+	}
+	return reReportedWhen.ReplaceAllString(s, "$1")
+}
 
 // reOneTimeReason is a change made for one time, with the passing reason
 // for it: "I bumped the heat to 70F tonight because it's freezing",

@@ -114,19 +114,24 @@ func TestFits(t *testing.T) {
 	tests := []struct {
 		kind, stored string
 		want         bool
+		value        string // the statement's value, when it matters
 	}{
-		{KindChoice, "Tuesday spin", true}, // a class, not a date
-		{KindChoice, "January 15", false},  // an appointment, not who
-		{KindDate, "January 15", true},
-		{KindCount, "40", true},
-		{KindCount, "forty", false},
-		{KindContact, "jane@client.com", true},
-		{KindChoice, "jane@client.com", false}, // a name does not replace an address
-		{KindOwnership, "+1 617-555-0134", false},
-		{KindChoice, "Jane (jane@client.com)", true},
+		{KindChoice, "Tuesday spin", true, ""}, // a class, not a date
+		{KindChoice, "January 15", false, ""},  // an appointment, not who
+		{KindDate, "January 15", true, ""},
+		{KindCount, "40", true, ""},
+		{KindCount, "forty", false, ""},
+		{KindContact, "jane@client.com", true, ""},
+		{KindChoice, "jane@client.com", false, ""}, // a name does not replace an address
+		{KindOwnership, "+1 617-555-0134", false, ""},
+		{KindChoice, "Jane (jane@client.com)", true, ""},
+		// An email replaces an email, a number a number.
+		{KindContact, "555-0144", false, "rkowalski@gmail.com"},
+		{KindContact, "jane@client.com", true, "jo@client.com"},
+		{KindContact, "Luis, 555-0121", true, "555-0163"},
 	}
 	for _, tt := range tests {
-		if got := (Statement{Kind: tt.kind}).Fits(tt.stored, at); got != tt.want {
+		if got := (Statement{Kind: tt.kind, Value: tt.value}).Fits(tt.stored, at); got != tt.want {
 			t.Errorf("Statement{Kind: %s}.Fits(%q) = %v, want %v", tt.kind, tt.stored, got, tt.want)
 		}
 	}

@@ -1,6 +1,9 @@
 package extract
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Roles reads a role taken on in a formal register as the plain
 // statement it makes: "Mr. Abernathy has graciously agreed to serve as
@@ -12,7 +15,20 @@ func Roles(s string) string {
 	return reServesAs.ReplaceAllString(s, "is")
 }
 
+// Affixed reads an English verb that a Tagalog affix is joined to
+// ("nag-request", "i-move", "na-cancel") as the verb: the affix says its
+// aspect, which the sentence's other words tell as well ("Nag-request
+// ako na i-move …, hinihintay ko pa reply nila" asks; nothing moved).
+func Affixed(s string) string {
+	if !strings.Contains(s, "-") {
+		return s
+	}
+	return reTagalogAffix.ReplaceAllString(s, "$1")
+}
+
 var (
+	// reTagalogAffix is a Tagalog verb affix on an English verb.
+	reTagalogAffix = regexp.MustCompile(`(?i)\b(?:nag|mag|i|ipa|pina|pag|na|ma|naka|maka|nagpa|magpa)-(\p{L}{3,})`)
 	// reAgreedToServe agrees to, or will, take a role on.
 	reAgreedToServe = regexp.MustCompile(`(?i)\b(?:(?:has|have)\s+(?:\p{L}+ly\s+)?agreed\s+to|(?:will|shall)(?:\s+\p{L}+ly)?)\s+(?:serve|act|stand in)\s+as\b`)
 	// reServesAs holds a role now ("is acting as" stands in for someone:

@@ -417,6 +417,7 @@ func TestStripOldValue(t *testing.T) {
 		{"the gateway limit is 120 req/s not 100", "the gateway limit is 120", true},
 		{"reefer's supposed to be 28 degrees not 34 i had that wrong", "reefer's supposed to be 28 i had that wrong", true},
 		{"the paper goes to UIST not CSCW", "the paper goes to UIST", true},
+		{"typo in the brief, CPM target should be $22 not $18", "typo in the brief, CPM target should be $22", true},
 		{"we are not moving the launch", "we are not moving the launch", false},
 	}
 	for _, tt := range tests {

@@ -281,7 +281,7 @@ func stripOldValue(s string) (string, bool) {
 // reBareNot is a value, then "not" and the value it replaces, without a
 // comma: "120 req/s not 100", "28 degrees not 34", "UIST not CSCW", "June 16 not the 14th",
 // "hive2026! not hive2024!".
-var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)\s+(?:[a-z]+/[a-z]+\s+|(?:degrees?|percent|pounds?|lbs|kgs?|miles?|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|dollars?|bucks|people|guests|seats|copies|units?|feet|ft|inches|gallons?|liters?|litres?)\s+)?not\s+(?:the\s+)?(\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)`)
+var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)\s+(?:[a-z]+/[a-z]+\s+|(?:degrees?|percent|pounds?|lbs|kgs?|miles?|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|dollars?|bucks|people|guests|seats|copies|units?|feet|ft|inches|gallons?|liters?|litres?)\s+)?not\s+(?:the\s+)?([$€£]?\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)`)
 
 // reNowNot closes a sentence on the value it leaves, after "now": "… now
 // not the marriott", "… now, not Tuesdays".

@@ -145,7 +145,7 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	// "as of today" says when a change took effect, not how long it
 	// lasts: "The project is at risk as of today" is a fact's new value.
 	s = strings.TrimSpace(dropStartMarks(s))
-	s = reReportedWhen.ReplaceAllString(s, "$1") // "Herr Müller wrote this morning, …": when the news came
+	s = dropReportedWhen(s) // "Herr Müller wrote this morning, …": when the news came
 	n := padded(fold(s))
 	if strings.Contains(s, "?") || stateRefusals.in(n) || modalMay(n) || draftStarts.startsWith(n) {
 		return StateClaim{}, false

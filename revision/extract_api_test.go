@@ -598,6 +598,10 @@ func TestKeptValue(t *testing.T) {
 	runAfterTurn(t, []afterTurn{
 		{"kept by its number", [][2]string{{"primary_database", "Postgres 13"}}, "Analytics moves to Postgres 16 next week; prod stays on 13 until the audit.", "Postgres 13"},
 		{"kept by its name", [][2]string{{"team", "Payments"}}, "I interviewed with the Growth team but decided to stay on Payments.", "Payments"},
+		{"kept by its name's first two words", [][2]string{{"hvac", "Cool Breeze HVAC"}}, "Northside Mechanical is doing HVAC on the Birch flip, Cool Breeze still has this one", "Cool Breeze HVAC"},
+		{"a state denied without the apostrophe", [][2]string{{"irb_protocol_status", "pending review"}}, "IRB still hasnt approved the protocol, emailed them again", "pending review"},
+		{"an email changed, the phone kept", [][2]string{{"landlord_phone", "555-0144"}}, "fyi the landlord's email changed to rkowalski@gmail.com, phone is the same though", "555-0144"},
+		{"a request, with Tagalog affixes", [][2]string{{"embassy_appt", "January 12"}}, "Nag-request ako na i-move sa January 19 yung embassy appointment, hinihintay ko pa reply nila.", "January 12"},
 		{"kept by its number without its unit", [][2]string{{"reefer_temp", "34F"}}, "next load outta fresno is gonna need the reefer at 28 but this one stays at 34 till i drop it", "34F"},
 		{"changed, then kept there", [][2]string{{"primary_database", "Postgres 13"}}, "We upgraded prod to Postgres 16 and it will stay there.", "Postgres 16"},
 		{"the regular one stays", [][2]string{{"oyster_price", "$3.50"}}, "happy hour oysters down to $2 at the bar. regular price stays.", "$3.50"},
