@@ -125,12 +125,20 @@ const maxPooledWrites = 4 * pendingSlab
 // acquirePendingWrites returns empty pending writes, reused if it can.
 func acquirePendingWrites() *pendingWrites { return pendingPool.Get().(*pendingWrites) }
 
-// release empties p, which its transaction no longer uses, and keeps it
-// for reuse when it is small. Nothing of p is referred to afterwards: the
-// keys and values it held (handed to the engine) are dropped, not reused.
+// release keeps p, which its transaction no longer uses and nothing else
+// refers to, for reuse when reset empties it.
 func (p *pendingWrites) release() {
+	if p.reset() {
+		pendingPool.Put(p)
+	}
+}
+
+// reset empties p for reuse, dropping the keys and values it held (handed
+// to the engine, never reused), and reports true; or, when p grew for a
+// batch or beyond maxPooledWrites, leaves it as it is and reports false.
+func (p *pendingWrites) reset() bool {
 	if p.grown || cap(p.order) > maxPooledWrites {
-		return
+		return false
 	}
 	clear(p.first)
 	clear(p.firstTables)
@@ -140,7 +148,7 @@ func (p *pendingWrites) release() {
 	clear(p.order)
 	p.order, p.last = p.order[:0], nil
 	p.slab, p.tableSlab, p.tailSlab = p.first, p.firstTables, p.firstTails
-	pendingPool.Put(p)
+	return true
 }
 
 // grow makes room for about n more writes.

@@ -84,11 +84,12 @@ func TestPendingTablesSortOnlyWhenScanned(t *testing.T) {
 	}
 }
 
-// TestPendingRelease: released pending writes are empty, drop every key
-// and value they held, and serve the next transaction as fresh ones do;
-// pending writes grown for a batch, or past maxPooledWrites, are not
-// kept.
-func TestPendingRelease(t *testing.T) {
+// TestPendingReset: pending writes reset for reuse are empty, drop every
+// key and value they held, and serve the next transaction as fresh ones
+// do; pending writes grown for a batch, or past maxPooledWrites, are not
+// kept. (The test resets its own, never the pool's: what it writes after
+// a reset must not reach a transaction.)
+func TestPendingReset(t *testing.T) {
 	fill := func(p *pendingWrites, n int, val string) {
 		for i := range n {
 			tb := []Table{TableFact, TableFactValid, TableAudit, TableSearchLive}[i%4]
@@ -105,23 +106,25 @@ func TestPendingRelease(t *testing.T) {
 	used := newPendingWrites()
 	fill(used, 2*pendingSlab, "old") // past the first slabs
 	used.scan(tkey("acme", TableFactValid, ""), tkey("acme", TableFactValid, ""), false)
-	used.release()
+	if !used.reset() {
+		t.Fatal("reset refused small pending writes")
+	}
 	if len(used.order) != 0 || len(used.byKey) != 0 || len(used.tables) != 0 || used.last != nil {
-		t.Fatalf("released: %d writes, %d keys, %d tables, last %v; want none", len(used.order), len(used.byKey), len(used.tables), used.last)
+		t.Fatalf("reset: %d writes, %d keys, %d tables, last %v; want none", len(used.order), len(used.byKey), len(used.tables), used.last)
 	}
 	for i, e := range used.first {
 		if e.key != nil || e.val != nil {
-			t.Fatalf("released: first slab entry %d still holds %q=%q", i, e.key, e.val)
+			t.Fatalf("reset: first slab entry %d still holds %q=%q", i, e.key, e.val)
 		}
 	}
 	for _, tb := range used.firstTables {
 		if tb.prefix != "" || tb.runs != nil || tb.tail != nil {
-			t.Fatalf("released: a table still holds %+v", tb)
+			t.Fatalf("reset: a table still holds %+v", tb)
 		}
 	}
 	for _, e := range used.order[:cap(used.order)] {
 		if e != nil {
-			t.Fatal("released: order still refers to a write")
+			t.Fatal("reset: order still refers to a write")
 		}
 	}
 
@@ -143,8 +146,7 @@ func TestPendingRelease(t *testing.T) {
 			fill(p, maxPooledWrites+1, "v")
 		}
 		n := len(p.order)
-		p.release()
-		if len(p.order) != n {
+		if p.reset() || len(p.order) != n {
 			t.Errorf("%s pending writes were emptied for reuse", name)
 		}
 	}
