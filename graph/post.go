@@ -42,15 +42,23 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	contentType := responseContentType(r)
 	w.Header().Add("Content-Type", contentType)
 	start := graphql.Now()
-	params := &graphql.RawParams{Headers: r.Header, ReadTime: graphql.TraceTiming{Start: start, End: graphql.Now()}}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeResponse(w, 0, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %+v", err)}))
-		return
-	}
-	if err := decodeJSON(body, &params); err != nil {
-		writeResponse(w, http.StatusBadRequest, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("json request body could not be decoded: %+v body:%s", err, body)}))
-		return
+	readTime := graphql.TraceTiming{Start: start, End: graphql.Now()}
+	params, decoded := decodedParams(ctx) // guardTransport's, when it decoded the body
+	if decoded {
+		if params = withHeaders(params, r); params != nil {
+			params.ReadTime = readTime
+		}
+	} else {
+		params = &graphql.RawParams{Headers: r.Header, ReadTime: readTime}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			writeResponse(w, 0, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %+v", err)}))
+			return
+		}
+		if err := decodeJSON(body, &params); err != nil {
+			writeResponse(w, http.StatusBadRequest, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("json request body could not be decoded: %+v body:%s", err, body)}))
+			return
+		}
 	}
 	rc, opErr := exec.CreateOperationContext(ctx, params)
 	if opErr != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,5 +153,69 @@ func TestWriteResponseLength(t *testing.T) {
 	}
 	if reused != 2 {
 		t.Errorf("%d of 2 later requests reused the connection", reused)
+	}
+}
+
+// TestGuardTransportDecodesOnce: guardTransport hands postTransport the
+// parameters of a POST body decoded as postTransport decoded them (JSON
+// null included, the body's headers set in the request's), and leaves a
+// body only that decoding refuses to postTransport, as it refuses what no
+// GraphQL request decodes from.
+func TestGuardTransportDecodesOnce(t *testing.T) {
+	cases := []struct {
+		name, body string
+		status     int // 0: passed on
+		decoded    bool
+	}{
+		{name: "request", body: `{"query":"{a}","operationName":"A","variables":{"n":1},"extensions":{"e":true},"headers":{"X-Body":["y"],"X-Request":["b"]}}`, decoded: true},
+		{name: "no headers", body: `{"query":"{a}"}`, decoded: true},
+		{name: "null headers", body: `{"query":"{a}","headers":null}`, decoded: true},
+		{name: "null", body: `null`, decoded: true},
+		{name: "headers not an object", body: `{"query":"{a}","headers":"x"}`},
+		{name: "not an object", body: `[1]`, status: http.StatusBadRequest},
+		{name: "not JSON", body: `{"query":`, status: http.StatusBadRequest},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			newRequest := func() *http.Request {
+				req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(tc.body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("X-Request", "r")
+				return req
+			}
+			// What postTransport decoded from the body on its own.
+			before := newRequest()
+			want := &graphql.RawParams{Headers: before.Header}
+			wantErr := decodeJSON([]byte(tc.body), &want)
+
+			var called bool
+			h := guardTransport(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				called = true
+				if m := requestMethod(r.Context()); m != http.MethodPost {
+					t.Errorf("requestMethod = %q", m)
+				}
+				params, decoded := decodedParams(r.Context())
+				if decoded != tc.decoded || decoded != (wantErr == nil) {
+					t.Fatalf("decoded = %v, want %v (postTransport's decoding: %v)", decoded, tc.decoded, wantErr)
+				}
+				if !decoded {
+					return
+				}
+				if got := withHeaders(params, r); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(r.Header, before.Header) {
+					t.Errorf("params = %+v, request headers %v; postTransport decoded %+v, request headers %v", got, r.Header, want, before.Header)
+				}
+			}))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, newRequest())
+			if tc.status != 0 {
+				if called || rec.Code != tc.status {
+					t.Fatalf("passed on: %v, status %d; want refused with %d", called, rec.Code, tc.status)
+				}
+				return
+			}
+			if !called {
+				t.Fatalf("refused with %d: %s", rec.Code, rec.Body)
+			}
+		})
 	}
 }

@@ -14,14 +14,52 @@ import (
 	"github.com/stategraph/stategraph/httpguard"
 )
 
-// methodKey carries the request's HTTP method to the GraphQL extensions.
-type methodKey struct{}
+// requestKey carries what guardTransport learnt of a request to the
+// transport and the GraphQL extensions.
+type requestKey struct{}
+
+// requestInfo is what guardTransport learnt of a request: its HTTP method
+// and, for a POST whose body decoded as gqlgen's POST transport decodes
+// it, the parameters decoded (decoded tells; params may be nil, for a body
+// of JSON null), so that postTransport does not decode the body again.
+type requestInfo struct {
+	method  string
+	params  *graphql.RawParams
+	decoded bool
+}
 
 // requestMethod returns the HTTP method of the request ctx belongs to, or
 // "" outside one.
 func requestMethod(ctx context.Context) string {
-	m, _ := ctx.Value(methodKey{}).(string)
-	return m
+	ri, _ := ctx.Value(requestKey{}).(*requestInfo)
+	if ri == nil {
+		return ""
+	}
+	return ri.method
+}
+
+// withHeaders returns params, decoded by guardTransport, as decoding the
+// body over the headers of r would have left them: the body's headers,
+// if any, set in r's (a JSON null for headers leaves none).
+func withHeaders(params *graphql.RawParams, r *http.Request) *graphql.RawParams {
+	if params == nil || params.Headers == nil || r.Header == nil {
+		return params
+	}
+	for k, v := range params.Headers {
+		r.Header[k] = v
+	}
+	params.Headers = r.Header
+	return params
+}
+
+// decodedParams returns the parameters guardTransport decoded from the
+// body of the POST ctx belongs to, and whether it decoded them.
+func decodedParams(ctx context.Context) (*graphql.RawParams, bool) {
+	ri, _ := ctx.Value(requestKey{}).(*requestInfo)
+	if ri == nil || !ri.decoded {
+		return nil, false
+	}
+	return ri.params, true
 }
 
 // rawParams is the JSON shape of a GraphQL request, as gqlgen's transports
@@ -42,6 +80,7 @@ type rawParams struct {
 // already (httpguard.MaxBytes).
 func guardTransport(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ri := &requestInfo{method: r.Method}
 		switch r.Method {
 		case http.MethodGet:
 			q := r.URL.Query()
@@ -62,8 +101,15 @@ func guardTransport(next http.Handler) http.Handler {
 				httpguard.WriteError(w, r, http.StatusBadRequest, httpguard.CodeBadUserInput, "cannot read request body")
 				return
 			}
-			var p rawParams
-			if err := decodeJSON(body, &p); err != nil {
+			// Decoded as postTransport decodes it, the body is decoded
+			// once; a body that only that decoding refuses (headers not
+			// an object) is left to postTransport, as before. The body's
+			// headers are decoded into a map of their own, which
+			// postTransport merges into the request's (withHeaders).
+			params := &graphql.RawParams{Headers: http.Header{}}
+			if err := decodeJSON(body, &params); err == nil {
+				ri.params, ri.decoded = params, true
+			} else if err := decodeJSON(body, &rawParams{}); err != nil {
 				httpguard.WriteError(w, r, http.StatusBadRequest, httpguard.CodeBadUserInput,
 					`the request body is not a GraphQL request: want a JSON object {"query": string, "operationName": string, "variables": object}`)
 				return
@@ -74,7 +120,7 @@ func guardTransport(next http.Handler) http.Handler {
 			httpguard.WriteError(w, r, http.StatusMethodNotAllowed, httpguard.CodeBadUserInput, "/graphql answers GET (queries) and POST only")
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), methodKey{}, r.Method)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestKey{}, ri)))
 	})
 }
 

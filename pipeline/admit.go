@@ -229,8 +229,11 @@ func keyPhrase(key string) string {
 	if i := strings.LastIndexAny(key, ".:/"); i >= 0 {
 		key = key[i+1:]
 	}
-	return strings.TrimSpace(strings.NewReplacer("_", " ", "-", " ").Replace(key))
+	return strings.TrimSpace(keySeparators.Replace(key))
 }
+
+// keySeparators turns a key's separators into spaces.
+var keySeparators = strings.NewReplacer("_", " ", "-", " ")
 
 // inferScope is the scope the write asks for, else the one its value's
 // opening words ask for ("Hypothetically, …", "Suppose …", "What if …",

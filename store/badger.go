@@ -170,6 +170,14 @@ func (t *badgerTxn) Get(k []byte) (Value, error) {
 	return item, nil
 }
 
+// reserve makes room for n more Sets in one allocation: the pending
+// writes know how many they hand over at commit.
+func (t *badgerTxn) reserve(n int) {
+	if len(t.ents) < n {
+		t.ents = make([]badger.Entry, n)
+	}
+}
+
 func (t *badgerTxn) Set(k, v []byte, ttl time.Duration) error {
 	if len(t.ents) == 0 {
 		t.ents = make([]badger.Entry, entrySlab)

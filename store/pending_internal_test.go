@@ -83,3 +83,71 @@ func TestPendingTablesSortOnlyWhenScanned(t *testing.T) {
 		t.Error("scan of every table, reverse: not in reverse key order")
 	}
 }
+
+// TestPendingReset: pending writes reset for reuse are empty, drop every
+// key and value they held, and serve the next transaction as fresh ones
+// do; pending writes grown for a batch, or past maxPooledWrites, are not
+// kept. (The test resets its own, never the pool's: what it writes after
+// a reset must not reach a transaction.)
+func TestPendingReset(t *testing.T) {
+	fill := func(p *pendingWrites, n int, val string) {
+		for i := range n {
+			tb := []Table{TableFact, TableFactValid, TableAudit, TableSearchLive}[i%4]
+			p.set(tkey("acme", tb, fmt.Sprintf("%03d", i)), []byte(val), i%5 == 0, 0)
+		}
+	}
+	keys := func(p *pendingWrites) (out []string) {
+		for _, e := range p.scan([]byte{0}, []byte{0}, false) {
+			out = append(out, fmt.Sprintf("%s=%s/%v", e.key, e.val, e.del))
+		}
+		return out
+	}
+
+	used := newPendingWrites()
+	fill(used, 2*pendingSlab, "old") // past the first slabs
+	used.scan(tkey("acme", TableFactValid, ""), tkey("acme", TableFactValid, ""), false)
+	if !used.reset() {
+		t.Fatal("reset refused small pending writes")
+	}
+	if len(used.order) != 0 || len(used.byKey) != 0 || len(used.tables) != 0 || used.last != nil {
+		t.Fatalf("reset: %d writes, %d keys, %d tables, last %v; want none", len(used.order), len(used.byKey), len(used.tables), used.last)
+	}
+	for i, e := range used.first {
+		if e.key != nil || e.val != nil {
+			t.Fatalf("reset: first slab entry %d still holds %q=%q", i, e.key, e.val)
+		}
+	}
+	for _, tb := range used.firstTables {
+		if tb.prefix != "" || tb.runs != nil || tb.tail != nil {
+			t.Fatalf("reset: a table still holds %+v", tb)
+		}
+	}
+	for _, e := range used.order[:cap(used.order)] {
+		if e != nil {
+			t.Fatal("reset: order still refers to a write")
+		}
+	}
+
+	fresh := newPendingWrites()
+	fill(used, 3*pendingSlab, "new")
+	fill(fresh, 3*pendingSlab, "new")
+	if got, want := keys(used), keys(fresh); !slices.Equal(got, want) {
+		t.Errorf("reused pending writes scan %d writes, fresh ones %d (or in another order)", len(got), len(want))
+	}
+	if e, ok := used.get(tkey("acme", TableFactValid, "001")); !ok || string(e.val) != "new" {
+		t.Errorf("reused pending writes: get = %v, %v", e, ok)
+	}
+
+	for name, p := range map[string]*pendingWrites{"grown": newPendingWrites(), "large": newPendingWrites()} {
+		if name == "grown" {
+			p.grow(10)
+			fill(p, 3, "v")
+		} else {
+			fill(p, maxPooledWrites+1, "v")
+		}
+		n := len(p.order)
+		if p.reset() || len(p.order) != n {
+			t.Errorf("%s pending writes were emptied for reuse", name)
+		}
+	}
+}

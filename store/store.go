@@ -261,7 +261,7 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 		if err != nil {
 			return err
 		}
-		tx := &Txn{txn: txn, p: p, pend: newPendingWrites()}
+		tx := &Txn{txn: txn, p: p, pend: acquirePendingWrites()}
 		err = fn(tx)
 		if err == nil {
 			err = tx.flushDeferred()
@@ -277,8 +277,10 @@ func (s *Store) Update(ctx context.Context, p tenancy.Partition, fn func(tx *Txn
 			for _, f := range tx.afterCommit {
 				f()
 			}
+			tx.releasePending()
 			return nil
 		}
+		tx.releasePending()
 		if !errors.Is(err, ErrConflict) {
 			if errors.Is(err, ErrTooBig) {
 				return errTooBig
@@ -317,7 +319,8 @@ func (s *Store) Preview(ctx context.Context, p tenancy.Partition, fn func(tx *Tx
 	if b, ok := txn.(*badgerTxn); ok {
 		b.neverCommits() // no sync waits for a preview
 	}
-	tx := &Txn{txn: txn, p: p, pend: newPendingWrites()}
+	tx := &Txn{txn: txn, p: p, pend: acquirePendingWrites()}
+	defer tx.releasePending()
 	if err := fn(tx); err != nil {
 		return err
 	}

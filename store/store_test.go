@@ -213,3 +213,43 @@ func testScanOrderAndStart(t *testing.T, st *store.Store) {
 		t.Errorf("scan from the third = %v", from)
 	}
 }
+
+func TestEndedTxnCannotWrite(t *testing.T) { enginetest.Each(t, testEndedTxnCannotWrite) }
+
+// testEndedTxnCannotWrite: a Txn kept past its Update (a bug) writes
+// nothing, neither into a later transaction nor into the store.
+func testEndedTxnCannotWrite(t *testing.T, st *store.Store) {
+	p := partition(t, "acme", "alice", "")
+	ctx := context.Background()
+	var ended *store.Txn
+	if err := st.Update(ctx, p, func(tx *store.Txn) error {
+		ended = tx
+		return tx.Put(p.Shared(), store.TableFact, []byte("a"), 1, 0)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err := st.Update(ctx, p, func(tx *store.Txn) error {
+		if err := ended.Put(p.Shared(), store.TableFact, []byte("b"), 2, 0); err == nil {
+			t.Error("an ended Txn accepted a write")
+		}
+		return tx.Put(p.Shared(), store.TableFact, []byte("c"), 3, 0)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.View(ctx, p, func(tx *store.Txn) error {
+		for _, k := range []string{"a", "b", "c"} {
+			ok, err := tx.Exists(p.Shared(), store.TableFact, []byte(k))
+			if err != nil {
+				return err
+			}
+			if ok != (k != "b") {
+				t.Errorf("record %s exists: %v", k, ok)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -128,7 +128,7 @@ func (p Partition) Capability() (Space, bool) {
 // a user: a background partition has none), capability (when present),
 // then shared.
 func (p Partition) Spaces() []Space {
-	var sp []Space
+	sp := make([]Space, 0, 3) // one allocation, not one per append
 	if p.user != "" {
 		sp = append(sp, p.Private())
 	}
