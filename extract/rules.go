@@ -1706,6 +1706,25 @@ func ReportsAction(sentence string) bool {
 	return reDoneLead.MatchString(full) || reDidChange.MatchString(full)
 }
 
+// ReportsOutcome reports a sentence that tells, as done, what came of a
+// change someone else made or confirmed: the completion, then "so" and
+// the state it leaves ("Your trainer confirmed the switch, so you're on
+// Tuesdays and Thursdays at 6:30am", "Biscuit's records have been
+// transferred, so Oakridge Animal Clinic is her vet from now on",
+// "Comcast's promo ended, so your internet bill went up to $94.99"). An
+// offer or a question is none; what is only asked for ("I asked the host
+// if we could …") completes nothing.
+func ReportsOutcome(sentence string) bool {
+	full := fold(strings.TrimSpace(sentence))
+	if strings.HasSuffix(full, "?") || reOffer.MatchString(full) {
+		return false
+	}
+	return reOutcomeSo.MatchString(full)
+}
+
+// reOutcomeSo is a completion, then "so" and what it leaves.
+var reOutcomeSo = regexp.MustCompile(`^[^;?]{0,80}?\b(?:confirmed|approved|accepted|processed|transferred|went through|came through|cleared|ended|expired|finali[sz]ed|signed off(?: on)?|(?:has|have|had) been (?:approved|confirmed|transferred|processed|moved|changed|updated|rebooked|rescheduled|reassigned))\b[^;?]{0,60}?,?\s+so\s+`)
+
 // ReportsDone reports a turn with a sentence that is only a word of
 // completion ("Done.", "All set!", "Updated."; "Noted." acknowledges) or
 // that reports, in words of its own, a change its speaker made (ReportsAction: "I updated the recurring

@@ -76,7 +76,9 @@ type speaker struct {
 // change the speaker made: its own words say so (extract.ReportsAction),
 // or the assistant's turn has a sentence of its own that says "Done." or
 // "All set!".
-func (s speaker) acted(sentence string) bool { return s.done || extract.ReportsAction(sentence) }
+func (s speaker) acted(sentence string) bool {
+	return s.done || extract.ReportsAction(sentence) || extract.ReportsOutcome(sentence)
+}
 
 // as is the identity a turn by s reads with, and writes with unless a
 // relayed authority raises it: the caller's, at the speaker's authority. A
