@@ -465,7 +465,7 @@ func beforeClause(s string) string {
 		at := i + j
 		for n, w := range strings.Fields(s[at+2:]) {
 			bare := strings.TrimRight(w, ",;:.!?")
-			if finiteVerb(bare) || n == 0 && participle(bare) {
+			if finiteVerb(bare) || n == 0 && participle(bare) || comparatives[strings.ToLower(bare)] {
 				return s[:at]
 			}
 			if n == 2 || bare != w {
@@ -482,6 +482,10 @@ func beforeClause(s string) string {
 func participle(w string) bool {
 	return len(w) >= 6 && strings.HasSuffix(w, "ing") && w == strings.ToLower(w) && !ingNouns[w]
 }
+
+// comparatives judge the value after its comma: "84 Lumber, way better
+// pricing on LVLs".
+var comparatives = setOf("better", "worse", "cheaper", "pricier", "faster", "slower", "closer", "nicer", "easier", "bigger", "smaller")
 
 // ingNouns are nouns in -ing a value may go on with after a comma.
 var ingNouns = setOf("morning", "evening", "building", "meeting", "parking", "wedding", "ceiling", "landing", "spring", "string",

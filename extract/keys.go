@@ -22,7 +22,7 @@ var attributeSynonyms = map[string]string{
 	"owner": "owner", "lead": "owner", "assignee": "owner", "dri": "owner",
 	"responsible": "owner", "point_person": "owner",
 	"price": "price", "cost": "price", "fee": "price",
-	"budget": "budget", "amount": "amount",
+	"budget": "budget", "amount": "amount", "amt": "amount", "qty": "count",
 	"capacity": "capacity", "seats": "capacity", "max_capacity": "capacity",
 	"count": "count", "headcount": "headcount", "total": "total",
 	"completed": "completed", "done": "completed", "progress": "completed",

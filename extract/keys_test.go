@@ -63,6 +63,7 @@ func TestStatementMatches(t *testing.T) {
 		{Statement{Entity: "leo_physical_therapy", Attribute: "time"}, "pt_time", true},
 		{Statement{Entity: "leo_personal_training", Attribute: "time"}, "ot_time", false},
 		{Statement{Entity: "valentine_gig", Attribute: "location"}, "vday_gig_venue", true},
+		{Statement{Entity: "draw_3", Attribute: "amount"}, "draw3_amt", true}, // "amt" is the amount
 		{total[0], "budget", true},
 		{total[0], "budget_amount", true},
 		{total[0], "travel_budget", false},

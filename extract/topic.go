@@ -98,6 +98,7 @@ var topicGroups = [][]string{
 	{"therapist", "therapy", "counsellor", "counselor", "counselling", "counseling"},
 	{"pt", "physical therapy", "physio", "physiotherapy"}, {"ot", "occupational therapy"},
 	{"vday", "v-day", "valentine", "valentines", "valentine's day"},
+	{"pending", "outstanding", "remaining", "left", "to go"}, // "down to 2 left" for rec_letters_pending
 	{"lawyer", "attorney", "solicitor"},
 	{"vet", "veterinarian", "veterinary"},
 	{"plumber", "plumbing"}, {"electrician", "electrical"},
