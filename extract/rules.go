@@ -1711,7 +1711,9 @@ func ReportsAction(sentence string) bool {
 // the state it leaves ("Your trainer confirmed the switch, so you're on
 // Tuesdays and Thursdays at 6:30am", "Biscuit's records have been
 // transferred, so Oakridge Animal Clinic is her vet from now on",
-// "Comcast's promo ended, so your internet bill went up to $94.99"). An
+// "Comcast's promo ended, so your internet bill went up to $94.99"), or
+// another's change to the listener's thing told as done ("Geico lowered
+// your premium to $128 a month", "your permit was approved"). An
 // offer or a question is none; what is only asked for ("I asked the host
 // if we could …") completes nothing.
 func ReportsOutcome(sentence string) bool {
@@ -1719,8 +1721,13 @@ func ReportsOutcome(sentence string) bool {
 	if strings.HasSuffix(full, "?") || reOffer.MatchString(full) {
 		return false
 	}
-	return reOutcomeSo.MatchString(full)
+	return reOutcomeSo.MatchString(full) || reOutcomeDone.MatchString(full)
 }
+
+// reOutcomeDone is another's change to the listener's thing, told as
+// done: "Geico lowered your premium to $128 a month", "your permit was
+// approved this morning", "it's been approved".
+var reOutcomeDone = regexp.MustCompile(`\b(?:your|the)\s+(?:[\p{L}'’-]+\s+){0,3}?(?:was|were|has been|have been|got)\s+(?:approved|confirmed|renewed|processed|transferred|rescheduled|moved|changed|updated|lowered|raised|reduced|increased|cancell?ed|extended)\b|\b(?:lowered|raised|cut|increased|reduced|moved|changed|rescheduled|transferred|updated|extended|renewed|approved|confirmed)\s+your\b|\bit['’]s been (?:approved|confirmed|renewed|processed)\b`)
 
 // reOutcomeSo is a completion, then "so" and what it leaves.
 var reOutcomeSo = regexp.MustCompile(`^[^;?]{0,80}?\b(?:confirmed|approved|accepted|processed|transferred|went through|came through|cleared|ended|expired|finali[sz]ed|signed off(?: on)?|(?:has|have|had) been (?:approved|confirmed|transferred|processed|moved|changed|updated|rebooked|rescheduled|reassigned))\b[^;?]{0,60}?,?\s+so\s+`)
