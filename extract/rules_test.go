@@ -131,6 +131,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		// The opinion is a clause of its own, about him (asideAt).
 		{"an opinion of someone after the statement", "Marco is running the deliveries now, he seems chill", "user", []string{"delivery.owner"}, []string{ReasonOtherSubject}},
 		{"a doubt about the statement", "Marco is taking over the deliveries, it seems", "user", nil, []string{ReasonHearsay}},
+		{"a clause of the speaker's own thing spliced on", "I moved in with my daughter Karen last week, my address is 88 Birch Lane now", "user", []string{"user.address"}, []string{ReasonNoRule}},
 		{"a message passed on", "Mrs. Delgado has asked me to let you all know that rehearsal is at 7pm now.", "user", []string{"rehearsal.time"}, nil},
 		{"one coming day only", "Lab meeting is on Zoom this Friday only, and then we're back in Stanley 412 the week after.", "user", nil, []string{ReasonException}},
 		{"a proposal refused in an aside", "product keeps pushing 3-week sprints, told them no, staying at 2", "user", nil, []string{ReasonDeclined}},

@@ -116,10 +116,31 @@ func numberWord(w string) bool {
 	return ok
 }
 
+// spokenMarks writes the punctuation dictation spells out as the marks:
+// "… called this morning comma they had to push …" has a comma, and a
+// "period" that ends the text is its full stop. A "period" inside the
+// text is a word ("the trial period ends"), and stays.
+func spokenMarks(s string) string {
+	if !strings.Contains(s, "comma") && !strings.Contains(s, "period") {
+		return s
+	}
+	s = reSpokenComma.ReplaceAllString(s, "$1,")
+	return reSpokenStop.ReplaceAllString(s, ".")
+}
+
+var (
+	// reSpokenComma is "comma" said where a comma goes: between two
+	// words, not after "a" or "the" ("a comma splice").
+	reSpokenComma = regexp.MustCompile(`(?i)(\b(?:[a-z]{2,}|[a-z]*\d[\w]*))\s+comma\b`)
+	// reSpokenStop is "period" closing the text.
+	reSpokenStop = regexp.MustCompile(`(?i)\s+period\s*$`)
+)
+
 // Pauses writes the fillers dictation leaves where a speaker pauses as
 // the commas a writer would: "its the 22nd um so its the 22nd every
 // month" is two clauses, "um so the dentist office called" one.
 func Pauses(s string) string {
+	s = spokenMarks(s)
 	if !reFiller.MatchString(s) {
 		return s
 	}

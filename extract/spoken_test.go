@@ -109,3 +109,17 @@ func TestAffixed(t *testing.T) {
 		}
 	}
 }
+
+func TestSpokenMarks(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"the heart doctors office called this morning comma they had to push my appointment back", "the heart doctors office called this morning, they had to push my appointment back"},
+		{"my address is 88 Birch Lane now period", "my address is 88 Birch Lane now."},
+		{"the trial period ends Friday", "the trial period ends Friday"},
+		{"that was a comma splice", "that was a comma splice"},
+	}
+	for _, tt := range tests {
+		if got := spokenMarks(tt.in); got != tt.want {
+			t.Errorf("spokenMarks(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
