@@ -419,6 +419,9 @@ func trimTail(s string) string {
 		s = s[:m[0]] // "three-week sprints starting next sprint": when, not what
 	}
 	s = beforeClause(s)
+	if m := reNotDay.FindStringIndex(s); m != nil && m[0] > 0 {
+		s = s[:m[0]] // "30 September 2026 not June": the date, not the one it replaces
+	}
 	if last := s[strings.LastIndexByte(s, ' ')+1:]; strings.Count(last, ".") == 1 && strings.HasSuffix(last, ".") && len(last) > 2 && !lexical.Abbreviation(last[:len(last)-1]) {
 		s = s[:len(s)-1] // the sentence's full stop, not an abbreviation's ("p.m.", "Jr." stay)
 	}
@@ -482,6 +485,10 @@ func beforeClause(s string) string {
 func participle(w string) bool {
 	return len(w) >= 6 && strings.HasSuffix(w, "ing") && w == strings.ToLower(w) && !ingNouns[w]
 }
+
+// reNotDay is "not" and the month or the day of the month a date
+// replaces.
+var reNotDay = regexp.MustCompile(`(?i)\s+not\s+(?:the\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|\d{1,2}(?:st|nd|rd|th))\b`)
 
 // comparatives judge the value after its comma: "84 Lumber, way better
 // pricing on LVLs".

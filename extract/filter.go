@@ -445,7 +445,7 @@ var reStandIn = regexp.MustCompile(`\b(?:while|whilst)\s+[\p{L}'’]+\s+(?:is|['
 // reCoverSoon is someone covering for a coming day or week: "Jen's
 // covering the front desk tomorrow" (a cover from a day on, "covering
 // Mondays from now on", is standing: reStanding).
-var reCoverSoon = regexp.MustCompile(`\b(?:covering|cover|covers|filling in|fills in|fill in|subbing|subs|standing in|stands in)\b[^.;]*\b(?:tomorrow|tonight|today|this (?:week|weekend|morning|afternoon|evening)|next (?:week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
+var reCoverSoon = regexp.MustCompile(`\b(?:covering|(?:to|will|['’]ll|can|could|would|i|we|they|he|she|you)\s+cover|covers|filling in|fills in|fill in|subbing|subs|standing in|stands in)\b[^.;]*\b(?:tomorrow|tonight|today|this (?:week|weekend|morning|afternoon|evening)|next (?:week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
 
 // reThenBack is the stored state coming back after a one-off: "…, then
 // back to the front loop", "after that it's back to Tuesdays".
@@ -595,8 +595,9 @@ var reOtherUnitSubject = regexp.MustCompile(`^the [\w-]+ (?:[\w-]+ )?(?:team|tea
 // reNotNegation are idioms of "n't" that deny nothing: "I can't stop
 // watching The Bear", "can't wait", "couldn't be happier", "haven't
 // looked back", and "not … until", which says when: "your deposit isn't
-// due until March 1 now", "we don't open until 11 anymore".
-var reNotNegation = regexp.MustCompile(`(?:\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)|\b(?:haven['’]t|hasn['’]t)\s+looked back|(?:n['’]t|\bnot)\s+(?:be\s+)?(?:due|ready|open|back|available|starting|happening|expected|needed|arriving|shipping|opening|closing)(?:\s+(?:back|at work))?\s+(?:until|till|til)|(?:n['’]t|\bnot)\s+(?:have to\s+|need to\s+)?(?:start|open|begin|close|arrive|ship|leave|kick off|launch|need|pay|return|renew|submit|file)(?:\s+(?:it|them))?\s+(?:until|till|til))\b`)
+// due until March 1 now", "we don't open until 11 anymore"; and "no
+// worries", "no problem".
+var reNotNegation = regexp.MustCompile(`\bno (?:worries|problem|problems|prob|probs|biggie|stress|drama|complaints)\b|(?:\b(?:can['’]t|cannot|couldn['’]t)\s+(?:stop|get enough of|wait|be happier|recommend [\w ]{1,30} enough|believe)|\b(?:haven['’]t|hasn['’]t)\s+looked back|(?:n['’]t|\bnot)\s+(?:be\s+)?(?:due|ready|open|back|available|starting|happening|expected|needed|arriving|shipping|opening|closing)(?:\s+(?:back|at work))?\s+(?:until|till|til)|(?:n['’]t|\bnot)\s+(?:have to\s+|need to\s+)?(?:start|open|begin|close|arrive|ship|leave|kick off|launch|need|pay|return|renew|submit|file)(?:\s+(?:it|them))?\s+(?:until|till|til))\b`)
 
 // reCallsMe is others naming the speaker: "Everyone calls me Kate".
 var reCallsMe = regexp.MustCompile(`^(?:everyone|everybody|people|they|most people|my friends)\s+(?:now\s+)?(?:calls?|knows?)\s+me\b`)

@@ -132,6 +132,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"an opinion of someone after the statement", "Marco is running the deliveries now, he seems chill", "user", []string{"delivery.owner"}, []string{ReasonOtherSubject}},
 		{"a doubt about the statement", "Marco is taking over the deliveries, it seems", "user", nil, []string{ReasonHearsay}},
 		{"a clause of the speaker's own thing spliced on", "I moved in with my daughter Karen last week, my address is 88 Birch Lane now", "user", []string{"user.address"}, []string{ReasonNoRule}},
+		{"no worries denies nothing", "Marco is running the deliveries now, no worries", "user", []string{"delivery.owner"}, nil},
 		{"a message passed on", "Mrs. Delgado has asked me to let you all know that rehearsal is at 7pm now.", "user", []string{"rehearsal.time"}, nil},
 		{"one coming day only", "Lab meeting is on Zoom this Friday only, and then we're back in Stanley 412 the week after.", "user", nil, []string{ReasonException}},
 		{"a proposal refused in an aside", "product keeps pushing 3-week sprints, told them no, staying at 2", "user", nil, []string{ReasonDeclined}},
@@ -419,6 +420,8 @@ func TestStripOldValue(t *testing.T) {
 		{"reefer's supposed to be 28 degrees not 34 i had that wrong", "reefer's supposed to be 28 i had that wrong", true},
 		{"the paper goes to UIST not CSCW", "the paper goes to UIST", true},
 		{"typo in the brief, CPM target should be $22 not $18", "typo in the brief, CPM target should be $22", true},
+		{"Had me licence expiry wrong, it's 30 September 2026 not June", "Had me licence expiry wrong, it's 30 September 2026", true},
+		{"oops I had Jess's birthday wrong, it's June 21 not the 12th", "oops I had Jess's birthday wrong, it's June 21", true},
 		{"we are not moving the launch", "we are not moving the launch", false},
 	}
 	for _, tt := range tests {

@@ -269,6 +269,12 @@ func stripOldValue(s string) (string, bool) {
 		s = s[:m[3]] + " " + s[m[1]:]
 		corr = true
 	}
+	if loc := reDateNot.FindStringSubmatchIndex(s); loc != nil {
+		// "it's 30 September 2026 not June": the date, then the month
+		// or the day it is not.
+		s = s[:loc[3]] + s[loc[1]:]
+		corr = true
+	}
 	if m := reBareNot.FindStringSubmatchIndex(s); m != nil && sameTokenKind(s[m[2]:m[3]], s[m[4]:m[5]]) {
 		// "I'm TAing 340 not 101", "the paper goes to UIST not CSCW":
 		// the value, then the one it is not.
@@ -282,6 +288,10 @@ func stripOldValue(s string) (string, bool) {
 // comma: "120 req/s not 100", "28 degrees not 34", "UIST not CSCW", "June 16 not the 14th",
 // "hive2026! not hive2024!".
 var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)\s+(?:[a-z]+/[a-z]+\s+|(?:degrees?|percent|pounds?|lbs|kgs?|miles?|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|dollars?|bucks|people|guests|seats|copies|units?|feet|ft|inches|gallons?|liters?|litres?)\s+)?not\s+(?:the\s+)?([$€£]?\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)`)
+
+// reDateNot is a date with its month, then "not" and the month or the
+// day it replaces: "30 September 2026 not June", "June 21 not the 12th".
+var reDateNot = regexp.MustCompile(`(?i)(\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + monthNames + `)(?:\s+\d{4})?|\b(?:` + monthNames + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)\s+not\s+(?:the\s+|in\s+)?(?:(?:` + monthNames + `)\b(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?|\d{1,2}(?:st|nd|rd|th)\b)`)
 
 // reNowNot closes a sentence on the value it leaves, after "now": "… now
 // not the marriott", "… now, not Tuesdays".

@@ -816,6 +816,7 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"done, changed", [][2]string{{"flight.seat", "22F"}}, "Done — I changed your seat to 3C.", "3C"},
 		{"an offer", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I can reschedule your dentist appointment to December 9 if you like.", "2026-12-02"},
 		{"what came of another's change", [][2]string{{"beachHouseCheckIn", "July 3"}}, "The host approved the change, so check-in at the beach house is now July 5.", "2026-07-05 (July 5)"},
+		{"done, and when the cover starts", [][2]string{{"toolInsurer", "NRMA"}}, "Done — I've switched your tool insurance over to Allianz, cover starts today.", "Allianz"},
 		{"another's change told as done", [][2]string{{"carInsurancePremium", "$142/month"}}, "Good news: with the safe-driver discount, Geico lowered your premium to $128 a month.", "$128"},
 		{"another's quote, not taken", [][2]string{{"carInsurancePremium", "$142/month"}}, "Progressive quoted $118 a month for the same coverage, but since you said to stay with Geico, I left your policy alone.", "$142/month"},
 		{"a change only asked for", [][2]string{{"beachHouseCheckIn", "July 3"}}, "I asked the beach house host if we could check in July 5 instead. Still waiting to hear back.", "July 3"},
