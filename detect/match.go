@@ -468,7 +468,7 @@ func beforeClause(s string) string {
 		at := i + j
 		for n, w := range strings.Fields(s[at+2:]) {
 			bare := strings.TrimRight(w, ",;:.!?")
-			if finiteVerb(bare) || n == 0 && participle(bare) || comparatives[strings.ToLower(bare)] {
+			if finiteVerb(bare) || n == 0 && (participle(bare) || relatives[strings.ToLower(bare)]) || comparatives[strings.ToLower(bare)] {
 				return s[:at]
 			}
 			if n == 2 || bare != w {
@@ -489,6 +489,10 @@ func participle(w string) bool {
 // reNotDay is "not" and the month or the day of the month a date
 // replaces.
 var reNotDay = regexp.MustCompile(`(?i)\s+not\s+(?:the\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|\d{1,2}(?:st|nd|rd|th))\b`)
+
+// relatives open a clause about the value after its comma:
+// "tacoTuesday88, which my roommate picked".
+var relatives = setOf("which", "who", "whom", "whose")
 
 // comparatives judge the value after its comma: "84 Lumber, way better
 // pricing on LVLs".

@@ -72,6 +72,7 @@ func TestTrimTail(t *testing.T) {
 		{"Friday 3pm, meeting room 2", "Friday 3pm, meeting room 2"},
 		{"84 Lumber, way better pricing on LVLs", "84 Lumber"},
 		{"30 September 2026 not June", "30 September 2026"},
+		{"tacoTuesday88, which my roommate picked", "tacoTuesday88"},
 		// A reason or a remark on the old thing after the comma; when it
 		// takes effect, shortened.
 		{"the side gate, the one by the front door kept rusting", "the side gate"},

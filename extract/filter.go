@@ -402,7 +402,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(stated) || reBackThen.MatchString(statedLow)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reHolidayThing.ReplaceAllString(reCause.ReplaceAllString(n, " "), " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(dropReportedWhen(n)), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reDaysInstead.MatchString(low),
+	case oneOffs.in(reHolidayThing.ReplaceAllString(reCause.ReplaceAllString(n, " "), " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(dropReportedWhen(n)) && !reFromDay.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reDaysInstead.MatchString(low),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -511,6 +511,11 @@ func dropReportedWhen(s string) string {
 	}
 	return reReportedWhen.ReplaceAllString(s, "$1")
 }
+
+// reFromDay says the day a standing change starts: "we pushed it to
+// 10:15am starting today, which … since the free snacks" is no one-time
+// change with its reason.
+var reFromDay = regexp.MustCompile(`\b(?:starting|from|as of|effective|beginning)\s+(?:` + oneDay + `)\b`)
 
 // reOneTimeReason is a change made for one time, with the passing reason
 // for it: "I bumped the heat to 70F tonight because it's freezing",

@@ -133,6 +133,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a doubt about the statement", "Marco is taking over the deliveries, it seems", "user", nil, []string{ReasonHearsay}},
 		{"a clause of the speaker's own thing spliced on", "I moved in with my daughter Karen last week, my address is 88 Birch Lane now", "user", []string{"user.address"}, []string{ReasonNoRule}},
 		{"no worries denies nothing", "Marco is running the deliveries now, no worries", "user", []string{"delivery.owner"}, nil},
+		{"a standing change from today, then a reason of something else", "We pushed standup to 10:15am starting today, which frankly is the most humane decision since the free snacks.", "user", []string{"standup.time"}, []string{ReasonNoRule}},
 		{"a message passed on", "Mrs. Delgado has asked me to let you all know that rehearsal is at 7pm now.", "user", []string{"rehearsal.time"}, nil},
 		{"one coming day only", "Lab meeting is on Zoom this Friday only, and then we're back in Stanley 412 the week after.", "user", nil, []string{ReasonException}},
 		{"a proposal refused in an aside", "product keeps pushing 3-week sprints, told them no, staying at 2", "user", nil, []string{ReasonDeclined}},
