@@ -396,6 +396,8 @@ func TestAsideAt(t *testing.T) {
 		{"priya is our case manager now, i think", ""},
 		{"priya is our case manager, she already emailed me", ""},
 		{"the launch is march 3 now, she seems sure but i'd wait", ""},
+		{"trash pickup is on wednesdays now, i found out when my bin sat alone on the curb like a kid nobody picked up", "i found out when my bin sat alone on the curb like a kid nobody picked up"},
+		{"the venue is the hyatt now, i hope it stays that way", ""},
 	}
 	for _, tt := range tests {
 		got := ""

@@ -415,11 +415,11 @@ func splitAsides(clauses []string) []string {
 // reAsideOpen opens a remark on a subject of its own after a statement
 // that said when it holds: "…, she seems sweet", "… and apparently Leo
 // let him help". Its verb comes within a few words.
-var reAsideOpen = regexp.MustCompile(`(?:, (?:and |but )?| and )((?:apparently |supposedly |reportedly |honestly |actually )?(?:she|he|they|which|\p{L}+['’]s)\s+(?:[a-z]+\s+){0,2}(?:[a-z]+(?:ed|s))\b|apparently\s+\p{L}+\s+[a-z]+(?:ed|s)\b)`)
+var reAsideOpen = regexp.MustCompile(`(?:, (?:and |but )?| and )((?:apparently |supposedly |reportedly |honestly |actually )?(?:she|he|they|i|we|which|\p{L}+['’]s)\s+(?:[a-z]+\s+){0,2}(?:[a-z]+(?:ed|s)|found|got|went|saw|had|made|took|came|left|kept|knew|felt|paid|sent|met|ran|sat|bought|brought)\b|apparently\s+\p{L}+\s+[a-z]+(?:ed|s)\b)`)
 
 // reReportVerb reports or judges what was said: "…, they say", "…, she
 // thinks it's final" doubts the statement.
-var reReportVerb = regexp.MustCompile(`\b(?:says?|said|heard|hears|told|tells|claims?|claimed|reckons?|thinks?|thought|believes?|believed|guess|supposed)\b`)
+var reReportVerb = regexp.MustCompile(`\b(?:says?|said|heard|hears|told|tells|claims?|claimed|reckons?|thinks?|thought|believes?|believed|guess|supposed?|hope|hoping|assume|expect|imagine|bet|wish)\b`)
 
 // reNowSaid is a statement's closing word of time: it holds now.
 var reNowSaid = regexp.MustCompile(`\b(?:now|from now on|going forward|from here on|as of today|starting (?:today|tomorrow|monday|this week|next week)|effective (?:today|immediately))\s*$`)
