@@ -1713,7 +1713,8 @@ func ReportsAction(sentence string) bool {
 // transferred, so Oakridge Animal Clinic is her vet from now on",
 // "Comcast's promo ended, so your internet bill went up to $94.99"), or
 // another's change to the listener's thing told as done ("Geico lowered
-// your premium to $128 a month", "your permit was approved"). An
+// your premium to $128 a month", "your permit was approved"), or news
+// relayed from who sent it (reRelayedNews). An
 // offer or a question is none; what is only asked for ("I asked the host
 // if we could …") completes nothing.
 func ReportsOutcome(sentence string) bool {
@@ -1721,8 +1722,16 @@ func ReportsOutcome(sentence string) bool {
 	if strings.HasSuffix(full, "?") || reOffer.MatchString(full) {
 		return false
 	}
-	return reOutcomeSo.MatchString(full) || reOutcomeDone.MatchString(full)
+	return reOutcomeSo.MatchString(full) || reOutcomeDone.MatchString(full) || reRelayedNews.MatchString(full)
 }
+
+// reRelayedNews is news the assistant passes on from who sent it, as they
+// told it: "Your landlord texted that his number is now 555-0197", "The
+// plumber emailed: he's coming this Friday at 10am instead". What the
+// news says is read as any statement is: a question, an offer, a "might"
+// or a one-time change in it changes nothing ("Priya emailed asking if
+// everyone would be okay moving standup").
+var reRelayedNews = regexp.MustCompile(`^(?:[\p{L}\d.&'’-]+\s+){1,4}(?:emailed|texted|messaged|wrote|replied|called|confirmed|e-mailed|dm['’]?d)(?:\s+(?:back|again|the whole team|everyone|to confirm))?(?:\s*:|\s+that)\s+`)
 
 // reOutcomeDone is another's change to the listener's thing, told as
 // done: "Geico lowered your premium to $128 a month", "your permit was
