@@ -1726,8 +1726,9 @@ func ReportsOutcome(sentence string) bool {
 }
 
 // reRelayedNews is news the assistant passes on from who sent it, as they
-// told it: "Your landlord texted that his number is now 555-0197", "The
-// plumber emailed: he's coming this Friday at 10am instead". What the
+// told it: "Priya emailed the whole team: standup is at 10:15 starting
+// today", "The building manager texted that the garage code was reset
+// today, it's 8820 now". What the
 // news says is read as any statement is: a question, an offer, a "might"
 // or a one-time change in it changes nothing ("Priya emailed asking if
 // everyone would be okay moving standup").
