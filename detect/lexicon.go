@@ -38,7 +38,7 @@ var changeCues = concat(
 		`\bno wait\b|\bscratch that\b`, // retracting the last statement
 		`\bchange[sd]?\b|\bchanging\b`, // "change that to", "changed"
 		`\bmov(?:e|ed|ing)\b`,          // "moved to Thursday"
-		`\breschedul(?:e|ed|ing)\b|\bpostpon(?:e|ed|ing)\b|\bpushed\b|\bdelayed\b`, // schedule changes
+		`\breschedul(?:e|ed|ing)\b|\bpostpon(?:e|ed|ing)\b|\bprepon(?:e|ed|ing)\b|\bpushed\b|\bdelayed\b`, // schedule changes ("preponed": moved earlier, in Indian English)
 		`\binstead\b|\brather than\b`,                  // "X instead", "rather than X"
 		`\bno longer\b|\bnot anymore\b|\banymore\b`,    // the old value stopped holding
 		`\bswitch(?:ed|ing)?\b|\breplac(?:e|ed|ing)\b`, // replacing one thing with another

@@ -433,8 +433,9 @@ func trimTail(s string) string {
 		}
 		switch strings.ToLower(t[i+1:]) {
 		case "from", "to", "at", "on", "in", "of", "for", "with", "by", "the", "a", "an", "and", "or",
-			"though", "tho", "anyway", "anyways", "lol", "btw", "too", "again", "already", "yet":
-			// (and the fillers a chat ends a clause with: "on hold though")
+			"though", "tho", "anyway", "anyways", "lol", "btw", "too", "again", "already", "yet", "itself":
+			// (and the fillers a chat ends a clause with: "on hold though";
+			// Indian English's "Wednesday 11am itself")
 			if i < 0 {
 				return t
 			}

@@ -73,6 +73,7 @@ func TestTrimTail(t *testing.T) {
 		{"84 Lumber, way better pricing on LVLs", "84 Lumber"},
 		{"30 September 2026 not June", "30 September 2026"},
 		{"tacoTuesday88, which my roommate picked", "tacoTuesday88"},
+		{"Wednesday 11am itself", "Wednesday 11am"},
 		// A reason or a remark on the old thing after the comma; when it
 		// takes effect, shortened.
 		{"the side gate, the one by the front door kept rusting", "the side gate"},
