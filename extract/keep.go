@@ -126,7 +126,13 @@ func KeepsTopic(sentence, key string) bool {
 			return !slices.ContainsFunc(subj, func(w string) bool { return singular(w) == t }) &&
 				!slices.ContainsFunc(said, func(w string) bool { return singular(strings.TrimSuffix(w, "'s")) == t })
 		})
-		if whole || lead || owners || ownerBefore || len(subj) > 1 || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
+		// "the landlord's email changed to …, phone is the same though"
+		// (landlord_phone): the key's attribute alone, of the thing the
+		// sentence said before.
+		attrBefore := len(subj) == 1 && slices.Contains(attrs, singular(subj[0])) && !slices.ContainsFunc(topic, func(t string) bool {
+			return !slices.ContainsFunc(said, func(w string) bool { return singular(strings.TrimSuffix(w, "'s")) == t })
+		})
+		if whole || lead || owners || ownerBefore || attrBefore || len(subj) > 1 || slices.ContainsFunc(subj, func(w string) bool { return standardWords[w] || w == "one" }) {
 			return true
 		}
 	}

@@ -187,10 +187,9 @@ func (s Statement) Matches(key string) bool {
 	if keyQualifiers[ent] {
 		ent = "" // "primary_contact" is the one contact the client keeps
 	}
-	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute] && (attr == "contact" || s.Attribute == "contact") || costAttrs[attr] && costAttrs[s.Attribute] || venueAttrs[attr] && venueAttrs[s.Attribute]) {
-		// "demo_time" holds the demo's date and hour; "contractor_contact"
-		// how to reach them (a phone or an email; a new email is not
-		// "contractor_phone"); "gig_venue" where the gig is.
+	if attr != s.Attribute && (whenAttrs[attr] && whenAttrs[s.Attribute] || contactAttrs[attr] && contactAttrs[s.Attribute] || costAttrs[attr] && costAttrs[s.Attribute] || venueAttrs[attr] && venueAttrs[s.Attribute]) {
+		// "demo_time" holds the demo's date and hour; "contractor_phone"
+		// how to reach them; "gig_venue" where the gig is.
 		attr = s.Attribute
 	}
 	if whenAttrs[attr] && (s.Attribute == "departure" || s.Attribute == "start") && ent != "" && headWord(ent) == headWord(s.Entity) {
@@ -403,14 +402,6 @@ func (s Statement) Fits(stored string, at time.Time) bool {
 	case KindAmount, KindCount:
 		return strings.ContainsAny(stored, "0123456789")
 	case KindContact:
-		// An email replaces an email, a number a number: "the landlord's
-		// email changed" leaves the landlord's phone.
-		switch {
-		case reEmail.MatchString(s.Value):
-			return reEmail.MatchString(stored)
-		case rePhone.MatchString(s.Value):
-			return rePhone.MatchString(stored)
-		}
 		return reEmail.MatchString(stored) || rePhone.MatchString(stored)
 	}
 	if s := strings.TrimSpace(stored); reWholeEmail.MatchString(s) || reWholePhone.MatchString(s) && strings.ContainsAny(s, " -") {
