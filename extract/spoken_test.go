@@ -98,7 +98,7 @@ func TestRoles(t *testing.T) {
 
 func TestAffixed(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"Nag-request ako na i-move sa January 19 yung embassy appointment", "request ako na move sa January 19 yung embassy appointment"},
+		{"Nag-request ako na i-move sa January 19 yung embassy appointment", "requested ako na move sa January 19 yung embassy appointment"},
 		{"Na-cancel na po yung flight", "cancel na po yung flight"},
 		{"the follow-up is at 3pm", "the follow-up is at 3pm"},
 		{"a re-do of the i-9 form", "a re-do of the i-9 form"},

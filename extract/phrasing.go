@@ -23,7 +23,13 @@ func Affixed(s string) string {
 	if !strings.Contains(s, "-") {
 		return s
 	}
-	return reTagalogAffix.ReplaceAllString(s, "$1")
+	return reTagalogAffix.ReplaceAllStringFunc(s, func(m string) string {
+		verb := m[strings.IndexByte(m, '-')+1:]
+		if strings.EqualFold(verb, "request") {
+			return "requested" // "nag-request ako": asked for, whichever aspect
+		}
+		return verb
+	})
 }
 
 var (
