@@ -3,12 +3,15 @@
 // language model.
 //
 // Extract and Analyze read a Turn sentence by sentence. A sentence is
-// first read the way it was meant (Spoken, Pauses, asides): numbers said
-// in words the way dictation writes them become digits where they can
-// only be one kind of number ("at two thirty", "five five five oh one
-// nine two", "march tenth", "nineteen fifty a month", "fifteen"), a
-// filler ("um") is a pause, and an aside in parentheses that would refuse
-// the sentence without qualifying it is a sentence of its own. It then
+// first read the way it was meant (Spoken, Pauses, Affixed, Roles,
+// asides): numbers said in words the way dictation writes them become
+// digits where they can only be one kind of number ("at two thirty",
+// "five five five oh one nine two", "march tenth", "nineteen fifty a
+// month", "fifteen"), a filler ("um") is a pause, a spoken "comma" and a
+// closing "period" are the marks, an English verb with a Tagalog affix
+// ("nag-request", "i-move") is the verb, "has agreed to serve as" is
+// "will be", and an aside in parentheses that would refuse the sentence
+// without qualifying it is a sentence of its own. It then
 // passes the refusal filters, which are judged per sentence (and, for
 // modality and negation, per clause), never per turn:
 //

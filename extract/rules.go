@@ -1714,9 +1714,9 @@ func ReportsAction(sentence string) bool {
 // "Comcast's promo ended, so your internet bill went up to $94.99"), or
 // another's change to the listener's thing told as done ("Geico lowered
 // your premium to $128 a month", "your permit was approved"), or news
-// relayed from who sent it (reRelayedNews). An
-// offer or a question is none; what is only asked for ("I asked the host
-// if we could …") completes nothing.
+// relayed from who sent it (reRelayedNews). An offer or a question is
+// none; what is only asked for ("I asked the host if we could …")
+// completes nothing.
 func ReportsOutcome(sentence string) bool {
 	full := fold(strings.TrimSpace(sentence))
 	if strings.HasSuffix(full, "?") || reOffer.MatchString(full) {
@@ -1728,10 +1728,10 @@ func ReportsOutcome(sentence string) bool {
 // reRelayedNews is news the assistant passes on from who sent it, as they
 // told it: "Priya emailed the whole team: standup is at 10:15 starting
 // today", "The building manager texted that the garage code was reset
-// today, it's 8820 now". What the
-// news says is read as any statement is: a question, an offer, a "might"
-// or a one-time change in it changes nothing ("Priya emailed asking if
-// everyone would be okay moving standup").
+// today, it's 8820 now". What the news says is read as any statement is:
+// a question, an offer, a "might" or a one-time change in it changes
+// nothing ("Priya emailed asking if everyone would be okay moving
+// standup").
 var reRelayedNews = regexp.MustCompile(`^(?:[\p{L}\d.&'’-]+\s+){1,4}(?:emailed|texted|messaged|wrote|replied|called|confirmed|e-mailed|dm['’]?d)(?:\s+(?:back|again|the whole team|everyone|to confirm))?(?:\s*:|\s+that)\s+`)
 
 // reOutcomeDone is another's change to the listener's thing, told as
