@@ -81,8 +81,10 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 var reItIs = regexp.MustCompile(`(?i)^(?:(?:so|now|and)\s+)?(?:it(?:['’]s| is| will be|['’]ll be)|its)\s+(?:now\s+)?[^\s]+(?:\s+[^\s]+){0,3}[.!]?$`)
 
 // reValueAlone is a sentence that is a value alone, with at most what it
-// counts and when: "275 a month now", "2 refills left on it".
-var reValueAlone = regexp.MustCompile(`^[$€£]?\d[\d,.:-]*(?:\s+[^\s]+){0,4}[.!]?$`)
+// counts and when: "275 a month now", "2 refills left on it", "$149/mo as
+// of 1 JAN, autopay adjusted", "New number 555-0213, old one
+// disconnected".
+var reValueAlone = regexp.MustCompile(`(?i)^(?:new\s+(?:number|#|code|price|rate|address)\s+(?:is\s+)?)?[$€£]?\d[\d,.:-]*(?:/[a-z]+)?(?:\s+[^\s]+){0,6}[.!]?$`)
 
 // reItsTypo is "its" written for "it's" at a sentence's start.
 var reItsTypo = regexp.MustCompile(`(?i)^((?:(?:so|now|and)\s+)?)its\s`)

@@ -548,6 +548,7 @@ func TestSwapAcrossSentences(t *testing.T) {
 		// A value said alone, or after "its", is of what the sentence
 		// before named.
 		{"a count said alone", [][2]string{{"lisinopril_refills_left", "3"}}, "picked up the lisinopril today. 2 refills left on it", "2"},
+		{"a new number said alone", [][2]string{{"va_pharm_phone", "555-0190"}}, "VA pharmacy line changed. New number 555-0213, old one disconnected.", "555-0213"},
 		{"its, for it's", [][2]string{{"clinic_phone", "555-0187"}}, "va clinic got a new number. its 555-0199 now", "555-0199"},
 		{"a count alone after another topic", [][2]string{{"lisinopril_refills_left", "3"}}, "picked up the groceries today. 2 bags left in the car", "3"},
 	})
