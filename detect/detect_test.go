@@ -578,3 +578,22 @@ func TestLandedOn(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberInAnIdentifier: a number that is part of a handle, a
+// password or a tag is no number of its own.
+func TestNumberInAnIdentifier(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool // a bare number "321" is scanned
+	}{
+		{"it is sharma@321 actually", false},
+		{"ticket #321 is closed", false},
+		{"we are at 321 now", true},
+	}
+	for _, tc := range tests {
+		got := slices.ContainsFunc(scanValues(tc.text), func(v value) bool { return v.typ == tNumber && v.text == "321" })
+		if got != tc.want {
+			t.Errorf("scanValues(%q) has the number 321 = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

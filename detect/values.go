@@ -42,8 +42,9 @@ var (
 	reDayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b`)
 	reISODate  = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
 	reDayWord  = regexp.MustCompile(`(?i)\b(?:(?:next|this|last)\s+)?(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|week|month|quarter|year)\b|\b(?:today|tonight|tomorrow|yesterday|eod|eow|eom)\b|\bend of (?:the )?(?:day|week|month|quarter|year)\b|\b(?:q[1-4]|h[12])(?:\s?\d{4})?\b`)
-	// Bare numbers, optionally with a unit; not part of an identifier.
-	reNumber = regexp.MustCompile(`(?:^|[^\w#$€£./:-])(\d[\d,]*(?:\.\d+)?)\b`)
+	// Bare numbers, optionally with a unit; not part of an identifier
+	// ("sharma@321", "#4", "v2.1").
+	reNumber = regexp.MustCompile(`(?:^|[^\w#$€£./:@-])(\d[\d,]*(?:\.\d+)?)\b`)
 	// Status words of tasks, orders, projects and approvals.
 	reStatus = regexp.MustCompile(`(?i)\b(?:cancel+ed|delayed|postponed|on hold|paused|suspended|approved|rejected|denied|declined|completed|complete|done|finished|shipped|launched|live|in progress|on track|off track|at risk|blocked|in planning|under review|pending|active|inactive|closed|open|resolved|fixed|failed|passed|terminated|frozen|deprecated|expired|confirmed|tentative|scheduled|rescheduled|draft)\b`)
 	// Proper-name runs: capitalised or camel-case words.

@@ -410,7 +410,7 @@ var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "s
 	"going with", "went with", "chose", "picked", "from now on", "instead", "after all", "anymore", "any more",
 	"rebuild", "rebuilding", "rewrite", "rewriting", "rewrote", "replaced", "adopted", "settled on", "these days",
 	"changed", "became", "become", "as of", "going forward", "from here on", "nowadays", "lately", "ended up",
-	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported", "locked in", "rotated", "reset to", "preponed", "revised to",
+	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported", "locked in", "rotated", "reset to", "preponed", "revised to", "finalised", "finalized",
 	// a value that moved: "Down to 78 kg", "rent goes up to $1,975"
 	" down to ", "went up to", "goes up to", "gone up to", "going up to", "went down to", "goes down to", "gone down to",
 	"rose to", "risen to", "fell to", "fallen to", "dropped to", "climbed to", "jumped to", "grew to", "shrank to",

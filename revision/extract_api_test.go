@@ -873,6 +873,8 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"a budget for the season", [][2]string{{"team_budget", "$3,200"}}, "The pizza place sponsor came through with an extra $800, so our team budget for the season is $4,000 now.", "$4,000"},
 		{"their own line, the owner the key names", [][2]string{{"harmon_llc_phone", "555-0192"}}, "Harmon LLC changed their main line, the new number is 555-0317, the old one just screeches like a fax machine now.", "555-0317"},
 		{"the owner in another word", [][2]string{{"vday_gig_venue", "Riverside Brewery"}}, "Valentine's gig is at Copper Tap now, Riverside canceled on us ayer", "Copper Tap"},
+		{"a password with an @ is one value", [][2]string{{"wifi_pw", "sharma@123"}}, "Sorry, I gave the wrong wifi password earlier, it is sharma@321 actually, I typed it in reverse.", "sharma@321"},
+		{"finalised, then a reason with a quote in it", [][2]string{{"weddingCaterer", "Annapoorna Caterers"}}, "We have finalised Shree Sagar for the catering, Annapoorna quoted too much so we dropped them.", "Shree Sagar"},
 		{"a negation in what the correction explains", [][2]string{{"medicaid_waiver_id", "WV-88213"}}, "ugh I gave you the wrong waiver ID before, it's WV-88231 not WV-88213, I flipped the last two numbers which explains why the care coordinator couldn't find him in the system", "WV-88231"},
 		{"an acronym's own line", [][2]string{{"fbo_dispatch_phone", "970-555-0113"}}, "FBO changed their dispatch line, new number is 970-555-0190.", "970-555-0190"},
 		{"the speaker's relation the key names", [][2]string{{"sister_bday", "June 12"}}, "no no, my sister's birthday is June 21, you flipped the numbers around", "2026-06-21 (June 21)"},
