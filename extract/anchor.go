@@ -2772,7 +2772,8 @@ var linkWords = func() map[string]bool {
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		again paying pay pays costs charges charging
-		heading headed happening scheduled planned due migrated migrate migrating onto put postponed delayed wrong
+		heading headed happening scheduled planned due migrated migrate migrating onto put postponed preponed delayed wrong
+		revised finalised finalized rotated
 		opens opening starts begins ends closes kicks
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting

@@ -32,6 +32,8 @@ func TestAnchor(t *testing.T) {
 		{"speechTherapist", "Ms. Delgado", "Ms. Delgado is leaving the practice so Ms. Ruiz is his speech therapist from now on, she seems sweet but Leo does NOT do well with new people.", "Ms. Ruiz"},
 		{"speechTherapist", "Ms. Delgado", "My sister's therapist retired, so Ms. Ruiz is her speech therapist from now on.", ""},
 		{"speechTherapist", "Ms. Delgado", "Ms. Ruiz is his speech therapist from now on.", ""},
+		// "Preponed" (moved earlier) links the topic to its new value.
+		{"paediatrician_appointment", "January 9 at 5pm", "Clinic called, Aarav's appointment with the paediatrician is preponed to January 7, same time.", "2026-01-07"},
 		// A service line is a phone line.
 		{"biomed_vendor_phone", "555-0192", "Contact: biomed vendor service line changed to 555-0317; old number forwards until end of month.", "555-0317"},
 		// What is left is what is pending.
