@@ -338,6 +338,11 @@ func TestDates(t *testing.T) {
 		{"The launch is mid-June.", turnTime, "2027-06-15"},
 		{"The deadline is the end of December.", turnTime, "2026-12-31"},
 		{"The deadline is end of February.", time.Date(2028, 1, 5, 9, 0, 0, 0, time.UTC), "2028-02-29"},
+		// A weekday with a day of the month: the day decides, on that
+		// weekday ("Wednesday the 14th" after Monday 5 January 2026).
+		{"The all-staff meeting is on Wednesday the 14th now.", time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC), "2026-01-14"},
+		{"Framing inspection is Fri the 16th now.", time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC), "2026-01-16"},
+		{"Framing inspection is Fri the 13th now.", time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC), "2026-02-13"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text+"@"+tc.at.Format("2006-01-02"), func(t *testing.T) {

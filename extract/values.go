@@ -358,6 +358,39 @@ func (c *clause) date(v string) (string, bool) {
 	return d, ok
 }
 
+// reWeekdayOrdinal opens a value with a weekday and a day of the month:
+// "Wednesday the 14th", "Fri the 16th".
+var reWeekdayOrdinal = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|till)\s+)?(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\.?,?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`)
+
+// weekdayNumber is a weekday's number by its first three letters.
+var weekdayNumber = map[string]time.Weekday{"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "wed": time.Wednesday, "thu": time.Thursday, "fri": time.Friday, "sat": time.Saturday}
+
+// weekdayOrdinal returns the next date from at's day that falls on the
+// given day of the month and weekday (wd: its name as said), within a
+// year; failing that, the next date on that day of the month.
+func weekdayOrdinal(wd, day string, at time.Time) (time.Time, bool) {
+	n, err := strconv.Atoi(day)
+	w, ok := weekdayNumber[strings.ToLower(wd)[:3]]
+	if err != nil || !ok || n < 1 || n > 31 {
+		return time.Time{}, false
+	}
+	y, mon, today := at.Date()
+	var first time.Time
+	for i := 0; i < 12; i++ {
+		d := time.Date(y, mon+time.Month(i), n, 0, 0, 0, 0, time.UTC)
+		if d.Day() != n || i == 0 && n < today {
+			continue
+		}
+		if d.Weekday() == w {
+			return d, true
+		}
+		if first.IsZero() {
+			first = d
+		}
+	}
+	return first, !first.IsZero()
+}
+
 // takeDateAt is takeDate that also returns the date phrase as said and
 // where in v it starts (0 when v opens with it).
 // reNowAfter is "now" closing a date phrase.
@@ -389,6 +422,13 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 			mon, day, year = m[5], m[4], m[6]
 		}
 		if d, err := time.Parse("2006 1 2", year+" "+strconv.Itoa(int(monthNumber[strings.ToLower(mon)]))+" "+day); err == nil {
+			return d.Format("2006-01-02"), strings.TrimSpace(m[0]), 0, true
+		}
+	}
+	// "Wednesday the 14th", "Fri the 16th": the day of the month decides,
+	// the next one on that weekday (or, if none in a year, the next one).
+	if m := reWeekdayOrdinal.FindStringSubmatch(v); m != nil {
+		if d, ok := weekdayOrdinal(m[1], m[2], at); ok {
 			return d.Format("2006-01-02"), strings.TrimSpace(m[0]), 0, true
 		}
 	}

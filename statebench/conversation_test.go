@@ -242,7 +242,7 @@ func runSentence(t *testing.T, env *apitest.Env, r sentenceRow) sentenceOutcome 
 	}
 	var w struct{ WriteFact struct{ ID string } }
 	resp.Decode(t, &w)
-	env.Clock.Advance(time.Minute)
+	env.Clock.Advance(time.Second) // the turn after the write; a table of thousands of rows stays on the day of apitest.Start
 	resp = env.Do(t, tok, opRecordTurn, map[string]any{"in": map[string]any{"sessionId": "s-" + r.id, "speaker": r.speaker, "text": r.sentence}})
 	if len(resp.Errors) > 0 {
 		o.note = fmt.Sprintf("recordTurn refused (%s): %s", resp.Code(), resp.Errors[0].Message)
@@ -335,7 +335,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal   = 0.90
-	sentenceRecallFloor  = 0.67 // 2,550 of 3,754 (67.9 %) at the end of the fourteenth session (2026-11-28), after 796 blind rows (398 changes) were added; how each round of rows was written and what it caught when first played and when added is told in testdata/longconv/README.md
+	sentenceRecallFloor  = 0.67 // 2,551 of 3,754 (68.0 %) at the end of the fourteenth session (2026-11-28), after 796 blind rows (398 changes) were added; how each round of rows was written and what it caught when first played and when added is told in testdata/longconv/README.md
 	heldoutRecallFloor   = 0.90
 	heldout2RecallFloor  = 0.90 // written 2026-11-27, after that day's rules: 6 of 10 then, 8 now; 9 of 10 after the sixth session's rules (not fitted)
 	heldout3RecallFloor  = 0.60 // written later on 2026-11-27, after that session's rules: 3 of 10 then, 6 now
