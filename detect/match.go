@@ -489,7 +489,7 @@ func participle(w string) bool {
 
 // reNotDay is "not" and the month or the day of the month a date
 // replaces.
-var reNotDay = regexp.MustCompile(`(?i)\s+not\s+(?:the\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|\d{1,2}(?:st|nd|rd|th))\b`)
+var reNotDay = regexp.MustCompile(`(?i)\s+not\s+(?:the\s+)?(?:` + monthStem + `[a-z]*|\d{1,2}(?:st|nd|rd|th))\b`)
 
 // relatives open a clause about the value after its comma:
 // "tacoTuesday88, which my roommate picked".

@@ -30,6 +30,9 @@ type value struct {
 	old        bool // in an "old" position (after "from", "instead of", "not", ...)
 }
 
+// monthStem is a month's first three letters, as a group: "(jan|…|dec)".
+const monthStem = `(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)`
+
 var (
 	// Money: a currency sign or word, with optional k/m/b multipliers.
 	reMoney = regexp.MustCompile(`(?i)(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|mm|bn|b|thousand|million|billion)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:k|m)?\s?(?:dollars|usd|eur|euros|gbp)\b)`)
@@ -38,8 +41,8 @@ var (
 	// Clock times: "3pm", "10:30 AM EST", "14:00".
 	reTime = regexp.MustCompile(`(?i)\b(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:a\.?m\.?|p\.?m\.?)(?:\s?(?:[ecmp][sd]t|utc|gmt)\b)?|\b(?:[01]?\d|2[0-3]):[0-5]\d\b`)
 	// Dates: month-day, day-month, ISO, weekdays, relative days, quarters.
-	reMonthDay = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`)
-	reDayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b`)
+	reMonthDay = regexp.MustCompile(`(?i)\b` + monthStem + `[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`)
+	reDayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthStem + `[a-z]*\b`)
 	reISODate  = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
 	reDayWord  = regexp.MustCompile(`(?i)\b(?:(?:next|this|last)\s+)?(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|week|month|quarter|year)\b|\b(?:today|tonight|tomorrow|yesterday|eod|eow|eom)\b|\bend of (?:the )?(?:day|week|month|quarter|year)\b|\b(?:q[1-4]|h[12])(?:\s?\d{4})?\b`)
 	// Bare numbers, optionally with a unit; not part of an identifier

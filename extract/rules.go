@@ -1699,11 +1699,15 @@ func ReportsAction(sentence string) bool {
 	if reActionDone.MatchString(low) {
 		return true
 	}
+	full, ok := told(sentence)
+	return ok && (reDoneLead.MatchString(full) || reDidChange.MatchString(full))
+}
+
+// told returns the folded sentence, and whether it tells rather than asks
+// or offers ("Should I set …?", "I can move …").
+func told(sentence string) (string, bool) {
 	full := fold(strings.TrimSpace(sentence))
-	if strings.HasSuffix(full, "?") || reOffer.MatchString(full) {
-		return false
-	}
-	return reDoneLead.MatchString(full) || reDidChange.MatchString(full)
+	return full, !strings.HasSuffix(full, "?") && !reOffer.MatchString(full)
 }
 
 // ReportsOutcome reports a sentence that tells, as done, what came of a
@@ -1718,11 +1722,8 @@ func ReportsAction(sentence string) bool {
 // none; what is only asked for ("I asked the host if we could …")
 // completes nothing.
 func ReportsOutcome(sentence string) bool {
-	full := fold(strings.TrimSpace(sentence))
-	if strings.HasSuffix(full, "?") || reOffer.MatchString(full) {
-		return false
-	}
-	return reOutcomeSo.MatchString(full) || reOutcomeDone.MatchString(full) || reRelayedNews.MatchString(full)
+	full, ok := told(sentence)
+	return ok && (reOutcomeSo.MatchString(full) || reOutcomeDone.MatchString(full) || reRelayedNews.MatchString(full))
 }
 
 // reRelayedNews is news the assistant passes on from who sent it, as they

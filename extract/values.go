@@ -362,18 +362,15 @@ func (c *clause) date(v string) (string, bool) {
 // "Wednesday the 14th", "Fri the 16th".
 var reWeekdayOrdinal = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|till)\s+)?(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\.?,?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`)
 
-// weekdayNumber is a weekday's number by its first three letters.
-var weekdayNumber = map[string]time.Weekday{"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "wed": time.Wednesday, "thu": time.Thursday, "fri": time.Friday, "sat": time.Saturday}
-
 // weekdayOrdinal returns the next date from at's day that falls on the
 // given day of the month and weekday (wd: its name as said), within a
 // year; failing that, the next date on that day of the month.
 func weekdayOrdinal(wd, day string, at time.Time) (time.Time, bool) {
 	n, err := strconv.Atoi(day)
-	w, ok := weekdayNumber[strings.ToLower(wd)[:3]]
-	if err != nil || !ok || n < 1 || n > 31 {
+	if err != nil || n < 1 || n > 31 {
 		return time.Time{}, false
 	}
+	w := weekdayOf(strings.ToLower(wd)) // reWeekdayOrdinal said one
 	y, mon, today := at.Date()
 	var first time.Time
 	for i := 0; i < 12; i++ {
