@@ -439,7 +439,7 @@ func TestUsageSurvivesRestart(t *testing.T) {
 		o := server.DefaultOptions(dir)
 		o.Store.SyncWrites = false
 		o.Verifier = authority.VerifierConfig{Secret: apitest.Secret}
-		o.Clock, o.RateLimit, o.LeaseSweepInterval = clock, 0, 0
+		o.Clock, o.RateLimit, o.LeaseSweepInterval, o.MinFreeDisk = clock, 0, 0, 0
 		o.Consolidation.StaleAfter = time.Hour
 		srv, err := server.New(o)
 		if err != nil {

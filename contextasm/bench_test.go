@@ -120,6 +120,7 @@ func seeded(b *testing.B, n int) *benchServer {
 	o := server.DefaultOptions(dir)
 	o.Store.SyncWrites = false
 	o.RateLimit = 0 // the benchmark is one organization's load by design
+	o.MinFreeDisk = 0
 	o.Verifier = authority.VerifierConfig{Secret: apitest.Secret}
 	o.Clock = clock
 	srv, err := server.New(o)

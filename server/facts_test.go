@@ -589,6 +589,7 @@ func TestRestartPersistence(t *testing.T) {
 	srv, err := server.New(func() server.Options {
 		o := server.DefaultOptions(dir)
 		o.Verifier.Secret = apitest.Secret
+		o.MinFreeDisk = 0
 		return o
 	}())
 	if err != nil {

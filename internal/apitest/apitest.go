@@ -58,6 +58,7 @@ func New(t testing.TB, opts ...func(*server.Options)) *Env {
 	o.Clock = clock
 	o.RateLimit = 0          // tests that need it opt in
 	o.LeaseSweepInterval = 0 // tests sweep with Server.SweepLeases
+	o.MinFreeDisk = 0        // the test machine's free space is not under test; guard tests set a DiskProbe
 	for _, f := range opts {
 		f(&o)
 	}
