@@ -487,6 +487,7 @@ func sameDayOfMonth(stored, day string, at time.Time) bool {
 // days.
 func dayLists(cl string, cands []span) []span {
 	var out []span
+	cands = slices.SortedFunc(slices.Values(cands), func(a, b span) int { return cmp.Compare(a.start, b.start) })
 	for _, v := range cands {
 		if n := len(out); n > 0 && out[n-1].end <= v.start && reWeekdayWord.MatchString(out[n-1].text) && reWeekdayWord.MatchString(v.text) && reListJoin.MatchString(cl[out[n-1].end:v.start]) {
 			out[n-1].end, out[n-1].text = v.end, cl[out[n-1].start:v.end]
@@ -1830,7 +1831,9 @@ func candidates(cl, k string, at time.Time) []span {
 		// "on Mondays now": a weekday that recurs is a day too.
 		ds := slices.Clone(dateSpans(cl, at))
 		for _, w := range spans(cl, reWeekdayShort, KindDate) {
-			if reDayNumberAfter.MatchString(cl[w.end:]) || slices.ContainsFunc(ds, func(d span) bool { return d.start >= w.end && d.start <= w.end+6 }) {
+			if reDayNumberAfter.MatchString(cl[w.end:]) || slices.ContainsFunc(ds, func(d span) bool {
+				return d.start >= w.end && d.start <= w.end+6 && !reListJoin.MatchString(cl[w.end:d.start]) // "Mon/Wed/Fri" lists days
+			}) {
 				continue // "tues the 20th": the date says it
 			}
 			ds = append(slices.DeleteFunc(ds, func(d span) bool { return d.start >= w.start && d.end <= w.end }), w) // "9am" of "Tues 9am"
@@ -1950,7 +1953,7 @@ func durationValue(s string) string {
 
 // reWeekdays is a weekday that recurs, and its hour: "Mondays",
 // "Sundays at 11".
-var reWeekdays = regexp.MustCompile(`\b(?i:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days(?:\s+at\s+\d{1,2}(?:[:.]\d\d)?(?:\s*[ap]\.?m\.?)?|\s+\d{1,2}(?:[:.]\d\d)?\s*[ap]\.?m\.?)?\b`)
+var reWeekdays = regexp.MustCompile(`\b(?i:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days\b(?:\s+at\s+\d{1,2}(?:[:.]\d\d)?(?:\s*[ap]m\b|\s*[ap]\.m\.?)?|\s+\d{1,2}(?:[:.]\d\d)?\s*(?:[ap]m\b|[ap]\.m\.?))?`)
 
 // reWeekdayShort is a weekday as texts shorten it, with the time of day
 // after it: "Thurs", "Tues 9am", "Wed" (the short forms that are words,
@@ -2001,6 +2004,12 @@ func sameAs(stored, v, kind string, at time.Time) bool {
 	a, b := strings.Join(words(fold(stored)), " "), strings.Join(words(fold(v)), " ")
 	if kind == anchorName || kind == anchorCategory {
 		return strings.Contains(" "+a+" ", " "+b+" ") || strings.Contains(" "+b+" ", " "+a+" ")
+	}
+	if kind == anchorCount && a != b {
+		// "we hit 500" says the stored "500 subs", its unit unsaid.
+		na, _, _ := strings.Cut(a, " ")
+		nb, _, _ := strings.Cut(b, " ")
+		return na == nb && (a == na || b == nb)
 	}
 	return a == b
 }
@@ -2076,6 +2085,11 @@ func dateSpans(cl string, at time.Time) []span {
 		if err != nil || r == nil {
 			break
 		}
+		if m := reJoinedClause.FindStringIndex(r.Text); m != nil && m[0] > 0 {
+			// "at 8:30 a.m., as Monday mornings have proven
+			// impractical": the library reads on into the next clause.
+			r.Text = r.Text[:m[0]]
+		}
 		text := strings.TrimSpace(r.Text)
 		if t, ok := strings.CutPrefix(r.Text, "now "); ok && strings.TrimSpace(t) != "" {
 			// "is now 9:45am": "now" says when, as after.
@@ -2116,6 +2130,9 @@ func dateSpans(cl string, at time.Time) []span {
 }
 
 var (
+	// reJoinedClause is a comma and the conjunction that opens another
+	// clause.
+	reJoinedClause = regexp.MustCompile(`(?i),\s+(?:as|since|because|but|so|and|while|though|although|which|whereas|given)\b`)
 	// reWeekdayOnly is a weekday said alone: "Saturday", "this Fri".
 	reWeekdayOnly = regexp.MustCompile(`(?i)^(?:(?:this|next|on)\s+)?` + dayName + `\.?$`)
 	// reDayAfterWeekday is the day of the month said after a weekday:
@@ -2773,7 +2790,7 @@ var linkWords = func() map[string]bool {
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		again paying pay pays costs charges charging
 		heading headed happening scheduled planned due migrated migrate migrating onto put postponed preponed delayed wrong
-		revised finalised finalized rotated
+		revised finalised finalized rotated assuming assumes assumed assume responsibility responsible primary sole charge
 		opens opening starts begins ends closes kicks
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting

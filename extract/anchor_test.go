@@ -17,6 +17,18 @@ func TestAnchor(t *testing.T) {
 		// a thing of its own that the amount is said of is not the key's.
 		{"monthly_rent", "$1,450/month", "I'm sorry to say my rent has gone up to $1,525 a month, effective with this month's payment.", "$1,525"},
 		{"monthly_rent", "$1,450/month", "The parking fee is going up to $85 a month.", ""},
+		// A time with "a.m." before a comma; the date library does not
+		// read on into the clause after it.
+		{"team_case_meeting", "Mondays 9am", "Beginning this week, the litigation team's case review meeting will be held on Tuesdays at 8:30 a.m., as Monday mornings have proven impractical given the volume of calendar calls.", "Tuesdays 8:30am"},
+		// A list of short weekdays.
+		{"stream_schedule", "Tue/Thu/Sat 7pm EST", "ok chat heads up, streams are Mon/Wed/Fri now, same 7pm EST, starting this week", "Mon/Wed/Fri"},
+		// The stored count said without its unit is no new value.
+		{"subGoal", "500 subs", "we hit 500. new sub goal is 750", "750"},
+		// A link.
+		{"discordInvite", "discord.gg/glitchgang", "new discord invite is discord.gg/gg-glitch, old one got spammed by bots", "discord.gg/gg-glitch"},
+		{"booking_link", "cal.com/mira", "my booking link is still cal.com/mira", ""},
+		// A duty assumed.
+		{"whitaker_lead_atty", "Ms. Castellano", "Effective immediately, Mr. Rutherford is assuming primary responsibility for the Whitaker file, as Ms. Castellano is transitioning to the appellate group.", "Mr. Rutherford"},
 		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},
 		// The key's attribute said nearer the value links it; the right
 		// one of a thing said wrong is its value.

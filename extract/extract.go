@@ -185,8 +185,9 @@ func stripListMarker(s string) (string, bool) {
 }
 
 // reInitialism is letters said with stops, the last one's stop not
-// included: "A.I", "U.S".
-var reInitialism = regexp.MustCompile(`^(?:[A-Z]\.)+[A-Z]$`)
+// included: "A.I", "U.S", and the times of day "a.m", "p.m" ("at 9:00
+// a.m. that week only" goes on).
+var reInitialism = regexp.MustCompile(`^(?:(?:[A-Z]\.)+[A-Z]|[aApP]\.[mM])$`)
 
 // splitSentences cuts a line at ".", "!" or "?" followed by a space, unless
 // the word before is an abbreviation or a single letter, or the mark is

@@ -123,7 +123,7 @@ var (
 	// oneOffs make a sentence an exception to a standing value, which
 	// stays: "Book club is on Tuesday this week only", "just this once
 	// we're meeting at the library".
-	oneOffs      = phrases("just the one day|only the one day|just one day|for one day only|just that once|only that once|that one time|just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|just for that day|just for the day|for that day only|only for that day|just that day|that day only|for the day only|then back to normal|this week only|only this week|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week|back on it after that|back on after that|back to it after that|back after that|takes it back after|just for monday's|only for monday's|just for tuesday's|only for tuesday's|just for wednesday's|only for wednesday's|just for thursday's|only for thursday's|just for friday's|only for friday's|just for saturday's|only for saturday's|just for sunday's|only for sunday's|just for tomorrow's|only for tomorrow's|just for tonight's|only for tonight's|just for today's|only for today's|just for this week's|only for this week's|just for next week's|only for next week's|just for the weekend's|only for the weekend's|just for the game|just for the match|just for the meeting|just for the weekend")
+	oneOffs      = phrases("just the one day|only the one day|just one day|for one day only|just that once|only that once|that one time|just this coming|only this coming|after that it goes back|then it goes back|it goes back to normal|goes back to normal|just for that day|just for the day|for that day only|only for that day|just that day|that day only|for the day only|then back to normal|this week only|only this week|that week only|only that week|just that week|for that week only|that weekend only|just this week|for this week only|next week only|only next week|just next week|this weekend only|only this weekend|this month only|only this month|just this month|today only|only today|just for today|just today|tomorrow only|only tomorrow|just tomorrow|this time only|only this time|just this time|just this once|only this once|this once|as a one-off|a one-off|one-off|one time only|a one-time|one-time exception|as an exception|by exception|exceptionally|for this occasion|this week's|next week's|this weekend's|because of the holiday|due to the holiday|for the holiday|for this one time|for this one|for this trip|just for this trip|for this flight|covering for|covers for|filling in for|fills in for|standing in for|stands in for|subbing for|subs for|while traveling|while travelling|while visiting|dropped into|dropped in on|popped into|popped in to|while away|while i was away|while on vacation|while on holiday|while on the road|except this week|except next week|skipping this week|skip this week|back on it after that|back on after that|back to it after that|back after that|takes it back after|just for monday's|only for monday's|just for tuesday's|only for tuesday's|just for wednesday's|only for wednesday's|just for thursday's|only for thursday's|just for friday's|only for friday's|just for saturday's|only for saturday's|just for sunday's|only for sunday's|just for tomorrow's|only for tomorrow's|just for tonight's|only for tonight's|just for today's|only for today's|just for this week's|only for this week's|just for next week's|only for next week's|just for the weekend's|only for the weekend's|just for the game|just for the match|just for the meeting|just for the weekend")
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|whether|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
@@ -154,7 +154,7 @@ var (
 	reYear = regexp.MustCompile(`\b(?:in|since|during|back in) ((?:19|20)\d\d)\b`)
 
 	// reOtherSubject reads the clause's opening words.
-	reOtherSubject = regexp.MustCompile(`^(?:(?:my|our|your|his|her|their) (?:(?:older|younger|little|big|best|old|new|former|ex|step|next-door|downstairs|upstairs) )?(?:neighbou?rs?|sisters?|brothers?|siblings?|mom|mum|mother|dad|father|parents?|friends?|cousins?|aunt|uncle|wife|husband|partner|spouse|girlfriend|boyfriend|son|daughter|kids?|children|grandma|grandpa|grandmother|grandfather|roommates?|flatmates?|housemates?|landlord|landlady|in-laws?|niece|nephew|family|colleagues?|co-?workers?|teammates?|classmates?|boss|clients?|customers?|employees?|students?|tenants?|guests?|relatives?|mates?|buddy|buddies|pal|fianc[ée]e?|ex|exes|kid|baby|twins?|dog|cat|colleague's|coworker's|friend's|neighbou?r's|sister's|brother's|mom's|dad's|rivals?|competitors?|competition)|he|she|they|his|her|their|someone|somebody|everyone|everybody|people|a friend|a colleague|a coworker|a neighbou?r|another team|other teams?|the other team|my friend's|him)\b`)
+	reOtherSubject = regexp.MustCompile(`^(?:(?:my|our|your|his|her|their) (?:(?:older|younger|little|big|best|old|new|former|ex|step|next-door|downstairs|upstairs) )?(?:neighbou?rs?|sisters?|brothers?|siblings?|mom|mum|mother|dad|father|parents?|friends?|cousins?|aunt|uncle|wife|husband|partner|spouse|girlfriend|boyfriend|son|daughter|kids?|children|grandma|grandpa|grandmother|grandfather|roommates?|flatmates?|housemates?|landlord|landlady|in-laws?|niece|nephew|family|colleagues?|co-?workers?|teammates?|classmates?|boss|clients?|customers?|employees?|students?|tenants?|guests?|relatives?|mates?|buddy|buddies|pal|fianc[ée]e?|ex|exes|kid|baby|twins?|dog|cat|colleague's|coworker's|friend's|neighbou?r's|sister's|brother's|mom's|dad's|rivals?|competitors?|competition)|(?:hubby|wifey|husband|wife|sis|bro)\s|he|she|they|his|her|their|someone|somebody|everyone|everybody|people|a friend|a colleague|a coworker|a neighbou?r|another team|other teams?|the other team|my friend's|him)\b`)
 )
 
 // modalMay reports "may" used as a modal ("may move"), not the month
@@ -165,11 +165,20 @@ func modalMay(n string) bool {
 	}
 	ws := strings.Fields(n)
 	for i, w := range ws {
-		if w == "may" && i+1 < len(ws) && (ws[i+1][0] < '0' || ws[i+1][0] > '9') && !(i > 0 && monthBefore[ws[i-1]]) {
+		if w == "may" && i+1 < len(ws) && (ws[i+1][0] < '0' || ws[i+1][0] > '9') && !(i > 0 && monthBefore[ws[i-1]]) && !reachedAt(ws[i+1:]) {
 			return true
 		}
 	}
 	return false
+}
+
+// reachedAt reports the words after a "may" that grant a way to reach
+// someone: "she may now be reached at 555-0178" says her number, formally.
+func reachedAt(ws []string) bool {
+	if len(ws) > 0 && ws[0] == "now" {
+		ws = ws[1:]
+	}
+	return len(ws) > 1 && ws[0] == "be" && (ws[1] == "reached" || ws[1] == "contacted")
 }
 
 // monthBefore are words after which "may" is the month: "end of May
@@ -356,6 +365,11 @@ var otherSubjectStarts = map[string]bool{
 	"he": true, "she": true, "they": true, "someone": true, "somebody": true,
 	"everyone": true, "everybody": true, "people": true, "another": true,
 	"other": true, "him": true,
+	// A spouse or a sibling named without "my", as texts do: "hubby
+	// only has 2 PTO days left". ("Mom" may be the one acting on the
+	// speaker's thing, "Mom switched me to Dr. Park", and "Dad's
+	// prescription delivery" the thing the speaker keeps for him.)
+	"hubby": true, "wifey": true, "husband": true, "wife": true, "sis": true, "bro": true,
 }
 
 // otherSubjectPrefixes open a clause about someone else but start with a
@@ -411,10 +425,24 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonRequest
 	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(reOpinionAside.ReplaceAllString(statedLow, ""))), " ")) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
-	case hypoSentence.in(reRelevanceIf.ReplaceAllString(n, " ")):
+	case hypoSentence.in(reRelevanceIf.ReplaceAllString(withoutTakingOn(n), " ")):
 		return ReasonHypothetical
 	}
 	return ""
+}
+
+// reTakingOn is "assume" said of taking on a duty, not of supposing: "Mr.
+// Rutherford is assuming primary responsibility for the file", "she
+// assumes the role of chair".
+var reTakingOn = regexp.MustCompile(`\b(?:(?:is|are|am|i'm|he's|she's|will be|has been|have been)\s+assuming|assumes|assumed|will assume)\s+(?:the\s+|primary\s+|full\s+|sole\s+|day-to-day\s+|overall\s+|lead\s+)*(?:responsibility|responsibilities|role|duties|lead|ownership|control|command|management|chair|position|post)\b`)
+
+// withoutTakingOn reads a duty taken on (reTakingOn) as "takes", which no
+// hedge list holds.
+func withoutTakingOn(n string) string {
+	if !strings.Contains(n, "assum") {
+		return n
+	}
+	return reTakingOn.ReplaceAllString(n, " takes ")
 }
 
 // reOnlyTonight limits a value to a day or part of one: "only 5 patio
@@ -786,7 +814,7 @@ func clauseFilter(low string) string {
 	low = unframe(low)
 	n := padded(low)
 	switch {
-	case hypoClause.in(n), modalMay(n):
+	case hypoClause.in(withoutTakingOn(n)), modalMay(n):
 		return ReasonHypothetical
 	case deniesMain(n):
 		return ReasonNegated

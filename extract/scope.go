@@ -18,7 +18,7 @@ func Scope(text string) string {
 	if ss := splitSentences(first); len(ss) > 0 {
 		first = ss[0]
 	}
-	n := padded(fold(first))
+	n := withoutTakingOn(padded(fold(first)))
 	switch {
 	case draftStarts.startsWith(n), draftCues.in(n):
 		return ScopeDraft

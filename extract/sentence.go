@@ -286,8 +286,8 @@ func stripOldValue(s string) (string, bool) {
 
 // reBareNot is a value, then "not" and the value it replaces, without a
 // comma: "120 req/s not 100", "28 degrees not 34", "UIST not CSCW", "June 16 not the 14th",
-// "hive2026! not hive2024!".
-var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)\s+(?:[a-z]+/[a-z]+\s+|(?:degrees?|percent|pounds?|lbs|kgs?|miles?|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|dollars?|bucks|people|guests|seats|copies|units?|feet|ft|inches|gallons?|liters?|litres?)\s+)?not\s+(?:the\s+)?([$€£]?\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)`)
+// "hive2026! not hive2024!", "a 4070 Ti not a 3080".
+var reBareNot = regexp.MustCompile(`(\d[\w/.%$,-]*(?:\s+\p{Lu}[\p{L}\d]*)?|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)\s+(?:[a-z]+/[a-z]+\s+|(?:degrees?|percent|pounds?|lbs|kgs?|miles?|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|dollars?|bucks|people|guests|seats|copies|units?|feet|ft|inches|gallons?|liters?|litres?)\s+)?not\s+(?:the\s+|an?\s+)?([$€£]?\d[\w/.%$-]*|\p{Lu}[\p{L}\d.&+-]*|\p{Ll}+\d[\w!#$%&*.-]*)`)
 
 // reDateNot is a date with its month, then "not" and the month or the
 // day it replaces: "30 September 2026 not June", "June 21 not the 12th".

@@ -41,6 +41,11 @@ var (
 	reWholeSlug = regexp.MustCompile(`^[a-z]{2,}(?:-[a-z0-9]+)*-\d+[a-z]?$`)
 	reAnySlug   = regexp.MustCompile(`\b[a-z]{2,}(?:-[a-z0-9]+)*-\d+[a-z]?\b`)
 
+	// A link or a web address: "discord.gg/glitchgang",
+	// "https://cal.com/mira", "mirabuilds.com".
+	reWholeLink = regexp.MustCompile(`^(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[\w./?=&%#+-]*)?$`)
+	reAnyLink   = regexp.MustCompile(`\b(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[\w./?=&%#+-]*[\w/=#+-])?`)
+
 	reAnySeat    = regexp.MustCompile(`\b\d{1,4}[A-Z]{1,2}\b`)
 	reAnyChannel = regexp.MustCompile(`#[\p{L}\d_-]+`)
 	reAnyTitled  = regexp.MustCompile(`\b` + titlePat + `\s+` + capWord + `(?:\s+` + capWord + `)?`)
@@ -112,6 +117,8 @@ func scanShape(v string) *regexp.Regexp {
 		return reAnyPercent
 	case reWholeSlug.MatchString(v):
 		return reAnySlug
+	case reWholeLink.MatchString(v) && strings.ContainsAny(v, "/"):
+		return reAnyLink
 	}
 	if m := reWholeMeasure.FindStringSubmatch(v); m != nil {
 		if fam := unitFamily[strings.ToLower(m[1])]; fam != "" {

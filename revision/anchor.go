@@ -75,10 +75,9 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 }
 
 // reItIs opens a sentence that says a value of what the sentence before
-// named: "It's 9082.", "Now it's WA-448821.", "its 555-0199 now"; or is
-// a value alone, with at most what it counts and when: "275 a month
-// now", "2 refills left on it".
-var reItIs = regexp.MustCompile(`(?i)^(?:(?:so|now|and)\s+)?(?:it(?:['’]s| is| will be|['’]ll be)|its)\s+(?:now\s+)?[^\s]+(?:\s+[^\s]+){0,3}[.!]?$`)
+// named: "It's 9082.", "Now it's WA-448821.", "its 555-0199 now, the old
+// one doesn't work anymore" (Anchor reads the clauses after on their own).
+var reItIs = regexp.MustCompile(`(?i)^(?:(?:so|now|and)\s+)?(?:it(?:['’]s| is| will be|['’]ll be)|its)\s+(?:now\s+)?[^\s]+`)
 
 // reValueAlone is a sentence that is a value alone, with at most what it
 // counts and when: "275 a month now", "2 refills left on it", "$149/mo as

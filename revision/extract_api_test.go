@@ -638,6 +638,8 @@ func TestItIsWhatTheSentenceBeforeNamed(t *testing.T) {
 		{"a correction, then it is", [][2]string{{"water_account_no", "WA-448812"}}, "Correction on the water account, I had two digits swapped. It's WA-448821.", "WA-448821"},
 		{"another thing named before", [][2]string{{"lockbox_code", "4417"}}, "The gate guy came by. It's 9082.", "4417"},
 		{"a question before", [][2]string{{"lockbox_code", "4417"}}, "Did you change the lockbox code? It's 9082 on my list.", "4417"},
+		{"it is, then a clause of its own", [][2]string{{"susan_cell", "555-0187"}}, "Susan got a NEW cell phone number... it's 555-0312 now, the old one doesn't work anymore. Write it down for me dear!!", "555-0312"},
+		{"it is, then a denial of its own", [][2]string{{"susan_cell", "555-0187"}}, "Susan asked about a new cell phone number... it's not happening, the old one works fine.", "555-0187"},
 	})
 }
 
