@@ -411,8 +411,19 @@ var reLeadAdverb = regexp.MustCompile(`(?i)^(?:officially|finally|now|just|alrea
 // days in office from" (of "… from now on") is "4 days in office".
 // reTrailStart closes a replacement with when it takes effect, or with a
 // clause of its own after a comma: "closed, we've got our cast", "the
-// side gate, the one by the front door kept rusting".
-var reTrailStart = regexp.MustCompile(`(?i)\s+(?:starting|from|beginning|as of|effective)\s+(?:next|this|today|tomorrow|now on|now|immediately)\b.*$|\s+(?:from now on|from here on|going (?:forward|forwards|fwd)|moving (?:forward|forwards|fwd)|(?-i:onwards?))\b.*$|,\s+(?:we|i|they|he|she|you)(?:['’](?:ve|re|m|ll|d))?\s.*$|,\s+(?:which|because|since|cause|cuz|bc|as|the (?:old |other |previous |current )?one)\s.*$`)
+// side gate, the one by the front door kept rusting"; or with its purpose:
+// "every other weekend to match the new grid".
+var reTrailStart = regexp.MustCompile(`(?i)\s+(?:starting|from|beginning|as of|effective)\s+(?:next|this|today|tomorrow|now on|now|immediately)\b.*$|\s+(?:from now on|from here on|going (?:forward|forwards|fwd)|moving (?:forward|forwards|fwd)|(?-i:onwards?))\b.*$|,\s+(?:we|i|they|he|she|you)(?:['’](?:ve|re|m|ll|d))?\s.*$|,\s+(?:which|because|since|cause|cuz|bc|as|the (?:old |other |previous |current )?one)\s.*$|\s+(?:so as |in order )?to\s+(?:` + purposeVerbs + `)\b.*$`)
+
+// purposeVerbs say what a change is for, after "to": "every other weekend
+// to match the new grid" is no move to a match.
+const purposeVerbs = `match|fit|align|accommodate|reflect|keep|cover|avoid|save|free up|make room|line up|sync|meet|suit|comply`
+
+var rePurposeAfter = regexp.MustCompile(`^\s+(?:so as |in order )?to\s+(?:` + purposeVerbs + `)\b`)
+
+// PurposeAfter reports text that opens on a change's purpose ("to match
+// the new grid"), not on where a thing went.
+func PurposeAfter(text string) bool { return rePurposeAfter.MatchString(text) }
 
 func trimTail(s string) string {
 	if m := reTrailStart.FindStringIndex(s); m != nil && m[0] > 0 {

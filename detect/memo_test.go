@@ -64,6 +64,9 @@ func TestTrimTail(t *testing.T) {
 		{"three-week sprints starting next sprint", "three-week sprints"},
 		{"Blue Buffalo, anyway", "Blue Buffalo"},
 		{"Oat Milk", "Oat Milk"},
+		// Its purpose.
+		{"every other weekend to match the new grid", "every other weekend"},
+		{"the 7:15 to Boston", "the 7:15 to Boston"},
 		// A clause after the value's comma whose subject is a person; a
 		// value with a comma of its own stays whole.
 		{"closed, we've got our cast", "closed"},

@@ -2037,7 +2037,7 @@ func nameCandidate(cl string, v span) (span, bool) {
 		v.start += len(ws[0]) + 1
 		v.text = strings.Join(ws[1:], " ")
 	}
-	if strings.TrimSpace(cl[:v.start]) == "" && !reChooseAfter.MatchString(cl[v.end:]) {
+	if strings.TrimSpace(cl[:v.start]) == "" && !reChooseAfter.MatchString(afterName(cl[v.end:], anchorName)) {
 		return v, false
 	}
 	return v, true
@@ -2161,8 +2161,20 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	// "New handle on X: @mirabuilds": a label, then its value. "I gave
 	// you the wrong USt-ID before, the correct one is DE298374651": the
 	// right one of the topic said.
-	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start])) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(cl[v.end:right], " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start])) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
+
+// afterName is the text after a name without where the one named is from:
+// "Frank Delgado from church is my handyman now".
+func afterName(s, kind string) string {
+	if kind != anchorName {
+		return s
+	}
+	return reNamesOrigin.ReplaceAllString(s, " $1")
+}
+
+// reNamesOrigin says where a person named is from, before the verb.
+var reNamesOrigin = regexp.MustCompile(`^\s*(?:from|over at|down at)\s+(?:the\s+|my\s+|our\s+)?[\p{L}'’-]+(?:\s+(?:church|club|street|center|centre|school|office|group))?\s+((?:is|are|was|will be|has been|['’]s)\s)`)
 
 // reRightOne closes the text before a value with the right one of the
 // thing said wrong before it.

@@ -27,6 +27,8 @@ func TestAnchor(t *testing.T) {
 		// A link.
 		{"discordInvite", "discord.gg/glitchgang", "new discord invite is discord.gg/gg-glitch, old one got spammed by bots", "discord.gg/gg-glitch"},
 		{"booking_link", "cal.com/mira", "my booking link is still cal.com/mira", ""},
+		// Where the one named is from.
+		{"handyman", "Gary Kowalski", "I let Gary go. Frank Delgado from church is my handyman now", "Frank Delgado"},
 		// A duty assumed.
 		{"whitaker_lead_atty", "Ms. Castellano", "Effective immediately, Mr. Rutherford is assuming primary responsibility for the Whitaker file, as Ms. Castellano is transitioning to the appellate group.", "Mr. Rutherford"},
 		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},

@@ -1290,7 +1290,7 @@ func movedThing(text, replacement string) bool {
 		return false
 	}
 	after := strings.ToLower(text[i+len(replacement):])
-	return reSentOn.MatchString(after)
+	return reSentOn.MatchString(after) && !detect.PurposeAfter(after)
 }
 
 var reSentOn = regexp.MustCompile(`^\s+(?:over\s+)?(?:to|into|onto)\s+\S`)
