@@ -75,10 +75,14 @@ test-ui-if-chromium:
 		echo "*** BROWSER TESTS DID NOT RUN: no Chromium found (apt-get install -y chromium, or set CHROMIUM); make test-ui runs them ***"; fi
 
 # The isolation sweep (internal/sweep) sends thousands of requests one after another to check
-# authorization, not concurrency: it runs without the race detector, which would multiply its time by four.
+# authorization, not concurrency, and so does the sentence corpus (statebench's TestSentenceSupersession
+# replays 7,000 rows through one server, one at a time): both run without the race detector, which
+# would multiply their time by four to six (the corpus: 50 s, 280 s under -race).
+SERIAL_TESTS = ^TestSentenceSupersession$$
 test-go:
-	$(GO) test -race -timeout 10m -count=1 $$($(GO) list ./... | grep -v '/internal/sweep$$')
+	$(GO) test -race -timeout 10m -count=1 -skip '$(SERIAL_TESTS)' $$($(GO) list ./... | grep -v '/internal/sweep$$')
 	$(GO) test -timeout 10m -count=1 ./internal/sweep
+	$(GO) test -timeout 10m -count=1 -run '$(SERIAL_TESTS)' ./statebench
 
 ## test-tikv: the tests that start a server through internal/apitest, again on client-go's in-process TiKV mock cluster
 ## instead of Badger (build tag tikvtest; without -race, which the Badger run has); part of make test. The store's own

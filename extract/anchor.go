@@ -326,7 +326,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			cands = dayLists(cl, cands) // "Tue/Thu/Sat at 6am" beside "Mon/Wed/Fri 6am"
 		}
 		if len(cands) > 1 && kind == anchorDate {
-			cands = outermost(dateValues(cl, stored, cands))
+			cands = outermost(dateValues(cl, stored, withoutNewsDay(cl, cands)))
 		}
 		if kind == anchorCount {
 			cands = withCountDeltas(cl, stored, cands, tspans)
@@ -1383,7 +1383,7 @@ var anchorSentences = memo.New(readAnchorSentence, memo.Limits{Entries: 1 << 10,
 
 // readAnchorSentence reads a sentence's clauses as Anchor does.
 func readAnchorSentence(sentence string) anchorSentence {
-	body, corr := stripLead(sentence)
+	body, corr := stripLead(arrows(sentence))
 	body, corr2 := stripOldValue(body)
 	low := fold(sentence)
 	owned := containsAny(low, midCorrections) || reHadWrong.MatchString(low)
@@ -2129,6 +2129,29 @@ func dateSpans(cl string, at time.Time) []span {
 	return out
 }
 
+// withoutNewsDay drops, of a clause's dates, a day said relative to the
+// turn ("today", "yesterday") that a comma parts from a date said in
+// full: "The M3 milestone is shifted to 10 April, the customer has
+// confirmed it today in the call" says when the news came, not the
+// milestone's day. ("Moved the call from Friday to today" keeps it.)
+func withoutNewsDay(cl string, cands []span) []span {
+	full := slices.IndexFunc(cands, func(v span) bool { return !reNewsDay.MatchString(v.text) })
+	if full < 0 {
+		return cands
+	}
+	f := cands[full]
+	return slices.DeleteFunc(slices.Clone(cands), func(v span) bool {
+		if !reNewsDay.MatchString(v.text) {
+			return false
+		}
+		lo, hi := min(v.end, f.end), max(v.start, f.start)
+		return lo <= hi && strings.Contains(cl[lo:hi], ",")
+	})
+}
+
+// reNewsDay is a day said relative to the turn, alone.
+var reNewsDay = regexp.MustCompile(`(?i)^(?:today|yesterday|tonight|this (?:morning|afternoon|evening)|earlier today|last night)$`)
+
 var (
 	// reJoinedClause is a comma and the conjunction that opens another
 	// clause.
@@ -2487,8 +2510,10 @@ var reAllScope = regexp.MustCompile(`(?i)^\s+for\s+(?:all|every|each)\s+(?:(?:\d
 var reNamedAfter = regexp.MustCompile(`^\s+(?:at|with)\s+\p{Lu}[\p{L}'’]*(?:\s+\p{Lu}[\p{L}'’]*){0,2}\b`)
 
 // reItIsBefore says the value of what the clause named, right before it:
-// ", it is", ", it's now", "earlier, it's actually", ", new one is".
-var reItIsBefore = regexp.MustCompile(`(?i)(?:(?:^|\s+)(?:earlier|before|above|again|i gave you|i sent you|i sent|got reset|was reset|changed|got changed))?,\s*(?:and\s+|so\s+)?(?:it['’]s|it is|it['’]ll be|it will be|that['’]s|which is|(?:the\s+)?(?:new|right|correct)\s+one(?:['’]s|\s+is))(?:\s+now|\s+actually|\s+really)?\s*$`)
+// ", it is", ", it's now", "earlier, it's actually", ", new one is",
+// after the change's cause: "postponed the race for the gale forecast,
+// it's Saturday the 24th now".
+var reItIsBefore = regexp.MustCompile(`(?i)(?:(?:^|\s+)(?:earlier|before|above|again|i gave you|i sent you|i sent|got reset|was reset|changed|got changed)|(?:^|\s+)(?:for|because of|due to|thanks to|after)\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+)?,\s*(?:and\s+|so\s+)?(?:it['’]s|it is|it['’]ll be|it will be|that['’]s|which is|(?:the\s+)?(?:new|right|correct)\s+one(?:['’]s|\s+is))(?:\s+now|\s+actually|\s+really)?\s*$`)
 
 // reCompoundRest is the rest of a hyphenated word whose first part said
 // the topic.

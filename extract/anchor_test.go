@@ -29,6 +29,12 @@ func TestAnchor(t *testing.T) {
 		{"booking_link", "cal.com/mira", "my booking link is still cal.com/mira", ""},
 		// Where the one named is from.
 		{"handyman", "Gary Kowalski", "I let Gary go. Frank Delgado from church is my handyman now", "Frank Delgado"},
+		// When the news came is no date of the fact's.
+		{"milestone_m3_date", "March 20", "The M3 milestone is shifted to 10 April, the customer has confirmed it today in the call.", "2026-04-10"},
+		{"team_call_date", "January 9", "the team call moved to today", "2026-01-05"},
+		{"team_call_date", "January 9", "the team call moved to January 12, I told everyone today", "2026-01-12"},
+		// The change's cause, then what it is now.
+		{"frostbite_race_date", "January 17", "RC postponed the frostbite race for the gale forecast, it's Saturday the 24th now.", "2026-01-24"},
 		// A duty assumed.
 		{"whitaker_lead_atty", "Ms. Castellano", "Effective immediately, Mr. Rutherford is assuming primary responsibility for the Whitaker file, as Ms. Castellano is transitioning to the appellate group.", "Mr. Rutherford"},
 		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},

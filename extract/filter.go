@@ -527,7 +527,7 @@ var reHolidayThing = regexp.MustCompile(`\bholiday (?:party|parties|season|sched
 // reReportedWhen is when news came, not when the change holds or how long
 // a state lasts: "Herr Müller wrote this morning, the deadline … is now
 // pushed to January 23". Its first group is the verb, without the time.
-var reReportedWhen = regexp.MustCompile(`(?i)\b((?:wrote|called|emailed|texted|messaged|rang|phoned|telephoned|said|told me|told us|confirmed|let me know|let us know|got back to me|replied|answered)(?:\s+me|\s+us|\s+back)?)\s+(?:` + oneDay + `)\b`)
+var reReportedWhen = regexp.MustCompile(`(?i)\b((?:wrote|called|emailed|texted|messaged|rang|phoned|telephoned|said|told me|told us|confirmed|let me know|let us know|got back to me|replied|answered)(?:\s+me|\s+us|\s+back|\s+it|\s+this|\s+that)?)\s+(?:` + oneDay + `)\b`)
 
 // dropReportedWhen removes from s when news came (reReportedWhen),
 // keeping its verb. A text without a word of oneDay has none, and is not
@@ -613,8 +613,9 @@ var reLearnedFrame = regexp.MustCompile(`^(?:i|we)\s+(?:was\s+|were\s+|am\s+|are
 // reNearbySubject opens a clause on someone placed by where they are
 // from the speaker or from a place: "the taco truck next to us at the
 // commissary pays $800", "the couple upstairs", "HOA next to bldg 4
-// switched to Baker Snow & Ice".
-var reNearbySubject = regexp.MustCompile(`^(?:the|a|an|that|this|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:next to (?:us|me|ours|mine)|next door|beside us|across the (?:street|road|hall|lot|way)|down the (?:street|road|hall|block)|across town|on the other side of town|around the corner|upstairs|downstairs|over there)\b|^(?:(?:the|a|an|that|this|those|these)\s+)?(?:[\w'’-]+\s+){0,2}?[\w'’-]+\s+(?:next (?:door )?to|beside|across from|behind|opposite)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+\s+(?:switched|moved|changed|went|got|has|have|had|is|are|pays|charges|uses|picked|hired|signed)\b`)
+// switched to Baker Snow & Ice", "Pete on the boat next to us pays
+// $1,450".
+var reNearbySubject = regexp.MustCompile(`^(?:the|a|an|that|this|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:next to (?:us|me|ours|mine)|next door|beside us|across the (?:street|road|hall|lot|way)|down the (?:street|road|hall|block)|across town|on the other side of town|around the corner|upstairs|downstairs|over there)\b|^(?:(?:the|a|an|that|this|those|these)\s+)?(?:[\w'’-]+\s+){0,4}?[\w'’-]+\s+(?:next (?:door )?to|beside|across from|behind|opposite)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+\s+(?:switched|moved|changed|went|got|has|have|had|is|are|pays|charges|uses|picked|hired|signed)\b`)
 
 // reRolesThing opens a clause on the people of someone named by a role:
 // "the headliner's crew is posted up at the Ace", "the promoter's guy"

@@ -15,6 +15,21 @@ func Roles(s string) string {
 	return reServesAs.ReplaceAllString(s, "is")
 }
 
+// arrows reads an arrow between a thing, or its old value, and its new
+// value, as notes and changelogs write a change, as "is now": "CSAT
+// target → 94%", "first response 4h → 2h", "billing bug -> resolved".
+// (Swap reads "old -> new" beside the stored old value from the text as
+// said.)
+func arrows(s string) string {
+	if !strings.Contains(s, "→") && !strings.Contains(s, "->") && !strings.Contains(s, "=>") && !strings.Contains(s, "⟶") {
+		return s
+	}
+	return reArrowBetween.ReplaceAllString(s, "${1} is now ${2}")
+}
+
+// reArrowBetween is reArrow between two words.
+var reArrowBetween = regexp.MustCompile(`([\p{L}\d%$€£)])` + reArrow.String() + `([\p{L}\d$€£(#@])`)
+
 // Affixed reads an English verb that a Tagalog affix is joined to
 // ("nag-request", "i-move", "na-cancel") as the verb: the affix says its
 // aspect, which the sentence's other words tell as well ("Nag-request

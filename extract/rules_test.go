@@ -80,6 +80,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"just that once", "we're doing the session Wed 6am just that once.", "user", nil, []string{ReasonException}},
 		{"a.m. before a word goes on", "The case review meeting will be held on Tuesday, January 20 at 9:00 a.m. that week only; we resume Mondays after.", "user", nil, []string{ReasonException}},
 		{"a spouse without my", "hubby only has 2 PTO days left", "user", nil, []string{ReasonOtherSubject}},
+		{"placed by where, named", "Pete on the boat next to us pays $1,450 for winter storage over at Cutter Cove, glad ours is cheaper.", "user", nil, []string{ReasonOtherSubject}},
 		{"a duty assumed is no supposition", "Mr. Rutherford is assuming primary responsibility for the Whitaker file.", "user", nil, []string{ReasonNoRule}},
 		{"may be reached is no maybe", "The clinic may now be reached at 555-0178.", "user", nil, []string{ReasonNoRule}},
 		{"assuming is still a supposition", "Assuming the clinic moves, we'd go to Dr. Park.", "user", nil, []string{ReasonHypothetical}},
