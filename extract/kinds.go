@@ -78,7 +78,10 @@ var contrasts = [][]string{
 // its counterpart: "our home kits are switching to white" beside away_kit,
 // "the back door code" beside front_door_code. The sentence says a word
 // of the key's topic right after another word of the key's contrast
-// group, and never the key's own word of that group.
+// group, and never the key's own word of that group. Under a key that
+// names no word of the group, a sentence that sets two of its words apart
+// names a counterpart too: "JV travel roster got cut to 18, varsity's
+// untouched" beside travelRosterSize.
 func Contrasted(sentence, key string) bool {
 	kws := keyWords(key)
 	ws := words(fold(sentence))
@@ -89,7 +92,13 @@ func Contrasted(sentence, key string) bool {
 				own = k
 			}
 		}
-		if own == "" || slices.Contains(ws, own) {
+		if own == "" {
+			if counterpartSaid(strings.Fields(fold(sentence)), g, kws) {
+				return true
+			}
+			continue
+		}
+		if slices.Contains(ws, own) {
 			continue
 		}
 		for i := 0; i+1 < len(ws); i++ {
@@ -97,6 +106,24 @@ func Contrasted(sentence, key string) bool {
 			if ws[i] != own && slices.Contains(g, ws[i]) && slices.ContainsFunc(kws, func(k string) bool { return k != own && singular(k) == next }) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// counterpartSaid reports fields fs (a sentence's, with their marks) that
+// say a word of contrast group g right before a word of the key (kws),
+// and another word of g elsewhere ("last night, prod is …" modifies
+// nothing).
+func counterpartSaid(fs, g, kws []string) bool {
+	bare := func(f string) string { return strings.TrimSuffix(strings.TrimRight(f, ".,;:!?—–-)"), "'s") }
+	for i := 0; i+1 < len(fs); i++ {
+		w := fs[i]
+		if !slices.Contains(g, w) || !slices.Contains(kws, singular(bare(fs[i+1]))) {
+			continue
+		}
+		if slices.ContainsFunc(fs, func(f string) bool { o := bare(f); return o != w && slices.Contains(g, o) }) {
+			return true
 		}
 	}
 	return false

@@ -50,6 +50,12 @@ func TestContrasted(t *testing.T) {
 		{"The home kits are white, the away kit stays navy.", "away_kit", false},
 		{"Kits are switching to white.", "away_kit", false},
 		{"Dinner is at 7 now.", "lunch_time", false},
+		// A key with no word of the group, and a sentence that sets two
+		// apart.
+		{"JV travel roster got cut to 18 for away games, varsity's untouched", "travelRosterSize", true},
+		{"Travel roster got cut to 18 for away games", "travelRosterSize", false},
+		{"The JV travel roster is 18 now", "travelRosterSize", false},
+		{"cutover went clean last night, prod is fully on Hetzner now, killed the DO droplets this morning", "prod_host", false},
 	}
 	for _, tc := range tests {
 		if got := Contrasted(tc.sentence, tc.key); got != tc.want {

@@ -202,6 +202,14 @@ func hasPrefixAny(s string, ps []string) bool {
 	return false
 }
 
+// Uncontracted writes out the "'s" the rules read as a verb: "Budget's
+// been trimmed to $30k" has been, "Standup's at 9:45" and "Omar's
+// running support" are. The clauses a turn's reading skips are said so.
+func Uncontracted(s string) string {
+	s = reHasBeen.ReplaceAllString(s, "$1 has been $2")
+	return reIsContracted.ReplaceAllString(s, "$1 is $2")
+}
+
 // stripLead removes opening fillers and reports a correction marker.
 func stripLead(s string) (string, bool) {
 	corr := false
@@ -646,10 +654,7 @@ func (a *analyzer) sentence(raw string, item bool) {
 		body, corr = m[1]+" is "+m[2], true
 	}
 
-	// "Budget's been trimmed to $30k": "has been".
-	body = reHasBeen.ReplaceAllString(body, "$1 has been $2")
-	// "Standup's at 9:45", "Omar's running support": "is".
-	body = reIsContracted.ReplaceAllString(body, "$1 is $2")
+	body = Uncontracted(body)
 
 	// "Switching dentists — it's Dr. Patel now": the speaker's new one.
 	if m := reSwitching.FindStringSubmatch(body); m != nil && nameOpens(m[2]) {

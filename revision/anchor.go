@@ -64,7 +64,7 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 				// thing, but for harmon_llc_phone the owner's own.
 				continue
 			}
-			if st, ok := extract.Anchor(text, f.Key, k.valueText(f), at); ok {
+			if st, ok := extract.Anchor(text, f.Key, k.valueText(f), at); ok && !extract.Contrasted(text, f.Key) {
 				st.Index = sent.Index
 				seen[id] = true
 				out = append(out, anchor{id: id, st: st})

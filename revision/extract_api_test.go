@@ -866,6 +866,8 @@ func TestAssistantReportsItsAction(t *testing.T) {
 func TestAnotherOwnersThing(t *testing.T) {
 	tests := []afterTurn{
 		{"a team's budget", [][2]string{{"budget", "$40,000"}}, "The marketing team's budget is $35,000.", "$40,000"},
+		{"another's, with a contraction, then a remark", [][2]string{{"teamDoctor", "Dr. Okafor"}}, "my roommate's on hockey and their team doc is Dr. Brennan now, says he's solid", "Dr. Okafor"},
+		{"one of two set apart", [][2]string{{"travelRosterSize", "22"}}, "JV travel roster got cut to 18 for away games, varsity's untouched", "22"},
 		{"a different client's contact", [][2]string{{"primary_contact", "Dana"}}, "Leo is the contact for a different client.", "Dana"},
 		{"our own budget", [][2]string{{"budget", "$40,000"}}, "Correction: the budget is $35,000, not $40,000.", "$35,000"},
 		{"a numbered unit's lease", [][2]string{{"unit2LeaseEnd", "June 30"}}, "The Garcias signed the extension yesterday, so Unit 2's lease now runs through December 31.", "2026-12-31 (December 31)"},

@@ -56,6 +56,17 @@ func realSentence(s extract.Sentence, skipped []extract.Skip) string {
 		// Ellis, says he's great").
 		if refused[sk.Reason] && sk.Sentence != "" {
 			i := strings.Index(text, sk.Sentence)
+			if i < 0 && !rePronounLed.MatchString(sk.Sentence) {
+				// The clause as the rules read it: "my roommate is on
+				// hockey" of "my roommate's on hockey". (Whose a "she"
+				// is, the clause does not say: "Mom's hip is improving,
+				// so she's down to 1 session a week" is the household's.)
+				if u := extract.Uncontracted(text); u != text {
+					if i = strings.Index(u, sk.Sentence); i >= 0 {
+						text = u
+					}
+				}
+			}
 			if i < 0 {
 				continue
 			}
@@ -75,6 +86,9 @@ func realSentence(s extract.Sentence, skipped []extract.Skip) string {
 	}
 	return text
 }
+
+// rePronounLed opens a clause on a pronoun.
+var rePronounLed = regexp.MustCompile(`(?i)^(?:he|she|they|it)\b`)
 
 // reOldTail is the value a clause leaves, said after it up to the next
 // clause: " instead of target um gotta ask her first".
