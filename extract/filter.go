@@ -116,7 +116,7 @@ var (
 	questionStarts = phrases("who|what|when|where|why|which|how|is|are|was|were|do|does|did|can|could|should|would|will|shall|has|have|had|am|isn't|aren't|don't|doesn't|didn't|won't|can't")
 
 	draftStarts = phrases("draft|drafting|drafted")
-	draftCues   = phrases("in the draft|in a draft|in my draft|in our draft|in this draft|for the draft|rough draft|working draft|first draft|i'm drafting|i am drafting|we're drafting|we are drafting|draft email|draft message|draft note|draft reply|draft version|draft proposal|drafted a|drafted an|drafted up|drafted the new|drafted new")
+	draftCues   = phrases("in the draft|in a draft|in my draft|in our draft|in this draft|for the draft|rough draft|working draft|first draft|i'm drafting|i am drafting|we're drafting|we are drafting|draft email|draft message|draft note|draft reply|draft version|draft proposal|drafted a|drafted an|drafted up|drafted the new|drafted new|renewal draft|draft lease|draft renewal|draft budget|draft schedule|draft plan|draft invoice|draft quote|sent a draft|sent over a draft|sent me a draft|sent us a draft|nothing's signed|nothing is signed|nothing signed yet")
 
 	// hypoSentence marks the whole sentence: a condition governs its main
 	// clause.
@@ -496,8 +496,9 @@ var reBackAgain = regexp.MustCompile(`,\s*(?:and\s+)?(?:it['’]s\s+|we['’]re\
 var reThisDayOnly = regexp.MustCompile(`\b(?:(?:this|next|this coming)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+only|(?:only|just)\s+(?:this|next|this coming)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
 
 // reHolderBack is the holder's coming return, which makes whoever stands
-// in a stand-in: "…, she'll be back Wednesday", "until he's back".
-var reHolderBack = regexp.MustCompile(`\b(?:(?:she|he|they)(?:['’]ll| will) be back|(?:until|till|til|'til) (?:she|he|they|[\p{L}]+) (?:is|['’]s|are|['’]re|gets|get|comes|come) back|(?:until|till|til) (?:she|he|they) returns?)\b`)
+// in a stand-in: "…, she'll be back Wednesday", "until he's back", "…
+// till the 16th, then Denise is back".
+var reHolderBack = regexp.MustCompile(`\b(?:(?:she|he|they)(?:['’]ll| will) be back|(?:until|till|til|'til) (?:she|he|they|[\p{L}]+) (?:is|['’]s|are|['’]re|gets|get|comes|come) back|(?:until|till|til) (?:she|he|they) returns?|(?:then|after that|after which)\s+(?:she|he|they|[\p{L}]+)\s+(?:is|['’]s|are|['’]re|will be|['’]ll be|comes|gets)\s+back)\b`)
 
 // reOneDayPlan is what the speaker will do on one coming day: "Tomorrow
 // I'm setting my alarm for 5:45am to catch the early train". A standing
@@ -580,8 +581,10 @@ func firstClause(low string) string {
 }
 
 // reBackThen is "back in" a time ("back in the day", "back in college"),
-// not back in a place ("I'm back in Room 118").
-var reBackThen = regexp.MustCompile(`\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)`)
+// not back in a place ("I'm back in Room 118"); or a clause that opens
+// on the last event of a kind ("last Ruiz party the cake pickup got
+// pushed to Thursday").
+var reBackThen = regexp.MustCompile(`^last\s+(?:[\p{L}'’-]+\s+){0,2}(?:party|parties|wedding|event|order|show|gig|game|meet|tournament|trip|season|job|lease|contract|time)\b|\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)`)
 
 // reTried is a change the speaker tried to make, which is not one made:
 // "i tried to get the electric bill due date moved to the 22nd".
