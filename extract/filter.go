@@ -154,7 +154,7 @@ var (
 	reYear = regexp.MustCompile(`\b(?:in|since|during|back in) ((?:19|20)\d\d)\b`)
 
 	// reOtherSubject reads the clause's opening words.
-	reOtherSubject = regexp.MustCompile(`^(?:(?:my|our|your|his|her|their) (?:(?:older|younger|little|big|best|old|new|former|ex|step|next-door|downstairs|upstairs) )?(?:neighbou?rs?|sisters?|brothers?|siblings?|mom|mum|mother|dad|father|parents?|friends?|cousins?|aunt|uncle|wife|husband|partner|spouse|girlfriend|boyfriend|son|daughter|kids?|children|grandma|grandpa|grandmother|grandfather|roommates?|flatmates?|housemates?|landlord|landlady|in-laws?|niece|nephew|family|colleagues?|co-?workers?|teammates?|classmates?|boss|clients?|customers?|employees?|students?|tenants?|guests?|relatives?|mates?|buddy|buddies|pal|fianc[ée]e?|ex|exes|kid|baby|twins?|dog|cat|colleague's|coworker's|friend's|neighbou?r's|sister's|brother's|mom's|dad's|rivals?|competitors?|competition)|(?:hubby|wifey|husband|wife|sis|bro)\s|he|she|they|his|her|their|someone|somebody|everyone|everybody|people|a friend|a colleague|a coworker|a neighbou?r|another team|other teams?|the other team|my friend's|him)\b`)
+	reOtherSubject = regexp.MustCompile(`^(?:(?:my|our|your|his|her|their) (?:(?:older|younger|little|big|best|old|new|former|ex|step|next-door|downstairs|upstairs) )?(?:neighbou?rs?|sisters?|brothers?|siblings?|mom|mum|mother|dad|father|parents?|friends?|cousins?|aunt|uncle|wife|husband|partner|spouse|girlfriend|boyfriend|son|daughter|kids?|children|grandma|grandpa|grandmother|grandfather|roommates?|flatmates?|housemates?|landlord|landlady|in-laws?|niece|nephew|family|colleagues?|co-?workers?|teammates?|classmates?|boss|clients?|customers?|employees?|students?|tenants?|guests?|relatives?|mates?|buddy|buddies|pal|fianc[ée]e?|ex|exes|kid|baby|twins?|dog|cat|colleague's|coworker's|friend's|neighbou?r's|sister's|brother's|mom's|dad's|rivals?|competitors?|competition)|(?:hubby|wifey|husband|wife|sis|bro)\s|the (?:wife|husband|missus|missis|other half)(?:['’]s)?\s|he|she|they|his|her|their|someone|somebody|everyone|everybody|people|a friend|a colleague|a coworker|a neighbou?r|another team|other teams?|the other team|my friend's|him)\b`)
 )
 
 // modalMay reports "may" used as a modal ("may move"), not the month
@@ -374,7 +374,8 @@ var otherSubjectStarts = map[string]bool{
 
 // otherSubjectPrefixes open a clause about someone else but start with a
 // word too common for otherSubjectStarts.
-var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague", "a coworker", "a neighbo", "the neighbo", "the kids", "the in-laws", "the family next door"}
+var otherSubjectPrefixes = []string{"the other team", "a friend", "a colleague", "a coworker", "a neighbo", "the neighbo", "the kids", "the in-laws", "the family next door",
+	"the wife", "the husband", "the missus", "the missis", "the other half"}
 
 // reGotTheirs is someone having their own thing changed: "Dana got her
 // section moved to Moffitt 310".

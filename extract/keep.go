@@ -9,7 +9,7 @@ import (
 // reUnchanged is a verb phrase saying its subject is as it was: "didn't
 // change", "stays", "is still", "'s still", "is exactly the same as
 // before".
-var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|is\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:unchanged|untouched)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)|['’]s\s+(?:still|unchanged|untouched|(?:exactly\s+|just\s+)?the\s+same)\b`)
+var reUnchanged = regexp.MustCompile(`\s(?:(?:did|does|has|have|had|is|was|will)\s*(?:n't|not)\s+(?:change|changed|changing|move|moved|budge|budged)|(?:stays?|stayed|staying|remains?|remained)(?:\s|$|[.,;!?])|is\s+(?:still|unchanged|(?:exactly\s+|just\s+)?the\s+same)\b|(?:unchanged|untouched)\b|(?:(?:is|are)\s+)?(?:the\s+)?same\s+as\s+(?:before|always|ever|usual)\b|(?:still\s+)?(?:hasn't|has not|didn't|did not)\s+changed?\b)|['’]s\s+(?:still|unchanged|untouched|(?:exactly\s+|just\s+)?the\s+same)\b`)
 
 // reAsItWas says a thing is as it was without naming its value: "is
 // still the old one", "is staying exactly where it was".

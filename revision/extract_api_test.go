@@ -868,6 +868,8 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"a team's budget", [][2]string{{"budget", "$40,000"}}, "The marketing team's budget is $35,000.", "$40,000"},
 		{"another's, with a contraction, then a remark", [][2]string{{"teamDoctor", "Dr. Okafor"}}, "my roommate's on hockey and their team doc is Dr. Brennan now, says he's solid", "Dr. Okafor"},
 		{"one of two set apart", [][2]string{{"travelRosterSize", "22"}}, "JV travel roster got cut to 18 for away games, varsity's untouched", "22"},
+		{"ours, after another's change", [][2]string{{"post_dues", "$45/year"}}, "Auxiliary dues went up to $55. Ours stayed put.", "$45/year"},
+		{"the same as before", [][2]string{{"trash_day", "Tuesday"}}, "recycling's Wednesday now, trash same as before", "Tuesday"},
 		{"a different client's contact", [][2]string{{"primary_contact", "Dana"}}, "Leo is the contact for a different client.", "Dana"},
 		{"our own budget", [][2]string{{"budget", "$40,000"}}, "Correction: the budget is $35,000, not $40,000.", "$35,000"},
 		{"a numbered unit's lease", [][2]string{{"unit2LeaseEnd", "June 30"}}, "The Garcias signed the extension yesterday, so Unit 2's lease now runs through December 31.", "2026-12-31 (December 31)"},

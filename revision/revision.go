@@ -466,9 +466,15 @@ func (s *Service) recordTx(tx *store.Txn, caller authority.Identity, in session.
 func keptFacts(k known) map[string]bool {
 	kept := map[string]bool{}
 	var sents []string
-	for _, sent := range k.sentences {
-		if extract.MayKeep(sent) {
-			sents = append(sents, sent)
+	for i, sent := range k.sentences {
+		if !extract.MayKeep(sent) {
+			continue
+		}
+		sents = append(sents, sent)
+		if i > 0 && reOursAlone.MatchString(sent) {
+			// "Auxiliary dues went up to $55. Ours stayed put.": "ours"
+			// is of the thing the sentence before named.
+			sents = append(sents, k.sentences[i-1]+" "+sent)
 		}
 	}
 	if len(sents) == 0 {
@@ -484,6 +490,9 @@ func keptFacts(k known) map[string]bool {
 	}
 	return kept
 }
+
+// reOursAlone opens a sentence on "ours" or "mine".
+var reOursAlone = regexp.MustCompile(`(?i)^(?:but\s+|and\s+)?(?:ours|mine)\b`)
 
 // assistantsOwn keeps, of what detection found in an assistant's turn,
 // only the supersession of what the assistant itself said, or of a fact
