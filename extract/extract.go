@@ -2,6 +2,7 @@ package extract
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -142,8 +143,30 @@ func Analyze(t Turn) Result {
 			}
 		}
 	}
+	a.withdraw()
 	return a.res
 }
+
+// withdraw takes back what a turn said before a closing "nevermind": "ok
+// moving my scripts from walgreens to the Rite Aid on Maple, … the
+// transfer takes like 2 weeks and I'm almost out. nevermind." changes
+// nothing.
+func (a *analyzer) withdraw() {
+	n := len(a.res.Sentences)
+	if n < 2 || !reNeverMind.MatchString(a.res.Sentences[n-1].Text) {
+		return
+	}
+	for i := range a.res.Sentences[:n-1] {
+		if s := &a.res.Sentences[i]; s.Reason == "" {
+			s.Reason = ReasonNegated
+			a.skip(s.Text, ReasonNegated)
+		}
+	}
+	a.res.Statements = slices.DeleteFunc(a.res.Statements, func(st Statement) bool { return st.Index < n-1 })
+}
+
+// reNeverMind is a sentence that takes back the ones before it.
+var reNeverMind = regexp.MustCompile(`(?i)^(?:(?:ugh|ok|okay|oh|wait|actually|lol|so)[,.]?\s+)*(?:never\s?mind|nvm|forget (?:it|that|all that|everything i just said)|scratch (?:all )?that|ignore (?:all )?(?:that|me|this)|disregard (?:all )?(?:that|this))(?:\s+(?:lol|haha|sorry))?\s*[.!]*$`)
 
 type analyzer struct {
 	turn Turn

@@ -80,6 +80,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"just that once", "we're doing the session Wed 6am just that once.", "user", nil, []string{ReasonException}},
 		{"a.m. before a word goes on", "The case review meeting will be held on Tuesday, January 20 at 9:00 a.m. that week only; we resume Mondays after.", "user", nil, []string{ReasonException}},
 		{"a spouse without my", "hubby only has 2 PTO days left", "user", nil, []string{ReasonOtherSubject}},
+		{"a request submitted", "A request for 30 additional student laptops has been submitted to the bursar, approval still outstanding.", "user", nil, []string{ReasonProposal}},
+		{"a closing nevermind", "ok moving my scripts from walgreens to the Rite Aid on Maple. nevermind.", "user", nil, []string{ReasonNoRule, ReasonNoRule, ReasonNegated}},
 		{"the wife", "The wife's got the dentist on the 27th so I'll need to drop the kids at school.", "user", nil, []string{ReasonOtherSubject, ReasonNoRule}},
 		{"a draft with its terms", "Landlord sent a renewal draft with rent at $1,925, but nothing's signed, so I'm paying $1,850.", "user", nil, []string{ReasonDraft}},
 		{"the last event of a kind", "last Ruiz party the cake pickup got pushed to Thursday and it was chaos", "user", nil, []string{ReasonPast}},
