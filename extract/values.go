@@ -346,6 +346,20 @@ func takeStatus(v string) (string, bool) {
 // takeDate resolves a date phrase at the start of v against at. It returns
 // the date as 2006-01-02 (with " 15:04" when a time of day was said), or a
 // bare time of day as said.
+// SameDate reports a stored date phrase ("Jan 8") that reads, on the day
+// at, as value, a date as statements write it ("2026-01-08"): "the clothes
+// container exam is still Thursday" says the stored date again.
+func SameDate(stored, value string, at time.Time) bool {
+	if !reStatedDate.MatchString(value) {
+		return false
+	}
+	d, ok := takeDate(stored, at)
+	return ok && d == value
+}
+
+// reStatedDate is a date as statements write it, and nothing else.
+var reStatedDate = regexp.MustCompile(`^\d{4}-\d\d-\d\d(?: \d\d:\d\d)?$`)
+
 func takeDate(v string, at time.Time) (string, bool) {
 	d, _, _, ok := takeDateAt(v, at)
 	return d, ok

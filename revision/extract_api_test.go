@@ -870,6 +870,7 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"one of two set apart", [][2]string{{"travelRosterSize", "22"}}, "JV travel roster got cut to 18 for away games, varsity's untouched", "22"},
 		{"ours, after another's change", [][2]string{{"post_dues", "$45/year"}}, "Auxiliary dues went up to $55. Ours stayed put.", "$45/year"},
 		{"the same as before", [][2]string{{"trash_day", "Tuesday"}}, "recycling's Wednesday now, trash same as before", "Tuesday"},
+		{"the stored date said as its weekday", [][2]string{{"exam_date", "Jan 8"}}, "The exam for my other container is this Friday, but the clothes container exam is still Thursday.", "Jan 8"},
 		{"a different client's contact", [][2]string{{"primary_contact", "Dana"}}, "Leo is the contact for a different client.", "Dana"},
 		{"our own budget", [][2]string{{"budget", "$40,000"}}, "Correction: the budget is $35,000, not $40,000.", "$35,000"},
 		{"a numbered unit's lease", [][2]string{{"unit2LeaseEnd", "June 30"}}, "The Garcias signed the extension yesterday, so Unit 2's lease now runs through December 31.", "2026-12-31 (December 31)"},
