@@ -294,7 +294,7 @@ func analyseSentence(s string) sentence {
 		if m == nil {
 			continue
 		}
-		y := strings.TrimSpace(reTail.ReplaceAllString(s[m[2]:m[3]], ""))
+		y := cutTail(s[m[2]:m[3]])
 		if y == "" || len(y) > 80 || oldBefore(s, m[2]) || generic(y) {
 			continue
 		}

@@ -139,6 +139,19 @@ var replacementPatterns = []*pre{
 // reTail cuts a captured replacement at words that end the value.
 var reTail = mustPre(`(?i)\s*(?:[.;!?]|\s(?:instead|now|then|too|please|as well|because|due to|since|so that|but|and then|that works|for the \w+|for now)\b).*$`)
 
+// cutTail cuts a captured replacement with reTail, but not at a title's
+// stop: "Mrs. Brandt from the Steuerkanzlei" is "Mrs. Brandt".
+func cutTail(s string) string {
+	if !strings.Contains(s, ".") {
+		return strings.TrimSpace(reTail.ReplaceAllString(s, ""))
+	}
+	masked := reTitleStop.ReplaceAllString(s, "$1\u2024$2")
+	return strings.ReplaceAll(strings.TrimSpace(reTail.ReplaceAllString(masked, "")), "\u2024", ".")
+}
+
+// reTitleStop is the stop of a title before a name.
+var reTitleStop = regexp.MustCompile(`\b(Mr|Mrs|Ms|Mx|Dr|Prof|St|Jr|Sr)\.(\s+\p{Lu})`)
+
 // chatter are words that are not lexical stop words but name no topic in
 // a turn: cue words ("actually", "instead", "update"), fillers and
 // conversational verbs. Together with lexical's stop words they are what

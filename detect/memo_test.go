@@ -122,3 +122,17 @@ func TestSelfCorrects(t *testing.T) {
 		}
 	}
 }
+
+func TestCutTail(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Mrs. Brandt from the Steuerkanzlei Brandt in Esslingen.", "Mrs. Brandt from the Steuerkanzlei Brandt in Esslingen"},
+		{"Dr. Lee now", "Dr. Lee"},
+		{"Thursday. Then lunch", "Thursday"},
+		{"Blue Buffalo because he likes it", "Blue Buffalo"},
+	}
+	for _, tc := range tests {
+		if got := cutTail(tc.in); got != tc.want {
+			t.Errorf("cutTail(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

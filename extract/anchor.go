@@ -165,7 +165,10 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if c.reason == ReasonOtherSubject && kind == anchorName {
 			relative = namedRelative(cl)
 		}
-		if r := c.reason; r != "" && !fixed && !(r == ReasonOtherSubject && (ownRelation(clow, topic) || pron >= 0 || relative != "")) {
+		// "Landlord finally texted me, his new cell is 555-0391": the
+		// pronoun is the owner the clause before named as the topic.
+		continued := c.newAttr != nil && len(carried) > 0
+		if r := c.reason; r != "" && !fixed && !(r == ReasonOtherSubject && (ownRelation(clow, topic) || pron >= 0 || relative != "" || continued)) {
 			// "Initially the deadline was March 2, but now it's March
 			// 16": a past clause states nothing, but names the topic
 			// the clause after continues.

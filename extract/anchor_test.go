@@ -35,6 +35,11 @@ func TestAnchor(t *testing.T) {
 		{"team_call_date", "January 9", "the team call moved to January 12, I told everyone today", "2026-01-12"},
 		// The change's cause, then what it is now.
 		{"frostbite_race_date", "January 17", "RC postponed the frostbite race for the gale forecast, it's Saturday the 24th now.", "2026-01-24"},
+		// The owner named as the topic, then "his new …".
+		{"landlord_phone", "555-0144", "Landlord finally texted me, his new cell is 555-0391 and the old one's disconnected!!", "555-0391"},
+		{"landlord_phone", "555-0144", "My sister texted me, her new cell is 555-0391", ""},
+		// An arrow.
+		{"csat_target", "92%", "Leadership bumped CSAT target → 94% for 2026, dashboards updated.", "94%"},
 		// A duty assumed.
 		{"whitaker_lead_atty", "Ms. Castellano", "Effective immediately, Mr. Rutherford is assuming primary responsibility for the Whitaker file, as Ms. Castellano is transitioning to the appellate group.", "Mr. Rutherford"},
 		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},
