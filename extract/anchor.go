@@ -2247,11 +2247,16 @@ func between(s, kind string) string {
 	s = reOwnerBefore.ReplaceAllString(s, " ") // "taking over Biscuit's walks": the topic's owner is the topic's
 	s = reTopicsName.ReplaceAllString(s, " ")  // "Coach Dana's number": the topic's own name
 	s = reByHowMuch.ReplaceAllString(s, " ")   // "pushed the workshop back a week, to June 25"
+	s = reOfficeActed.ReplaceAllString(s, " ") // "Dentist's office called and bumped me to January 27"
 	if kind == anchorEmail || kind == anchorPhone {
 		s = reWhomReached.ReplaceAllString(s, " ")
 	}
 	return s
 }
+
+// reOfficeActed is a provider's office that acted on the speaker's
+// booking with it: "'s office called and bumped me to".
+var reOfficeActed = regexp.MustCompile(`(?i)^\s*['’]s\s+(?:office|clinic|practice|surgery|receptionist|front desk)\s+(?:called|rang|phoned|texted|emailed|wrote)(?:\s+(?:me|us))?\s+(?:and|to say they|to say it)\s+`)
 
 // reByHowMuch is how far a change moved a date, said before where to:
 // "back a week, to", "got pushed a week, it's".
@@ -2835,7 +2840,7 @@ var linkWords = func() map[string]bool {
 		transferred transfers transfer ported cut lives live held happens bringing brings making makes
 		meets meet happen runs run comes come came handling leading running managing covering doing teaching coaching hosting
 		organising organizing owning chairing trimmed slashed hiked upped doubled halved lifted
-		renamed rebranded retitled called named getting having ordering ordered eating
+		renamed rebranded retitled called named getting having ordering ordered eating home
 		out off everything all anything around about roughly approximately stepped steps arrive arrives arriving go
 		drops drop rises rise climbs grows shrinks jumps dips favorite favourite go-to usual preferred rotated
 		listed appointed recorded marked entered registered saved policy setting settings config cfg

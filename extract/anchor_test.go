@@ -40,6 +40,10 @@ func TestAnchor(t *testing.T) {
 		{"landlord_phone", "555-0144", "My sister texted me, her new cell is 555-0391", ""},
 		// An arrow.
 		{"csat_target", "92%", "Leadership bumped CSAT target → 94% for 2026, dashboards updated.", "94%"},
+		// The provider's office acted on the booking.
+		{"dentist_appointment", "January 20 at 3pm", "Dentist's office called and bumped me to January 27, same time, because my month wasn't chaotic enough.", "2026-01-27"},
+		{"jamie_dentist", "Jan 14 at 10am", "Jamie here, the dentist's office called and pushed me to the 21st, same time.", "2026-01-21"},
+		{"alexFlightDate", "Jan 23", "Done, Alex's flight home is now on January 25, same departure time and seat.", "2026-01-25"},
 		// A duty assumed.
 		{"whitaker_lead_atty", "Ms. Castellano", "Effective immediately, Mr. Rutherford is assuming primary responsibility for the Whitaker file, as Ms. Castellano is transitioning to the appellate group.", "Mr. Rutherford"},
 		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},
