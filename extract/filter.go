@@ -116,7 +116,7 @@ var (
 	questionStarts = phrases("who|what|when|where|why|which|how|is|are|was|were|do|does|did|can|could|should|would|will|shall|has|have|had|am|isn't|aren't|don't|doesn't|didn't|won't|can't")
 
 	draftStarts = phrases("draft|drafting|drafted")
-	draftCues   = phrases("in the draft|in a draft|in my draft|in our draft|in this draft|for the draft|rough draft|working draft|first draft|i'm drafting|i am drafting|we're drafting|we are drafting|draft email|draft message|draft note|draft reply|draft version|draft proposal|drafted a|drafted an|drafted up|drafted the new|drafted new|renewal draft|draft lease|draft renewal|draft budget|draft schedule|draft plan|draft invoice|draft quote|sent a draft|sent over a draft|sent me a draft|sent us a draft|nothing's signed|nothing is signed|nothing signed yet")
+	draftCues   = phrases("wrote up|write up|writing up|written up|in the draft|in a draft|in my draft|in our draft|in this draft|for the draft|rough draft|working draft|first draft|i'm drafting|i am drafting|we're drafting|we are drafting|draft email|draft message|draft note|draft reply|draft version|draft proposal|drafted a|drafted an|drafted up|drafted the new|drafted new|renewal draft|draft lease|draft renewal|draft budget|draft schedule|draft plan|draft invoice|draft quote|sent a draft|sent over a draft|sent me a draft|sent us a draft|nothing's signed|nothing is signed|nothing signed yet")
 
 	// hypoSentence marks the whole sentence: a condition governs its main
 	// clause.
@@ -621,6 +621,11 @@ var reLearnedFrame = regexp.MustCompile(`^(?:i|we)\s+(?:was\s+|were\s+|am\s+|are
 // $1,450".
 var reNearbySubject = regexp.MustCompile(`^(?:the|a|an|that|this|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:next to (?:us|me|ours|mine)|next door|beside us|across the (?:street|road|hall|lot|way)|down the (?:street|road|hall|block)|across town|on the other side of town|around the corner|upstairs|downstairs|over there)\b|^(?:(?:the|a|an|that|this|those|these)\s+)?(?:[\w'’-]+\s+){0,4}?[\w'’-]+\s+(?:next (?:door )?to|beside|across from|behind|opposite)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+\s+(?:switched|moved|changed|went|got|has|have|had|is|are|pays|charges|uses|picked|hired|signed)\b`)
 
+// reOfMyRelation opens a clause on a thing of someone the speaker names
+// by their relation, after "of": "The landlord of my comadre Lupe raise
+// her renta to $1,575".
+var reOfMyRelation = regexp.MustCompile(`^(?:the|a)\s+[\p{L}-]+\s+of\s+my\s+(?:best\s+|old\s+|older\s+|younger\s+)?(?:friend|sister|brother|cousin|neighbou?r|mom|mum|mother|dad|father|comadre|compadre|aunt|uncle|t[ií]a|t[ií]o|coworker|co-worker|colleague|boss|roommate|flatmate)s?\b`)
+
 // reRolesThing opens a clause on the people of someone named by a role:
 // "the headliner's crew is posted up at the Ace", "the promoter's guy"
 // (not "the dentist's office moved my appointment").
@@ -831,7 +836,7 @@ func clauseFilter(low string) string {
 		return ReasonPast // the past half of pastThenNow
 	case reportsOthers(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own ") || strings.Contains(n, " its own ") || strings.Contains(n, "'s own "),
-		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reNearbySubject.MatchString(reLearnedFrame.ReplaceAllString(low, "")), reRolesThing.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
+		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reOfMyRelation.MatchString(low), reNearbySubject.MatchString(reLearnedFrame.ReplaceAllString(low, "")), reRolesThing.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && (theirThing(low) || reGotTheirs.MatchString(low)):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject
