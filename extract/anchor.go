@@ -2321,6 +2321,13 @@ func keepsStored(low, stored string) bool {
 		if i > 0 && (says(ws[i-1]) || saysTwo(ws, i) || i > 1 && ws[i-1] == "is" && (ws[i-2] == last || says(ws[i-2]))) && w == "still" {
 			return true
 		}
+		if w == "stands" {
+			// "so the 17th stands": the value, then that it stands.
+			if i > 0 && says(ws[i-1]) {
+				return true
+			}
+			continue
+		}
 		for j := i + 1; j < len(ws) && j <= i+4; j++ {
 			if says(ws[j]) {
 				return true
@@ -2380,7 +2387,7 @@ func subjectNamesOther(clow string, topic, attrs []string, namesCat func(string)
 }
 
 var keepWords = map[string]bool{"stay": true, "stays": true, "staying": true, "stayed": true, "stick": true, "sticking": true,
-	"keep": true, "keeping": true, "kept": true, "remain": true, "remains": true, "remaining": true, "still": true}
+	"keep": true, "keeping": true, "kept": true, "remain": true, "remains": true, "remaining": true, "still": true, "stands": true}
 
 // bareHours reads the hours said without "am" or "pm" ("at 7 instead of
 // 6") as times of the stored time of day's half of the day, when the

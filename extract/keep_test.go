@@ -58,3 +58,20 @@ func TestKeepsTopic(t *testing.T) {
 		}
 	}
 }
+
+func TestKeepsStored(t *testing.T) {
+	tests := []struct {
+		sentence, stored string
+		want             bool
+	}{
+		{"no word yet, so the 17th stands", "Jan 17", true},
+		{"prod stays on 13 until then", "13", true},
+		{"the 24th stands out as the best option", "Jan 17", false},
+		{"Maria's still doing my books", "Maria Lopez", true},
+	}
+	for _, tc := range tests {
+		if got := KeepsStored(tc.sentence, tc.stored); got != tc.want {
+			t.Errorf("KeepsStored(%q, %q) = %v, want %v", tc.sentence, tc.stored, got, tc.want)
+		}
+	}
+}
