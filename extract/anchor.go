@@ -1584,7 +1584,7 @@ var anchorAttrs = map[string][]string{
 	"owner": {anchorName}, "lead": {anchorName}, "choice": {anchorName}, "provider": {anchorName}, "vendor": {anchorName},
 	"pick": {anchorName}, "name": {anchorName}, "location": {anchorName}, "city": {anchorName}, "venue": {anchorName},
 	"tool": {anchorName}, "platform": {anchorName}, "assignee": {anchorName}, "contact": {anchorName, anchorEmail, anchorPhone},
-	"email": {anchorEmail, anchorPhone}, "mail": {anchorEmail, anchorPhone}, "phone": {anchorPhone, anchorEmail}, "number": {anchorPhone, anchorCount},
+	"email": {anchorEmail, anchorPhone}, "mail": {anchorEmail, anchorPhone}, "phone": {anchorPhone, anchorEmail}, "ph": {anchorPhone}, "phn": {anchorPhone}, "number": {anchorPhone, anchorCount},
 	"version": {anchorVersion}, "count": {anchorCount}, "size": {anchorCount}, "total": {anchorCount, anchorMoney},
 	"price": {anchorMoney}, "cost": {anchorMoney}, "amount": {anchorMoney}, "fee": {anchorMoney}, "rate": {anchorMoney},
 	"capacity": nil, "status": nil, "id": {anchorCode}, "code": {anchorCode}, "spot": {anchorName, anchorCode},
@@ -2588,7 +2588,7 @@ var kindNouns = map[string][]string{
 	// service moves to MySQL".
 	anchorCategory: {"service", "app", "system", "stack", "backend", "frontend", "pick", "choice", "provider", "vendor", "account", "membership", "plan"},
 	anchorEmail:    {"email", "address", "contact"},
-	anchorPhone:    {"phone", "number", "mobile", "contact", "line", "telephone", "cell", "landline", "tel"},
+	anchorPhone:    {"phone", "number", "mobile", "contact", "line", "telephone", "cell", "landline", "tel", "ph", "phn"},
 }
 
 // stativePiece reports whether what held before is said in the piece of

@@ -44,6 +44,8 @@ func TestAnchor(t *testing.T) {
 		{"dentist_appointment", "January 20 at 3pm", "Dentist's office called and bumped me to January 27, same time, because my month wasn't chaotic enough.", "2026-01-27"},
 		{"jamie_dentist", "Jan 14 at 10am", "Jamie here, the dentist's office called and pushed me to the 21st, same time.", "2026-01-21"},
 		{"alexFlightDate", "Jan 23", "Done, Alex's flight home is now on January 25, same departure time and seat.", "2026-01-25"},
+		// "Ph" for phone.
+		{"groomerPh", "555-0187", "Tina at the groomer got a new phone, it's 555-0392 now, the old number's dead.", "555-0392"},
 		// A duty assumed.
 		{"whitaker_lead_atty", "Ms. Castellano", "Effective immediately, Mr. Rutherford is assuming primary responsibility for the Whitaker file, as Ms. Castellano is transitioning to the appellate group.", "Mr. Rutherford"},
 		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},

@@ -18,7 +18,7 @@ var attributeSynonyms = map[string]string{
 	"destination": "destination", "dest": "destination",
 	"email": "email", "e-mail": "email", "email_address": "email", "mail": "email",
 	"phone": "phone", "phone_number": "phone", "mobile": "phone", "cell": "phone",
-	"tel": "phone", "telephone": "phone", "mobile_number": "phone", "cell_number": "phone",
+	"tel": "phone", "ph": "phone", "phn": "phone", "telephone": "phone", "mobile_number": "phone", "cell_number": "phone",
 	"owner": "owner", "lead": "owner", "assignee": "owner", "dri": "owner",
 	"responsible": "owner", "point_person": "owner",
 	"price": "price", "cost": "price", "fee": "price",
