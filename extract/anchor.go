@@ -2489,11 +2489,11 @@ func hasUpper(s string) bool { return strings.IndexFunc(s, unicode.IsUpper) >= 0
 // lowerNames reads the names a writer who never capitalises gives as a
 // thing's holder: the one word right before "is our …" or "'s our …", or
 // right after "is now" that closes the clause or comes before "now" ("rosa
-// is our nanny now", "the nanny is now rosa"). Each is written
-// capitalised.
+// is our nanny now", "the nanny is now rosa"), or before a verb of doing
+// the thing (reLowerDoer). Each is written capitalised.
 func lowerNames(cl string) []span {
 	var out []span
-	for _, re := range []*regexp.Regexp{reLowerHolder, reLowerIsNow} {
+	for _, re := range []*regexp.Regexp{reLowerHolder, reLowerIsNow, reLowerDoer} {
 		for _, m := range re.FindAllStringSubmatchIndex(cl, -1) {
 			w := cl[m[2]:m[3]]
 			if len(w) < 3 || nameStops[w] || lowerNotNames[w] || relations[w] || pets[w] {
@@ -2508,6 +2508,10 @@ func lowerNames(cl string) []span {
 var (
 	reLowerHolder = regexp.MustCompile(`(?:^|\s)([a-z]+)\s+(?:is|['’]s)\s+(?:now\s+)?(?:our|my|the)\s`)
 	reLowerIsNow  = regexp.MustCompile(`\b(?:is|['’]s)\s+now\s+([a-z]+)(?:\s+now)?\s*$`)
+	// reLowerDoer is the one word before a verb of doing the thing for the
+	// speaker: "tyler is running the north crew now", "kevin at the same
+	// office handles our insurance now".
+	reLowerDoer = regexp.MustCompile(`(?:^|[\s,])([a-z]+)(?:\s+(?:at|from)\s+(?:the\s+)?(?:same\s+)?[a-z]+)?\s+(?:(?:is|['’]s)\s+(?:now\s+)?(?:running|handling|doing|leading|taking over|covering|managing)|handles|runs|leads|took over|takes over|manages|covers)\s+(?:the|our|my)\s`)
 	// lowerNotNames are words that stand where a lower-case name would.
 	lowerNotNames = map[string]bool{"she": true, "shes": true, "he": true, "hes": true, "who": true, "which": true, "one": true, "mine": true,
 		"ours": true, "hers": true, "his": true, "theirs": true, "yours": true, "also": true, "still": true, "just": true, "only": true,

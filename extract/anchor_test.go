@@ -46,6 +46,8 @@ func TestAnchor(t *testing.T) {
 		{"alexFlightDate", "Jan 23", "Done, Alex's flight home is now on January 25, same departure time and seat.", "2026-01-25"},
 		// "Ph" for phone.
 		{"groomerPh", "555-0187", "Tina at the groomer got a new phone, it's 555-0392 now, the old number's dead.", "555-0392"},
+		// A name in lower case, before a verb of doing the thing.
+		{"crew_lead_north", "Dario", "dario quit on me, tyler is running the north crew now", "Tyler"},
 		// A duty assumed.
 		{"whitaker_lead_atty", "Ms. Castellano", "Effective immediately, Mr. Rutherford is assuming primary responsibility for the Whitaker file, as Ms. Castellano is transitioning to the appellate group.", "Mr. Rutherford"},
 		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},
