@@ -626,6 +626,18 @@ var reNearbySubject = regexp.MustCompile(`^(?:the|a|an|that|this|those|these)\s+
 // her renta to $1,575".
 var reOfMyRelation = regexp.MustCompile(`^(?:the|a)\s+[\p{L}-]+\s+of\s+my\s+(?:best\s+|old\s+|older\s+|younger\s+)?(?:friend|sister|brother|cousin|neighbou?r|mom|mum|mother|dad|father|comadre|compadre|aunt|uncle|t[ií]a|t[ií]o|coworker|co-worker|colleague|boss|roommate|flatmate)s?\b`)
 
+// nearbySubject reports a clause that opens on someone placed by where
+// they are (reNearbySubject): the place must say where the subject is,
+// not where a verb before it sent something ("The confocal got moved
+// downstairs to B108" is ours).
+func nearbySubject(low string) bool {
+	m := reNearbySubject.FindString(low)
+	return m != "" && !reMovedVerb.MatchString(m)
+}
+
+// reMovedVerb is a verb of being sent or having gone.
+var reMovedVerb = regexp.MustCompile(`\b(?:got|gets|was|were|is|are|been|moved|relocated|went|goes|taken|brought|sent|put)\s`)
+
 // reRolesThing opens a clause on the people of someone named by a role:
 // "the headliner's crew is posted up at the Ace", "the promoter's guy"
 // (not "the dentist's office moved my appointment").
@@ -836,7 +848,7 @@ func clauseFilter(low string) string {
 		return ReasonPast // the past half of pastThenNow
 	case reportsOthers(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own ") || strings.Contains(n, " its own ") || strings.Contains(n, "'s own "),
-		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reOfMyRelation.MatchString(low), reNearbySubject.MatchString(reLearnedFrame.ReplaceAllString(low, "")), reRolesThing.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
+		reGenericSubject.MatchString(low), reOtherUnitSubject.MatchString(low), reOfMyRelation.MatchString(low), nearbySubject(reLearnedFrame.ReplaceAllString(low, "")), reRolesThing.MatchString(low), reDeptMoved.MatchString(low), reNamesRelation.MatchString(low) && !actsOnOurs(low),
 		(strings.Contains(n, " their ") || strings.Contains(n, " his ") || strings.Contains(n, " her ")) && (theirThing(low) || reGotTheirs.MatchString(low)):
 		// "Chen's team set their own runbook owner to Mei": their thing.
 		return ReasonOtherSubject

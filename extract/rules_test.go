@@ -88,6 +88,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a relation's, after of", "The landlord of my comadre Lupe raise her renta to $1,575, pobrecita.", "user", nil, []string{ReasonOtherSubject}},
 		{"written up, not sent", "wrote up the hendersons new rate at 525 a month but havent sent it yet", "user", nil, []string{ReasonDraft}},
 		{"just that one class", "Kayla can't make next Tuesday so Marcus is covering just that one class.", "user", nil, []string{ReasonException}},
+		{"moved downstairs is no neighbour", "The confocal got moved downstairs to B108 during the renovation.", "user", nil, []string{ReasonNoRule}},
 		{"the wife", "The wife's got the dentist on the 27th so I'll need to drop the kids at school.", "user", nil, []string{ReasonOtherSubject, ReasonNoRule}},
 		{"a draft with its terms", "Landlord sent a renewal draft with rent at $1,925, but nothing's signed, so I'm paying $1,850.", "user", nil, []string{ReasonDraft}},
 		{"the last event of a kind", "last Ruiz party the cake pickup got pushed to Thursday and it was chaos", "user", nil, []string{ReasonPast}},
