@@ -476,6 +476,16 @@ func keptFacts(k known) map[string]bool {
 			// is of the thing the sentence before named.
 			sents = append(sents, k.sentences[i-1]+" "+sent)
 		}
+		if m := reOthersSame.FindStringSubmatch(sent); m != nil && i > 0 {
+			// "Zayo sent out a new NOC number, 800-555-0142. Lumen's is
+			// the same.": of two owners' things, one changed; a key that
+			// names neither may be the one that stayed.
+			for id, f := range k.facts {
+				if prev := k.sentences[i-1]; extract.Names(prev, f.Key) && !extract.Names(m[1], f.Key) && !namesByName(prev, f.Key) {
+					kept[id] = true
+				}
+			}
+		}
 	}
 	if len(sents) == 0 {
 		return kept
@@ -490,6 +500,23 @@ func keptFacts(k known) map[string]bool {
 	}
 	return kept
 }
+
+// namesByName reports text that names the fact keyed key by a
+// capitalised word: "Harbor's inspection got moved up" names
+// harbor_health_inspection by its owner.
+func namesByName(text, key string) bool {
+	for _, w := range strings.Fields(text) {
+		w = strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"), ".,;:!?")
+		if w != "" && unicode.IsUpper([]rune(w)[0]) && strings.ToUpper(w) != w && extract.Names(w, key) { // ("NOC" is the thing's kind)
+			return true
+		}
+	}
+	return false
+}
+
+// reOthersSame is a sentence that says a named owner's thing is as it
+// was: "Lumen's is the same."
+var reOthersSame = regexp.MustCompile(`^(\p{Lu}[\p{L}\d&-]*)['’]s\s+(?:is|are|stays|stayed|remains|hasn['’]t changed)\s*(?:still\s+|unchanged|the same|put)`)
 
 // reOursAlone opens a sentence on "ours" or "mine".
 var reOursAlone = regexp.MustCompile(`(?i)^(?:but\s+|and\s+)?(?:ours|mine)\b`)
