@@ -592,9 +592,10 @@ var reBackThen = regexp.MustCompile(`^last\s+(?:[\p{L}'’-]+\s+){0,2}(?:party|p
 var reTried = regexp.MustCompile(`\b(?:i|we)(?:['’]ve| have)?\s+(?:tried|attempted|been trying|was trying|were trying)\s+to\s+(?:get|have|move|change|switch|push|make|book|reschedule|set)\b`)
 
 // reOfferingNoun is "offering" as a thing given ("my weekly offering to
-// the church"), not a proposal ("the bank is offering 5%"), and a proposal
-// as a document or an event ("my proposal defense is now on March 30").
-var reOfferingNoun = regexp.MustCompile(`\b(?:my|our|your|his|her|their|weekly|monthly|sunday|church)\s+offerings?\b|\b(?:proposal|proposals)\s+(?:defen[cs]e|deadline|review|meeting|due|draft|submission|date|hearing|presentation|doc|document)\b`)
+// the church"), not a proposal ("the bank is offering 5%"), a proposal
+// as a document or an event ("my proposal defense is now on March 30"),
+// and "preferred" as what a thing is ("your preferred airline").
+var reOfferingNoun = regexp.MustCompile(`\b(?:my|our|your|his|her|their|the)\s+preferred\b|\b(?:my|our|your|his|her|their|weekly|monthly|sunday|church)\s+offerings?\b|\b(?:proposal|proposals)\s+(?:defen[cs]e|deadline|review|meeting|due|draft|submission|date|hearing|presentation|doc|document)\b`)
 
 // reTalkAbout is talk of a change, which is not the change: "there's talk
 // of bumping the quota to 520k", "Summit Power keeps calling about moving

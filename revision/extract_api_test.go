@@ -817,6 +817,7 @@ func TestAssistantReportsItsAction(t *testing.T) {
 		{"the assistant's own correction", [][2]string{{"pharmacy_pickup_code", "4471"}}, "Sorry, I had that wrong: the pickup code in the pharmacy's text is 4417, not 4471.", "4417"},
 		{"rescheduled", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I've rescheduled your dentist appointment to December 9.", "2026-12-09 (December 9)"},
 		{"done, changed", [][2]string{{"flight.seat", "22F"}}, "Done — I changed your seat to 3C.", "3C"},
+		{"your preferred one", [][2]string{{"preferredAirline", "Delta"}}, "Done, I've updated your preferred airline to Southwest for company bookings.", "Southwest"},
 		{"raised", [][2]string{{"puppyClassCap", "8"}}, "I've raised the puppy class cap to 10 now that Marcus is helping out.", "10"},
 		{"updated, with its purpose", [][2]string{{"weekendRotation", "every 3rd weekend"}}, "I've updated your weekend rotation to every other weekend to match the new grid.", "every other weekend"},
 		{"an offer", [][2]string{{"dentist_appointment", "2026-12-02"}}, "I can reschedule your dentist appointment to December 9 if you like.", "2026-12-02"},
