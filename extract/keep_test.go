@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestKeepsTopic(t *testing.T) {
 	tests := []struct {
@@ -72,6 +75,26 @@ func TestKeepsStored(t *testing.T) {
 	for _, tc := range tests {
 		if got := KeepsStored(tc.sentence, tc.stored); got != tc.want {
 			t.Errorf("KeepsStored(%q, %q) = %v, want %v", tc.sentence, tc.stored, got, tc.want)
+		}
+	}
+}
+
+func TestSameDate(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		stored, value, sentence string
+		want                    bool
+	}{
+		{"Jan 8", "2026-01-08", "the clothes container exam is still Thursday", true},
+		{"Fri Jan 9 8am", "2026-01-09", "ok fasting bloodwork friday at 8", true},
+		{"Saturday 10am", "2026-01-10", "swim lessons got bumped to Saturday at 9", false},
+		{"Fri Jan 9 8am", "2026-01-09 10:00", "bloodwork moved to 10am friday", false},
+		{"Jan 8", "2026-01-15", "the exam is on the 15th now", false},
+		{"Jan 8", "Thursday", "the exam is Thursday", false},
+	}
+	for _, tc := range tests {
+		if got := SameDate(tc.stored, tc.value, tc.sentence, at); got != tc.want {
+			t.Errorf("SameDate(%q, %q, %q) = %v, want %v", tc.stored, tc.value, tc.sentence, got, tc.want)
 		}
 	}
 }

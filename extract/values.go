@@ -347,15 +347,37 @@ func takeStatus(v string) (string, bool) {
 // the date as 2006-01-02 (with " 15:04" when a time of day was said), or a
 // bare time of day as said.
 // SameDate reports a stored date phrase ("Jan 8") that reads, on the day
-// at, as value, a date as statements write it ("2026-01-08"): "the clothes
-// container exam is still Thursday" says the stored date again.
-func SameDate(stored, value string, at time.Time) bool {
+// at, as value, a date as statements write it ("2026-01-08"), or as that
+// day when value says no time: "the clothes container exam is still
+// Thursday" says the stored date again.
+func SameDate(stored, value, sentence string, at time.Time) bool {
 	if !reStatedDate.MatchString(value) {
 		return false
 	}
 	d, ok := takeDate(stored, at)
-	return ok && d == value
+	if !ok {
+		return false
+	}
+	if d == value {
+		return true
+	}
+	// "fasting bloodwork friday at 8" beside "Fri Jan 9 8am": the stored
+	// day, its hour said loosely or not at all, is no new date (but
+	// "bumped to Saturday at 9" beside "Saturday 10am" is).
+	if len(value) != len("2006-01-02") || !strings.HasPrefix(d, value+" ") {
+		return false
+	}
+	hour, _ := strconv.Atoi(d[len(value)+1 : len(value)+3])
+	for _, m := range reSaidHour.FindAllStringSubmatch(sentence, -1) {
+		if h, _ := strconv.Atoi(m[1] + m[2]); h%12 != hour%12 {
+			return false
+		}
+	}
+	return true
 }
+
+// reSaidHour is an hour said: "at 8", "9:30", "10am".
+var reSaidHour = regexp.MustCompile(`(?i)\bat\s+(\d{1,2})\b|\b(\d{1,2})(?::\d\d|\s*[ap]\.?m\b)`)
 
 // reStatedDate is a date as statements write it, and nothing else.
 var reStatedDate = regexp.MustCompile(`^\d{4}-\d\d-\d\d(?: \d\d:\d\d)?$`)

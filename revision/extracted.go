@@ -201,7 +201,7 @@ func (s *Service) extractOne(tx *store.Txn, caller authority.Identity, t session
 	}
 	// A valid fact already holding the value: nothing to write.
 	for _, f := range targets {
-		if holds(f.ValueText(), st) || extract.SameDate(f.ValueText(), st.Value, t.At) {
+		if holds(f.ValueText(), st) || extract.SameDate(f.ValueText(), st.Value, st.Sentence, t.At) {
 			x.Outcome, x.Previous, x.Reason = OutcomeUnchanged, ptr(f), "fact "+f.ID+" holds this value"
 			return nil
 		}
