@@ -1456,14 +1456,14 @@ var reTally = regexp.MustCompile(`(?i)^(?:so\s+|and\s+)?[\d,]+\s+(?:[\p{L}-]+\s+
 // reNewAttr opens a clause with the new value of an attribute: "the new
 // contact is", "their new number's", "our contact there is" (there: the
 // place or firm the clause before named).
-var reNewAttr = regexp.MustCompile(`(?i)^(?:and\s+|so\s+)?(?:(?:the|their|its|his|her)\s+new\s+(\w+)|(?:the|our|my|their)\s+(\w+)\s+there(?:\s+now)?)\s+(?:is|'s|’s|will be)\b`)
+var reNewAttr = regexp.MustCompile(`(?i)^(?:and\s+|so\s+)?(?:(?:the|their|its|his|her)\s+new\s+(\w+)|(?:the|our|my|their)\s+(\w+)\s+there(?:\s+now)?|(?:his|her|their)\s+(\w+))\s+(?:is|'s|’s|will be)\b`)
 
 // newAttrAt is reNewAttr's match in cl, the attribute's word as its first
 // group, or nil.
 func newAttrAt(cl string) []int {
 	m := reNewAttr.FindStringSubmatchIndex(cl)
-	if m != nil && m[2] < 0 {
-		m[2], m[3] = m[4], m[5]
+	for g := 4; m != nil && m[2] < 0 && g < len(m); g += 2 {
+		m[2], m[3] = m[g], m[g+1]
 	}
 	return m
 }

@@ -38,6 +38,8 @@ func TestAnchor(t *testing.T) {
 		// The owner named as the topic, then "his new …".
 		{"landlord_phone", "555-0144", "Landlord finally texted me, his new cell is 555-0391 and the old one's disconnected!!", "555-0391"},
 		{"landlord_phone", "555-0144", "My sister texted me, her new cell is 555-0391", ""},
+		{"landlord_phone", "555-0144", "Landlord texted me, his cell is 555-0391", "555-0391"},
+		{"landlord_phone", "555-0144", "My sister texted me, her cell is 555-0391", ""},
 		// An arrow.
 		{"csat_target", "92%", "Leadership bumped CSAT target → 94% for 2026, dashboards updated.", "94%"},
 		// The provider's office acted on the booking.
