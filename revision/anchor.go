@@ -51,6 +51,11 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 				// "Changed the lockbox code after the turnover. It's
 				// 9082.": "it" is the thing the sentence before named.
 				text = before + "; " + reItsTypo.ReplaceAllString(text, "${1}it's ")
+			case reBareLabel.MatchString(text):
+				// "Grandma got a new cell!! number is 555-0172": the
+				// label of what the sentence before named.
+				m := reBareLabel.FindStringSubmatchIndex(text)
+				text = before + "; the new " + text[m[2]:]
 			case reValueAlone.MatchString(text):
 				// "marina raised slip rent. 275 a month now": the value
 				// of what the sentence before named, said on its own.
@@ -84,6 +89,10 @@ var reItIs = regexp.MustCompile(`(?i)^(?:(?:so|now|and)\s+)?(?:it(?:['’]s| is|
 // of 1 JAN, autopay adjusted", "New number 555-0213, old one
 // disconnected".
 var reValueAlone = regexp.MustCompile(`(?i)^(?:new\s+(?:number|#|code|price|rate|address)\s+(?:is\s+)?)?[$€£]?\d[\d,.:-]*(?:/[a-z]+)?(?:\s+[^\s]+){0,6}[.!]?$`)
+
+// reBareLabel opens a sentence on a way to reach or a code, without its
+// article: "number is …", "new # is …".
+var reBareLabel = regexp.MustCompile(`(?i)^(?:new\s+)?((?:number|#|phone|cell|email|e-mail|address|code|line|extension|ext)\s*(?:is|['’]s|:)\s)`)
 
 // reItsTypo is "its" written for "it's" at a sentence's start.
 var reItsTypo = regexp.MustCompile(`(?i)^((?:(?:so|now|and)\s+)?)its\s`)

@@ -639,6 +639,8 @@ func TestItIsWhatTheSentenceBeforeNamed(t *testing.T) {
 		{"another thing named before", [][2]string{{"lockbox_code", "4417"}}, "The gate guy came by. It's 9082.", "4417"},
 		{"a question before", [][2]string{{"lockbox_code", "4417"}}, "Did you change the lockbox code? It's 9082 on my list.", "4417"},
 		{"it is, then a clause of its own", [][2]string{{"susan_cell", "555-0187"}}, "Susan got a NEW cell phone number... it's 555-0312 now, the old one doesn't work anymore. Write it down for me dear!!", "555-0312"},
+		{"a bare label after the thing", [][2]string{{"grandma_phone", "555-0198"}}, "Grandma got a new cell!! number is 555-0172, the old one's disconnected", "555-0172"},
+		{"a bare label after another thing", [][2]string{{"grandma_phone", "555-0198"}}, "The pharmacy got a new system. Number is 555-0172.", "555-0198"},
 		{"it is, then a denial of its own", [][2]string{{"susan_cell", "555-0187"}}, "Susan asked about a new cell phone number... it's not happening, the old one works fine.", "555-0187"},
 	})
 }
