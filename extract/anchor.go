@@ -2311,6 +2311,21 @@ func keepsStored(low, stored string) bool {
 	saysTwo := func(ws []string, i int) bool {
 		return len(sw) > 2 && i > 1 && ws[i-2] == sw[0] && strings.TrimSuffix(ws[i-1], "'s") == sw[1]
 	}
+	if q := storedQualifier(stored); q != "" {
+		// "Pilates 10-class packs are now $180, drop-in price stays the
+		// same" keeps "$20 drop-in": the stored amount's qualifier, then
+		// that it stays.
+		for i := strings.Index(low, q); i >= 0; {
+			if (i == 0 || !isWordByte(low[i-1])) && reKeptAfter.MatchString(low[i+len(q):]) {
+				return true
+			}
+			j := strings.Index(low[i+1:], q)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
 	// "she's never leaving elm st": to deny leaving is to stay; "glad I
 	// got in at $185": what the speaker secured stays theirs.
 	ws := words(reGotInAt.ReplaceAllString(reNotLeaving.ReplaceAllString(low, " stay "), " stay at "))
@@ -2336,6 +2351,20 @@ func keepsStored(low, stored string) bool {
 	}
 	return false
 }
+
+// storedQualifier is the word after a stored amount or count that says
+// which of its kind it is ("drop-in" of "$20 drop-in"), or "".
+func storedQualifier(stored string) string {
+	f := strings.Fields(fold(stored))
+	if len(f) != 2 || !strings.ContainsAny(f[0], "0123456789") || strings.ContainsAny(f[1], "0123456789/") || len(f[1]) < 4 {
+		return ""
+	}
+	return f[1]
+}
+
+// reKeptAfter says, after a thing's qualifier, that it stays: " price
+// stays the same", " rate is unchanged".
+var reKeptAfter = regexp.MustCompile(`^(?:\s+[a-z]+)?\s+(?:stays|stayed|remains|remained|is\s+(?:still|unchanged|the same)|unchanged|untouched|didn['’]t change|hasn['’]t changed)\b`)
 
 // reNotLeaving denies leaving a value: "never leaving", "not giving up",
 // "won't move out of".

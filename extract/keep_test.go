@@ -71,6 +71,8 @@ func TestKeepsStored(t *testing.T) {
 		{"prod stays on 13 until then", "13", true},
 		{"the 24th stands out as the best option", "Jan 17", false},
 		{"Maria's still doing my books", "Maria Lopez", true},
+		{"Pilates 10-class packs are now $180, drop-in price stays the same.", "$20 drop-in", true},
+		{"Drop-in price went up to $22, class packs stay the same.", "$20 drop-in", false},
 	}
 	for _, tc := range tests {
 		if got := KeepsStored(tc.sentence, tc.stored); got != tc.want {

@@ -129,6 +129,43 @@ func counterpartSaid(fs, g, kws []string) bool {
 	return false
 }
 
+// LetterApart reports a sentence that names the key's thing by another
+// letter or number than the key gives it, and never by the key's own:
+// "yard A at 17 trailers after AM drops, B didn't move" beside
+// yardB_trailer_count.
+func LetterApart(sentence, key string) bool {
+	kws := keyWords(key)
+	raw := strings.Fields(sentence)
+	bare := func(f string) string {
+		return strings.TrimSuffix(strings.TrimSuffix(strings.Trim(f, ".,;:!?"), "'s"), "’s")
+	}
+	for i := 1; i < len(kws); i++ {
+		mark := kws[i]
+		if len(mark) > 2 || len(kws[i-1]) < 3 {
+			continue
+		}
+		noun, other, own := kws[i-1], false, false
+		for j := 0; j+1 < len(raw); j++ {
+			if singular(fold(bare(raw[j]))) != noun || strings.ContainsAny(raw[j][len(raw[j])-1:], ".,;:!?") {
+				continue // ("account, I had": a mark ends the noun's phrase)
+			}
+			// A capital or a digit names one of several: "yard A",
+			// "dock 6" (not "the yard is").
+			next := bare(raw[j+1])
+			switch low := fold(next); {
+			case low == mark:
+				own = true
+			case len(next) <= 2 && next != "" && next != "I" && (unicode.IsUpper(rune(next[0])) || unicode.IsDigit(rune(next[0]))):
+				other = true
+			}
+		}
+		if other && !own {
+			return true
+		}
+	}
+	return false
+}
+
 // SharedOnly reports a text that names the thing key names only by words
 // the other key has too: "The budget was cut to $30,000" beside
 // marketing_budget and travel_budget says which of them nowhere.

@@ -95,3 +95,22 @@ func TestUnitName(t *testing.T) {
 		}
 	}
 }
+
+func TestLetterApart(t *testing.T) {
+	tests := []struct {
+		sentence, key string
+		want          bool
+	}{
+		{"yard A at 17 trailers after AM drops, B didn't move", "yardB_trailer_count", true},
+		{"yard B at 17 trailers after AM drops", "yardB_trailer_count", false},
+		{"yard A at 12, yard B at 17 now", "yardB_trailer_count", false},
+		{"the yard is at 17 trailers", "yardB_trailer_count", false},
+		{"Correction on the water account, I had two digits swapped. It's WA-448821.", "water_account_no", false},
+		{"Dock 4 is closed, trucks go to dock 6 now", "dock_2_hours", true},
+	}
+	for _, tc := range tests {
+		if got := LetterApart(tc.sentence, tc.key); got != tc.want {
+			t.Errorf("LetterApart(%q, %q) = %v, want %v", tc.sentence, tc.key, got, tc.want)
+		}
+	}
+}

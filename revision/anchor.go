@@ -69,7 +69,7 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 				// thing, but for harmon_llc_phone the owner's own.
 				continue
 			}
-			if st, ok := extract.Anchor(text, f.Key, k.valueText(f), at); ok && !extract.Contrasted(text, f.Key) {
+			if st, ok := extract.Anchor(text, f.Key, k.valueText(f), at); ok && !extract.Contrasted(text, f.Key) && !extract.LetterApart(text, f.Key) {
 				st.Index = sent.Index
 				seen[id] = true
 				out = append(out, anchor{id: id, st: st})
