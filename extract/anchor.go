@@ -432,6 +432,8 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				st.Value = d // Thursday → Tuesday: a standing day, not a date
 			} else if d, ok := SlotLike(stored, found[0].text, cl); ok {
 				st.Value = d // Saturday 10am → Saturday 9am: a weekly slot
+			} else if d, ok := dayNearStored(stored, found[0].text, at); ok {
+				st.Value, st.Said = d, found[0].text // "the 14th instead of the 12th" beside Feb 12
 			} else if d, said, _, ok := takeDateAt(found[0].text, at); ok {
 				st.Value, st.Said = d, said
 			}
@@ -454,6 +456,49 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	return Statement{}, false
 }
+
+// dayNearStored reads a day of the month said alone ("the 14th", "Sat the
+// 14th") beside a stored date of another month as the day nearest the
+// stored one, in its month or the one before or after, not before the
+// turn's day: "we're flying out Sat the 14th instead of the 12th" beside
+// Feb 12 is February 14. A weekday said picks the month where it falls.
+func dayNearStored(stored, v string, at time.Time) (string, bool) {
+	m := reLoneDay.FindStringSubmatch(v)
+	if m == nil {
+		return "", false
+	}
+	sd, ok := takeDate(stored, at)
+	if !ok || len(sd) < len("2006-01-02") {
+		return "", false
+	}
+	base, err := time.Parse("2006-01-02", sd[:10])
+	if err != nil || base.Year() == at.Year() && base.Month() == at.Month() {
+		return "", false // the turn's own month reads the day already
+	}
+	day, _ := strconv.Atoi(m[2])
+	today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
+	var best time.Time
+	for _, off := range []int{-1, 0, 1} {
+		first := time.Date(base.Year(), base.Month()+time.Month(off), 1, 0, 0, 0, 0, time.UTC)
+		d := first.AddDate(0, 0, day-1)
+		if d.Month() != first.Month() || d.Before(today) {
+			continue
+		}
+		if m[1] != "" && !strings.EqualFold(d.Weekday().String()[:3], m[1][:3]) {
+			continue
+		}
+		if best.IsZero() || d.Sub(base).Abs() < best.Sub(base).Abs() {
+			best = d
+		}
+	}
+	if best.IsZero() {
+		return "", false
+	}
+	return best.Format("2006-01-02"), true
+}
+
+// reLoneDay is a day of the month said alone, after its weekday or not.
+var reLoneDay = regexp.MustCompile(`(?i)^(?:(?:on|to|for)\s+)?(?:(` + dayName + `)\.?,?\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)$`)
 
 // perUnits are what a price may be per: "$18/hour", "$0.12/word".
 const perUnits = `hour|hr|h|day|night|week|wk|month|mo|year|yr|person|head|seat|user|mile|mi|km|word|page|unit|item|piece|pack|box|session|class|visit|lesson|load|walk|kwh|gallon|gal|liter|litre|l|lb|kg|sq ?ft|ticket|pair`

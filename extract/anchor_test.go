@@ -50,6 +50,9 @@ func TestAnchor(t *testing.T) {
 		{"groomerPh", "555-0187", "Tina at the groomer got a new phone, it's 555-0392 now, the old number's dead.", "555-0392"},
 		// A name in lower case, before a verb of doing the thing.
 		{"crew_lead_north", "Dario", "dario quit on me, tyler is running the north crew now", "Tyler"},
+		// A day of the month alone beside a date of another month.
+		{"flight_date", "Feb 12", "ok group vote's done and Jess already rebooked all of us, we're flying out Sat the 14th instead of the 12th", "2026-02-14"},
+		{"flight_date", "Jan 14", "flight moved to the 21st", "2026-01-21"},
 		// A duty assumed.
 		{"whitaker_lead_atty", "Ms. Castellano", "Effective immediately, Mr. Rutherford is assuming primary responsibility for the Whitaker file, as Ms. Castellano is transitioning to the appellate group.", "Mr. Rutherford"},
 		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},
