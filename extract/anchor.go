@@ -2356,6 +2356,18 @@ func keepsStored(low, stored string) bool {
 	saysTwo := func(ws []string, i int) bool {
 		return len(sw) > 2 && i > 1 && ws[i-2] == sw[0] && strings.TrimSuffix(ws[i-1], "'s") == sw[1]
 	}
+	for i := strings.Index(low, "back to "); i >= 0; {
+		// "… back to 10 tomorrow like PT said": the stored value is the
+		// one the speaker returns to, the standing one.
+		if strings.HasPrefix(strings.Join(words(low[i+len("back to "):]), " ")+" ", strings.Join(sw, " ")+" ") {
+			return true
+		}
+		j := strings.Index(low[i+1:], "back to ")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
 	if q := storedQualifier(stored); q != "" {
 		// "Pilates 10-class packs are now $180, drop-in price stays the
 		// same" keeps "$20 drop-in": the stored amount's qualifier, then

@@ -214,7 +214,7 @@ var reDifferentFrom = regexp.MustCompile(`\b(?:different|separate|another|not th
 // reading one sentence against many facts asks once.
 func MayKeep(sentence string) bool {
 	low := fold(sentence)
-	for _, w := range []string{"chang", "stay", "still", "same", "remain", "mov", "switch", "resched", "push", "bump", "budge", "stick", "keep", "kept", "differ", "separate", "another"} {
+	for _, w := range []string{"chang", "stay", "still", "same", "remain", "mov", "switch", "resched", "push", "bump", "budge", "stick", "keep", "kept", "differ", "separate", "another", "back to", "stands", "unchanged", "untouched"} {
 		if strings.Contains(low, w) {
 			return true
 		}

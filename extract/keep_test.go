@@ -73,6 +73,8 @@ func TestKeepsStored(t *testing.T) {
 		{"Maria's still doing my books", "Maria Lopez", true},
 		{"Pilates 10-class packs are now $180, drop-in price stays the same.", "$20 drop-in", true},
 		{"Drop-in price went up to $22, class packs stay the same.", "$20 drop-in", false},
+		{"did 15 heel slides today instead of 10 because I lost count, oops. back to 10 tomorrow like PT said", "10", true},
+		{"we're going back to 9am from 8", "8am", false},
 	}
 	for _, tc := range tests {
 		if got := KeepsStored(tc.sentence, tc.stored); got != tc.want {

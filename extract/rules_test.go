@@ -91,6 +91,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"moved downstairs is no neighbour", "The confocal got moved downstairs to B108 during the renovation.", "user", nil, []string{ReasonNoRule}},
 		{"on about moving", "The lads were on about moving the session to Thursday but sure half of them couldn't make it.", "user", nil, []string{ReasonProposal}},
 		{"told him heck no", "Ray keeps hollerin' at me to switch to Bluebonnet Gas, but I told him heck no.", "user", nil, []string{ReasonDeclined}},
+		{"leaning towards", "I'm leaning towards moving everything to the Walgreens on Main but haven't done it yet", "user", nil, []string{ReasonProposal}},
 		{"the wife", "The wife's got the dentist on the 27th so I'll need to drop the kids at school.", "user", nil, []string{ReasonOtherSubject, ReasonNoRule}},
 		{"a draft with its terms", "Landlord sent a renewal draft with rent at $1,925, but nothing's signed, so I'm paying $1,850.", "user", nil, []string{ReasonDraft}},
 		{"the last event of a kind", "last Ruiz party the cake pickup got pushed to Thursday and it was chaos", "user", nil, []string{ReasonPast}},

@@ -875,6 +875,7 @@ func TestAnotherOwnersThing(t *testing.T) {
 		{"ours, after another's change", [][2]string{{"post_dues", "$45/year"}}, "Auxiliary dues went up to $55. Ours stayed put.", "$45/year"},
 		{"the same as before", [][2]string{{"trash_day", "Tuesday"}}, "recycling's Wednesday now, trash same as before", "Tuesday"},
 		{"the key's owner changed, another's the same", [][2]string{{"harbor_health_inspection", "February 10"}}, "Inspector called, Harbor's inspection got moved up to Jan 22. Elm's is still in March.", "Jan 22"},
+		{"back to the stored one tomorrow", [][2]string{{"heelSlides_reps", "10"}}, "did 15 heel slides today instead of 10 because I lost count, oops. back to 10 tomorrow like PT said", "10"},
 		{"one of two owners changed, the other's the same", [][2]string{{"isp_noc_phone", "800-555-0199"}}, "Zayo sent out a new NOC number, 800-555-0142. Lumen's is the same.", "800-555-0199"},
 		{"the stored date said as its weekday", [][2]string{{"exam_date", "Jan 8"}}, "The exam for my other container is this Friday, but the clothes container exam is still Thursday.", "Jan 8"},
 		{"a different client's contact", [][2]string{{"primary_contact", "Dana"}}, "Leo is the contact for a different client.", "Dana"},
