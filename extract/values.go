@@ -364,10 +364,13 @@ func SameDate(stored, value, sentence string, at time.Time) bool {
 	// "fasting bloodwork friday at 8" beside "Fri Jan 9 8am": the stored
 	// day, its hour said loosely or not at all, is no new date (but
 	// "bumped to Saturday at 9" beside "Saturday 10am" is).
-	if len(value) != len("2006-01-02") || !strings.HasPrefix(d, value+" ") {
+	if len(value) != len("2006-01-02") || !strings.HasPrefix(d, value+" ") || len(d) < len(value)+3 {
 		return false
 	}
-	hour, _ := strconv.Atoi(d[len(value)+1 : len(value)+3])
+	hour, err := strconv.Atoi(d[len(value)+1 : len(value)+3])
+	if err != nil {
+		return false
+	}
 	for _, m := range reSaidHour.FindAllStringSubmatch(sentence, -1) {
 		if h, _ := strconv.Atoi(m[1] + m[2]); h%12 != hour%12 {
 			return false

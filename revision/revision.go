@@ -506,7 +506,7 @@ func keptFacts(k known) map[string]bool {
 // harbor_health_inspection by its owner.
 func namesByName(text, key string) bool {
 	for _, w := range strings.Fields(text) {
-		w = strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"), ".,;:!?")
+		w = strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ".,;:!?"), "'s"), "’s")
 		if w != "" && unicode.IsUpper([]rune(w)[0]) && strings.ToUpper(w) != w && extract.Names(w, key) { // ("NOC" is the thing's kind)
 			return true
 		}
