@@ -53,6 +53,8 @@ func TestAnchor(t *testing.T) {
 		// A day of the month alone beside a date of another month.
 		{"flight_date", "Feb 12", "ok group vote's done and Jess already rebooked all of us, we're flying out Sat the 14th instead of the 12th", "2026-02-14"},
 		{"flight_date", "Jan 14", "flight moved to the 21st", "2026-01-21"},
+		// A specialist by what they treat.
+		{"cardiologist_appt", "Feb 12 at 10am", "the heart doctors office called and moved my appointment to february 19 same time", "2026-02-19"},
 		// A duty assumed.
 		{"whitaker_lead_atty", "Ms. Castellano", "Effective immediately, Mr. Rutherford is assuming primary responsibility for the Whitaker file, as Ms. Castellano is transitioning to the appellate group.", "Mr. Rutherford"},
 		{"rent", "$1,450", "The management company wrote to say the parking fee is going up to $85.", ""},

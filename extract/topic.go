@@ -49,6 +49,12 @@ var topicGroups = [][]string{
 	{"appointment", "appt", "checkup", "check-up", "consultation", "visit", "booking", "reservation"},
 	{"doctor", "gp", "physician"},
 	{"dentist", "dental", "teeth", "tooth"},
+	// A specialist by what they treat (not the department: "Dr. Patel at
+	// VA cardiology" is where the doctor is).
+	{"cardiologist", "heart doctor", "heart doctors", "heart doctor's"},
+	{"podiatrist", "foot doctor"},
+	{"dermatologist", "skin doctor"},
+	{"pediatrician", "paediatrician", "kids' doctor"},
 	{"weight", "weigh", "weighed", "weighs", "weighing", "weigh-in"},
 	{"allergy", "allergic"},
 	{"wifi", "wi-fi", "network", "ssid"},
