@@ -6,6 +6,7 @@ func TestSwap(t *testing.T) {
 	tests := []struct{ sentence, old, want string }{
 		// The sentence names the value it leaves.
 		{"We upgraded from Pro to the Team plan.", "Pro", "Team plan"},
+		{"ditched the Square reader, running everything on SumUp now", "Square", "SumUp"},
 		{"IT swapped out my old MacBook for a ThinkPad X1.", "MacBook Pro 2019", "ThinkPad X1"},
 		{"Send invoices to Mei from here on, not Ravi.", "Ravi", "Mei"},
 		// Ours on the new one now, not another's.
