@@ -213,13 +213,14 @@ func view(body string) *turnView {
 	return v
 }
 
-// splitSentences splits after ., ! or ? followed by a space, and at line breaks.
+// splitSentences splits after ., ! or ? followed by a space, and at line
+// breaks; not after a title's stop ("Mrs. Brandt").
 func splitSentences(s string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		end := c == '\n' || ((c == '.' || c == '!' || c == '?') && (i+1 == len(s) || s[i+1] == ' '))
+		end := c == '\n' || ((c == '.' || c == '!' || c == '?') && (i+1 == len(s) || s[i+1] == ' ') && !(c == '.' && titleStopAt(s, i)))
 		if end {
 			if t := strings.TrimSpace(s[start : i+1]); t != "" {
 				out = append(out, t)

@@ -140,17 +140,31 @@ var replacementPatterns = []*pre{
 var reTail = mustPre(`(?i)\s*(?:[.;!?]|\s(?:instead|now|then|too|please|as well|because|due to|since|so that|but|and then|that works|for the \w+|for now)\b).*$`)
 
 // cutTail cuts a captured replacement with reTail, but not at a title's
-// stop: "Mrs. Brandt from the Steuerkanzlei" is "Mrs. Brandt".
+// stop (titleStopAt): "Mrs. Brandt from the Steuerkanzlei" is "Mrs.
+// Brandt".
 func cutTail(s string) string {
-	if !strings.Contains(s, ".") {
-		return strings.TrimSpace(reTail.ReplaceAllString(s, ""))
+	b := []byte(s)
+	for i, c := range b {
+		if c == '.' && titleStopAt(s, i) {
+			b[i] = '\x00' // no mark reTail cuts at
+		}
 	}
-	masked := reTitleStop.ReplaceAllString(s, "$1\u2024$2")
-	return strings.ReplaceAll(strings.TrimSpace(reTail.ReplaceAllString(masked, "")), "\u2024", ".")
+	return strings.ReplaceAll(strings.TrimSpace(reTail.ReplaceAllString(string(b), "")), "\x00", ".")
 }
 
-// reTitleStop is the stop of a title before a name.
-var reTitleStop = regexp.MustCompile(`\b(Mr|Mrs|Ms|Mx|Dr|Prof|St|Jr|Sr)\.(\s+\p{Lu})`)
+// titleStopAt reports whether the full stop at s[i] closes a title before
+// a name ("Mrs. Brandt", "Dr. Lee"): it ends neither the sentence nor the
+// value.
+func titleStopAt(s string, i int) bool {
+	j := i
+	for j > 0 && lexical.IsASCIILetter(s[j-1]) {
+		j--
+	}
+	return titles[strings.ToLower(s[j:i])] && (j == 0 || !lexical.IsASCIILetter(s[j-1])) && i+2 < len(s) && s[i+1] == ' ' && 'A' <= s[i+2] && s[i+2] <= 'Z'
+}
+
+// titles are the abbreviated titles written before a name.
+var titles = map[string]bool{"mr": true, "mrs": true, "ms": true, "mx": true, "dr": true, "prof": true}
 
 // chatter are words that are not lexical stop words but name no topic in
 // a turn: cue words ("actually", "instead", "update"), fillers and

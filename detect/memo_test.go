@@ -136,3 +136,11 @@ func TestCutTail(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitSentencesTitle(t *testing.T) {
+	got := splitSentences("It is Mrs. Brandt now. Dr. Lee left. The memo is from Feb. It ends.")
+	want := []string{"It is Mrs. Brandt now.", "Dr. Lee left.", "The memo is from Feb.", "It ends."}
+	if !slices.Equal(got, want) {
+		t.Errorf("splitSentences = %q, want %q", got, want)
+	}
+}

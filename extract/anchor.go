@@ -2356,31 +2356,21 @@ func keepsStored(low, stored string) bool {
 	saysTwo := func(ws []string, i int) bool {
 		return len(sw) > 2 && i > 1 && ws[i-2] == sw[0] && strings.TrimSuffix(ws[i-1], "'s") == sw[1]
 	}
-	for i := strings.Index(low, "back to "); i >= 0; {
+	for _, i := range lexical.WordIndexes(low, "back to") {
 		// "… back to 10 tomorrow like PT said": the stored value is the
 		// one the speaker returns to, the standing one.
-		if strings.HasPrefix(strings.Join(words(low[i+len("back to "):]), " ")+" ", strings.Join(sw, " ")+" ") {
+		if strings.HasPrefix(strings.Join(words(low[i+len("back to"):]), " ")+" ", strings.Join(sw, " ")+" ") {
 			return true
 		}
-		j := strings.Index(low[i+1:], "back to ")
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	if q := storedQualifier(stored); q != "" {
 		// "Pilates 10-class packs are now $180, drop-in price stays the
 		// same" keeps "$20 drop-in": the stored amount's qualifier, then
 		// that it stays.
-		for i := strings.Index(low, q); i >= 0; {
-			if (i == 0 || !isWordByte(low[i-1])) && reKeptAfter.MatchString(low[i+len(q):]) {
+		for _, i := range lexical.WordIndexes(low, q) {
+			if reKeptAfter.MatchString(low[i+len(q):]) {
 				return true
 			}
-			j := strings.Index(low[i+1:], q)
-			if j < 0 {
-				break
-			}
-			i += 1 + j
 		}
 	}
 	// "she's never leaving elm st": to deny leaving is to stay; "glad I

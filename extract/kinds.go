@@ -116,13 +116,12 @@ func Contrasted(sentence, key string) bool {
 // and another word of g elsewhere ("last night, prod is …" modifies
 // nothing).
 func counterpartSaid(fs, g, kws []string) bool {
-	bare := func(f string) string { return strings.TrimSuffix(strings.TrimRight(f, ".,;:!?—–-)"), "'s") }
 	for i := 0; i+1 < len(fs); i++ {
 		w := fs[i]
-		if !slices.Contains(g, w) || !slices.Contains(kws, singular(bare(fs[i+1]))) {
+		if !slices.Contains(g, w) || !slices.Contains(kws, singular(bareField(fs[i+1]))) {
 			continue
 		}
-		if slices.ContainsFunc(fs, func(f string) bool { o := bare(f); return o != w && slices.Contains(g, o) }) {
+		if slices.ContainsFunc(fs, func(f string) bool { o := bareField(f); return o != w && slices.Contains(g, o) }) {
 			return true
 		}
 	}
@@ -136,9 +135,6 @@ func counterpartSaid(fs, g, kws []string) bool {
 func LetterApart(sentence, key string) bool {
 	kws := keyWords(key)
 	raw := strings.Fields(sentence)
-	bare := func(f string) string {
-		return strings.TrimSuffix(strings.TrimSuffix(strings.Trim(f, ".,;:!?"), "'s"), "’s")
-	}
 	for i := 1; i < len(kws); i++ {
 		mark := kws[i]
 		if len(mark) > 2 || len(kws[i-1]) < 3 {
@@ -146,12 +142,12 @@ func LetterApart(sentence, key string) bool {
 		}
 		noun, other, own := kws[i-1], false, false
 		for j := 0; j+1 < len(raw); j++ {
-			if singular(fold(bare(raw[j]))) != noun || strings.ContainsAny(raw[j][len(raw[j])-1:], ".,;:!?") {
+			if singular(fold(bareField(raw[j]))) != noun || strings.ContainsAny(raw[j][len(raw[j])-1:], ".,;:!?") {
 				continue // ("account, I had": a mark ends the noun's phrase)
 			}
 			// A capital or a digit names one of several: "yard A",
 			// "dock 6" (not "the yard is").
-			next := bare(raw[j+1])
+			next := bareField(raw[j+1])
 			switch low := fold(next); {
 			case low == mark:
 				own = true
@@ -164,6 +160,13 @@ func LetterApart(sentence, key string) bool {
 		}
 	}
 	return false
+}
+
+// bareField is a sentence's field without its marks and its possessive:
+// "varsity's" of "varsity's,", "A" of "A,".
+func bareField(f string) string {
+	f = strings.Trim(f, ".,;:!?—–-()")
+	return strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
 }
 
 // SharedOnly reports a text that names the thing key names only by words
