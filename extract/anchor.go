@@ -178,7 +178,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 			continue
 		}
-		if kind != anchorName && othersHave(cl, topic, c.changeCue) {
+		if (kind != anchorName || reOthersPossessed.MatchString(cl)) && othersHave(cl, topic, c.changeCue) {
 			// "Patel's got thursday lunch duty", "My running buddy Jess
 			// got bib 2418": what another has is theirs.
 			carried = nil
@@ -316,11 +316,18 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if len(cands) == 0 && kind == anchorDate {
 			cands = bareHours(cl, stored)
 		}
-		if len(cands) == 0 && kind == anchorDate && (reStoredDayOfMonth.MatchString(fold(stored)) || reStoredDate.MatchString(stored)) {
+		if kind == anchorDate && (reStoredDayOfMonth.MatchString(fold(stored)) || reStoredDate.MatchString(stored)) {
 			// "on the 15th from now on" beside "1st of the month";
 			// "inspection pushed to the 29th" beside "Jan 22" (but "off
-			// the 14th" beside "Jan 14 at 9am" is the stored day).
-			cands = slices.DeleteFunc(daysOfMonth(cl), func(v span) bool { return sameDayOfMonth(stored, v.text, at) })
+			// the 14th" beside "Jan 14 at 9am" is the stored day);
+			// "moved my GP appointment to the 22nd at 9:40": the day
+			// and its hour.
+			days := slices.DeleteFunc(daysOfMonth(cl), func(v span) bool { return sameDayOfMonth(stored, v.text, at) })
+			if len(cands) == 0 {
+				cands = days
+			} else {
+				cands = withDayOfMonth(cl, days, cands)
+			}
 		}
 		if kind == anchorDate && reClockRange.MatchString(stored) {
 			cands = withRangeStarts(cl, cands) // "10 to noon" beside "7-9am"
@@ -673,6 +680,23 @@ func daysOfMonth(cl string) []span {
 	}
 	return out
 }
+
+// withDayOfMonth joins each hour of cands said right after a day of the
+// month of days ("the 22nd at 9:40") to that day.
+func withDayOfMonth(cl string, days, cands []span) []span {
+	out := slices.Clone(cands)
+	for _, d := range days {
+		for i, c := range out {
+			if c.start >= d.end && reDayHourLink.MatchString(cl[d.end:c.start]) {
+				out[i] = span{start: d.start, end: c.end, text: cl[d.start:c.end], kind: KindDate}
+			}
+		}
+	}
+	return out
+}
+
+// reDayHourLink stands between a day and its hour.
+var reDayHourLink = regexp.MustCompile(`(?i)^\s*(?:,\s*)?(?:at|@)?\s*$`)
 
 // reWeekdayBefore is a weekday said right before a day of the month.
 var reWeekdayBefore = regexp.MustCompile(`(?i)\b` + dayName + `\.?,?\s+$`)
@@ -1186,11 +1210,22 @@ func possessorOf(cl string, v span, topic []span) bool {
 	for _, p := range []string{"'s ", "’s "} {
 		if strings.HasPrefix(rest, p) {
 			at := v.end + len(p)
+			// "Dad's new aide is Grace": whose aide, the new one.
+			for {
+				w, _, _ := strings.Cut(cl[at:], " ")
+				if !possessedQualifiers[strings.ToLower(w)] {
+					break
+				}
+				at += len(w) + 1
+			}
 			return slices.ContainsFunc(topic, func(t span) bool { return t.start == at })
 		}
 	}
 	return false
 }
+
+// possessedQualifiers may stand between a possessive and what it owns.
+var possessedQualifiers = map[string]bool{"new": true, "current": true, "regular": true, "usual": true, "main": true, "primary": true}
 
 // petsName reports a name's possessive (w, folded) before a topic that
 // only a pet has, a vet or a groomer: "Biscuit's vet thing got bumped" is
@@ -1332,7 +1367,12 @@ func othersHave(cl string, topic []string, changed bool) bool {
 
 // reOthersHave opens a clause on someone else having or being given a
 // thing: a relation, or a capitalised name, then "has", "got", "'s got".
-var reOthersHave = regexp.MustCompile(`^((?i:(?:my|our|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}[\p{L}-]+)(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+['’]s\s+[\p{Ll}-]+(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?)(?:\s+(?:(?:has|have)\s+(?:got\s+)?(?:a|an|the|new|her|his|their|\d+|\p{L}+day)|got|gets|just got|finally got|was given|got assigned|was assigned|drew)|['’]s\s+got)\s`)
+var reOthersHave = regexp.MustCompile(`^((?i:(?:my|our|his|her|their)\s+(?:[\p{L}'’-]+\s+){0,2}[\p{L}-]+)(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+['’]s\s+[\p{Ll}-]+(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?)(?:\s+(?:(?:has|have)\s+(?:got\s+)?(?:a|an|the|new|her|his|their|\d+|\p{L}+day)|got|gets|just got|finally got|was given|got assigned|was assigned|drew)|['’]s\s+got)\s`)
+
+// reOthersPossessed opens a clause on a thing of someone the speaker
+// knows: "my primo's truck gets tortillas from El Maizal" names where the
+// truck gets them, not who supplies the speaker.
+var reOthersPossessed = regexp.MustCompile(`^(?i:my|our|his|her|their)\s+[\p{L}-]+['’]s\s`)
 
 // namedRelative returns the name of the relative a clause opens on, when
 // the clause names no thing of theirs: "Jake's uncle Pete is officiating
@@ -1626,7 +1666,8 @@ func readsAsName(v string) bool {
 var anchorAttrs = map[string][]string{
 	"date": {anchorDate}, "day": {anchorDate}, "time": {anchorDate, anchorDuration}, "deadline": {anchorDate}, "when": {anchorDate},
 	"appointment": {anchorDate}, "appt": {anchorDate}, "booking": {anchorDate}, "slot": {anchorDate}, "schedule": {anchorDate},
-	"owner": {anchorName}, "lead": {anchorName}, "choice": {anchorName}, "provider": {anchorName}, "vendor": {anchorName},
+	"owner": {anchorName}, "lead": {anchorName}, "choice": {anchorName}, "provider": {anchorName}, "vendor": {anchorName}, "supplier": {anchorName},
+	"expiry": {anchorDate}, "expiration": {anchorDate},
 	"pick": {anchorName}, "name": {anchorName}, "location": {anchorName}, "city": {anchorName}, "venue": {anchorName},
 	"tool": {anchorName}, "platform": {anchorName}, "assignee": {anchorName}, "contact": {anchorName, anchorEmail, anchorPhone},
 	"email": {anchorEmail, anchorPhone}, "mail": {anchorEmail, anchorPhone}, "phone": {anchorPhone, anchorEmail}, "ph": {anchorPhone}, "phn": {anchorPhone}, "number": {anchorPhone, anchorCount},
@@ -2661,9 +2702,9 @@ var kindNouns = map[string][]string{
 		// trash pickup moved to Tuesdays".
 		"service", "pickup", "delivery", "collection", "visit", "class", "lesson", "practice", "rehearsal", "shift", "window", "schedule", "run",
 		// What a calendar holds of it: "your standup invite is now 9:45am".
-		"invite", "invitation", "event", "block", "call", "reservation"},
+		"invite", "invitation", "event", "block", "call", "reservation", "expiry", "expiration"},
 	anchorCount: {"count", "number", "total", "headcount", "head", "size", "figure"}, // "head count"
-	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor", "account", "membership", "plan"},
+	anchorName:  {"owner", "lead", "name", "pick", "choice", "provider", "vendor", "supplier", "account", "membership", "plan"},
 	// A category's value names what a thing is built on: "the billing
 	// service moves to MySQL".
 	anchorCategory: {"service", "app", "system", "stack", "backend", "frontend", "pick", "choice", "provider", "vendor", "account", "membership", "plan"},

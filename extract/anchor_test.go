@@ -13,6 +13,17 @@ func TestAnchor(t *testing.T) {
 		want                  string // "" when the sentence must not move the fact
 	}{
 		// A new value linked to the fact's topic.
+		// A key's initialism ends where a word begins (myGPAppt); a day
+		// of the month keeps its hour.
+		{"myGPAppt", "Jan 20, 10:15am", "Surgery just rang and moved my GP appointment to the 22nd at 9:40, which actually suits me better.", "2026-01-22 09:40"},
+		// A supplier is known by a name ("our fish guy"); a possessive
+		// and its qualifier say whose, not who; a cleaning is the
+		// dentist appointment.
+		{"fish_supplier", "Pacific Catch", "Cut Pacific Catch loose, Blue Harbor's our fish guy now, first drop Thursday.", "Blue Harbor"},
+		{"aide", "Marisol", "Marisol left the agency, Dad's new aide is Grace and she started this morning.", "Grace"},
+		{"dad_dentist_appt", "January 20 at 10am", "Dentist's office called, Dad's cleaning got bumped to the 27th, same time.", "2026-01-27"},
+		{"dad_dentist_appt", "January 20 at 10am", "The cleaning lady moved to the 27th.", ""},
+		{"tortilla_supplier", "Molino Rosales", "my primo's truck gets tortillas from El Maizal, dice que están buenas", ""},
 		// An amount's period said apart from the topic is the amount's;
 		// a thing of its own that the amount is said of is not the key's.
 		{"monthly_rent", "$1,450/month", "I'm sorry to say my rent has gone up to $1,525 a month, effective with this month's payment.", "$1,525"},

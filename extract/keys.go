@@ -134,7 +134,8 @@ func keyWords(s string) []string {
 		}
 	}
 	prevLower := false
-	for _, r := range s {
+	rs := []rune(s)
+	for i, r := range rs {
 		switch {
 		case r == '_' || r == '-' || r == '.' || r == '/' || unicode.IsSpace(r):
 			flush()
@@ -143,6 +144,11 @@ func keyWords(s string) []string {
 			flush()
 			cur = append(cur, r)
 			prevLower = false
+		case unicode.IsUpper(r) && len(cur) > 1 && capitalized(rs[i:]):
+			// "myGPAppt": an initialism ends where a capitalised word
+			// begins ("URLs" is one word).
+			flush()
+			cur = append(cur, r)
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			cur = append(cur, r)
 			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
@@ -153,6 +159,12 @@ func keyWords(s string) []string {
 	}
 	flush()
 	return ws
+}
+
+// capitalized reports that rs opens with a capital and at least two
+// lower-case letters: a word of its own after an initialism.
+func capitalized(rs []rune) bool {
+	return len(rs) > 2 && unicode.IsUpper(rs[0]) && unicode.IsLower(rs[1]) && unicode.IsLower(rs[2])
 }
 
 // whenAttrs name the same thing: when something happens; contactAttrs how

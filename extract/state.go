@@ -2,6 +2,7 @@ package extract
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -157,7 +158,7 @@ func State(text string, at time.Time) (StateClaim, bool) {
 	c := StateClaim{}
 	dated := false
 	rest := s
-	if l, ok := findLeaseIf(hasLease, s, at); ok {
+	if l, ok := findLeaseIf(hasLease, s, at); ok && !eventTime(s, l.start) {
 		c.Lease, c.Until, c.Event, c.Cue = l.kind, l.until, l.event, strings.TrimSpace(s[l.start:l.end])
 		dated = l.dated || l.kind == LeaseEvent
 		rest = s[:l.start] + " " + s[l.end:]
@@ -443,6 +444,17 @@ func findLease(s string, at time.Time) (lease, bool) {
 		return lease{start: m[0], end: m[1], kind: LeaseDefault}, true
 	}
 	return lease{}, false
+}
+
+// eventTime reports a lease phrase said in a later clause, after a verb
+// in the past: "Q1 roadmap's approved, the VP signed off this morning"
+// says when the sign-off was, not how long the approval lasts.
+func eventTime(s string, start int) bool {
+	i := strings.LastIndexAny(s[:start], ",;—–")
+	if i < 0 {
+		return false
+	}
+	return slices.ContainsFunc(strings.Fields(fold(s[i:start])), func(w string) bool { return pastVerb(strings.Trim(w, ",;—–")) })
 }
 
 // untilLease reads what follows "until"; end is how much of v it used.

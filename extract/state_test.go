@@ -78,6 +78,8 @@ func TestStateRefusesFacts(t *testing.T) {
 		"Alice is the on-call lead for the payments team.",
 		"Our office is in Lisbon.",
 		"Herr Müller wrote this morning, the deadline for the manual is now pushed to January 23.",
+		"Q1 roadmap's approved, the VP signed off this morning with no changes to the data section.",
+		"Sam's consultant put his Concerta up to 27mg at the review, he started on it this morning.",
 		"I'm at 12 Elm Row now.",
 		"I currently live in Berlin.",
 		"Alice is on call every other week.",

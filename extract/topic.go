@@ -46,7 +46,7 @@ var topicGroups = [][]string{
 	{"chair", "chairs", "chairing"},
 	{"coordinator", "coordinates", "coordinating"},
 	{"driver", "drives", "driving"},
-	{"appointment", "appt", "checkup", "check-up", "consultation", "visit", "booking", "reservation"},
+	{"appointment", "appt", "checkup", "check-up", "consultation", "visit", "booking", "reservation", "cleaning"},
 	{"doctor", "gp", "physician"},
 	{"dentist", "dental", "teeth", "tooth"},
 	// A specialist by what they treat (not the department: "Dr. Patel at

@@ -401,6 +401,26 @@ func (c *clause) date(v string) (string, bool) {
 // "Wednesday the 14th", "Fri the 16th".
 var reWeekdayOrdinal = regexp.MustCompile(`(?i)^(?:(?:on|by|for|until|till)\s+)?(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\.?,?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b`)
 
+// nextDayOfMonth is the next day numbered day (as said, "14") from at's
+// day, in at's month or one of the two after it.
+func nextDayOfMonth(day string, at time.Time) (time.Time, bool) {
+	n, _ := strconv.Atoi(day)
+	if n < 1 || n > 31 {
+		return time.Time{}, false
+	}
+	y, mon, today := at.Date()
+	for i := 0; i < 3; i++ {
+		d := time.Date(y, mon+time.Month(i), n, 0, 0, 0, 0, time.UTC)
+		if d.Day() == n && (i > 0 || n >= today) {
+			return d, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// reOrdinalAt is a day of the month and its hour: "the 22nd at 9:40".
+var reOrdinalAt = regexp.MustCompile(`(?i)^((?:(?:on|by|for|until|till)\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th))\s*,?\s*(?:at|@)\s*(\d.*)$`)
+
 // weekdayOrdinal returns the next date from at's day that falls on the
 // given day of the month and weekday (wd: its name as said), within a
 // year; failing that, the next date on that day of the month.
@@ -470,17 +490,19 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	}
 	// "on the 14th": the next 14th from the turn's day.
 	if m := reBareOrdinal.FindStringSubmatch(v); m != nil {
-		day, _ := strconv.Atoi(m[2])
-		if day >= 1 && day <= 31 {
-			y, mon, today := at.Date()
-			for i := 0; i < 3; i++ {
-				d := time.Date(y, mon+time.Month(i), day, 0, 0, 0, 0, time.UTC)
-				if d.Day() == day && (i > 0 || day >= today) {
-					return d.Format("2006-01-02"), strings.TrimSpace(m[1]), 0, true
-				}
-			}
+		if d, ok := nextDayOfMonth(m[2], at); ok {
+			return d.Format("2006-01-02"), strings.TrimSpace(m[1]), 0, true
 		}
 		return "", "", 0, false
+	}
+	// "the 22nd at 9:40": that day, at that hour.
+	if m := reOrdinalAt.FindStringSubmatch(v); m != nil {
+		if d, ok := nextDayOfMonth(m[2], at); ok {
+			if t, said, _, ok := takeDateAt(d.Format("January 2")+" at "+m[3], at); ok && len(t) > len("2006-01-02") && len(said) > len(d.Format("January 2 at ")) {
+				said = strings.TrimSpace(m[1]) + " at " + said[len(d.Format("January 2 at ")):]
+				return d.Format("2006-01-02") + t[len("2006-01-02"):], said, 0, true
+			}
+		}
 	}
 	// Date phrases are short: the library reads only the value's opening.
 	if len(v) > 48 {
