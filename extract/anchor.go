@@ -104,7 +104,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	}
 	attrSaid := attrHead != "" && strings.Contains(low, attrHead) && saysAttr(low, attrHead, topic)
 	for _, w := range topic {
-		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) && !(w != head && headSaid) && !attrSaid {
+		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) && !(w != head && headSaid) && !attrSaid && !saysInitialism(sentence, w) {
 			return Statement{}, false
 		}
 	}
@@ -1808,6 +1808,9 @@ func topicSpans(toks []span, topic []string, implied func(string) bool) ([]span,
 					break
 				}
 			}
+			if at < 0 && !implied(w) {
+				at, end = initialismAt(toks, w)
+			}
 		}
 		if at < 0 {
 			if implied(w) {
@@ -1887,6 +1890,28 @@ func phraseAt(toks []span, phrase string) (int, int) {
 	return -1, -1
 }
 
+// initialismAt finds the words a key's initialism stands for ("class rep"
+// for CR, "power of attorney" for poa): as many words as its letters, each
+// opening with its letter, none a stop word but an "of" for an "o". A
+// word of two letters is an initialism only without a vowel ("cr", not
+// "ex"). It returns the first and last word's indexes, or -1.
+func initialismAt(toks []span, w string) (int, int) {
+	if len(w) < 2 || len(w) > 4 || len(w) == 2 && strings.ContainsAny(w, "aeiouy") {
+		return -1, -1
+	}
+	for i := 0; i+len(w) <= len(toks); i++ {
+		ok := true
+		for j := 0; j < len(w) && ok; j++ {
+			t := toks[i+j].text
+			ok = len(t) > 1 && t[0] == w[j] && (!lexical.IsStop(t) || t == "of" && j > 0 && j < len(w)-1)
+		}
+		if ok {
+			return i, i + len(w) - 1
+		}
+	}
+	return -1, -1
+}
+
 // phraseWords remembers the words of a phrase, singular, as phraseAt
 // matches them (the phrases are synonyms').
 var phraseWords = newMemo(func(phrase string) []string {
@@ -1906,6 +1931,16 @@ func saysSynonym(low, w string) bool {
 		}
 	}
 	return false
+}
+
+// saysInitialism reports a sentence that says the words initialism w
+// stands for (initialismAt).
+func saysInitialism(sentence, w string) bool {
+	if len(w) < 2 || len(w) > 4 {
+		return false
+	}
+	at, _ := initialismAt(clauseWords(sentence), w)
+	return at >= 0
 }
 
 // shortFor reports whether a is a short form of w that no common word

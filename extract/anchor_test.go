@@ -24,6 +24,9 @@ func TestAnchor(t *testing.T) {
 		{"dad_dentist_appt", "January 20 at 10am", "Dentist's office called, Dad's cleaning got bumped to the 27th, same time.", "2026-01-27"},
 		{"dad_dentist_appt", "January 20 at 10am", "The cleaning lady moved to the 27th.", ""},
 		{"tortilla_supplier", "Molino Rosales", "my primo's truck gets tortillas from El Maizal, dice que están buenas", ""},
+		// An initialism said in full.
+		{"CR", "Aditya", "Aditya resigned as CR because of placement prep, Sneha has taken over as our class rep.", "Sneha"},
+		{"car", "Civic", "Cheap and reliable, Nora says the Corolla is fine.", ""},
 		// An amount's period said apart from the topic is the amount's;
 		// a thing of its own that the amount is said of is not the key's.
 		{"monthly_rent", "$1,450/month", "I'm sorry to say my rent has gone up to $1,525 a month, effective with this month's payment.", "$1,525"},
