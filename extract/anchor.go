@@ -88,9 +88,13 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	eventImplied := func(w string) bool {
 		return len(topic) > 1 && w == topic[len(topic)-1] && eventHeads[w] && (reTimeOfDay.MatchString(stored) || reDateWord.MatchString(stored))
 	}
+	// "mom moved, she's at 220 Lake Ave now": a street address says
+	// address.
+	addressSaid := reWholeAddress.MatchString(stored) && reAnyAddress.MatchString(sentence)
 	impliedByValue := func(w string) bool {
 		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w) || relationImplied(w) || chosen) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
-			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email")) || eventImplied(w)
+			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email")) || eventImplied(w) ||
+			addressSaid && addressWords[w]
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic; a qualifier of the head noun may go unsaid
@@ -107,6 +111,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if !strings.Contains(low, w[:min(len(w), 4)]) && !impliedByValue(w) && !saysSynonym(low, w) && !(w != head && headSaid) && !attrSaid && !saysInitialism(sentence, w) {
 			return Statement{}, false
 		}
+	}
+	if reWholePhone.MatchString(stored) && strings.Contains(low, "fax") && reFaxNumber.MatchString(low) && !slices.Contains(topic, "fax") && !slices.Contains(attrs, "fax") {
+		return Statement{}, false // "The fax number from Schmidt Guss is …" is no phone
 	}
 	if keepsStored(low, stored) {
 		// "I interviewed with Growth but decided to stay on Payments":
@@ -1581,7 +1588,31 @@ const (
 	// anchorShape is a value whose shape names its kind of thing, and
 	// no other kind reads ("Floor 2", "14C"; see shapeOf).
 	anchorShape = "shape"
+	// anchorAddress is a street address ("14 Birch Lane, Apt 2").
+	anchorAddress = "address"
 )
+
+// A street address: a number, up to four words and a street's kind, then
+// perhaps a unit and a town ("118 Ridge Rd, Dayton", "45 Canal Ave unit
+// 3"). reWholeAddress is a stored one, whole; reAnyAddress finds them in
+// a clause.
+const (
+	streetKinds = `St|Street|Ave|Avenue|Rd|Road|Ln|Lane|Ct|Court|Blvd|Boulevard|Dr|Drive|Way|Pl|Place|Ter|Terrace|Row|Cres|Crescent|Close|Parade|Pkwy|Parkway|Hwy|Highway|Sq|Square|Cir|Circle|Trail|Grove|Gardens|Walk|Mews`
+	streetPat   = `\d{1,6}[A-Za-z]?\s+(?:[\p{Lu}\d][\p{L}'’.-]*\s+){0,3}(?i:` + streetKinds + `)\b\.?`
+	unitPat     = `(?:,?\s+(?i:apt|apartment|unit|suite|ste|fl|floor|flat|#)\.?\s*#?[A-Za-z0-9]{1,5}\b)?`
+)
+
+var (
+	reWholeAddress = regexp.MustCompile(`^` + streetPat + unitPat + `(?:,\s*[\p{L} .]+(?:\s+\d{5})?)?$`)
+	reAnyAddress   = regexp.MustCompile(`\b` + streetPat + unitPat + `(?:,\s+\p{Lu}\p{Ll}+(?:\s+[A-Z]{2}\b)?)?`)
+)
+
+// reFaxNumber names a fax's number ("the old one rings to a fax tone"
+// names none).
+var reFaxNumber = regexp.MustCompile(`\bfax\s*(?:number|no\b|line|#|is\b|:)`)
+
+// addressWords name what a street address is: a new address says them.
+var addressWords = map[string]bool{"address": true, "addr": true, "home": true, "house": true, "residence": true, "location": true, "place": true}
 
 var (
 	reWholeMoney   = regexp.MustCompile(`^` + moneyPat + `(?:\s?/\s?(?:` + perUnits + `)|\s+(?:an?|per)\s+(?:` + perUnits + `))?$`) // "$18/hour", "$0.67/mile"
@@ -1617,6 +1648,9 @@ func kindOfStored(v string, at time.Time) string {
 		if storedDate(base, at) {
 			return anchorDate // "2026-03-10 (March 10)"
 		}
+	}
+	if reWholeAddress.MatchString(v) {
+		return anchorAddress
 	}
 	if k.name {
 		return anchorName
@@ -1797,11 +1831,15 @@ func topicSpans(toks []span, topic []string, implied func(string) bool) ([]span,
 	var out []span
 	first, last, said := -1, -1, 0
 	for _, w := range topic {
-		at, end := slices.IndexFunc(toks, func(t span) bool {
-			return t.text == w || shortFor(w, t.text) || shortFor(t.text, w) || doesWork(t.text, w)
-		}), 0
+		// "O-line" for oline: a key word written as two.
+		at, end := joinedAt(toks, w)
+		if at < 0 {
+			at, end = slices.IndexFunc(toks, func(t span) bool {
+				return t.text == w || shortFor(w, t.text) || shortFor(t.text, w) || doesWork(t.text, w)
+			}), 0
+		}
 		if at >= 0 {
-			end = at
+			end = max(end, at)
 		} else {
 			for _, syn := range synonyms(w) {
 				if at, end = phraseAt(toks, syn); at >= 0 {
@@ -1885,6 +1923,19 @@ func phraseAt(toks []span, phrase string) (int, int) {
 		}
 		if ok {
 			return i, i + len(ws) - 1
+		}
+	}
+	return -1, -1
+}
+
+// joinedAt finds a key word written as two, a hyphen or a space apart:
+// "O-line" for oline, "walk-in" for walkin. It returns the two words'
+// indexes, or -1.
+func joinedAt(toks []span, w string) (int, int) {
+	for i := 0; i+1 < len(toks); i++ {
+		a, b := toks[i], toks[i+1]
+		if b.start == a.end+1 && len(a.text)+len(b.text) == len(w) && strings.HasPrefix(w, a.text) && strings.HasSuffix(w, b.text) {
+			return i, i + 1
 		}
 	}
 	return -1, -1
@@ -1979,6 +2030,8 @@ func candidates(cl, k string, at time.Time) []span {
 		re = reAnyName
 	case anchorDuration:
 		re = reAnyDuration
+	case anchorAddress:
+		re = reAnyAddress
 	}
 	var out []span
 	if k == anchorName {
@@ -2109,6 +2162,8 @@ func anchorStatementKind(k string) string {
 		return KindContact
 	case anchorName, anchorCategory:
 		return KindChoice
+	case anchorAddress:
+		return KindLocation
 	}
 	return KindStatus
 }

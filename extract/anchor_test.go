@@ -27,6 +27,18 @@ func TestAnchor(t *testing.T) {
 		// An initialism said in full.
 		{"CR", "Aditya", "Aditya resigned as CR because of placement prep, Sneha has taken over as our class rep.", "Sneha"},
 		{"car", "Civic", "Cheap and reliable, Nora says the Corolla is fine.", ""},
+		// A key word written as two is the topic, not a value.
+		{"oline_coach", "Coach Petrakis", "Hughes coached the O-line at Central for years before he came over here.", ""},
+		{"oline_coach", "Coach Petrakis", "Coach Hughes runs the O-line now.", "Coach Hughes"},
+		{"schmidtguss_phone", "+49 711 440231", "The fax number from Schmidt Guss is +49 711 440299, but nobody uses fax there anyway.", ""},
+		{"schmidtguss_phone", "+49 711 440231", "Schmidt Guss has a new number, +49 711 440299.", "+49 711 440299"},
+		{"neuro_office_phone", "555-0192", "heads up the neurology office changed their number, it's 555-0177 now, the old one just rings to a fax tone", "555-0177"},
+		// A street address says address; the owner must be said.
+		{"hq_address", "500 Howard St, SF", "we're in the new office as of today, HQ is 220 Brannan St now", "220 Brannan St"},
+		{"dad_address", "14 Birch Lane, Apt 2", "Dad's officially living with us now so his address is 88 Rowan Court, I already did the post office forwarding.", "88 Rowan Court"},
+		{"home_address", "14 Birch Lane", "You still have the Birch Lane address?? We moved, it's 88 Harbor Street now.", "88 Harbor Street"},
+		{"mom_address", "14 Elm St, Dayton", "We closed on the house at 19 Birch Lane and moved in.", ""},
+		{"office_address", "500 Howard St", "The old office at 500 Howard St had better light.", ""},
 		// An amount's period said apart from the topic is the amount's;
 		// a thing of its own that the amount is said of is not the key's.
 		{"monthly_rent", "$1,450/month", "I'm sorry to say my rent has gone up to $1,525 a month, effective with this month's payment.", "$1,525"},

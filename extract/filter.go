@@ -408,7 +408,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	switch {
 	case isQuestion(raw, n):
 		return ReasonQuestion
-	case draftStarts.startsWith(n), draftCues.in(n):
+	case draftStarts.startsWith(n), draftCues.in(n), reInCart.MatchString(low):
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
@@ -584,8 +584,12 @@ func firstClause(low string) string {
 // reBackThen is "back in" a time ("back in the day", "back in college"),
 // not back in a place ("I'm back in Room 118"); or a clause that opens
 // on the last event of a kind ("last Ruiz party the cake pickup got
-// pushed to Thursday").
-var reBackThen = regexp.MustCompile(`^last\s+(?:[\p{L}'’-]+\s+){0,2}(?:party|parties|wedding|event|order|show|gig|game|meet|tournament|trip|season|job|lease|contract|time)\b|\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)`)
+// pushed to Thursday", "last sprint planning got bumped to tuesday").
+var reBackThen = regexp.MustCompile(`^last\s+(?:[\p{L}'’-]+\s+){0,2}(?:party|parties|wedding|event|order|show|gig|game|meet|tournament|trip|season|job|lease|contract|time|meeting|planning|standup|stand-up|retro|review|session|class|lesson|practice|rehearsal|appointment|appt|visit|checkup|check-up|call|sync|delivery|pickup|shipment|match|race|sprint|shift|dinner|lunch|brunch|meetup)\b|\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)`)
+
+// reInCart is a thing put in a shopping cart, which is not bought: "added
+// size 2 diapers to my amazon cart".
+var reInCart = regexp.MustCompile(`\b(?:to|in|into|on)\s+(?:my|our|the)\s+(?:[\p{L}-]+\s+)?(?:cart|basket|wishlist|wish list|saved items)\b`)
 
 // reTried is a change the speaker tried to make, which is not one made:
 // "i tried to get the electric bill due date moved to the 22nd".
@@ -608,8 +612,9 @@ var reTalkAbout = regexp.MustCompile(`\b(?:there(?:['’]?s| is| has been)|there
 // Raman's office to push my endo visit to the 21st", "… gal said she'd
 // have to run it by the manager first"; or someone asking the
 // speaker: "HR keeps nagging me to switch payroll to Rippling", "Jesse
-// keeps after me to change the gate code".
-var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:(?:going to|gonna|just|already|also|have|has|had)\s+)*(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\b(?:ask|asked|asking)\s+(?:(?:them|him|her|the\s+[\w'’-]+)\s+)?(?:move|change|switch|reschedule|push|cancel|book|put)\s+(?:my|our|the|it|them)\b|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:keeps?|kept|keeping|been|is|are)\s+(?:after|on at|on|at)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:ha(?:ve|s|d)|need(?:s|ed)?|got)\s+to\s+(?:run (?:it|that|this) (?:by|past)|check with|clear (?:it|that|this) with|get (?:it|that|this) (?:approved|signed off|okayed|ok['’]?d))\b|\bpending (?:approval|sign-?off)\b|\bwaiting (?:on|for) (?:approval|sign-?off|(?:the|an|their|his|her) (?:ok|okay|go-ahead|approval))\b`)
+// keeps after me to change the gate code"; a request sent by message,
+// not yet answered: "emailed FreshDirect to change my delivery address".
+var reAsking = regexp.MustCompile(`(?:\b(?:i|we|i['’]m|we['’]re|i am|we are|i['’]ll|we['’]ll|i['’]ve|we['’]ve)\s+|^(?:just\s+|already\s+|also\s+)?)(?:(?:going to|gonna|just|already|also|have|has|had)\s+)*(?:(?:left|leave|sent|send|put in)\s+(?:a|an)\s+(?:\w+\s+)?(?:message|note|email|text|voicemail|request|ticket)\s+)?(?:ask|asking|asked|begging|urging|pushing|pressing|nudging)\s+(?:[\w'’.-]+\s+){0,3}?to\s+\w|\b(?:ask|asked|asking)\s+(?:(?:them|him|her|the\s+[\w'’-]+)\s+)?(?:move|change|switch|reschedule|push|cancel|book|put)\s+(?:my|our|the|it|them)\b|\bwaiting to hear back\b|\bwaiting (?:on|for) (?:them|him|her|the \w+) to confirm\b|\b(?:nagging|bugging|pestering|hounding|pressuring|pushing|begging|urging|badgering)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:keeps?|kept|keeping|been|is|are)\s+(?:after|on at|on|at)\s+(?:me|us)\s+(?:again\s+)?to\s+\w|\b(?:ha(?:ve|s|d)|need(?:s|ed)?|got)\s+to\s+(?:run (?:it|that|this) (?:by|past)|check with|clear (?:it|that|this) with|get (?:it|that|this) (?:approved|signed off|okayed|ok['’]?d))\b|\bpending (?:approval|sign-?off)\b|\bwaiting (?:on|for) (?:approval|sign-?off|(?:the|an|their|his|her) (?:ok|okay|go-ahead|approval))\b|\b(?:emailed|e-mailed|texted|messaged|wrote to|dm['’]?d|pinged)\s+(?:[\w'’.-]+\s+){1,3}?to\s+(?:change|move|switch|update|cancel|reschedule|push|fix|swap|transfer|put)\b`)
 
 // reLearnedFrame opens a clause on how the speaker came to know what it
 // says: "I was interested to learn that the choir across town …".

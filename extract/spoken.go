@@ -172,6 +172,40 @@ func Emoji(s string) string {
 	return strings.TrimRight(strings.TrimLeft(reEmoji.ReplaceAllString(s, ", "), ", "), ", ")
 }
 
+// InlineCode reads a value a chat writer set in inline code as the value:
+// "prod lives in `eu-west-1` now" is read "prod lives in eu-west-1 now".
+// What reads as code (a call, an assignment, a block) stays marked, and
+// so does code named as code ("the variable `owner`", "the
+// `room.capacity` field"), which is no user's thing.
+func InlineCode(s string) string {
+	if !strings.Contains(s, "`") {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range reInlineValue.FindAllStringSubmatchIndex(s, -1) {
+		before := strings.Fields(strings.ToLower(s[:m[0]]))
+		after := strings.Fields(strings.ToLower(s[m[1]:]))
+		if len(before) > 0 && codeNouns[strings.Trim(before[len(before)-1], ",:")] || len(after) > 0 && codeNouns[strings.Trim(after[0], ",.:;!?")] {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(s[m[2]:m[3]])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// codeNouns name a piece of code.
+var codeNouns = map[string]bool{"variable": true, "var": true, "field": true, "column": true, "flag": true, "param": true, "parameter": true,
+	"argument": true, "arg": true, "property": true, "attribute": true, "function": true, "method": true, "class": true, "struct": true,
+	"table": true, "file": true, "key": true, "setting": true, "option": true, "constant": true, "enum": true, "type": true, "module": true,
+	"package": true, "command": true, "env": true}
+
+// reInlineValue is a short span of inline code without a mark of code.
+var reInlineValue = regexp.MustCompile("`([^`(){}\\[\\];=<>|\\\\\n]{1,40})`")
+
 // reEmoji is an emoji with the spaces around it.
 var reEmoji = regexp.MustCompile(`\s*(?:(?:^|\s):[a-z0-9_+-]{2,30}:(?:\s|$)|[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{1F000}-\x{1F2FF}]+\x{FE0F}?)\s*`)
 

@@ -81,6 +81,24 @@ func TestEmoji(t *testing.T) {
 	}
 }
 
+func TestInlineCode(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"migration's done, prod lives in `eu-west-1` now", "migration's done, prod lives in eu-west-1 now"},
+		{"HQ is `220 Brannan St` now", "HQ is 220 Brannan St now"},
+		{"set `timeout = 30` in the config", "set `timeout = 30` in the config"},
+		{"call `client.Retry(3)` first", "call `client.Retry(3)` first"},
+		{"The variable `owner` is set to Jonas.", "The variable `owner` is set to Jonas."},
+		{"The `room.capacity` field holds 40.", "The `room.capacity` field holds 40."},
+		{"no code here", "no code here"},
+		{"an unclosed ` mark", "an unclosed ` mark"},
+	}
+	for _, tt := range tests {
+		if got := InlineCode(tt.in); got != tt.want {
+			t.Errorf("InlineCode(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestRoles(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"Mr. Abernathy has graciously agreed to serve as our accompanist from this Thursday onward.", "Mr. Abernathy will be our accompanist from this Thursday onward."},
