@@ -926,9 +926,9 @@ func TestDetectionValues(t *testing.T) {
 		{"a password cut at a mark", [][2]string{{"guest_wifi_pw", "Summit#2025"}}, "rotated guest wifi pw, it's Harbor!2026 now, lobby signs updated", "Harbor!2026"},
 		// A value never holds a clause of its own: a replacement with an
 		// instruction or another's news spliced on with a comma is not
-		// taken (no rule isolates the address or the name there yet).
+		// taken whole (a street address is read as one, without them).
 		{"an instruction after the value is left off", [][2]string{{"home_office_addr", "88 Grove Ave #2"}}, "Moved over the wknd. Home office is 88 Grove Ave #2, ship everything there.", "88 Grove Ave #2"},
-		{"no instruction after so", [][2]string{{"shop_address", "220 Elm St, Suite 4"}}, "we're officially out of Elm St, moved the shop to 1480 Harbor Blvd this weekend so send supplier stuff there now", "220 Elm St, Suite 4"},
+		{"no instruction after so", [][2]string{{"shop_address", "220 Elm St, Suite 4"}}, "we're officially out of Elm St, moved the shop to 1480 Harbor Blvd this weekend so send supplier stuff there now", "1480 Harbor Blvd"},
 		{"no news in a value", [][2]string{{"assistant_coach", "Coach Ramirez"}}, "Ramirez is on paternity leave the rest of the season, Dana Pruitt's my asst coach now", "Coach Ramirez"},
 		{"a password, then what it is like", [][2]string{{"wifi_pw", "Falcons2025!"}}, "Oops, I gave you the wifi password wrong earlier, it's Falcons2025# with the hashtag at the end, not an exclamation point.", "Falcons2025#"},
 		{"the value, then the one it is not", [][2]string{{"barber", "Sal at Sal's Barbershop"}}, "Actually scratch what I said earlier — my barber is Frank at Sal's, not Sal himself.", "Frank at Sal's"},
