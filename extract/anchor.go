@@ -1786,7 +1786,7 @@ var stopKeyWords = map[string]bool{"user": true, "my": true, "current": true, "t
 // sentence or implied by a value of kind k.
 func implied(k string, attrs []string, low string, byValue func(string) bool) bool {
 	for _, a := range attrs {
-		if k == anchorShape || byValue(a) || slices.Contains(anchorAttrs[a], k) || k == anchorCategory && slices.Contains(anchorAttrs[a], anchorName) || strings.Contains(low, a) {
+		if k == anchorShape || byValue(a) || slices.Contains(anchorAttrs[a], k) || k == anchorCategory && slices.Contains(anchorAttrs[a], anchorName) || strings.Contains(low, a) || saysSynonym(low, a) {
 			continue
 		}
 		return false
@@ -2424,11 +2424,16 @@ func between(s, kind string) string {
 	s = reTopicsName.ReplaceAllString(s, " ")  // "Coach Dana's number": the topic's own name
 	s = reByHowMuch.ReplaceAllString(s, " ")   // "pushed the workshop back a week, to June 25"
 	s = reOfficeActed.ReplaceAllString(s, " ") // "Dentist's office called and bumped me to January 27"
+	s = reInCalendar.ReplaceAllString(s, " ")  // "moved the bridge tournament in your diary to …"
 	if kind == anchorEmail || kind == anchorPhone {
 		s = reWhomReached.ReplaceAllString(s, " ")
 	}
 	return s
 }
+
+// reInCalendar is where the speaker keeps a thing's date, named after
+// the thing: " in your diary", " on my calendar".
+var reInCalendar = regexp.MustCompile(`(?i)^\s*(?:in|on)\s+(?:your|my|our|the)\s+(?:shared\s+|work\s+|family\s+)?(?:diary|calendar|calender|schedule|planner|agenda|google calendar)\b`)
 
 // reOfficeActed is a provider's office that acted on the speaker's
 // booking with it: "'s office called and bumped me to".

@@ -766,6 +766,9 @@ var Rules = []Rule{
 		fp:       true,
 		re:       compile(`{FP}\s+{AUX}(?P<val>finished|completed|shipped|merged|deployed|cancell?ed|closed|launched|submitted|paid|signed|wrapped up|sent|fixed|resolved|released|approved|finali[sz]ed|called off|paused)\s+(?:off\s+|up\s+|out\s+)?{OBJ}(?P<rest>(?:\s+(?:today|yesterday|this\s+\w+|last\s+night|just\s+now|now|earlier(?:\s+today)?|on\s+time|early))?)\s*[.!]?$`),
 		build: func(c *clause, m match) (Statement, bool) {
+			if reLeadPronoun.MatchString(m.get("obj")) {
+				return Statement{}, false // "I paid it at the council offices": "it" is what was paid
+			}
 			s, ok := normNP(m.get("obj"), c.selfKey)
 			if !ok || s.attr != "" || reNum.MatchString(m.get("obj")) {
 				return Statement{}, false
@@ -1893,3 +1896,7 @@ func (c *clause) entityOf(np, def string) (string, bool) {
 	s, ok := normNP(np, c.selfKey)
 	return s.entity, ok
 }
+
+// reLeadPronoun opens an object on a pronoun: what follows it places or
+// times the act, and names no thing.
+var reLeadPronoun = regexp.MustCompile(`(?i)^(?:it|them|this|that|these|those)\b`)

@@ -85,6 +85,7 @@ var topicGroups = [][]string{
 	{"headcount", "head count", "head-count"},
 	{"birthday", "bday", "b-day"},
 	{"pw", "password", "pwd", "passcode"},
+	{"code", "combination", "combo", "passcode", "pin"}, // "reset the padlock combination to 9082"
 	{"landscaper", "gardener", "lawn", "yard work"},
 	{"dogwalker", "dog walker", "walks the dog", "walks our dog", "walking the dog", "walks"}, // keyCompounds
 	{"mechanic", "garage", "auto shop"},
