@@ -242,7 +242,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if ok && perAmount && !slices.ContainsFunc(tspans, func(t span) bool { return !periodWord(t.text) }) {
 			tspans = nil // "$85 a month" says monthly: the amount's period, not the topic
 		}
-		if !ok || len(tspans) == 0 && perAmount && subjectNamesOther(clow, topic, attrs, namesCat) {
+		if !ok || len(tspans) == 0 && perAmount && subjectNamesOther(clow, topic, attrs, namesCat) || len(tspans) == 0 && shape == reAnyPercent && subjectOthersAttr(clow, topic, attrs) {
 			// "The parking fee is going up to $85" says no word of
 			// monthly_rent, and names the thing whose amount it is.
 			continue
@@ -2561,6 +2561,29 @@ var reGotInAt = regexp.MustCompile(`\b(?:got in|locked in|locked it in|grandfath
 // ("… but decided to stay on Payments", "prod stays on 13 until then"):
 // whatever else it names, it changes nothing of that fact.
 func KeepsStored(sentence, stored string) bool { return keepsStored(fold(sentence), stored) }
+
+// subjectOthersAttr reports a clause whose subject names the key's
+// attribute of another thing: "The fringe benefit rate has gone up to 31%"
+// for indirect_cost_rate. A percentage names no thing of its own.
+func subjectOthersAttr(clow string, topic, attrs []string) bool {
+	m := reOtherThingSubject.FindStringSubmatch(clow)
+	if m == nil {
+		return false
+	}
+	other, attr := false, false
+	for _, w := range strings.Fields(m[1] + " " + m[2]) {
+		w = singular(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+		switch {
+		case slices.ContainsFunc(topic, func(t string) bool { return t == w || shortFor(t, w) || shortFor(w, t) || synonymous(t, w) }):
+			return false
+		case slices.Contains(attrs, w) || slices.Contains(topic, w):
+			attr = true
+		case !genericNouns[w] && !lexical.IsStop(w):
+			other = true
+		}
+	}
+	return other && attr
+}
 
 // reOtherThingSubject opens a clause on a thing named by its noun, then a
 // verb: "the parking fee is going up", "our water bill went up".

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/stategraph/stategraph/lexical"
 )
 
 // OtherKind reports a new value that cannot stand for the stored one,
@@ -161,6 +163,57 @@ func LetterApart(sentence, key string) bool {
 	}
 	return false
 }
+
+// QualifiedApart reports a sentence that names the key's thing with a
+// qualifier of its own where the key's qualifier goes unsaid: "raised the
+// loft cleaning fee to $95" beside cleaning_fee_cottage is the loft's fee.
+func QualifiedApart(sentence, key string) bool {
+	var kws []string
+	for _, w := range keyWords(key) {
+		if w = singular(w); !stopKeyWords[w] {
+			kws = append(kws, w)
+		}
+	}
+	// The key's qualifier is a word after its attribute: "cottage" of
+	// cleaning_fee_cottage tells it from the other cleaning fees.
+	isAttr := func(w string) bool {
+		_, ok := anchorAttrs[w]
+		_, syn := attributeSynonyms[w]
+		return ok || syn
+	}
+	attr := slices.IndexFunc(kws, isAttr)
+	if len(kws) < 3 || attr < 1 || attr == len(kws)-1 || slices.ContainsFunc(kws[attr+1:], isAttr) {
+		return false
+	}
+	toks := clauseWords(sentence)
+	missing := slices.ContainsFunc(kws[attr+1:], func(w string) bool {
+		return !slices.ContainsFunc(toks, func(t span) bool {
+			return t.text == w || len(w) >= 3 && strings.HasPrefix(t.text, w) || synonymous(w, t.text)
+		})
+	})
+	if !missing {
+		return false
+	}
+	for i := 1; i+1 < len(toks); i++ {
+		if !slices.Contains(kws, toks[i].text) || !slices.Contains(kws, toks[i+1].text) {
+			continue
+		}
+		q := toks[i-1].text
+		if !slices.Contains(kws, q) && !lexical.IsStop(q) && !plainModifiers[q] && !hasDigit(q) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainModifiers describe a thing without telling it from another of its
+// kind: "the new cleaning fee" is the cleaning fee.
+var plainModifiers = map[string]bool{"new": true, "current": true, "old": true, "usual": true, "regular": true, "standard": true,
+	"normal": true, "same": true, "base": true, "total": true, "full": true, "flat": true, "monthly": true, "weekly": true, "annual": true,
+	"yearly": true, "daily": true, "nightly": true, "hourly": true, "latest": true, "updated": true, "revised": true, "final": true}
+
+// hasDigit reports a word with a digit in it.
+func hasDigit(w string) bool { return strings.ContainsAny(w, "0123456789") }
 
 // bareField is a sentence's field without its marks and its possessive:
 // "varsity's" of "varsity's,", "A" of "A,".

@@ -114,3 +114,22 @@ func TestLetterApart(t *testing.T) {
 		}
 	}
 }
+
+func TestQualifiedApart(t *testing.T) {
+	tests := []struct {
+		sentence, key string
+		want          bool
+	}{
+		{"raised the loft cleaning fee to $95 since it's a bigger turnover", "cleaning_fee_cottage", true},
+		{"raised the cleaning fee to $95", "cleaning_fee_cottage", false},
+		{"raised the new cleaning fee to $95", "cleaning_fee_cottage", false},
+		{"the cottage cleaning fee is $95 now", "cleaning_fee_cottage", false},
+		{"my cleaning fee is $95 now", "cleaning_fee_cottage", false},
+		{"raised the loft cleaning fee to $95", "cleaning_fee", false}, // nothing of the key unsaid
+	}
+	for _, tc := range tests {
+		if got := QualifiedApart(tc.sentence, tc.key); got != tc.want {
+			t.Errorf("QualifiedApart(%q, %q) = %v, want %v", tc.sentence, tc.key, got, tc.want)
+		}
+	}
+}

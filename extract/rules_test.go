@@ -95,6 +95,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"the wife", "The wife's got the dentist on the 27th so I'll need to drop the kids at school.", "user", nil, []string{ReasonOtherSubject, ReasonNoRule}},
 		{"a draft with its terms", "Landlord sent a renewal draft with rent at $1,925, but nothing's signed, so I'm paying $1,850.", "user", nil, []string{ReasonDraft}},
 		{"the last event of a kind", "last Ruiz party the cake pickup got pushed to Thursday and it was chaos", "user", nil, []string{ReasonPast}},
+		{"a wish typed without its apostrophe", "told dispatch id like my home time pushed to the twenty third for my daughters recital they said theyd see what they can do", "user", nil, []string{ReasonHypothetical}},
 		{"a request by email", "emailed FreshDirect to change my delivery address to 88 Birch Lane but they still haven't updated it ugh", "user", nil, []string{ReasonProposal, ReasonNegated}},
 		{"a cart is no order", "added size 2 diapers to my amazon cart but havent ordered, gonna finish this pack of 1s first", "user", nil, []string{ReasonDraft}},
 		{"the last meeting of a kind", "last sprint planning got bumped to tuesday bc of the outage, that was a mess", "user", nil, []string{ReasonPast}},

@@ -212,6 +212,10 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// $150,000" names nothing, and keeps what detection
 				// found.)
 				continue
+			case !anchored[r.ID] && extract.QualifiedApart(real, f.Key):
+				// "raised the loft cleaning fee to $95" beside
+				// cleaning_fee_cottage: the loft's fee.
+				continue
 			case !anchored[r.ID] && unitNumber(real, d.Replacement) && !reUnitNumber.MatchString(f.ValueText()):
 				// "Unit 4 just leased, so zero vacancies now": the number
 				// of a unit names it, it counts nothing (but it is the
