@@ -136,10 +136,11 @@ func Analyze(t Turn) Result {
 			main, said := asides(s)
 			// "um" and an emoji are pauses; "at two thirty" is read "at
 			// 2:30"; "nag-request" is "request"; "has agreed to serve as"
-			// is "will be"; a value in inline code is the value.
-			a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(main)))))), item)
+			// is "will be"; a value in inline code is the value; a
+			// bracketed reference number is no value.
+			a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(main))))))), item)
 			for _, aside := range said {
-				a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(aside)))))), false)
+				a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(aside))))))), false)
 			}
 		}
 	}

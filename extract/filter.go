@@ -422,7 +422,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
 		return ReasonSuggestion
-	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n) && !compoundSubject(n):
+	case imperatives[firstWord(strings.TrimPrefix(n, " "))] && strings.Count(n, " ") > 2 && !reNoticeFrame.MatchString(n) && !strings.HasPrefix(strings.TrimLeft(raw, " *_-"), firstWordRaw(raw)+":") && !setsValue(n) && !reNounLead.MatchString(n) && !compoundSubject(n):
 		return ReasonRequest
 	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(reOpinionAside.ReplaceAllString(statedLow, ""))), " ")) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
@@ -586,6 +586,10 @@ func firstClause(low string) string {
 // on the last event of a kind ("last Ruiz party the cake pickup got
 // pushed to Thursday", "last sprint planning got bumped to tuesday").
 var reBackThen = regexp.MustCompile(`^last\s+(?:[\p{L}'’-]+\s+){0,2}(?:party|parties|wedding|event|order|show|gig|game|meet|tournament|trip|season|job|lease|contract|time|meeting|planning|standup|stand-up|retro|review|session|class|lesson|practice|rehearsal|appointment|appt|visit|checkup|check-up|call|sync|delivery|pickup|shipment|match|race|sprint|shift|dinner|lunch|brunch|meetup)\b|\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)`)
+
+// reNoticeFrame opens a statement on a call to notice it, no request:
+// "Please note the sponsor has extended the deadline to March 2".
+var reNoticeFrame = regexp.MustCompile(`^\s*(?:please|kindly)\s+(?:note|be advised|be aware)\b`)
 
 // reInCart is a thing put in a shopping cart, which is not bought: "added
 // size 2 diapers to my amazon cart".

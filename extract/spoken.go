@@ -206,6 +206,20 @@ var codeNouns = map[string]bool{"variable": true, "var": true, "field": true, "c
 // reInlineValue is a short span of inline code without a mark of code.
 var reInlineValue = regexp.MustCompile("`([^`(){}\\[\\];=<>|\\\\\n]{1,40})`")
 
+// RefCodes drops a reference number given in brackets: "extended the
+// R01 submission deadline (ref. NIH-PA-25-301) to March 2" reads
+// "extended the R01 submission deadline to March 2".
+func RefCodes(s string) string {
+	if !strings.Contains(s, "(") {
+		return s
+	}
+	return reRefCode.ReplaceAllString(s, "")
+}
+
+// reRefCode is a bracketed reference: "(ref. BK-55910)", "(booking ref
+// CR-30451)", "(ticket #4471)", "(case no. 22-118)".
+var reRefCode = regexp.MustCompile(`(?i)\s*\((?:[a-z]+\s+)?(?:ref|reference|ticket|case|order|invoice|booking|claim|po)\b\.?\s*(?:no\.?|number|#|:)?\s*#?[a-z0-9][\w./-]*\)`)
+
 // reEmoji is an emoji with the spaces around it.
 var reEmoji = regexp.MustCompile(`\s*(?:(?:^|\s):[a-z0-9_+-]{2,30}:(?:\s|$)|[\x{1F300}-\x{1FAFF}\x{2600}-\x{27BF}\x{1F000}-\x{1F2FF}]+\x{FE0F}?)\s*`)
 

@@ -81,6 +81,19 @@ func TestEmoji(t *testing.T) {
 	}
 }
 
+func TestRefCodes(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"the sponsor has extended the R01 submission deadline (ref. NIH-PA-25-301) to March 2", "the sponsor has extended the R01 submission deadline to March 2"},
+		{"I've rebooked the viva in Committee Room A (booking ref. CR-30451), since Room B is closed", "I've rebooked the viva in Committee Room A, since Room B is closed"},
+		{"the new room is (as before) on floor 2", "the new room is (as before) on floor 2"},
+	}
+	for _, tt := range tests {
+		if got := RefCodes(tt.in); got != tt.want {
+			t.Errorf("RefCodes(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestInlineCode(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"migration's done, prod lives in `eu-west-1` now", "migration's done, prod lives in eu-west-1 now"},
