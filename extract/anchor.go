@@ -115,6 +115,11 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if reWholePhone.MatchString(stored) && strings.Contains(low, "fax") && reFaxNumber.MatchString(low) && !slices.Contains(topic, "fax") && !slices.Contains(attrs, "fax") {
 		return Statement{}, false // "The fax number from Schmidt Guss is …" is no phone
 	}
+	if kind := kindOfStored(stored, at); (kind == anchorCount || kind == anchorMoney) && rePartOfWhole.MatchString(low) {
+		// "We've got 30 barrels of Chardonnay in there, everything else
+		// is red": a count of a part, beside the rest.
+		return Statement{}, false
+	}
 	if keepsStored(low, stored) {
 		// "I interviewed with Growth but decided to stay on Payments":
 		// the sentence keeps the stored value, whatever else it names.
@@ -183,6 +188,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			if r == ReasonPast {
 				carried = saidTopic(c.toks, topic)
 			}
+			continue
+		}
+		if kind == anchorName && otherPassiveMoved(clow, topic) {
+			// "jess got switched to mr reyes for counseling": Jess's
+			// counselor, not the speaker's.
+			carried = nil
 			continue
 		}
 		if (kind != anchorName || reOthersPossessed.MatchString(cl)) && othersHave(cl, topic, c.changeCue) {
@@ -1376,6 +1387,23 @@ func othersHave(cl string, topic []string, changed bool) bool {
 // thing: a relation, or a capitalised name, then "has", "got", "'s got".
 var reOthersHave = regexp.MustCompile(`^((?i:(?:my|our|his|her|their)\s+(?:[\p{L}'’-]+\s+){0,2}[\p{L}-]+)(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+['’]s\s+[\p{Ll}-]+(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?)(?:\s+(?:(?:has|have)\s+(?:got\s+)?(?:a|an|the|new|her|his|their|\d+|\p{L}+day)|got|gets|just got|finally got|was given|got assigned|was assigned|drew)|['’]s\s+got)\s`)
 
+// otherPassiveMoved reports a clause that opens on someone other than the
+// speaker being moved to a new one: "jess got switched to mr reyes". A
+// subject the key names ("mom got switched to dr lee" for mom_doctor) is
+// the key's owner.
+func otherPassiveMoved(clow string, topic []string) bool {
+	m := rePassiveMoved.FindStringSubmatch(clow)
+	if m == nil {
+		return false
+	}
+	w := singular(strings.TrimSuffix(strings.TrimSuffix(m[1], "'s"), "’s"))
+	return !lexical.IsStop(w) && !slices.Contains(topic, w) && !slices.ContainsFunc(topic, func(t string) bool { return synonymous(t, w) })
+}
+
+// rePassiveMoved opens a clause on one word, the one moved: "jess got
+// switched to", "Priya was reassigned to".
+var rePassiveMoved = regexp.MustCompile(`^([\p{L}'’]+)\s+(?:just\s+)?(?:got|was|were|has been|have been|is being|gets)\s+(?:switched|moved|reassigned|transferred|assigned|bumped|changed)\s+(?:over\s+)?(?:to|into|onto)\b`)
+
 // reOthersPossessed opens a clause on a thing of someone the speaker
 // knows: "my primo's truck gets tortillas from El Maizal" names where the
 // truck gets them, not who supplies the speaker.
@@ -1606,6 +1634,9 @@ var (
 	reWholeAddress = regexp.MustCompile(`^` + streetPat + unitPat + `(?:,\s*[\p{L} .]+(?:\s+\d{5})?)?$`)
 	reAnyAddress   = regexp.MustCompile(`\b` + streetPat + unitPat + `(?:,\s+\p{Lu}\p{Ll}+(?:\s+[A-Z]{2}\b)?)?`)
 )
+
+// rePartOfWhole says the rest of a whole beside a part of it.
+var rePartOfWhole = regexp.MustCompile(`\b(?:everything else|all the rest|the rest (?:is|are|of them|of it)|the others (?:are|is)|the remaining \d+)\b`)
 
 // reFaxNumber names a fax's number ("the old one rings to a fax tone"
 // names none).
@@ -2578,11 +2609,28 @@ func subjectOthersAttr(clow string, topic, attrs []string) bool {
 			return false
 		case slices.Contains(attrs, w) || slices.Contains(topic, w):
 			attr = true
-		case !genericNouns[w] && !lexical.IsStop(w):
+		case !genericNouns[w] && !lexical.IsStop(w) && !plainModifiers[w]:
 			other = true
 		}
 	}
 	return other && attr
+}
+
+// OthersAttr reports a sentence with a clause whose subject names the
+// key's attribute of another thing (subjectOthersAttr): "The fringe
+// benefit rate has gone up to 31%" beside indirect_cost_rate.
+func OthersAttr(sentence, key string) bool {
+	topic, attrs := anchorWords(key)
+	if len(topic) == 0 || len(attrs) == 0 {
+		return false
+	}
+	for _, cl := range splitClauses(sentence) {
+		cl, _ = stripLead(strings.TrimSpace(cl))
+		if subjectOthersAttr(fold(cl), topic, attrs) {
+			return true
+		}
+	}
+	return false
 }
 
 // reOtherThingSubject opens a clause on a thing named by its noun, then a

@@ -34,6 +34,9 @@ func TestAnchor(t *testing.T) {
 		{"schmidtguss_phone", "+49 711 440231", "Schmidt Guss has a new number, +49 711 440299.", "+49 711 440299"},
 		{"neuro_office_phone", "555-0192", "heads up the neurology office changed their number, it's 555-0177 now, the old one just rings to a fax tone", "555-0177"},
 		{"bridge_tournament", "Saturday 17 January", "I have moved the county bridge tournament in your diary to Saturday the 24th of January, as the organisers announced.", "2026-01-24"},
+		{"barrelCount", "120", "We've got 30 barrels of Chardonnay in there, everything else is red.", ""},
+		{"counselorName", "Ms. Patel", "jess got switched to mr reyes for counseling, lucky her he's so chill", ""},
+		{"counselorName", "Ms. Patel", "i got switched to mr reyes for counseling, he's so chill", "Mr. Reyes"},
 		// A street address says address; the owner must be said.
 		{"hq_address", "500 Howard St, SF", "we're in the new office as of today, HQ is 220 Brannan St now", "220 Brannan St"},
 		{"dad_address", "14 Birch Lane, Apt 2", "Dad's officially living with us now so his address is 88 Rowan Court, I already did the post office forwarding.", "88 Rowan Court"},

@@ -216,6 +216,15 @@ var reInitialism = regexp.MustCompile(`^(?:(?:[A-Z]\.)+[A-Z]|[aApP]\.[mM])$`)
 // splitSentences cuts a line at ".", "!" or "?" followed by a space, unless
 // the word before is an abbreviation or a single letter, or the mark is
 // inside parentheses.
+// namedAfter reports text that opens on a capitalised word no sentence
+// opens with (a surname after initials: "Silva" of "M.A. Silva"), not
+// "They", "The" or "Then".
+func namedAfter(s string) bool {
+	w := firstWord(s)
+	w = strings.TrimRight(w, ".,;:!?")
+	return len(w) > 1 && w[0] >= 'A' && w[0] <= 'Z' && !lexical.IsStop(strings.ToLower(w))
+}
+
 func splitSentences(s string) []string {
 	var out []string
 	start := 0
@@ -246,9 +255,9 @@ func splitSentences(s string) []string {
 		if c == '.' {
 			w := lastWord(s[start:i])
 			if lexical.Abbreviation(w) || (len(w) == 1 && w != "I" && (w[0] < '0' || w[0] > '9')) ||
-				reInitialism.MatchString(w) && j+1 < len(s) && s[j+1] >= 'a' && s[j+1] <= 'z' {
+				reInitialism.MatchString(w) && j+1 < len(s) && (s[j+1] >= 'a' && s[j+1] <= 'z' || !strings.EqualFold(w, "a.m") && !strings.EqualFold(w, "p.m") && namedAfter(s[j+1:])) {
 				// ("your A.I. tech": an initialism before a word that
-				// goes on.)
+				// goes on; "M.A. Silva": a name's initials.)
 				i = j - 1
 				continue
 			}

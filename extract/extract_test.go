@@ -3,6 +3,7 @@ package extract
 import (
 	"bufio"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,22 @@ func TestHeldOut3(t *testing.T) {
 	}
 	if s.recall() < 0.70 {
 		t.Logf("held-out recall %.1f%% is below the 70%% goal", 100*s.recall())
+	}
+}
+
+func TestSplitSentences(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"I've switched your cork account to M.A. Silva starting with the spring order.", []string{"I've switched your cork account to M.A. Silva starting with the spring order."}},
+		{"We moved to the U.S. Then we bought a car.", []string{"We moved to the U.S.", "Then we bought a car."}},
+		{"Standup is at 10 a.m. Sarah hosts.", []string{"Standup is at 10 a.m.", "Sarah hosts."}},
+		{"your A.I. tech is Marcus now.", []string{"your A.I. tech is Marcus now."}},
+	}
+	for _, tc := range tests {
+		if got := splitSentences(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("splitSentences(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

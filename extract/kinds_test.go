@@ -133,3 +133,20 @@ func TestQualifiedApart(t *testing.T) {
 		}
 	}
 }
+
+func TestOthersAttr(t *testing.T) {
+	tests := []struct {
+		sentence, key string
+		want          bool
+	}{
+		{"The fringe benefit rate has gone up to 31% from 1 January, so please factor that into the revised budget.", "indirect_cost_rate", true},
+		{"The new rate is 55% from 1 January.", "indirect_cost_rate", false},
+		{"The indirect cost rate has gone up to 55%.", "indirect_cost_rate", false},
+		{"Our rate went up to 55%.", "indirect_cost_rate", false},
+	}
+	for _, tc := range tests {
+		if got := OthersAttr(tc.sentence, tc.key); got != tc.want {
+			t.Errorf("OthersAttr(%q, %q) = %v, want %v", tc.sentence, tc.key, got, tc.want)
+		}
+	}
+}

@@ -212,9 +212,11 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// $150,000" names nothing, and keeps what detection
 				// found.)
 				continue
-			case !anchored[r.ID] && extract.QualifiedApart(real, f.Key):
+			case !anchored[r.ID] && (extract.QualifiedApart(real, f.Key) || extract.OthersAttr(real, f.Key)):
 				// "raised the loft cleaning fee to $95" beside
-				// cleaning_fee_cottage: the loft's fee.
+				// cleaning_fee_cottage: the loft's fee; "The fringe
+				// benefit rate has gone up to 31%" beside
+				// indirect_cost_rate: another rate.
 				continue
 			case !anchored[r.ID] && unitNumber(real, d.Replacement) && !reUnitNumber.MatchString(f.ValueText()):
 				// "Unit 4 just leased, so zero vacancies now": the number
