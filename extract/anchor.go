@@ -247,6 +247,22 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 				if all {
 					tspans, ok = []span{{start: m[2], end: m[3], text: "it"}}, true
 				}
+			} else if here := saidTopic(c.toks, topic); here[head] && len(here) < len(topic) && !ownedHead(c.toks, head) {
+				// "nightowl stepped down as head mod …, Pixelbean is
+				// running the mod team now": the clause says the head,
+				// the clause before the rest of the topic.
+				all := true
+				for _, t := range topic {
+					all = all && (carried[t] || here[t] || impliedByValue(t))
+				}
+				if all {
+					tspans, ok = nil, true
+					for _, t := range c.toks {
+						if here[t.text] {
+							tspans = append(tspans, t)
+						}
+					}
+				}
 			}
 		}
 		carried = saidTopic(c.toks, topic)
@@ -1386,6 +1402,22 @@ func othersHave(cl string, topic []string, changed bool) bool {
 // reOthersHave opens a clause on someone else having or being given a
 // thing: a relation, or a capitalised name, then "has", "got", "'s got".
 var reOthersHave = regexp.MustCompile(`^((?i:(?:my|our|his|her|their)\s+(?:[\p{L}'’-]+\s+){0,2}[\p{L}-]+)(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+['’]s\s+[\p{Ll}-]+(?:\s+\p{Lu}\p{L}+)?|\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?)(?:\s+(?:(?:has|have)\s+(?:got\s+)?(?:a|an|the|new|her|his|their|\d+|\p{L}+day)|got|gets|just got|finally got|was given|got assigned|was assigned|drew)|['’]s\s+got)\s`)
+
+// ownedHead reports a clause that says whose its head word is: "my
+// birthday", "Sam's birthday" (another owner than the clause before's).
+func ownedHead(toks []span, head string) bool {
+	i := slices.IndexFunc(toks, func(t span) bool { return t.text == head })
+	if i < 1 {
+		return false
+	}
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		switch toks[j].text {
+		case "my", "our", "his", "her", "their", "your", "s":
+			return true
+		}
+	}
+	return false
+}
 
 // otherPassiveMoved reports a clause that opens on someone other than the
 // speaker being moved to a new one: "jess got switched to mr reyes". A

@@ -36,6 +36,10 @@ func TestAnchor(t *testing.T) {
 		{"bridge_tournament", "Saturday 17 January", "I have moved the county bridge tournament in your diary to Saturday the 24th of January, as the organisers announced.", "2026-01-24"},
 		{"barrelCount", "120", "We've got 30 barrels of Chardonnay in there, everything else is red.", ""},
 		{"counselorName", "Ms. Patel", "jess got switched to mr reyes for counseling, lucky her he's so chill", ""},
+		// The clause says the head, the clause before the rest of the
+		// topic; not when the clause says whose head it is.
+		{"head_mod", "xXNightOwlXx", "nightowl stepped down as head mod bc of college stuff, Pixelbean is running the mod team now", "Pixelbean"},
+		{"mom_birthday", "June 2", "Mom's party is Saturday, my birthday is March 3 now.", ""},
 		{"counselorName", "Ms. Patel", "i got switched to mr reyes for counseling, he's so chill", "Mr. Reyes"},
 		// A street address says address; the owner must be said.
 		{"hq_address", "500 Howard St, SF", "we're in the new office as of today, HQ is 220 Brannan St now", "220 Brannan St"},
