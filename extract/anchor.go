@@ -441,6 +441,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 		if relative != "" && !strings.Contains(found[0].text, relative) {
 			continue // "My cousin Robert goes by Rob": the cousin's name
 		}
+		if len(tspans) == 0 && kind == anchorAddress && !firstPerson(clow) {
+			continue // "Dana and Greg finally moved into their new place at 17 Harbor Rd": theirs
+		}
 		if len(tspans) == 0 && (shape == reAnyTitled && strings.TrimSpace(cl[:found[0].start]) == "" || c.otherMoved(found[0]) && !ownerImplied && !ownerKey(topic) && !(shape == reAnyTitled && firstPerson(clow))) {
 			// "Dr. Patel is now head of the clinic" says what Dr. Patel
 			// does; "Facilities reassigned Priya to spot C4" where Priya

@@ -46,6 +46,7 @@ func TestAnchor(t *testing.T) {
 		{"dad_address", "14 Birch Lane, Apt 2", "Dad's officially living with us now so his address is 88 Rowan Court, I already did the post office forwarding.", "88 Rowan Court"},
 		{"home_address", "14 Birch Lane", "You still have the Birch Lane address?? We moved, it's 88 Harbor Street now.", "88 Harbor Street"},
 		{"mom_address", "14 Elm St, Dayton", "We closed on the house at 19 Birch Lane and moved in.", ""},
+		{"home_address", "88 Maple Ct", "Dana and Greg finally moved into their new place at 17 Harbor Rd, so the kids have two addresses on school forms now.", ""},
 		{"office_address", "500 Howard St", "The old office at 500 Howard St had better light.", ""},
 		// An amount's period said apart from the topic is the amount's;
 		// a thing of its own that the amount is said of is not the key's.

@@ -22,10 +22,37 @@ func OtherKind(stored, v string) bool {
 	case reWholePhone.MatchString(stored) && !reISODate.MatchString(stored): // (2026-03-02 is a date)
 		return !strings.ContainsAny(v, "0123456789")
 	case OnlyWhen(stored):
-		return !strings.ContainsAny(v, "0123456789") && !reWhenWord.MatchString(v) && !reTimeInWords.MatchString(v)
+		return !strings.ContainsAny(v, "0123456789") && !reWhenWord.MatchString(v) && !reTimeInWords.MatchString(v) || reClauseValue.MatchString(v)
+	case rePersonName.MatchString(stored) && readsAsName(stored):
+		// "leave through the spring" is no one's name ("rosa" may be).
+		return !hasUpper(v) && len(strings.Fields(v)) > 2
 	}
 	return false
 }
+
+// rePersonName is a person's first and last name: "Janet Ruiz".
+var rePersonName = regexp.MustCompile(`^\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+$`)
+
+// SameWords reports a new value that says the stored one in other order:
+// "Elm St Starbucks" beside "Starbucks on Elm St".
+func SameWords(stored, v string) bool {
+	set := func(s string) []string {
+		var ws []string
+		for _, w := range words(fold(s)) {
+			if !lexical.IsStop(w) {
+				ws = append(ws, w)
+			}
+		}
+		slices.Sort(ws)
+		return ws
+	}
+	a, b := set(stored), set(v)
+	return len(a) > 0 && slices.Equal(a, b)
+}
+
+// reClauseValue is a value that holds a clause, its subject and a verb:
+// "Dana and I agreed to do Sunday handoffs at 6" is no time.
+var reClauseValue = regexp.MustCompile(`(?i)\b(?:i|we|they|he|she)\s+(?:[a-z]+ed|agreed|said|told|decided|will|would|can|could|have|had|am|are|was|were)\b`)
 
 // OnlyWhen reports a value that says only when ("Every second Monday",
 // "Tue/Thu 6pm").

@@ -17,6 +17,11 @@ func TestOtherKind(t *testing.T) {
 		{"Every second Monday", "Webster-paks", true},
 		{"Every second Monday", "every second Thursday", false},
 		{"Tuesday 7pm", "half seven", false},
+		{"Sunday 5pm", "Dana and I agreed to do Sunday handoffs at 6", true},
+		{"Sunday 5pm", "Sunday at 6", false},
+		{"Janet Ruiz", "leave through the spring", true},
+		{"Janet Ruiz", "rosa", false},
+		{"Janet Ruiz", "Paul Okonkwo", false},
 		{"Marriott lobby 3:15pm", "the side entrance", false}, // a place and a time: not only when
 		{"Dr. Okafor", "Dr. Patel", false},
 	}
@@ -147,6 +152,22 @@ func TestOthersAttr(t *testing.T) {
 	for _, tc := range tests {
 		if got := OthersAttr(tc.sentence, tc.key); got != tc.want {
 			t.Errorf("OthersAttr(%q, %q) = %v, want %v", tc.sentence, tc.key, got, tc.want)
+		}
+	}
+}
+
+func TestSameWords(t *testing.T) {
+	tests := []struct {
+		stored, v string
+		want      bool
+	}{
+		{"Starbucks on Elm St", "Elm St Starbucks", true},
+		{"Starbucks on Elm St", "the police station lot on 4th", false},
+		{"Starbucks on Elm St", "Starbucks on Main St", false},
+	}
+	for _, tc := range tests {
+		if got := SameWords(tc.stored, tc.v); got != tc.want {
+			t.Errorf("SameWords(%q, %q) = %v, want %v", tc.stored, tc.v, got, tc.want)
 		}
 	}
 }

@@ -100,6 +100,8 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"an email typed up, not sent", "typed up an email asking ms alvarez to do my rec instead of mr dunn but havent hit send lol", "user", nil, []string{ReasonDraft}},
 		{"an email drafted, not sent", "I've got an email drafted to the VIPs moving dinner to 7:30 but it's not going out until the CEO's office confirms.", "user", nil, []string{ReasonDraft}},
 		{"tried, its subject dropped", "tried to switch my act to westview but it was full so im stuck at lincoln", "user", nil, []string{ReasonProposal, ReasonNoRule}},
+		{"a surcharge that is over", "Holiday surcharge had dog boarding at $60 a night through New Year's, that's over now.", "user", nil, []string{ReasonPast}},
+		{"a form filled out, not handed in", "I filled out the form to change the pickup code to SUNFLOWER, just need to drop it off at the office.", "user", nil, []string{ReasonProposal}},
 		{"a request by email", "emailed FreshDirect to change my delivery address to 88 Birch Lane but they still haven't updated it ugh", "user", nil, []string{ReasonProposal, ReasonNegated}},
 		{"a cart is no order", "added size 2 diapers to my amazon cart but havent ordered, gonna finish this pack of 1s first", "user", nil, []string{ReasonDraft}},
 		{"the last meeting of a kind", "last sprint planning got bumped to tuesday bc of the outage, that was a mess", "user", nil, []string{ReasonPast}},

@@ -46,6 +46,9 @@ func swapRefused(sentence, old, v string) bool {
 	if reAnotherThing.MatchString(fold(sentence)) {
 		return true // "Omar took another deck over from Priya": not the one Priya had
 	}
+	if i := strings.Index(fold(sentence), lv); i >= 0 && reKeepsDoing.MatchString(fold(sentence)[i+len(lv):]) {
+		return true // "Vendors keep sending invoices to the old street address instead of PO Box 118": what they do
+	}
 	for _, cl := range splitClauses(sentence) {
 		clow := fold(cl)
 		if !strings.Contains(clow, lv) {
@@ -66,6 +69,10 @@ func swapRefused(sentence, old, v string) bool {
 	}
 	return false
 }
+
+// reKeepsDoing follows a subject that keeps doing something: "keep
+// sending", "are still using".
+var reKeepsDoing = regexp.MustCompile(`^\s+(?:keep|keeps|kept|are still|is still|still)\s+[a-z]+ing\b`)
 
 func swap(sentence, key, old string) (string, bool) {
 	old = strings.TrimSpace(old)

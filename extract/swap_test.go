@@ -13,6 +13,7 @@ func TestSwap(t *testing.T) {
 		{"We dropped Gusto at the end of December and all the payroll clients are on ADP now.", "Gusto", "ADP"},
 		{"We cancelled Comcast, the neighbors are on Verizon now.", "Comcast", ""},
 		{"We cancelled Comcast, my parents are on Verizon now.", "Comcast", ""},
+		{"Vendors keep sending invoices to the old street address instead of PO Box 118; I'll send a reminder letter.", "PO Box 118", ""},
 		// The shorthand of a change: old -> new.
 		{"sprint 42 end pushed Jan 16 -> Jan 23, QA needs the extra week", "Jan 16", "Jan 23"},
 		{"standup 9:30 -> 10 starting tomorrow, cal invite already updated", "9:30am", "10am"},

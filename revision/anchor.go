@@ -212,6 +212,11 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// $150,000" names nothing, and keeps what detection
 				// found.)
 				continue
+			case extract.SameWords(f.ValueText(), d.Replacement), reOldNamed.MatchString(d.Replacement):
+				// "done with the Elm St Starbucks" names the stored value;
+				// "sending invoices to the old street address instead of
+				// PO Box 118" names an old one.
+				continue
 			case !anchored[r.ID] && (extract.QualifiedApart(real, f.Key) || extract.OthersAttr(real, f.Key)):
 				// "raised the loft cleaning fee to $95" beside
 				// cleaning_fee_cottage: the loft's fee; "The fringe
@@ -301,9 +306,12 @@ func unitNumber(real, replacement string) bool {
 	return strings.Count(" "+real+" ", " "+n+" ")+strings.Count(" "+real+" ", " "+n+",") <= 1
 }
 
+// reOldNamed is a value named as an old one: "the old street address".
+var reOldNamed = regexp.MustCompile(`(?i)^\s*(?:the|my|our|your|their|his|her)\s+(?:old|previous|former|prior)\b`)
+
 // reUnitNumber is the number that names a place or a thing of a
 // series: "Unit 4", "room 12", "gate B" is not one.
-var reUnitNumber = regexp.MustCompile(`(?i)\b(?:unit|room|rm|apt|apartment|suite|floor|building|bldg|gate|door|desk|table|lot|bay|spot|dock|platform|terminal|lane|aisle|section|row|seat|court|field|locker|pod|ward|bed|level|stage|track|bus|route|flight|period|per|station|exit|pier|berth|stall|booth|cabin|house|lab)\s+#?(\d+)\b`)
+var reUnitNumber = regexp.MustCompile(`(?i)\b(?:unit|room|rm|apt|apartment|suite|floor|building|bldg|gate|door|desk|table|lot|bay|spot|dock|platform|terminal|lane|aisle|section|row|seat|court|field|locker|pod|ward|bed|level|stage|track|bus|route|flight|period|per|station|exit|pier|berth|stall|booth|cabin|house|lab|phase|step|round|wave|tier|part|chapter|episode|season|week|day|grade|year|class|group|team|version|v)\s+#?(\d+)\b`)
 
 // reClauseSubject opens a clause on its subject and a verb of being:
 // "contractor's", "the caterer is".

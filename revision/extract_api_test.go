@@ -929,6 +929,10 @@ func TestDetectionValues(t *testing.T) {
 		// taken whole (a street address is read as one, without them).
 		{"an instruction after the value is left off", [][2]string{{"home_office_addr", "88 Grove Ave #2"}}, "Moved over the wknd. Home office is 88 Grove Ave #2, ship everything there.", "88 Grove Ave #2"},
 		{"no instruction after so", [][2]string{{"shop_address", "220 Elm St, Suite 4"}}, "we're officially out of Elm St, moved the shop to 1480 Harbor Blvd this weekend so send supplier stuff there now", "1480 Harbor Blvd"},
+		{"an old one named", [][2]string{{"clerk_mailing_address", "PO Box 118"}}, "Vendors keep sending invoices to the old street address instead of PO Box 118; I'll send a reminder letter.", "PO Box 118"},
+		{"the stored value said in another order", [][2]string{{"exchangeLocation", "Starbucks on Elm St"}}, "We're done with the Elm St Starbucks, handoffs are at the police station lot on 4th now.", "Starbucks on Elm St"},
+		{"a clause is no time", [][2]string{{"exchange_time", "Sunday 5pm"}}, "Dana and I agreed to do Sunday handoffs at 6 from now on instead of 5.", "Sunday 5pm"},
+		{"a phase's number counts nothing", [][2]string{{"trips_per_month", "3"}}, "Phase 2 kicked off, I'm doing 4 trips a month to Dallas now.", "3"},
 		{"no news in a value", [][2]string{{"assistant_coach", "Coach Ramirez"}}, "Ramirez is on paternity leave the rest of the season, Dana Pruitt's my asst coach now", "Coach Ramirez"},
 		{"a password, then what it is like", [][2]string{{"wifi_pw", "Falcons2025!"}}, "Oops, I gave you the wifi password wrong earlier, it's Falcons2025# with the hashtag at the end, not an exclamation point.", "Falcons2025#"},
 		{"the value, then the one it is not", [][2]string{{"barber", "Sal at Sal's Barbershop"}}, "Actually scratch what I said earlier — my barber is Frank at Sal's, not Sal himself.", "Frank at Sal's"},
