@@ -395,6 +395,15 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			// retired".)
 			continue
 		}
+		// The stored value said between the topic and the new one is
+		// no word that parts them: "the council meeting scheduled for
+		// January 13 has been moved to Tuesday, January 20".
+		lcl := cl
+		for _, o := range cands {
+			if o.end <= len(lcl) && sameAs(stored, o.text, kind, at) {
+				lcl = lcl[:o.start] + strings.Repeat(" ", o.end-o.start) + lcl[o.end:]
+			}
+		}
 		for _, v := range cands {
 			if sameAs(stored, v.text, kind, at) || slices.ContainsFunc(tspans, v.overlaps) || v.start >= why || reSameBefore.MatchString(cl[:v.start]) || kind == anchorDate && storedDay(stored, v.text) && slices.ContainsFunc(cands, func(o span) bool { return !storedDay(stored, o.text) }) {
 				// "…, same 9am slot": what stays is no new value, nor
@@ -411,7 +420,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 			// "My landlord has a new number since the weekend, is
 			// 555-0198": a new number said of the topic is its number.
-			link := len(tspans) == 0 || totaled || linked(cl, tspans, v, kind, keyWords) || (kind == anchorPhone || kind == anchorEmail) && reNewContact.MatchString(clow)
+			link := len(tspans) == 0 || totaled || linked(lcl, tspans, v, kind, keyWords) || (kind == anchorPhone || kind == anchorEmail) && reNewContact.MatchString(clow)
 			if link && !c.changeCue && (kind == anchorName || kind == anchorCategory) && modifierOf(cl, v, tspans) {
 				// "I'm presenting to the Growth team", "I interviewed
 				// with the Growth team": a name that modifies the topic
@@ -1662,12 +1671,13 @@ const (
 const (
 	streetKinds = `St|Street|Ave|Avenue|Rd|Road|Ln|Lane|Ct|Court|Blvd|Boulevard|Dr|Drive|Way|Pl|Place|Ter|Terrace|Row|Cres|Crescent|Close|Parade|Pkwy|Parkway|Hwy|Highway|Sq|Square|Cir|Circle|Trail|Grove|Gardens|Walk|Mews`
 	streetPat   = `\d{1,6}[A-Za-z]?\s+(?:[\p{Lu}\d][\p{L}'’.-]*\s+){0,3}(?i:` + streetKinds + `)\b\.?`
+	poBoxPat    = `(?i:p\.?\s?o\.?\s+box)\s+\d{1,6}\b`
 	unitPat     = `(?:,?\s+(?i:apt|apartment|unit|suite|ste|fl|floor|flat|#)\.?\s*#?[A-Za-z0-9]{1,5}\b)?`
 )
 
 var (
-	reWholeAddress = regexp.MustCompile(`^` + streetPat + unitPat + `(?:,\s*[\p{L} .]+(?:\s+\d{5})?)?$`)
-	reAnyAddress   = regexp.MustCompile(`\b` + streetPat + unitPat + `(?:,\s+\p{Lu}\p{Ll}+(?:\s+[A-Z]{2}\b)?)?`)
+	reWholeAddress = regexp.MustCompile(`^(?:` + streetPat + unitPat + `|` + poBoxPat + `)(?:,\s*[\p{L} .]+(?:\s+\d{5})?)?$`)
+	reAnyAddress   = regexp.MustCompile(`\b(?:` + streetPat + unitPat + `|` + poBoxPat + `)(?:,\s+\p{Lu}\p{Ll}+(?:\s+[A-Z]{2}\b)?)?`)
 )
 
 // rePartOfWhole says the rest of a whole beside a part of it.
@@ -2425,6 +2435,14 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	}
 	if left >= 0 {
 		left = max(left, attrSaidBefore(cl[:v.start], left, attrs))
+		if kind == anchorPhone || kind == anchorEmail {
+			// "Amex GBT gave our account a new dedicated line, it's
+			// 800-555-0177": the new way to reach, said nearer the
+			// value ("her work line is …" is another line).
+			if ms := reNewContactLabel.FindAllStringIndex(cl[left:v.start], -1); ms != nil {
+				left += ms[len(ms)-1][1]
+			}
+		}
 	}
 	// "New handle on X: @mirabuilds": a label, then its value. "I gave
 	// you the wrong USt-ID before, the correct one is DE298374651": the
@@ -2500,6 +2518,9 @@ func between(s, kind string) string {
 // reInCalendar is where the speaker keeps a thing's date, named after
 // the thing: " in your diary", " on my calendar".
 var reInCalendar = regexp.MustCompile(`(?i)^\s*(?:in|on)\s+(?:your|my|our|the)\s+(?:shared\s+|work\s+|family\s+)?(?:diary|calendar|calender|schedule|planner|agenda|google calendar)\b`)
+
+// reNewContactLabel is a new way to reach someone: "a new dedicated line".
+var reNewContactLabel = regexp.MustCompile(`(?i)\bnew\s+(?:[a-z-]+\s+)?(?:line|number|phone|cell|mobile|e-?mail|address|contact)\b`)
 
 // reOfficeActed is a provider's office that acted on the speaker's
 // booking with it: "'s office called and bumped me to".
@@ -3160,6 +3181,7 @@ var linkWords = func() map[string]bool {
 		takes take took taken taking over owns own runs leads handles writes does doing do signs speaks picked
 		number his her their your it's contact address
 		updated update reassigned assigned me us group team currently officially landed lands falls fall
+		scheduled slated planned originally previously
 		becomes became become stands stand sits sit hit hits reached reaches jumped climbed dipped
 		booked rebooked with instead officially formally upgraded upgrade downgraded this that there
 		again paying pay pays costs charges charging

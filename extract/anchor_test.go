@@ -47,6 +47,12 @@ func TestAnchor(t *testing.T) {
 		{"home_address", "14 Birch Lane", "You still have the Birch Lane address?? We moved, it's 88 Harbor Street now.", "88 Harbor Street"},
 		{"mom_address", "14 Elm St, Dayton", "We closed on the house at 19 Birch Lane and moved in.", ""},
 		{"home_address", "88 Maple Ct", "Dana and Greg finally moved into their new place at 17 Harbor Rd, so the kids have two addresses on school forms now.", ""},
+		{"clerk_mailing_address", "PO Box 118", "Post office consolidated our boxes, so the clerk's mailing address is PO Box 406 as of this month.", "PO Box 406"},
+		// The stored value between the topic and the new one parts
+		// nothing; a way to reach said nearer the value labels it.
+		{"council_meeting_date", "January 13", "Notice to post: the regular council meeting scheduled for January 13 has been moved to Tuesday, January 20, same hour, due to the holiday closure.", "2026-01-20"},
+		{"priya_phone", "555-0187", "Priya's work line is 555-0263 but don't call it on weekends, her cell is still the one to use.", ""},
+		{"gbt_phone", "800-555-0192", "Amex GBT gave our account a new dedicated line, it's 800-555-0177 now.", "800-555-0177"},
 		{"office_address", "500 Howard St", "The old office at 500 Howard St had better light.", ""},
 		// An amount's period said apart from the topic is the amount's;
 		// a thing of its own that the amount is said of is not the key's.
