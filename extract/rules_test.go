@@ -102,6 +102,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"tried, its subject dropped", "tried to switch my act to westview but it was full so im stuck at lincoln", "user", nil, []string{ReasonProposal, ReasonNoRule}},
 		{"a surcharge that is over", "Holiday surcharge had dog boarding at $60 a night through New Year's, that's over now.", "user", nil, []string{ReasonPast}},
 		{"a form filled out, not handed in", "I filled out the form to change the pickup code to SUNFLOWER, just need to drop it off at the office.", "user", nil, []string{ReasonProposal}},
+		{"a wish without its 'to'", "I want change my english class for Tuesday but the teacher don't answer me yet.", "user", nil, []string{ReasonHypothetical, ReasonNegated}},
 		{"a request by email", "emailed FreshDirect to change my delivery address to 88 Birch Lane but they still haven't updated it ugh", "user", nil, []string{ReasonProposal, ReasonNegated}},
 		{"a cart is no order", "added size 2 diapers to my amazon cart but havent ordered, gonna finish this pack of 1s first", "user", nil, []string{ReasonDraft}},
 		{"the last meeting of a kind", "last sprint planning got bumped to tuesday bc of the outage, that was a mess", "user", nil, []string{ReasonPast}},
