@@ -1511,12 +1511,35 @@ func buildOwner(c *clause, m match) (Statement, bool) {
 		// "I've started running 5k three times a week": an activity, not a thing owned.
 		return Statement{}, false
 	}
+	if gerund, rest, ok := strings.Cut(obj, " "); ok && agentNouns[fold(gerund)] != "" && reThingAfter.MatchString(rest) {
+		// "Eleanor Price has taken over hosting the book club":
+		// book_club.host, the one who does what the gerund says.
+		s, ok := normNP(rest, c.selfKey)
+		if !ok || s.entity == "" {
+			return Statement{}, false
+		}
+		v, ok := takeWho(m.get("np"), c.self, c.lower())
+		if !ok {
+			return Statement{}, false
+		}
+		return c.statement(s.entity, agentNouns[fold(gerund)], v, KindOwnership), true
+	}
 	s, ok := normNP(obj, c.selfKey)
 	if !ok {
 		return Statement{}, false
 	}
 	return ownerStatement(c, s.entity, m.get("np"))
 }
+
+// reThingAfter opens a noun phrase on a determiner: "the book club", not
+// "Maya to therapy", whom the gerund acts on.
+var reThingAfter = regexp.MustCompile(`(?i)^(?:the|our|my|this|that)\s`)
+
+// agentNouns name the one who does what a gerund says: "hosting the book
+// club" is done by its host.
+var agentNouns = map[string]string{"hosting": "host", "coaching": "coach", "managing": "manager", "organizing": "organizer",
+	"organising": "organiser", "teaching": "teacher", "editing": "editor", "chairing": "chair", "coordinating": "coordinator",
+	"leading": "lead", "running": "owner", "driving": "driver", "cleaning": "cleaner", "walking": "walker", "doing": "owner"}
 
 // progressVerbs are what the speaker did to N of M things.
 var progressVerbs = map[string]bool{}
