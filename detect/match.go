@@ -426,6 +426,9 @@ var rePurposeAfter = regexp.MustCompile(`^\s+(?:so as |in order )?to\s+(?:` + pu
 func PurposeAfter(text string) bool { return rePurposeAfter.MatchString(text) }
 
 func trimTail(s string) string {
+	if m := reItsValue.FindStringSubmatchIndex(s); m != nil {
+		s = s[m[2]:] // "the new unit, it's #40 at Hwy 6 Self Storage": the value said after "it's"
+	}
 	if m := reTrailStart.FindStringIndex(s); m != nil && m[0] > 0 {
 		s = s[:m[0]] // "three-week sprints starting next sprint": when, not what
 	}
@@ -463,6 +466,10 @@ func trimTail(s string) string {
 // committee signed it off last night"); or after a bare "so" ("Leeds so
 // first aid contact is Imran Shah") or a spaced dash. A list or an
 // address has no verb ("48 Harbor Road, Suite 200").
+// reItsValue is a value said again after "it's", later in a
+// replacement: "wrong, it's Track2026!".
+var reItsValue = regexp.MustCompile(`(?i),\s*(?:it['’]s|it is|its)\s+(?:now\s+)?(\S.*)$`)
+
 func beforeClause(s string) string {
 	for _, sep := range []string{" so ", " — ", " – ", " - ", ", not ", " when i ", " when we ", " because ", " since i ", " since we ", " since the "} {
 		if i := strings.Index(strings.ToLower(s), sep); i > 0 {

@@ -64,6 +64,8 @@ func TestTrimTail(t *testing.T) {
 		{"three-week sprints starting next sprint", "three-week sprints"},
 		{"Blue Buffalo, anyway", "Blue Buffalo"},
 		{"Oat Milk", "Oat Milk"},
+		{"wrong, it's Track2026!", "Track2026!"},
+		{"the new unit, it's #40 at Hwy 6 Self Storage", "#40 at Hwy 6 Self Storage"},
 		// Its purpose.
 		{"every other weekend to match the new grid", "every other weekend"},
 		{"the 7:15 to Boston", "the 7:15 to Boston"},

@@ -16,6 +16,9 @@ import (
 // ("Webster-paks" beside "Every second Monday").
 func OtherKind(stored, v string) bool {
 	stored = strings.TrimSpace(stored)
+	if hasUpper(stored) && !OnlyWhen(stored) && reLeadPreposition.MatchString(v) {
+		return true // "after that brake fiasco" names no shop
+	}
 	switch {
 	case reWholeEmail.MatchString(stored):
 		return !strings.Contains(v, "@")
@@ -49,6 +52,11 @@ func SameWords(stored, v string) bool {
 	a, b := set(stored), set(v)
 	return len(a) > 0 && slices.Equal(a, b)
 }
+
+// reLeadPreposition opens a phrase on a preposition of time or cause, in
+// lower case (one of place may lead to a place: "at our new warehouse, 22
+// Ikorodu Road").
+var reLeadPreposition = regexp.MustCompile(`^(?:after|before|because|since|with|about|during|until)\s`)
 
 // reClauseValue is a value that holds a clause, its subject and a verb:
 // "Dana and I agreed to do Sunday handoffs at 6" is no time.

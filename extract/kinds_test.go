@@ -22,6 +22,9 @@ func TestOtherKind(t *testing.T) {
 		{"Janet Ruiz", "leave through the spring", true},
 		{"Janet Ruiz", "rosa", false},
 		{"Janet Ruiz", "Paul Okonkwo", false},
+		{"February 8", "on the 15th of February", false},
+		{"Sal's Auto", "after that brake fiasco", true},
+		{"Sal's Auto", "Eastside Garage", false},
 		{"Marriott lobby 3:15pm", "the side entrance", false}, // a place and a time: not only when
 		{"Dr. Okafor", "Dr. Patel", false},
 	}
