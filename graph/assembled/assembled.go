@@ -67,6 +67,21 @@ func New(out assemble.Output) *Context {
 	return c
 }
 
+// NewFor is New for the response written under ctx: when ctx is from
+// WithResponseBuffers, the context's exclusion list is handed back to
+// assemble (assemble.ReleaseExcluded) when the buffers are released, for a
+// later assembly to make its list in; the response refers to it no longer
+// then. Nothing else may keep out.Excluded.
+func NewFor(ctx context.Context, out assemble.Output) *Context {
+	c := New(out)
+	if rb, ok := ctx.Value(responseBuffersKey{}).(*ResponseBuffers); ok && rb != nil && cap(c.Excluded) > 0 {
+		rb.mu.Lock()
+		rb.excluded = append(rb.excluded, c.Excluded)
+		rb.mu.Unlock()
+	}
+	return c
+}
+
 // Text is the context's text, String!, written as gqlgen's
 // graphql.MarshalString writes it. Before it, it has the response's
 // buffer (gqlgen's, a bytes.Buffer that otherwise grows by doubling as
@@ -101,10 +116,12 @@ func (t Text) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 // each response, which the transport copies out and drops. Under such a
 // context, Text moves what the buffer holds into a pooled one with room
 // for the rest before it writes the text; Release hands the pooled
-// buffers back. The bytes written are the same.
+// buffers back, and the exclusion lists of the contexts made with NewFor.
+// The bytes written are the same.
 type ResponseBuffers struct {
-	mu   sync.Mutex
-	lent []*[]byte
+	mu       sync.Mutex
+	lent     []*[]byte
+	excluded [][]assemble.Exclusion
 }
 
 type responseBuffersKey struct{}
@@ -140,15 +157,19 @@ func (rb *ResponseBuffers) reserve(buf *bytes.Buffer, n int) {
 	rb.mu.Unlock()
 }
 
-// Release hands the buffers lent back to the pool: the responses written
-// in them must not be used afterwards.
+// Release hands the buffers lent back to the pool, and the exclusion
+// lists of the contexts made with NewFor to assemble: the responses
+// written in them, and those contexts, must not be used afterwards.
 func (rb *ResponseBuffers) Release() {
 	rb.mu.Lock()
-	lent := rb.lent
-	rb.lent = nil
+	lent, excluded := rb.lent, rb.excluded
+	rb.lent, rb.excluded = nil, nil
 	rb.mu.Unlock()
 	for _, bp := range lent {
 		responseBufs.Put(bp)
+	}
+	for _, x := range excluded {
+		assemble.ReleaseExcluded(x)
 	}
 }
 
