@@ -510,7 +510,10 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 			return "", false
 		}
-		if c.Retired, err = s.retired(tx, cr, q, supersededOf(q, c.Facts), loaded); err != nil {
+		ids := supersededOf(q, c.Facts)
+		c.Retired, err = s.retired(tx, cr, q, ids, loaded)
+		putPooledSlice(&idSlices, ids) // retired keeps none of them
+		if err != nil {
 			return c, err
 		}
 	}
