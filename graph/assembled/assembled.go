@@ -424,11 +424,32 @@ func elementField(ctx context.Context, i int, object string, f graphql.Collected
 // graphql.MarshalString escapes it: control characters, '"' and '\\'
 // only, everything else as it is. It reads bytes, not runes: every byte
 // it escapes is ASCII, which no byte of a multi-byte (or invalid) UTF-8
-// sequence is, and those are copied as they are either way. It passes
-// over eight bytes at a time while none is escaped (escapes): an
-// assembled context's text, written twice in a response, is most of the
-// bytes written.
+// sequence is, and those are copied as they are either way. A long
+// string (appendLong) it passes over eight bytes at a time: an assembled
+// context's text, written twice in a response, is most of the bytes
+// written; the many short ones (IDs, kinds, reasons) cost less a byte at
+// a time.
 func appendString(b []byte, s string) []byte {
+	if len(s) >= minWordScan {
+		return appendLong(b, s)
+	}
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !escaped[c] {
+			continue
+		}
+		b = appendEscaped(append(b, s[start:i]...), c)
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendLong is appendString, passing over eight bytes at a time while
+// none is escaped (escapes).
+func appendLong(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -442,28 +463,33 @@ func appendString(b []byte, s string) []byte {
 		} else if !escaped[s[i]] {
 			continue
 		}
-		c := s[i]
-		b = append(b, s[start:i]...)
-		switch c {
-		case '\t':
-			b = append(b, `\t`...)
-		case '\r':
-			b = append(b, `\r`...)
-		case '\n':
-			b = append(b, `\n`...)
-		case '\\':
-			b = append(b, `\\`...)
-		case '"':
-			b = append(b, `\"`...)
-		default:
-			b = append(b, `\u00`...)
-			b = append(b, hex[c>>4], hex[c&0xf])
-		}
+		b = appendEscaped(append(b, s[start:i]...), s[i])
 		start = i + 1
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// appendEscaped appends the escape of c, a byte appendString escapes.
+func appendEscaped(b []byte, c byte) []byte {
+	switch c {
+	case '\t':
+		return append(b, `\t`...)
+	case '\r':
+		return append(b, `\r`...)
+	case '\n':
+		return append(b, `\n`...)
+	case '\\':
+		return append(b, `\\`...)
+	case '"':
+		return append(b, `\"`...)
+	}
+	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+}
+
+// minWordScan is the length from which appendString reads a string eight
+// bytes at a time (appendLong).
+const minWordScan = 64
 
 // Masks of the bytes of a word, for escapes.
 const (
