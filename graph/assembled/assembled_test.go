@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -133,5 +134,22 @@ func BenchmarkAppendString(b *testing.B) {
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
 		buf = appendString(buf[:0], s)
+	}
+}
+
+// TestAppendLong: a long string is written as gqlgen writes it whichever
+// byte of a word is escaped, and whatever follows a multi-byte character.
+func TestAppendLong(t *testing.T) {
+	for _, special := range []string{"\n", "\"", "\\", "\x00", "\x1f", "\x7f", "é", "\u2028", "\xff"} {
+		for n := minWordScan; n < minWordScan+17; n++ {
+			for at := 0; at+len(special) <= n; at++ {
+				s := strings.Repeat("a", at) + special + strings.Repeat("b", n-at-len(special))
+				var want bytes.Buffer
+				graphql.MarshalString(s).MarshalGQL(&want)
+				if got := appendString(nil, s); string(got) != want.String() {
+					t.Fatalf("appendString(%q) = %s, gqlgen writes %s", s, got, want.Bytes())
+				}
+			}
+		}
 	}
 }
