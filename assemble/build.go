@@ -564,7 +564,7 @@ func (b *builder) excluded(caller []Exclusion) []Exclusion {
 // and the two are merged, a's first on a tie, which is what the stable
 // sort of both gives.
 func mergeExclusions(a, b []Exclusion) []Exclusion {
-	all := make([]Exclusion, 0, len(a)+len(b))
+	all := exclusionList(len(a) + len(b))
 	if !slices.IsSortedFunc(a, CompareExclusions) {
 		all = append(append(all, a...), b...)
 		slices.SortStableFunc(all, CompareExclusions)
@@ -580,6 +580,37 @@ func mergeExclusions(a, b []Exclusion) []Exclusion {
 		}
 	}
 	return append(append(all, a...), b...)
+}
+
+// exclusionLists holds Output.Excluded lists handed back
+// (ReleaseExcluded), for mergeExclusions to make the next ones in: at
+// 100,000 facts an assembly excludes about 450 records, about 22 KB.
+var exclusionLists sync.Pool
+
+// maxPooledExclusions bounds the lists kept in exclusionLists.
+const maxPooledExclusions = 1 << 14
+
+// exclusionList returns an empty list with room for n exclusions.
+func exclusionList(n int) []Exclusion {
+	if p, ok := exclusionLists.Get().(*[]Exclusion); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]Exclusion, 0, n)
+}
+
+// ReleaseExcluded hands an Output's Excluded list back, for a later Build
+// to make its list in; neither the list nor any slice of it may be used
+// afterwards (the GraphQL transport releases an assembled context's list
+// once its response is written). A list never released is left to the
+// collector.
+func ReleaseExcluded(x []Exclusion) {
+	if cap(x) == 0 || cap(x) > maxPooledExclusions {
+		return
+	}
+	x = x[:cap(x)]
+	clear(x) // its IDs are the caller's strings, not to be kept alive
+	x = x[:0]
+	exclusionLists.Put(&x)
 }
 
 // CompareExclusions orders exclusions by kind, then ID, then reason (all

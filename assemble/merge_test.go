@@ -68,3 +68,25 @@ func BenchmarkMergeExclusions(b *testing.B) {
 		}
 	})
 }
+
+// TestReleaseExcluded: a list handed back is emptied (it keeps no
+// caller's strings alive), and a later merge may make its list in it with
+// the same result.
+func TestReleaseExcluded(t *testing.T) {
+	a := []Exclusion{{ID: "F-1", Kind: KindFact, Reason: ReasonSuperseded}, {ID: "F-3", Kind: KindFact, Reason: ReasonSuperseded}}
+	b := []Exclusion{{ID: "F-2", Kind: KindFact, Reason: ReasonOverBudget}}
+	first := mergeExclusions(a, b)
+	want := slices.Clone(first)
+	ReleaseExcluded(first)
+	if first[:cap(first)][0] != (Exclusion{}) {
+		t.Fatalf("a released list still holds %v", first[:1])
+	}
+	ReleaseExcluded(nil) // nothing to hand back
+	for range 3 {
+		got := mergeExclusions(a, b)
+		if !slices.Equal(got, want) {
+			t.Fatalf("merged %v after a release, want %v", got, want)
+		}
+		ReleaseExcluded(got)
+	}
+}

@@ -62,6 +62,7 @@ var (
 	keptAssertions      sync.Pool // of *[]assemble.Assertion
 	exclusionSlices     sync.Pool // of *[]assemble.Exclusion
 	factTopicSlices     sync.Pool // of *[]topic
+	idSlices            sync.Pool // of *[]string
 )
 
 // maxPooled bounds the elements a pooled slice or map keeps room for.

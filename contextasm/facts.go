@@ -155,12 +155,14 @@ func (s *FactSource) cardReader(tx *store.Txn) (cardReader, error) {
 // postings names it): the misses remembered are not asked first, since a
 // card found answers without them; a miss is remembered as read
 // remembers it.
-func (r cardReader) readHeld(sp tenancy.Space, id string) (facts.Card, error) {
+// slot, when not nil, is where the card cache's place of id's card is
+// remembered (facts.CardSlot).
+func (r cardReader) readHeld(sp tenancy.Space, id string, slot *facts.CardSlot) (facts.Card, error) {
 	if r.cards == nil {
 		return facts.ReadCard(r.tx, sp, id)
 	}
 	epoch := r.epochs[sp]
-	c, err := r.cards.Read(r.tx, sp, epoch, id)
+	c, err := r.cards.ReadSlot(r.tx, sp, epoch, id, slot)
 	if errors.Is(err, store.ErrNotFound) {
 		r.misses.add(sp, epoch, id)
 	}
@@ -242,8 +244,10 @@ type candidate struct {
 	always bool // a constraint, or a fact of a small partition
 	loaded int  // 1 + its index in the gathered facts, once loaded; else 0
 	// est, when set, remembers the count of its estimate line
-	// (livePosting.est).
-	est *atomic.Int32
+	// (livePosting.est), and card where its card is cached
+	// (livePosting.card).
+	est  *atomic.Int32
+	card *facts.CardSlot
 }
 
 // Gather implements Source. Candidates are loaded in rank order:
@@ -344,7 +348,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 					c := get(p.id, p.at)
 					c.score += ts.Score(p.len, p.tf)
 					if c.est == nil {
-						c.est = tp.est(k)
+						c.est, c.card = tp.est(k), tp.card(k)
 					}
 				}
 			} else {
@@ -415,7 +419,7 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 	var line []byte // the line being counted, with bc
 	c.Facts, c.pooled = pooledSlice[FactCandidate](&factCandidates, min(len(ranked), 256)), true
 	load := func(rc *candidate) error {
-		card, err := cr.readHeld(spaces[rc.space], rc.id)
+		card, err := cr.readHeld(spaces[rc.space], rc.id, rc.card)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
@@ -510,7 +514,10 @@ func (s *FactSource) Gather(tx *store.Txn, q Query) (Candidates, error) {
 			}
 			return "", false
 		}
-		if c.Retired, err = s.retired(tx, cr, q, supersededOf(q, c.Facts), loaded); err != nil {
+		ids := supersededOf(q, c.Facts)
+		c.Retired, err = s.retired(tx, cr, q, ids, loaded)
+		putPooledSlice(&idSlices, ids) // retired keeps none of them
+		if err != nil {
 			return c, err
 		}
 	}
@@ -710,7 +717,7 @@ func (s *FactSource) load(tx *store.Txn, cr cardReader, q Query, id string, hint
 		return facts.Fact{}, "", false, nil
 	}
 	if h := *hint; h >= 0 {
-		card, err := cr.readHeld(cr.spaces[h], id)
+		card, err := cr.readHeld(cr.spaces[h], id, nil)
 		if err == nil {
 			f, ok := card.Fact.In(q.View)
 			return f, card.Text, ok, nil

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stategraph/stategraph/facts"
 	"github.com/stategraph/stategraph/search"
 	"github.com/stategraph/stategraph/store"
 	"github.com/stategraph/stategraph/tenancy"
@@ -56,6 +57,10 @@ type livePosting struct {
 	// rather than in the counter's cache (a lookup in a large map of
 	// long keys, about 270 a call at 100,000 facts).
 	est atomic.Int32
+	// card remembers where the fact source's card cache keeps the
+	// fact's card (facts.CardSlot): the cards of the same facts are read
+	// call after call, each a lookup in a map of tens of thousands.
+	card facts.CardSlot
 }
 
 // posting is what the fact source reads of a live posting.
@@ -85,6 +90,9 @@ func (tp *termPostings) at(i int) posting {
 
 // est returns the i-th posting's remembered estimate count (livePosting.est).
 func (tp *termPostings) est(i int) *atomic.Int32 { return &tp.ps[i].est }
+
+// card returns the i-th posting's card slot (livePosting.card).
+func (tp *termPostings) card(i int) *facts.CardSlot { return &tp.ps[i].card }
 
 // add appends p, its ID to ids (a buffer becoming tp.ids).
 func (tp *termPostings) add(ids []byte, p search.Posting) []byte {

@@ -341,7 +341,7 @@ func supersededOf(q Query, cands []FactCandidate) []string {
 		return supersededFacts(q, cands)
 	}
 	hyp := aboutHypothetical(q.Text)
-	ids := make([]string, 0, len(cands))
+	ids := pooledSlice[string](&idSlices, len(cands))
 	for _, c := range cands {
 		if !c.Visible {
 			continue

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/stategraph/stategraph/permissions"
@@ -291,7 +292,8 @@ func EpochTx(tx *store.Txn, sp tenancy.Space) (string, error) {
 type Cards struct {
 	mu     sync.Mutex
 	spaces map[tenancy.Space]*spaceCards
-	n      int // cards cached over all spaces
+	n      int    // cards cached over all spaces
+	gens   uint32 // the spaceCards made, for their gen
 	// restrictions holds the read restrictions of cached cards, decoded,
 	// by their JSON: a few distinct ones serve many facts, and decoding
 	// one per read would cost more than the rest of the card.
@@ -300,7 +302,29 @@ type Cards struct {
 
 type spaceCards struct {
 	epoch string
-	cards map[string]string // fact ID -> its encoded card
+	gen   uint32            // unique in its Cards, for CardSlot
+	cards map[string]uint32 // fact ID -> its index in encs
+	encs  []string          // encoded cards, in the order cached
+}
+
+// CardSlot remembers where a Cards keeps one fact's card, for ReadSlot: a
+// caller that reads the same fact's card again and again (the fact source,
+// for the facts its remembered postings name) finds it without a lookup in
+// the space's map of cards (about 65,000 entries at most, a lookup that
+// misses the processor's caches). It holds no pointer, and is safe for
+// concurrent use. The zero CardSlot remembers nothing.
+type CardSlot struct{ v atomic.Uint64 }
+
+// slot returns the value of a CardSlot naming index i of s.
+func (s *spaceCards) slot(i uint32) uint64 { return uint64(s.gen)<<32 | uint64(i+1) }
+
+// at returns the encoding slot names in s, if it names one of s's.
+func (s *spaceCards) at(slot uint64) (string, bool) {
+	i := uint32(slot)
+	if slot == 0 || uint32(slot>>32) != s.gen || i == 0 || int(i) > len(s.encs) {
+		return "", false
+	}
+	return s.encs[i-1], true
 }
 
 // maxCachedCards bounds the cards a Cards holds (100–200 bytes each, and
@@ -325,18 +349,45 @@ func (cs *Cards) Epoch(tx *store.Txn, sp tenancy.Space) (string, error) {
 // card under epoch, the space's epoch in tx (from Epoch). With no epoch
 // nothing is cached.
 func (cs *Cards) Read(tx *store.Txn, sp tenancy.Space, epoch, id string) (Card, error) {
+	return cs.ReadSlot(tx, sp, epoch, id, nil)
+}
+
+// ReadSlot is Read, for a caller that remembers in slot (nil: none) where
+// the card of id is kept: a slot set by an earlier ReadSlot of the same id
+// finds it without a map lookup while it is kept, and ReadSlot sets it
+// again whenever it finds or keeps the card elsewhere. A slot must be
+// used for one fact ID only.
+func (cs *Cards) ReadSlot(tx *store.Txn, sp tenancy.Space, epoch, id string, slot *CardSlot) (Card, error) {
 	if epoch == "" {
 		return ReadCard(tx, sp, id)
 	}
 	cs.mu.Lock()
-	enc, ok := "", false
+	enc, ok, bySlot := "", false, false
 	if s := cs.spaces[sp]; s != nil && s.epoch == epoch {
-		enc, ok = s.cards[id]
+		if slot != nil {
+			enc, ok = s.at(slot.v.Load())
+			bySlot = ok
+		}
+		if !ok {
+			var i uint32
+			if i, ok = s.cards[id]; ok {
+				enc = s.encs[i]
+				if slot != nil {
+					slot.v.Store(s.slot(i))
+				}
+			}
+		}
 	}
 	cs.mu.Unlock()
 	if ok {
 		// It decoded when it was cached.
 		c, _, err := decodeCard(enc, cs.restriction)
+		if bySlot && (err != nil || c.Fact.ID != id) {
+			// Not id's card (a slot of another fact's, or of an older
+			// generation whose number came round again): look id up.
+			slot.v.Store(0)
+			return cs.ReadSlot(tx, sp, epoch, id, slot)
+		}
 		return c, err
 	}
 	enc, err := readEncodedCard(tx, sp, id)
@@ -361,15 +412,22 @@ func (cs *Cards) Read(tx *store.Txn, sp tenancy.Space, epoch, id string) (Card, 
 		cs.n, s = 0, nil
 	}
 	if s == nil {
-		s = &spaceCards{epoch: epoch, cards: map[string]string{}}
+		cs.gens++
+		s = &spaceCards{epoch: epoch, gen: cs.gens, cards: map[string]uint32{}}
 		cs.spaces[sp] = s
 	}
-	if _, ok := s.cards[id]; !ok {
+	i, ok := s.cards[id]
+	if !ok {
 		if c.Fact.ID == id {
 			id = c.Fact.ID // the key shares the encoding's bytes
 		}
-		s.cards[id] = enc
+		i = uint32(len(s.encs))
+		s.cards[id] = i
+		s.encs = append(s.encs, enc)
 		cs.n++
+	}
+	if slot != nil {
+		slot.v.Store(s.slot(i))
 	}
 	return c, nil
 }

@@ -201,3 +201,71 @@ func TestCardsFollowWrites(t *testing.T) {
 		t.Errorf("the cache answered with the card before the review flag: %+v", c.Fact)
 	}
 }
+
+// TestCardSlots: a card read through a slot is the card Read returns,
+// from the slot once it is set; a slot set for another fact, or under an
+// epoch a write has replaced, still gives the card asked for.
+func TestCardSlots(t *testing.T) {
+	st := storetest.Open(t)
+	clock := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	svc := NewService(st, nil, authority.MustDefaultOrder())
+	caller := authority.Identity{UserID: "u", Org: "o", Authority: "manager", Kind: authority.KindAgent}
+	p := partition(t, caller)
+	sp := p.Shared()
+	write := func(id, key, value string) {
+		t.Helper()
+		f := Fact{ID: id, Key: key, Value: []byte(value), MemoryType: MemoryOrganizational, Scope: ScopeGlobal, ValidFrom: clock, RecordedAt: clock}
+		err := st.Update(context.Background(), p, func(tx *store.Txn) error {
+			if err := svc.Put(tx, sp, f); err != nil {
+				return err
+			}
+			return svc.Index(tx, sp, f)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cards := NewCards()
+	read := func(id string, slot *CardSlot) (got, want Card) {
+		t.Helper()
+		err := st.View(context.Background(), p, func(tx *store.Txn) error {
+			epoch, err := cards.Epoch(tx, sp)
+			if err != nil {
+				return err
+			}
+			if got, err = cards.ReadSlot(tx, sp, epoch, id, slot); err != nil {
+				return err
+			}
+			want, err = ReadCard(tx, sp, id)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, want
+	}
+	write("F-1", "budget", `"$150,000"`)
+	write("F-2", "venue", `"Lisbon"`)
+	var one, two CardSlot
+	for round := range 3 { // a cache miss, then from the slots
+		for _, c := range []struct {
+			id   string
+			slot *CardSlot
+		}{{"F-1", &one}, {"F-2", &two}, {"F-1", nil}} {
+			if got, want := read(c.id, c.slot); !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d: ReadSlot(%s) = %+v, ReadCard gives %+v", round, c.id, got, want)
+			}
+		}
+		if one.v.Load() == 0 || two.v.Load() == 0 || one.v.Load() == two.v.Load() {
+			t.Fatalf("round %d: slots %x and %x", round, one.v.Load(), two.v.Load())
+		}
+	}
+	// F-1's slot asked for F-2 gives F-2's card, and now names F-2's.
+	if got, want := read("F-2", &one); !reflect.DeepEqual(got, want) || one.v.Load() != two.v.Load() {
+		t.Fatalf("another fact's slot: %+v, want %+v; slot %x, F-2's %x", got, want, one.v.Load(), two.v.Load())
+	}
+	write("F-2", "venue", `"Porto"`) // a new epoch: the slots name the old generation
+	if got, want := read("F-2", &two); !reflect.DeepEqual(got, want) || got.Text != "Porto" {
+		t.Fatalf("after a write: %+v, want %+v", got, want)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,6 +68,21 @@ func New(out assemble.Output) *Context {
 	return c
 }
 
+// NewFor is New for the response written under ctx: when ctx is from
+// WithResponseBuffers, the context's exclusion list is handed back to
+// assemble (assemble.ReleaseExcluded) when the buffers are released, for a
+// later assembly to make its list in; the response refers to it no longer
+// then. Nothing else may keep out.Excluded.
+func NewFor(ctx context.Context, out assemble.Output) *Context {
+	c := New(out)
+	if rb, ok := ctx.Value(responseBuffersKey{}).(*ResponseBuffers); ok && rb != nil && cap(c.Excluded) > 0 {
+		rb.mu.Lock()
+		rb.excluded = append(rb.excluded, c.Excluded)
+		rb.mu.Unlock()
+	}
+	return c
+}
+
 // Text is the context's text, String!, written as gqlgen's
 // graphql.MarshalString writes it. Before it, it has the response's
 // buffer (gqlgen's, a bytes.Buffer that otherwise grows by doubling as
@@ -101,10 +117,12 @@ func (t Text) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 // each response, which the transport copies out and drops. Under such a
 // context, Text moves what the buffer holds into a pooled one with room
 // for the rest before it writes the text; Release hands the pooled
-// buffers back. The bytes written are the same.
+// buffers back, and the exclusion lists of the contexts made with NewFor.
+// The bytes written are the same.
 type ResponseBuffers struct {
-	mu   sync.Mutex
-	lent []*[]byte
+	mu       sync.Mutex
+	lent     []*[]byte
+	excluded [][]assemble.Exclusion
 }
 
 type responseBuffersKey struct{}
@@ -140,15 +158,19 @@ func (rb *ResponseBuffers) reserve(buf *bytes.Buffer, n int) {
 	rb.mu.Unlock()
 }
 
-// Release hands the buffers lent back to the pool: the responses written
-// in them must not be used afterwards.
+// Release hands the buffers lent back to the pool, and the exclusion
+// lists of the contexts made with NewFor to assemble: the responses
+// written in them, and those contexts, must not be used afterwards.
 func (rb *ResponseBuffers) Release() {
 	rb.mu.Lock()
-	lent := rb.lent
-	rb.lent = nil
+	lent, excluded := rb.lent, rb.excluded
+	rb.lent, rb.excluded = nil, nil
 	rb.mu.Unlock()
 	for _, bp := range lent {
 		responseBufs.Put(bp)
+	}
+	for _, x := range excluded {
+		assemble.ReleaseExcluded(x)
 	}
 }
 
@@ -402,8 +424,15 @@ func elementField(ctx context.Context, i int, object string, f graphql.Collected
 // graphql.MarshalString escapes it: control characters, '"' and '\\'
 // only, everything else as it is. It reads bytes, not runes: every byte
 // it escapes is ASCII, which no byte of a multi-byte (or invalid) UTF-8
-// sequence is, and those are copied as they are either way.
+// sequence is, and those are copied as they are either way. A long
+// string (appendLong) it passes over eight bytes at a time: an assembled
+// context's text, written twice in a response, is most of the bytes
+// written; the many short ones (IDs, kinds, reasons) cost less a byte at
+// a time.
 func appendString(b []byte, s string) []byte {
+	if len(s) >= minWordScan {
+		return appendLong(b, s)
+	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -411,26 +440,84 @@ func appendString(b []byte, s string) []byte {
 		if !escaped[c] {
 			continue
 		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '\t':
-			b = append(b, `\t`...)
-		case '\r':
-			b = append(b, `\r`...)
-		case '\n':
-			b = append(b, `\n`...)
-		case '\\':
-			b = append(b, `\\`...)
-		case '"':
-			b = append(b, `\"`...)
-		default:
-			b = append(b, `\u00`...)
-			b = append(b, hex[c>>4], hex[c&0xf])
-		}
+		b = appendEscaped(append(b, s[start:i]...), c)
 		start = i + 1
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendLong is appendString, passing over eight bytes at a time while
+// none is escaped (escapes).
+func appendLong(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if i+8 <= len(s) {
+			m := escapes(le64(s, i))
+			if m == 0 {
+				i += 7 // and the loop's 1
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3 // the first byte escaped
+		} else if !escaped[s[i]] {
+			continue
+		}
+		b = appendEscaped(append(b, s[start:i]...), s[i])
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendEscaped appends the escape of c, a byte appendString escapes.
+func appendEscaped(b []byte, c byte) []byte {
+	switch c {
+	case '\t':
+		return append(b, `\t`...)
+	case '\r':
+		return append(b, `\r`...)
+	case '\n':
+		return append(b, `\n`...)
+	case '\\':
+		return append(b, `\\`...)
+	case '"':
+		return append(b, `\"`...)
+	}
+	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+}
+
+// minWordScan is the length from which appendString reads a string eight
+// bytes at a time (appendLong).
+const minWordScan = 64
+
+// Masks of the bytes of a word, for escapes.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// escapes returns w (eight bytes of a string, the first lowest) with the
+// high bit set in its lowest byte that appendString escapes (below 0x20,
+// '"' or '\\'), and perhaps in bytes above that one, or 0 when it escapes
+// none. (v-ones) &^ v sets the high bit of the lowest zero byte of v, and
+// of no byte below it: a borrow runs on only from a zero byte (and
+// (w-0x20…) &^ w likewise from a byte below 0x20; a byte from 0x80 up has
+// its high bit set in w, so it is never marked).
+func escapes(w uint64) uint64 {
+	m := (w - ones*0x20) &^ w
+	v := w ^ ones*'"'
+	m |= (v - ones) &^ v
+	v = w ^ ones*'\\'
+	m |= (v - ones) &^ v
+	return m & highs
+}
+
+// le64 returns the eight bytes of s from i as a little-endian word.
+func le64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // escaped marks the bytes appendString escapes.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -16,7 +18,8 @@ import (
 // writes it, whatever its bytes (control characters, quotes, invalid
 // UTF-8).
 func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "F-01KE6P6S703XS34WV6796NFDMN", `say "hi"\now`, "tab\there\r\n", "\x00\x1f\x7f", "naïve – ✓", "\xff\xfe bad", "relevant (score 0.67)"} {
+	for _, s := range []string{"", "F-01KE6P6S703XS34WV6796NFDMN", `say "hi"\now`, "tab\there\r\n", "\x00\x1f\x7f", "naïve – ✓", "\xff\xfe bad", "relevant (score 0.67)",
+		"- item_12: w7qju7 w5kn6y\n- item_13: \"quoted\" w2qmvn\\w5nj2h\n", "0123456\x7f\x1f89abcdef\x00", "éééé\"\xe2\x80\xa8ééé\tx"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -114,5 +117,39 @@ func TestTextMakesRoom(t *testing.T) {
 	}
 	if room := got.Cap() - got.Len(); room < len(`,"included":[{"id":"F-1"},{"id":"F-2"}]`) {
 		t.Errorf("room left after the text: %d bytes, want room for the included list", room)
+	}
+}
+
+// BenchmarkAppendString measures a context's text as appendString writes
+// it: lines of about 60 bytes, each with its escaped newline.
+func BenchmarkAppendString(b *testing.B) {
+	var text []byte
+	for i := 0; len(text) < 10_000; i++ {
+		text = append(text, "- item_"...)
+		text = strconv.AppendInt(text, int64(i), 10)
+		text = append(text, ": never exceed w7qju7 w5kn6y w6j3lb w2qmvn w5nj2h w39zgh\n"...)
+	}
+	s := string(text)
+	buf := make([]byte, 0, 2*len(s))
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		buf = appendString(buf[:0], s)
+	}
+}
+
+// TestAppendLong: a long string is written as gqlgen writes it whichever
+// byte of a word is escaped, and whatever follows a multi-byte character.
+func TestAppendLong(t *testing.T) {
+	for _, special := range []string{"\n", "\"", "\\", "\x00", "\x1f", "\x7f", "é", "\u2028", "\xff"} {
+		for n := minWordScan; n < minWordScan+17; n++ {
+			for at := 0; at+len(special) <= n; at++ {
+				s := strings.Repeat("a", at) + special + strings.Repeat("b", n-at-len(special))
+				var want bytes.Buffer
+				graphql.MarshalString(s).MarshalGQL(&want)
+				if got := appendString(nil, s); string(got) != want.String() {
+					t.Fatalf("appendString(%q) = %s, gqlgen writes %s", s, got, want.Bytes())
+				}
+			}
+		}
 	}
 }

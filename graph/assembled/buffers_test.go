@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/stategraph/stategraph/assemble"
 )
 
 // TestResponseBuffers: a buffer moved into a pooled one keeps what it
@@ -43,5 +45,29 @@ func TestResponseBuffers(t *testing.T) {
 	rb.reserve(&big, maxPooledResponse+1)
 	if len(rb.lent) != 0 {
 		t.Fatal("a response over maxPooledResponse was lent a buffer")
+	}
+}
+
+// TestNewForReleasesExclusions: a context made with NewFor under
+// response buffers has its exclusion list handed back on Release, once;
+// one made without them, or with no exclusions, has nothing to hand back.
+func TestNewForReleasesExclusions(t *testing.T) {
+	ex := []assemble.Exclusion{{ID: "F-1", Kind: assemble.KindFact, Reason: assemble.ReasonSuperseded}}
+	NewFor(context.Background(), assemble.Output{Excluded: ex}) // no buffers: nothing registered, nothing panics
+	ctx, rb := WithResponseBuffers(context.Background())
+	c := NewFor(ctx, assemble.Output{Excluded: ex})
+	if len(c.Excluded) != 1 || c.Excluded[0] != ex[0] {
+		t.Fatalf("NewFor: excluded %v, want %v", c.Excluded, ex)
+	}
+	NewFor(ctx, assemble.Output{}) // an empty list is not registered
+	if len(rb.excluded) != 1 {
+		t.Fatalf("%d lists registered, want 1", len(rb.excluded))
+	}
+	rb.Release()
+	if len(rb.excluded) != 0 {
+		t.Fatalf("%d lists still registered after Release", len(rb.excluded))
+	}
+	if ex[0] != (assemble.Exclusion{}) {
+		t.Fatalf("a released list still holds %v", ex[0])
 	}
 }

@@ -76,7 +76,7 @@ func (r *queryResolver) AssembleContext(ctx context.Context, input model.Context
 	if r.Metrics != nil {
 		r.Metrics.ObserveAssemble(time.Since(start), out.Tokens)
 	}
-	return assembled.New(out), nil
+	return assembled.NewFor(ctx, out), nil
 }
 
 func (r *queryResolver) Transcript(ctx context.Context, sessionID string) ([]*session.Entry, error) {
