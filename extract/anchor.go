@@ -190,6 +190,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 			continue
 		}
+		if reKeptForThem.MatchString(sentence) && namedOwnerOf(cl, tspansOf(c.toks, topic), topic) {
+			// "Ruth's pharmacy just changed their number": Ruth's, not
+			// the speaker's pharmacy.
+			carried = nil
+			continue
+		}
 		if kind == anchorName && otherPassiveMoved(clow, topic) {
 			// "jess got switched to mr reyes for counseling": Jess's
 			// counselor, not the speaker's.
@@ -1430,6 +1436,42 @@ func ownedHead(toks []span, head string) bool {
 	}
 	return false
 }
+
+// tspansOf returns the clause's words that say a word of topic as itself.
+func tspansOf(toks []span, topic []string) []span {
+	var out []span
+	for _, t := range toks {
+		if slices.Contains(topic, t.text) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// namedOwnerOf reports a topic word said right after a capitalised name's
+// possessive that the key does not name; in a sentence that keeps the
+// thing for that one (reKeptForThem), "Ruth's pharmacy just changed their number to 555-0198,
+// she asked me to write it down for her" is Ruth's ("Noah's dentist
+// moved to Friday" is the household's: householdName).
+func namedOwnerOf(cl string, said []span, topic []string) bool {
+	for _, t := range said {
+		m := reOwnerPossessive.FindStringSubmatch(cl[:t.start])
+		if m == nil {
+			continue
+		}
+		owner := singular(fold(m[1]))
+		if !slices.Contains(topic, owner) && !relations[owner] && !pets[owner] && !nameStops[owner] {
+			return true
+		}
+	}
+	return false
+}
+
+// reOwnerPossessive ends on a capitalised name's possessive: "Ruth's ".
+var reOwnerPossessive = regexp.MustCompile(`(?:^|\s)(\p{Lu}\p{Ll}+)['’]s\s+$`)
+
+// reKeptForThem says the speaker keeps a thing for someone else.
+var reKeptForThem = regexp.MustCompile(`(?i)\b(?:she|he|they) asked me to\b|\b(?:for|to) (?:her|him|them)\s*[.!]?$`)
 
 // otherPassiveMoved reports a clause that opens on someone other than the
 // speaker being moved to a new one: "jess got switched to mr reyes". A

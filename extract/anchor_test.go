@@ -53,6 +53,8 @@ func TestAnchor(t *testing.T) {
 		{"council_meeting_date", "January 13", "Notice to post: the regular council meeting scheduled for January 13 has been moved to Tuesday, January 20, same hour, due to the holiday closure.", "2026-01-20"},
 		// "it" dropped: "now is …" says the value of the topic before.
 		{"landlord_phone", "555-0144", "The landlord change his number, now is 555-0199, the old one dont work more.", "555-0199"},
+		// Kept for the one named: hers.
+		{"pharmacy_phone", "555-0172", "Ruth's pharmacy just changed their number to 555-0198, she asked me to write it down for her.", ""},
 		{"priya_phone", "555-0187", "Priya's work line is 555-0263 but don't call it on weekends, her cell is still the one to use.", ""},
 		{"gbt_phone", "800-555-0192", "Amex GBT gave our account a new dedicated line, it's 800-555-0177 now.", "800-555-0177"},
 		{"office_address", "500 Howard St", "The old office at 500 Howard St had better light.", ""},

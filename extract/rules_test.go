@@ -105,6 +105,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a wish without its 'to'", "I want change my english class for Tuesday but the teacher don't answer me yet.", "user", nil, []string{ReasonHypothetical, ReasonNegated}},
 		{"the one who does what a gerund says", "Margaret has had to step down with her hip, so Eleanor Price has very kindly taken over hosting the book club.", "user", []string{"book_club.host"}, []string{ReasonNoRule}},
 		{"asked, still waiting", "I called the city and asked them to bump the rough-in inspection up to the 16th, still waiting on a callback.", "user", nil, []string{ReasonProposal}},
+		{"a cofounder's lawyer", "My cofounder's personal lawyer is Marcus Bell, totally separate from company stuff.", "user", nil, []string{ReasonOtherSubject}},
 		{"a request by email", "emailed FreshDirect to change my delivery address to 88 Birch Lane but they still haven't updated it ugh", "user", nil, []string{ReasonProposal, ReasonNegated}},
 		{"a cart is no order", "added size 2 diapers to my amazon cart but havent ordered, gonna finish this pack of 1s first", "user", nil, []string{ReasonDraft}},
 		{"the last meeting of a kind", "last sprint planning got bumped to tuesday bc of the outage, that was a mess", "user", nil, []string{ReasonPast}},
