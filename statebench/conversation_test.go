@@ -126,6 +126,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout19.tsv", 20, heldout19RecallFloor},
 		{"sentences_heldout20.tsv", 20, heldout20RecallFloor},
 		{"sentences_heldout21.tsv", 20, heldout21RecallFloor},
+		{"sentences_heldout22.tsv", 20, heldout22RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -336,7 +337,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal   = 0.90
-	sentenceRecallFloor  = 0.64 // 3,214 of 4,949 (64.9 %) at the end of the fifteenth session (2026-11-28), after 2,390 blind rows (1,195 changes) were added; how each round of rows was written and what it caught when first played and when added is told in testdata/longconv/README.md
+	sentenceRecallFloor  = 0.65 // 3,637 of 5,587 (65.1 %) at the end of the sixteenth session (2026-11-28), after 1,276 blind rows (638 changes) were added; how each round of rows was written and what it caught when first played and when added is told in testdata/longconv/README.md
 	heldoutRecallFloor   = 0.90
 	heldout2RecallFloor  = 0.90 // written 2026-11-27, after that day's rules: 6 of 10 then, 8 now; 9 of 10 after the sixth session's rules (not fitted)
 	heldout3RecallFloor  = 0.60 // written later on 2026-11-27, after that session's rules: 3 of 10 then, 6 now
@@ -352,6 +353,7 @@ const (
 	heldout13RecallFloor = 0.30 // written blind by a helper at the start of the eighth session of 2026-11-27 (it saw neither the rules nor the tables): 1 of 10 when first played, 0 false; 3 of 10 at the session's end, never fitted
 	heldout14RecallFloor = 0.30 // written blind by a helper in the eighth session of 2026-11-27, first played after that session's rules: 3 of 10, with two false supersessions ("Going to pitch 3-week sprints at retro Thursday", "…, contractor's on hold"), fixed; 0 false
 	heldout17RecallFloor = 0.60 // written blind by a helper at the start of the eleventh session (2026-11-28), first played at its end after all its rules: 6 of 10, 0 false, one value with an instruction in it ("1480 Harbor Blvd this weekend so send supplier stuff there"), now refused; recall never fitted
+	heldout22RecallFloor = 0.60 // written blind by a helper at the start of the sixteenth session (2026-11-28), first played after all its rules: 6 of 10, 0 false; recall never fitted
 	heldout21RecallFloor = 0.70 // written blind by a helper at the start of the fifteenth session (2026-11-28), first played after all its rules: 7 of 10, 0 false; recall never fitted
 	heldout20RecallFloor = 0.40 // written blind by a helper at the start of the fourteenth session (2026-11-28), first played after most of its rules: 4 of 10, one false supersession ("my friends math tutor is mr reyes", a possessive typed without its apostrophe), fixed; recall never fitted
 	heldout19RecallFloor = 0.30 // written blind by a helper at the start of the thirteenth session (2026-11-28), first played after most of its rules: 3 of 10, 0 false, one wrong value ("21st" for a date, now the date); recall never fitted
