@@ -137,10 +137,11 @@ func Analyze(t Turn) Result {
 			// "um" and an emoji are pauses; "at two thirty" is read "at
 			// 2:30"; "nag-request" is "request"; "has agreed to serve as"
 			// is "will be"; a value in inline code is the value; a
-			// bracketed reference number is no value.
-			a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(main))))))), item)
+			// bracketed reference number is no value; "30.04." is 30
+			// April.
+			a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(DotDates(main)))))))), item)
 			for _, aside := range said {
-				a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(aside))))))), false)
+				a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(DotDates(aside)))))))), false)
 			}
 		}
 	}

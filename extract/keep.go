@@ -194,7 +194,8 @@ var thirdPossessives = map[string]bool{"her": true, "his": true, "their": true, 
 // joiners open a clause before its subject: "at least the code …",
 // "luckily my territory …".
 var joiners = map[string]bool{"but": true, "and": true, "so": true, "at": true, "least": true, "though": true, "although": true,
-	"while": true, "whereas": true, "luckily": true, "thankfully": true, "fortunately": true, "also": true, "even": true, "yet": true}
+	"while": true, "whereas": true, "luckily": true, "thankfully": true, "fortunately": true, "also": true, "even": true, "yet": true,
+	"anyhow": true, "anyway": true, "anyways": true, "however": true, "meanwhile": true}
 
 var (
 	// reStayingPut is the speaker staying where they are.

@@ -12,6 +12,7 @@ func TestKeepsTopic(t *testing.T) {
 	}{
 		{"they changed the med room code to 1379 today, at least the unit door code didn't change", "unitDoorCode", true},
 		{"jess got moved to mountain west, my territory stays pnw thank god", "territory", true},
+		{"Well, the gate code over at Riverside got changed to 8830, anyhow Maple Grove is still the same old one, thank heavens.", "maple_grove_gate_code", true},
 		{"Different guy from my apartment landlord, don't mix them up.", "landlord_phone", true},
 		{"A different company from our old caterer.", "landlord_phone", false},
 		{"The U14 girls' team budget went up to $4,000, good for them, ours is exactly the same as before.", "team_budget", true},

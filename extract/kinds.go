@@ -36,22 +36,34 @@ func OtherKind(stored, v string) bool {
 // rePersonName is a person's first and last name: "Janet Ruiz".
 var rePersonName = regexp.MustCompile(`^\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+$`)
 
-// SameWords reports a new value that says the stored one in other order:
-// "Elm St Starbucks" beside "Starbucks on Elm St".
+// SameWords reports a new value that says only words of the stored one,
+// in any order, perhaps after a verb of dropping it: "Elm St Starbucks"
+// beside "Starbucks on Elm St", "Conf B" beside "Conf Room B", "Let
+// Brightline" beside "Brightline Media".
 func SameWords(stored, v string) bool {
-	set := func(s string) []string {
+	content := func(s string) []string {
 		var ws []string
-		for _, w := range words(fold(s)) {
-			if !lexical.IsStop(w) {
+		for _, w := range strings.Fields(fold(s)) {
+			if w = strings.Trim(w, ".,;:!?()'’\""); w != "" && !linkingWords[w] {
 				ws = append(ws, w)
 			}
 		}
-		slices.Sort(ws)
 		return ws
 	}
-	a, b := set(stored), set(v)
-	return len(a) > 0 && slices.Equal(a, b)
+	old, ws := content(stored), content(v)
+	if len(ws) > 1 && droppingVerbs[ws[0]] {
+		ws = ws[1:]
+	}
+	return len(old) > 0 && len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return !slices.Contains(old, w) })
 }
+
+// linkingWords join the words of a name: "Starbucks on Elm St".
+var linkingWords = map[string]bool{"the": true, "a": true, "an": true, "on": true, "at": true, "of": true, "in": true, "to": true, "and": true, "&": true}
+
+// droppingVerbs open a phrase that names what is dropped: "let
+// Brightline (go)".
+var droppingVerbs = map[string]bool{"let": true, "drop": true, "dropped": true, "ditch": true, "ditched": true, "cancel": true,
+	"cancelled": true, "canceled": true, "fire": true, "fired": true, "quit": true, "left": true, "leave": true}
 
 // reLeadPreposition opens a phrase on a preposition of time or cause, in
 // lower case (one of place may lead to a place: "at our new warehouse, 22

@@ -167,6 +167,12 @@ func TestSameWords(t *testing.T) {
 		{"Starbucks on Elm St", "Elm St Starbucks", true},
 		{"Starbucks on Elm St", "the police station lot on 4th", false},
 		{"Starbucks on Elm St", "Starbucks on Main St", false},
+		{"Conf Room B", "Conf B", true},
+		{"Brightline Media", "Let Brightline", true},
+		{"Brightline Media", "Kestrel Digital", false},
+		{"Conf Room B", "3rd floor training room", false},
+		{"Garage B, level 3", "Garage D level 2", false},
+		{"every 3rd weekend", "every other weekend", false},
 	}
 	for _, tc := range tests {
 		if got := SameWords(tc.stored, tc.v); got != tc.want {

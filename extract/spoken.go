@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stategraph/stategraph/lexical"
 )
@@ -205,6 +206,45 @@ var codeNouns = map[string]bool{"variable": true, "var": true, "field": true, "c
 
 // reInlineValue is a short span of inline code without a mark of code.
 var reInlineValue = regexp.MustCompile("`([^`(){}\\[\\];=<>|\\\\\n]{1,40})`")
+
+// DotDates writes a day and month given with full stops, as German and
+// other writers do, in words: "Abgabe is now 30.04." reads "Abgabe is now
+// 30 April", "my new Termin is 03.02. at 10:15" reads "… 3 February at
+// 10:15", "14.01.2026" reads "14 January 2026". Only a day of 1 to 31 and
+// a month of 1 to 12 closed by a full stop are read so (not a version,
+// "1.2.3", nor an amount, "30.04").
+func DotDates(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range reDotDate.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] > 0 && (s[m[0]-1] == '.' || s[m[0]-1] >= '0' && s[m[0]-1] <= '9') || m[1] < len(s) && s[m[1]] >= '0' && s[m[1]] <= '9' {
+			continue
+		}
+		d, _ := strconv.Atoi(s[m[2]:m[3]])
+		mo, _ := strconv.Atoi(s[m[4]:m[5]])
+		if d < 1 || d > 31 || mo < 1 || mo > 12 {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(strconv.Itoa(d) + " " + time.Month(mo).String())
+		if m[6] >= 0 {
+			b.WriteString(" " + s[m[6]:m[7]])
+		}
+		last = m[1]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// reDotDate is a day and a month, each closed by a full stop, and perhaps
+// a year: "30.04.", "14.01.2026".
+var reDotDate = regexp.MustCompile(`\b(\d{1,2})\.(\d{1,2})\.(?:(\d{4})\b)?`)
 
 // RefCodes drops a reference number given in brackets: "extended the
 // R01 submission deadline (ref. NIH-PA-25-301) to March 2" reads

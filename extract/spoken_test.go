@@ -81,6 +81,22 @@ func TestEmoji(t *testing.T) {
 	}
 }
 
+func TestDotDates(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Prüfungsamt approved my Verlängerung, Abgabe is now 30.04.", "Prüfungsamt approved my Verlängerung, Abgabe is now 30 April"},
+		{"my new Termin is 03.02. at 10:15.", "my new Termin is 3 February at 10:15."},
+		{"signed on 14.01.2026 in Tübingen", "signed on 14 January 2026 in Tübingen"},
+		{"upgraded to 1.2.3 today", "upgraded to 1.2.3 today"},
+		{"the total is 30.04 euros", "the total is 30.04 euros"},
+		{"on 45.13. nothing", "on 45.13. nothing"},
+	}
+	for _, tt := range tests {
+		if got := DotDates(tt.in); got != tt.want {
+			t.Errorf("DotDates(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestRefCodes(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"the sponsor has extended the R01 submission deadline (ref. NIH-PA-25-301) to March 2", "the sponsor has extended the R01 submission deadline to March 2"},

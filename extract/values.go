@@ -453,7 +453,7 @@ func weekdayOrdinal(wd, day string, at time.Time) (time.Time, bool) {
 var reNowAfter = regexp.MustCompile(`(?i)[,\s]+now\.?\s*$`)
 
 func takeDateAt(v string, at time.Time) (string, string, int, bool) {
-	v = strings.TrimSpace(v)
+	v = strings.TrimSpace(DotDates(v))
 	if v == "" || !hasDateCue(v) {
 		return "", "", 0, false
 	}
