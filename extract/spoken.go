@@ -182,17 +182,32 @@ func InlineCode(s string) string {
 	if !strings.Contains(s, "`") {
 		return s
 	}
-	var b strings.Builder
-	last := 0
-	for _, m := range reInlineValue.FindAllStringSubmatchIndex(s, -1) {
+	return rewriteMatches(s, reInlineValue, func(m []int) (string, bool) {
 		before := strings.Fields(strings.ToLower(s[:m[0]]))
 		after := strings.Fields(strings.ToLower(s[m[1]:]))
 		if len(before) > 0 && codeNouns[strings.Trim(before[len(before)-1], ",:")] || len(after) > 0 && codeNouns[strings.Trim(after[0], ",.:;!?")] {
+			return "", false
+		}
+		return s[m[2]:m[3]], true
+	})
+}
+
+// rewriteMatches returns s with each match of re that rewrite accepts
+// (given the match's submatch indexes) replaced by what it returns.
+func rewriteMatches(s string, re *regexp.Regexp, rewrite func(m []int) (string, bool)) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		r, ok := rewrite(m)
+		if !ok {
 			continue
 		}
 		b.WriteString(s[last:m[0]])
-		b.WriteString(s[m[2]:m[3]])
+		b.WriteString(r)
 		last = m[1]
+	}
+	if last == 0 {
+		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
@@ -217,29 +232,21 @@ func DotDates(s string) string {
 	if !strings.Contains(s, ".") {
 		return s
 	}
-	var b strings.Builder
-	last := 0
-	for _, m := range reDotDate.FindAllStringSubmatchIndex(s, -1) {
+	return rewriteMatches(s, reDotDate, func(m []int) (string, bool) {
 		if m[0] > 0 && (s[m[0]-1] == '.' || s[m[0]-1] >= '0' && s[m[0]-1] <= '9') || m[1] < len(s) && s[m[1]] >= '0' && s[m[1]] <= '9' {
-			continue
+			return "", false
 		}
 		d, _ := strconv.Atoi(s[m[2]:m[3]])
 		mo, _ := strconv.Atoi(s[m[4]:m[5]])
 		if d < 1 || d > 31 || mo < 1 || mo > 12 {
-			continue
+			return "", false
 		}
-		b.WriteString(s[last:m[0]])
-		b.WriteString(strconv.Itoa(d) + " " + time.Month(mo).String())
+		r := strconv.Itoa(d) + " " + time.Month(mo).String()
 		if m[6] >= 0 {
-			b.WriteString(" " + s[m[6]:m[7]])
+			r += " " + s[m[6]:m[7]]
 		}
-		last = m[1]
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+		return r, true
+	})
 }
 
 // reDotDate is a day and a month, each closed by a full stop, and perhaps
