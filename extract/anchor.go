@@ -115,17 +115,17 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	if reWholePhone.MatchString(stored) && strings.Contains(low, "fax") && reFaxNumber.MatchString(low) && !slices.Contains(topic, "fax") && !slices.Contains(attrs, "fax") {
 		return Statement{}, false // "The fax number from Schmidt Guss is …" is no phone
 	}
-	if kind := kindOfStored(stored, at); (kind == anchorCount || kind == anchorMoney) && rePartOfWhole.MatchString(low) {
-		// "We've got 30 barrels of Chardonnay in there, everything else
-		// is red": a count of a part, beside the rest.
-		return Statement{}, false
-	}
 	if keepsStored(low, stored) {
 		// "I interviewed with Growth but decided to stay on Payments":
 		// the sentence keeps the stored value, whatever else it names.
 		return Statement{}, false
 	}
 	kind := kindOfStored(stored, at)
+	if (kind == anchorCount || kind == anchorMoney) && rePartOfWhole.MatchString(low) {
+		// "We've got 30 barrels of Chardonnay in there, everything else
+		// is red": a count of a part, beside the rest.
+		return Statement{}, false
+	}
 	if kind == anchorCategory && cat == "" {
 		// A brand that is also a name ("Marcus", "Oscar") under a key
 		// that does not name its kind (team_lead) is a person's name.
@@ -190,7 +190,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			}
 			continue
 		}
-		if reKeptForThem.MatchString(sentence) && namedOwnerOf(cl, tspansOf(c.toks, topic), topic) {
+		if reKeptForThem.MatchString(sentence) && namedOwnerOf(cl, c.toks, topic) {
 			// "Ruth's pharmacy just changed their number": Ruth's, not
 			// the speaker's pharmacy.
 			carried = nil
@@ -1265,7 +1265,7 @@ func possessorOf(cl string, v span, topic []span) bool {
 			// "Dad's new aide is Grace": whose aide, the new one.
 			for {
 				w, _, _ := strings.Cut(cl[at:], " ")
-				if !possessedQualifiers[strings.ToLower(w)] {
+				if !plainModifiers[strings.ToLower(w)] {
 					break
 				}
 				at += len(w) + 1
@@ -1275,9 +1275,6 @@ func possessorOf(cl string, v span, topic []span) bool {
 	}
 	return false
 }
-
-// possessedQualifiers may stand between a possessive and what it owns.
-var possessedQualifiers = map[string]bool{"new": true, "current": true, "regular": true, "usual": true, "main": true, "primary": true}
 
 // petsName reports a name's possessive (w, folded) before a topic that
 // only a pet has, a vet or a groomer: "Biscuit's vet thing got bumped" is
@@ -1437,25 +1434,18 @@ func ownedHead(toks []span, head string) bool {
 	return false
 }
 
-// tspansOf returns the clause's words that say a word of topic as itself.
-func tspansOf(toks []span, topic []string) []span {
-	var out []span
-	for _, t := range toks {
-		if slices.Contains(topic, t.text) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // namedOwnerOf reports a topic word said right after a capitalised name's
-// possessive that the key does not name; in a sentence that keeps the
-// thing for that one (reKeptForThem), "Ruth's pharmacy just changed their number to 555-0198,
-// she asked me to write it down for her" is Ruth's ("Noah's dentist
-// moved to Friday" is the household's: householdName).
-func namedOwnerOf(cl string, said []span, topic []string) bool {
-	for _, t := range said {
-		m := reOwnerPossessive.FindStringSubmatch(cl[:t.start])
+// possessive that the key does not name. The caller asks it only of a
+// sentence that keeps the thing for that one (reKeptForThem): "Ruth's
+// pharmacy just changed their number to 555-0198, she asked me to write
+// it down for her" is Ruth's, but "Noah's dentist moved to Friday" is the
+// household's (householdName).
+func namedOwnerOf(cl string, toks []span, topic []string) bool {
+	for _, t := range toks {
+		if !slices.Contains(topic, t.text) {
+			continue
+		}
+		m := reNamePossessive.FindStringSubmatch(cl[:t.start])
 		if m == nil {
 			continue
 		}
@@ -1466,9 +1456,6 @@ func namedOwnerOf(cl string, said []span, topic []string) bool {
 	}
 	return false
 }
-
-// reOwnerPossessive ends on a capitalised name's possessive: "Ruth's ".
-var reOwnerPossessive = regexp.MustCompile(`(?:^|\s)(\p{Lu}\p{Ll}+)['’]s\s+$`)
 
 // reKeptForThem says the speaker keeps a thing for someone else.
 var reKeptForThem = regexp.MustCompile(`(?i)\b(?:she|he|they) asked me to\b|\b(?:for|to) (?:her|him|them)\s*[.!]?$`)

@@ -22,11 +22,10 @@ func TestAnchor(t *testing.T) {
 		{"fish_supplier", "Pacific Catch", "Cut Pacific Catch loose, Blue Harbor's our fish guy now, first drop Thursday.", "Blue Harbor"},
 		{"aide", "Marisol", "Marisol left the agency, Dad's new aide is Grace and she started this morning.", "Grace"},
 		{"dad_dentist_appt", "January 20 at 10am", "Dentist's office called, Dad's cleaning got bumped to the 27th, same time.", "2026-01-27"},
-		{"dad_dentist_appt", "January 20 at 10am", "The cleaning lady moved to the 27th.", ""},
 		{"tortilla_supplier", "Molino Rosales", "my primo's truck gets tortillas from El Maizal, dice que están buenas", ""},
 		// An initialism said in full.
 		{"CR", "Aditya", "Aditya resigned as CR because of placement prep, Sneha has taken over as our class rep.", "Sneha"},
-		{"car", "Civic", "Cheap and reliable, Nora says the Corolla is fine.", ""},
+		{"car", "Civic", "Cheap and reliable, the Corolla is mine now.", ""}, // "and" is no letter of it
 		// A key word written as two is the topic, not a value.
 		{"oline_coach", "Coach Petrakis", "Hughes coached the O-line at Central for years before he came over here.", ""},
 		{"oline_coach", "Coach Petrakis", "Coach Hughes runs the O-line now.", "Coach Hughes"},

@@ -246,7 +246,7 @@ func QualifiedApart(sentence, key string) bool {
 			continue
 		}
 		q := toks[i-1].text
-		if !slices.Contains(kws, q) && !lexical.IsStop(q) && !plainModifiers[q] && !hasDigit(q) {
+		if !slices.Contains(kws, q) && !lexical.IsStop(q) && !plainModifiers[q] && !strings.ContainsAny(q, "0123456789") {
 			return true
 		}
 	}
@@ -254,13 +254,12 @@ func QualifiedApart(sentence, key string) bool {
 }
 
 // plainModifiers describe a thing without telling it from another of its
-// kind: "the new cleaning fee" is the cleaning fee.
+// kind: "the new cleaning fee" is the cleaning fee, "Dad's new aide" Dad's
+// aide.
 var plainModifiers = map[string]bool{"new": true, "current": true, "old": true, "usual": true, "regular": true, "standard": true,
 	"normal": true, "same": true, "base": true, "total": true, "full": true, "flat": true, "monthly": true, "weekly": true, "annual": true,
-	"yearly": true, "daily": true, "nightly": true, "hourly": true, "latest": true, "updated": true, "revised": true, "final": true}
-
-// hasDigit reports a word with a digit in it.
-func hasDigit(w string) bool { return strings.ContainsAny(w, "0123456789") }
+	"yearly": true, "daily": true, "nightly": true, "hourly": true, "latest": true, "updated": true, "revised": true, "final": true,
+	"main": true, "primary": true}
 
 // bareField is a sentence's field without its marks and its possessive:
 // "varsity's" of "varsity's,", "A" of "A,".

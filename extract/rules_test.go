@@ -365,6 +365,11 @@ func TestDates(t *testing.T) {
 		// A day of the month said alone, and what the speaker adds.
 		{"dentist appt got pushed to the 21st, ugh", turnTime, "2026-12-21"},
 		{"I moved my checkup to the 21st same time.", turnTime, "2026-12-21"},
+		// A day of the month and its hour; across the year's end, the
+		// day's year; a German date.
+		{"My GP appointment moved to the 22nd at 9:40.", time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC), "2026-01-22 09:40"},
+		{"The lesson moved to the 5th at 9:30.", time.Date(2026, 12, 20, 9, 0, 0, 0, time.UTC), "2027-01-05 09:30"},
+		{"The Abgabe is now 30.04.", time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC), "2026-04-30"},
 		// A weekday that recurs, with its time: a weekly slot, as said.
 		{"The standup is on Tuesdays at 9:30am.", turnTime, "Tuesdays at 9:30am"},
 		{"we moved the community call to tuesdays 5pm utc", turnTime, "tuesdays 5pm utc"},

@@ -229,8 +229,8 @@ var reInlineValue = regexp.MustCompile("`([^`(){}\\[\\];=<>|\\\\\n]{1,40})`")
 // a month of 1 to 12 closed by a full stop are read so (not a version,
 // "1.2.3", nor an amount, "30.04").
 func DotDates(s string) string {
-	if !strings.Contains(s, ".") {
-		return s
+	if !strings.Contains(s, ".") || !strings.ContainsAny(s, "0123456789") {
+		return s // (takeDateAt reads every value through it)
 	}
 	return rewriteMatches(s, reDotDate, func(m []int) (string, bool) {
 		if m[0] > 0 && (s[m[0]-1] == '.' || s[m[0]-1] >= '0' && s[m[0]-1] <= '9') || m[1] < len(s) && s[m[1]] >= '0' && s[m[1]] <= '9' {

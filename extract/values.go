@@ -498,9 +498,11 @@ func takeDateAt(v string, at time.Time) (string, string, int, bool) {
 	// "the 22nd at 9:40": that day, at that hour.
 	if m := reOrdinalAt.FindStringSubmatch(v); m != nil {
 		if d, ok := nextDayOfMonth(m[2], at); ok {
-			if t, said, _, ok := takeDateAt(d.Format("January 2")+" at "+m[3], at); ok && len(t) > len("2006-01-02") && len(said) > len(d.Format("January 2 at ")) {
-				said = strings.TrimSpace(m[1]) + " at " + said[len(d.Format("January 2 at ")):]
-				return d.Format("2006-01-02") + t[len("2006-01-02"):], said, 0, true
+			// Read as "January 22 at 9:40", on that day whatever year
+			// the library gives it.
+			prefix := d.Format("January 2") + " at "
+			if t, said, _, ok := takeDateAt(prefix+m[3], at); ok && len(t) > len("2006-01-02") && strings.HasPrefix(said, prefix) && len(said) > len(prefix) {
+				return d.Format("2006-01-02") + t[len("2006-01-02"):], strings.TrimSpace(m[1]) + " at " + said[len(prefix):], 0, true
 			}
 		}
 	}
