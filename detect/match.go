@@ -401,8 +401,15 @@ func trimLead(s string) string {
 	if m := reLeadAdverb.FindStringIndex(s); m != nil && m[1] < len(s) {
 		return s[m[1]:] // "officially closed" is "closed"
 	}
+	if m := reLeadOne.FindStringIndex(s); m != nil && m[1] < len(s) {
+		return s[m[1]:] // "the one on Market Square" is "Market Square"
+	}
 	return s
 }
+
+// reLeadOne names a replacement by where it is: "my bank is now the one on
+// Market Square".
+var reLeadOne = regexp.MustCompile(`(?i)^(?:the|that|this) one (?:(?:over|down|up|out) )?(?:on|at|in|by|near|off)\s+`)
 
 // reLeadAdverb opens a replacement with how or when it came to be.
 var reLeadAdverb = regexp.MustCompile(`(?i)^(?:officially|finally|now|just|already|formally)\s+`)
@@ -467,8 +474,9 @@ func trimTail(s string) string {
 // first aid contact is Imran Shah") or a spaced dash. A list or an
 // address has no verb ("48 Harbor Road, Suite 200").
 // reItsValue is a value said again after "it's", later in a
-// replacement: "wrong, it's Track2026!".
-var reItsValue = regexp.MustCompile(`(?i),\s*(?:it['’]s|it is|its)\s+(?:now\s+)?(\S.*)$`)
+// replacement: "wrong, it's Track2026!", "wrong, the correct one is
+// panda8888".
+var reItsValue = regexp.MustCompile(`(?i),\s*(?:it['’]s|it is|its|(?:(?:the|that)\s+)?(?:correct|right|actual|real|proper)\s+one\s+(?:is|['’]s))\s+(?:now\s+)?(\S.*)$`)
 
 func beforeClause(s string) string {
 	for _, sep := range []string{" so ", " — ", " – ", " - ", ", not ", " when i ", " when we ", " because ", " since i ", " since we ", " since the "} {

@@ -65,6 +65,8 @@ func TestTrimTail(t *testing.T) {
 		{"Blue Buffalo, anyway", "Blue Buffalo"},
 		{"Oat Milk", "Oat Milk"},
 		{"wrong, it's Track2026!", "Track2026!"},
+		{"wrong, the actual one is panda8888", "panda8888"},
+		{"wrong, correct one is panda8888", "panda8888"},
 		{"the new unit, it's #40 at Hwy 6 Self Storage", "#40 at Hwy 6 Self Storage"},
 		// Its purpose.
 		{"every other weekend to match the new grid", "every other weekend"},
@@ -101,6 +103,25 @@ func TestTrimTail(t *testing.T) {
 	for _, tc := range tests {
 		if got := trimTail(tc.in); got != tc.want {
 			t.Errorf("trimTail(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestTrimLead: the verb or the words a replacement opens with are not
+// the value.
+func TestTrimLead(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"targeted for June 17", "June 17"},
+		{"officially closed", "closed"},
+		{"the one on Market Square", "Market Square"},
+		{"that one over by the station", "the station"},
+		{"the one to watch", "the one to watch"},
+		{"the one on", "the one on"},
+		{"Market Square", "Market Square"},
+	}
+	for _, tc := range tests {
+		if got := trimLead(tc.in); got != tc.want {
+			t.Errorf("trimLead(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

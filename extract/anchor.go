@@ -1006,7 +1006,7 @@ var reRangeStart = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?
 
 // reSameBefore ends the text before a value said to stay: "same 9am
 // slot", "the same 10am".
-var reSameBefore = regexp.MustCompile(`(?i)\bsame\s+$`)
+var reSameBefore = regexp.MustCompile(`(?i)\bsame(?:\s+(?:time|hour|slot|place|room|day|location|spot|venue))?[\s,:-]+(?:at\s+)?$`)
 
 // withRangeStarts extends a time that ends a range of hours over the
 // range's start: a window stored as "7-9am" becomes "10 to noon", not
@@ -2476,7 +2476,7 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	// "New handle on X: @mirabuilds": a label, then its value. "I gave
 	// you the wrong USt-ID before, the correct one is DE298374651": the
 	// right one of the topic said.
-	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start])) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start]) || kind == anchorMoney && raisedThenPaid(cl, topic, v)) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
 
 // afterName is the text after a name without where the one named is from:
@@ -2493,7 +2493,29 @@ var reNamesOrigin = regexp.MustCompile(`^\s*(?:from|over at|down at)\s+(?:the\s+
 
 // reRightOne closes the text before a value with the right one of the
 // thing said wrong before it.
-var reRightOne = regexp.MustCompile(`(?i)\bwrong\b[^;:]*,\s*(?:the|that)\s+(?:correct|right|actual|real|proper)\s+one\s+(?:is|['’]s)\s*$`)
+var reRightOne = regexp.MustCompile(`(?i)\bwrong\b[^;:]*,\s*(?:(?:the|that)\s+)?(?:correct|right|actual|real|proper)\s+one\s+(?:is|['’]s)\s*$`)
+
+// A raise said of the topic, then what the speaker pays or gets from
+// when: "Landlord raised the rent, from February I need to pay $1,550
+// every month", "Department increase stipend, start this month I get
+// $2,450". reRaisedBefore ends the text before the topic on the change;
+// rePaidBefore is the text from the topic to the amount.
+var (
+	reRaisedBefore = regexp.MustCompile(`(?i)\b(?:rais|increas|lower|reduc|cut|hik|bump|drop|adjust|chang|upp)[a-z]*\s+(?:(?:the|my|our|his|her|their|its)\s+)?$`)
+	rePaidBefore   = regexp.MustCompile(`(?i)^[^.;:]*?,\s*(?:(?:from|starting|start|as of|beginning|effective|since)\s+[^,]{1,25}?,?\s+)?(?:so\s+)?(?:i|we)\s+(?:now\s+)?(?:(?:need|have|has|got)(?:\s+to)?\s+|must\s+|will\s+|['’]ll\s+|am\s+|['’]m\s+)?(?:pay|paying|get|getting|receive|receiving|earn|earning|owe)\s+(?:only\s+|just\s+)?$`)
+)
+
+// raisedThenPaid reports an amount linked to the topic said before it by
+// a raise of the topic and what the speaker pays or gets (reRaisedBefore,
+// rePaidBefore).
+func raisedThenPaid(cl string, topic []span, v span) bool {
+	for _, t := range topic {
+		if t.end <= v.start && reRaisedBefore.MatchString(cl[:t.start]) && rePaidBefore.MatchString(cl[t.end:v.start]) {
+			return true
+		}
+	}
+	return false
+}
 
 // attrSaidBefore returns the end of the last of words (the key's, with
 // their synonyms) said in text after from ("dentist office called and

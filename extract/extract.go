@@ -117,7 +117,7 @@ func Analyze(t Turn) Result {
 	}
 	a := analyzer{turn: t}
 	inFence := false
-	for _, line := range strings.Split(text, "\n") {
+	for _, line := range strings.Split(Letter(text), "\n") {
 		trimmed := strings.TrimSpace(line)
 		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
 			inFence = !inFence

@@ -426,7 +426,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonRequest
 	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(reOpinionAside.ReplaceAllString(statedLow, ""))), " ")) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
-	case hypoSentence.in(reRelevanceIf.ReplaceAllString(withoutTakingOn(n), " ")):
+	case hypoSentence.in(reRelevanceIf.ReplaceAllString(withoutTakingOn(n), " ")), reStillDeciding.MatchString(low), reViewing.MatchString(low) && !reTakenPlace.MatchString(low):
 		return ReasonHypothetical
 	}
 	return ""
@@ -590,6 +590,19 @@ var reBackThen = regexp.MustCompile(`^last\s+(?:[\p{L}'’-]+\s+){0,2}(?:party|p
 // reNoticeFrame opens a statement on a call to notice it, no request:
 // "Please note the sponsor has extended the deadline to March 2".
 var reNoticeFrame = regexp.MustCompile(`^\s*(?:please|kindly)\s+(?:note|be advised|be aware)\b`)
+
+// reStillDeciding closes a sentence on the speaker still making up their
+// mind ("…, but lease not sign, still thinking", "…, haven't decided
+// yet"): the doubt governs the whole sentence.
+var reStillDeciding = regexp.MustCompile(`(?:^|[,;.!]\s*|\b(?:but|and|so)\s+)(?:(?:i'm|im|i am|we're|we are|i|we)\s+)?(?:still\s+(?:thinking|deciding|considering|mulling|weighing|undecided|on the fence|making up (?:my|our) minds?)|(?:haven't|havent|have not|not)\s+(?:yet\s+)?decided|undecided|on the fence)(?:\s+(?:about it|on it|it over|about that|on that|yet))*\s*[.!?…]*\s*$`)
+
+// reViewing is a place gone to see, which is not the place taken: "went
+// to see an apartment at 88 Oak Ave", "toured a venue on Elm St".
+// reTakenPlace is the sentence saying it was taken after all.
+var (
+	reViewing    = regexp.MustCompile(`\b(?:(?:go|goes|went|gone|going|been)\s+(?:to\s+)?(?:see|look at|view|tour|check out)|viewed|toured|looked at|checked out)\s+(?:(?:a|an|the|one|two|some|another|that|this)\s+)?(?:(?:new|nice|bigger|smaller|cheaper)\s+)?(?:apartment|flat|house|place|unit|condo|room|studio|property|listing|venue|office space|rental)s?\b`)
+	reTakenPlace = regexp.MustCompile(`\b(?:took|taking|take|signed|signing|rented|renting|leased|booked|booking|moving in|moved in|move in|chose|picked|going with|went with|put down|paid the deposit)\b`)
+)
 
 // reInCart is a thing put in a shopping cart, which is not bought: "added
 // size 2 diapers to my amazon cart".
