@@ -13,6 +13,12 @@ func TestAnchor(t *testing.T) {
 		want                  string // "" when the sentence must not move the fact
 	}{
 		// A new value linked to the fact's topic.
+		// A raise of the topic, then what the speaker pays or gets; what
+		// stays the same is no new value.
+		{"rent", "$1,400/month", "Landlord raise rent, from February I need pay $1,550 every month.", "$1,550"},
+		{"monthlyStipend", "$2,300/month", "Department increase stipend, start this month I get $2,450.", "$2,450"},
+		{"rent", "$1,400/month", "Landlord raised the rent, my sister pays $1,550 for hers.", ""},
+		{"visa_interview_date", "January 22", "Embassy send email, my visa interview already move to January 29, same time 9am.", "2026-01-29"},
 		// A key's initialism ends where a word begins (myGPAppt); a day
 		// of the month keeps its hour.
 		{"myGPAppt", "Jan 20, 10:15am", "Surgery just rang and moved my GP appointment to the 22nd at 9:40, which actually suits me better.", "2026-01-22 09:40"},
