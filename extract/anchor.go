@@ -1368,7 +1368,13 @@ func OwnedByKey(sentence, key string) bool {
 // person's life.
 func ownRelation(clow string, topic []string) bool {
 	ws := strings.Fields(clow)
-	if len(ws) < 3 || ws[0] != "my" && ws[0] != "our" {
+	if len(ws) >= 3 && ws[0] != "my" && ws[0] != "our" {
+		// "sis bday = Mar 19" for sisterBday: the relation the key
+		// names, said first without "my".
+		r := singular(strings.TrimSuffix(strings.TrimSuffix(ws[0], "'s"), "’s"))
+		return relations[r] && slices.ContainsFunc(topic, func(t string) bool { return t == r || synonymous(t, r) })
+	}
+	if len(ws) < 3 {
 		return false
 	}
 	if strings.Contains(clow, "-in-law") || strings.Contains(clow, " in law") {
@@ -1852,7 +1858,7 @@ func scanAnchorWords(key string) (topic, attrs []string) {
 // relations are the people a key may name as a fact's owner.
 var relations = map[string]bool{"daughter": true, "son": true, "kid": true, "child": true, "wife": true, "husband": true,
 	"partner": true, "mom": true, "mum": true, "dad": true, "mother": true, "father": true, "sister": true, "brother": true,
-	"baby": true, "toddler": true, "teen": true}
+	"baby": true, "toddler": true, "teen": true, "sis": true}
 
 // ownerKey reports a key that names its owner, a relation or a pet
 // (pet.vet, kid_school): the one the sentence sends somewhere ("We take
@@ -2476,7 +2482,15 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	// "New handle on X: @mirabuilds": a label, then its value. "I gave
 	// you the wrong USt-ID before, the correct one is DE298374651": the
 	// right one of the topic said.
-	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start]) || kind == anchorMoney && raisedThenPaid(cl, topic, v)) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || labelled(cl[left:v.start]) || reRightOne.MatchString(cl[:v.start]) || kind == anchorMoney && raisedThenPaid(cl, topic, v)) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+}
+
+// labelled reports text between a topic and its value that ends on a
+// label's mark: "New handle on X: @mirabuilds", "car ins → State Farm",
+// "sis bday = Mar 19".
+func labelled(between string) bool {
+	b := strings.TrimSpace(between)
+	return strings.HasSuffix(b, ":") || strings.HasSuffix(b, "=") || strings.HasSuffix(b, "→") || strings.HasSuffix(b, "->") || strings.HasSuffix(b, "=>")
 }
 
 // afterName is the text after a name without where the one named is from:

@@ -138,10 +138,10 @@ func Analyze(t Turn) Result {
 			// 2:30"; "nag-request" is "request"; "has agreed to serve as"
 			// is "will be"; a value in inline code is the value; a
 			// bracketed reference number is no value; "30.04." is 30
-			// April.
-			a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(DotDates(main)))))))), item)
+			// April; "tmrw" is tomorrow and "6:30a" 6:30am.
+			a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(DotDates(Shorthand(main))))))))), item)
 			for _, aside := range said {
-				a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(DotDates(aside)))))))), false)
+				a.sentence(Roles(Affixed(Spoken(Pauses(Emoji(InlineCode(RefCodes(DotDates(Shorthand(aside))))))))), false)
 			}
 		}
 	}

@@ -417,7 +417,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonProposal
 	case (pasts.in(stated) || reBackThen.MatchString(statedLow)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
 		return ReasonPast
-	case oneOffs.in(reHolidayThing.ReplaceAllString(reCause.ReplaceAllString(n, " "), " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(dropReportedWhen(n)) && !reFromDay.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reDaysInstead.MatchString(low),
+	case oneOffs.in(reHolidayThing.ReplaceAllString(reCause.ReplaceAllString(n, " "), " ")), reOnlyTonight.MatchString(low), oneTimeInstead(n), reOneTimeReason.MatchString(dropReportedWhen(n)) && !reFromDay.MatchString(n), reDayThisWeek.MatchString(n) && !reStanding.MatchString(n), reStandIn.MatchString(n), reCoverSoon.MatchString(n) && !reStanding.MatchString(n), reHolderBack.MatchString(n), reThisDayOnly.MatchString(n), reThenBack.MatchString(n), reBackAgain.MatchString(low), reBackAfterPast.MatchString(low), reDaysInstead.MatchString(low),
 		reOneDayPlan.MatchString(low) && !reStanding.MatchString(n) && !reTakesEffect.MatchString(n):
 		return ReasonException
 	case a.turn.Speaker == "assistant" && (suggestions.in(n) || suggestionStarts.startsWith(n)):
@@ -426,6 +426,8 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonRequest
 	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(reOpinionAside.ReplaceAllString(statedLow, ""))), " ")) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
+	case reOursSame.MatchString(low):
+		return ReasonOtherSubject
 	case hypoSentence.in(reRelevanceIf.ReplaceAllString(withoutTakingOn(n), " ")), reStillDeciding.MatchString(low), reViewing.MatchString(low) && !reTakenPlace.MatchString(low):
 		return ReasonHypothetical
 	}
@@ -604,6 +606,16 @@ var (
 	reTakenPlace = regexp.MustCompile(`\b(?:took|taking|take|signed|signing|rented|renting|leased|booked|booking|moving in|moved in|move in|chose|picked|going with|went with|put down|paid the deposit)\b`)
 )
 
+// reOursSame keeps the speaker's own thing as it was, beside another's
+// change: "LAX base got a new crew sked number, 800-555-0311, ours at ORD
+// stays the same".
+var reOursSame = regexp.MustCompile(`\b(?:ours|mine)(?:\s+(?:at|in|for|on)\s+[\p{L}\d'’-]+)?\s+(?:stays|is staying|remains|is still|hasn't changed|has not changed|didn't change|did not change|is unchanged|stays put|is the same|are the same|didn't move|did not move)\b`)
+
+// reBackAfterPast ends a sentence on a thing back to how it was after a
+// change that is past: "soccer practice got moved to wednesday last week
+// …, so glad it's back to thursdays".
+var reBackAfterPast = regexp.MustCompile(`\b(?:last (?:week|month|time|weekend)|yesterday|for a (?:week|bit|while|few weeks)|temporarily)\b.*\b(?:it['’]s|it is|we['’]re|we are|they['’]re|is|are)\s+back\s+(?:to|on)\s+[^,.;!?]{1,30}[.!]*$`)
+
 // reInCart is a thing put in a shopping cart, which is not bought: "added
 // size 2 diapers to my amazon cart".
 var reInCart = regexp.MustCompile(`\b(?:to|in|into|on)\s+(?:my|our|the)\s+(?:[\p{L}-]+\s+)?(?:cart|basket|wishlist|wish list|saved items)\b`)
@@ -777,12 +789,16 @@ func stateThenWant(low string) bool {
 	return hasChangeCue(low[:i]) && !proposals.in(first) && !hypoClause.in(first) && !negations.in(first)
 }
 
+// reNoLookingBack closes a clause (padded, without its marks) on a
+// change made for good: "…, never looking back".
+var reNoLookingBack = regexp.MustCompile(`\b(?:never|not|no)\s+(?:looking|going|turning)\s+back(?:\s+now)?\s*$`)
+
 // deniesMain reports a clause (n: padded) that denies what it says. A
 // negation in the cause it gives does not deny the change before it: "…
 // moved the rehearsal dinner to the Copper Kettle since Luigi's can't fit
 // 40".
 func deniesMain(n string) bool {
-	n = reNotNegation.ReplaceAllString(n, " ")
+	n = reNoLookingBack.ReplaceAllString(reNotNegation.ReplaceAllString(n, " "), " ")
 	// A cause, or what the change explains ("… which explains why the
 	// coordinator couldn't find him"), denies nothing of the change.
 	for _, c := range []string{" since ", " because ", " b/c ", " bc ", " cause ", " which explains ", " that explains ", " which is why ", " that's why ", " which means "} {

@@ -177,12 +177,23 @@ func counterpartSaid(fs, g, kws []string) bool {
 	return false
 }
 
+// reWordNumber is a key word with a number written onto it: "ward6".
+var reWordNumber = regexp.MustCompile(`^([a-z]{3,})(\d{1,2})$`)
+
 // LetterApart reports a sentence that names the key's thing by another
 // letter or number than the key gives it, and never by the key's own:
 // "yard A at 17 trailers after AM drops, B didn't move" beside
 // yardB_trailer_count.
 func LetterApart(sentence, key string) bool {
-	kws := keyWords(key)
+	var kws []string
+	for _, w := range keyWords(key) {
+		// "ward6" of ward6_insulin_pens is ward 6.
+		if m := reWordNumber.FindStringSubmatch(w); m != nil {
+			kws = append(kws, m[1], m[2])
+			continue
+		}
+		kws = append(kws, w)
+	}
 	raw := strings.Fields(sentence)
 	for i := 1; i < len(kws); i++ {
 		mark := kws[i]

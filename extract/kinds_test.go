@@ -115,6 +115,8 @@ func TestLetterApart(t *testing.T) {
 		{"the yard is at 17 trailers", "yardB_trailer_count", false},
 		{"Correction on the water account, I had two digits swapped. It's WA-448821.", "water_account_no", false},
 		{"Dock 4 is closed, trucks go to dock 6 now", "dock_2_hours", true},
+		{"ward 4 insulin pens 12 → 18/wk.", "ward6_insulin_pens", true},
+		{"ward 6 insulin pens 12 → 18/wk.", "ward6_insulin_pens", false},
 	}
 	for _, tc := range tests {
 		if got := LetterApart(tc.sentence, tc.key); got != tc.want {
@@ -177,6 +179,28 @@ func TestSameWords(t *testing.T) {
 	for _, tc := range tests {
 		if got := SameWords(tc.stored, tc.v); got != tc.want {
 			t.Errorf("SameWords(%q, %q) = %v, want %v", tc.stored, tc.v, got, tc.want)
+		}
+	}
+}
+
+// TestOwnedByKey: another's thing is the key's when the key names its
+// owner, by a name the pronoun refers back to or by the speaker's
+// relation, said with or without "my".
+func TestOwnedByKey(t *testing.T) {
+	tests := []struct {
+		sentence, key string
+		want          bool
+	}{
+		{"no no, my sister's birthday is June 21", "sister_bday", true},
+		{"sis bday = Mar 19, not 9", "sisterBday", true},
+		{"mom moved her appointment to Friday", "mom_appt", true},
+		{"mom moved her appointment to Friday", "appointment", false},
+		{"my sister moved her appointment to Friday", "appointment", false},
+		{"sis moved her dentist to Friday", "dentist_appt", false},
+	}
+	for _, tc := range tests {
+		if got := OwnedByKey(tc.sentence, tc.key); got != tc.want {
+			t.Errorf("OwnedByKey(%q, %q) = %v, want %v", tc.sentence, tc.key, got, tc.want)
 		}
 	}
 }

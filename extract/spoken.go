@@ -429,3 +429,31 @@ func ordinalSuffix(d int) string {
 	}
 	return "th"
 }
+
+// reShortDay is a day written as a text message writes it: "tmrw",
+// "2nite", "2day".
+var reShortDay = regexp.MustCompile(`(?i)\b(?:tmrw|tmrow|tmw|tmr|2moro|2morrow|2mrw|tomoz|2day|2nite|2night|tonite)\b`)
+
+// shortDays are the days reShortDay finds, as written out.
+var shortDays = map[string]string{
+	"tmrw": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow", "tmr": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow", "2mrw": "tomorrow", "tomoz": "tomorrow",
+	"2day": "today", "2nite": "tonight", "2night": "tonight", "tonite": "tonight",
+}
+
+// reShortHalf is a time of day with its half of the day cut to one
+// letter: "6:30a", "1p" after a word that introduces a time ("now 1p",
+// "at 5a").
+var reShortHalf = regexp.MustCompile(`\b(\d{1,2}:[0-5]\d)([ap])\b|\b((?:now|at|by|@|from|to|til|till|until|before|after)\s+\d{1,2})([ap])\b`)
+
+// Shorthand writes out what a text message shortens: the days ("8:45
+// tmrw only" is one day's exception, and "tmrw" a date) and the half of
+// the day ("6:30a" is 6:30am).
+func Shorthand(s string) string {
+	if reShortDay.MatchString(s) {
+		s = reShortDay.ReplaceAllStringFunc(s, func(w string) string { return shortDays[strings.ToLower(w)] })
+	}
+	if strings.ContainsAny(s, "ap") && reShortHalf.MatchString(s) {
+		s = reShortHalf.ReplaceAllString(s, "${1}${3}${2}${4}m")
+	}
+	return s
+}

@@ -170,3 +170,23 @@ func TestSpokenMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestShorthand: a text message's short days and halves of the day are
+// written out; a unit or a code is not.
+func TestShorthand(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"standup 8:45 tmrw only", "standup 8:45 tomorrow only"},
+		{"pickup 2nite", "pickup tonight"},
+		{"shift start now 6:30a per mgr email", "shift start now 6:30am per mgr email"},
+		{"TPN cutoff now 1p.", "TPN cutoff now 1pm."},
+		{"gym now T/Th/Sat 5:30a", "gym now T/Th/Sat 5:30am"},
+		{"moved to unit 4a", "moved to unit 4a"},
+		{"Apt 12a", "Apt 12a"},
+		{"tmrwland tickets", "tmrwland tickets"},
+	}
+	for _, tc := range tests {
+		if got := Shorthand(tc.in); got != tc.want {
+			t.Errorf("Shorthand(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

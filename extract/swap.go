@@ -29,10 +29,26 @@ import (
 // many facts may hold "40".
 func Swap(sentence, key, old string) (string, bool) {
 	v, ok := swap(sentence, key, old)
-	if ok && (OnlyKeyWords(v, key) || swapRefused(sentence, old, v)) {
-		return "", false // "Study" of "Study group meets in the library now instead of Room 214"
+	if ok && (OnlyKeyWords(v, key) || swapRefused(sentence, old, v) || letterApartAt(sentence, key, v)) {
+		// "Study" of "Study group meets in the library now instead of
+		// Room 214"; "ward 4 insulin pens 12 → 18/wk" beside
+		// ward6_insulin_pens is ward 4's.
+		return "", false
 	}
 	return v, ok
+}
+
+// letterApartAt reports a clause saying value v that names the key's
+// thing by another letter or number (LetterApart), whatever the clauses
+// after it say: "ward 4 insulin pens 12 → 18/wk; ward 6 no change".
+func letterApartAt(sentence, key, v string) bool {
+	lv := fold(v)
+	for _, cl := range splitClauses(sentence) {
+		if strings.Contains(fold(cl), lv) && LetterApart(cl, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // swapRefused reports a swap whose clauses say it of someone else, or
@@ -502,7 +518,7 @@ func arrowed(sentence, old string) (string, bool) {
 		}
 		ws := slices.Clone(right[:k])
 		for i, w := range ws {
-			if j := strings.IndexAny(w, ",;:!?"); j >= 0 {
+			if j := markAt(w); j >= 0 {
 				ws[i], ws = w[:j], ws[:i+1]
 				break
 			}
@@ -518,6 +534,25 @@ func arrowed(sentence, old string) (string, bool) {
 	}
 	return "", false
 }
+
+// markAt returns where a mark that ends a phrase opens in word w, or -1:
+// a comma, a semicolon, a colon not between digits ("8:45" is one time)
+// or a "!" or "?".
+func markAt(w string) int {
+	for j := 0; j < len(w); j++ {
+		switch w[j] {
+		case ',', ';', '!', '?':
+			return j
+		case ':':
+			if j == 0 || j+1 >= len(w) || !isDigitByte(w[j-1]) || !isDigitByte(w[j+1]) {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 
 // reWholeClock is a time of day and nothing else: "10am", "9:15".
 var reWholeClock = regexp.MustCompile(`(?i)^\d{1,2}(?::\d\d)?\s*(?:am|pm)?$`)

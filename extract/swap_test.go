@@ -17,6 +17,8 @@ func TestSwap(t *testing.T) {
 		// The shorthand of a change: old -> new.
 		{"sprint 42 end pushed Jan 16 -> Jan 23, QA needs the extra week", "Jan 16", "Jan 23"},
 		{"standup 9:30 -> 10 starting tomorrow, cal invite already updated", "9:30am", "10am"},
+		{"standup 8:15 -> 8:45 from today on, per Raj", "8:15am", "8:45am"},
+		{"standup 8:15 -> 8:45: per Raj", "8:15am", "8:45am"},
 		{"renamed default branch master -> main on the monorepo, update your remotes", "master", "main"},
 		{"pipeline: build -> test -> deploy", "master", ""},
 		// A code for a code written alike, before "not old".
@@ -162,6 +164,10 @@ func TestSwapAmounts(t *testing.T) {
 		{"Rent's due on the 15th now, not the 1st.", "payment_day", "the 1st", "the 15th"},
 		{"Rent's due on the 15th now, not the 1st.", "payment_day", "the 15th", ""},
 		{"Finance approved $1,800 per laptop instead of $1,500.", "monthly_rent", "$1,500", ""},
+		// Another one of the key's things, told apart by its number.
+		{"ward 4 insulin pens 12 → 18/wk.", "ward6_insulin_pens", "12", ""},
+		{"ward 6 insulin pens 12 → 18/wk.", "ward6_insulin_pens", "12", "18/wk"},
+		{"ward 4 insulin pens 12 → 18/wk; ward 6 no change", "ward6_insulin_pens", "12", ""},
 		// A thing changed for another of its kind, named by the key.
 		{"I switched dentists — I see Dr. Okafor now.", "dentist", "Dr. Patel", "Dr. Okafor"},
 		{"We changed banks last week and we're with Monzo now.", "bank", "Chase", "Monzo"},

@@ -84,6 +84,7 @@ var topicGroups = [][]string{
 	{"rehearsal", "practice", "band practice"},
 	{"headcount", "head count", "head-count"},
 	{"birthday", "bday", "b-day"},
+	{"sister", "sis"},
 	{"pw", "password", "pwd", "passcode"},
 	{"code", "combination", "combo", "passcode", "pin"}, // "reset the padlock combination to 9082"
 	{"landscaper", "gardener", "lawn", "yard work"},
