@@ -2482,15 +2482,7 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	// "New handle on X: @mirabuilds": a label, then its value. "I gave
 	// you the wrong USt-ID before, the correct one is DE298374651": the
 	// right one of the topic said.
-	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || labelled(cl[left:v.start]) || reRightOne.MatchString(cl[:v.start]) || kind == anchorMoney && raisedThenPaid(cl, topic, v)) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
-}
-
-// labelled reports text between a topic and its value that ends on a
-// label's mark: "New handle on X: @mirabuilds", "car ins → State Farm",
-// "sis bday = Mar 19".
-func labelled(between string) bool {
-	b := strings.TrimSpace(between)
-	return strings.HasSuffix(b, ":") || strings.HasSuffix(b, "=") || strings.HasSuffix(b, "→") || strings.HasSuffix(b, "->") || strings.HasSuffix(b, "=>")
+	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start]) || kind == anchorMoney && raisedThenPaid(cl, topic, v)) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
 
 // afterName is the text after a name without where the one named is from:
