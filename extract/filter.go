@@ -412,7 +412,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonDraft
 	case declines.in(head):
 		return ReasonDeclined
-	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(reAsSuggested.ReplaceAllString(head, " "), " gift "), " ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head),
+	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(reAsSuggested.ReplaceAllString(head, " "), " gift "), " ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head), reUrgedTo.MatchString(head),
 		reShopHad.MatchString(raw) && !nameStops[fold(firstWord(raw))]:
 		return ReasonProposal
 	case (pasts.in(stated) || reBackThen.MatchString(statedLow)) && !pastThenNow(low), pastYear(low, a.turn.At.Year()):
@@ -615,6 +615,11 @@ var reOursSame = regexp.MustCompile(`\b(?:ours|mine)(?:\s+(?:at|in|for|on)\s+[\p
 // change that is past: "soccer practice got moved to wednesday last week
 // …, so glad it's back to thursdays".
 var reBackAfterPast = regexp.MustCompile(`\b(?:last (?:week|month|time|weekend)|yesterday|for a (?:week|bit|while|few weeks)|temporarily)\b.*\b(?:it['’]s|it is|we['’]re|we are|they['’]re|is|are)\s+back\s+(?:to|on)\s+[^,.;!?]{1,30}[.!]*$`)
+
+// reUrgedTo is someone telling or urging another to make a change, which
+// is not one made: "Aunt Carol keeps telling mom to switch to her guy",
+// "she told Dad to move it to Friday".
+var reUrgedTo = regexp.MustCompile(`\b(?:keeps?|kept|keeps on|kept on)\s+(?:telling|asking|begging|bugging|nagging|pushing|urging|pestering|hounding|on at)\s+(?:[\p{L}'’]+\s+){1,3}?to\s+|\b(?:told|tells|telling|urged|urges|urging|begged|begs|begging|nagging|pestering)\s+(?:mom|mum|dad|him|her|them|us|my\s+[\p{L}]+|[\p{L}]+)\s+to\s+(?:switch|move|change|go with|use|drop|cancel|swap|try|hire|book|pick|get|sell|rent|sign)\b`)
 
 // reInCart is a thing put in a shopping cart, which is not bought: "added
 // size 2 diapers to my amazon cart".

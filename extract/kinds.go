@@ -296,3 +296,33 @@ func SharedOnly(text, key, other string) bool {
 	}
 	return named
 }
+
+// reKeptAsIs says a thing stays as it was: "I left your main wifi
+// password as is", "your wifi password stays the same".
+var reKeptAsIs = regexp.MustCompile(`\b(?:left|leaving|leave|kept|keeping|keep)\s+((?:your|my|our|the|his|her|their)\s+[\p{L}\d\s'’-]{1,40}?)\s+(?:as is|as it is|as it was|as-is|alone|unchanged|untouched|the same|in place|where it was|where it is)\b|\b((?:your|my|our|the)\s+[\p{L}\d\s'’-]{1,40}?)\s+(?:stays|remains|is staying|is unchanged|hasn't changed|has not changed|didn't change|did not change|stays put|is still the same)\b`)
+
+// KeptAsIs reports a text that says the key's thing stays as it was, by
+// every word of the key: "Noted — the guest network password is
+// bluejay2026 now; I left your main wifi password as is" changes no
+// wifi_pw.
+func KeptAsIs(text, key string) bool {
+	if !strings.Contains(text, " ") {
+		return false
+	}
+	topic, attrs := anchorWords(key)
+	kws := append(slices.Clone(topic), attrs...)
+	if len(kws) == 0 {
+		return false
+	}
+	for _, m := range reKeptAsIs.FindAllStringSubmatch(fold(text), -1) {
+		np := m[1] + m[2]
+		ws := map[string]bool{}
+		for _, w := range words(np) {
+			ws[singular(w)] = true
+		}
+		if !slices.ContainsFunc(kws, func(k string) bool { return !ws[k] && !saysSynonym(np, k) }) {
+			return true
+		}
+	}
+	return false
+}

@@ -204,3 +204,22 @@ func TestOwnedByKey(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptAsIs: a thing said to stay as it was, by every word of the key.
+func TestKeptAsIs(t *testing.T) {
+	tests := []struct {
+		text, key string
+		want      bool
+	}{
+		{"Noted — the guest network password is bluejay2026 now; I left your main wifi password as is.", "wifi_pw", true},
+		{"The guest network password is bluejay2026 now, your wifi password stays the same.", "wifiPassword", true},
+		{"The guest network password is bluejay2026 now; I left your router alone.", "wifi_pw", false},
+		{"Your wifi password is bluejay2026 now.", "wifi_pw", false},
+		{"I kept the dentist appointment where it was and moved the cleaning.", "dentist_appt", true},
+	}
+	for _, tc := range tests {
+		if got := KeptAsIs(tc.text, tc.key); got != tc.want {
+			t.Errorf("KeptAsIs(%q, %q) = %v, want %v", tc.text, tc.key, got, tc.want)
+		}
+	}
+}

@@ -69,7 +69,7 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 				// thing, but for harmon_llc_phone the owner's own.
 				continue
 			}
-			if st, ok := extract.Anchor(text, f.Key, k.valueText(f), at); ok && !extract.Contrasted(text, f.Key) && !extract.LetterApart(text, f.Key) {
+			if st, ok := extract.Anchor(text, f.Key, k.valueText(f), at); ok && !extract.Contrasted(text, f.Key) && !extract.LetterApart(text, f.Key) && !extract.KeptAsIs(text, f.Key) {
 				st.Index = sent.Index
 				seen[id] = true
 				out = append(out, anchor{id: id, st: st})
@@ -216,6 +216,10 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// "done with the Elm St Starbucks" names the stored value;
 				// "sending invoices to the old street address instead of
 				// PO Box 118" names an old one.
+				continue
+			case extract.KeptAsIs(real, f.Key):
+				// "the guest network password is bluejay2026 now; I left
+				// your main wifi password as is": not the wifi password.
 				continue
 			case !anchored[r.ID] && (extract.QualifiedApart(real, f.Key) || extract.OthersAttr(real, f.Key)):
 				// "raised the loft cleaning fee to $95" beside
