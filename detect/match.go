@@ -283,7 +283,7 @@ func (c candidate) detection(v *turnView, auth, authCue string, opts Options) De
 		// value is the count, not the clause around it.
 		choice = nil
 	}
-	d.Replacement = withUnit(replacement(v, c.typed, choice), c.prev, v.text)
+	d.Replacement = withName(withUnit(replacement(v, c.typed, choice), c.prev, v.text), c.prev, v.text)
 	d.Kind, d.Confidence, d.Cue = classify(v, c.rec, auth, authCue, opts)
 	if d.Kind == KindImplicit && d.Cue == "" {
 		d.Cue = strings.Join(keys(keyTerms(c.rec.Key), v.terms), " ") + " → " + d.Replacement
@@ -311,6 +311,30 @@ func withUnit(repl, prev, text string) string {
 	}
 	return repl
 }
+
+// withName carries the name a bare number is said with when the previous
+// value is a name and a number too: "308" of "I'm in Maple Hall 308 now"
+// beside "Hall B 214" is "Maple Hall 308".
+func withName(repl, prev, text string) string {
+	if !isNumeric(repl) || !reNamedNumber.MatchString(strings.TrimSpace(prev)) {
+		return repl
+	}
+	i := strings.Index(text, " "+repl)
+	if i < 0 {
+		return repl
+	}
+	if m := reNameBefore.FindString(text[:i]); m != "" && m != "I" {
+		return m + " " + repl
+	}
+	return repl
+}
+
+var (
+	// reNamedNumber is a name and a number: "Hall B 214", "Room 12".
+	reNamedNumber = regexp.MustCompile(`^\p{Lu}[\p{L}.]*(?:\s+[\p{L}.]+){0,3}\s+#?\d+[A-Za-z]?$`)
+	// reNameBefore is one to three capitalised words ending a text.
+	reNameBefore = regexp.MustCompile(`(?:\p{Lu}[\p{L}'’.-]*\s+){0,2}\p{Lu}[\p{L}'’.-]*$`)
+)
 
 // onlyValue reports whether prev is one amount, count, percentage or
 // time of typed's type and at most a unit word ("6", "$1,850/month", "3

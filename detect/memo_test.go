@@ -107,6 +107,23 @@ func TestTrimTail(t *testing.T) {
 	}
 }
 
+// TestWithName: a bare number beside a stored name and number keeps the
+// name it is said with.
+func TestWithName(t *testing.T) {
+	tests := []struct{ repl, prev, text, want string }{
+		{"308", "Hall B 214", "so I'm in Maple Hall 308 now.", "Maple Hall 308"},
+		{"22", "Stall 14", "the market moved us to stall 22 now.", "22"},
+		{"14", "12", "We are 14 now.", "14"},
+		{"308", "Hall B 214", "I 308", "308"},
+		{"Maple Hall 308", "Hall B 214", "so I'm in Maple Hall 308 now.", "Maple Hall 308"},
+	}
+	for _, tc := range tests {
+		if got := withName(tc.repl, tc.prev, tc.text); got != tc.want {
+			t.Errorf("withName(%q, %q, %q) = %q, want %q", tc.repl, tc.prev, tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestTrimLead: the verb or the words a replacement opens with are not
 // the value.
 func TestTrimLead(t *testing.T) {

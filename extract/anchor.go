@@ -1882,7 +1882,7 @@ func saysOtherRelation(low, w string) bool {
 
 // moneyNouns name an amount of money: said by an amount ("the signed
 // contract came in at $95,000" for contract_value).
-var moneyNouns = map[string]bool{"value": true, "amount": true, "price": true, "cost": true, "total": true, "sum": true, "figure": true, "rent": true}
+var moneyNouns = map[string]bool{"value": true, "amount": true, "price": true, "cost": true, "total": true, "sum": true, "figure": true, "rent": true, "balance": true}
 
 // keyCompounds are two key words read as one topic word, whose topic
 // group (topicGroups) says how a sentence names it.
@@ -2482,7 +2482,7 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	// "New handle on X: @mirabuilds": a label, then its value. "I gave
 	// you the wrong USt-ID before, the correct one is DE298374651": the
 	// right one of the topic said.
-	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start]) || kind == anchorMoney && raisedThenPaid(cl, topic, v)) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start]) || reSoItIs.MatchString(cl[left:v.start]) || kind == anchorMoney && raisedThenPaid(cl, topic, v)) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
 
 // afterName is the text after a name without where the one named is from:
@@ -2500,6 +2500,11 @@ var reNamesOrigin = regexp.MustCompile(`^\s*(?:from|over at|down at)\s+(?:the\s+
 // reRightOne closes the text before a value with the right one of the
 // thing said wrong before it.
 var reRightOne = regexp.MustCompile(`(?i)\bwrong\b[^;:]*,\s*(?:(?:the|that)\s+)?(?:correct|right|actual|real|proper)\s+one\s+(?:is|['’]s)\s*$`)
+
+// reSoItIs is the text between a topic and its value that says the
+// value as what the topic is now, after what was done to it: "I loaded
+// more money on my laundry card so it's at $35 now".
+var reSoItIs = regexp.MustCompile(`(?i)^\s*,?\s*(?:so|and|and so|which means)\s+(?:now\s+)?(?:it['’]s|it is|its)\s+(?:now\s+)?(?:at\s+|up to\s+|down to\s+|on\s+)?$`)
 
 // A raise said of the topic, then what the speaker pays or gets from
 // when: "Landlord raised the rent, from February I need to pay $1,550

@@ -858,7 +858,7 @@ var (
 	// reRelevanceIf is a condition on the listener's use of what is said,
 	// not on what is said: "it's 312-555-0246 now if you need to update
 	// it anywhere", "in case you need it".
-	reRelevanceIf = regexp.MustCompile(`\b(?:if|in case)\s+(?:you|anyone|anybody)\s+(?:need|needs|want|wants|wanna|ask|asks|'d like|’d like|would like|were wondering|are wondering|care|have to)\b|\bif (?:that|it) helps\b|\bif (?:anything|something|any issues?|questions?|problems?)\s+(?:comes? up|arises?|pops? up|happens)\b`)
+	reRelevanceIf = regexp.MustCompile(`\b(?:if|in case)\s+(?:you|anyone|anybody)\s+(?:need|needs|want|wants|wanna|ask|asks|'d like|’d like|would like|were wondering|are wondering|care|have to)\b|\bif (?:that|it) helps\b|\bif (?:anything|something|any issues?|questions?|problems?)\s+(?:comes? up|arises?|pops? up|happens)\b|\b(?:sorry|apologies|forgive me|excuse me|pardon me)\s+if\b|\bif (?:that|this) makes sense\b`)
 )
 
 // reportsOthers reports a clause about someone else's thing, said by the
