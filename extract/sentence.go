@@ -40,11 +40,15 @@ var (
 	reItIs           = regexp.MustCompile(`(?i)^it(?:['’]s| is| has been|['’]s been| was just)\s+(.+)$`)
 	reEventSubject   = regexp.MustCompile(`(?i)^((?:(?:the|my|our)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:has\s+|have\s+|just\s+|finally\s+)*(?:arrived|landed|came|shipped|got here|turned up|showed up|was delivered|went out)\b`)
 	reIsContracted   = regexp.MustCompile(`([\p{L}])['’]s ((?:a|an|at|in|on|due|now|still|back|moving|going|getting|running|handling|taking|leading|doing|owning|covering|scheduled|set|booked|confirmed|planned|pencilled|penciled|locked|officially|finally|definitely|up to|down to)\s)`)
-	reHasBeen        = regexp.MustCompile(`([\p{L}])['’]s been ((?:trimmed|cut|moved|pushed|changed|raised|reduced|set|bumped|increased|lowered|rescheduled|postponed|updated|slashed|capped|extended|delayed|shifted|dropped|switched|reassigned|handed)\s)`)
-	reSwitching      = regexp.MustCompile(`(?i)^(?:switching|switched|changing|changed|new)\s+([\p{L}]+?)\s*[—–:,-]+\s*(?:it['’]s|it is|now it['’]s|we['’]re with|i['’]m with|i['’]m seeing|i see)\s+(?:now\s+)?([\p{Lu}\d].*?)(?:\s+now)?[.!]*$`)
-	reMeantCount     = regexp.MustCompile(`(?i)^i\s+meant\s+(\d[\d,.]*\s+[\p{L}-]+)[.!]*$`)
-	rePassedOn       = regexp.MustCompile(`(?i)^(?:[\p{L}.'’-]+\s+){1,3}(?:has\s+|have\s+)?asked\s+me\s+to\s+(?:let\s+you(?:\s+all)?\s+know|tell\s+you(?:\s+all)?|pass\s+(?:on|along))(?:\s+that)?,?\s+`)
-	reAgreed         = regexp.MustCompile(`(?i)^(?:we|i|they|the team|everyone|we all|all of us)\s+(?:have\s+|just\s+|all\s+|finally\s+|now\s+)*(?:agreed|decided|confirmed|settled|established|concluded)(?:\s+that)?,?\s+`)
+	// reIsDoing is "'s" before a verb of doing and its object, which a
+	// noun ("Dad's driving record") would not take: "Megan's driving
+	// dad down", "Rick's mowing the lawn".
+	reIsDoing    = regexp.MustCompile(`([\p{L}])['’]s ((?:driving|picking|watching|coaching|hosting|teaching|bringing|walking|managing|cooking|mowing|helping|feeding|cleaning|collecting)\s+(?:the|a|an|my|our|his|her|their|your|dad|mom|mum|grandma|grandpa|it|them|him|us|me|up|over)\s)`)
+	reHasBeen    = regexp.MustCompile(`([\p{L}])['’]s been ((?:trimmed|cut|moved|pushed|changed|raised|reduced|set|bumped|increased|lowered|rescheduled|postponed|updated|slashed|capped|extended|delayed|shifted|dropped|switched|reassigned|handed)\s)`)
+	reSwitching  = regexp.MustCompile(`(?i)^(?:switching|switched|changing|changed|new)\s+([\p{L}]+?)\s*[—–:,-]+\s*(?:it['’]s|it is|now it['’]s|we['’]re with|i['’]m with|i['’]m seeing|i see)\s+(?:now\s+)?([\p{Lu}\d].*?)(?:\s+now)?[.!]*$`)
+	reMeantCount = regexp.MustCompile(`(?i)^i\s+meant\s+(\d[\d,.]*\s+[\p{L}-]+)[.!]*$`)
+	rePassedOn   = regexp.MustCompile(`(?i)^(?:[\p{L}.'’-]+\s+){1,3}(?:has\s+|have\s+)?asked\s+me\s+to\s+(?:let\s+you(?:\s+all)?\s+know|tell\s+you(?:\s+all)?|pass\s+(?:on|along))(?:\s+that)?,?\s+`)
+	reAgreed     = regexp.MustCompile(`(?i)^(?:we|i|they|the team|everyone|we all|all of us)\s+(?:have\s+|just\s+|all\s+|finally\s+|now\s+)*(?:agreed|decided|confirmed|settled|established|concluded)(?:\s+that)?,?\s+`)
 
 	reTopic = regexp.MustCompile(`(?i)^(?:for|re|regarding|about|as for|concerning|as to|on the topic of)\s+([^,:]{1,40}?)\s*[,:—–]\s*`)
 	reLabel = regexp.MustCompile(`^([\p{L}][\p{L} '’-]{1,30}):\s+`)
@@ -207,6 +211,7 @@ func hasPrefixAny(s string, ps []string) bool {
 // running support" are. The clauses a turn's reading skips are said so.
 func Uncontracted(s string) string {
 	s = reHasBeen.ReplaceAllString(s, "$1 has been $2")
+	s = reIsDoing.ReplaceAllString(s, "$1 is $2")
 	return reIsContracted.ReplaceAllString(s, "$1 is $2")
 }
 

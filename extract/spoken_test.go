@@ -190,3 +190,21 @@ func TestShorthand(t *testing.T) {
 		}
 	}
 }
+
+// TestUncontracted: the "'s" the rules read as a verb is written out; a
+// possessive stays.
+func TestUncontracted(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Budget's been trimmed to $30k", "Budget has been trimmed to $30k"},
+		{"Omar's running support", "Omar is running support"},
+		{"so Megan's driving dad down to Florida now", "so Megan is driving dad down to Florida now"},
+		{"Rick's mowing the lawn on Fridays", "Rick is mowing the lawn on Fridays"},
+		{"Dad's driving record is clean", "Dad's driving record is clean"},
+		{"Megan's wedding is in June", "Megan's wedding is in June"},
+	}
+	for _, tc := range tests {
+		if got := Uncontracted(tc.in); got != tc.want {
+			t.Errorf("Uncontracted(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func anchorsOf(ar extract.Result, skip map[int]bool, k known, turn string, at ti
 		if sent.Reason != "" && sent.Reason != extract.ReasonOtherSubject || skip[sent.Index] {
 			continue
 		}
-		text := sent.Text
+		text := extract.Uncontracted(sent.Text)
 		if i > 0 && sent.Reason == "" && ar.Sentences[i-1].Reason == "" {
 			before := strings.TrimRight(ar.Sentences[i-1].Text, ".!")
 			switch {

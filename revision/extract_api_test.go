@@ -957,6 +957,7 @@ func TestDetectionValues(t *testing.T) {
 		{"this coming Sunday only", [][2]string{{"churchServiceTime", "Sunday 10:30am"}}, "Just this coming Sunday the service is at 9 on account of the bishop's visit; after that it goes back to half past ten.", "Sunday 10:30am"},
 		{"no address", [][2]string{{"mom_address", "42 Elm St, Apt 3B"}}, "Mom is officially living with us now, so her mailing address is 118 Birch Lane, I already filed the change with the post office.", "42 Elm St, Apt 3B"},
 		{"a verb and whose", [][2]string{{"emergencyContact", "Dana Reyes"}}, "Changed Mom's emergency contact at the hospital to my husband, Luis Ortega, since Dana's overseas until June.", "Dana Reyes"},
+		{"'s before a verb of doing and its object is is, not whose", [][2]string{{"driving_dad_down", "Kevin"}}, "Kevin's work won't give him the days off, so Megan's driving dad down to Florida now.", "Kevin"},
 		{"another's password, the key's left as is", [][2]string{{"wifi_pw", "sunflower42"}}, "Noted — the guest network password is bluejay2026 now; I left your main wifi password as is.", "sunflower42"},
 		{"still doing it", [][2]string{{"accountant", "Maria Feld"}}, "my studio-mate just hired Dana Whitlock for her taxes and loves her — might pick Dana's brain sometime but Maria's still doing my books", "Maria Feld"},
 	}
