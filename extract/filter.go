@@ -811,8 +811,19 @@ func deniesMain(n string) bool {
 			n = n[:i] + " "
 		}
 	}
+	// A cause said first, then the change it led to: "movers can't do
+	// the 24th anymore so dad moved it to thursday the 22nd".
+	for _, c := range []string{" so ", " so now ", " which is why ", " that's why "} {
+		if i := strings.Index(n, c); i > 0 && reMovedDone.MatchString(n[i+len(c):]) && !negations.in(" "+n[i+len(c):]) && !strings.Contains(n[i+len(c):], "n't ") {
+			n = n[i+len(c)-1:]
+		}
+	}
 	return negations.in(n) || strings.Contains(n, "n't ")
 }
+
+// reMovedDone is a change made, said with its verb in the past: "dad
+// moved it to thursday", "we switched to".
+var reMovedDone = regexp.MustCompile(`^(?:[\p{L}'’]+\s+){0,3}?(?:moved|switched|changed|rescheduled|pushed|bumped|swapped|booked|rebooked|shifted|transferred)\b`)
 
 // beforeCause is a sentence without the cause it gives ("… since my
 // teeth are apparently a disaster"): an opinion in the cause is not the
