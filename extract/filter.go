@@ -558,7 +558,10 @@ var reOneTimeReason = regexp.MustCompile(`\b(?:` + oneDay + `|on (?:monday|tuesd
 // reDayThisWeek is one weekday said for this week or next only: "Therapy
 // is Friday this week" ("Fridays", or "starting this week", is standing:
 // reStanding).
-var reDayThisWeek = regexp.MustCompile(`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(?:this|next) week\b|\b(?:this|next) week\b.*\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+var reDayThisWeek = regexp.MustCompile(`\b(?:` + weekDays + `)\b.*\b(?:this|next) week\b|\b(?:this|next) week\b.*\b(?:` + weekDays + `)\b`)
+
+// weekDays are the days of the week, written out or short.
+const weekDays = `monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri`
 
 // oneTimeInstead reports a change planned "instead" for one time only
 // ("this week we'll …"); said in the present, it is the state of that

@@ -298,8 +298,9 @@ func SharedOnly(text, key, other string) bool {
 }
 
 // reKeptAsIs says a thing stays as it was: "I left your main wifi
-// password as is", "your wifi password stays the same".
-var reKeptAsIs = regexp.MustCompile(`\b(?:left|leaving|leave|kept|keeping|keep)\s+((?:your|my|our|the|his|her|their)\s+[\p{L}\d\s'’-]{1,40}?)\s+(?:as is|as it is|as it was|as-is|alone|unchanged|untouched|the same|in place|where it was|where it is)\b|\b((?:your|my|our|the)\s+[\p{L}\d\s'’-]{1,40}?)\s+(?:stays|remains|is staying|is unchanged|hasn't changed|has not changed|didn't change|did not change|stays put|is still the same)\b`)
+// password as is", "your wifi password stays the same", "UAT sign-off
+// unaffected", "ward 6 no change".
+var reKeptAsIs = regexp.MustCompile(`\b(?:left|leaving|leave|kept|keeping|keep)\s+((?:your|my|our|the|his|her|their)\s+[\p{L}\d\s'’-]{1,40}?)\s+(?:as is|as it is|as it was|as-is|alone|unchanged|untouched|the same|in place|where it was|where it is)\b|\b((?:your|my|our|the)\s+[\p{L}\d\s'’-]{1,40}?)\s+(?:stays|remains|is staying|is unchanged|hasn't changed|has not changed|didn't change|did not change|stays put|is still the same)\b|(?:^|[.;,:]\s*)([\p{L}\d][\p{L}\d\s'’-]{1,40}?)\s+(?:unaffected|unchanged|not affected|no change|not changing|stays the same|stays as is|stays put)\s*(?:[.;,!]|$)`)
 
 // KeptAsIs reports a text that says the key's thing stays as it was, by
 // every word of the key: "Noted — the guest network password is
@@ -315,7 +316,7 @@ func KeptAsIs(text, key string) bool {
 		return false
 	}
 	for _, m := range reKeptAsIs.FindAllStringSubmatch(fold(text), -1) {
-		np := m[1] + m[2]
+		np := m[1] + m[2] + m[3]
 		ws := map[string]bool{}
 		for _, w := range words(np) {
 			ws[singular(w)] = true

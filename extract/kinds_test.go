@@ -216,6 +216,9 @@ func TestKeptAsIs(t *testing.T) {
 		{"The guest network password is bluejay2026 now; I left your router alone.", "wifi_pw", false},
 		{"Your wifi password is bluejay2026 now.", "wifi_pw", false},
 		{"I kept the dentist appointment where it was and moved the cleaning.", "dentist_appt", true},
+		{"Prod deploy approver changed to Omar (CHG-77). UAT sign-off unaffected.", "uatApprover", true},
+		{"Prod deploy approver changed to Omar (CHG-77). UAT sign-off unaffected.", "prod_deploy_approver", false},
+		{"Main line changed to 555-0199. Fax number unchanged.", "fax_number", true},
 	}
 	for _, tc := range tests {
 		if got := KeptAsIs(tc.text, tc.key); got != tc.want {

@@ -63,6 +63,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"a decision in the end, then what another wanted", "Renewed both vans with Simply Business in the end, Direct Line wanted another £600 for nothing.", "user", nil, []string{ReasonNoRule, ReasonNegated}},
 		{"a denied cause, then the change it led to", "Movers can't do the 24th anymore so dad moved it to Thursday the 22nd.", "user", nil, []string{ReasonNoRule}},
 		{"a change denied after so", "Movers can't do the 24th so dad never moved it.", "user", nil, []string{ReasonNegated}},
+		{"a short day this week", "Status report goes out Thu this week, I'm OOO Fri 2026-01-09.", "user", nil, []string{ReasonException}},
 		{"ours stays the same", "LAX base got a new crew sked number, 800-555-0311, ours at ORD stays the same.", "user", nil, []string{ReasonOtherSubject}},
 		{"back to how it was after a past change", "soccer practice got moved to wednesday last week bc of the field thing, so glad it's back to thursdays", "user", nil, []string{ReasonException}},
 		{"a one-day exception written short", "standup 8:45 tmrw only (Raj out AM).", "user", nil, []string{ReasonException}},
