@@ -94,7 +94,7 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	impliedByValue := func(w string) bool {
 		return cat != "" && (namesCat(w) || ownerImplied || headImplied(w) || relationImplied(w) || chosen) || shape != nil || perAmount && (periods[w] || moneyNouns[w]) ||
 			numberSaid && (w == "phone" || synonymous(w, "phone")) || emailSaid && (w == "email" || synonymous(w, "email")) || eventImplied(w) ||
-			addressSaid && addressWords[w]
+			addressSaid && addressWords[w] || (w == "next" || w == "upcoming") && len(topic) > 1 && (reTimeOfDay.MatchString(stored) || reDateWord.MatchString(stored))
 	}
 	// Cheap test first: every topic word occurs somewhere, itself or by
 	// a word of its topic; a qualifier of the head noun may go unsaid
@@ -151,9 +151,13 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 	keyWords := append(slices.Clip(attrs), topic...)
 	var carried map[string]bool // the topic words the clause before said
 	prior := false              // a clause with words came before
+	named := ""                 // the key's owner, named by name in the clause before
 	for ci := range rd.clauses {
 		c := &rd.clauses[ci]
 		cl, clow := c.text, c.low
+		if ci > 0 {
+			named = ownerNamed(rd.clauses[ci-1].text, rd.clauses[ci-1].toks, topic)
+		}
 		if cl == "" {
 			carried = nil
 			continue
@@ -173,6 +177,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			continue
 		}
 		pron := ownerPronoun(cl, c.toks, topic)
+		heldBy := "" // the owner a clause before named, whom the pronoun at pron refers to
+		if pron < 0 && named != "" {
+			if pron = pronounOfTopic(c.toks, topic); pron >= 0 {
+				heldBy = named
+			}
+		}
 		relative := "" // the named relative who does the thing, whose own thing the clause is not
 		if c.reason == ReasonOtherSubject && kind == anchorName {
 			relative = namedRelative(cl)
@@ -209,10 +219,23 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			continue
 		}
 		toks := c.toks
-		if pron >= 0 {
+		switch {
+		case heldBy != "":
+			// "Mr. Ortiz rang this morning, so I've moved his session
+			// to January 14": "his" is the owner the clause before
+			// named.
+			toks = slices.Clone(toks)
+			toks[pron].text = heldBy
+		case pron >= 0:
 			// "Harmon LLC changed their main line": "their" is
 			// Harmon's, and says the owner where the topic is.
 			toks = resolvePronoun(toks, pron, topic)
+		}
+		if relativesThing(toks, topic) {
+			// "Mr. Ortiz rang this morning, his wife moved her session
+			// to January 14": the wife's session, not Mr. Ortiz's.
+			carried = nil
+			continue
 		}
 		tspans, ok := topicSpans(toks, topic, impliedByValue)
 		bare := false // the head said alone, its qualifiers implied
@@ -1310,6 +1333,9 @@ func ownerPronoun(cl string, toks []span, topic []string) int {
 		if t.text != "their" && t.text != "his" && t.text != "her" {
 			continue
 		}
+		if i+1 < len(toks) && (relations[toks[i+1].text] || relationWords[toks[i+1].text]) && !slices.Contains(topic, toks[i+1].text) {
+			return -1 // "Mr. Ortiz rang, his wife moved her session": the wife's
+		}
 		for j := i - 1; j >= 0 && j >= i-8; j-- {
 			o := toks[j]
 			if !slices.Contains(owners, o.text) || !unicode.IsUpper(rune(cl[o.start])) || j > 0 && otherQualifiers[toks[j-1].text] {
@@ -1321,6 +1347,77 @@ func ownerPronoun(cl string, toks []span, topic []string) int {
 			// wherever it stands.
 			acronym := o.end-o.start > 1 && strings.ToUpper(cl[o.start:o.end]) == cl[o.start:o.end]
 			if j > 0 || family || acronym || j+1 < i && unicode.IsUpper(rune(cl[toks[j+1].start])) {
+				return i
+			}
+		}
+		return -1 // the first pronoun only
+	}
+	return -1
+}
+
+// relativesThing reports a clause in which the topic's head is said with
+// a possessive pronoun ("her session") after a relative named since the
+// owner the key names ("Mr. Ortiz …, his wife moved her session"): the
+// relative's.
+func relativesThing(toks []span, topic []string) bool {
+	if len(topic) < 2 {
+		return false
+	}
+	head, owners := topic[len(topic)-1], topic[:len(topic)-1]
+	for i := 1; i < len(toks); i++ {
+		if toks[i].text != head {
+			continue
+		}
+		p := -1
+		for j := i - 1; j >= 0 && j >= i-2; j-- {
+			if w := toks[j].text; w == "his" || w == "her" || w == "their" {
+				p = j
+				break
+			}
+		}
+		for j := p - 1; p > 0 && j >= 0; j-- {
+			switch w := toks[j].text; {
+			case slices.Contains(owners, w):
+				return false
+			case (relations[w] || relationWords[w]) && !slices.Contains(topic, w):
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// ownerNamed returns the word of the topic, other than its head, that cl
+// says as a name (ownerPronoun's test: capitalised, and not only as the
+// clause's first word), or "": "Ortiz" of "Mr. Ortiz rang this morning"
+// for ortiz_next_session.
+func ownerNamed(cl string, toks []span, topic []string) string {
+	if len(topic) < 2 {
+		return ""
+	}
+	for j, o := range toks {
+		if !slices.Contains(topic[:len(topic)-1], o.text) || o.start >= len(cl) || !unicode.IsUpper(rune(cl[o.start])) || j > 0 && otherQualifiers[toks[j-1].text] {
+			continue
+		}
+		if j > 0 || j+1 < len(toks) && unicode.IsUpper(rune(cl[toks[j+1].start])) {
+			return o.text
+		}
+	}
+	return ""
+}
+
+// pronounOfTopic returns the index in toks of "his", "her" or "their"
+// said of the topic's head, at most one word before it ("his session",
+// "his home visits"), or -1.
+func pronounOfTopic(toks []span, topic []string) int {
+	head := topic[len(topic)-1]
+	for i, t := range toks {
+		if t.text != "their" && t.text != "his" && t.text != "her" {
+			continue
+		}
+		for j := i + 1; j < len(toks) && j <= i+2; j++ {
+			if toks[j].text == head {
 				return i
 			}
 		}

@@ -18,6 +18,12 @@ func TestAnchor(t *testing.T) {
 		{"rent", "$1,400/month", "Landlord raise rent, from February I need pay $1,550 every month.", "$1,550"},
 		{"monthlyStipend", "$2,300/month", "Department increase stipend, start this month I get $2,450.", "$2,450"},
 		{"rent", "$1,400/month", "Landlord raised the rent, my sister pays $1,550 for hers.", ""},
+		// A pronoun refers to the owner the key names, named in the
+		// clause before; another's pronoun, or another thing, is not.
+		{"ortiz_next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, so I've moved his session to January 14 at 3pm.", "2026-01-14 15:00"},
+		{"next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, so I've moved his session to January 14 at 3pm.", ""},
+		{"ortiz_next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, so his wife moved her session to January 14 at 3pm.", ""},
+		{"ortiz_next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, his wife moved her session to January 14 at 3pm.", ""},
 		{"laundry_card_balance", "$20", "I loaded more money on my laundry card so it's at $35 now and I can finally wash my sheets", "$35"},
 		{"visa_interview_date", "January 22", "Embassy send email, my visa interview already move to January 29, same time 9am.", "2026-01-29"},
 		// A key's initialism ends where a word begins (myGPAppt); a day
