@@ -231,6 +231,12 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			// Harmon's, and says the owner where the topic is.
 			toks = resolvePronoun(toks, pron, topic)
 		}
+		if ci+1 < len(rd.clauses) && reThatsWrong.MatchString(rd.clauses[ci+1].low) {
+			// "The portal shows my member ID as XKP448201 but that's not
+			// right": the clause after denies this one's value.
+			carried = nil
+			continue
+		}
 		if relativesThing(toks, topic) {
 			// "Mr. Ortiz rang this morning, his wife moved her session
 			// to January 14": the wife's session, not Mr. Ortiz's.
@@ -1354,6 +1360,10 @@ func ownerPronoun(cl string, toks []span, topic []string) int {
 	}
 	return -1
 }
+
+// reThatsWrong is a clause that only denies the one before: "but that's
+// not right", "which is wrong".
+var reThatsWrong = regexp.MustCompile(`^(?:but\s+|and\s+)?(?:that['’]s|that is|which is|this is|it['’]s|it is)\s+(?:not right|not correct|wrong|incorrect|a mistake|an error|out of date|outdated|old)\s*[.!]*$`)
 
 // relativesThing reports a clause in which the topic's head is said with
 // a possessive pronoun ("her session") after a relative named since the

@@ -24,6 +24,8 @@ func TestAnchor(t *testing.T) {
 		{"next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, so I've moved his session to January 14 at 3pm.", ""},
 		{"ortiz_next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, so his wife moved her session to January 14 at 3pm.", ""},
 		{"ortiz_next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, his wife moved her session to January 14 at 3pm.", ""},
+		// A value the next clause says is wrong.
+		{"insurance_member_id", "XKP448210", "The portal shows my member ID as XKP448201 but that's not right, my card says XKP448210 and that's the correct one.", ""},
 		{"laundry_card_balance", "$20", "I loaded more money on my laundry card so it's at $35 now and I can finally wash my sheets", "$35"},
 		{"visa_interview_date", "January 22", "Embassy send email, my visa interview already move to January 29, same time 9am.", "2026-01-29"},
 		// A key's initialism ends where a word begins (myGPAppt); a day

@@ -428,6 +428,8 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonHearsay
 	case reOursSame.MatchString(low):
 		return ReasonOtherSubject
+	case reNothingChanged.MatchString(low) && !reExceptChange.MatchString(low):
+		return ReasonNegated
 	case hypoSentence.in(reRelevanceIf.ReplaceAllString(withoutTakingOn(n), " ")), reStillDeciding.MatchString(low), reViewing.MatchString(low) && !reTakenPlace.MatchString(low):
 		return ReasonHypothetical
 	}
@@ -590,7 +592,7 @@ func firstClause(low string) string {
 // not back in a place ("I'm back in Room 118"); or a clause that opens
 // on the last event of a kind ("last Ruiz party the cake pickup got
 // pushed to Thursday", "last sprint planning got bumped to tuesday").
-var reBackThen = regexp.MustCompile(`^last\s+(?:[\p{L}'’-]+\s+){0,2}(?:party|parties|wedding|event|order|show|gig|game|meet|tournament|trip|season|job|lease|contract|time|meeting|planning|standup|stand-up|retro|review|session|class|lesson|practice|rehearsal|appointment|appt|visit|checkup|check-up|call|sync|delivery|pickup|shipment|match|race|sprint|shift|dinner|lunch|brunch|meetup)\b|\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)`)
+var reBackThen = regexp.MustCompile(`^last\s+(?:[\p{L}'’-]+\s+){0,2}(?:party|parties|wedding|event|order|show|gig|game|meet|tournament|trip|season|job|lease|contract|time|meeting|planning|standup|stand-up|retro|review|session|class|lesson|practice|rehearsal|appointment|appt|visit|checkup|check-up|call|sync|delivery|pickup|shipment|match|race|sprint|shift|dinner|lunch|brunch|meetup)\b|\bback in (?:the day|the (?:\d0|\d{4})s|(?:19|20)\d\d|'\d\d|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|(?:high school|college|school|grad school|university|uni)\b|my\b|our\b|those\b|the old days|the spring|the summer|the fall|the autumn|the winter)|^last\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|fall|autumn|winter|christmas|easter|thanksgiving)\b|^back before\b`)
 
 // reNoticeFrame opens a statement on a call to notice it, no request:
 // "Please note the sponsor has extended the deadline to March 2".
@@ -623,6 +625,13 @@ var reBackAfterPast = regexp.MustCompile(`\b(?:last (?:week|month|time|weekend)|
 // is not one made: "Aunt Carol keeps telling mom to switch to her guy",
 // "she told Dad to move it to Friday".
 var reUrgedTo = regexp.MustCompile(`\b(?:keeps?|kept|keeps on|kept on)\s+(?:telling|asking|begging|bugging|nagging|pushing|urging|pestering|hounding|on at)\s+(?:[\p{L}'’]+\s+){1,3}?to\s+|\b(?:told|tells|telling|urged|urges|urging|begged|begs|begging|nagging|pestering)\s+(?:mom|mum|dad|him|her|them|us|my\s+[\p{L}]+|[\p{L}]+)\s+to\s+(?:switch|move|change|go with|use|drop|cancel|swap|try|hire|book|pick|get|sell|rent|sign)\b`)
+
+// reNothingChanged says the matter stands as it was: "fasting draw is
+// still the 14th, nothing's changed". reExceptChange says what did.
+var (
+	reNothingChanged = regexp.MustCompile(`\bnothing(?:['’]s| has| had)?\s+changed\b|\bnothing['’]s different\b|\bsame as (?:before|always)\b`)
+	reExceptChange   = regexp.MustCompile(`\b(?:except|but|apart from|other than|besides|only)\b`)
+)
 
 // reInCart is a thing put in a shopping cart, which is not bought: "added
 // size 2 diapers to my amazon cart".
