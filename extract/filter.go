@@ -410,7 +410,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonQuestion
 	case draftStarts.startsWith(n), draftCues.in(n), reInCart.MatchString(low):
 		return ReasonDraft
-	case declines.in(head):
+	case declines.in(reHeldOffTillNow.ReplaceAllString(head, " ")):
 		return ReasonDeclined
 	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(reAsSuggested.ReplaceAllString(head, " "), " gift "), " ")) && !wantThenState(low) && !stateThenWant(low), reTask.MatchString(low) && reTask.MatchString(firstClause(low)), reTalkAbout.MatchString(head), reUrgedTo.MatchString(head),
 		reShopHad.MatchString(raw) && !nameStops[fold(firstWord(raw))]:
@@ -625,6 +625,10 @@ var reBackAfterPast = regexp.MustCompile(`\b(?:last (?:week|month|time|weekend)|
 // is not one made: "Aunt Carol keeps telling mom to switch to her guy",
 // "she told Dad to move it to Friday".
 var reUrgedTo = regexp.MustCompile(`\b(?:keeps?|kept|keeps on|kept on)\s+(?:telling|asking|begging|bugging|nagging|pushing|urging|pestering|hounding|on at)\s+(?:[\p{L}'’]+\s+){1,3}?to\s+|\b(?:told|tells|telling|urged|urges|urging|begged|begs|begging|nagging|pestering)\s+(?:mom|mum|dad|him|her|them|us|my\s+[\p{L}]+|[\p{L}]+)\s+to\s+(?:switch|move|change|go with|use|drop|cancel|swap|try|hire|book|pick|get|sell|rent|sign)\b`)
+
+// reHeldOffTillNow is a change put off until it was made: "… is $155, I
+// held off as long as I could".
+var reHeldOffTillNow = regexp.MustCompile(`\b(?:held|holding|hold) off (?:for )?(?:as long as (?:i|we) (?:could|can)|as long as possible|until now|till now)\b`)
 
 // reNothingChanged says the matter stands as it was: "fasting draw is
 // still the 14th, nothing's changed". reExceptChange says what did.
@@ -876,7 +880,9 @@ var (
 	// couldn't think", "can't believe", "higher than we thought".
 	// reOpinionAside is an opinion of someone, after the statement: "…,
 	// he seems chill" says nothing of the statement's truth.
-	reOpinionAside = regexp.MustCompile(`,\s*(?:and\s+)?(?:he|she|they|it|the new one)\s+(?:seems|seemed|sounds|looks)\s+(?:really\s+|super\s+|very\s+|kinda\s+|pretty\s+|so\s+)?[a-z]+(?:\s+(?:so far|tbh|lol|honestly))?\s*[.!]*\s*$`)
+	reOpinionAside = regexp.MustCompile(`,\s*(?:and\s+)?(?:he|she|they|it|the new one)\s+(?:seems|seemed|sounds|looks)\s+(?:really\s+|super\s+|very\s+|kinda\s+|pretty\s+|so\s+)?[a-z]+(?:\s+(?:so far|tbh|lol|honestly))?\s*[.!]*\s*$` +
+		// "…, and everyone seems so much happier in there, thank you!"
+		`|,\s*(?:and\s+)?(?:everyone|everybody|people|the kids|the team|clients|students|members|customers)\s+(?:seems|seem|seemed|looks|look|sounds)\s+(?:so\s+|much\s+|really\s+|a lot\s+|way\s+)*(?:happier|happy|pleased|relieved|calmer|better|to love it|to like it)\b[^,.;!?]{0,20}(?:,\s*(?:thank you|thanks)(?:\s+so much)?)?\s*[.!]*\s*$`)
 	reNoThought    = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b|\bthan\s+(?:i|we|they|you|anyone|everyone)\s+(?:had\s+)?(?:thought|expected|planned|hoped|feared|wanted|would have liked|liked)\b`)
 	// reRelevanceIf is a condition on the listener's use of what is said,
 	// not on what is said: "it's 312-555-0246 now if you need to update

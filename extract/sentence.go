@@ -537,7 +537,7 @@ func confineAsides(clauses []string) []string {
 
 var (
 	// reAsideSubject opens a piece on a subject of its own.
-	reAsideSubject = regexp.MustCompile(`^(?:and\s+|but\s+|honestly,?\s+|so\s+)?(?:i|i'm|i've|i'd|we|we're|we've|it|it's|that|that's|which|this|they|they're|he|she|everyone|the kids)\b`)
+	reAsideSubject = regexp.MustCompile(`^(?:and\s+|but\s+|honestly,?\s+|so\s+)?(?:i|i'm|i've|i'd|we|we're|we've|it|it's|that|that's|which|this|they|they're|he|she|everyone|the kids|(?:so\s+|really\s+|very\s+|just\s+)?(?:grateful|thankful|glad|relieved|lucky))\b`)
 	// reDoubt doubts what the clause states.
 	reDoubt = regexp.MustCompile(`\b(?:or|if|unless|maybe|perhaps|wrong|sure|mistaken|remember|think|guess|check|confirm|depends|tentative|tentatively|yet|not final|might change|could change|may change)\b`)
 	// reReasonLead opens a piece on the reason for what follows.
