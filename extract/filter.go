@@ -883,7 +883,7 @@ var (
 	reOpinionAside = regexp.MustCompile(`,\s*(?:and\s+)?(?:he|she|they|it|the new one)\s+(?:seems|seemed|sounds|looks)\s+(?:really\s+|super\s+|very\s+|kinda\s+|pretty\s+|so\s+)?[a-z]+(?:\s+(?:so far|tbh|lol|honestly))?\s*[.!]*\s*$` +
 		// "…, and everyone seems so much happier in there, thank you!"
 		`|,\s*(?:and\s+)?(?:everyone|everybody|people|the kids|the team|clients|students|members|customers)\s+(?:seems|seem|seemed|looks|look|sounds)\s+(?:so\s+|much\s+|really\s+|a lot\s+|way\s+)*(?:happier|happy|pleased|relieved|calmer|better|to love it|to like it)\b[^,.;!?]{0,20}(?:,\s*(?:thank you|thanks)(?:\s+so much)?)?\s*[.!]*\s*$`)
-	reNoThought    = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b|\bthan\s+(?:i|we|they|you|anyone|everyone)\s+(?:had\s+)?(?:thought|expected|planned|hoped|feared|wanted|would have liked|liked)\b`)
+	reNoThought = regexp.MustCompile(`\b(?:can['’]t|cannot|couldn['’]t|could not|can not)\s+(?:even\s+)?(?:think|believe)\b|\bthan\s+(?:i|we|they|you|anyone|everyone)\s+(?:had\s+)?(?:thought|expected|planned|hoped|feared|wanted|would have liked|liked)\b`)
 	// reRelevanceIf is a condition on the listener's use of what is said,
 	// not on what is said: "it's 312-555-0246 now if you need to update
 	// it anywhere", "in case you need it".
