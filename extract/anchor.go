@@ -450,6 +450,9 @@ func Anchor(sentence, key, stored string, at time.Time) (Statement, bool) {
 			if kind == anchorName && possessorOf(cl, v, tspans) {
 				continue // "taking over Biscuit's walks": whose walks, not who walks
 			}
+			if kind == anchorDate && reLastDoneBefore.MatchString(cl[:v.start]) && !slices.Contains(keyWords, "last") && !slices.Contains(keyWords, "previous") {
+				continue // "machine last serviced dec 10": when it was last done, not the date the key keeps
+			}
 			if kind == anchorCount && !c.changeCue && reOrdinal.MatchString(cl[v.start:v.end]) {
 				continue // "The 5th floor has the nicer kitchen" names a floor; "we moved up to the 5th floor" moves
 			}
@@ -1518,14 +1521,38 @@ func othersHave(cl string, topic []string, changed bool) bool {
 	if len(subj) == 0 || nameStops[subj[0]] && !possessives[subj[0]] {
 		return false // "It has moved to Friday", "This week has …"
 	}
-	if changed && len(subj) == 1 && !orgWords[subj[0]] {
-		return false // "Leo has 18 swim lessons left now": a change of the household's, as householdName
+	if changed && len(subj) == 1 && !orgWords[subj[0]] && !qualifierUnsaid(fold(cl), topic) {
+		// "Leo has 18 swim lessons left now": a change of the
+		// household's, as householdName; but "Tom's got a new mobile"
+		// is not the one sophie_mobile keeps.
+		return false
 	}
 	return !slices.ContainsFunc(subj, func(w string) bool {
 		w = singular(strings.TrimSuffix(w, "'s"))
 		return slices.Contains(topic, w) || slices.ContainsFunc(topic, func(t string) bool { return shortFor(t, w) || shortFor(w, t) })
 	})
 }
+
+// reLastDoneBefore ends the text before a date on when something was last
+// done: "machine last serviced ".
+var reLastDoneBefore = regexp.MustCompile(`(?i)\blast\s+[a-z]+ed\s+(?:on\s+|in\s+)?$`)
+
+// qualifierUnsaid reports a word of the topic before its head that reads
+// as a person's name, which the folded clause does not say: "sophie" of
+// sophie_mobile. A relation, a pet or a role ("boxing coach" of
+// boxing_coach_email) is what a name may be.
+func qualifierUnsaid(clow string, topic []string) bool {
+	for _, t := range topic[:max(len(topic)-1, 0)] {
+		if len(t) > 3 && !relations[t] && !pets[t] && !roleNouns[t] && !roles[t] && !reRoleLike.MatchString(t) && !strings.Contains(clow, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// reRoleLike is a word that reads as a role or an activity, not a name:
+// "boxing", "trainer", "dentist".
+var reRoleLike = regexp.MustCompile(`(?:ing|er|or|ist|ian|ant|ent|ness|ship|ment|ary|ery|ice|al|ic|ive|ly)$`)
 
 // reOthersHave opens a clause on someone else having or being given a
 // thing: a relation, or a capitalised name, then "has", "got", "'s got".

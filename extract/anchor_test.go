@@ -24,6 +24,11 @@ func TestAnchor(t *testing.T) {
 		{"next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, so I've moved his session to January 14 at 3pm.", ""},
 		{"ortiz_next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, so his wife moved her session to January 14 at 3pm.", ""},
 		{"ortiz_next_session", "Jan 12 at 10am", "Mr. Ortiz rang this morning, his wife moved her session to January 14 at 3pm.", ""},
+		// Another person's new thing, beside a key that names its owner.
+		{"sophie_mobile", "07700 900123", "Tom's got a new mobile, 07700 900789.", ""},
+		// When a thing was last done is not the date the key keeps.
+		{"machine_service_date", "January 14", "machine last serviced dec 10, tech said seals were fine then", ""},
+		{"boxing_coach_email", "mike@ironboxing.com", "Mike's got a new email, use mike.r@gmail.com for him from now on.", "mike.r@gmail.com"},
 		// A value the next clause says is wrong.
 		{"insurance_member_id", "XKP448210", "The portal shows my member ID as XKP448201 but that's not right, my card says XKP448210 and that's the correct one.", ""},
 		{"laundry_card_balance", "$20", "I loaded more money on my laundry card so it's at $35 now and I can finally wash my sheets", "$35"},

@@ -217,6 +217,11 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// "sending invoices to the old street address instead of
 				// PO Box 118" names an old one.
 				continue
+			case reportedBy(real, d.Replacement):
+				// "Westview Middle School has announced that Harvest
+				// Table Catering will be taking over …": who reports the
+				// change is not its value.
+				continue
 			case extract.KeptAsIs(real, f.Key):
 				// "the guest network password is bluejay2026 now; I left
 				// your main wifi password as is": not the wifi password.
@@ -320,6 +325,16 @@ var reUnitNumber = regexp.MustCompile(`(?i)\b(?:unit|room|rm|apt|apartment|suite
 // reClauseSubject opens a clause on its subject and a verb of being:
 // "contractor's", "the caterer is".
 var reClauseSubject = regexp.MustCompile(`(?i)^(?:the\s+|our\s+|my\s+)?(\p{L}+)(?:'s|’s|\s+is|\s+are|\s+was)\s`)
+
+// reReportVerb follows the one who reports a change.
+var reReportVerb = regexp.MustCompile(`^\s+(?:has\s+|have\s+|had\s+|just\s+|officially\s+)*(?:announced|said|says|confirmed|confirms|told|tells|informed|informs|notified|notifies|wrote|writes|emailed|emails|reported|reports|posted|posts)\b`)
+
+// reportedBy reports a replacement said as the subject of a verb of
+// reporting: "Westview Middle School has announced that …".
+func reportedBy(text, replacement string) bool {
+	i := strings.Index(text, replacement)
+	return replacement != "" && i >= 0 && reReportVerb.MatchString(text[i+len(replacement):])
+}
 
 // ofOtherSubject reports a replacement said in a clause of its own (after
 // a comma or a semicolon) whose subject is not a word of the fact's key:
