@@ -596,14 +596,19 @@ func appendStringFinal(b []byte, s string) []byte {
 
 // escapesFinal is escapes for appendStringFinal: with the bytes '<',
 // '>', '&' and 0xE2 (which opens U+2028 and U+2029) marked too. Each
-// term marks the lowest byte equal to its value, and perhaps bytes above
-// it, never one below.
+// test marks the lowest byte it matches, and perhaps bytes above it,
+// never one below; a pair of bytes one bit apart is tested at once with
+// that bit set ('"' 0x22 and '&' 0x26; '<' 0x3C and '>' 0x3E).
 func escapesFinal(w uint64) uint64 {
-	m := escapes(w)
-	for _, c := range [...]uint64{'<', '>', '&', 0xE2} {
-		v := w ^ ones*c
-		m |= (v - ones) &^ v
-	}
+	m := (w - ones*0x20) &^ w
+	v := (w | ones*0x04) ^ ones*'&'
+	m |= (v - ones) &^ v
+	v = (w | ones*0x02) ^ ones*'>'
+	m |= (v - ones) &^ v
+	v = w ^ ones*'\\'
+	m |= (v - ones) &^ v
+	v = w ^ ones*0xE2
+	m |= (v - ones) &^ v
 	return m & highs
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -123,7 +124,8 @@ func TestTextMakesRoom(t *testing.T) {
 }
 
 // BenchmarkAppendString measures a context's text as appendString writes
-// it: lines of about 60 bytes, each with its escaped newline.
+// it (gqlgen's form), and as appendStringFinal does: lines of about 60
+// bytes, each with its escaped newline.
 func BenchmarkAppendString(b *testing.B) {
 	var text []byte
 	for i := 0; len(text) < 10_000; i++ {
@@ -132,10 +134,17 @@ func BenchmarkAppendString(b *testing.B) {
 		text = append(text, ": never exceed w7qju7 w5kn6y w6j3lb w2qmvn w5nj2h w39zgh\n"...)
 	}
 	s := string(text)
-	buf := make([]byte, 0, 2*len(s))
-	b.SetBytes(int64(len(s)))
-	for b.Loop() {
-		buf = appendString(buf[:0], s)
+	for _, q := range []struct {
+		name string
+		q    quoter
+	}{{"gqlgen", appendString}, {"final", appendStringFinal}} {
+		b.Run(q.name, func(b *testing.B) {
+			buf := make([]byte, 0, 2*len(s))
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				buf = q.q(buf[:0], s)
+			}
+		})
 	}
 }
 
@@ -278,5 +287,37 @@ func TestVerbatimSpans(t *testing.T) {
 	_, other := WithResponseBuffers(base)
 	if got := other.Verbatim(nil, plain.Bytes()); len(got) != 0 {
 		t.Errorf("spans %v without response buffers, want none", got)
+	}
+}
+
+// TestEscapesFinal: the lowest byte escapesFinal marks in a word is the
+// first byte appendStringFinal looks at, for every byte value at every
+// place, after any bytes it does not look at.
+func TestEscapesFinal(t *testing.T) {
+	for c := range 256 {
+		for at := range 8 {
+			for _, filler := range []byte{'a', 0x80, 0xFF, ' ', '=', '?', 0xE3, 0x62} {
+				var word [8]byte
+				for i := range word {
+					word[i] = filler
+				}
+				word[at] = byte(c)
+				m := escapesFinal(le64(string(word[:]), 0))
+				want := -1
+				for i, b := range word {
+					if escapedFinal[b] {
+						want = i
+						break
+					}
+				}
+				got := -1
+				if m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if got != want {
+					t.Fatalf("word % x: first byte marked %d, want %d", word, got, want)
+				}
+			}
+		}
 	}
 }
