@@ -28,7 +28,9 @@ func touch(tx *store.Txn) error {
 // shows it, and for which reading the epoch would conflict with every
 // concurrent writer). It holds at most maxLive postings and sentences over
 // all spaces, and forgets them all when full. It is safe for concurrent
-// use.
+// use. It is the process's, shared by every store it opens: a space's
+// epochs are random, so two stores hold the same epoch only where one
+// holds a copy of the other's records (a restored backup).
 type liveMemo struct {
 	mu     sync.Mutex
 	spaces map[tenancy.Space]*liveSpace
@@ -51,16 +53,19 @@ type sentenceRef struct {
 	index  int
 }
 
-// maxLive bounds the postings and sentences liveMemo holds (a posting is
-// about 80 bytes, a sentence about 300).
-const maxLive = 1 << 16
+// maxLive bounds the postings and sentences liveMemo holds: a posting
+// is about 90 bytes and a sentence about 300, with pointers the collector
+// follows (a turn ID, a text), so at most a few megabytes of them; a
+// term with more than a quarter of that many postings is not remembered.
+const maxLive = 1 << 14
 
 // live is the memo of current searches.
 var live liveMemo
 
-// space returns what is remembered of sp under epoch, making it empty
-// when the epoch changed; nil when nothing may be remembered.
-// The caller holds m.mu.
+// space returns what is remembered of sp under epoch for a put, making
+// it empty when the epoch changed (what a put under another epoch drops
+// is read again); nil when nothing may be remembered. The caller holds
+// m.mu.
 func (m *liveMemo) space(sp tenancy.Space, epoch string) *liveSpace {
 	if epoch == "" {
 		return nil
@@ -82,6 +87,15 @@ func (m *liveMemo) space(sp tenancy.Space, epoch string) *liveSpace {
 	return s
 }
 
+// lookup returns what is remembered of sp under epoch, or nil.
+// The caller holds m.mu.
+func (m *liveMemo) lookup(sp tenancy.Space, epoch string) *liveSpace {
+	if s := m.spaces[sp]; s != nil && epoch != "" && s.epoch == epoch {
+		return s
+	}
+	return nil
+}
+
 // room makes room for n more entries, forgetting everything when full.
 // The caller holds m.mu.
 func (m *liveMemo) room(n int) {
@@ -96,7 +110,7 @@ func (m *liveMemo) room(n int) {
 func (m *liveMemo) stats(sp tenancy.Space, epoch string) (docs, length int, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if s := m.space(sp, epoch); s != nil && s.stats {
+	if s := m.lookup(sp, epoch); s != nil && s.stats {
 		return s.docs, s.length, true
 	}
 	return 0, 0, false
@@ -116,7 +130,7 @@ func (m *liveMemo) putStats(sp tenancy.Space, epoch string, docs, length int) {
 func (m *liveMemo) postings(sp tenancy.Space, epoch, term string) ([]posting, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if s := m.space(sp, epoch); s != nil {
+	if s := m.lookup(sp, epoch); s != nil {
 		ps, ok := s.terms[term]
 		return ps, ok
 	}
@@ -143,7 +157,7 @@ func (m *liveMemo) putPostings(sp tenancy.Space, epoch, term string, ps []postin
 func (m *liveMemo) sentence(sp tenancy.Space, epoch string, ref sentenceRef) (Sentence, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if s := m.space(sp, epoch); s != nil {
+	if s := m.lookup(sp, epoch); s != nil {
 		st, ok := s.sentences[ref]
 		return st, ok
 	}
