@@ -15,7 +15,11 @@
 // order, each value written as gqlgen's marshaller of its scalar writes
 // it. Their fields are plain values that cannot fail, but for a score that
 // is not a finite number, which is written as null with the error gqlgen
-// reports for it, on the same path.
+// reports for it, on the same path. Under the POST transport's response
+// buffers (WithResponseBuffers) the text and the lists are written in the
+// form that transport sends (their strings escaped as encoding/json
+// escapes a json.RawMessage's), which it copies without reading them
+// again: the response's bytes are the same.
 package assembled
 
 import (
@@ -138,7 +142,7 @@ func responseBuffer(ctx context.Context, w io.Writer) (*ResponseBuffers, *bytes.
 // context, Text moves what the buffer holds into a pooled one with room
 // for the rest before it writes the text; Release hands the pooled
 // buffers back, and the exclusion lists of the contexts made with NewFor.
-// The bytes written are the same.
+// The response's bytes are the same.
 //
 // Under such a context the text and the lists are written in the form
 // the POST transport writes a response in (appendStringFinal), and their
