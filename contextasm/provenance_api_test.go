@@ -1,8 +1,11 @@
 package contextasm_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -140,4 +143,66 @@ func TestProvenanceResponses(t *testing.T) {
 		}
 	}
 	golden.Check(t, "provenance.golden", got)
+}
+
+// TestPostMatchesGet: a POST's response (written by the POST transport,
+// which copies the assembled context's text and lists, written in final
+// form, as they are) holds the bytes of the same query's GET response
+// (written by gqlgen's GET transport: gqlgen's marshalling, then
+// json.Marshal), for texts and records holding every byte JSON or HTML
+// escapes ('<', '>', '&', U+2028, U+2029, quotes, backslashes, control
+// characters) and multi-byte characters, in the shapes of
+// TestProvenanceResponses, and a request whose data an error made null.
+func TestPostMatchesGet(t *testing.T) {
+	env := apitest.New(t)
+	tok := apitest.Token(t, apitest.Identity("org-a", "alice"))
+	fact(t, env, tok, map[string]any{"key": "budget", "value": "<b>$150,000</b> & \"more\" \\ for the vendor\u2028next\u2029line \u2027 é ✓"})
+	fact(t, env, tok, map[string]any{"key": "budget", "value": "$120,000 & <nothing> else\ttabbed\x01", "supersedes": "budget"})
+	fact(t, env, tok, map[string]any{"key": "spend_policy", "value": "never exceed the <vendor> budget & ask first", "isConstraint": true})
+	putItem(t, env, tok, map[string]any{"sessionId": "s1", "key": "goal", "value": "choose the vendor <within> budget & fast", "itemType": "OBJECTIVE", "priority": 1})
+	recordTurn(t, env, tok, "s1", "USER", "The budget for the vendor is <$150,000> & final\u2028really.")
+	env.Clock.Advance(time.Minute)
+
+	in := map[string]any{"query": "what is the vendor budget & <policy>?", "budget": 2000, "sessionId": "s1"}
+	for _, q := range []string{
+		`query($in: ContextInput!) { assembleContext(input: $in) {
+			text tokens budget withheld notes truncated sections { layer title text tokens }
+			included { id kind layer reason score } excluded { id kind reason } } }`,
+		`query($in: ContextInput!) { assembleContext(input: $in) { excluded { id } t: text sections { title } included { id } text } }`,
+		`query($in: ContextInput!) {
+			a: assembleContext(input: $in) { i: included { __typename id reason } e: excluded { id reason } text }
+			b: assembleContext(input: $in) { x: excluded { kind } included { score kind } sections { text } } }`,
+		`query($in: ContextInput!) { assembleContext(input: $in) { text included { id } } me { organization userName } }`,
+		`query($in: ContextInput!) { assembleContext(input: $in) { text } bad: assembleContext(input: {query: "x", budget: -1}) { text } }`,
+	} {
+		vars := map[string]any{"in": in}
+		post := env.Do(t, tok, q, vars)
+		v, err := json.Marshal(vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := http.NewRequest(http.MethodGet, env.URL+"/graphql?"+url.Values{"query": {q}, "variables": {string(v)}}.Encode(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := env.HTTP.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		get, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if post.Status != http.StatusOK || resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d (POST), %d (GET): %s", post.Status, resp.StatusCode, post.Raw)
+		}
+		if len(post.Errors) == 0 && (!bytes.Contains(post.Raw, []byte(`\u003c`)) || !bytes.Contains(post.Raw, []byte(`\u0026`))) {
+			t.Errorf("the response escapes no '<' or '&': %s", post.Raw)
+		}
+		if string(post.Raw) != string(get) {
+			t.Errorf("POST wrote\n%s\nGET (gqlgen) writes\n%s", post.Raw, get)
+		}
+	}
 }

@@ -23,6 +23,7 @@
 //	TableEvidenceHist     the same keys, of retired sentences      -> nil
 //	TableEvidenceRetired  turn id seg | index (2)                 -> retirement (JSON)
 //	TableEvidenceStats    shard (1)                               -> live docs, length (varints)
+//	TableEvidenceEpoch    (empty)                                 -> a random value, rewritten with every change
 //
 // The reserved term "" (lexical.Terms never yields it) has a posting for
 // every sentence, so that the statistics of any view are an index read.
@@ -248,6 +249,9 @@ func IndexTurnTx(tx *store.Txn, t Turn, sentences []extract.Sentence) error {
 	if docs == 0 {
 		return nil
 	}
+	if err := touch(tx); err != nil {
+		return err
+	}
 	return addStats(tx, docs, length)
 }
 
@@ -319,6 +323,9 @@ func EraseSentenceTx(tx *store.Txn, turnID string, index int) error {
 	if err != nil {
 		return err
 	}
+	if err := touch(tx); err != nil {
+		return err
+	}
 	tf, _ := termFreqs(s.Text)
 	for term, f := range tf {
 		pk := postingKey(term, s, f)
@@ -347,6 +354,9 @@ func retire(tx *store.Txn, s Sentence, by string, at time.Time) error {
 	k := sentenceKey(s.TurnID, s.Index)
 	done, err := tx.Exists(sp, store.TableEvidenceRetired, k)
 	if err != nil || done {
+		return err
+	}
+	if err := touch(tx); err != nil {
 		return err
 	}
 	if err := tx.Put(sp, store.TableEvidenceRetired, k, retirement{At: at.UTC(), By: by}, 0); err != nil {
@@ -398,6 +408,15 @@ func SearchTx(tx *store.Txn, query string, v temporal.View, limit int) ([]Hit, e
 		return nil, nil
 	}
 	sp := tx.Partition().Private()
+	// A current search in a View answers from what liveMemo remembers
+	// under the space's evidence epoch, and remembers what it reads.
+	epoch := ""
+	if v.Current() && !tx.Writable() {
+		var err error
+		if epoch, err = tx.Epoch(sp, store.TableEvidenceEpoch); err != nil {
+			return nil, err
+		}
+	}
 	// The current view reads the live postings, all of which hold in it;
 	// a view of the past reads the history too, and judges each posting.
 	tables := []store.Table{store.TableEvidencePosting}
@@ -443,8 +462,12 @@ func SearchTx(tx *store.Txn, query string, v temporal.View, limit int) ([]Hit, e
 	var docs, length int
 	var err error
 	if v.Current() {
-		if docs, length, err = readStats(tx); err != nil {
-			return nil, err
+		var ok bool
+		if docs, length, ok = live.stats(sp, epoch); !ok {
+			if docs, length, err = readStats(tx); err != nil {
+				return nil, err
+			}
+			live.putStats(sp, epoch, docs, length)
 		}
 	} else if err := scan(termAll, func(p posting) { docs, length = docs+1, length+p.len }); err != nil {
 		return nil, err
@@ -462,17 +485,18 @@ func SearchTx(tx *store.Txn, query string, v temporal.View, limit int) ([]Hit, e
 	}
 	// Keyed by turn id and index (what posting.ref names), without
 	// making a string of them for each posting.
-	type sentenceRef struct {
-		turnID string
-		index  int
-	}
 	cands := map[sentenceRef]*cand{}
 	bm := search.DefaultBM25()
 	var ps []posting
 	for _, term := range terms {
-		ps = ps[:0]
-		if err := scan(term, func(p posting) { ps = append(ps, p) }); err != nil {
-			return nil, err
+		if rem, ok := live.postings(sp, epoch, term); ok {
+			ps = rem
+		} else {
+			ps = nil // a remembered slice is not to be appended to
+			if err := scan(term, func(p posting) { ps = append(ps, p) }); err != nil {
+				return nil, err
+			}
+			live.putPostings(sp, epoch, term, ps)
 		}
 		for _, p := range ps {
 			ref := sentenceRef{p.turnID, p.index}
@@ -503,9 +527,14 @@ func SearchTx(tx *store.Txn, query string, v temporal.View, limit int) ([]Hit, e
 	}
 	hits := make([]Hit, 0, len(ranked))
 	for _, c := range ranked {
-		s, err := readSentence(tx, sp, sentenceKey(c.p.turnID, c.p.index))
-		if err != nil {
-			return nil, fmt.Errorf("evidence: sentence %s: %w", ID(c.p.turnID, c.p.index), err)
+		ref := sentenceRef{c.p.turnID, c.p.index}
+		s, ok := live.sentence(sp, epoch, ref)
+		if !ok {
+			var err error
+			if s, err = readSentence(tx, sp, sentenceKey(c.p.turnID, c.p.index)); err != nil {
+				return nil, fmt.Errorf("evidence: sentence %s: %w", ID(c.p.turnID, c.p.index), err)
+			}
+			live.putSentence(sp, epoch, ref, s)
 		}
 		hits = append(hits, Hit{Sentence: s, Score: c.score})
 	}

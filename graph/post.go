@@ -25,7 +25,8 @@ import (
 // JSON, through its scanner to compact and validate it again; for an
 // assembled context (tens of kilobytes) that was about a tenth of a
 // request's CPU. writeResponse writes the same bytes from one pass over
-// the data.
+// the data, copying the parts package assembled wrote in final form
+// without reading them.
 type postTransport struct{ transport.POST }
 
 var _ graphql.Transport = postTransport{}
@@ -74,10 +75,17 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	}
 	// The response's data may be written in pooled buffers
 	// (assembled.WithResponseBuffers): writeResponse copies it out, and
-	// nothing refers to it after, so they are handed back then.
+	// nothing refers to it after, so they are handed back then. The parts
+	// of it written in final form there (an assembled context's text and
+	// lists) it copies as they are (assembled.ResponseBuffers.Verbatim).
 	ctx, rb := assembled.WithResponseBuffers(ctx)
 	responses, ctx := exec.DispatchOperation(ctx, rc)
-	writeResponse(w, 0, responses(ctx))
+	resp := responses(ctx)
+	var spans []assembled.Span
+	if resp != nil {
+		spans = rb.Verbatim(make([]assembled.Span, 0, 8), resp.Data)
+	}
+	writeResponse(w, 0, resp, spans...)
 	rb.Release()
 }
 
@@ -121,9 +129,12 @@ const maxPooledResponse = 1 << 20
 // client that stops reading at the end of the JSON value (a json.Decoder
 // does) leaves the last chunk unread, so its transport closes the
 // connection instead of reusing it, and the next request dials again.
-func writeResponse(w io.Writer, status int, resp *graphql.Response) {
+//
+// verbatim are spans of resp.Data that hold a value already as it is to
+// be written (appendCompactJSON).
+func writeResponse(w io.Writer, status int, resp *graphql.Response, verbatim ...assembled.Span) {
 	bp := responseBufs.Get().(*[]byte)
-	b, ok := appendResponse((*bp)[:0], resp)
+	b, ok := appendResponse((*bp)[:0], resp, verbatim)
 	if ok {
 		write(w, status, b)
 		if cap(b) <= maxPooledResponse {
@@ -154,10 +165,11 @@ func write(w io.Writer, status int, b []byte) {
 
 // appendResponse appends json.Marshal(resp) to b: its errors and
 // extensions encoded by encoding/json, its data compacted and escaped by
-// appendCompactJSON. It reports false, for json.Marshal to write it, when
-// resp is nil or has deferred parts (a label, a path, hasNext), or when
-// appendCompactJSON does not take its data.
-func appendResponse(b []byte, resp *graphql.Response) ([]byte, bool) {
+// appendCompactJSON (verbatim its spans written as they are). It reports
+// false, for json.Marshal to write it, when resp is nil or has deferred
+// parts (a label, a path, hasNext), or when appendCompactJSON does not
+// take its data.
+func appendResponse(b []byte, resp *graphql.Response, verbatim []assembled.Span) ([]byte, bool) {
 	if resp == nil || resp.Label != "" || resp.Path != nil || resp.HasNext != nil {
 		return b, false
 	}
@@ -174,7 +186,7 @@ func appendResponse(b []byte, resp *graphql.Response) ([]byte, bool) {
 		b = append(b, "null"...)
 	} else {
 		var ok bool
-		if b, ok = appendCompactJSON(b, resp.Data); !ok {
+		if b, ok = appendCompactJSON(b, resp.Data, verbatim); !ok {
 			return b, false
 		}
 	}
@@ -194,8 +206,17 @@ func appendResponse(b []byte, resp *graphql.Response) ([]byte, bool) {
 // (RFC 8259, as encoding/json's scanner reads it, strings not checked for
 // UTF-8) nested at most maxNesting deep, and reports false for anything
 // else. FuzzAppendCompactJSON checks it against encoding/json.
-func appendCompactJSON(dst, src []byte) ([]byte, bool) {
-	c := compactor{src: src, dst: dst}
+//
+// verbatim are spans of src, in order, each holding one value already as
+// appendCompactJSON writes it (assembled.Span: the assembled context's
+// text and lists, written so by package assembled): a value that starts
+// where one of them starts is copied as it is, not read again. The
+// caller vouches for them (package assembled's are checked against the
+// compaction by its TestVerbatimSpans and FuzzAppendStringFinal, and end
+// to end by contextasm's TestPostMatchesGet); a span that no value starts
+// at is passed over.
+func appendCompactJSON(dst, src []byte, verbatim []assembled.Span) ([]byte, bool) {
+	c := compactor{src: src, dst: dst, verbatim: verbatim}
 	if !c.value(0) {
 		return dst, false
 	}
@@ -211,9 +232,10 @@ const maxNesting = 10000
 
 // compactor reads src from i, appending what it keeps to dst.
 type compactor struct {
-	src []byte
-	i   int
-	dst []byte
+	src      []byte
+	i        int
+	dst      []byte
+	verbatim []assembled.Span // not yet reached
 }
 
 // space skips whitespace.
@@ -233,6 +255,14 @@ func (c *compactor) value(depth int) bool {
 	c.space()
 	if c.i >= len(c.src) {
 		return false
+	}
+	for len(c.verbatim) > 0 && c.verbatim[0].Start <= c.i {
+		if s := c.verbatim[0]; s.Start == c.i {
+			c.dst = append(c.dst, c.src[s.Start:s.End]...)
+			c.i, c.verbatim = s.End, c.verbatim[1:]
+			return true
+		}
+		c.verbatim = c.verbatim[1:] // passed over
 	}
 	switch ch := c.src[c.i]; {
 	case ch == '{':

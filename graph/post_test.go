@@ -16,6 +16,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/stategraph/stategraph/graph/assembled"
 )
 
 // FuzzAppendCompactJSON: what appendCompactJSON takes, it writes as
@@ -31,7 +33,7 @@ func FuzzAppendCompactJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		want, err := json.Marshal(json.RawMessage(src))
-		got, ok := appendCompactJSON([]byte("x"), src)
+		got, ok := appendCompactJSON([]byte("x"), src, nil)
 		switch {
 		case ok != (err == nil):
 			t.Fatalf("appendCompactJSON(%q) ok = %v, encoding/json's error = %v", src, ok, err)
@@ -48,7 +50,7 @@ func TestCompactNesting(t *testing.T) {
 	for _, depth := range []int{maxNesting, maxNesting + 1} {
 		src := strings.Repeat("[", depth) + strings.Repeat("]", depth)
 		_, err := json.Marshal(json.RawMessage(src))
-		if _, ok := appendCompactJSON(nil, []byte(src)); ok != (err == nil) {
+		if _, ok := appendCompactJSON(nil, []byte(src), nil); ok != (err == nil) {
 			t.Errorf("depth %d: ok = %v, encoding/json's error = %v", depth, ok, err)
 		}
 	}
@@ -215,6 +217,45 @@ func TestGuardTransportDecodesOnce(t *testing.T) {
 			}
 			if !called {
 				t.Fatalf("refused with %d: %s", rec.Code, rec.Body)
+			}
+		})
+	}
+}
+
+// TestCompactVerbatim: a value that starts where a verbatim span starts
+// is copied as it is (even what compaction would change: the span's
+// writer vouches for it), the rest compacted as before; a span no value
+// starts at (a key, a part of a string, one passed over) is ignored, and
+// so are spans beyond the data.
+func TestCompactVerbatim(t *testing.T) {
+	src := []byte(`{"text":"a <b>","list":[{"id":"x&y"}],"n":1, "s" : "<c>"}`)
+	at := func(sub string) assembled.Span {
+		i := bytes.Index(src, []byte(sub))
+		return assembled.Span{Start: i, End: i + len(sub)}
+	}
+	plain, ok := appendCompactJSON(nil, src, nil)
+	if !ok {
+		t.Fatal("not compacted")
+	}
+	cases := []struct {
+		name  string
+		spans []assembled.Span
+		want  string
+	}{
+		{"none", nil, string(plain)},
+		{"a string", []assembled.Span{at(`"a <b>"`)}, `{"text":"a <b>","list":[{"id":"x\u0026y"}],"n":1,"s":"\u003cc\u003e"}`},
+		{"a list and a string", []assembled.Span{at(`[{"id":"x&y"}]`), at(`"<c>"`)}, `{"text":"a \u003cb\u003e","list":[{"id":"x&y"}],"n":1,"s":"<c>"}`},
+		{"a key", []assembled.Span{at(`"text"`)}, string(plain)},
+		{"inside a string", []assembled.Span{at(`<b>`)}, string(plain)},
+		{"an element", []assembled.Span{at(`{"id":"x&y"}`)}, `{"text":"a \u003cb\u003e","list":[{"id":"x&y"}],"n":1,"s":"\u003cc\u003e"}`},
+		{"out of order", []assembled.Span{at(`"<c>"`), at(`"a <b>"`)}, `{"text":"a \u003cb\u003e","list":[{"id":"x\u0026y"}],"n":1,"s":"<c>"}`},
+		{"beyond the data", []assembled.Span{{Start: len(src) + 5, End: len(src) + 9}}, string(plain)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := appendCompactJSON([]byte("x"), src, tc.spans)
+			if !ok || string(got[1:]) != tc.want {
+				t.Errorf("appendCompactJSON = %s, %v; want %s", got[1:], ok, tc.want)
 			}
 		})
 	}

@@ -168,6 +168,11 @@ const (
 	// and their total length in terms (varints), split in shards so that
 	// concurrent writers rarely meet; readers add the shards up.
 	TableEvidenceStats Table = 'o'
+	// TableEvidenceEpoch: empty suffix -> a random value rewritten
+	// (blindly) with every change of the space's evidence (a sentence
+	// stored, retired or erased), so that readers may remember what a
+	// current search reads for as long as it does not change.
+	TableEvidenceEpoch Table = 'v'
 
 	// Identity profiles (package profile), in the organization's shared
 	// space.

@@ -15,7 +15,11 @@
 // order, each value written as gqlgen's marshaller of its scalar writes
 // it. Their fields are plain values that cannot fail, but for a score that
 // is not a finite number, which is written as null with the error gqlgen
-// reports for it, on the same path.
+// reports for it, on the same path. Under the POST transport's response
+// buffers (WithResponseBuffers) the text and the lists are written in the
+// form that transport sends (their strings escaped as encoding/json
+// escapes a json.RawMessage's), which it copies without reading them
+// again: the response's bytes are the same.
 package assembled
 
 import (
@@ -97,17 +101,37 @@ func (t Text) String() string { return t.c.Output.Text }
 
 // MarshalGQLContext implements graphql.ContextMarshaler.
 func (t Text) MarshalGQLContext(ctx context.Context, w io.Writer) error {
+	rb, buf := responseBuffer(ctx, w)
 	if g, ok := w.(interface{ Grow(int) }); ok {
 		n := t.c.remaining(ctx)
-		if rb, ok := ctx.Value(responseBuffersKey{}).(*ResponseBuffers); ok && rb != nil {
-			if buf, ok := w.(*bytes.Buffer); ok {
-				rb.reserve(buf, n)
-			}
+		if buf != nil {
+			rb.reserve(buf, n)
 		}
 		g.Grow(n)
 	}
-	_, err := w.Write(appendString(availableBuffer(w), t.c.Output.Text))
-	return err
+	if buf == nil {
+		_, err := w.Write(appendString(availableBuffer(w), t.c.Output.Text))
+		return err
+	}
+	start := buf.Len()
+	buf.Write(appendStringFinal(buf.AvailableBuffer(), t.c.Output.Text))
+	rb.verbatim(buf, start)
+	return nil
+}
+
+// responseBuffer returns the ResponseBuffers of ctx and w as the
+// bytes.Buffer gqlgen writes a response in, when ctx is from
+// WithResponseBuffers and w is one; else nil, nil.
+func responseBuffer(ctx context.Context, w io.Writer) (*ResponseBuffers, *bytes.Buffer) {
+	rb, ok := ctx.Value(responseBuffersKey{}).(*ResponseBuffers)
+	if !ok || rb == nil {
+		return nil, nil
+	}
+	buf, ok := w.(*bytes.Buffer)
+	if !ok {
+		return nil, nil
+	}
+	return rb, buf
 }
 
 // ResponseBuffers lends pooled buffers to the responses written under a
@@ -118,11 +142,62 @@ func (t Text) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 // context, Text moves what the buffer holds into a pooled one with room
 // for the rest before it writes the text; Release hands the pooled
 // buffers back, and the exclusion lists of the contexts made with NewFor.
-// The bytes written are the same.
+// The response's bytes are the same.
+//
+// Under such a context the text and the lists are written in the form
+// the POST transport writes a response in (appendStringFinal), and their
+// places in the buffer are remembered: Verbatim returns them, for the
+// transport to copy them as they are instead of reading them again.
 type ResponseBuffers struct {
 	mu       sync.Mutex
 	lent     []*[]byte
 	excluded [][]assemble.Exclusion
+	spans    []span
+}
+
+// span is a value written from start to the end of buf's content then
+// (end), in final form.
+type span struct {
+	buf        *bytes.Buffer
+	start, end int
+}
+
+// Span is a part of a response's data, from Start to End (offsets in the
+// data), that holds one JSON value as the POST transport writes it: no
+// whitespace, and every string escaped as encoding/json escapes a
+// json.RawMessage's (appendStringFinal).
+type Span struct{ Start, End int }
+
+// verbatim remembers that buf holds a value in final form from start to
+// its end.
+func (rb *ResponseBuffers) verbatim(buf *bytes.Buffer, start int) {
+	rb.mu.Lock()
+	rb.spans = append(rb.spans, span{buf, start, buf.Len()})
+	rb.mu.Unlock()
+}
+
+// Verbatim returns the values written in final form under rb's context
+// that data holds, in order: the spans written in the buffer whose
+// content data is (the same bytes in memory, all of them: gqlgen's
+// response data is its buffer's content), sorted and apart. A span of
+// another buffer, or out of order, is left out; the spans are appended
+// to dst.
+func (rb *ResponseBuffers) Verbatim(dst []Span, data []byte) []Span {
+	if rb == nil || len(data) == 0 {
+		return dst
+	}
+	rb.mu.Lock()
+	defer rb.mu.Unlock()
+	last := 0
+	for _, s := range rb.spans {
+		b := s.buf.Bytes()
+		if len(b) != len(data) || &b[0] != &data[0] || s.start < last || s.end <= s.start || s.end > len(data) {
+			continue
+		}
+		dst = append(dst, Span{s.start, s.end})
+		last = s.end
+	}
+	return dst
 }
 
 type responseBuffersKey struct{}
@@ -164,7 +239,7 @@ func (rb *ResponseBuffers) reserve(buf *bytes.Buffer, n int) {
 func (rb *ResponseBuffers) Release() {
 	rb.mu.Lock()
 	lent, excluded := rb.lent, rb.excluded
-	rb.lent, rb.excluded = nil, nil
+	rb.lent, rb.excluded, rb.spans = nil, nil, nil
 	rb.mu.Unlock()
 	for _, bp := range lent {
 		responseBufs.Put(bp)
@@ -262,17 +337,17 @@ var (
 // MarshalGQLContext implements graphql.ContextMarshaler: the elements in
 // order, each with the fields its selection set asks for.
 func (l Sections) MarshalGQLContext(ctx context.Context, w io.Writer) error {
-	return marshalList(ctx, w, sectionImplementors, len(l), func(b []byte, i int, name string) ([]byte, bool) {
+	return marshalList(ctx, w, sectionImplementors, len(l), func(b []byte, q quoter, i int, name string) ([]byte, bool) {
 		s := &l[i]
 		switch name {
 		case "__typename":
-			return appendString(b, sectionImplementors[0]), true
+			return q(b, sectionImplementors[0]), true
 		case "layer":
 			return strconv.AppendInt(b, int64(s.Layer), 10), true
 		case "title":
-			return appendString(b, s.Title), true
+			return q(b, s.Title), true
 		case "text":
-			return appendString(b, s.Text), true
+			return q(b, s.Text), true
 		case "tokens":
 			return strconv.AppendInt(b, int64(s.Tokens), 10), true
 		}
@@ -283,19 +358,19 @@ func (l Sections) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 // MarshalGQLContext implements graphql.ContextMarshaler: the elements in
 // order, each with the fields its selection set asks for.
 func (l Included) MarshalGQLContext(ctx context.Context, w io.Writer) error {
-	return marshalList(ctx, w, includedImplementors, len(l), func(b []byte, i int, name string) ([]byte, bool) {
+	return marshalList(ctx, w, includedImplementors, len(l), func(b []byte, q quoter, i int, name string) ([]byte, bool) {
 		r := &l[i]
 		switch name {
 		case "__typename":
-			return appendString(b, includedImplementors[0]), true
+			return q(b, includedImplementors[0]), true
 		case "id":
-			return appendString(b, r.ID), true
+			return q(b, r.ID), true
 		case "kind":
-			return appendString(b, string(r.Kind)), true
+			return q(b, string(r.Kind)), true
 		case "layer":
 			return strconv.AppendInt(b, int64(r.Layer), 10), true
 		case "reason":
-			return appendString(b, r.Reason), true
+			return q(b, r.Reason), true
 		case "score":
 			return appendFloat(b, r.Score)
 		}
@@ -306,17 +381,17 @@ func (l Included) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 // MarshalGQLContext implements graphql.ContextMarshaler: the elements in
 // order, each with the fields its selection set asks for.
 func (l Excluded) MarshalGQLContext(ctx context.Context, w io.Writer) error {
-	return marshalList(ctx, w, excludedImplementors, len(l), func(b []byte, i int, name string) ([]byte, bool) {
+	return marshalList(ctx, w, excludedImplementors, len(l), func(b []byte, q quoter, i int, name string) ([]byte, bool) {
 		r := &l[i]
 		switch name {
 		case "__typename":
-			return appendString(b, excludedImplementors[0]), true
+			return q(b, excludedImplementors[0]), true
 		case "id":
-			return appendString(b, r.ID), true
+			return q(b, r.ID), true
 		case "kind":
-			return appendString(b, string(r.Kind)), true
+			return q(b, string(r.Kind)), true
 		case "reason":
-			return appendString(b, string(r.Reason)), true
+			return q(b, string(r.Reason)), true
 		}
 		panic(unknownField(name))
 	})
@@ -344,7 +419,10 @@ var errNotFinite = graphql.MarshalFloatContext(math.NaN()).MarshalGQLContext(con
 // and reports false when the value is not a finite number (b is then
 // unchanged). It panics, as gqlgen's generated code does, on a field the
 // object does not have, which validation rules out.
-type appendField func(b []byte, i int, name string) ([]byte, bool)
+type appendField func(b []byte, q quoter, i int, name string) ([]byte, bool)
+
+// quoter appends a string as JSON: appendString, or appendStringFinal.
+type quoter func(b []byte, s string) []byte
 
 func unknownField(name string) string { return "unknown field " + strconv.Quote(name) }
 
@@ -367,6 +445,11 @@ func marshalList(ctx context.Context, w io.Writer, implementors []string, n int,
 	// The selection set is the same for every element: collected once,
 	// where gqlgen collects it per element.
 	fields := graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, implementors)
+	q := quoter(appendString)
+	rb, buf := responseBuffer(ctx, w)
+	if buf != nil {
+		q = appendStringFinal
+	}
 	bp := bufs.Get().(*[]byte)
 	b := append((*bp)[:0], '[')
 	for i := range n {
@@ -381,10 +464,10 @@ func marshalList(ctx context.Context, w io.Writer, implementors []string, n int,
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, f.Alias)
+			b = q(b, f.Alias)
 			b = append(b, ':')
 			var ok bool
-			if b, ok = value(b, i, f.Name); !ok {
+			if b, ok = value(b, q, i, f.Name); !ok {
 				// As gqlgen: null, and its error on the field's path.
 				b = append(b, "null"...)
 				graphql.AddError(elementField(ctx, i, implementors[0], f), errNotFinite)
@@ -393,7 +476,14 @@ func marshalList(ctx context.Context, w io.Writer, implementors []string, n int,
 		b = append(b, '}')
 	}
 	b = append(b, ']')
-	_, err := w.Write(b)
+	var err error
+	if buf != nil {
+		start := buf.Len()
+		buf.Write(b)
+		rb.verbatim(buf, start)
+	} else {
+		_, err = w.Write(b)
+	}
 	if cap(b) <= maxPooled {
 		*bp = b
 		bufs.Put(bp)
@@ -469,6 +559,73 @@ func appendLong(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// appendStringFinal appends s as appendString does, then as
+// encoding/json writes that JSON string again within a json.RawMessage
+// (json.HTMLEscape): '<', '>', '&', U+2028 and U+2029 escaped too
+// (\u003c, \u003e, \u0026, \u2028, \u2029). That is the form the POST
+// transport writes a response in (graph.appendCompactJSON), which copies
+// such a string as it is: a string written so under WithResponseBuffers
+// is a verbatim span of the response (ResponseBuffers.Verbatim).
+func appendStringFinal(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if i+8 <= len(s) {
+			m := escapesFinal(le64(s, i))
+			if m == 0 {
+				i += 7 // and the loop's 1
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3 // the first byte marked
+		} else if !escapedFinal[s[i]] {
+			continue
+		}
+		switch c := s[i]; {
+		case escaped[c]:
+			b = appendEscaped(append(b, s[start:i]...), c)
+		case c == '<' || c == '>' || c == '&':
+			b = append(append(b, s[start:i]...), '\\', 'u', '0', '0', hexLower[c>>4], hexLower[c&0xf])
+		case i+2 < len(s) && s[i+1] == 0x80 && s[i+2]&^1 == 0xA8: // U+2028, U+2029
+			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexLower[s[i+2]&0xf])
+			i += 2
+		default: // 0xE2 opening another character (or none): as it is
+			continue
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// escapesFinal is escapes for appendStringFinal: with the bytes '<',
+// '>', '&' and 0xE2 (which opens U+2028 and U+2029) marked too. Each
+// test marks the lowest byte it matches, and perhaps bytes above it,
+// never one below; a pair of bytes one bit apart is tested at once with
+// that bit set ('"' 0x22 and '&' 0x26; '<' 0x3C and '>' 0x3E).
+func escapesFinal(w uint64) uint64 {
+	m := (w - ones*0x20) &^ w
+	v := (w | ones*0x04) ^ ones*'&'
+	m |= (v - ones) &^ v
+	v = (w | ones*0x02) ^ ones*'>'
+	m |= (v - ones) &^ v
+	v = w ^ ones*'\\'
+	m |= (v - ones) &^ v
+	v = w ^ ones*0xE2
+	m |= (v - ones) &^ v
+	return m & highs
+}
+
+// escapedFinal marks the bytes appendStringFinal looks at: those
+// appendString escapes, '<', '>', '&' and 0xE2.
+var escapedFinal = func() (e [256]bool) {
+	e = escaped
+	e['<'], e['>'], e['&'], e[0xE2] = true, true, true, true
+	return e
+}()
+
+// hexLower is encoding/json's hex digits.
+const hexLower = "0123456789abcdef"
 
 // appendEscaped appends the escape of c, a byte appendString escapes.
 func appendEscaped(b []byte, c byte) []byte {
