@@ -2616,7 +2616,7 @@ func linked(cl string, topic []span, v span, kind string, attrs []string) bool {
 	// "New handle on X: @mirabuilds": a label, then its value. "I gave
 	// you the wrong USt-ID before, the correct one is DE298374651": the
 	// right one of the topic said.
-	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start]) || reSoItIs.MatchString(cl[left:v.start]) || kind == anchorMoney && raisedThenPaid(cl, topic, v)) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
+	return left >= 0 && (onlyLinks(between(cl[left:v.start], kind), kind, attrs) || strings.HasSuffix(strings.TrimSpace(cl[left:v.start]), ":") || reRightOne.MatchString(cl[:v.start]) || reSoItIs.MatchString(cl[left:v.start]) || reResetNewOne.MatchString(cl[left:v.start]) || kind == anchorMoney && raisedThenPaid(cl, topic, v)) || right <= len(cl) && (onlyLinks(reOwnerBefore.ReplaceAllString(afterName(cl[v.end:right], kind), " "), kind, attrs) || reCleft.MatchString(cl[v.end:right]))
 }
 
 // afterName is the text after a name without where the one named is from:
@@ -2639,6 +2639,11 @@ var reRightOne = regexp.MustCompile(`(?i)\bwrong\b[^;:]*,\s*(?:(?:the|that)\s+)?
 // value as what the topic is now, after what was done to it: "I loaded
 // more money on my laundry card so it's at $35 now".
 var reSoItIs = regexp.MustCompile(`(?i)^\s*,?\s*(?:so|and|and so|which means)\s+(?:now\s+)?(?:it['’]s|it is|its)\s+(?:now\s+)?(?:at\s+|up to\s+|down to\s+|on\s+)?$`)
+
+// reResetNewOne is the text between a topic and its value that says the
+// topic was reset and names the new one: "HR copier PIN got reset after
+// someone taped it to the wall, new one is 8302".
+var reResetNewOne = regexp.MustCompile(`(?i)^\s+(?:got\s+|was\s+|has been\s+|had to be\s+|just\s+)?(?:reset|changed|rotated|updated|replaced|reissued|redone)\b[^;:]*,\s*(?:and\s+)?(?:the\s+)?new\s+(?:one|code|pin|number|password|pw|combo|combination)\s+(?:is|['’]s)\s*$`)
 
 // A raise said of the topic, then what the speaker pays or gets from
 // when: "Landlord raised the rent, from February I need to pay $1,550

@@ -31,6 +31,8 @@ func TestAnchor(t *testing.T) {
 		{"boxing_coach_email", "mike@ironboxing.com", "Mike's got a new email, use mike.r@gmail.com for him from now on.", "mike.r@gmail.com"},
 		// A value the next clause says is wrong.
 		{"insurance_member_id", "XKP448210", "The portal shows my member ID as XKP448201 but that's not right, my card says XKP448210 and that's the correct one.", ""},
+		{"copierPin_HR", "4471", "HR copier PIN got reset after someone taped it to the wall, new one is 8302.", "8302"},
+		{"copierPin_HR", "4471", "HR copier PIN got reset after someone taped it to the wall, Finance's new one is 8302.", ""},
 		{"laundry_card_balance", "$20", "I loaded more money on my laundry card so it's at $35 now and I can finally wash my sheets", "$35"},
 		{"visa_interview_date", "January 22", "Embassy send email, my visa interview already move to January 29, same time 9am.", "2026-01-29"},
 		// A key's initialism ends where a word begins (myGPAppt); a day

@@ -10,10 +10,19 @@ import (
 // our accompanist" and "Ana will act as treasurer" say who will be, "Ana
 // serves as treasurer" who is. Agreeing to anything else ("agreed to
 // consider", "agreed to serve on the committee") is left as said.
+//
+// So does a role given to someone: "I made Tom Becker the owner of the
+// billing shared mailbox" says Tom Becker is now its owner.
 func Roles(s string) string {
 	s = reAgreedToServe.ReplaceAllString(s, "will be")
+	s = reMadeRole.ReplaceAllString(s, "${1} is now ${2}")
 	return reServesAs.ReplaceAllString(s, "is")
 }
+
+// reMadeRole is someone made, named or appointed to a role over a thing,
+// by name: "made Tom Becker the owner of", "appointed Dana Pruitt as the
+// new lead for".
+var reMadeRole = regexp.MustCompile(`(?i:\b(?:i|we|they|he|she|hr|it|management|the board)\s+(?:have\s+|has\s+|had\s+|just\s+|officially\s+)*(?:made|named|appointed|assigned|designated)\s+)(\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,2})\s+(?i:as\s+)?((?i:the\s+(?:new\s+)?(?:owner|lead|head|manager|point person|dri|admin|administrator|contact|coordinator|chair)\s+(?:of|for|on))\b)`)
 
 // arrows reads an arrow between a thing, or its old value, and its new
 // value, as notes and changelogs write a change, as "is now": "CSAT

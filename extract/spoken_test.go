@@ -135,6 +135,9 @@ func TestRoles(t *testing.T) {
 		{"Ana serves as treasurer now.", "Ana is treasurer now."},
 		{"The board has agreed to consider Ana as treasurer.", "The board has agreed to consider Ana as treasurer."},
 		{"Ana agreed to serve on the committee.", "Ana agreed to serve on the committee."},
+		{"Priya's out on leave so I made Tom Becker the owner of the billing shared mailbox.", "Priya's out on leave so Tom Becker is now the owner of the billing shared mailbox."},
+		{"We appointed Dana Pruitt as the new lead for onboarding.", "Dana Pruitt is now the new lead for onboarding."},
+		{"I made the owner of the mailbox happy.", "I made the owner of the mailbox happy."},
 	}
 	for _, tt := range tests {
 		if got := Roles(tt.in); got != tt.want {
