@@ -405,6 +405,11 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	if i := asideAt(low); i > 0 {
 		statedLow, stated = low[:i], padded(low[:i])
 	}
+	if m := reMistakeWhy.FindStringIndex(statedLow); m != nil && m[0] > 0 {
+		// "…, but it's actually 3pm, I was looking at last year's
+		// program": why the speaker had it wrong, no past state.
+		statedLow, stated = statedLow[:m[0]], padded(statedLow[:m[0]])
+	}
 	switch {
 	case isQuestion(raw, n):
 		return ReasonQuestion
@@ -625,6 +630,10 @@ var reBackAfterPast = regexp.MustCompile(`\b(?:last (?:week|month|time|weekend)|
 // is not one made: "Aunt Carol keeps telling mom to switch to her guy",
 // "she told Dad to move it to Friday".
 var reUrgedTo = regexp.MustCompile(`\b(?:keeps?|kept|keeps on|kept on)\s+(?:telling|asking|begging|bugging|nagging|pushing|urging|pestering|hounding|on at)\s+(?:[\p{L}'’]+\s+){1,3}?to\s+|\b(?:told|tells|telling|urged|urges|urging|begged|begs|begging|nagging|pestering)\s+(?:mom|mum|dad|him|her|them|us|my\s+[\p{L}]+|[\p{L}]+)\s+to\s+(?:switch|move|change|go with|use|drop|cancel|swap|try|hire|book|pick|get|sell|rent|sign)\b`)
+
+// reMistakeWhy closes a correction on why the speaker had it wrong: "…,
+// I was looking at last year's program".
+var reMistakeWhy = regexp.MustCompile(`\bactually\b[^.;]*?,\s*(?:i|we)\s+(?:was|were|had been)\s+(?:looking at|reading|thinking of|going off|going by|using|checking|mixing it up with|confusing it with)\b.*$`)
 
 // reHeldOffTillNow is a change put off until it was made: "… is $155, I
 // held off as long as I could".
@@ -917,7 +926,7 @@ func clauseFilter(low string) string {
 		return ReasonDeclined
 	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(reAsSuggested.ReplaceAllString(n, " "), " gift "), " ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low), reTried.MatchString(low):
 		return ReasonProposal
-	case pasts.in(n), reBackThen.MatchString(low):
+	case pasts.in(padded(reMistakeWhy.ReplaceAllString(low, "actually"))), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow
 	case reportsOthers(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own ") || strings.Contains(n, " its own ") || strings.Contains(n, "'s own "),

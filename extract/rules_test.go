@@ -71,6 +71,7 @@ func TestAnalyzeReasons(t *testing.T) {
 		{"held off until now", "As of this month the unlimited monthly membership is $155, I held off as long as I could.", "user", []string{"unlimited_monthly_membership.amount"}, []string{ReasonHypothetical}},
 		{"everyone seems happier", "We've moved the Saturday morning flow into Studio A for good, more light, and everyone seems so much happier in there, thank you!", "user", nil, []string{ReasonNoRule, ReasonOtherSubject}},
 		{"grateful she could", "My accountant had a conflict, so our meeting is this Friday, January 9 now instead, grateful she could still fit me in!", "user", []string{"meeting.date"}, []string{ReasonNoRule, ReasonHypothetical}},
+		{"why it was wrong is no past", "Oops, I told you 2 for the recital but it's actually 3pm, I was looking at last year's program.", "user", nil, []string{ReasonNoRule, ReasonNoRule}},
 		{"ours stays the same", "LAX base got a new crew sked number, 800-555-0311, ours at ORD stays the same.", "user", nil, []string{ReasonOtherSubject}},
 		{"back to how it was after a past change", "soccer practice got moved to wednesday last week bc of the field thing, so glad it's back to thursdays", "user", nil, []string{ReasonException}},
 		{"a one-day exception written short", "standup 8:45 tmrw only (Raj out AM).", "user", nil, []string{ReasonException}},
