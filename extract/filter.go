@@ -431,7 +431,7 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonRequest
 	case (hearsay.in(reNoThought.ReplaceAllString(padded(beforeCause(reOpinionAside.ReplaceAllString(statedLow, ""))), " ")) || general.in(n)) && !opinionThenAct(low):
 		return ReasonHearsay
-	case reOursSame.MatchString(low):
+	case reOursSame.MatchString(low), reEnvy.MatchString(low), reOverThere.MatchString(low):
 		return ReasonOtherSubject
 	case reNothingChanged.MatchString(low) && !reExceptChange.MatchString(low):
 		return ReasonNegated
@@ -502,8 +502,9 @@ var reBackAgain = regexp.MustCompile(`,\s*(?:and\s+)?(?:it['’]s\s+|we['’]re\
 	`|\b(?:but|and|then|now)\s+(?:we['’]re|we are|it['’]s|it is|they['’]re|everything['’]s|things are)\s+back\s+(?:on|to)\s+(?:the\s+|our\s+)?(?:normal|usual|regular)\b`)
 
 // reThisDayOnly is one coming day said as the only one: "this Friday
-// only", "only this Friday", "just next Monday".
-var reThisDayOnly = regexp.MustCompile(`\b(?:(?:this|next|this coming)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+only|(?:only|just)\s+(?:this|next|this coming)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
+// only", "only this Friday", "just next Monday", "Fri only" (not
+// "Fridays only", every one).
+var reThisDayOnly = regexp.MustCompile(`\b(?:(?:this|next|this coming)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+only|(?:only|just)\s+(?:this|next|this coming)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:` + weekDays + `)\s+only)\b`)
 
 // reHolderBack is the holder's coming return, which makes whoever stands
 // in a stand-in: "…, she'll be back Wednesday", "until he's back", "…
@@ -634,6 +635,15 @@ var reUrgedTo = regexp.MustCompile(`\b(?:keeps?|kept|keeps on|kept on)\s+(?:tell
 // reMistakeWhy closes a correction on why the speaker had it wrong: "…,
 // I was looking at last year's program".
 var reMistakeWhy = regexp.MustCompile(`\bactually\b[^.;]*?,\s*(?:i|we)\s+(?:was|were|had been)\s+(?:looking at|reading|thinking of|going off|going by|using|checking|mixing it up with|confusing it with)\b.*$`)
+
+// reEnvy says the speaker envies what the sentence tells: "The Skyline
+// Astronomy Society … just hit 80 members, I'm a little jealous".
+// reOverThere opens a sentence on a group placed elsewhere: "The Skyline
+// Astronomy Society across the county".
+var (
+	reEnvy      = regexp.MustCompile(`\b(?:i['’]m|im|i am|we['’]re|we are)\s+(?:a\s+)?(?:little\s+|bit\s+|tad\s+|so\s+|kinda\s+|very\s+|super\s+|lowkey\s+)*(?:jealous|envious)\b`)
+	reOverThere = regexp.MustCompile(`^the\s+(?:[\p{L}'’-]+\s+){1,4}(?:across|down|up|over)\s+(?:the\s+)?(?:county|town|road|street|city|state|river|way|hall)\b`)
+)
 
 // reHeldOffTillNow is a change put off until it was made: "… is $155, I
 // held off as long as I could".
