@@ -127,6 +127,7 @@ func TestSentenceSupersession(t *testing.T) {
 		{"sentences_heldout20.tsv", 20, heldout20RecallFloor},
 		{"sentences_heldout21.tsv", 20, heldout21RecallFloor},
 		{"sentences_heldout22.tsv", 20, heldout22RecallFloor},
+		{"sentences_heldout23.tsv", 20, heldout23RecallFloor},
 	}
 	for _, tc := range tables {
 		t.Run(strings.TrimSuffix(tc.file, ".tsv"), func(t *testing.T) {
@@ -337,7 +338,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal   = 0.90
-	sentenceRecallFloor  = 0.64 // 3,670 of 5,667 (64.8 %) at the end of the sixteenth session (2026-11-28), after 1,436 blind rows (718 changes) were added; how each round of rows was written and what it caught when first played and when added is told in testdata/longconv/README.md
+	sentenceRecallFloor  = 0.64 // 4,043 of 6,306 (64.1 %) at the end of the seventeenth session (2026-11-28), after 1,278 blind rows (639 changes) were added; how each round of rows was written and what it caught when first played and when added is told in testdata/longconv/README.md
 	heldoutRecallFloor   = 0.90
 	heldout2RecallFloor  = 0.90 // written 2026-11-27, after that day's rules: 6 of 10 then, 8 now; 9 of 10 after the sixth session's rules (not fitted)
 	heldout3RecallFloor  = 0.60 // written later on 2026-11-27, after that session's rules: 3 of 10 then, 6 now
@@ -353,6 +354,7 @@ const (
 	heldout13RecallFloor = 0.30 // written blind by a helper at the start of the eighth session of 2026-11-27 (it saw neither the rules nor the tables): 1 of 10 when first played, 0 false; 3 of 10 at the session's end, never fitted
 	heldout14RecallFloor = 0.30 // written blind by a helper in the eighth session of 2026-11-27, first played after that session's rules: 3 of 10, with two false supersessions ("Going to pitch 3-week sprints at retro Thursday", "…, contractor's on hold"), fixed; 0 false
 	heldout17RecallFloor = 0.60 // written blind by a helper at the start of the eleventh session (2026-11-28), first played at its end after all its rules: 6 of 10, 0 false, one value with an instruction in it ("1480 Harbor Blvd this weekend so send supplier stuff there"), now refused; recall never fitted
+	heldout23RecallFloor = 0.60 // written blind by a helper at the start of the seventeenth session (2026-11-28), first played after all its rules: 6 of 10, 0 false; recall never fitted
 	heldout22RecallFloor = 0.60 // written blind by a helper at the start of the sixteenth session (2026-11-28), first played after most of its rules: 6 of 10, 0 false; recall never fitted
 	heldout21RecallFloor = 0.70 // written blind by a helper at the start of the fifteenth session (2026-11-28), first played after all its rules: 7 of 10, 0 false; recall never fitted
 	heldout20RecallFloor = 0.40 // written blind by a helper at the start of the fourteenth session (2026-11-28), first played after most of its rules: 4 of 10, one false supersession ("my friends math tutor is mr reyes", a possessive typed without its apostrophe), fixed; recall never fitted
