@@ -2,15 +2,19 @@
 // (entity, attribute, value) statements, deterministically and without a
 // language model.
 //
-// Extract and Analyze read a Turn sentence by sentence. A sentence is
-// first read the way it was meant (Spoken, Pauses, Affixed, Roles,
-// asides): numbers said in words the way dictation writes them become
+// Extract and Analyze read a Turn sentence by sentence, without the
+// greeting and sign-off a message written as a letter opens and closes
+// with (Letter: "Dear Phone, … Love, Edna"). A sentence is first read the
+// way it was meant (Shorthand, Spoken, Pauses, Affixed, Roles, asides): a
+// text message's short days and halves of the day are written out
+// ("tmrw", "2nite", "6:30a"), numbers said in words the way dictation writes them become
 // digits where they can only be one kind of number ("at two thirty",
 // "five five five oh one nine two", "march tenth", "nineteen fifty a
 // month", "fifteen"), a filler ("um") is a pause, a spoken "comma" and a
 // closing "period" are the marks, an English verb with a Tagalog affix
 // ("nag-request", "i-move") is the verb, "has agreed to serve as" is
-// "will be", and an aside in parentheses that would refuse the sentence
+// "will be", "I made Tom Becker the owner of …" is "Tom Becker is now the
+// owner of …", and an aside in parentheses that would refuse the sentence
 // without qualifying it is a sentence of its own. It then
 // passes the refusal filters, which are judged per sentence (and, for
 // modality and negation, per clause), never per turn:
