@@ -405,6 +405,10 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	if i := asideAt(low); i > 0 {
 		statedLow, stated = low[:i], padded(low[:i])
 	}
+	if strings.Contains(statedLow, " as ") {
+		statedLow = rePreviouslySaid.ReplaceAllString(statedLow, "as said")
+		stated = padded(statedLow)
+	}
 	if m := reMistakeWhy.FindStringIndex(statedLow); m != nil && m[0] > 0 {
 		// "…, but it's actually 3pm, I was looking at last year's
 		// program": why the speaker had it wrong, no past state.
@@ -602,7 +606,7 @@ var reBackThen = regexp.MustCompile(`^last\s+(?:[\p{L}'’-]+\s+){0,2}(?:party|p
 
 // reNoticeFrame opens a statement on a call to notice it, no request:
 // "Please note the sponsor has extended the deadline to March 2".
-var reNoticeFrame = regexp.MustCompile(`^\s*(?:please|kindly)\s+(?:note|be advised|be aware)\b`)
+var reNoticeFrame = regexp.MustCompile(`^\s*(?:please|kindly)\s+(?:note|be advised|be aware|update your (?:contact lists?|contacts|records|address books?|files|phones?))\b`)
 
 // reStillDeciding closes a sentence on the speaker still making up their
 // mind ("…, but lease not sign, still thinking", "…, haven't decided
@@ -644,6 +648,10 @@ var (
 	reEnvy      = regexp.MustCompile(`\b(?:i['’]m|im|i am|we['’]re|we are)\s+(?:a\s+)?(?:little\s+|bit\s+|tad\s+|so\s+|kinda\s+|very\s+|super\s+|lowkey\s+)*(?:jealous|envious)\b`)
 	reOverThere = regexp.MustCompile(`^the\s+(?:[\p{L}'’-]+\s+){1,4}(?:across|down|up|over)\s+(?:the\s+)?(?:county|town|road|street|city|state|river|way|hall)\b`)
 )
+
+// rePreviouslySaid names where a corrected value was said, no past
+// state: "…, not January 26-30 as previously printed".
+var rePreviouslySaid = regexp.MustCompile(`\bas (?:previously|originally|earlier|first) (?:printed|stated|announced|said|listed|reported|mentioned|posted|shared|advertised|published|communicated)\b`)
 
 // reHeldOffTillNow is a change put off until it was made: "… is $155, I
 // held off as long as I could".
@@ -746,7 +754,7 @@ var reDeptMoved = regexp.MustCompile(`^(?:the\s+)?(?:marketing|sales|finance|leg
 // past clause is refused (clauseFilter); the present one may state.
 func pastThenNow(low string) bool {
 	i := -1
-	for _, c := range []string{", but ", "; ", " — ", " – ", " but now ", ", now ", ", and now ", ", these days "} {
+	for _, c := range []string{", but ", "; ", " — ", " – ", " but now ", ", now ", ", and now ", ", these days ", ", will now ", ", is now ", ", are now ", ", has now ", ", have now "} {
 		if j := strings.Index(low, c); j > 0 && (i < 0 || j < i) {
 			i = j
 		}
@@ -936,7 +944,7 @@ func clauseFilter(low string) string {
 		return ReasonDeclined
 	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(reAsSuggested.ReplaceAllString(n, " "), " gift "), " ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low), reTried.MatchString(low):
 		return ReasonProposal
-	case pasts.in(padded(reMistakeWhy.ReplaceAllString(low, "actually"))), reBackThen.MatchString(low):
+	case pasts.in(padded(rePreviouslySaid.ReplaceAllString(reMistakeWhy.ReplaceAllString(low, "actually"), "as said"))) && !pastThenNow(low), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow
 	case reportsOthers(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own ") || strings.Contains(n, " its own ") || strings.Contains(n, "'s own "),

@@ -12,12 +12,19 @@ import (
 // consider", "agreed to serve on the committee") is left as said.
 //
 // So does a role given to someone: "I made Tom Becker the owner of the
-// billing shared mailbox" says Tom Becker is now its owner.
+// billing shared mailbox" says Tom Becker is now its owner, "Mr. Daniel
+// Okoye was elected PTA treasurer" that he is now treasurer.
 func Roles(s string) string {
 	s = reAgreedToServe.ReplaceAllString(s, "will be")
 	s = reMadeRole.ReplaceAllString(s, "${1} is now ${2}")
+	s = reElectedRole.ReplaceAllString(s, "${1} is now ")
 	return reServesAs.ReplaceAllString(s, "is")
 }
+
+// reElectedRole is someone, by name, elected or appointed to a role:
+// "Mr. Daniel Okoye was elected PTA treasurer", "Harvest Table Catering
+// has been selected as our new cafeteria vendor".
+var reElectedRole = regexp.MustCompile(`(\p{Lu}[\p{L}.'’&-]*(?:\s+\p{Lu}[\p{L}.'’&-]*){0,3})\s+(?i:(?:was|has been|had been|have been|were)\s+(?:unanimously\s+|officially\s+|formally\s+)?(?:elected|appointed|voted in as|(?:named|chosen|selected|confirmed)\s+as)\s+(?:as\s+)?)`)
 
 // reMadeRole is someone made, named or appointed to a role over a thing,
 // by name: "made Tom Becker the owner of", "appointed Dana Pruitt as the

@@ -138,6 +138,9 @@ func TestRoles(t *testing.T) {
 		{"Priya's out on leave so I made Tom Becker the owner of the billing shared mailbox.", "Priya's out on leave so Tom Becker is now the owner of the billing shared mailbox."},
 		{"We appointed Dana Pruitt as the new lead for onboarding.", "Dana Pruitt is now the new lead for onboarding."},
 		{"I made the owner of the mailbox happy.", "I made the owner of the mailbox happy."},
+		{"At last night's meeting, Mr. Daniel Okoye was elected PTA treasurer, succeeding Mrs. Marquez.", "At last night's meeting, Mr. Daniel Okoye is now PTA treasurer, succeeding Mrs. Marquez."},
+		{"Harvest Table Catering has been selected as our new cafeteria vendor.", "Harvest Table Catering is now our new cafeteria vendor."},
+		{"Harvest Table Catering was selected because of price.", "Harvest Table Catering was selected because of price."},
 	}
 	for _, tt := range tests {
 		if got := Roles(tt.in); got != tt.want {

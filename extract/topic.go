@@ -85,6 +85,11 @@ var topicGroups = [][]string{
 	{"headcount", "head count", "head-count"},
 	{"birthday", "bday", "b-day"},
 	{"sister", "sis"},
+	{"1st", "first"},
+	{"2nd", "second"},
+	{"3rd", "third"},
+	{"4th", "fourth"},
+	{"5th", "fifth"},
 	{"pw", "password", "pwd", "passcode"},
 	{"code", "combination", "combo", "passcode", "pin"}, // "reset the padlock combination to 9082"
 	{"landscaper", "gardener", "lawn", "yard work"},
@@ -415,7 +420,7 @@ func isWordByte(b byte) bool {
 // a category said with it, and nothing else of the key, is the key's new
 // value ("We're going with CockroachDB after all", "I'm vegan now").
 var changeCues = []string{" now", " new ", "decided", " switch ", "switched", "switching", "moved", "moving", "moves", "migrated", "migrating",
-	"going with", "went with", "chose", "picked", "from now on", "instead", "after all", "in the end", "anymore", "any more",
+	"going with", "went with", "chose", "picked", "from now on", "instead", "after all", "in the end", "henceforth", "hereafter", "anymore", "any more",
 	"rebuild", "rebuilding", "rewrite", "rewriting", "rewrote", "replaced", "adopted", "settled on", "these days",
 	"changed", "became", "become", "as of", "going forward", "from here on", "nowadays", "lately", "ended up",
 	"rebooked", "reassigned", "upgraded", "downgraded", "transferred", "cut over", "ported", "locked in", "rotated", "reset to", "preponed", "revised to", "finalised", "finalized",

@@ -217,6 +217,10 @@ func gateFactDetections(dets []detect.Detection, real string, anchors []anchor, 
 				// "sending invoices to the old street address instead of
 				// PO Box 118" names an old one.
 				continue
+			case reWhenOnly.MatchString(d.Replacement):
+				// "Effective today, after-school pickup has been
+				// relocated to …": when, not what.
+				continue
 			case reportedBy(real, d.Replacement):
 				// "Westview Middle School has announced that Harvest
 				// Table Catering will be taking over …": who reports the
@@ -325,6 +329,9 @@ var reUnitNumber = regexp.MustCompile(`(?i)\b(?:unit|room|rm|apt|apartment|suite
 // reClauseSubject opens a clause on its subject and a verb of being:
 // "contractor's", "the caterer is".
 var reClauseSubject = regexp.MustCompile(`(?i)^(?:the\s+|our\s+|my\s+)?(\p{L}+)(?:'s|’s|\s+is|\s+are|\s+was)\s`)
+
+// reWhenOnly is a replacement that says only when a change takes effect.
+var reWhenOnly = regexp.MustCompile(`(?i)^(?:effective|starting|as of|beginning|from|from now on|going forward)(?:\s+(?:today|tomorrow|tonight|now|immediately|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|this week|next month|this month))?[.!,]*$`)
 
 // reReportVerb follows the one who reports a change.
 var reReportVerb = regexp.MustCompile(`^\s+(?:has\s+|have\s+|had\s+|just\s+|officially\s+)*(?:announced|said|says|confirmed|confirms|told|tells|informed|informs|notified|notifies|wrote|writes|emailed|emails|reported|reports|posted|posts)\b`)

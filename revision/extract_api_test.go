@@ -958,6 +958,7 @@ func TestDetectionValues(t *testing.T) {
 		{"no address", [][2]string{{"mom_address", "42 Elm St, Apt 3B"}}, "Mom is officially living with us now, so her mailing address is 118 Birch Lane, I already filed the change with the post office.", "42 Elm St, Apt 3B"},
 		{"a verb and whose", [][2]string{{"emergencyContact", "Dana Reyes"}}, "Changed Mom's emergency contact at the hospital to my husband, Luis Ortega, since Dana's overseas until June.", "Dana Reyes"},
 		{"'s before a verb of doing and its object is is, not whose", [][2]string{{"driving_dad_down", "Kevin"}}, "Kevin's work won't give him the days off, so Megan's driving dad down to Florida now.", "Kevin"},
+		{"when it takes effect is no value", [][2]string{{"after_school_pickup", "north entrance"}}, "Effective today, after-school pickup has been relocated to the east entrance on Maple Street.", "north entrance"},
 		{"who announced it is no value", [][2]string{{"cafeteria_vendor", "FreshPlate Foods"}}, "Westview Middle School has announced that Harvest Table Catering will be taking over its cafeteria service this month.", "FreshPlate Foods"},
 		{"another's password, the key's left as is", [][2]string{{"wifi_pw", "sunflower42"}}, "Noted — the guest network password is bluejay2026 now; I left your main wifi password as is.", "sunflower42"},
 		{"still doing it", [][2]string{{"accountant", "Maria Feld"}}, "my studio-mate just hired Dana Whitlock for her taxes and loves her — might pick Dana's brain sometime but Maria's still doing my books", "Maria Feld"},
