@@ -127,7 +127,7 @@ var (
 	hypoSentence = phrases("once we|once i|once they|once you|once it's|once it is|suppose|supposing|what if|imagine|hypothetically|let's say|lets say|say we|assuming|assume|unless|in case|if|in theory|theoretically|pretend|in an ideal world|wonder|wondering|for example|for instance|e g|eg|as an example|such as|in the example|in my dream|in the dream|in the movie|in the book|in the story|in the game")
 
 	// hypoClause marks only its own clause.
-	hypoClause = phrases("thinking|might|maybe|assumes|assuming|kicking around|tossing around|batting around|floating the idea|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|whether|toying with|want change|want move|want switch|want increase|want raise|want cancel|want put|wants change|wants move|wants switch|wants increase|wants raise|wants cancel|wants put|don't accept yet|dont accept yet|didn't accept yet|not accept yet|toying around with|mulling|noodling on|flirting with the idea|id like|id love|id prefer|id rather|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory|poking around|shopping around|looking around|scoping|exploring|evaluating|weighing|researching|vetting|scouting|shortlisting|shortlisted|in the running")
+	hypoClause = phrases("thinkin|thinkin bout|thinking bout|considerin|idk|tempting|tempted|thinking|might|maybe|assumes|assuming|kicking around|tossing around|batting around|floating the idea|perhaps|possibly|probably|likely|could|would|should|ought|i'd|we'd|you'd|thinking about|thinking of|considering|consider|whether|toying with|want change|want move|want switch|want increase|want raise|want cancel|want put|wants change|wants move|wants switch|wants increase|wants raise|wants cancel|wants put|don't accept yet|dont accept yet|didn't accept yet|not accept yet|toying around with|mulling|noodling on|flirting with the idea|id like|id love|id prefer|id rather|i plan to|we plan to|they plan to|planning to|plans to|hope|hoping|hopefully|want to|wants to|wanted to|would like|trying to|try to|tentatively|tentative|potentially|tbd|to be decided|not sure|unsure|guess|or|meaning to|mean to|means to|worst case|worst-case|best case|best-case|at worst|at best|in theory|poking around|shopping around|looking around|scoping|exploring|evaluating|weighing|researching|vetting|scouting|shortlisting|shortlisted|in the running")
 
 	negations = phrases("not|never|no longer|nobody|no one|none|neither|nor|cannot|no|without|nothing|nowhere|ain't|anymore|" +
 		// a state denied, typed without the apostrophe: "IRB still hasnt
@@ -139,7 +139,7 @@ var (
 	// up to £1,240 on average"): no value of the speaker's.
 	general = phrases("on average|in general|generally speaking|typically|most people|nationwide|across the industry|the market rate|the going rate")
 
-	declines = phrases("heck no|hell no|told him nope|told her nope|told them nope|holding off|hold off|held off|sitting on it|sitting on that|sitting on this|sitting on them|said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go|told them not until|told him not until|told her not until|said not until|told them no|told him no|told her no")
+	declines = phrases("thanks but i'm good|thanks but im good|thanks but we're good|thanks but were good|thanks but no thanks|no thanks|i'll pass|ill pass|gonna pass|i'm good w|im good w|i'm good with|im good with|heck no|hell no|told him nope|told her nope|told them nope|holding off|hold off|held off|sitting on it|sitting on that|sitting on this|sitting on them|said no|say no|declined|rejected|turned down|turned it down|turned that down|turned this down|turned them down|vetoed|passed on|shot down|shot it down|shot that down|ruled out|ruled it out|ruled that out|voted down|voted it down|overruled|nixed|scrapped|decided against|went against|not happening|no go|no-go|told them not until|told him not until|told her not until|said not until|told them no|told him no|told her no")
 
 	proposals = phrases("leaning towards|leaning toward|leaning to|keeps asking me to|keeps telling me to|keeps bugging me to|keeps nagging me to|keeps pushing me to|keeps hollerin' at me to|keeps hollering at me to|keeps on at me to|were on about|was on about|on about moving|on about changing|on about switching|begging to|begging for|begging me to|begging us to|pleading for|pleading to|looking at moving|looking at changing|looking at switching|looking at pushing|looking at bumping|looking at going|looking at swapping|looking into moving|looking into switching|looking into changing|to ask|to request|to check whether|to check if|to see if|to follow up|a request for|a request to|a request has been|request has been submitted|request was submitted|submitted a request|put in a request|put a request in|proposed|proposes|propose|proposing|pitch|pitches|suggesting|recommending|pitching|floating|requesting|suggested|suggests|suggest|recommended|recommends|pitched|floated|offered|asked for|asks for|asked to|asks to|asking to|asked me to|asked us to|asks me to|asks us to|asking me to|asking us to|asked if|asks if|asked whether|asks whether|asked can|asks can|asking can|asked could|asks could|asking could|asked would|asks would|pushed for|argued for|lobbied|requested|wants|wanted|prefers|preferred|would prefer|idea|ideas|proposal|suggestion|lobbying|lobbies|advocating|campaigning|pushing for|asking for|demanding|holding out for|advertising|advertises|advertised|offering|quoting|quoted")
 
@@ -437,6 +437,8 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 		return ReasonHearsay
 	case reOursSame.MatchString(low), reEnvy.MatchString(low), reOverThere.MatchString(low):
 		return ReasonOtherSubject
+	case reUsedInPeriod.MatchString(low) && !strings.Contains(low, " now"):
+		return ReasonPast
 	case reNothingChanged.MatchString(low) && !reExceptChange.MatchString(low):
 		return ReasonNegated
 	case hypoSentence.in(reRelevanceIf.ReplaceAllString(withoutTakingOn(n), " ")), reStillDeciding.MatchString(low), reViewing.MatchString(low) && !reTakenPlace.MatchString(low):
@@ -652,6 +654,11 @@ var (
 // rePreviouslySaid names where a corrected value was said, no past
 // state: "…, not January 26-30 as previously printed".
 var rePreviouslySaid = regexp.MustCompile(`\bas (?:previously|originally|earlier|first) (?:printed|stated|announced|said|listed|reported|mentioned|posted|shared|advertised|published|communicated)\b`)
+
+// reUsedInPeriod is an amount used up or done in a past period, which
+// counts what happened, not what is: "We went through like 8 boxes of
+// Heartgard last month".
+var reUsedInPeriod = regexp.MustCompile(`\b(?:went through|go through|used|used up|sold|spent|burned through|ate|drank|ordered|did|made|earned|handled|saw|treated|ran)\s+(?:like\s+|about\s+|around\s+|roughly\s+|maybe\s+|over\s+|almost\s+|nearly\s+)?\d[\d,.]*\s+[\p{L}-]+\b.*\blast\s+(?:week|month|year|quarter|shift|night|weekend|season|term)\b`)
 
 // reHeldOffTillNow is a change put off until it was made: "… is $155, I
 // held off as long as I could".
