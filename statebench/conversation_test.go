@@ -338,7 +338,7 @@ func jsonText(raw json.RawMessage) string {
 // reach today: a change that lowers recall below the floor fails.
 const (
 	sentenceRecallGoal   = 0.90
-	sentenceRecallFloor  = 0.64 // 4,043 of 6,306 (64.1 %) at the end of the seventeenth session (2026-11-28), after 1,278 blind rows (639 changes) were added; how each round of rows was written and what it caught when first played and when added is told in testdata/longconv/README.md
+	sentenceRecallFloor  = 0.63 // 4,135 of 6,466 (63.9 %) at the end of the seventeenth session (2026-11-28), after 1,598 blind rows (799 changes) were added; how each round of rows was written and what it caught when first played and when added is told in testdata/longconv/README.md
 	heldoutRecallFloor   = 0.90
 	heldout2RecallFloor  = 0.90 // written 2026-11-27, after that day's rules: 6 of 10 then, 8 now; 9 of 10 after the sixth session's rules (not fitted)
 	heldout3RecallFloor  = 0.60 // written later on 2026-11-27, after that session's rules: 3 of 10 then, 6 now
