@@ -394,7 +394,7 @@ func whole(text string, val value) string {
 		c := text[end]
 		switch {
 		case c == '.' && end+1 < len(text) && isWordChar(text[end+1]) && isWordChar(text[end-1]):
-		case c == '/' && end+1 < len(text) && isDigit(text[end+1]) && isDigit(text[end-1]):
+		case c == '/' && end+1 < len(text) && lexical.IsASCIIDigit(text[end+1]) && lexical.IsASCIIDigit(text[end-1]):
 			// ("55/45": a ratio is one value.)
 		case c == '@' || c == '-' || c == '_' || c == '/' && strings.Contains(text[val.start:end], "."):
 			// ("zoom.us/j/884412": a web address runs through its path.)
@@ -409,9 +409,7 @@ func whole(text string, val value) string {
 	return text[val.start:end]
 }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-func isWordChar(c byte) bool { return lexical.IsASCIILetter(c) || '0' <= c && c <= '9' }
+func isWordChar(c byte) bool { return lexical.IsASCIILetter(c) || lexical.IsASCIIDigit(c) }
 
 // reLeadSchedule opens a replacement with the verb that set it: "targeted
 // for June 17" (of "Release is now targeted for June 17") is "June 17".

@@ -1339,29 +1339,36 @@ func ownerPronoun(cl string, toks []span, topic []string) int {
 	}
 	owners := topic[:len(topic)-1]
 	for i, t := range toks {
-		if t.text != "their" && t.text != "his" && t.text != "her" {
+		if !personalPossessive(t.text) {
 			continue
 		}
-		if i+1 < len(toks) && (relations[toks[i+1].text] || relationWords[toks[i+1].text]) && !slices.Contains(topic, toks[i+1].text) {
-			return -1 // "Mr. Ortiz rang, his wife moved her session": the wife's
-		}
 		for j := i - 1; j >= 0 && j >= i-8; j-- {
-			o := toks[j]
-			if !slices.Contains(owners, o.text) || !unicode.IsUpper(rune(cl[o.start])) || j > 0 && otherQualifiers[toks[j-1].text] {
-				continue
-			}
-			// "Thompsons moved their ceremony": a family said by its name.
-			family := o.end <= len(cl) && strings.HasSuffix(strings.ToLower(cl[o.start:o.end]), "s") && !strings.HasSuffix(o.text, "s")
-			// An acronym ("FBO changed their dispatch line") is a name
-			// wherever it stands.
-			acronym := o.end-o.start > 1 && strings.ToUpper(cl[o.start:o.end]) == cl[o.start:o.end]
-			if j > 0 || family || acronym || j+1 < i && unicode.IsUpper(rune(cl[toks[j+1].start])) {
+			if namedOwnerAt(cl, toks, j, i, owners) {
 				return i
 			}
 		}
 		return -1 // the first pronoun only
 	}
 	return -1
+}
+
+// personalPossessive reports "his", "her" or "their".
+func personalPossessive(w string) bool { return w == "his" || w == "her" || w == "their" }
+
+// namedOwnerAt reports toks[j] (of cl) as one of owners said as a name:
+// capitalised, and not only as the clause's first word (which any word is
+// capitalised as) unless a capitalised word follows it before toks[limit]
+// ("Harmon LLC"), it is a family ("Thompsons moved their ceremony") or an
+// acronym ("FBO changed their dispatch line"), which is a name wherever
+// it stands.
+func namedOwnerAt(cl string, toks []span, j, limit int, owners []string) bool {
+	o := toks[j]
+	if !slices.Contains(owners, o.text) || o.start >= len(cl) || !unicode.IsUpper(rune(cl[o.start])) || j > 0 && otherQualifiers[toks[j-1].text] {
+		return false
+	}
+	family := o.end <= len(cl) && strings.HasSuffix(strings.ToLower(cl[o.start:o.end]), "s") && !strings.HasSuffix(o.text, "s")
+	acronym := o.end-o.start > 1 && strings.ToUpper(cl[o.start:o.end]) == cl[o.start:o.end]
+	return j > 0 || family || acronym || j+1 < limit && unicode.IsUpper(rune(cl[toks[j+1].start]))
 }
 
 // reThatsWrong is a clause that only denies the one before: "but that's
@@ -1383,7 +1390,7 @@ func relativesThing(toks []span, topic []string) bool {
 		}
 		p := -1
 		for j := i - 1; j >= 0 && j >= i-2; j-- {
-			if w := toks[j].text; w == "his" || w == "her" || w == "their" {
+			if personalPossessive(toks[j].text) {
 				p = j
 				break
 			}
@@ -1402,19 +1409,15 @@ func relativesThing(toks []span, topic []string) bool {
 }
 
 // ownerNamed returns the word of the topic, other than its head, that cl
-// says as a name (ownerPronoun's test: capitalised, and not only as the
-// clause's first word), or "": "Ortiz" of "Mr. Ortiz rang this morning"
-// for ortiz_next_session.
+// says as a name (namedOwnerAt), or "": "Ortiz" of "Mr. Ortiz rang this
+// morning" for ortiz_next_session.
 func ownerNamed(cl string, toks []span, topic []string) string {
 	if len(topic) < 2 {
 		return ""
 	}
-	for j, o := range toks {
-		if !slices.Contains(topic[:len(topic)-1], o.text) || o.start >= len(cl) || !unicode.IsUpper(rune(cl[o.start])) || j > 0 && otherQualifiers[toks[j-1].text] {
-			continue
-		}
-		if j > 0 || j+1 < len(toks) && unicode.IsUpper(rune(cl[toks[j+1].start])) {
-			return o.text
+	for j := range toks {
+		if namedOwnerAt(cl, toks, j, len(toks), topic[:len(topic)-1]) {
+			return toks[j].text
 		}
 	}
 	return ""
@@ -1426,7 +1429,7 @@ func ownerNamed(cl string, toks []span, topic []string) string {
 func pronounOfTopic(toks []span, topic []string) int {
 	head := topic[len(topic)-1]
 	for i, t := range toks {
-		if t.text != "their" && t.text != "his" && t.text != "her" {
+		if !personalPossessive(t.text) {
 			continue
 		}
 		for j := i + 1; j < len(toks) && j <= i+2; j++ {
@@ -3213,7 +3216,7 @@ func qualified(cl string, topic []span, keyWs []string, changed, replacedNamed b
 	theirs := slices.Contains(keyWs, first.text) && !slices.ContainsFunc(keyWs, func(w string) bool { return relations[w] || pets[w] })
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		w := before[i]
-		if theirs && !replacedNamed && i >= len(before)-2 && (w == "their" || w == "his" || w == "her") {
+		if theirs && !replacedNamed && i >= len(before)-2 && personalPossessive(w) {
 			return true
 		}
 		// "my book club's favorite author": a possessive before the

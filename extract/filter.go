@@ -405,14 +405,8 @@ func (a *analyzer) sentenceFilter(raw, low string) string {
 	if i := asideAt(low); i > 0 {
 		statedLow, stated = low[:i], padded(low[:i])
 	}
-	if strings.Contains(statedLow, " as ") {
-		statedLow = rePreviouslySaid.ReplaceAllString(statedLow, "as said")
-		stated = padded(statedLow)
-	}
-	if m := reMistakeWhy.FindStringIndex(statedLow); m != nil && m[0] > 0 {
-		// "…, but it's actually 3pm, I was looking at last year's
-		// program": why the speaker had it wrong, no past state.
-		statedLow, stated = statedLow[:m[0]], padded(statedLow[:m[0]])
+	if c := withoutWhyWrong(statedLow); c != statedLow {
+		statedLow, stated = c, padded(c)
 	}
 	switch {
 	case isQuestion(raw, n):
@@ -640,7 +634,7 @@ var reUrgedTo = regexp.MustCompile(`\b(?:keeps?|kept|keeps on|kept on)\s+(?:tell
 
 // reMistakeWhy closes a correction on why the speaker had it wrong: "…,
 // I was looking at last year's program".
-var reMistakeWhy = regexp.MustCompile(`\bactually\b[^.;]*?,\s*(?:i|we)\s+(?:was|were|had been)\s+(?:looking at|reading|thinking of|going off|going by|using|checking|mixing it up with|confusing it with)\b.*$`)
+var reMistakeWhy = regexp.MustCompile(`\bactually\b[^.;]*?(,\s*(?:i|we)\s+(?:was|were|had been)\s+(?:looking at|reading|thinking of|going off|going by|using|checking|mixing it up with|confusing it with)\b.*$)`)
 
 // reEnvy says the speaker envies what the sentence tells: "The Skyline
 // Astronomy Society … just hit 80 members, I'm a little jealous".
@@ -650,6 +644,21 @@ var (
 	reEnvy      = regexp.MustCompile(`\b(?:i['’]m|im|i am|we['’]re|we are)\s+(?:a\s+)?(?:little\s+|bit\s+|tad\s+|so\s+|kinda\s+|very\s+|super\s+|lowkey\s+)*(?:jealous|envious)\b`)
 	reOverThere = regexp.MustCompile(`^the\s+(?:[\p{L}'’-]+\s+){1,4}(?:across|down|up|over)\s+(?:the\s+)?(?:county|town|road|street|city|state|river|way|hall)\b`)
 )
+
+// withoutWhyWrong is a correction (folded) without what it says of the
+// value it corrects, which tells no past state: why the speaker had it
+// wrong ("…, it's actually 3pm, I was looking at last year's program",
+// reMistakeWhy) and where it was said ("…, not January 26-30 as
+// previously printed", rePreviouslySaid).
+func withoutWhyWrong(low string) string {
+	if m := reMistakeWhy.FindStringSubmatchIndex(low); m != nil {
+		low = low[:m[2]]
+	}
+	if strings.Contains(low, " as ") {
+		low = rePreviouslySaid.ReplaceAllString(low, "as said")
+	}
+	return low
+}
 
 // rePreviouslySaid names where a corrected value was said, no past
 // state: "…, not January 26-30 as previously printed".
@@ -863,7 +872,7 @@ func deniesMain(n string) bool {
 	}
 	// A cause said first, then the change it led to: "movers can't do
 	// the 24th anymore so dad moved it to thursday the 22nd".
-	for _, c := range []string{" so ", " so now ", " which is why ", " that's why "} {
+	for _, c := range []string{" so ", " which is why ", " that's why "} {
 		if i := strings.Index(n, c); i > 0 && reMovedDone.MatchString(n[i+len(c):]) && !negations.in(" "+n[i+len(c):]) && !strings.Contains(n[i+len(c):], "n't ") {
 			n = n[i+len(c)-1:]
 		}
@@ -951,7 +960,7 @@ func clauseFilter(low string) string {
 		return ReasonDeclined
 	case proposals.in(reNoThought.ReplaceAllString(reOfferingNoun.ReplaceAllString(reAsSuggested.ReplaceAllString(n, " "), " gift "), " ")) && !stateThenWant(low), reAsking.MatchString(low), reTask.MatchString(low), reTalkAbout.MatchString(low), reTried.MatchString(low):
 		return ReasonProposal
-	case pasts.in(padded(rePreviouslySaid.ReplaceAllString(reMistakeWhy.ReplaceAllString(low, "actually"), "as said"))) && !pastThenNow(low), reBackThen.MatchString(low):
+	case pasts.in(padded(withoutWhyWrong(low))) && !pastThenNow(low), reBackThen.MatchString(low):
 		return ReasonPast // the past half of pastThenNow
 	case reportsOthers(low),
 		strings.Contains(n, " their own ") || strings.Contains(n, " his own ") || strings.Contains(n, " her own ") || strings.Contains(n, " its own ") || strings.Contains(n, "'s own "),

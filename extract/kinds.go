@@ -307,7 +307,8 @@ var reKeptAsIs = regexp.MustCompile(`\b(?:left|leaving|leave|kept|keeping|keep)\
 // bluejay2026 now; I left your main wifi password as is" changes no
 // wifi_pw.
 func KeptAsIs(text, key string) bool {
-	if !strings.Contains(text, " ") {
+	phrases := keptPhrases.Get(text)
+	if len(phrases) == 0 {
 		return false
 	}
 	topic, attrs := anchorWords(key)
@@ -315,8 +316,7 @@ func KeptAsIs(text, key string) bool {
 	if len(kws) == 0 {
 		return false
 	}
-	for _, m := range reKeptAsIs.FindAllStringSubmatch(fold(text), -1) {
-		np := m[1] + m[2] + m[3]
+	for _, np := range phrases {
 		ws := map[string]bool{}
 		for _, w := range words(np) {
 			ws[singular(w)] = true
@@ -327,3 +327,13 @@ func KeptAsIs(text, key string) bool {
 	}
 	return false
 }
+
+// keptPhrases are the things a text says stay as they were (reKeptAsIs),
+// folded: read once per text, however many facts it is compared with.
+var keptPhrases = newMemo(func(text string) []string {
+	var nps []string
+	for _, m := range reKeptAsIs.FindAllStringSubmatch(fold(text), -1) {
+		nps = append(nps, m[1]+m[2]+m[3])
+	}
+	return nps
+})

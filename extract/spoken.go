@@ -449,11 +449,6 @@ var reShortHalf = regexp.MustCompile(`\b(\d{1,2}:[0-5]\d)([ap])\b|\b((?:now|at|b
 // tmrw only" is one day's exception, and "tmrw" a date) and the half of
 // the day ("6:30a" is 6:30am).
 func Shorthand(s string) string {
-	if reShortDay.MatchString(s) {
-		s = reShortDay.ReplaceAllStringFunc(s, func(w string) string { return shortDays[strings.ToLower(w)] })
-	}
-	if strings.ContainsAny(s, "ap") && reShortHalf.MatchString(s) {
-		s = reShortHalf.ReplaceAllString(s, "${1}${3}${2}${4}m")
-	}
-	return s
+	s = reShortDay.ReplaceAllStringFunc(s, func(w string) string { return shortDays[strings.ToLower(w)] })
+	return reShortHalf.ReplaceAllString(s, "${1}${3}${2}${4}m")
 }

@@ -544,15 +544,13 @@ func markAt(w string) int {
 		case ',', ';', '!', '?':
 			return j
 		case ':':
-			if j == 0 || j+1 >= len(w) || !isDigitByte(w[j-1]) || !isDigitByte(w[j+1]) {
+			if j == 0 || j+1 >= len(w) || !lexical.IsASCIIDigit(w[j-1]) || !lexical.IsASCIIDigit(w[j+1]) {
 				return j
 			}
 		}
 	}
 	return -1
 }
-
-func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 
 // reWholeClock is a time of day and nothing else: "10am", "9:15".
 var reWholeClock = regexp.MustCompile(`(?i)^\d{1,2}(?::\d\d)?\s*(?:am|pm)?$`)

@@ -150,6 +150,9 @@ func LowerASCII(s string) string {
 // IsASCIILetter reports whether c is an ASCII letter.
 func IsASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
+// IsASCIIDigit reports whether c is one of 0 to 9.
+func IsASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
+
 // WordIndexes returns where w starts in s as a whole word: not inside a
 // longer run of ASCII letters ("coach" is not in "coaching").
 func WordIndexes(s, w string) []int {
